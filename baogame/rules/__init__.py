@@ -1,0 +1,1 @@
+"""Pure-Python game engines. Nothing below this package imports Django."""
