@@ -21,3 +21,11 @@ def get_engine(name: str) -> Engine:
     if name not in _cache:
         _cache[name] = import_module(ENGINES[name]).ENGINE
     return _cache[name]
+
+
+def get_bots(name: str) -> tuple[dict, str]:
+    """The game's bots (``{name: (view, rng) -> action}``) and its default bot's name."""
+    if name not in ENGINES:
+        raise KeyError(f"unknown game {name!r}")
+    module = import_module(f"baogame.rules.{name}.bots")
+    return module.BOTS, module.DEFAULT_BOT

@@ -1,0 +1,51 @@
+# baogame — the README's commands. `make run` serves the site with everything embedded;
+# `make test` runs the whole suite (on PostgreSQL when DATABASE_URL points at one).
+PYTHON ?= python3.11
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed-$(shell cat requirements/base.txt requirements/dev.txt | sha1sum | cut -c1-12)
+
+.PHONY: run test lint bench venv migrate demo browser clean
+
+$(STAMP): requirements/base.txt requirements/dev.txt
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV) || python3 -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -r requirements/dev.txt
+	@rm -f $(VENV)/.installed-*
+	@touch $(STAMP)
+
+venv: $(STAMP)
+
+migrate: venv
+	$(PY) manage.py migrate --noinput
+
+demo: migrate
+	$(PY) manage.py seed_demo
+
+## Serve the site on http://127.0.0.1:8000 with a Celery worker and beat; Ctrl-C stops everything.
+run: demo
+	$(PY) manage.py rundev
+
+## The whole test suite.
+test: venv browser
+	$(PY) -m pytest $(PYTEST_ARGS)
+
+## Lint with ruff.
+lint: venv
+	$(VENV)/bin/ruff check .
+
+## Benchmarks: engines, deadline settlement, API load.
+bench: venv
+	$(PY) -m baogame.rules.bench baobei --games 200
+	$(PY) -m baogame.rules.bench baohuang --games 200
+	$(PY) manage.py bench_deadlines --games 2000
+	$(PY) manage.py loadtest --clients 32 --seconds 20
+
+## Debian's chromium for the browser tests (installed when missing and we are root).
+browser:
+	@test -x /usr/bin/chromium || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null && \
+	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) \
+	  || echo "chromium not installed: browser tests will be skipped"; }
+
+clean:
+	rm -rf $(VENV) var .pytest_cache

@@ -1,0 +1,48 @@
+"""Profiles: display name, time zone, vacation."""
+
+from __future__ import annotations
+
+import zoneinfo
+
+from django.conf import settings
+from django.db import models
+
+
+def _time_zone_choices() -> list[tuple[str, str]]:
+    return [(name, name) for name in sorted(zoneinfo.available_timezones())]
+
+
+class Profile(models.Model):
+    """What a player sets about themselves; created with the user."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile")
+    display_name = models.CharField(max_length=60, blank=True)
+    time_zone = models.CharField(max_length=64, default="UTC", choices=_time_zone_choices)
+    is_bot_account = models.BooleanField(default=False, help_text="A bot played through the API.")
+    bot_owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="bot_accounts"
+    )
+    # Vacation: clocks stop while on vacation; a yearly budget of days (settings.VACATION_DAYS_PER_YEAR).
+    vacation_started_at = models.DateTimeField(null=True, blank=True)
+    vacation_year = models.PositiveIntegerField(default=0)
+    vacation_seconds_used = models.PositiveIntegerField(default=0)
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def name(self) -> str:
+        """The name others see."""
+        return self.display_name or self.user.get_username()
+
+    @property
+    def zone(self) -> zoneinfo.ZoneInfo:
+        """The profile's time zone as a ``ZoneInfo``."""
+        try:
+            return zoneinfo.ZoneInfo(self.time_zone)
+        except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+            return zoneinfo.ZoneInfo("UTC")
+
+    @property
+    def on_vacation(self) -> bool:
+        return self.vacation_started_at is not None

@@ -1,0 +1,6 @@
+from django.urls import path
+
+from . import views
+
+app_name = "accounts"
+urlpatterns = [path("profile/", views.profile, name="profile")]

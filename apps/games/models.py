@@ -1,0 +1,188 @@
+"""Games, seats, the move log and open decisions (DESIGN.md, "One move, end to end")."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.urls import reverse
+
+
+def new_seed() -> str:
+    """A secret game seed from a secure source (BB-25.10, BH-25.9)."""
+    return secrets.token_hex(16)
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(16)
+
+
+class Game(models.Model):
+    """One game of Bao Bei or Bao Huang. ``state`` is the engine's plain-data state (never shown)."""
+
+    class Engine(models.TextChoices):
+        BAOBEI = "baobei", "Bao Bei"
+        BAOHUANG = "baohuang", "Bao Huang"
+
+    class Status(models.TextChoices):
+        OPEN = "open", "Waiting for players"
+        ACTIVE = "active", "In play"
+        PAUSED = "paused", "Paused"
+        FINISHED = "finished", "Finished"
+        ABORTED = "aborted", "Aborted"
+
+    engine = models.CharField(max_length=16, choices=Engine.choices)
+    title = models.CharField(max_length=100, blank=True)
+    players = models.PositiveSmallIntegerField()
+    options = models.JSONField(default=dict, blank=True)
+    seed = models.CharField(max_length=64, default=new_seed, editable=False)
+    seed_hash = models.CharField(max_length=64, editable=False)
+    state = models.JSONField(null=True, blank=True, editable=False)
+    version = models.PositiveIntegerField(default=0)
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.OPEN, db_index=True)
+    timing_preset = models.CharField(max_length=16, default="daily")
+    timing = models.JSONField(default=dict, blank=True)
+    absent_limit = models.PositiveSmallIntegerField(
+        default=3, help_text="Consecutive timeouts after which a bot takes the seat."
+    )
+    invite_token = models.CharField(max_length=32, default=new_token, unique=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="games_created",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    paused_at = models.DateTimeField(null=True, blank=True)
+    result = models.JSONField(null=True, blank=True, help_text="Final standings once finished.")
+    status_reason = models.TextField(blank=True, help_text="Why the game was aborted or adjudicated.")
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return self.title or f"{self.get_engine_display()} #{self.pk}"
+
+    def save(self, *args: object, **kwargs: object) -> None:
+        if not self.seed_hash:
+            self.seed_hash = hashlib.sha256(self.seed.encode("utf-8")).hexdigest()
+        super().save(*args, **kwargs)  # type: ignore[arg-type]
+
+    def get_absolute_url(self) -> str:
+        return reverse("games:detail", args=[self.pk])
+
+    @property
+    def is_over(self) -> bool:
+        return self.status in {self.Status.FINISHED, self.Status.ABORTED}
+
+    @property
+    def seed_revealed(self) -> str | None:
+        """The seed, only once the game has ended (BB-25.10)."""
+        return self.seed if self.is_over else None
+
+
+class Seat(models.Model):
+    """A place at the table: a user, or a bot."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    position = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="seats"
+    )
+    bot = models.CharField(max_length=32, blank=True, help_text="Bot name for a bot seat, else empty.")
+    bot_takeover = models.BooleanField(default=False, help_text="An absent player's seat played by the bot.")
+    consecutive_timeouts = models.PositiveSmallIntegerField(default=0)
+    skip_pluck_windows = models.BooleanField(
+        default=False, help_text="Don't wait for me on plucking windows: counts as an immediate pass."
+    )
+    joined_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["game", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "position"], name="seat_unique_position"),
+            models.UniqueConstraint(
+                fields=["game", "user"], condition=models.Q(user__isnull=False), name="seat_unique_user"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game} seat {self.position}"
+
+    @property
+    def is_bot(self) -> bool:
+        return bool(self.bot)
+
+    @property
+    def played_by_bot(self) -> bool:
+        """Whether the server plays this seat (a bot seat, or an absent player's)."""
+        return self.is_bot or self.bot_takeover
+
+    @property
+    def is_empty(self) -> bool:
+        return not self.bot and self.user_id is None
+
+    @property
+    def label(self) -> str:
+        if self.bot:
+            return f"Bot ({self.bot})"
+        if self.user_id is None:
+            return "(open seat)"
+        profile = getattr(self.user, "profile", None)
+        return profile.name if profile else self.user.get_username()
+
+
+class Move(models.Model):
+    """One applied action: the game's log, in lock order (``seq``)."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
+    seq = models.PositiveIntegerField()
+    seat = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    action = models.JSONField()
+    events = models.JSONField(default=list)
+    by_timeout = models.BooleanField(default=False)
+    by_bot = models.BooleanField(default=False)
+    idempotency_key = models.CharField(max_length=128, null=True, blank=True)  # noqa: DJ001 - NULL = no key
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seq"], name="move_unique_seq"),
+            models.UniqueConstraint(
+                fields=["game", "idempotency_key"],
+                condition=models.Q(idempotency_key__isnull=False),
+                name="move_unique_idempotency_key",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game} move {self.seq}"
+
+
+class Decision(models.Model):
+    """An open decision of one seat, with its deadline; rewritten after every move."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="decisions")
+    seat = models.PositiveSmallIntegerField()
+    decision_id = models.CharField(max_length=64)
+    kind = models.CharField(max_length=32)
+    timing = models.CharField(max_length=16)
+    opened_at = models.DateTimeField()
+    deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    reminded_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["deadline"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seat", "decision_id"], name="decision_unique_seat"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game} seat {self.seat}: {self.kind}"

@@ -1,0 +1,441 @@
+"""Every change to a game goes through here (DESIGN.md, "One move, end to end").
+
+``submit_action`` is the only way a game's state changes: from a page, the API, an e-mail reply, a
+bot or a deadline. One transaction per move, the game row locked first, so moves of one game are
+serialised in lock order (``Move.seq``) while different games run in parallel.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from dataclasses import dataclass, field
+from datetime import datetime
+from functools import partial
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from baogame.rules.core import RuleError, visible
+from baogame.rules.registry import get_bots, get_engine
+
+from . import deadlines, signals
+from .errors import ServiceError
+from .models import Decision, Game, Move, Seat
+from .timing import DEFAULT_PRESET, timing_for
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class MoveResult:
+    """What a submission did: the game after it, the move, and the events the sender may see."""
+
+    game: Game
+    move: Move | None
+    events: list[dict[str, Any]] = field(default_factory=list)
+    replayed: bool = False
+
+
+# --- creating and joining ----------------------------------------------------------------------------
+
+
+def game_create(
+    *,
+    creator: AbstractBaseUser | None,
+    engine: str,
+    players: int,
+    options: dict[str, Any] | None = None,
+    timing_preset: str = DEFAULT_PRESET,
+    timing_overrides: dict[str, int] | None = None,
+    title: str = "",
+    creator_seat: bool = True,
+    bots: int = 0,
+    bot_name: str | None = None,
+    absent_limit: int = 3,
+) -> Game:
+    """Create a game with ``players`` seats; the creator takes seat 0, the last ``bots`` seats are bots.
+
+    Options are validated by the engine's ``setup`` (with a throwaway seed) so a bad option is refused
+    now, not when the last player joins. The game starts when every seat is taken.
+    """
+    eng = get_engine(engine)
+    if not eng.min_players <= players <= eng.max_players:
+        raise ServiceError("invalid_options", f"{engine} takes {eng.min_players}-{eng.max_players} players")
+    if bots < 0 or bots > players - (1 if creator_seat else 0):
+        raise ServiceError("invalid_options", "too many bots for the seats")
+    merged = {**eng.default_options(players), **(options or {})}
+    eng.setup(players, merged, "options-check")  # raises RuleError("invalid_options") when bad
+    try:
+        timing = timing_for(timing_preset, timing_overrides)
+    except ValueError as exc:
+        raise ServiceError("invalid_options", str(exc)) from None
+    bot_names, default_bot = get_bots(engine)
+    bot_name = bot_name or default_bot
+    if bot_name not in bot_names:
+        raise ServiceError("invalid_options", f"unknown bot {bot_name!r}")
+    with transaction.atomic():
+        game = Game.objects.create(
+            engine=engine,
+            players=players,
+            options=merged,
+            title=title,
+            created_by=creator,
+            timing_preset=timing_preset if not timing_overrides else "custom",
+            timing=timing,
+            absent_limit=absent_limit,
+        )
+        now = timezone.now()
+        for pos in range(players):
+            seat = Seat(game=game, position=pos)
+            if pos == 0 and creator_seat and creator is not None:
+                seat.user, seat.joined_at = creator, now
+            elif pos >= players - bots:
+                seat.bot, seat.joined_at = bot_name, now
+            seat.save()
+        _start_if_full(game)
+    return game
+
+
+def game_join(*, game_id: int, user: AbstractBaseUser, position: int | None = None) -> Game:
+    """Take an open seat (the lowest, or ``position``); the game starts when the table is full."""
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game_id)
+        if game.status != Game.Status.OPEN:
+            raise ServiceError("game_not_open", "this game is not waiting for players")
+        if game.seats.filter(user=user).exists():
+            raise ServiceError("already_seated", "you already have a seat in this game")
+        seats = game.seats.filter(user__isnull=True, bot="").order_by("position")
+        if position is not None:
+            seats = seats.filter(position=position)
+        seat = seats.first()
+        if seat is None:
+            raise ServiceError("no_open_seat", "no open seat")
+        seat.user, seat.joined_at = user, timezone.now()
+        seat.save(update_fields=["user", "joined_at"])
+        _start_if_full(game)
+    return game
+
+
+def seat_fill_bot(
+    *, game_id: int, user: AbstractBaseUser, position: int, bot_name: str | None = None
+) -> Game:
+    """The creator puts a bot into an open seat."""
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game_id)
+        if game.created_by_id != user.pk:
+            raise ServiceError("forbidden", "only the game's creator can add bots", status=403)
+        if game.status != Game.Status.OPEN:
+            raise ServiceError("game_not_open", "this game is not waiting for players")
+        bots, default = get_bots(game.engine)
+        bot_name = bot_name or default
+        if bot_name not in bots:
+            raise ServiceError("invalid_options", f"unknown bot {bot_name!r}")
+        seat = game.seats.filter(position=position, user__isnull=True, bot="").first()
+        if seat is None:
+            raise ServiceError("no_open_seat", "that seat is not open")
+        seat.bot, seat.joined_at = bot_name, timezone.now()
+        seat.save(update_fields=["bot", "joined_at"])
+        _start_if_full(game)
+    return game
+
+
+def _start_if_full(game: Game) -> None:
+    """Deal the first round once every seat is taken (inside the caller's transaction)."""
+    if game.status != Game.Status.OPEN or game.seats.filter(user__isnull=True, bot="").exists():
+        return
+    engine = get_engine(game.engine)
+    game.state = engine.setup(game.players, game.options, game.seed)
+    game.status = Game.Status.ACTIVE
+    game.started_at = timezone.now()
+    game.version = 0
+    game.save()
+    opened = _rewrite_decisions(game, engine.pending(game.state), timezone.now())
+    game_id = game.pk
+    transaction.on_commit(partial(signals.game_started.send, sender=Game, game_id=game_id))
+    transaction.on_commit(
+        partial(
+            signals.move_applied.send,
+            sender=Game,
+            game_id=game_id,
+            version=0,
+            move_id=None,
+            opened=opened,
+            by_timeout=False,
+        )
+    )
+    _after_commit_schedule(game)
+
+
+# --- the move pipeline -------------------------------------------------------------------------------
+
+
+def seat_of(game: Game, user: AbstractBaseUser | None) -> Seat | None:
+    """The user's seat in the game, or None."""
+    if user is None or not user.is_authenticated:
+        return None
+    return next((s for s in game.seats.all() if s.user_id == user.pk), None)
+
+
+def submit_action(
+    *, game_id: int, user: AbstractBaseUser, action: dict[str, Any], key: str | None = None
+) -> MoveResult:
+    """Apply one action of ``user`` to the game, exactly as DESIGN.md's five steps say.
+
+    Raises ``RuleError`` (or ``ServiceError``) for a refused action; nothing is written then. With an
+    ``Idempotency-Key`` already used in this game by the same user, nothing is applied and the earlier
+    move is returned with ``replayed=True``.
+    """
+    if not isinstance(action, dict):
+        raise RuleError("malformed_action", "an action is a JSON object")
+    if "timeout" in action:
+        raise RuleError("malformed_action", "the timeout field is set only by the server")
+    if key is not None and (not isinstance(key, str) or not 0 < len(key) <= 128):
+        raise ServiceError("invalid_idempotency_key", "an Idempotency-Key is 1-128 characters")
+    try:
+        with transaction.atomic():
+            game = Game.objects.select_for_update().get(pk=game_id)
+            if key is not None:
+                earlier = Move.objects.filter(game=game, idempotency_key=key).first()
+                if earlier is not None:
+                    if earlier.user_id != user.pk:
+                        raise ServiceError(
+                            "idempotency_key_reused",
+                            "that Idempotency-Key belongs to another request",
+                            status=409,
+                        )
+                    return MoveResult(game, earlier, _visible_events(earlier.events, earlier.seat), True)
+            seat = seat_of(game, user)
+            if seat is None:
+                raise ServiceError("not_seated", "you have no seat in this game", status=403)
+            settle_locked(game, timezone.now())
+            if game.status != Game.Status.ACTIVE:
+                raise ServiceError(
+                    "game_not_active", f"this game is {game.get_status_display().lower()}", status=409
+                )
+            move, events = apply_locked(game, seat, action, user=user, key=key)
+            if seat.consecutive_timeouts:
+                Seat.objects.filter(pk=seat.pk).update(consecutive_timeouts=0)
+            return MoveResult(game, move, _visible_events(events, seat.position))
+    except IntegrityError:
+        # Only a concurrent request with the same Idempotency-Key gets here: the other one won.
+        if key is None:
+            raise
+        move = Move.objects.filter(game_id=game_id, idempotency_key=key).first()
+        if move is None:
+            raise
+        return MoveResult(Game.objects.get(pk=game_id), move, _visible_events(move.events, move.seat), True)
+
+
+def apply_locked(
+    game: Game,
+    seat: Seat,
+    action: dict[str, Any],
+    *,
+    user: AbstractBaseUser | None = None,
+    key: str | None = None,
+    by_timeout: bool = False,
+    by_bot: bool = False,
+) -> tuple[Move, list[dict[str, Any]]]:
+    """Steps 3-5 on a game row the caller has locked: apply, log, rewrite decisions, schedule."""
+    engine = get_engine(game.engine)
+    new_state, events = engine.apply(game.state, seat.position, action)  # RuleError: nothing written
+    now = timezone.now()
+    game.state = new_state
+    game.version += 1
+    move = Move.objects.create(
+        game=game,
+        seq=game.version,
+        seat=seat.position,
+        user=user,
+        action=action,
+        events=events,
+        by_timeout=by_timeout,
+        by_bot=by_bot,
+        idempotency_key=key,
+    )
+    decisions = engine.pending(new_state)
+    update_fields = ["state", "version"]
+    if not decisions:
+        game.status = Game.Status.FINISHED
+        game.finished_at = now
+        game.result = _final_result(engine, new_state, events)
+        update_fields += ["status", "finished_at", "result"]
+    game.save(update_fields=update_fields)
+    opened = _rewrite_decisions(game, decisions, now)
+    game_id, version, move_id = game.pk, game.version, move.pk
+    transaction.on_commit(
+        partial(
+            signals.move_applied.send,
+            sender=Game,
+            game_id=game_id,
+            version=version,
+            move_id=move_id,
+            opened=opened,
+            by_timeout=by_timeout,
+        )
+    )
+    if not decisions:
+        transaction.on_commit(partial(signals.game_ended.send, sender=Game, game_id=game_id))
+    else:
+        _after_commit_schedule(game)
+    return move, events
+
+
+def _final_result(engine: Any, state: dict[str, Any], events: list[dict[str, Any]]) -> dict[str, Any]:
+    """Standings of a finished game from its last events, plus the referee's totals."""
+    ref = engine.referee_view(state)
+    result: dict[str, Any] = {"totals": ref.get("totals"), "winners": ref.get("winners", [])}
+    for event in events:
+        if event.get("type") in {"game_ended", "game_over"}:
+            result["standings"] = event.get("standings")
+    return result
+
+
+def _rewrite_decisions(game: Game, decisions: list[dict[str, Any]], now: datetime) -> list[list[Any]]:
+    """Make the Decision rows match ``pending``; a decision still open keeps its deadline.
+
+    Returns the (seat, kind, decision_id) triples that this rewrite opened.
+    """
+    existing = {(d.seat, d.decision_id): d for d in Decision.objects.filter(game=game)}
+    wanted: set[tuple[int, str]] = set()
+    opened: list[list[Any]] = []
+    new_rows = []
+    for index, decision in enumerate(decisions):
+        decision_id = str(decision.get("decision_id") or f"v{game.version}-{index}-{decision['kind']}")
+        for seat in decision["seats"]:
+            wanted.add((seat, decision_id))
+            if (seat, decision_id) in existing:
+                continue
+            new_rows.append(
+                Decision(
+                    game=game,
+                    seat=seat,
+                    decision_id=decision_id,
+                    kind=decision["kind"],
+                    timing=decision.get("timing", "turn"),
+                    opened_at=now,
+                    deadline=deadlines.deadline_for(game, seat, decision.get("timing", "turn"), now),
+                )
+            )
+            opened.append([seat, decision["kind"], decision_id])
+    stale = [d.pk for k, d in existing.items() if k not in wanted]
+    if stale:
+        Decision.objects.filter(pk__in=stale).delete()
+    if new_rows:
+        Decision.objects.bulk_create(new_rows)
+    return opened
+
+
+def _after_commit_schedule(game: Game) -> None:
+    """After commit: deadline tasks for the open decisions, and the bot task if a bot must act."""
+    from . import tasks  # tasks import services
+
+    game_id = game.pk
+    if game.status != Game.Status.ACTIVE:
+        return
+    seats_to_act = set(Decision.objects.filter(game=game).values_list("seat", flat=True))
+    bot_seats = {s.position for s in game.seats.all() if s.played_by_bot or s.skip_pluck_windows}
+    if seats_to_act & bot_seats:
+        transaction.on_commit(partial(tasks.play_bots.delay, game_id))
+    deadline = Decision.objects.filter(game=game, deadline__isnull=False).order_by("deadline").first()
+    if deadline is not None:
+        transaction.on_commit(partial(tasks.schedule_settle, game_id, deadline.deadline))
+
+
+def _visible_events(events: list[dict[str, Any]], seat: int | None) -> list[dict[str, Any]]:
+    return [e for e in events if visible(e, seat)]
+
+
+# --- deadlines ---------------------------------------------------------------------------------------
+
+
+def settle_locked(game: Game, now: datetime) -> int:
+    """Apply, in deadline order, the timeout action of every decision due by ``now``.
+
+    The caller holds the game row lock. Returns the number of timeouts applied. Idempotent: a second
+    call finds nothing due.
+    """
+    if game.status != Game.Status.ACTIVE:
+        return 0
+    engine = get_engine(game.engine)
+    applied = 0
+    while True:
+        due = Decision.objects.filter(game=game, deadline__lte=now).order_by("deadline", "seat").first()
+        if due is None:
+            return applied
+        action = engine.timeout_action(game.state, due.seat)
+        if action is None:  # the row is stale (the seat already answered): drop it
+            due.delete()
+            continue
+        seat = game.seats.get(position=due.seat)
+        apply_locked(game, seat, action, by_timeout=True)
+        applied += 1
+        deadlines.record_timeout(game, seat)
+        if game.status != Game.Status.ACTIVE:
+            return applied
+
+
+def settle_due(game_id: int) -> int:
+    """Settle everything overdue in one game; safe to run twice, concurrently or late."""
+    with transaction.atomic():
+        game = Game.objects.select_for_update().filter(pk=game_id).first()
+        if game is None:
+            return 0
+        return settle_locked(game, timezone.now())
+
+
+# --- bots --------------------------------------------------------------------------------------------
+
+BOT_MOVES_PER_TASK = 200
+
+
+def play_bots(game_id: int) -> int:
+    """Let the server-played seats answer their open decisions, one transaction per move.
+
+    Bots see only their own ``view()``. Seats that switched off waiting for pluck windows pass them.
+    Returns the number of moves made.
+    """
+    made = 0
+    while made < BOT_MOVES_PER_TASK:
+        with transaction.atomic():
+            game = Game.objects.select_for_update().filter(pk=game_id).first()
+            if game is None or game.status != Game.Status.ACTIVE:
+                return made
+            settle_locked(game, timezone.now())
+            if game.status != Game.Status.ACTIVE:
+                return made
+            choice = _bot_choice(game)
+            if choice is None:
+                return made
+            seat, action = choice
+            try:
+                apply_locked(game, seat, action, by_bot=True)
+            except RuleError as exc:  # a bot bug must not stall the game: fall back to the default
+                log.warning(
+                    "bot %s in game %s refused (%s); applying the default", seat.bot, game.pk, exc.code
+                )
+                fallback = get_engine(game.engine).timeout_action(game.state, seat.position)
+                if fallback is None:
+                    return made
+                apply_locked(game, seat, fallback, by_timeout=True, by_bot=True)
+            made += 1
+    return made
+
+
+def _bot_choice(game: Game) -> tuple[Seat, dict[str, Any]] | None:
+    engine = get_engine(game.engine)
+    seats = {s.position: s for s in game.seats.all()}
+    bots, default_bot = get_bots(game.engine)
+    for decision in engine.pending(game.state):
+        for position in decision["seats"]:
+            seat = seats[position]
+            if seat.played_by_bot:
+                rng = random.Random(f"bot:{game.seed}:{game.version}:{position}")
+                bot = bots.get(seat.bot or default_bot, bots[default_bot])
+                return seat, bot(engine.view(game.state, position), rng)
+            if seat.skip_pluck_windows and decision["kind"] == "pluck_window":
+                return seat, {"type": "pass", "decision_id": decision["decision_id"]}
+    return None

@@ -1,0 +1,282 @@
+"""Django settings: one module, configured from the environment, with embedded defaults.
+
+A fresh checkout runs with no configuration at all: SQLite under ``var/``, a Celery worker and beat
+on Celery's filesystem transport under ``var/``, and e-mail written to files under ``var/mail/``.
+Production sets ``DATABASE_URL``, ``CELERY_BROKER_URL``, ``EMAIL_URL``, ``SECRET_KEY``,
+``ALLOWED_HOSTS`` and ``DEBUG=False``; see the README.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from urllib.parse import parse_qs, unquote, urlparse
+
+import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+
+def env_str(name: str, default: str | None = None) -> str:
+    """A string from the environment; ``ImproperlyConfigured`` when it is required and missing."""
+    value = os.environ.get(name)
+    if value is None or value == "":
+        if default is None:
+            raise ImproperlyConfigured(f"Set the environment variable {name}.")
+        return default
+    return value
+
+
+def env_bool(name: str, default: bool) -> bool:
+    """A boolean: 1/true/yes/on or 0/false/no/off (any case)."""
+    value = os.environ.get(name)
+    if value is None or value == "":
+        return default
+    lowered = value.strip().lower()
+    if lowered in {"1", "true", "yes", "on"}:
+        return True
+    if lowered in {"0", "false", "no", "off"}:
+        return False
+    raise ImproperlyConfigured(f"{name} must be one of 1/true/yes/on or 0/false/no/off, not {value!r}.")
+
+
+def env_int(name: str, default: int) -> int:
+    """An integer from the environment."""
+    value = os.environ.get(name)
+    if value is None or value == "":
+        return default
+    try:
+        return int(value)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name} must be an integer, not {value!r}.") from None
+
+
+def env_list(name: str, default: list[str]) -> list[str]:
+    """A comma-separated list."""
+    value = os.environ.get(name)
+    if value is None or value.strip() == "":
+        return default
+    return [item.strip() for item in value.split(",") if item.strip()]
+
+
+VAR_DIR = Path(env_str("BAOGAME_VAR_DIR", str(BASE_DIR / "var")))
+DEBUG = env_bool("DEBUG", True)
+TESTING = env_bool("BAOGAME_TESTING", False)
+
+if DEBUG:
+    SECRET_KEY = env_str("SECRET_KEY", "dev-only-insecure-key-do-not-use-in-production-0123456789")
+else:
+    SECRET_KEY = env_str("SECRET_KEY")
+    if len(SECRET_KEY) < 50:
+        raise ImproperlyConfigured("SECRET_KEY must be at least 50 characters long in production.")
+
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "testserver"] if DEBUG else [])
+CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
+SITE_URL = env_str("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "django.contrib.sites",
+    "django.contrib.humanize",
+    "allauth",
+    "allauth.account",
+    "rest_framework",
+    "rest_framework.authtoken",
+    "drf_spectacular",
+    "django_celery_beat",
+    "django_htmx",
+    "anymail",
+    "apps.accounts",
+    "apps.games",
+    "apps.leagues",
+    "apps.notifications",
+    "apps.api",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "allauth.account.middleware.AccountMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",
+    "apps.accounts.middleware.UserTimezoneMiddleware",
+]
+
+ROOT_URLCONF = "baogame.urls"
+WSGI_APPLICATION = "baogame.wsgi.application"
+ASGI_APPLICATION = "baogame.asgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+                "apps.games.context_processors.site",
+            ],
+        },
+    },
+]
+
+# --- Database -------------------------------------------------------------------------------------
+DATABASE_URL = env_str("DATABASE_URL", f"sqlite:///{VAR_DIR / 'db.sqlite3'}")
+DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=env_int("DB_CONN_MAX_AGE", 0))}
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # IMMEDIATE takes the write lock at BEGIN, so two moves of one game serialise like a row lock.
+    DATABASES["default"]["OPTIONS"] = {"transaction_mode": "IMMEDIATE", "timeout": 20}
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# --- Auth (django-allauth) ------------------------------------------------------------------------
+AUTHENTICATION_BACKENDS = [
+    "django.contrib.auth.backends.ModelBackend",
+    "allauth.account.auth_backends.AuthenticationBackend",
+]
+SITE_ID = 1
+ACCOUNT_LOGIN_METHODS = {"email", "username"}
+ACCOUNT_SIGNUP_FIELDS = ["email*", "username*", "password1*", "password2*"]
+ACCOUNT_EMAIL_VERIFICATION = env_str("ACCOUNT_EMAIL_VERIFICATION", "mandatory")
+ACCOUNT_CONFIRM_EMAIL_ON_GET = True
+ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
+ACCOUNT_UNIQUE_EMAIL = True
+ACCOUNT_DEFAULT_HTTP_PROTOCOL = "https" if not DEBUG else "http"
+LOGIN_REDIRECT_URL = "/"
+LOGIN_URL = "/accounts/login/"
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+]
+
+# --- I18N / time ------------------------------------------------------------------------------------
+LANGUAGE_CODE = "en"
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+
+# --- Static files -----------------------------------------------------------------------------------
+STATIC_URL = "/static/"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+STATIC_ROOT = Path(env_str("STATIC_ROOT", str(VAR_DIR / "staticfiles")))
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
+        if DEBUG or TESTING
+        else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+    },
+}
+
+# --- Celery -----------------------------------------------------------------------------------------
+CELERY_BROKER_URL = env_str("CELERY_BROKER_URL", "filesystem://")
+if CELERY_BROKER_URL.startswith("filesystem://"):
+    _queue_dir = VAR_DIR / "celery" / "queue"
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "data_folder_in": str(_queue_dir),
+        "data_folder_out": str(_queue_dir),
+        "processed_folder": str(VAR_DIR / "celery" / "processed"),
+        "store_processed": False,
+    }
+CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
+CELERY_TASK_EAGER_PROPAGATES = True
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_TASK_IGNORE_RESULT = True
+CELERY_RESULT_BACKEND = None
+CELERY_TIMEZONE = "UTC"
+CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+
+# --- E-mail -----------------------------------------------------------------------------------------
+EMAIL_URL = env_str("EMAIL_URL", f"file://{VAR_DIR / 'mail'}")
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "baogame <games@baogame.localhost>")
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
+#: Domain of the signed per-user, per-game reply addresses (play by email).
+REPLY_DOMAIN = env_str("REPLY_DOMAIN", "reply.baogame.localhost")
+_email = urlparse(EMAIL_URL)
+if _email.scheme == "file":
+    EMAIL_BACKEND = "django.core.mail.backends.filebased.EmailBackend"
+    EMAIL_FILE_PATH = unquote(_email.netloc + _email.path)
+elif _email.scheme in {"smtp", "smtps", "submission"}:
+    _query = parse_qs(_email.query)
+    EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    EMAIL_HOST = _email.hostname or "localhost"
+    EMAIL_PORT = _email.port or {"smtp": 25, "smtps": 465, "submission": 587}[_email.scheme]
+    EMAIL_HOST_USER = unquote(_email.username or "")
+    EMAIL_HOST_PASSWORD = unquote(_email.password or "")
+    EMAIL_USE_SSL = _email.scheme == "smtps"
+    EMAIL_USE_TLS = _email.scheme == "submission" or _query.get("tls", ["0"])[0] in {"1", "true"}
+elif _email.scheme == "console":
+    EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+elif _email.scheme == "locmem":
+    EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+elif _email.scheme.startswith("anymail"):
+    # anymail://mailgun, anymail://postmark, … ; the provider's keys go in ANYMAIL_* variables.
+    _esp = _email.netloc
+    EMAIL_BACKEND = f"anymail.backends.{_esp}.EmailBackend"
+else:
+    raise ImproperlyConfigured(
+        "EMAIL_URL must start with file://, smtp://, smtps://, submission://, "
+        "console://, locmem:// or anymail://<provider>."
+    )
+ANYMAIL = {key[len("ANYMAIL_") :]: value for key, value in os.environ.items() if key.startswith("ANYMAIL_")}
+#: The development mailbox at /dev/mail/ exists only with the file backend in DEBUG.
+DEV_MAILBOX = DEBUG and EMAIL_BACKEND == "django.core.mail.backends.filebased.EmailBackend"
+
+# --- REST framework ---------------------------------------------------------------------------------
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "rest_framework.authentication.SessionAuthentication",
+        "rest_framework.authentication.TokenAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+}
+SPECTACULAR_SETTINGS = {
+    "TITLE": "baogame API",
+    "DESCRIPTION": "Play Bao Bei and Bao Huang asynchronously: games, moves, leagues.",
+    "VERSION": "1.0.0",
+    "SERVE_INCLUDE_SCHEMA": False,
+}
+
+# --- Game service -----------------------------------------------------------------------------------
+#: Yearly vacation budget in days (issue: absent players).
+VACATION_DAYS_PER_YEAR = env_int("VACATION_DAYS_PER_YEAR", 30)
+
+# --- Security (production) --------------------------------------------------------------------------
+if not DEBUG:
+    SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+    SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 31536000)
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = True
+    SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
+    SECURE_CONTENT_TYPE_NOSNIFF = True
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
+    "loggers": {"django.db.backends": {"level": "WARNING"}},
+}
+
+CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
+    "games-sweep-due": {"task": "apps.games.tasks.sweep_due", "schedule": 60.0},
+}

@@ -1,0 +1,23 @@
+"""URL map (DESIGN.md, "URLs")."""
+
+from django.conf import settings
+from django.contrib import admin
+from django.urls import include, path
+
+from apps.games.health import healthz
+
+urlpatterns = [
+    path("", include("apps.games.urls")),
+    path("accounts/", include("allauth.urls")),
+    path("accounts/", include("apps.accounts.urls")),
+    path("leagues/", include("apps.leagues.urls")),
+    path("api/", include("apps.api.urls")),
+    path("mail/", include("apps.notifications.urls")),
+    path("admin/", admin.site.urls),
+    path("healthz", healthz, name="healthz"),
+]
+
+if settings.DEV_MAILBOX:
+    from apps.notifications import devmail
+
+    urlpatterns += [path("dev/mail/", include(devmail.urlpatterns))]
