@@ -9,6 +9,7 @@ Production sets ``DATABASE_URL``, ``CELERY_BROKER_URL``, ``EMAIL_URL``, ``SECRET
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 from urllib.parse import parse_qs, unquote, urlparse
 
@@ -62,7 +63,8 @@ def env_list(name: str, default: list[str]) -> list[str]:
 
 VAR_DIR = Path(env_str("BAOGAME_VAR_DIR", str(BASE_DIR / "var")))
 DEBUG = env_bool("DEBUG", True)
-TESTING = env_bool("BAOGAME_TESTING", False)
+#: Under pytest: eager Celery tasks by default, plain static storage.
+TESTING = env_bool("BAOGAME_TESTING", "pytest" in sys.modules)
 
 if DEBUG:
     SECRET_KEY = env_str("SECRET_KEY", "dev-only-insecure-key-do-not-use-in-production-0123456789")
@@ -191,7 +193,9 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
         "processed_folder": str(VAR_DIR / "celery" / "processed"),
         "store_processed": False,
     }
-CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
+    for _folder in (_queue_dir, VAR_DIR / "celery" / "processed"):
+        _folder.mkdir(parents=True, exist_ok=True)
+CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", TESTING)
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True

@@ -1,31 +1,37 @@
-"""Look up a game engine by name."""
+"""Look up a game engine (and its bots) by name."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from importlib import import_module
+from typing import Any
 
 from .core import Engine
 
+#: Game name -> package holding ``engine.ENGINE`` and ``bots.BOTS`` / ``bots.DEFAULT_BOT``.
 ENGINES: dict[str, str] = {
-    "baobei": "baogame.rules.baobei.engine",
-    "baohuang": "baogame.rules.baohuang.engine",
+    "baobei": "baogame.rules.baobei",
+    "baohuang": "baogame.rules.baohuang",
 }
 
-_cache: dict[str, Engine] = {}
+Bot = Callable[[dict[str, Any], Any], dict[str, Any]]
+
+_engines: dict[str, Engine] = {}
 
 
 def get_engine(name: str) -> Engine:
     """Return the engine for ``"baobei"`` or ``"baohuang"``; ``KeyError`` for anything else."""
-    if name not in ENGINES:
-        raise KeyError(f"unknown game {name!r}")
-    if name not in _cache:
-        _cache[name] = import_module(ENGINES[name]).ENGINE
-    return _cache[name]
+    engine = _engines.get(name)
+    if engine is None:
+        if name not in ENGINES:
+            raise KeyError(f"unknown game {name!r}")
+        engine = _engines[name] = import_module(f"{ENGINES[name]}.engine").ENGINE
+    return engine
 
 
-def get_bots(name: str) -> tuple[dict, str]:
+def get_bots(name: str) -> tuple[dict[str, Bot], str]:
     """The game's bots (``{name: (view, rng) -> action}``) and its default bot's name."""
     if name not in ENGINES:
         raise KeyError(f"unknown game {name!r}")
-    module = import_module(f"baogame.rules.{name}.bots")
+    module = import_module(f"{ENGINES[name]}.bots")
     return module.BOTS, module.DEFAULT_BOT

@@ -1,0 +1,42 @@
+"""Fixtures shared by the database tests."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+
+from baogame.rules import registry
+from tests.factories import UserFactory
+
+
+@pytest.fixture
+def toy_engine() -> Iterator[str]:
+    """Register the test-only "toy" engine (tests/support/toy) for service tests."""
+    registry.ENGINES["toy"] = "tests.support.toy"
+    yield "toy"
+    registry.ENGINES.pop("toy", None)
+    registry._engines.pop("toy", None)
+
+
+@pytest.fixture
+def make_user() -> Callable[..., Any]:
+    return UserFactory
+
+
+@pytest.fixture
+def users(db: None) -> list[Any]:
+    return [UserFactory() for _ in range(6)]
+
+
+def on_postgres() -> bool:
+    from django.db import connection
+
+    return connection.vendor == "postgresql"
+
+
+requires_postgres = pytest.mark.skipif(
+    "not __import__('tests.conftest').conftest.on_postgres()",
+    reason="needs PostgreSQL row locks (set DATABASE_URL)",
+)

@@ -1,0 +1,160 @@
+"""The move pipeline (DESIGN.md, "One move, end to end"), against the toy engine."""
+
+from __future__ import annotations
+
+import pytest
+
+from apps.games import services
+from apps.games.models import Decision, Game, Move
+from baogame.rules.core import RuleError
+
+pytestmark = pytest.mark.django_db
+
+
+def _game(toy: str, users: list, players: int = 2) -> Game:
+    game = services.game_create(creator=users[0], engine=toy, players=players, options={})
+    for u in users[1:players]:
+        services.game_join(game_id=game.pk, user=u)
+    game.refresh_from_db()
+    return game
+
+
+def _turn(game: Game) -> dict:
+    from baogame.rules.registry import get_engine
+
+    game.refresh_from_db()
+    return get_engine(game.engine).pending(game.state)[0]
+
+
+def test_game_starts_when_every_seat_is_taken(toy_engine: str, users: list) -> None:
+    game = _game(toy_engine, users, players=3)
+
+    assert game.status == Game.Status.ACTIVE
+    assert game.state is not None
+    assert list(Decision.objects.filter(game=game).values_list("seat", flat=True)) == [0]
+
+
+def test_accepted_action_appends_a_move_and_bumps_the_version(toy_engine: str, users: list) -> None:
+    game = _game(toy_engine, users)
+    d = _turn(game)
+    card = game.state["hands"][0][0]
+
+    result = services.submit_action(
+        game_id=game.pk, user=users[0], action={"type": "play", "decision_id": d["decision_id"], "card": card}
+    )
+
+    assert result.game.version == 1
+    assert Move.objects.get(game=game).seq == 1
+    assert [e["type"] for e in result.events] == ["played", "hand"]
+
+
+def test_refused_action_writes_nothing(toy_engine: str, users: list) -> None:
+    game = _game(toy_engine, users)
+    d = _turn(game)
+    before = (game.state, game.version)
+
+    with pytest.raises(RuleError) as exc:
+        services.submit_action(
+            game_id=game.pk,
+            user=users[0],
+            action={"type": "play", "decision_id": d["decision_id"], "card": 99},
+        )
+
+    game.refresh_from_db()
+    assert exc.value.code == "card_not_in_hand"
+    assert (game.state, game.version) == before
+    assert not Move.objects.filter(game=game).exists()
+
+
+def test_unseated_user_cannot_act(toy_engine: str, users: list) -> None:
+    game = _game(toy_engine, users)
+    d = _turn(game)
+
+    with pytest.raises(RuleError) as exc:
+        services.submit_action(
+            game_id=game.pk,
+            user=users[5],
+            action={"type": "play", "decision_id": d["decision_id"], "card": 1},
+        )
+
+    assert exc.value.code == "not_seated"
+
+
+def test_one_seat_cannot_act_for_another(toy_engine: str, users: list) -> None:
+    game = _game(toy_engine, users)
+    d = _turn(game)
+
+    with pytest.raises(RuleError) as exc:
+        services.submit_action(
+            game_id=game.pk,
+            user=users[1],
+            action={"type": "play", "decision_id": d["decision_id"], "card": 1},
+        )
+
+    assert exc.value.code == "not_your_turn"
+
+
+def test_client_cannot_send_the_timeout_flag(toy_engine: str, users: list) -> None:
+    game = _game(toy_engine, users)
+    d = _turn(game)
+
+    with pytest.raises(RuleError) as exc:
+        services.submit_action(
+            game_id=game.pk,
+            user=users[0],
+            action={
+                "type": "play",
+                "decision_id": d["decision_id"],
+                "card": game.state["hands"][0][0],
+                "timeout": True,
+            },
+        )
+
+    assert exc.value.code == "malformed_action"
+
+
+def test_idempotency_key_applies_once(toy_engine: str, users: list) -> None:
+    game = _game(toy_engine, users)
+    d = _turn(game)
+    action = {"type": "play", "decision_id": d["decision_id"], "card": game.state["hands"][0][0]}
+
+    first = services.submit_action(game_id=game.pk, user=users[0], action=action, key="k-1")
+    second = services.submit_action(game_id=game.pk, user=users[0], action=action, key="k-1")
+
+    assert not first.replayed and second.replayed
+    assert second.move.pk == first.move.pk
+    assert Move.objects.filter(game=game).count() == 1
+
+
+def test_idempotency_key_of_another_user_is_refused(toy_engine: str, users: list) -> None:
+    game = _game(toy_engine, users)
+    d = _turn(game)
+    services.submit_action(
+        game_id=game.pk,
+        user=users[0],
+        key="shared",
+        action={"type": "play", "decision_id": d["decision_id"], "card": game.state["hands"][0][0]},
+    )
+
+    with pytest.raises(RuleError) as exc:
+        services.submit_action(game_id=game.pk, user=users[1], key="shared", action={"type": "pass"})
+
+    assert exc.value.code == "idempotency_key_reused"
+
+
+def test_bots_answer_their_decisions(
+    toy_engine: str, users: list, django_capture_on_commit_callbacks
+) -> None:
+    with django_capture_on_commit_callbacks(execute=True):
+        game = services.game_create(creator=users[0], engine=toy_engine, players=2, bots=1)
+        d = _turn(game)
+        services.submit_action(
+            game_id=game.pk,
+            user=users[0],
+            action={"type": "play", "decision_id": d["decision_id"], "card": game.state["hands"][0][0]},
+        )
+
+    game.refresh_from_db()
+    assert Move.objects.filter(game=game, by_bot=True).exists()
+    pending_seats = set(Decision.objects.filter(game=game).values_list("seat", flat=True))
+    assert pending_seats <= {0}
