@@ -1,0 +1,97 @@
+"""Concurrent submissions on PostgreSQL: the game row lock serialises moves (DESIGN.md step 1)."""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+import pytest
+from django.db import connection
+
+from apps.games import services
+from apps.games.models import Game, Move
+from baogame.rules.core import RuleError
+from baogame.rules.registry import get_engine
+from tests.conftest import requires_postgres
+
+pytestmark = [pytest.mark.django_db(transaction=True), requires_postgres]
+
+
+def _race(calls: list[Any]) -> list[Any]:
+    """Run every call in its own thread, released together; return results or exceptions."""
+    barrier = threading.Barrier(len(calls))
+    results: list[Any] = [None] * len(calls)
+
+    def run(i: int) -> None:
+        barrier.wait()
+        try:
+            results[i] = calls[i]()
+        except Exception as exc:  # noqa: BLE001 - the test inspects every outcome
+            results[i] = exc
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(calls))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return results
+
+
+def _started_game(toy: str, users: list, players: int) -> Game:
+    game = services.game_create(creator=users[0], engine=toy, players=players, options={"hand": 5})
+    for u in users[1:players]:
+        services.game_join(game_id=game.pk, user=u)
+    game.refresh_from_db()
+    return game
+
+
+def test_the_same_move_from_many_threads_applies_once(toy_engine: str, users: list) -> None:
+    game = _started_game(toy_engine, users, 2)
+    decision = get_engine(toy_engine).pending(game.state)[0]
+    action = {"type": "play", "decision_id": decision["decision_id"], "card": game.state["hands"][0][0]}
+
+    results = _race([lambda: services.submit_action(game_id=game.pk, user=users[0], action=dict(action))] * 12)
+
+    applied = [r for r in results if isinstance(r, services.MoveResult)]
+    refused = [r for r in results if isinstance(r, RuleError)]
+    assert len(applied) == 1 and len(refused) == 11
+    assert {r.code for r in refused} == {"stale_decision"}
+    assert Move.objects.filter(game=game).count() == 1
+
+
+def test_concurrent_answers_to_one_window_each_apply_once_in_lock_order(toy_engine: str, users: list) -> None:
+    game = _started_game(toy_engine, users, 4)
+    engine = get_engine(toy_engine)
+    first = engine.pending(game.state)[0]
+    services.submit_action(game_id=game.pk, user=users[0], action={
+        "type": "play", "decision_id": first["decision_id"], "card": game.state["hands"][0][0]})
+    game.refresh_from_db()
+    window = engine.pending(game.state)[0]
+
+    results = _race([
+        (lambda u=u: services.submit_action(game_id=game.pk, user=u,
+                                            action={"type": "pass", "decision_id": window["decision_id"]}))
+        for u in users[1:4]
+    ])
+
+    assert all(isinstance(r, services.MoveResult) for r in results)
+    moves = list(Move.objects.filter(game=game).order_by("seq"))
+    assert [m.seq for m in moves] == [1, 2, 3, 4]
+    assert sorted(m.seat for m in moves[1:]) == [1, 2, 3]
+    assert sorted(r.move.seq for r in results) == [2, 3, 4]
+
+
+def test_a_retried_request_with_one_idempotency_key_applies_once(toy_engine: str, users: list) -> None:
+    game = _started_game(toy_engine, users, 2)
+    decision = get_engine(toy_engine).pending(game.state)[0]
+    action = {"type": "play", "decision_id": decision["decision_id"], "card": game.state["hands"][0][0]}
+
+    results = _race([
+        lambda: services.submit_action(game_id=game.pk, user=users[0], action=dict(action), key="retry-1")
+    ] * 8)
+
+    assert all(isinstance(r, services.MoveResult) for r in results), results
+    assert sum(not r.replayed for r in results) == 1
+    assert Move.objects.filter(game=game).count() == 1

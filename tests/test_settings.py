@@ -1,0 +1,50 @@
+"""Configuration from the environment (DESIGN.md, "Configuration"; STYLE.md §3)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+PRODUCTION = {
+    "DEBUG": "false",
+    "SECRET_KEY": "x" * 20 + "-production-secret-for-the-deploy-check-" + "y" * 20,
+    "ALLOWED_HOSTS": "baogame.example.org",
+    "DATABASE_URL": "postgres://baogame:pw@db.example.org:5432/baogame",
+    "CELERY_BROKER_URL": "redis://cache.example.org:6379/0",
+    "EMAIL_URL": "submission://mailer:pw@smtp.example.org",
+    "SITE_URL": "https://baogame.example.org",
+}
+
+
+def _manage(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
+    clean = {k: v for k, v in os.environ.items() if k not in PRODUCTION and not k.startswith("PYTEST")}
+    clean["BAOGAME_TESTING"] = "0"
+    return subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env={**clean, **env},
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_check_deploy_is_clean_with_the_production_variables() -> None:
+    result = _manage(PRODUCTION, "check", "--deploy", "--fail-level", "WARNING")
+
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "no issues" in result.stdout
+
+
+def test_missing_secret_key_stops_startup_with_a_clear_message() -> None:
+    env = {k: v for k, v in PRODUCTION.items() if k != "SECRET_KEY"}
+
+    result = _manage(env, "check")
+
+    assert result.returncode != 0
+    assert "Set the environment variable SECRET_KEY" in result.stderr
+
+
+def test_bad_boolean_names_the_variable() -> None:
+    result = _manage({"DEBUG": "maybe"}, "check")
+
+    assert result.returncode != 0
+    assert "DEBUG must be one of" in result.stderr
