@@ -1,0 +1,167 @@
+"""The wire format of actions (BH-19, BH-20) as small frozen dataclasses, and its shape check."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from baogame.rules.core import RuleError
+
+
+@dataclass(frozen=True)
+class GiveTribute:
+    """BH-20.1."""
+
+    cards: tuple[str, ...]
+    type = "give_tribute"
+
+
+@dataclass(frozen=True)
+class KeepEmperor:
+    """BH-20.2."""
+
+    type = "keep_emperor"
+
+
+@dataclass(frozen=True)
+class PassEmperor:
+    """BH-20.3."""
+
+    type = "pass_emperor"
+
+
+@dataclass(frozen=True)
+class DeclareAlone:
+    """BH-20.4."""
+
+    type = "declare_alone"
+
+
+@dataclass(frozen=True)
+class Pledge:
+    """BH-20.5."""
+
+    side: str
+    type = "pledge"
+
+
+@dataclass(frozen=True)
+class NoDeclaration:
+    """BH-20.6."""
+
+    type = "no_declaration"
+
+
+@dataclass(frozen=True)
+class Play:
+    """BH-20.7."""
+
+    cards: tuple[str, ...]
+    no_beat_request: bool = False
+    type = "play"
+
+
+@dataclass(frozen=True)
+class Pass:
+    """BH-20.8."""
+
+    type = "pass"
+
+
+@dataclass(frozen=True)
+class GuessPartner:
+    """BH-20.9."""
+
+    seat: int
+    type = "guess_partner"
+
+
+Action = GiveTribute | KeepEmperor | PassEmperor | DeclareAlone | Pledge | NoDeclaration | Play | Pass \
+    | GuessPartner
+
+#: BH-20: each type with (required fields, optional fields).
+FIELDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
+    "give_tribute": (frozenset({"cards"}), frozenset()),
+    "keep_emperor": (frozenset(), frozenset()),
+    "pass_emperor": (frozenset(), frozenset()),
+    "declare_alone": (frozenset(), frozenset()),
+    "pledge": (frozenset({"side"}), frozenset()),
+    "no_declaration": (frozenset(), frozenset()),
+    "play": (frozenset({"cards"}), frozenset({"no_beat_request"})),
+    "pass": (frozenset(), frozenset()),
+    "guess_partner": (frozenset({"seat"}), frozenset()),
+}
+
+#: BH-19.3 step 3: the phase in which each type is accepted.
+PHASES: dict[str, tuple[str, ...]] = {
+    "give_tribute": ("tribute",),
+    "keep_emperor": ("offer",), "pass_emperor": ("offer",),
+    "declare_alone": ("declare",), "pledge": ("declare",), "no_declaration": ("declare",),
+    "play": ("play",), "pass": ("play",),
+    "guess_partner": ("declare", "play"),
+}
+
+_SINGLETONS: dict[str, Action] = {
+    "keep_emperor": KeepEmperor(), "pass_emperor": PassEmperor(), "declare_alone": DeclareAlone(),
+    "no_declaration": NoDeclaration(), "pass": Pass(),
+}
+
+
+def _card_list(value: Any) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(c, str) for c in value):
+        raise RuleError("malformed_action", "a card list must be an array of strings")
+    return tuple(value)
+
+
+def from_wire(wire: Any) -> tuple[Action, bool]:
+    """BH-19.3 step 1: parse a wire action into (action, timeout flag) or raise the shape error."""
+    if not isinstance(wire, dict):
+        raise RuleError("malformed_action", "an action must be a JSON object")
+    kind = wire.get("type")
+    if not isinstance(kind, str):
+        raise RuleError("malformed_action", "the action has no string \"type\"")
+    if kind not in FIELDS:
+        raise RuleError("unknown_action_type", f"there is no action type {kind[:40]!r}")
+    required, optional = FIELDS[kind]
+    keys = set(wire) - {"type"}
+    timeout = wire.get("timeout", False)
+    if not isinstance(timeout, bool):
+        raise RuleError("malformed_action", "\"timeout\" must be a boolean")
+    keys.discard("timeout")
+    if not required <= keys:
+        raise RuleError("malformed_action", f"{kind} needs the fields {sorted(required)}")
+    extra = keys - required - optional
+    if extra:
+        raise RuleError("malformed_action", f"{kind} takes no field {sorted(extra)[0]!r}")
+    if kind in _SINGLETONS:
+        return _SINGLETONS[kind], timeout
+    if kind == "give_tribute":
+        return GiveTribute(_card_list(wire["cards"])), timeout
+    if kind == "play":
+        no_beat = wire.get("no_beat_request", False)
+        if not isinstance(no_beat, bool):
+            raise RuleError("malformed_action", "\"no_beat_request\" must be a boolean")
+        return Play(_card_list(wire["cards"]), no_beat), timeout
+    if kind == "pledge":
+        side = wire["side"]
+        if side not in ("support", "oppose") or not isinstance(side, str):
+            raise RuleError("malformed_action", "\"side\" must be \"support\" or \"oppose\"")
+        return Pledge(side), timeout
+    seat = wire["seat"]
+    if not isinstance(seat, int) or isinstance(seat, bool):
+        raise RuleError("malformed_action", "\"seat\" must be an integer")
+    return GuessPartner(seat), timeout
+
+
+def to_wire(action: Action) -> dict[str, Any]:
+    """The wire form of an action (BH-20)."""
+    out: dict[str, Any] = {"type": action.type}
+    if isinstance(action, GiveTribute | Play):
+        out["cards"] = list(action.cards)
+    if isinstance(action, Play) and action.no_beat_request:
+        out["no_beat_request"] = True
+    if isinstance(action, Pledge):
+        out["side"] = action.side
+    if isinstance(action, GuessPartner):
+        out["seat"] = action.seat
+    return out

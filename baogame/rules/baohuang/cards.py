@@ -1,0 +1,92 @@
+"""The 168-card pack: codes, strengths, copies and display names (BH-2).
+
+Hands are stored as *count vectors*: a list of 14 ints, one per code in canonical order (BH-25.8 3),
+so that card multisets are cheap to compare, copy and store as JSON.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from baogame.rules.core import RuleError
+
+#: BH-2.3: the 14 card codes in canonical pack order (ascending strength, unmarked before marked).
+CODES: tuple[str, ...] = ("6", "7", "8", "9", "10", "J", "Q", "K", "A", "2", "BJ", "BJ*", "RJ", "RJ*")
+#: Strength of each code (BH-2.3, BH-2.4, BH-2.5).
+STRENGTH: dict[str, int] = {
+    "6": 6, "7": 7, "8": 8, "9": 9, "10": 10, "J": 11, "Q": 12, "K": 13, "A": 14, "2": 15,
+    "BJ": 16, "BJ*": 16, "RJ": 17, "RJ*": 17,
+}
+#: Copies of each code in the pack (BH-2.1).
+COPIES: dict[str, int] = {code: 16 for code in CODES[:10]} | {"BJ": 3, "BJ*": 1, "RJ": 3, "RJ*": 1}
+#: English display names for pages and email.
+NAMES: dict[str, str] = {
+    "6": "six", "7": "seven", "8": "eight", "9": "nine", "10": "ten", "J": "jack", "Q": "queen",
+    "K": "king", "A": "ace", "2": "two", "BJ": "black joker", "BJ*": "marked black joker",
+    "RJ": "red joker", "RJ*": "marked red joker",
+}
+
+N_CODES = len(CODES)
+INDEX: dict[str, int] = {code: i for i, code in enumerate(CODES)}
+STRENGTHS: tuple[int, ...] = tuple(STRENGTH[c] for c in CODES)
+COPY_COUNTS: tuple[int, ...] = tuple(COPIES[c] for c in CODES)
+#: Indexes of the non-joker ranks (BH-2.4) and of the jokers.
+RANKS: range = range(10)
+JOKERS: range = range(10, 14)
+BJ, BJM, RJ, RJM = 10, 11, 12, 13
+PACK_SIZE = 168
+#: The whole pack in canonical order (BH-25.8 3): sixteen "6", …, three "BJ", "BJ*", three "RJ", "RJ*".
+PACK: tuple[str, ...] = tuple(code for code in CODES for _ in range(COPIES[code]))
+
+CARD_META: list[dict[str, object]] = [
+    {"code": c, "name": NAMES[c], "strength": STRENGTH[c], "copies": COPIES[c],
+     "joker": c in ("BJ", "BJ*", "RJ", "RJ*"), "marked": c.endswith("*"),
+     "color": "red" if c.startswith("RJ") else ("black" if c.startswith("BJ") else None)}
+    for c in CODES
+]
+
+
+def is_code(code: object) -> bool:
+    """Whether ``code`` is one of the 14 card codes (BH-2.3)."""
+    return isinstance(code, str) and code in INDEX
+
+
+def to_counts(cards: Iterable[str]) -> list[int]:
+    """A count vector from card codes; ``invalid_card`` for an unknown code (BH-20.1, BH-20.7)."""
+    counts = [0] * N_CODES
+    index = INDEX
+    for code in cards:
+        i = index.get(code) if isinstance(code, str) else None
+        if i is None:
+            raise RuleError("invalid_card", "a card code is not one of the 14 codes of BH-2.3")
+        counts[i] += 1
+    return counts
+
+
+def to_list(counts: list[int]) -> list[str]:
+    """Card codes from a count vector, sorted as BH-19.2 requires (ascending, unmarked first)."""
+    out: list[str] = []
+    for i, n in enumerate(counts):
+        if n:
+            out.extend([CODES[i]] * n)
+    return out
+
+
+def sort_cards(cards: Iterable[str]) -> list[str]:
+    """Sort card codes by strength, unmarked before marked (BH-19.2)."""
+    return sorted(cards, key=INDEX.__getitem__)
+
+
+def contains(hand: list[int], cards: list[int]) -> bool:
+    """Whether the multiset ``cards`` is contained in ``hand`` (both count vectors)."""
+    return all(c <= h for h, c in zip(hand, cards, strict=True))
+
+
+def subtract(hand: list[int], cards: list[int]) -> list[int]:
+    """A new count vector: ``hand`` minus ``cards``."""
+    return [h - c for h, c in zip(hand, cards, strict=True)]
+
+
+def add(hand: list[int], cards: list[int]) -> list[int]:
+    """A new count vector: ``hand`` plus ``cards``."""
+    return [h + c for h, c in zip(hand, cards, strict=True)]
