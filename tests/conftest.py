@@ -8,7 +8,6 @@ from typing import Any
 import pytest
 
 from baogame.rules import registry
-from tests.factories import UserFactory
 
 
 @pytest.fixture
@@ -22,11 +21,15 @@ def toy_engine() -> Iterator[str]:
 
 @pytest.fixture
 def make_user() -> Callable[..., Any]:
+    from tests.factories import UserFactory
+
     return UserFactory
 
 
 @pytest.fixture
 def users(db: None) -> list[Any]:
+    from tests.factories import UserFactory
+
     return [UserFactory() for _ in range(6)]
 
 
