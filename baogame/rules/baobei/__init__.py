@@ -1,0 +1,1 @@
+"""The Bao Bei rules engine (rules/baobei.md). Pure Python, standard library only."""
