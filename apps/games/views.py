@@ -1,54 +1,68 @@
-"""Game pages: thin views that parse input, call one service and render."""
+"""Game pages: thin views that parse input, call one service and render.
+
+The board is one fragment (``games/_board.html``): the full page includes it, htmx polls it and the
+action forms swap it. Everything on it comes from ``engine.view(state, my seat)`` and the history
+filtered by visibility; never from ``game.state`` directly.
+"""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from baogame.rules.core import RuleError
+from baogame.rules.registry import get_engine
 
 from . import selectors, services
-from .forms import GameCreateForm
+from .forms import GameCreateForm, action_from_post
 from .models import Game
+from .presenters import present
+from .presenters.common import describe_decision, describe_event
+
+#: How many recent history entries the game page shows (the history page has them all).
+RECENT_HISTORY = 30
+#: Bao Huang legal plays are listed (quick-play buttons) only in these decisions.
+QUICK_PLAY_KINDS = {"turn"}
 
 
 def home(request: HttpRequest) -> HttpResponse:
     """Landing page; signed in, the dashboard with the games waiting for me first."""
     if not request.user.is_authenticated:
         return render(request, "home.html")
-    games = selectors.game_list_for_user(user=request.user).prefetch_related("seats__user")
-    return render(request, "games/dashboard.html", {"games": games})
+    games = list(selectors.game_list_for_user(user=request.user).prefetch_related("seats__user__profile"))
+    waiting = [g for g in games if g.waiting_for_me and g.status == Game.Status.ACTIVE]
+    others = [g for g in games if g not in waiting]
+    return render(request, "games/dashboard.html", {"waiting": waiting, "others": others})
 
 
 @login_required
 def game_new(request: HttpRequest) -> HttpResponse:
-    """Create a game: pick the game, seats, options and timing; fill seats with bots."""
+    """Create a game: pick the game, seats, options and timing; invite players; fill seats with bots."""
     form = GameCreateForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         d = form.cleaned_data
-        options: dict[str, Any] = {}
-        if d["engine"] == "baobei":
-            options["memory_aid"] = d["memory_aid"]
-            if d.get("threshold"):
-                options["threshold"] = d["threshold"]
-        elif d.get("target"):
-            options["target"] = d["target"]
         try:
-            game = services.game_create(
-                creator=request.user,
-                engine=d["engine"],
-                players=d["players"],
-                options=options,
-                timing_preset=d["timing_preset"],
-                bots=d["bots"],
-                title=d["title"],
-            )
+            with transaction.atomic():
+                game = services.game_create(
+                    creator=request.user,
+                    engine=d["engine"],
+                    players=d["players"],
+                    options=form.options(),
+                    timing_preset=d["timing_preset"],
+                    bots=d["bots"],
+                    title=d["title"],
+                )
+                # Invited by username: each takes a seat at once (the game starts when all are taken).
+                for invitee in d["invite"]:
+                    if invitee.pk != request.user.pk:
+                        services.game_join(game_id=game.pk, user=invitee)
         except RuleError as exc:
             form.add_error(None, f"{exc.message} ({exc.code})")
         else:
@@ -56,44 +70,92 @@ def game_new(request: HttpRequest) -> HttpResponse:
     return render(request, "games/new.html", {"form": form})
 
 
-def _seat_context(request: HttpRequest, game: Game) -> dict[str, Any]:
+def _board_context(request: HttpRequest, game: Game, error: RuleError | None = None) -> dict[str, Any]:
+    """Everything the board fragment shows, for the signed-in user's seat (or a spectator)."""
+    seats = list(game.seats.all())
     seat = services.seat_of(game, request.user)
     position = seat.position if seat else None
+    names = [s.label for s in sorted(seats, key=lambda s: s.position)]
+    decisions = selectors.open_decisions(game=game)
     view = selectors.game_view(game=game, seat=position)
+    board = None
+    if view is not None:
+        legal = None
+        decision = view.get("decision")
+        # Only my own legal actions, for simple choices: Bao Huang plays, the toy engine's buttons.
+        # Bao Bei's plucks are combinatorial: its forms are built from the view and apply validates.
+        wants_legal = game.engine != "baobei" and (
+            game.engine != "baohuang" or (decision or {}).get("kind") in QUICK_PLAY_KINDS
+        )
+        if position is not None and decision and wants_legal:
+            legal = get_engine(game.engine).legal_actions(game.state, position)
+        board = present(engine=game.engine, view=view, seat=position, names=names, legal=legal)
+    mine = [d for d in decisions if position is not None and d.seat == position]
+    history = [
+        {
+            "seq": h["seq"],
+            "at": h["at"],
+            "text": describe_event(game.engine, h["event"]),
+            "by_timeout": h["by_timeout"],
+        }
+        for h in selectors.game_history(game=game, seat=position)[-RECENT_HISTORY:]
+    ]
+    history.reverse()
+    waiting_for = sorted({names[d.seat] for d in decisions})
     return {
         "game": game,
         "seat": seat,
-        "view": view,
-        "view_json": json.dumps(view, indent=1) if view is not None else "",
-        "decisions": selectors.open_decisions(game=game),
-        "history": selectors.game_history(game=game, seat=position)[-50:],
+        "names": names,
+        "board": board,
+        "decision_text": describe_decision(game.engine, view["decision"])
+        if view and view.get("decision")
+        else "",
+        "my_deadline": min((d.deadline for d in mine if d.deadline), default=None),
+        "waiting_for": waiting_for,
+        "next_deadline": min((d.deadline for d in decisions if d.deadline), default=None),
+        "history": history,
+        "error": error,
+        "act_url": reverse("games:act", args=[game.pk]),
+        "invite_url": request.build_absolute_uri(reverse("games:join", args=[game.invite_token])),
     }
 
 
 def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    """Play a game: my view, my open decision as a form, the history. Spectators see public state."""
-    game = get_object_or_404(Game.objects.prefetch_related("seats__user"), pk=pk)
+    """Play a game: my view, my open decision as a form, the history. Spectators see public state.
+
+    htmx polls ``?since=<version>``: an unchanged game answers 204 (nothing to swap), a changed one
+    the board fragment.
+    """
+    game = get_object_or_404(Game.objects.prefetch_related("seats__user__profile"), pk=pk)
     if game.status in {Game.Status.ACTIVE, Game.Status.PAUSED}:
         services.settle_due(game.pk)
         game.refresh_from_db()
-    return render(request, "games/detail.html", _seat_context(request, game))
+    if request.htmx:
+        since = request.GET.get("since", "")
+        if since == f"{game.version}-{game.status}":
+            return HttpResponse(status=204)
+        return render(request, "games/_board.html", _board_context(request, game))
+    return render(request, "games/detail.html", _board_context(request, game))
 
 
 @login_required
 @require_POST
 def game_act(request: HttpRequest, pk: int) -> HttpResponse:
-    """Submit an action posted as JSON in the field ``action`` (forms build it)."""
+    """Submit one action from a page form; a refusal is shown on the page and writes nothing."""
     game = get_object_or_404(Game, pk=pk)
+    error: RuleError | None = None
     try:
-        action = json.loads(request.POST.get("action", ""))
-    except json.JSONDecodeError:
-        action = None
-    try:
+        action = action_from_post(engine=game.engine, data=request.POST)
         services.submit_action(
             game_id=game.pk, user=request.user, action=action, key=request.POST.get("idempotency_key") or None
         )
     except RuleError as exc:
-        messages.error(request, f"{exc.message} ({exc.code})")
+        error = exc
+    if request.htmx:
+        game = Game.objects.prefetch_related("seats__user__profile").get(pk=game.pk)
+        return render(request, "games/_board.html", _board_context(request, game, error=error))
+    if error is not None:
+        messages.error(request, f"Refused: {error.message} ({error.code})")
     return redirect(game)
 
 
@@ -103,19 +165,27 @@ def game_join(request: HttpRequest, token: str) -> HttpResponse:
     if game is None:
         raise Http404("no such invitation")
     if not request.user.is_authenticated:
-        return redirect(f"/accounts/login/?next={request.path}")
+        return redirect(f"{reverse('account_login')}?next={request.path}")
     if request.method == "POST":
         try:
             services.game_join(game_id=game.pk, user=request.user)
         except RuleError as exc:
-            messages.error(request, exc.message)
+            messages.error(request, f"{exc.message} ({exc.code})")
         return redirect(game)
-    return render(request, "games/join.html", {"game": game})
+    return render(request, "games/join.html", {"game": game, "seats": game.seats.all()})
 
 
 def game_history(request: HttpRequest, pk: int) -> HttpResponse:
     """The whole history, filtered by what my seat may see."""
-    game = get_object_or_404(Game, pk=pk)
+    game = get_object_or_404(Game.objects.prefetch_related("seats__user__profile"), pk=pk)
     seat = services.seat_of(game, request.user)
-    history = selectors.game_history(game=game, seat=seat.position if seat else None)
+    history = [
+        {
+            "seq": h["seq"],
+            "at": h["at"],
+            "text": describe_event(game.engine, h["event"]),
+            "by_timeout": h["by_timeout"],
+        }
+        for h in selectors.game_history(game=game, seat=seat.position if seat else None)
+    ]
     return render(request, "games/history.html", {"game": game, "history": history})

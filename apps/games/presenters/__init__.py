@@ -1,0 +1,28 @@
+"""Turn a seat's ``view()`` into template-friendly data, one module per game.
+
+Presenters read only what they are given — the seat's ``engine.view(state, seat)``, the seat labels
+and, for simple choices, that seat's own ``legal_actions`` — so a page can never show more than the
+engine allows the seat to know.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import baobei, baohuang, generic
+
+
+def present(
+    *,
+    engine: str,
+    view: dict[str, Any],
+    seat: int | None,
+    names: list[str],
+    legal: list[dict[str, Any]] | None = None,
+) -> dict[str, Any]:
+    """Template data for the board of ``engine`` as ``seat`` sees it (``names``: labels by seat)."""
+    if engine == "baobei":
+        return baobei.present(view=view, seat=seat, names=names)
+    if engine == "baohuang":
+        return baohuang.present(view=view, seat=seat, names=names, plays=legal)
+    return generic.present(view=view, seat=seat, names=names, legal=legal)

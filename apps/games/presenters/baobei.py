@@ -1,0 +1,190 @@
+"""Bao Bei board data from a seat's view (BB-25.6): displays, piles, BAO, scores, my decision."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from baogame.rules.baobei.cards import CARDS
+
+from .common import button
+
+TEMPLATE = "games/boards/baobei.html"
+DECISION_TEMPLATE = "games/boards/baobei_decision.html"
+
+ABILITY_NAMES = {
+    "peek": "Peek (White Pelican): look secretly at one face-down card",
+    "reveal": "Reveal (Brown Pelican): show one face-down card to everyone",
+    "blind_swap": "Blind swap (Cuckoo): swap two face-down cards of two players",
+    "macaw": "Look and swap (Macaw): look at two cards of two players, then maybe swap",
+    "toco": "Toco Toucan: add the top draw-pile card to an opponent's display",
+    "shoebill": "Shoebill: draw two cards and replace one of yours and one opponent's",
+}
+
+
+def card_label(code: str | None) -> str:
+    """``Magpie (4)`` for a known card, ``face down`` otherwise."""
+    if not code or code == "?" or code not in CARDS:
+        return "face down"
+    return f"{CARDS[code]['name']} ({CARDS[code]['value']})"
+
+
+def _seat_order(n: int, seat: int | None) -> list[int]:
+    """Me first, then the others in turn order; everybody in seat order for a spectator."""
+    if seat is None:
+        return list(range(n))
+    return [(seat + i) % n for i in range(n)]
+
+
+def _positions(view: dict[str, Any], names: list[str], seats: list[int]) -> list[dict[str, str]]:
+    out = []
+    for s in seats:
+        for k, card in enumerate(view["displays"][s]):
+            if card is not None:
+                seen = "" if card == "?" else f" ({CARDS[card]['name']})"
+                out.append({"value": f"{s}.{k}", "label": f"{names[s]} · slot {k}{seen}"})
+    return out
+
+
+def _protected(view: dict[str, Any], seat: int | None, target: int) -> bool:
+    """BB-11.6: the caller's display is protected against the others while the Shield is active."""
+    return bool(view["shield_active"]) and target == view["bao_caller"] and seat != target
+
+
+def present(*, view: dict[str, Any], seat: int | None, names: list[str]) -> dict[str, Any]:
+    """Template data for a Bao Bei board as ``seat`` sees it."""
+    n = len(view["displays"])
+    participants = set(view.get("participants", range(n)))
+    touched = {(p["seat"], p["slot"]) for p in view.get("ability_touched", [])}
+    seats = []
+    for s in _seat_order(n, seat):
+        slots = [
+            {
+                "pos": f"{s}.{k}",
+                "slot": k,
+                "empty": card is None,
+                "card": None if card in (None, "?") else card,
+                "touched": (s, k) in touched,
+            }
+            for k, card in enumerate(view["displays"][s])
+        ]
+        seats.append(
+            {
+                "position": s,
+                "name": names[s],
+                "is_me": s == seat,
+                "active": s == view["active"],
+                "participant": s in participants,
+                "bao": s == view["bao_caller"],
+                "slots": slots,
+                "count": sum(1 for c in view["displays"][s] if c is not None),
+            }
+        )
+    round_scores = view.get("round_scores")
+    scores = [
+        {
+            "name": names[s],
+            "is_me": s == seat,
+            "total": view["totals"][s],
+            "round_score": None if round_scores is None else round_scores[s],
+            "winner": s in view["winners"],
+        }
+        for s in range(n)
+    ]
+    discard = view["discard"]
+    return {
+        "template": TEMPLATE,
+        "decision_template": DECISION_TEMPLATE,
+        "seats": seats,
+        "discard_top": discard[-1] if discard else None,
+        "discard_count": len(discard),
+        "discard_recent": discard[-6:-1],
+        "under": view["under_discard"],
+        "draw": view["draw"],
+        "drawn": view["drawn"],
+        "round": view["round"],
+        "deciding": view.get("deciding", False),
+        "recycles": view["recycles"],
+        "final_phase": view["final_phase"],
+        "bao_caller": None if view["bao_caller"] is None else names[view["bao_caller"]],
+        "shield": view["shield_active"],
+        "active": None if view["active"] is None else names[view["active"]],
+        "threshold": view.get("threshold"),
+        "memory_aid": view.get("memory_aid", True),
+        "scores": scores,
+        "has_round_scores": round_scores is not None,
+        "over": view["over"],
+        "winners": [names[w] for w in view["winners"]],
+        "decision": _decision(view, seat, names) if view.get("decision") else None,
+    }
+
+
+def _decision(view: dict[str, Any], seat: int | None, names: list[str]) -> dict[str, Any]:
+    """My open decision with the choices the form offers (``apply`` validates the rest)."""
+    d = view["decision"]
+    assert seat is not None
+    did, kind, ctx = d["decision_id"], d["kind"], d["context"]
+    n = len(view["displays"])
+    mine = view["displays"][seat]
+    my_slots = [
+        {"value": k, "label": f"slot {k} ({card_label(c)})"} for k, c in enumerate(mine) if c is not None
+    ]
+    others = [s for s in view.get("participants", range(n)) if s != seat]
+    unprotected = [s for s in others if not _protected(view, seat, s)]
+    out: dict[str, Any] = {
+        "kind": kind,
+        "decision_id": did,
+        "context": ctx,
+        "buttons": [],
+        "my_slots": my_slots,
+        "is_active": seat == view["active"],
+        "all_positions": _positions(view, names, [seat, *others]),
+        "pluck_positions": _positions(view, names, [seat, *unprotected]),
+        "opponent_positions": _positions(view, names, unprotected),
+    }
+    if kind == "setup_peek":
+        out["peek_slots"] = list(range(ctx.get("slot_count", len(mine))))
+    elif kind == "turn_action":
+        if ctx.get("can_draw", True):
+            out["buttons"].append(button("Draw a card", {"type": "draw", "decision_id": did}))
+        out["can_take"] = ctx.get("can_take", bool(my_slots))
+        out["discard_top"] = ctx.get("discard_top")
+    elif kind == "after_draw":
+        out["drawn"] = ctx.get("drawn")
+        out["buttons"].append(button("Discard it", {"type": "discard", "decision_id": did}))
+    elif kind == "pluck_window":
+        out["reference"] = ctx.get("reference")
+        out["buttons"].append(button("Pass", {"type": "pass", "decision_id": did}))
+    elif kind == "ability":
+        out["ability"] = ctx.get("ability")
+        out["ability_text"] = ABILITY_NAMES.get(ctx.get("ability", ""), ctx.get("ability", ""))
+        out["card"] = ctx.get("card")
+        out["toco_seats"] = [{"value": s, "label": names[s]} for s in unprotected]
+        if ctx.get("ability") == "shoebill":
+            out["buttons"].append(
+                button("Use the Shoebill", {"type": "use_ability", "decision_id": did, "ability": "shoebill"})
+            )
+        out["buttons"].append(
+            button("Decline", {"type": "decline_ability", "decision_id": did}, style="quiet")
+        )
+    elif kind == "macaw_decide":
+        out["looked"] = [
+            {
+                "card": item["card"],
+                "label": f"{names[item['position']['seat']]} · slot {item['position']['slot']}",
+            }
+            for item in ctx.get("looked", [])
+        ]
+        out["buttons"] += [
+            button("Swap them", {"type": "macaw_decide", "decision_id": did, "swap": True}),
+            button("Leave them", {"type": "macaw_decide", "decision_id": did, "swap": False}, style="quiet"),
+        ]
+    elif kind == "shoebill_place":
+        out["shoebill_drawn"] = [{"index": i, "card": c} for i, c in enumerate(ctx.get("drawn", []))]
+        out["own_possible"] = ctx.get("own_possible", True)
+        out["opponent_possible"] = ctx.get("opponent_possible", True)
+    elif kind == "end_turn":
+        out["buttons"] += [
+            button("End my turn", {"type": "end_turn", "decision_id": did, "bao": False}),
+            button("Call BAO!", {"type": "end_turn", "decision_id": did, "bao": True}, style="bao"),
+        ]
+    return out

@@ -1,0 +1,167 @@
+"""Bao Huang board data from a seat's view (BH-23): my hand, the trick, roles, scores, my decision."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from baogame.rules.baohuang.cards import STRENGTH
+
+from .common import button
+
+TEMPLATE = "games/boards/baohuang.html"
+DECISION_TEMPLATE = "games/boards/baohuang_decision.html"
+
+ACTION_LABELS = {
+    "keep_emperor": "Keep the marked red joker (become emperor)",
+    "pass_emperor": "Pass it on",
+    "declare_alone": "Announce: I play alone (doubles)",
+    "no_declaration": "No declaration",
+    "give_tribute": "Give my tribute",
+}
+DECLARATIONS = {
+    "alone": "plays alone",
+    "support": "supports the emperor",
+    "oppose": "opposes the emperor",
+    "none": "no declaration",
+}
+#: Quick-play buttons are offered when the legal plays are this few (otherwise: pick cards).
+MAX_QUICK_PLAYS = 24
+
+
+def _label(action: dict[str, Any]) -> str:
+    if action["type"] == "pledge":
+        return "Pledge support for the emperor" if action["side"] == "support" else "Pledge opposition"
+    if action["type"] == "give_tribute":
+        return f"Give {' '.join(action['cards'])}"
+    return ACTION_LABELS.get(action["type"], action["type"].replace("_", " "))
+
+
+def present(
+    *, view: dict[str, Any], seat: int | None, names: list[str], plays: list[dict[str, Any]] | None = None
+) -> dict[str, Any]:
+    """Template data for a Bao Huang board as ``seat`` sees it."""
+    hand = view.get("hand")
+    finished = view["finished"]
+    top = view.get("top")
+    declarations = view.get("declarations") or [None] * 5
+    guesses = view.get("guesses") or [None] * 5
+    order = list(range(5)) if seat is None else [(seat + i) % 5 for i in range(5)]
+    seats = []
+    for s in order:
+        guess = guesses[s]
+        seats.append(
+            {
+                "position": s,
+                "name": names[s],
+                "is_me": s == seat,
+                "count": view["counts"][s],
+                "turn": s == view.get("turn"),
+                "leader": s == view.get("leader"),
+                "emperor": s == view["emperor"],
+                "partner": view["partner"] is not None and s == view["partner"] and not view.get("alone"),
+                "place": finished.index(s) + 1 if s in finished else None,
+                "declaration": DECLARATIONS.get(declarations[s]) if declarations[s] else None,
+                "guess": None
+                if guess is None
+                else names[guess["target"] if isinstance(guess, dict) else guess],
+            }
+        )
+    round_scores = view.get("round_scores")
+    scores = [
+        {
+            "name": names[s],
+            "is_me": s == seat,
+            "total": view["totals"][s],
+            "round_score": None if round_scores is None else round_scores[s],
+            "winner": s in view["winners"],
+        }
+        for s in range(5)
+    ]
+    trick = [
+        {
+            "name": names[e["seat"]],
+            "cards": e.get("cards"),
+            "pass": e.get("type") == "pass" or not e.get("cards"),
+            "no_beat_request": e.get("no_beat_request", False),
+        }
+        for e in view.get("trick", [])
+        if isinstance(e, dict) and "seat" in e
+    ]
+    last = view.get("last_deal")
+    return {
+        "template": TEMPLATE,
+        "decision_template": DECISION_TEMPLATE,
+        "seats": seats,
+        "hand": None if hand is None else sorted(hand, key=lambda c: (STRENGTH[c], c.endswith("*"))),
+        "top": None
+        if top is None
+        else {
+            "cards": top["cards"],
+            "name": names[top["seat"]],
+            "no_beat_request": top.get("no_beat_request", False),
+        },
+        "trick": trick,
+        "deal": view["deal"],
+        "phase": view["phase"],
+        "emperor": None if view["emperor"] is None else names[view["emperor"]],
+        "partner": _partner_text(view, names),
+        "multiplier": view["multiplier"],
+        "target_score": view.get("target_score"),
+        "tribute": view.get("tribute"),
+        "finished": [names[s] for s in finished],
+        "scores": scores,
+        "has_round_scores": round_scores is not None,
+        "last_deal": None
+        if last is None
+        else {
+            "deal": last["deal"],
+            "result": last["result"],
+            "multiplier": last["multiplier"],
+            "emperor": names[last["emperor"]],
+            "partner": "alone" if last["alone"] else names[last["partner"]],
+            "hands": [
+                {"name": names[s], "position": s, "cards": h} for s, h in enumerate(last["hands"]) if h
+            ],
+        },
+        "over": view["over"],
+        "winners": [names[w] for w in view["winners"]],
+        "decision": _decision(view, seat, names, plays) if view.get("decision") else None,
+        "guess_seats": _guess_seats(view, seat, names),
+    }
+
+
+def _partner_text(view: dict[str, Any], names: list[str]) -> str | None:
+    """BH-23.5/23.6: the partner as this seat knows it."""
+    if view["emperor"] is None:
+        return None
+    if view.get("alone"):
+        return "none: the emperor plays alone"
+    if view["partner"] is None:
+        return "unknown"
+    return names[view["partner"]]
+
+
+def _guess_seats(view: dict[str, Any], seat: int | None, names: list[str]) -> list[dict[str, Any]]:
+    """BH-9: the seats I may guess, while the partner question is open."""
+    if seat is None or view["phase"] not in {"declare", "play"} or view.get("partner_public"):
+        return []
+    if seat == view["emperor"]:
+        return []
+    return [{"value": s, "label": names[s]} for s in range(5) if s != seat]
+
+
+def _decision(
+    view: dict[str, Any], seat: int | None, names: list[str], plays: list[dict[str, Any]] | None
+) -> dict[str, Any]:
+    d = view["decision"]
+    out: dict[str, Any] = {"kind": d["kind"], "allowed": d["allowed"], "buttons": [], "quick_plays": []}
+    if d["kind"] == "turn":
+        out["can_pass"] = "pass" in d["allowed"]
+        if out["can_pass"]:
+            out["buttons"].append(button("Pass", {"type": "pass"}, style="quiet"))
+        quick = [p for p in (plays or []) if p.get("type") == "play"]
+        if 0 < len(quick) <= MAX_QUICK_PLAYS:
+            out["quick_plays"] = [button(" ".join(p["cards"]), p) for p in quick]
+    else:
+        out["buttons"] = [button(_label(a), a) for a in d.get("actions", [])]
+    return out

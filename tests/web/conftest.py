@@ -1,0 +1,41 @@
+"""Fixtures for the page tests: games with signed-in clients per seat."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.test import Client
+
+from apps.games import services
+from tests.factories import UserFactory
+
+
+@pytest.fixture
+def client_for():
+    """A test client signed in as ``user`` (or anonymous for ``None``)."""
+
+    def make(user: Any) -> Client:
+        c = Client()
+        if user is not None:
+            c.force_login(user)
+        return c
+
+    return make
+
+
+@pytest.fixture
+def baobei_game(db: None) -> Any:
+    """A started 3-seat Bao Bei game of three people (no bots)."""
+    players = [UserFactory() for _ in range(3)]
+    game = services.game_create(creator=players[0], engine="baobei", players=3)
+    for user in players[1:]:
+        services.game_join(game_id=game.pk, user=user)
+    game.refresh_from_db()
+    return game, players
+
+
+@pytest.fixture(autouse=True)
+def fast_password_hashing(settings: Any) -> None:
+    """Page tests create many users; a fast hasher keeps them quick."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

@@ -1,0 +1,156 @@
+"""Creating a game, joining by link or username, the dashboard and the profile page."""
+
+from __future__ import annotations
+
+import pytest
+
+from apps.games import services
+from apps.games.models import Decision, Game
+from tests.factories import UserFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def test_creating_a_bao_bei_game_with_bots_starts_it_with_my_options(client_for):
+    me = UserFactory()
+
+    response = client_for(me).post(
+        "/games/new/",
+        {
+            "engine": "baobei",
+            "players": 3,
+            "bots": 2,
+            "timing_preset": "live",
+            "threshold": 20,
+            "memory_aid": "",
+            "title": "Birds",
+        },
+    )
+
+    game = Game.objects.get(title="Birds")
+    assert response.status_code == 302 and response["Location"] == f"/games/{game.pk}/"
+    assert game.status == Game.Status.ACTIVE and game.timing_preset == "live"
+    assert game.options["threshold"] == 20 and game.options["memory_aid"] is False
+    assert [s.bot != "" for s in game.seats.order_by("position")] == [False, True, True]
+
+
+def test_bao_huang_always_has_five_seats_and_takes_the_target_score_bh_25_1(client_for):
+    me = UserFactory()
+
+    client_for(me).post(
+        "/games/new/",
+        {
+            "engine": "baohuang",
+            "players": 3,
+            "bots": 4,
+            "timing_preset": "daily",
+            "target_score": 12,
+            "title": "Court",
+        },
+    )
+
+    game = Game.objects.get(title="Court")
+    assert game.players == 5 and game.options["target_score"] == 12
+    assert game.status == Game.Status.ACTIVE
+
+
+def test_open_game_shows_the_invitation_link_and_starts_when_the_last_seat_is_taken(client_for):
+    me, friend = UserFactory(), UserFactory()
+    client_for(me).post(
+        "/games/new/",
+        {"engine": "baobei", "players": 3, "bots": 1, "timing_preset": "daily", "title": "Open"},
+    )
+    game = Game.objects.get(title="Open")
+
+    page = client_for(me).get(f"/games/{game.pk}/").content.decode()
+    client_for(friend).post(f"/games/join/{game.invite_token}/")
+
+    assert f"/games/join/{game.invite_token}/" in page
+    game.refresh_from_db()
+    assert game.status == Game.Status.ACTIVE
+    assert game.seats.get(position=1).user == friend
+
+
+def test_invitation_link_sends_anonymous_visitors_to_log_in(client_for):
+    game = services.game_create(creator=UserFactory(), engine="baobei", players=2)
+
+    response = client_for(None).get(f"/games/join/{game.invite_token}/")
+
+    assert response.status_code == 302 and response["Location"].startswith("/accounts/login/?next=")
+
+
+def test_players_invited_by_username_get_a_seat_at_once(client_for):
+    me, ann, bob = UserFactory(), UserFactory(username="ann"), UserFactory(username="bob")
+
+    client_for(me).post(
+        "/games/new/",
+        {
+            "engine": "baobei",
+            "players": 3,
+            "bots": 0,
+            "timing_preset": "daily",
+            "invite": "ann, bob",
+            "title": "Friends",
+        },
+    )
+
+    game = Game.objects.get(title="Friends")
+    assert {s.user for s in game.seats.all()} == {me, ann, bob}
+    assert game.status == Game.Status.ACTIVE
+
+
+def test_unknown_invited_username_is_refused_and_creates_nothing(client_for):
+    response = client_for(UserFactory()).post(
+        "/games/new/",
+        {
+            "engine": "baobei",
+            "players": 3,
+            "bots": 0,
+            "timing_preset": "daily",
+            "invite": "nobody-here",
+        },
+    )
+
+    assert response.status_code == 200 and "No such user: nobody-here" in response.content.decode()
+    assert not Game.objects.exists()
+
+
+def test_dashboard_lists_games_waiting_for_me_first(client_for):
+    me, other = UserFactory(), UserFactory()
+    waiting = services.game_create(creator=me, engine="baobei", players=2, title="Waiting")
+    services.game_join(game_id=waiting.pk, user=other)
+    quiet = services.game_create(creator=me, engine="baobei", players=2, title="Quiet")  # created later
+    services.game_join(game_id=quiet.pk, user=other)
+    Decision.objects.filter(game=quiet, seat=0).delete()  # only the other seat must act there
+
+    html = client_for(me).get("/").content.decode()
+
+    assert html.index("Waiting") < html.index("Quiet")
+    waiting_section = html[html.index('id="waiting"') : html.index('id="others"')]
+    assert "Waiting" in waiting_section and "Quiet" not in waiting_section
+
+
+def test_profile_page_saves_display_name_and_time_zone(client_for):
+    me = UserFactory()
+
+    client_for(me).post("/accounts/profile/", {"display_name": "Magpie Fan", "time_zone": "Asia/Shanghai"})
+
+    me.profile.refresh_from_db()
+    assert me.profile.display_name == "Magpie Fan" and me.profile.time_zone == "Asia/Shanghai"
+
+
+def test_deadline_is_shown_in_my_time_zone(baobei_game, client_for):
+    game, players = baobei_game
+    players[0].profile.time_zone = "Asia/Shanghai"
+    players[0].profile.save()
+
+    html = client_for(players[0]).get(f"/games/{game.pk}/").content.decode()
+
+    assert "CST" in html
+
+
+def test_navigation_links_are_in_the_layout(client_for):
+    html = client_for(UserFactory()).get("/").content.decode()
+
+    for link in ("/games/new/", "/leagues/", "/api/docs/", "/accounts/profile/"):
+        assert f'href="{link}"' in html
