@@ -286,3 +286,61 @@ LOGGING = {
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     "games-sweep-due": {"task": "apps.games.tasks.sweep_due", "schedule": 60.0},
 }
+
+# --- API (apps.api: issue 8) -----------------------------------------------------------------------
+# Personal API tokens (Bearer) first, so an anonymous request gets 401 with WWW-Authenticate; the
+# session still works for the browser. Every error is {"code", "detail"}; writes are rate-limited.
+REST_FRAMEWORK["DEFAULT_AUTHENTICATION_CLASSES"] = [
+    "apps.api.authentication.ApiTokenAuthentication",
+    "rest_framework.authentication.SessionAuthentication",
+]
+REST_FRAMEWORK["EXCEPTION_HANDLER"] = "apps.api.exceptions.api_exception_handler"
+REST_FRAMEWORK["DEFAULT_THROTTLE_CLASSES"] = ["apps.api.throttling.WriteRateThrottle"]
+#: Writes (POST/PUT/PATCH/DELETE) per user; empty disables the limit. DRF's "N/s|min|hour|day".
+API_WRITE_RATE = env_str("API_WRITE_RATE", "120/min")
+REST_FRAMEWORK["UNAUTHENTICATED_USER"] = "django.contrib.auth.models.AnonymousUser"
+SPECTACULAR_SETTINGS["POSTPROCESSING_HOOKS"] = [
+    "drf_spectacular.hooks.postprocess_schema_enums",
+    "apps.api.schema.add_error_responses",
+]
+SPECTACULAR_SETTINGS["SCHEMA_PATH_PREFIX"] = "/api/v1"
+SPECTACULAR_SETTINGS["COMPONENT_SPLIT_REQUEST"] = True
+REST_FRAMEWORK["DEFAULT_SCHEMA_CLASS"] = "apps.api.schema.ApiAutoSchema"
+
+# --- Deadlines, windows and absence (apps.games.deadlines / clock; deadlines engineer) --------------
+if CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
+    # acks_late: a message a killed worker held comes back after ``visibility_timeout`` seconds. An ETA
+    # task (a deadline) further away than that is delivered again meanwhile; settling is idempotent
+    # and the beat sweep settles anything missed, so this is safe.
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 3600),
+        "unacked_restore_interval": env_int("CELERY_UNACKED_RESTORE_INTERVAL", 10),
+        "unacked_restore_throttle": env_int("CELERY_UNACKED_RESTORE_THROTTLE", 10),
+    }
+#: Moves enqueue deadline and bot tasks after commit; only the deadline benchmark turns this off.
+GAMES_SCHEDULE_TASKS = env_bool("GAMES_SCHEDULE_TASKS", True)
+
+# --- Notifications and play by email (apps.notifications; notifications engineer) ------------------
+# ANYMAIL["WEBHOOK_SECRET"] (env ANYMAIL_WEBHOOK_SECRET, "user:password") guards /mail/inbound/ with
+# basic auth; ESPs that sign their webhooks also need their key (e.g. ANYMAIL_MAILGUN_WEBHOOK_SIGNING_KEY).
+ANYMAIL.setdefault("WEBHOOK_SECRET", env_str("ANYMAIL_WEBHOOK_SECRET", "") or None)
+if ANYMAIL["WEBHOOK_SECRET"] is None:
+    del ANYMAIL["WEBHOOK_SECRET"]
+#: Which ESP's inbound webhook /mail/inbound/ speaks: mailgun, postmark, sendgrid, amazon_ses, …
+ANYMAIL_INBOUND_ESP = env_str("ANYMAIL_INBOUND_ESP", "mailgun")
+ANYMAIL.pop("INBOUND_ESP", None)  # read above; not an anymail setting
+#: Seconds a signed reply address (and a game link in a mail) stays valid.
+NOTIFICATIONS_REPLY_MAX_AGE = env_int("NOTIFICATIONS_REPLY_MAX_AGE", 30 * 24 * 3600)
+CELERY_BEAT_SCHEDULE["notifications-reminders"] = {
+    "task": "apps.notifications.tasks.send_reminders",
+    "schedule": 300.0,
+}
+CELERY_BEAT_SCHEDULE["notifications-digests"] = {
+    # Every 10 minutes; each user's digest goes out once per local day, in their chosen hour.
+    "task": "apps.notifications.tasks.send_digests",
+    "schedule": 600.0,
+}
+CELERY_BEAT_SCHEDULE["notifications-expire-reply-addresses"] = {
+    "task": "apps.notifications.tasks.expire_reply_addresses",
+    "schedule": 24 * 3600.0,
+}

@@ -4,3 +4,7 @@ from django.apps import AppConfig
 class NotificationsConfig(AppConfig):
     name = "apps.notifications"
     label = "notifications"
+    verbose_name = "Notifications and play by email"
+
+    def ready(self) -> None:
+        from . import signals  # noqa: F401 - connects the receivers

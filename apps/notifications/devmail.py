@@ -1,3 +1,165 @@
-"""The development mailbox at /dev/mail/ (embedded default only). Filled in by the notifications app."""
+"""The development mailbox at /dev/mail/ (only when ``settings.DEV_MAILBOX``).
 
-urlpatterns: list = []
+Lists the mails Django's file backend wrote under ``EMAIL_FILE_PATH`` (one ``.log`` file per
+connection, messages separated by a line of 79 dashes), shows each, and answers one as if by email
+reply: the reply goes through ``inbound_process``, exactly like a real one.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from email import policy
+from email.message import EmailMessage
+from email.parser import BytesParser
+from email.utils import make_msgid, parseaddr
+from pathlib import Path
+
+from django.conf import settings
+from django.contrib import messages
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import path
+
+from .inbound import inbound_process
+
+SEPARATOR = re.compile(rb"\n-{79}\n")
+FILE_NAME = re.compile(r"^[\w.-]+\.log$")
+
+
+@dataclass
+class StoredMail:
+    """One mail found in the mail folder."""
+
+    file: str
+    index: int
+    message: EmailMessage
+    mtime: float
+
+    @property
+    def key(self) -> str:
+        return f"{self.file}:{self.index}"
+
+    def _header(self, name: str) -> str:
+        value = self.message.get(name)
+        return str(value) if value is not None else ""
+
+    @property
+    def subject(self) -> str:
+        return self._header("Subject")
+
+    @property
+    def to(self) -> str:
+        return self._header("To")
+
+    @property
+    def sender(self) -> str:
+        return self._header("From")
+
+    @property
+    def reply_to(self) -> str:
+        return self._header("Reply-To")
+
+    @property
+    def unsubscribe(self) -> str:
+        return self._header("List-Unsubscribe")
+
+    @property
+    def date(self) -> str:
+        return self._header("Date")
+
+    def text(self) -> str:
+        part = self.message.get_body(preferencelist=("plain",))
+        return part.get_content() if part is not None else ""
+
+    def html(self) -> str:
+        part = self.message.get_body(preferencelist=("html",))
+        return part.get_content() if part is not None else ""
+
+
+def mail_folder() -> Path:
+    return Path(getattr(settings, "EMAIL_FILE_PATH", settings.VAR_DIR / "mail"))
+
+
+def read_file(file: Path) -> list[EmailMessage]:
+    """The messages in one file written by Django's file backend."""
+    data = file.read_bytes()
+    chunks = [c for c in SEPARATOR.split(b"\n" + data) if c.strip()]
+    parser = BytesParser(policy=policy.default)
+    return [parser.parsebytes(chunk.lstrip(b"\n")) for chunk in chunks]  # type: ignore[misc]
+
+
+def mails_list() -> list[StoredMail]:
+    """Every stored mail, newest first."""
+    folder = mail_folder()
+    if not folder.is_dir():
+        return []
+    found: list[StoredMail] = []
+    for file in folder.iterdir():
+        if FILE_NAME.match(file.name) and file.is_file():
+            mtime = file.stat().st_mtime
+            found += [StoredMail(file.name, i, m, mtime) for i, m in enumerate(read_file(file))]
+    return sorted(found, key=lambda m: (m.mtime, m.file, m.index), reverse=True)
+
+
+def mail_get(file: str, index: int) -> StoredMail:
+    if not FILE_NAME.match(file):
+        raise Http404("no such mail")
+    path_ = mail_folder() / file
+    if not path_.is_file():
+        raise Http404("no such mail")
+    found = read_file(path_)
+    if not 0 <= index < len(found):
+        raise Http404("no such mail")
+    return StoredMail(file, index, found[index], path_.stat().st_mtime)
+
+
+def reply_build(original: EmailMessage, body: str) -> EmailMessage:
+    """A reply to ``original`` as a mail client would send it: to its Reply-To, quoting it."""
+    reply = EmailMessage()
+    reply["From"] = str(original["To"])
+    reply["To"] = str(original.get("Reply-To") or original["From"])
+    subject = str(original.get("Subject", ""))
+    reply["Subject"] = subject if subject.lower().startswith("re:") else f"Re: {subject}"
+    reply["Message-ID"] = make_msgid(domain="devmail.localhost")
+    if original.get("Message-ID"):
+        reply["In-Reply-To"] = str(original["Message-ID"])
+        reply["References"] = str(original["Message-ID"])
+    part = original.get_body(preferencelist=("plain",))
+    quoted = "\n".join("> " + line for line in (part.get_content() if part is not None else "").splitlines())
+    sender = parseaddr(str(original["From"]))[1]
+    reply.set_content(f"{body.strip()}\n\nOn a recent day, {sender} wrote:\n{quoted}\n")
+    return reply
+
+
+def _guard() -> None:
+    if not settings.DEV_MAILBOX:
+        raise Http404("the development mailbox is off")
+
+
+def mailbox(request: HttpRequest) -> HttpResponse:
+    """All mails, newest first."""
+    _guard()
+    return render(
+        request, "notifications/devmail_list.html", {"mails": mails_list(), "folder": mail_folder()}
+    )
+
+
+def mail_detail(request: HttpRequest, file: str, index: int) -> HttpResponse:
+    """One mail, and a form to answer it by email."""
+    _guard()
+    mail = mail_get(file, index)
+    if request.method == "POST":
+        result = inbound_process(message=reply_build(mail.message, request.POST.get("body", "")))
+        text = f"Reply processed: {result.status}" + (
+            f" ({result.code}: {result.detail})" if result.code else ""
+        )
+        messages.info(request, text)
+        return redirect("devmail_list")
+    return render(request, "notifications/devmail_detail.html", {"mail": mail})
+
+
+urlpatterns = [
+    path("", mailbox, name="devmail_list"),
+    path("<str:file>/<int:index>/", mail_detail, name="devmail_detail"),
+]

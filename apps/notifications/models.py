@@ -1,1 +1,138 @@
-"""Models of the notifications app."""
+"""Outgoing notifications, mail preferences, signed reply addresses and processed inbound mail."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+
+class Category(models.TextChoices):
+    """What a mail is about; each category has its own preference and unsubscribe link."""
+
+    TURN = "turn", "Your turn"
+    PLUCK = "pluck", "Plucking windows"
+    ABILITY = "ability", "Abilities to resolve"
+    SETUP = "setup", "Setup peek"
+    TRIBUTE = "tribute", "Tribute"
+    DECLARE = "declare", "Emperor offer and declarations"
+    REMINDER = "reminder", "Reminders before a deadline"
+    RESULTS = "results", "Round and game results"
+    INVITATION = "invitation", "Invitations"
+    DIGEST = "digest", "Daily digest"
+
+
+class Mode(models.TextChoices):
+    IMMEDIATE = "immediate", "Immediately"
+    DIGEST = "digest", "Daily digest"
+    OFF = "off", "Off"
+
+
+class MailSettings(models.Model):
+    """A user's mail preferences: a mode per category, the digest hour, and live games."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="mail_settings"
+    )
+    modes = models.JSONField(default=dict, blank=True, help_text="Category -> mode; missing = immediate.")
+    digest_hour = models.PositiveSmallIntegerField(default=8, help_text="Local hour (0-23) of the digest.")
+    live_games = models.BooleanField(default=False, help_text="Also mail about live (fast) games.")
+
+    class Meta:
+        verbose_name_plural = "mail settings"
+
+    def __str__(self) -> str:
+        return f"mail settings of {self.user}"
+
+    def mode_for(self, category: str) -> str:
+        """The mode for ``category`` (immediate unless set)."""
+        return self.modes.get(category, Mode.IMMEDIATE)
+
+
+class Notification(models.Model):
+    """One mail to one user, at most once: unique on (user, game, version, kind)."""
+
+    class Kind(models.TextChoices):
+        DECISION = "decision", "Decision opened"
+        REMINDER = "reminder", "Reminder"
+        ROUND_RESULT = "round_result", "Round result"
+        GAME_RESULT = "game_result", "Game result"
+        INVITATION = "invitation", "Invitation"
+        DIGEST = "digest", "Daily digest"
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Pending"
+        SENDING = "sending", "Sending"
+        SENT = "sent", "Sent"
+        FAILED = "failed", "Failed (will retry)"
+        QUEUED_DIGEST = "queued_digest", "Waiting for the digest"
+        DIGESTED = "digested", "Sent in a digest"
+        SKIPPED = "skipped", "Skipped"
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications")
+    game = models.ForeignKey("games.Game", null=True, blank=True, on_delete=models.CASCADE)
+    version = models.PositiveIntegerField(help_text="Game version (digests: the local date as YYYYMMDD).")
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    category = models.CharField(max_length=16, choices=Category.choices)
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    decision_id = models.CharField(max_length=64, blank=True)
+    decision_kind = models.CharField(max_length=32, blank=True)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING, db_index=True)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    last_error = models.TextField(blank=True)
+    subject = models.CharField(max_length=200, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    claimed_at = models.DateTimeField(null=True, blank=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["user", "game", "version", "kind"], name="notification_once"),
+            models.UniqueConstraint(
+                fields=["user", "version", "kind"],
+                condition=models.Q(game__isnull=True),
+                name="notification_once_without_game",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} to {self.user} (game {self.game_id} v{self.version}): {self.status}"
+
+
+class ReplyAddress(models.Model):
+    """The nonce behind one signed Reply-To address: which user, game and decision it answers."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="+")
+    decision_id = models.CharField(max_length=64, blank=True, help_text="Empty: the user's open decision.")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"reply address {self.pk} of {self.user} in game {self.game_id}"
+
+
+class InboundMessage(models.Model):
+    """One processed inbound mail (play by email); a Message-ID is processed at most once."""
+
+    class Status(models.TextChoices):
+        APPLIED = "applied", "Applied"
+        REFUSED = "refused", "Refused"
+
+    message_id = models.CharField(max_length=255, unique=True)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    game = models.ForeignKey("games.Game", null=True, blank=True, on_delete=models.SET_NULL)
+    reply_address = models.ForeignKey(ReplyAddress, null=True, blank=True, on_delete=models.SET_NULL)
+    command = models.CharField(max_length=200, blank=True)
+    action = models.JSONField(null=True, blank=True)
+    status = models.CharField(max_length=12, choices=Status.choices)
+    code = models.CharField(max_length=64, blank=True)
+    detail = models.TextField(blank=True)
+    move_seq = models.PositiveIntegerField(null=True, blank=True)
+    received_at = models.DateTimeField(auto_now_add=True)
+    answered_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-received_at"]
+
+    def __str__(self) -> str:
+        return f"inbound {self.message_id}: {self.status} {self.code}"

@@ -1,0 +1,216 @@
+"""What a mail says: the recipient's view, the events since their last move, their choices.
+
+Everything here is built from ``game_view(game, seat)`` and from events filtered with
+``visible(event, seat)``; nothing reads ``game.state`` except through the engine's ``view`` and
+``legal_actions`` (whose results depend only on what the seat may know, BB-20.9, BH-22).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import zoneinfo
+from datetime import datetime
+from importlib import import_module
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.utils import timezone
+
+from apps.games.models import Game, Move
+from apps.games.selectors import game_view
+from baogame.rules.core import visible
+from baogame.rules.registry import ENGINES, get_engine
+
+from . import commands
+
+log = logging.getLogger(__name__)
+
+MAX_EVENTS = 40
+MAX_CHOICES = 12
+
+DECISION_TEXT = {
+    "setup_peek": "choose the two cards of your display to look at",
+    "turn_action": "start your turn: draw a card or take the discard",
+    "after_draw": "place the card you drew: keep it, discard it or pluck with it",
+    "pluck_window": "a plucking window is open: pluck or pass",
+    "ability": "resolve an ability: use it or decline it",
+    "macaw_decide": "decide whether to swap the two cards your Macaw looked at",
+    "shoebill_place": "place the cards your Shoebill drew",
+    "end_turn": "end your turn, or call BAO",
+    "tribute": "give your tribute",
+    "declare": "answer the emperor offer or the declarations",
+    "turn": "play or pass",
+    "window": "snap or pass",
+}
+
+
+def _text_module(engine: str) -> Any | None:
+    try:
+        return import_module(f"{ENGINES[engine]}.text")
+    except (ImportError, KeyError):
+        return None
+
+
+def describe_event(engine: str, event: dict[str, Any]) -> str:
+    """One sentence for an event the recipient may see (the game's ``text.describe_event``)."""
+    text = _text_module(engine)
+    if text is not None and hasattr(text, "describe_event"):
+        try:
+            return str(text.describe_event(event))
+        except Exception:  # noqa: BLE001 - a describer gap must not stop a mail
+            log.warning("describe_event failed for %s event %s", engine, event.get("type"))
+    fields = {k: v for k, v in event.items() if k not in {"type", "visible_to"}}
+    details = ", ".join(f"{k}: {plain(v)}" for k, v in fields.items())
+    return f"{str(event.get('type', 'event')).replace('_', ' ')}" + (f" ({details})" if details else "")
+
+
+def describe_decision(engine: str, decision: dict[str, Any]) -> str:
+    """What the recipient must decide, in one sentence."""
+    return DECISION_TEXT.get(decision.get("kind", ""), "make a decision").capitalize() + "."
+
+
+def plain(value: Any) -> str:
+    if isinstance(value, list):
+        return "[" + ", ".join(plain(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k}: {plain(v)}" for k, v in value.items()) + "}"
+    return "—" if value is None else str(value)
+
+
+# --- the recipient's view ---------------------------------------------------------------------------
+
+
+def _bb_card(code: Any) -> str:
+    if code is None:
+        return "—"
+    return "?" if code == "?" else str(code)
+
+
+def view_lines_baobei(view: dict[str, Any], seat: int | None) -> list[str]:
+    """Bao Bei: every display as this seat knows it, the discard, the pile and the decision."""
+    lines = [f"Round {view.get('round')}; running totals: {plain(view.get('totals'))}."]
+    for s in view.get("participants", range(len(view.get("displays", [])))):
+        display = view["displays"][s]
+        who = "You" if s == seat else f"Seat {s}"
+        slots = "  ".join(f"{k}:{_bb_card(c)}" for k, c in enumerate(display))
+        lines.append(f"{who} (seat {s}): {slots or 'no cards'}")
+    discard = view.get("discard") or []
+    lines.append(f"Discard top: {discard[-1] if discard else '—'}; draw pile: {view.get('draw')} cards.")
+    drawn = [c for c in view.get("drawn") or [] if c != "?"]
+    if drawn:
+        lines.append(f"You drew: {', '.join(drawn)}.")
+    if view.get("bao_caller") is not None:
+        shield = " (Shield active)" if view.get("shield_active") else ""
+        lines.append(f"Seat {view['bao_caller']} called BAO{shield}.")
+    return lines
+
+
+def view_lines_baohuang(view: dict[str, Any], seat: int | None) -> list[str]:
+    """Bao Huang: your hand, the others' card counts, roles known to you and the current trick."""
+    lines = [f"Deal {view.get('deal')}; totals: {plain(view.get('totals'))}."]
+    if view.get("hand") is not None:
+        lines.append(f"Your hand ({len(view['hand'])}): {' '.join(view['hand']) or 'empty'}")
+    counts = view.get("counts") or []
+    lines.append("Cards held: " + ", ".join(f"seat {s}: {n}" for s, n in enumerate(counts)) + ".")
+    if view.get("emperor") is not None:
+        lines.append(f"Emperor: seat {view['emperor']}.")
+    if view.get("partner") is not None:
+        lines.append(f"Partner: seat {view['partner']}.")
+    if view.get("multiplier", 1) != 1:
+        lines.append(f"Multiplier: x{view['multiplier']}.")
+    top = view.get("top")
+    if top:
+        lines.append(f"To beat: {' '.join(top['cards'])} by seat {top['seat']}.")
+    return lines
+
+
+def view_lines_generic(view: dict[str, Any], seat: int | None) -> list[str]:
+    """Any other engine: the view's fields, one per line (the view is already redacted)."""
+    return [f"{k}: {plain(v)}" for k, v in view.items() if k != "decision"]
+
+
+VIEW_LINES = {"baobei": view_lines_baobei, "baohuang": view_lines_baohuang}
+
+
+def view_lines(game: Game, seat: int | None) -> list[str]:
+    """The recipient's picture of the game, as text lines."""
+    view = game_view(game=game, seat=seat)
+    if view is None:
+        return []
+    return VIEW_LINES.get(game.engine, view_lines_generic)(view, seat)
+
+
+def open_decision(game: Game, seat: int) -> dict[str, Any] | None:
+    """The pending decision ``seat`` owns now (engine ``pending``), or None."""
+    if game.state is None or game.is_over:
+        return None
+    for decision in get_engine(game.engine).pending(game.state):
+        if seat in decision["seats"]:
+            return decision
+    return None
+
+
+def choices(game: Game, seat: int) -> list[str]:
+    """The recipient's legal choices as command lines (a sample when there are many)."""
+    if game.state is None or game.is_over:
+        return []
+    engine = get_engine(game.engine)
+    try:
+        actions = engine.legal_actions(game.state, seat)
+    except Exception:  # noqa: BLE001 - examples are a convenience
+        log.warning("legal_actions failed for game %s seat %s", game.pk, seat)
+        return []
+    by_type: dict[str, list[str]] = {}
+    for action in actions:
+        line = commands.format_command(engine=game.engine, action=action)
+        bucket = by_type.setdefault(str(action.get("type")), [])
+        if line not in bucket:
+            bucket.append(line)
+    out: list[str] = []
+    per_type = max(2, MAX_CHOICES // max(1, len(by_type)))
+    for lines in by_type.values():
+        out += lines[:per_type]
+        if len(lines) > per_type:
+            out.append(f"… and {len(lines) - per_type} more like these")
+    return out
+
+
+def events_since_last_move(game: Game, seat: int) -> list[str]:
+    """What changed since the seat's last move: the later events it may see, described."""
+    last = Move.objects.filter(game=game, seat=seat).order_by("-seq").values_list("seq", flat=True).first()
+    moves = Move.objects.filter(game=game, seq__gt=last or 0).order_by("seq").only("events", "seq")
+    described = [
+        describe_event(game.engine, event) for move in moves for event in move.events if visible(event, seat)
+    ]
+    if len(described) > MAX_EVENTS:
+        described = [f"… {len(described) - MAX_EVENTS} earlier events"] + described[-MAX_EVENTS:]
+    return described
+
+
+def move_events(game: Game, move_id: int | None, seat: int | None) -> list[str]:
+    """The events of one move that ``seat`` may see, described."""
+    if move_id is None:
+        return []
+    move = Move.objects.filter(pk=move_id).only("events").first()
+    if move is None:
+        return []
+    return [describe_event(game.engine, e) for e in move.events if visible(e, seat)]
+
+
+def user_zone(user: AbstractBaseUser) -> zoneinfo.ZoneInfo:
+    profile = getattr(user, "profile", None)
+    return profile.zone if profile is not None else zoneinfo.ZoneInfo("UTC")
+
+
+def local_time(moment: datetime | None, user: AbstractBaseUser) -> str:
+    """A moment in the user's time zone, e.g. ``Mon 2 Jun 2025, 18:00 (Europe/Paris)``."""
+    if moment is None:
+        return "no deadline"
+    zone = user_zone(user)
+    local = timezone.localtime(moment, zone)
+    return f"{local:%a %d %b %Y, %H:%M} ({zone.key})"
+
+
+def action_json(action: dict[str, Any]) -> str:
+    return json.dumps(action, sort_keys=True)

@@ -1,0 +1,331 @@
+"""Play by email: one function, ``inbound_process``, for the webhook, ``ingest_mail`` and /dev/mail/.
+
+A reply is accepted only at a signed, unexpired reply address (``tokens``), from an address of the
+user it names, and once per Message-ID. Its first meaningful line is a command (``commands``) that
+is submitted through ``submit_action`` for the decision the answered mail was about; the sender gets
+an answer mail saying what happened or why it was refused, with the same error code as the web.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from dataclasses import dataclass, field
+from email.message import Message
+from email.utils import getaddresses, make_msgid
+from functools import partial
+from typing import Any
+
+from allauth.account.models import EmailAddress
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from apps.games.models import Decision, Game
+from apps.games.services import seat_of, submit_action
+from baogame.rules.core import RuleError
+
+from . import commands, compose, mailtext, services, tokens
+from .models import Category, InboundMessage, ReplyAddress
+
+log = logging.getLogger(__name__)
+
+#: Engines whose actions carry no ``decision_id`` (BH-19.1); the service checks staleness itself.
+NO_DECISION_ID = {"baohuang"}
+#: Actions that answer no decision (BH-18.4).
+FREE_ACTIONS = {"guess_partner"}
+
+
+@dataclass
+class InboundResult:
+    """What happened to one inbound mail."""
+
+    status: str  # applied | refused | duplicate | ignored
+    code: str = ""
+    detail: str = ""
+    inbound_id: int | None = None
+    action: dict[str, Any] | None = None
+    events: list[str] = field(default_factory=list)
+
+
+def message_id_of(message: Message) -> str:
+    """The Message-ID, or a digest of the whole message when it has none."""
+    value = str(message.get("Message-ID") or "").strip()
+    if value:
+        return value[:255]
+    return f"<{hashlib.sha256(message.as_bytes()).hexdigest()}@no-message-id>"
+
+
+def recipients_of(message: Message) -> list[str]:
+    """Every address the mail was sent to (envelope recipient first)."""
+    found: list[str] = []
+    envelope = getattr(message, "envelope_recipient", None)
+    if envelope:
+        found.append(str(envelope))
+    headers = [
+        str(v) for name in ("Delivered-To", "X-Original-To", "To", "Cc") for v in message.get_all(name, [])
+    ]
+    found += [addr for _, addr in getaddresses(headers) if addr]
+    return found
+
+
+def _sender_matches(message: Message, user: AbstractBaseUser) -> bool:
+    senders = {
+        addr.lower() for _, addr in getaddresses([str(v) for v in message.get_all("From", [])]) if addr
+    }
+    envelope = getattr(message, "envelope_sender", None)
+    if envelope and not senders:
+        senders.add(str(envelope).lower())
+    known = {user.email.lower()} | {
+        e.lower() for e in EmailAddress.objects.filter(user=user).values_list("email", flat=True)
+    }
+    return bool(senders & known)
+
+
+def _resolve(message: Message) -> tuple[tokens.ReplyTarget | None, RuleError | None]:
+    """The first verified reply address the mail was sent to, or the reason none was valid."""
+    error: RuleError | None = None
+    for address in recipients_of(message):
+        if not tokens.is_reply_address(address):
+            continue
+        try:
+            return tokens.reply_address_parse(address), None
+        except RuleError as exc:
+            error = error if error is not None and error.code == "reply_expired" else exc
+    return None, error or RuleError("forged_address", "the mail was not sent to a reply address")
+
+
+def inbound_process(*, message: Message) -> InboundResult:
+    """Process one inbound mail: verify its address, parse its command, submit it, answer it."""
+    message_id = message_id_of(message)
+    if InboundMessage.objects.filter(message_id=message_id).exists():
+        return InboundResult("duplicate", "replayed", "this message was already processed")
+    target, error = _resolve(message)
+    user = None
+    if target is not None:
+        user = get_user_model().objects.filter(pk=target.user_id, is_active=True).first()
+        if user is None:
+            error = RuleError("forged_address", "this reply address is not valid")
+    if error is not None and error.code == "reply_expired":
+        # The signature was good, so we know whom to tell; the game is taken from the address.
+        expired_target = _expired_target(message)
+        if expired_target is not None:
+            user = get_user_model().objects.filter(pk=expired_target.user_id).first()
+            target = expired_target
+    if user is not None and not _sender_matches(message, user):
+        return _record(
+            message_id,
+            None,
+            target,
+            None,
+            "",
+            None,
+            "refused",
+            "sender_mismatch",
+            "the sender is not the player this address belongs to",
+            answer=False,
+        )
+    if error is not None:
+        answer = error.code == "reply_expired" and user is not None
+        return _record(
+            message_id, user, target, None, "", None, "refused", error.code, error.message, answer=answer
+        )
+    assert target is not None and user is not None
+    return _apply(message, message_id, target, user)
+
+
+def _expired_target(message: Message) -> tokens.ReplyTarget | None:
+    for address in recipients_of(message):
+        if tokens.is_reply_address(address):
+            try:
+                return tokens.reply_address_parse(address, now=0)
+            except RuleError:
+                continue
+    return None
+
+
+def _apply(
+    message: Message, message_id: str, target: tokens.ReplyTarget, user: AbstractBaseUser
+) -> InboundResult:
+    reply = ReplyAddress.objects.filter(pk=target.nonce, user=user, game_id=target.game_id).first()
+    game = Game.objects.filter(pk=target.game_id).first()
+    if reply is None or game is None:
+        return _record(
+            message_id,
+            user,
+            target,
+            None,
+            "",
+            None,
+            "refused",
+            "reply_expired",
+            "this reply address is no longer valid; answer a newer mail",
+            answer=True,
+        )
+    line = mailtext.first_meaningful_line(mailtext.body_text(message))
+    try:
+        with transaction.atomic():
+            record = InboundMessage.objects.create(
+                message_id=message_id,
+                user=user,
+                game=game,
+                reply_address=reply,
+                command=line[:200],
+                status=InboundMessage.Status.REFUSED,
+            )
+            action: dict[str, Any] | None = None
+            try:
+                action = commands.parse_command(engine=game.engine, text=line)
+                action = _with_decision(game, user, reply, action)
+                result = submit_action(
+                    game_id=game.pk, user=user, action=action, key=f"mail:{_digest(message_id)}"
+                )
+            except RuleError as exc:
+                record.code, record.detail = exc.code, exc.message
+                record.action = action
+                record.save(update_fields=["code", "detail", "action"])
+                _answer_on_commit(record.pk)
+                return InboundResult("refused", exc.code, exc.message, record.pk, record.action)
+            record.status, record.action = InboundMessage.Status.APPLIED, action
+            record.move_seq = result.move.seq if result.move else None
+            record.save(update_fields=["status", "action", "move_seq"])
+            _answer_on_commit(record.pk)
+            events = [compose.describe_event(game.engine, e) for e in result.events]
+            return InboundResult("applied", "", "", record.pk, action, events)
+    except IntegrityError:
+        return InboundResult("duplicate", "replayed", "this message was already processed")
+
+
+def _with_decision(
+    game: Game, user: AbstractBaseUser, reply: ReplyAddress, action: dict[str, Any]
+) -> dict[str, Any]:
+    """Fill in the decision the answered mail was about (or the user's open decision)."""
+    if action.get("type") in FREE_ACTIONS:
+        return action
+    seat = seat_of(game, user)
+    open_rows = (
+        Decision.objects.filter(game=game, seat=seat.position)
+        if seat is not None
+        else Decision.objects.none()
+    )
+    decision_id = reply.decision_id
+    if not decision_id:
+        row = open_rows.order_by("deadline").first()
+        decision_id = row.decision_id if row is not None else ""
+    if game.engine in NO_DECISION_ID:
+        if not decision_id or not open_rows.filter(decision_id=decision_id).exists():
+            raise RuleError("stale_decision", "the decision this mail was about is no longer open")
+        return action
+    if not decision_id:
+        raise RuleError("stale_decision", "you have no open decision in this game")
+    return {**action, "decision_id": action.get("decision_id", decision_id)}
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:48]
+
+
+def _record(
+    message_id: str,
+    user: AbstractBaseUser | None,
+    target: tokens.ReplyTarget | None,
+    reply: ReplyAddress | None,
+    command: str,
+    action: dict[str, Any] | None,
+    status: str,
+    code: str,
+    detail: str,
+    *,
+    answer: bool,
+) -> InboundResult:
+    game = Game.objects.filter(pk=target.game_id).first() if target is not None and user is not None else None
+    try:
+        with transaction.atomic():
+            record = InboundMessage.objects.create(
+                message_id=message_id,
+                user=user,
+                game=game,
+                reply_address=reply,
+                command=command,
+                action=action,
+                status=status,
+                code=code,
+                detail=detail,
+            )
+    except IntegrityError:
+        return InboundResult("duplicate", "replayed", "this message was already processed")
+    if answer:
+        _answer_on_commit(record.pk)
+    return InboundResult(status, code, detail, record.pk, action)
+
+
+def _answer_on_commit(inbound_id: int) -> None:
+    from . import tasks
+
+    transaction.on_commit(partial(tasks.send_answer.delay, inbound_id))
+
+
+def answer_send(*, inbound_id: int) -> bool:
+    """Send the answer to one processed inbound mail, at most once."""
+    if InboundMessage.objects.filter(pk=inbound_id, answered_at=None).update(answered_at=timezone.now()) != 1:
+        return False
+    record = InboundMessage.objects.select_related("user__profile", "game", "reply_address").get(
+        pk=inbound_id
+    )
+    user, game = record.user, record.game
+    if user is None or game is None or not user.email:
+        return False
+    seat = seat_of(game, user)
+    position = seat.position if seat is not None else None
+    context: dict[str, Any] = {
+        "game": game,
+        "game_name": str(game),
+        "link": services.game_link(game, user),
+        "command": record.command,
+        "applied": record.status == InboundMessage.Status.APPLIED,
+        "code": record.code,
+        "detail": record.detail,
+    }
+    if record.status == InboundMessage.Status.APPLIED and position is not None:
+        from apps.games.models import Move
+
+        move = Move.objects.filter(game=game, seq=record.move_seq).first()
+        context["heading"] = "Done"
+        context["events"] = compose.move_events(game, move.pk if move else None, position)
+    else:
+        context["heading"] = "Your command was refused"
+    if position is not None:
+        context["view"] = compose.view_lines(game, position)
+        decision = compose.open_decision(game, position)
+        if decision is not None:
+            row = Decision.objects.filter(game=game, seat=position).order_by("deadline").first()
+            context["decision_text"] = compose.describe_decision(game.engine, decision)
+            context["deadline"] = compose.local_time(row.deadline if row else None, user)
+            context["choices"] = compose.choices(game, position)
+    # A refused reply may be corrected by answering this mail: same decision as before.
+    bound = (
+        ""
+        if record.status == InboundMessage.Status.APPLIED or record.reply_address is None
+        else (record.reply_address.decision_id)
+    )
+    reply_to = (
+        services.reply_address_for(user=user, game=game, decision_id=bound) if not game.is_over else None
+    )
+    verb = "done" if context["applied"] else f"refused ({record.code})"
+    message = services.compose_mail(
+        user=user,
+        subject=f"[baogame] {game}: {verb}: {record.command or '(no command)'}"[:200],
+        template="answer",
+        context=context,
+        category=Category.TURN,
+        reply_to=reply_to,
+        engine=game.engine,
+        headers={
+            "In-Reply-To": record.message_id,
+            "References": record.message_id,
+            "Message-ID": make_msgid(),
+        },
+    )
+    message.send()
+    return True

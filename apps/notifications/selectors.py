@@ -1,0 +1,36 @@
+"""Reads: mail preferences, the games a digest lists, processed inbound mail."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+
+from apps.games.models import Game
+from apps.games.selectors import game_list_awaiting
+
+from .models import Category, MailSettings, Mode
+
+
+def mail_settings_for(*, user: AbstractBaseUser) -> MailSettings:
+    """The user's mail settings (unsaved defaults when they never set any)."""
+    prefs = MailSettings.objects.filter(user=user).first()
+    return prefs if prefs is not None else MailSettings(user=user)
+
+
+def preferences_get(*, user: AbstractBaseUser) -> dict[str, Any]:
+    """Every category's mode, the digest hour (local) and whether live games send mail."""
+    prefs = mail_settings_for(user=user)
+    return {
+        "categories": {c.value: prefs.mode_for(c.value) for c in Category if c != Category.DIGEST},
+        "digest_hour": prefs.digest_hour,
+        "live_games": prefs.live_games,
+        "modes": list(Mode.values),
+    }
+
+
+def digest_games(*, user: AbstractBaseUser) -> list[Game]:
+    """The games waiting for the user that a digest lists (live games only when switched on)."""
+    prefs = mail_settings_for(user=user)
+    games = game_list_awaiting(user=user).prefetch_related("seats")
+    return [g for g in games if g.timing_preset != "live" or prefs.live_games]

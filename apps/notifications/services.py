@@ -1,0 +1,521 @@
+"""Outgoing notifications: who gets which mail, at most once, and preferences.
+
+Rows are created by the signal receivers (through tasks) and sent by ``notification_send``, which
+claims a row with a conditional update before sending, so a retried or duplicated task never sends
+twice. Inbound mail (play by email) lives in ``inbound.py``.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime, timedelta
+from functools import partial
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.mail import EmailMultiAlternatives
+from django.db import IntegrityError, transaction
+from django.db.models import F
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import timezone
+
+from apps.games.models import Decision, Game, Move, Seat
+
+from . import commands, compose, selectors, tokens
+from .models import Category, MailSettings, Mode, Notification, ReplyAddress
+
+log = logging.getLogger(__name__)
+
+#: Decision kind (both games and the test engine) -> mail category.
+KIND_CATEGORY = {
+    "setup_peek": Category.SETUP,
+    "turn_action": Category.TURN,
+    "after_draw": Category.TURN,
+    "end_turn": Category.TURN,
+    "pluck_window": Category.PLUCK,
+    "ability": Category.ABILITY,
+    "macaw_decide": Category.ABILITY,
+    "shoebill_place": Category.ABILITY,
+    "tribute": Category.TRIBUTE,
+    "declare": Category.DECLARE,
+    "turn": Category.TURN,
+    "window": Category.PLUCK,
+}
+ROUND_END_EVENTS = {"round_ended", "deal_ended"}
+#: Categories a user can set (the digest itself is not one).
+PREFERENCE_CATEGORIES = [c for c in Category if c != Category.DIGEST]
+
+
+class SendFailed(Exception):
+    """Sending a notification failed; the task retries it with backoff."""
+
+
+# --- preferences ------------------------------------------------------------------------------------
+
+
+def preferences_set(
+    *,
+    user: AbstractBaseUser,
+    category: str | None = None,
+    mode: str | None = None,
+    digest_hour: int | None = None,
+    live_games: bool | None = None,
+) -> MailSettings:
+    """Set a category's mode and/or the digest hour and live-games switch; ``ValueError`` if invalid."""
+    prefs, _ = MailSettings.objects.get_or_create(user=user)
+    fields: list[str] = []
+    if category is not None or mode is not None:
+        if category not in {c.value for c in PREFERENCE_CATEGORIES}:
+            raise ValueError(f"unknown category {category!r}")
+        if mode not in Mode.values:
+            raise ValueError(f"unknown mode {mode!r}")
+        prefs.modes = {**prefs.modes, category: mode}
+        fields.append("modes")
+    if digest_hour is not None:
+        if not 0 <= int(digest_hour) <= 23:
+            raise ValueError("the digest hour is 0-23")
+        prefs.digest_hour = int(digest_hour)
+        fields.append("digest_hour")
+    if live_games is not None:
+        prefs.live_games = bool(live_games)
+        fields.append("live_games")
+    if fields:
+        prefs.save(update_fields=fields)
+    return prefs
+
+
+def unsubscribe(*, token: str) -> tuple[AbstractBaseUser, str]:
+    """One-click unsubscribe: switch the token's category off (the digest: every digest category).
+
+    Raises ``signing.BadSignature`` for a forged token.
+    """
+    data = tokens.unsubscribe_load(token)
+    user = get_user_model().objects.get(pk=data["u"])
+    category = data["c"]
+    prefs, _ = MailSettings.objects.get_or_create(user=user)
+    if category == Category.DIGEST:
+        prefs.modes = {c: (Mode.OFF if m == Mode.DIGEST else m) for c, m in prefs.modes.items()}
+    else:
+        prefs.modes = {**prefs.modes, category: Mode.OFF}
+    prefs.save(update_fields=["modes"])
+    return user, category
+
+
+# --- creating notifications -------------------------------------------------------------------------
+
+
+def _wants(user: AbstractBaseUser, game: Game | None, category: str) -> str:
+    """The mode that applies to this user, game and category (live games: off by default)."""
+    prefs = selectors.mail_settings_for(user=user)
+    if not user.email or not user.is_active:
+        return Mode.OFF
+    profile = getattr(user, "profile", None)
+    if profile is not None and profile.is_bot_account:
+        return Mode.OFF
+    if game is not None and game.timing_preset == "live" and not prefs.live_games:
+        return Mode.OFF
+    return prefs.mode_for(category)
+
+
+def notification_create(
+    *,
+    user: AbstractBaseUser,
+    game: Game | None,
+    version: int,
+    kind: str,
+    category: str,
+    seat: int | None = None,
+    decision_id: str = "",
+    decision_kind: str = "",
+) -> Notification | None:
+    """Record one notification unless the user switched it off or it exists; send it after commit.
+
+    Immediate mails are sent by a task after commit; digest ones wait for the user's digest hour.
+    """
+    mode = _wants(user, game, category) if kind != Notification.Kind.DIGEST else Mode.IMMEDIATE
+    if mode == Mode.OFF:
+        return None
+    status = Notification.Status.QUEUED_DIGEST if mode == Mode.DIGEST else Notification.Status.PENDING
+    try:
+        with transaction.atomic():
+            note = Notification.objects.create(
+                user=user,
+                game=game,
+                version=version,
+                kind=kind,
+                category=category,
+                seat=seat,
+                decision_id=decision_id,
+                decision_kind=decision_kind,
+                status=status,
+            )
+    except IntegrityError:
+        return None  # already recorded: at most once
+    if status == Notification.Status.PENDING:
+        from . import tasks
+
+        transaction.on_commit(partial(tasks.send_notification.delay, note.pk))
+    return note
+
+
+def _human_seats(game: Game) -> dict[int, Seat]:
+    return {
+        s.position: s
+        for s in game.seats.select_related("user__profile").all()
+        if s.user_id is not None and not s.played_by_bot
+    }
+
+
+def notify_move_applied(*, game_id: int, version: int, move_id: int | None, opened: list[list[Any]]) -> int:
+    """Mail each human seat for which a decision opened; round results when a round ended."""
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None:
+        return 0
+    seats = _human_seats(game)
+    made = 0
+    for position, kind, decision_id in opened:
+        seat = seats.get(position)
+        if seat is None:
+            continue
+        category = KIND_CATEGORY.get(kind, Category.TURN)
+        made += bool(
+            notification_create(
+                user=seat.user,
+                game=game,
+                version=version,
+                kind=Notification.Kind.DECISION,
+                category=category,
+                seat=position,
+                decision_id=str(decision_id),
+                decision_kind=kind,
+            )
+        )
+    move = Move.objects.filter(pk=move_id).only("events").first() if move_id else None
+    ended_round = move is not None and any(e.get("type") in ROUND_END_EVENTS for e in move.events)
+    if ended_round and not game.is_over:  # at the game's end the game result says it all
+        for position, seat in seats.items():
+            made += bool(
+                notification_create(
+                    user=seat.user,
+                    game=game,
+                    version=version,
+                    kind=Notification.Kind.ROUND_RESULT,
+                    category=Category.RESULTS,
+                    seat=position,
+                )
+            )
+    return made
+
+
+def notify_game_ended(*, game_id: int) -> int:
+    """Mail every human seat the final result."""
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None:
+        return 0
+    made = 0
+    for position, seat in _human_seats(game).items():
+        made += bool(
+            notification_create(
+                user=seat.user,
+                game=game,
+                version=game.version,
+                kind=Notification.Kind.GAME_RESULT,
+                category=Category.RESULTS,
+                seat=position,
+            )
+        )
+    return made
+
+
+def notify_invitation(*, game_id: int, user: AbstractBaseUser) -> Notification | None:
+    """Invite ``user`` to an open game (at most once per user and game)."""
+    game = Game.objects.get(pk=game_id)
+    return notification_create(
+        user=user, game=game, version=0, kind=Notification.Kind.INVITATION, category=Category.INVITATION
+    )
+
+
+def reminders_send_due(*, now: datetime | None = None) -> int:
+    """Remind each human owner of a decision whose time is 75% gone; each decision once."""
+    now = now or timezone.now()
+    made = 0
+    due = Decision.objects.filter(
+        reminded_at__isnull=True, deadline__gt=now, game__status=Game.Status.ACTIVE
+    ).select_related("game")
+    for decision in due:
+        if decision.opened_at + (decision.deadline - decision.opened_at) * 0.75 > now:
+            continue
+        if Decision.objects.filter(pk=decision.pk, reminded_at=None).update(reminded_at=now) != 1:
+            continue  # another sweep claimed it
+        seat = _human_seats(decision.game).get(decision.seat)
+        profile = getattr(seat.user, "profile", None) if seat else None
+        if seat is None or (profile is not None and profile.on_vacation):
+            continue
+        made += bool(
+            notification_create(
+                user=seat.user,
+                game=decision.game,
+                version=decision.game.version,
+                kind=Notification.Kind.REMINDER,
+                category=Category.REMINDER,
+                seat=decision.seat,
+                decision_id=decision.decision_id,
+                decision_kind=decision.kind,
+            )
+        )
+    return made
+
+
+def digests_send_due(*, now: datetime | None = None) -> int:
+    """Send each digest user whose local hour is now their digest hour one mail for the day."""
+    now = now or timezone.now()
+    made = 0
+    for prefs in MailSettings.objects.select_related("user__profile"):
+        if Mode.DIGEST not in prefs.modes.values():
+            continue
+        local = timezone.localtime(now, compose.user_zone(prefs.user))
+        if local.hour != prefs.digest_hour:
+            continue
+        has_queued = Notification.objects.filter(
+            user=prefs.user, status=Notification.Status.QUEUED_DIGEST
+        ).exists()
+        if not has_queued and not selectors.digest_games(user=prefs.user):
+            continue
+        made += bool(
+            notification_create(
+                user=prefs.user,
+                game=None,
+                version=int(local.strftime("%Y%m%d")),
+                kind=Notification.Kind.DIGEST,
+                category=Category.DIGEST,
+            )
+        )
+    return made
+
+
+# --- sending ----------------------------------------------------------------------------------------
+
+
+def notification_send(*, notification_id: int) -> bool:
+    """Claim one notification and send it; ``SendFailed`` (recorded on the row) when sending fails.
+
+    Returns False when there is nothing to send (already sent or being sent, or stale).
+    """
+    now = timezone.now()
+    claimed = Notification.objects.filter(
+        pk=notification_id, status__in=[Notification.Status.PENDING, Notification.Status.FAILED]
+    ).update(status=Notification.Status.SENDING, claimed_at=now, attempts=F("attempts") + 1)
+    if claimed != 1:
+        return False
+    note = Notification.objects.select_related("user__profile", "game").get(pk=notification_id)
+    try:
+        message = build_message(note)
+        if message is None:
+            Notification.objects.filter(pk=note.pk).update(status=Notification.Status.SKIPPED)
+            return False
+        message.send()
+    except Exception as exc:
+        Notification.objects.filter(pk=note.pk).update(
+            status=Notification.Status.FAILED, last_error=f"{type(exc).__name__}: {exc}"[:2000]
+        )
+        raise SendFailed(str(exc)) from exc
+    Notification.objects.filter(pk=note.pk).update(
+        status=Notification.Status.SENT, sent_at=timezone.now(), subject=message.subject[:200], last_error=""
+    )
+    if note.kind == Notification.Kind.DIGEST:
+        Notification.objects.filter(
+            user=note.user, status=Notification.Status.QUEUED_DIGEST, created_at__lte=note.created_at
+        ).update(status=Notification.Status.DIGESTED)
+    return True
+
+
+def absolute(path: str) -> str:
+    return f"{settings.SITE_URL}{path}"
+
+
+def game_link(game: Game, user: AbstractBaseUser) -> str:
+    return absolute(
+        reverse("notifications:go", args=[tokens.game_link_token(game_id=game.pk, user_id=user.pk)])
+    )
+
+
+def reply_address_for(*, user: AbstractBaseUser, game: Game, decision_id: str = "") -> str:
+    """A fresh signed Reply-To address (its own nonce) for one mail about ``game``."""
+    row = ReplyAddress.objects.create(user=user, game=game, decision_id=decision_id)
+    return tokens.reply_address(game_id=game.pk, user_id=user.pk, nonce=row.pk)
+
+
+def compose_mail(
+    *,
+    user: AbstractBaseUser,
+    subject: str,
+    template: str,
+    context: dict[str, Any],
+    category: str,
+    reply_to: str | None = None,
+    engine: str | None = None,
+    headers: dict[str, str] | None = None,
+) -> EmailMultiAlternatives:
+    """A text + HTML mail with the footer, List-Unsubscribe headers and Reply-To."""
+    unsubscribe_url = absolute(
+        reverse(
+            "notifications:unsubscribe", args=[tokens.unsubscribe_token(user_id=user.pk, category=category)]
+        )
+    )
+    ctx = {
+        **context,
+        "user": user,
+        "site_url": settings.SITE_URL,
+        "unsubscribe_url": unsubscribe_url,
+        "category_label": Category(category).label if category in Category.values else category,
+        "preferences_url": absolute(reverse("notifications:preferences")),
+        "summary": commands.summary(engine) if engine else [],
+        "reply_to": reply_to,
+    }
+    all_headers = {
+        "List-Unsubscribe": f"<{unsubscribe_url}>",
+        "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+        "Auto-Submitted": "auto-generated",
+        **(headers or {}),
+    }
+    message = EmailMultiAlternatives(
+        subject=subject,
+        body=render_to_string(f"email/{template}.txt", ctx),
+        from_email=settings.DEFAULT_FROM_EMAIL,
+        to=[user.email],
+        reply_to=[reply_to] if reply_to else None,
+        headers=all_headers,
+    )
+    message.attach_alternative(render_to_string(f"email/{template}.html", ctx), "text/html")
+    return message
+
+
+def _game_name(game: Game) -> str:
+    return f"{game} (#{game.pk})" if game.title else str(game)
+
+
+def build_message(note: Notification) -> EmailMultiAlternatives | None:
+    """The mail for a claimed notification, or None when it no longer applies (decision closed)."""
+    if note.kind == Notification.Kind.DIGEST:
+        return _digest_message(note)
+    game, user, seat = note.game, note.user, note.seat
+    assert game is not None
+    decision_row = None
+    if note.kind in {Notification.Kind.DECISION, Notification.Kind.REMINDER}:
+        decision_row = Decision.objects.filter(game=game, seat=seat, decision_id=note.decision_id).first()
+        if decision_row is None:
+            return None  # answered or closed before we got to send it
+    context: dict[str, Any] = {"game": game, "game_name": _game_name(game), "link": game_link(game, user)}
+    subject_prefix = f"[baogame] {_game_name(game)}"
+    if note.kind == Notification.Kind.INVITATION:
+        if game.status != Game.Status.OPEN:
+            return None
+        context["heading"] = "You are invited to a game"
+        context["intro"] = (
+            f"{game.created_by or 'Someone'} invites you to play {game.get_engine_display()} "
+            f"({game.players} players). Follow the link to take a seat."
+        )
+        return compose_mail(
+            user=user,
+            subject=f"{subject_prefix}: you are invited",
+            template="notification",
+            context=context,
+            category=note.category,
+        )
+    if seat is not None:
+        context["view"] = compose.view_lines(game, seat)
+        context["events"] = compose.events_since_last_move(game, seat)
+    if decision_row is not None:
+        decision = compose.open_decision(game, seat) or {"kind": note.decision_kind}
+        context["decision_text"] = compose.describe_decision(game.engine, decision)
+        context["deadline"] = compose.local_time(decision_row.deadline, user)
+        context["choices"] = compose.choices(game, seat)
+        reminder = note.kind == Notification.Kind.REMINDER
+        context["heading"] = "Reminder: the deadline is near" if reminder else "Your move"
+        subject = (
+            f"{subject_prefix}: " + ("reminder, " if reminder else "") + context["decision_text"].rstrip(".")
+        )
+        reply_to = reply_address_for(user=user, game=game, decision_id=note.decision_id)
+    elif note.kind == Notification.Kind.ROUND_RESULT:
+        context["heading"] = "A round has ended"
+        subject = f"{subject_prefix}: round result"
+        reply_to = reply_address_for(user=user, game=game)
+    else:  # game result
+        context["heading"] = "The game is over"
+        context["result"] = _result_lines(game, seat)
+        subject = f"{subject_prefix}: final result"
+        reply_to = None
+    return compose_mail(
+        user=user,
+        subject=subject,
+        template="notification",
+        context=context,
+        category=note.category,
+        reply_to=reply_to,
+        engine=game.engine,
+    )
+
+
+def _result_lines(game: Game, seat: int | None) -> list[str]:
+    result = game.result or {}
+    lines = []
+    for row in result.get("standings") or []:
+        you = " (you)" if row.get("seat") == seat else ""
+        lines.append(f"{row.get('position')}. Seat {row.get('seat')}{you}: {row.get('total')}")
+    if not lines and result.get("totals") is not None:
+        totals, winners = compose.plain(result.get("totals")), compose.plain(result.get("winners"))
+        lines.append(f"Totals: {totals}; winners: {winners}")
+    if game.status == Game.Status.ABORTED:
+        lines.append(f"The game was aborted. {game.status_reason}")
+    return lines
+
+
+def _digest_message(note: Notification) -> EmailMultiAlternatives | None:
+    user = note.user
+    queued = list(
+        Notification.objects.filter(
+            user=user, status=Notification.Status.QUEUED_DIGEST, created_at__lte=note.created_at
+        ).select_related("game")
+    )
+    waiting = []
+    for game in selectors.digest_games(user=user):
+        seat = next(s.position for s in game.seats.all() if s.user_id == user.pk)
+        row = Decision.objects.filter(game=game, seat=seat).order_by("deadline").first()
+        decision = compose.open_decision(game, seat) or {"kind": row.kind if row else ""}
+        waiting.append(
+            {
+                "name": _game_name(game),
+                "what": compose.describe_decision(game.engine, decision),
+                "deadline": compose.local_time(row.deadline if row else None, user),
+                "link": game_link(game, user),
+                "reply": reply_address_for(user=user, game=game),
+            }
+        )
+    news = [
+        f"{_game_name(n.game)}: {n.get_kind_display().lower()}"
+        for n in queued
+        if n.game is not None
+        and (
+            n.kind
+            in {Notification.Kind.ROUND_RESULT, Notification.Kind.GAME_RESULT, Notification.Kind.INVITATION}
+        )
+    ]
+    if not waiting and not news:
+        return None
+    return compose_mail(
+        user=user,
+        subject=f"[baogame] daily digest: {len(waiting)} game(s) waiting for you",
+        template="digest",
+        context={"waiting": waiting, "news": news, "heading": "Your daily digest"},
+        category=Category.DIGEST,
+    )
+
+
+def expire_reply_addresses(*, now: datetime | None = None) -> int:
+    """Delete nonces older than the reply-address lifetime (their addresses are refused anyway)."""
+    cutoff = (now or timezone.now()) - timedelta(seconds=settings.NOTIFICATIONS_REPLY_MAX_AGE)
+    deleted, _ = ReplyAddress.objects.filter(created_at__lt=cutoff).delete()
+    return deleted

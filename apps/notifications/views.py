@@ -1,0 +1,85 @@
+"""Mail pages: preferences, one-click unsubscribe (no login), signed game links."""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core import signing
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.csrf import csrf_exempt
+
+from apps.games.models import Game
+
+from . import selectors, services, tokens
+from .models import Category, Mode
+
+
+class PreferencesForm(forms.Form):
+    """One select per category, the digest hour and the live-games switch."""
+
+    digest_hour = forms.IntegerField(min_value=0, max_value=23, label="Digest hour (your local time)")
+    live_games = forms.BooleanField(required=False, label="Also mail me about live (fast) games")
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        for category in services.PREFERENCE_CATEGORIES:
+            self.fields[f"mode_{category.value}"] = forms.ChoiceField(
+                choices=Mode.choices, label=category.label
+            )
+
+
+@login_required
+def preferences(request: HttpRequest) -> HttpResponse:
+    """Show and change the user's mail preferences."""
+    current = selectors.preferences_get(user=request.user)
+    initial = {"digest_hour": current["digest_hour"], "live_games": current["live_games"]}
+    initial.update({f"mode_{c}": m for c, m in current["categories"].items()})
+    form = PreferencesForm(request.POST or None, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        for category in services.PREFERENCE_CATEGORIES:
+            services.preferences_set(
+                user=request.user, category=category.value, mode=data[f"mode_{category.value}"]
+            )
+        services.preferences_set(
+            user=request.user, digest_hour=data["digest_hour"], live_games=data["live_games"]
+        )
+        messages.success(request, "Mail preferences saved.")
+        return redirect("notifications:preferences")
+    return render(request, "notifications/preferences.html", {"form": form})
+
+
+@csrf_exempt  # RFC 8058 one-click POSTs come from mail providers, without a session or CSRF token
+def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
+    """GET: confirm page; POST (one click, no login): switch the category off."""
+    try:
+        data = tokens.unsubscribe_load(token)
+    except signing.BadSignature:
+        raise Http404("unknown unsubscribe link") from None
+    label = Category(data["c"]).label if data["c"] in Category.values else data["c"]
+    if request.method == "POST":
+        services.unsubscribe(token=token)
+        return render(request, "notifications/unsubscribed.html", {"label": label})
+    return render(request, "notifications/unsubscribe.html", {"label": label, "token": token})
+
+
+def go(request: HttpRequest, token: str) -> HttpResponse:
+    """A signed link from a mail: open the game (after logging in)."""
+    try:
+        data = tokens.game_link_load(token)
+    except signing.BadSignature:
+        raise Http404("unknown or expired link") from None
+    game = Game.objects.filter(pk=data["g"]).first()
+    if game is None:
+        raise Http404("no such game")
+    target = (
+        game.get_absolute_url()
+        if game.status != Game.Status.OPEN
+        else reverse("games:join", args=[game.invite_token])
+    )
+    if not request.user.is_authenticated:
+        return redirect(f"{reverse('account_login')}?next={target}")
+    return redirect(target)

@@ -1,0 +1,101 @@
+"""The development mailbox (/dev/mail/) and the anymail inbound webhook both reach inbound_process."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from anymail.inbound import AnymailInboundMessage
+from anymail.signals import AnymailInboundEvent, inbound
+from django.core import mail
+from django.core.mail import get_connection
+
+from apps.games.models import Move
+from apps.notifications import devmail
+from tests.notifications.conftest import reply_to
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def mail_folder(tmp_path: Path, settings: Any) -> Path:
+    settings.EMAIL_FILE_PATH = str(tmp_path)
+    settings.DEV_MAILBOX = True
+    return tmp_path
+
+
+def _to_files(folder: Path, messages: list[Any]) -> None:
+    """Write outbox mails the way Django's file backend does (one file, 79-dash separators)."""
+    connection = get_connection("django.core.mail.backends.filebased.EmailBackend", file_path=str(folder))
+    connection.send_messages(messages)
+
+
+def test_file_backend_output_is_split_into_its_mails(
+    mail_folder: Path, started: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    with django_capture_on_commit_callbacks(execute=True):
+        started(3)
+        started(2)
+    _to_files(mail_folder, list(mail.outbox))
+
+    found = devmail.mails_list()
+
+    assert sorted(m.subject for m in found) == sorted(m.subject for m in mail.outbox)
+    assert all(m.reply_to and "Your move" in m.text() for m in found)
+
+
+def test_mailbox_lists_shows_and_answers_a_mail(
+    client: Any, mail_folder: Path, started: Any, users: list, django_capture_on_commit_callbacks: Any
+) -> None:
+    with django_capture_on_commit_callbacks(execute=True):
+        game = started(2)
+    _to_files(mail_folder, list(mail.outbox))
+    stored = devmail.mails_list()[0]
+    card = game.state["hands"][0][0]
+
+    listing = client.get("/dev/mail/")
+    page = client.get(f"/dev/mail/{stored.file}/{stored.index}/")
+    with django_capture_on_commit_callbacks(execute=True):
+        answer = client.post(f"/dev/mail/{stored.file}/{stored.index}/", {"body": f"play card={card}"})
+
+    assert listing.status_code == 200 and stored.subject in listing.content.decode()
+    assert page.status_code == 200 and "Answer by email" in page.content.decode()
+    assert answer.status_code == 302
+    assert Move.objects.get(game=game).action["card"] == card
+
+
+def test_mailbox_refuses_paths_outside_its_folder(client: Any, mail_folder: Path) -> None:
+    assert client.get("/dev/mail/..%2Fsecret.log/0/").status_code == 404
+
+
+def test_mailbox_is_off_without_dev_mailbox(client: Any, mail_folder: Path, settings: Any) -> None:
+    settings.DEV_MAILBOX = False
+
+    assert client.get("/dev/mail/").status_code == 404
+
+
+def test_anymail_inbound_signal_plays_the_reply(
+    started: Any, users: list, django_capture_on_commit_callbacks: Any
+) -> None:
+    with django_capture_on_commit_callbacks(execute=True):
+        game = started(2)
+    raw = reply_to(mail.outbox[0], f"play card={game.state['hands'][0][0]}").as_bytes()
+    message = AnymailInboundMessage.parse_raw_mime_bytes(raw)
+
+    with django_capture_on_commit_callbacks(execute=True):
+        inbound.send(
+            sender=object,
+            event=AnymailInboundEvent(event_type="inbound", message=message),
+            esp_name="Mailgun",
+        )
+
+    assert Move.objects.filter(game=game).count() == 1
+
+
+def test_inbound_webhook_refuses_unauthenticated_posts(client: Any, settings: Any) -> None:
+    settings.ANYMAIL = {"WEBHOOK_SECRET": "user:secret", "MAILGUN_WEBHOOK_SIGNING_KEY": "key"}
+
+    response = client.post("/mail/inbound/", {"body-mime": "From: x@y\n\ndraw"})
+
+    assert response.status_code in {400, 401, 403}

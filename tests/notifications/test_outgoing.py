@@ -1,0 +1,321 @@
+"""Outgoing mail: who gets which notification, its parts and headers, at most once."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+from unittest import mock
+
+import pytest
+from django.core import mail
+from django.utils import timezone
+
+from apps.games import services as games
+from apps.games.models import Decision, Game, Move
+from apps.notifications import services
+from apps.notifications.models import Category, Mode, Notification
+from tests.notifications.conftest import mails_to
+
+pytestmark = pytest.mark.django_db
+
+
+def _play(game: Game, user: Any, action: dict, capture: Any) -> None:
+    with capture(execute=True):
+        games.submit_action(game_id=game.pk, user=user, action=action)
+
+
+def _turn_id(game: Game) -> str:
+    game.refresh_from_db()
+    return Decision.objects.get(game=game).decision_id
+
+
+def test_turn_mail_goes_only_to_the_seat_that_must_act(
+    started: Any, users: list, django_capture_on_commit_callbacks: Any
+) -> None:
+    with django_capture_on_commit_callbacks(execute=True):
+        started(3)
+
+    assert [m.to for m in mail.outbox] == [[users[0].email]]
+    note = Notification.objects.get()
+    assert (note.kind, note.category, note.status) == ("decision", Category.TURN, Notification.Status.SENT)
+
+
+def test_window_mail_goes_to_every_eligible_seat(
+    started: Any, users: list, django_capture_on_commit_callbacks: Any
+) -> None:
+    with django_capture_on_commit_callbacks(execute=True):
+        game = started(3)
+    mail.outbox.clear()
+
+    _play(
+        game,
+        users[0],
+        {"type": "play", "decision_id": _turn_id(game), "card": game.state["hands"][0][0]},
+        django_capture_on_commit_callbacks,
+    )
+
+    assert sorted(m.to[0] for m in mail.outbox if "Snap or pass" in m.subject) == [
+        users[1].email,
+        users[2].email,
+    ]
+    assert set(Notification.objects.filter(category=Category.PLUCK).values_list("user", flat=True)) == {
+        users[1].pk,
+        users[2].pk,
+    }
+
+
+def test_mail_has_text_html_reply_to_and_one_click_unsubscribe(
+    started: Any, users: list, django_capture_on_commit_callbacks: Any
+) -> None:
+    with django_capture_on_commit_callbacks(execute=True):
+        game = started(2)
+
+    message = mail.outbox[0]
+    html = message.alternatives[0]
+    assert html[1] == "text/html" and "Your choices" in html[0]
+    assert message.reply_to[0].startswith(f"g{game.pk}.u{users[0].pk}.")
+    assert message.extra_headers["List-Unsubscribe"].startswith("<http")
+    assert "/mail/unsubscribe/" in message.extra_headers["List-Unsubscribe"]
+    assert message.extra_headers["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
+    assert "/mail/go/" in message.body
+    assert "Commands" in message.body  # the command language in the footer
+
+
+def test_deadline_is_shown_in_the_users_time_zone(
+    started: Any, users: list, django_capture_on_commit_callbacks: Any
+) -> None:
+    users[0].profile.time_zone = "Asia/Tokyo"
+    users[0].profile.save()
+
+    with django_capture_on_commit_callbacks(execute=True):
+        game = started(2)
+
+    deadline = timezone.localtime(
+        Decision.objects.get(game=game).deadline, timezone.get_fixed_timezone(9 * 60)
+    )
+    assert f"{deadline:%H:%M} (Asia/Tokyo)" in mail.outbox[0].body
+
+
+def test_live_games_send_nothing_by_default(
+    started: Any, users: list, django_capture_on_commit_callbacks: Any
+) -> None:
+    with django_capture_on_commit_callbacks(execute=True):
+        started(2, timing_preset="live")
+
+    assert mail.outbox == []
+
+
+def test_live_games_send_mail_when_switched_on(
+    started: Any, users: list, django_capture_on_commit_callbacks: Any
+) -> None:
+    services.preferences_set(user=users[0], live_games=True)
+
+    with django_capture_on_commit_callbacks(execute=True):
+        started(2, timing_preset="live")
+
+    assert len(mails_to(users[0])) == 1
+
+
+def test_category_switched_off_sends_nothing(
+    started: Any, users: list, django_capture_on_commit_callbacks: Any
+) -> None:
+    services.preferences_set(user=users[0], category="turn", mode=Mode.OFF)
+
+    with django_capture_on_commit_callbacks(execute=True):
+        started(2)
+
+    assert mail.outbox == []
+    assert not Notification.objects.exists()
+
+
+def test_digest_category_queues_instead_of_sending(
+    started: Any, users: list, django_capture_on_commit_callbacks: Any
+) -> None:
+    services.preferences_set(user=users[0], category="turn", mode=Mode.DIGEST)
+
+    with django_capture_on_commit_callbacks(execute=True):
+        started(2)
+
+    assert mail.outbox == []
+    assert Notification.objects.get().status == Notification.Status.QUEUED_DIGEST
+
+
+def test_game_result_goes_to_every_human_seat(
+    started: Any, users: list, django_capture_on_commit_callbacks: Any
+) -> None:
+    with django_capture_on_commit_callbacks(execute=True):
+        game = started(2)
+        games.play_bots(game.pk)  # nobody is a bot: nothing happens
+        while game.status == Game.Status.ACTIVE:
+            decision = Decision.objects.filter(game=game).first()
+            user = users[decision.seat]
+            view = game.state
+            action = (
+                {"type": "play", "decision_id": decision.decision_id, "card": view["hands"][decision.seat][0]}
+                if decision.kind == "turn"
+                else {"type": "pass", "decision_id": decision.decision_id}
+            )
+            games.submit_action(game_id=game.pk, user=user, action=action)
+            game.refresh_from_db()
+
+    results = [m for m in mail.outbox if "final result" in m.subject]
+    assert sorted(m.to[0] for m in results) == [users[0].email, users[1].email]
+    assert all(m.reply_to == [] for m in results)
+
+
+def test_round_end_event_mails_the_round_result(
+    started: Any, users: list, django_capture_on_commit_callbacks: Any
+) -> None:
+    """``round_ended`` (Bao Bei) or ``deal_ended`` (Bao Huang) in a move's events: a round result."""
+    with django_capture_on_commit_callbacks(execute=True):
+        game = started(2)
+    move = Move.objects.create(
+        game=game,
+        seq=99,
+        seat=0,
+        action={},
+        events=[{"type": "round_ended", "visible_to": "all", "round": 1}],
+    )
+
+    with django_capture_on_commit_callbacks(execute=True):
+        made = services.notify_move_applied(game_id=game.pk, version=99, move_id=move.pk, opened=[])
+
+    assert made == 2
+    assert sorted(m.to[0] for m in mail.outbox if "round result" in m.subject) == [
+        users[0].email,
+        users[1].email,
+    ]
+
+
+def test_invitation_is_sent_once(
+    toy_engine: str, users: list, django_capture_on_commit_callbacks: Any
+) -> None:
+    game = games.game_create(creator=users[0], engine=toy_engine, players=2, options={})
+
+    with django_capture_on_commit_callbacks(execute=True):
+        services.notify_invitation(game_id=game.pk, user=users[3])
+        services.notify_invitation(game_id=game.pk, user=users[3])
+
+    assert len(mails_to(users[3])) == 1
+    assert "invited" in mails_to(users[3])[0].subject
+
+
+def test_reminder_at_75_percent_of_the_time_once(
+    started: Any, users: list, django_capture_on_commit_callbacks: Any
+) -> None:
+    with django_capture_on_commit_callbacks(execute=True):
+        game = started(2)
+    mail.outbox.clear()
+    decision = Decision.objects.get(game=game)
+    span = decision.deadline - decision.opened_at
+
+    with django_capture_on_commit_callbacks(execute=True):
+        early = services.reminders_send_due(now=decision.opened_at + span * 0.7)
+        due = services.reminders_send_due(now=decision.opened_at + span * 0.8)
+        again = services.reminders_send_due(now=decision.opened_at + span * 0.9)
+
+    assert (early, due, again) == (0, 1, 0)
+    assert [m.to[0] for m in mail.outbox] == [users[0].email]
+    assert "reminder" in mail.outbox[0].subject
+    assert Decision.objects.get(pk=decision.pk).reminded_at is not None
+
+
+def test_decision_closed_before_sending_is_skipped(
+    started: Any, users: list, django_capture_on_commit_callbacks: Any
+) -> None:
+    with mock.patch("apps.notifications.tasks.send_notification.delay"):
+        with django_capture_on_commit_callbacks(execute=True):
+            game = started(2)
+        games.submit_action(
+            game_id=game.pk,
+            user=users[0],
+            action={"type": "play", "decision_id": _turn_id(game), "card": game.state["hands"][0][0]},
+        )
+    note = Notification.objects.get(user=users[0])
+
+    sent = services.notification_send(notification_id=note.pk)
+
+    assert sent is False
+    assert Notification.objects.get(pk=note.pk).status == Notification.Status.SKIPPED
+
+
+def test_retried_send_after_a_failure_sends_exactly_once(
+    started: Any, users: list, django_capture_on_commit_callbacks: Any
+) -> None:
+    """The first attempt fails (recorded with its error); the retry sends; later retries send nothing."""
+    with (
+        mock.patch("apps.notifications.tasks.send_notification.delay"),
+        django_capture_on_commit_callbacks(execute=True),
+    ):
+        started(2)
+    note = Notification.objects.get()
+
+    with (
+        mock.patch("django.core.mail.EmailMultiAlternatives.send", side_effect=OSError("smtp down")),
+        pytest.raises(services.SendFailed),
+    ):
+        services.notification_send(notification_id=note.pk)
+    failed = Notification.objects.get(pk=note.pk)
+    first = services.notification_send(notification_id=note.pk)
+    second = services.notification_send(notification_id=note.pk)
+
+    assert (failed.status, failed.last_error) == (Notification.Status.FAILED, "OSError: smtp down")
+    assert (first, second) == (True, False)
+    assert len(mail.outbox) == 1
+    assert Notification.objects.get(pk=note.pk).attempts == 2
+
+
+def test_the_send_task_retries_failed_sends_with_backoff() -> None:
+    """Retries and backoff sit on the task decorator (a real worker reschedules; eager mode cannot)."""
+    from apps.notifications.tasks import send_notification
+
+    assert services.SendFailed in send_notification.autoretry_for
+    assert send_notification.retry_backoff and send_notification.max_retries >= 3
+
+
+def test_a_duplicate_notification_is_not_recorded_twice(
+    started: Any, users: list, django_capture_on_commit_callbacks: Any
+) -> None:
+    with django_capture_on_commit_callbacks(execute=True):
+        game = started(2)
+    decision = Decision.objects.get(game=game)
+
+    with django_capture_on_commit_callbacks(execute=True):
+        again = services.notify_move_applied(
+            game_id=game.pk, version=0, move_id=None, opened=[[0, decision.kind, decision.decision_id]]
+        )
+
+    assert again == 0
+    assert len(mail.outbox) == 1
+
+
+def test_concurrent_claims_send_once(
+    started: Any, users: list, django_capture_on_commit_callbacks: Any
+) -> None:
+    """Two workers holding the same task: the conditional update lets only one through."""
+    with (
+        mock.patch("apps.notifications.tasks.send_notification.delay"),
+        django_capture_on_commit_callbacks(execute=True),
+    ):
+        started(2)
+    note = Notification.objects.get()
+    Notification.objects.filter(pk=note.pk).update(
+        status=Notification.Status.SENDING, claimed_at=timezone.now()
+    )
+
+    assert services.notification_send(notification_id=note.pk) is False
+    assert mail.outbox == []
+
+
+def test_expired_reply_nonces_are_deleted(
+    started: Any, users: list, django_capture_on_commit_callbacks: Any
+) -> None:
+    from apps.notifications.models import ReplyAddress
+
+    with django_capture_on_commit_callbacks(execute=True):
+        started(2)
+
+    assert (
+        services.expire_reply_addresses(now=timezone.now() + timedelta(days=31))
+        == ReplyAddress.objects.count() + 1
+    )
