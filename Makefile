@@ -21,6 +21,7 @@ migrate: venv
 
 demo: migrate
 	$(PY) manage.py seed_demo
+	$(PY) manage.py seed_demo_league
 
 ## Serve the site on http://127.0.0.1:8000 with a Celery worker and beat; Ctrl-C stops everything.
 run: demo

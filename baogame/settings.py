@@ -193,9 +193,10 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
         "data_folder_in": str(_queue_dir),
         "data_folder_out": str(_queue_dir),
         "processed_folder": str(VAR_DIR / "celery" / "processed"),
+        "control_folder": str(VAR_DIR / "celery" / "control"),
         "store_processed": False,
     }
-    for _folder in (_queue_dir, VAR_DIR / "celery" / "processed"):
+    for _folder in (_queue_dir, VAR_DIR / "celery" / "processed", VAR_DIR / "celery" / "control"):
         _folder.mkdir(parents=True, exist_ok=True)
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", TESTING)
 CELERY_TASK_EAGER_PROPAGATES = True
@@ -343,4 +344,11 @@ CELERY_BEAT_SCHEDULE["notifications-digests"] = {
 CELERY_BEAT_SCHEDULE["notifications-expire-reply-addresses"] = {
     "task": "apps.notifications.tasks.expire_reply_addresses",
     "schedule": 24 * 3600.0,
+}
+
+# --- Leagues (apps.leagues; leagues engineer) ---------------------------------------------------------
+# Start every league round whose scheduled time has come (Season.starts_at + n × round_interval_days).
+CELERY_BEAT_SCHEDULE["leagues-start-due-rounds"] = {
+    "task": "apps.leagues.tasks.start_due_rounds",
+    "schedule": 300.0,
 }

@@ -1,1 +1,207 @@
-"""Models of the leagues app."""
+"""Leagues, seasons, memberships, rounds and their games, standings, ratings and the audit log."""
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.urls import reverse
+
+from apps.games.timing import DEFAULT_PRESET, PRESETS
+
+
+def new_invite_token() -> str:
+    return secrets.token_urlsafe(16)
+
+
+def new_season_seed() -> str:
+    return secrets.token_hex(8)
+
+
+class League(models.Model):
+    """A league of one game, run by organisers, with a preset for the games it creates."""
+
+    name = models.CharField(max_length=100)
+    slug = models.SlugField(max_length=100, unique=True)
+    game = models.CharField(max_length=16, help_text="Engine name: baobei or baohuang.")
+    description = models.TextField(blank=True)
+    is_public = models.BooleanField(default=True, help_text="A private league is seen by its members only.")
+    organisers = models.ManyToManyField(settings.AUTH_USER_MODEL, related_name="leagues_organised")
+    invite_token = models.CharField(max_length=32, default=new_invite_token, unique=True)
+    # The preset for the league's games.
+    players_per_table = models.PositiveSmallIntegerField(default=4)
+    allow_smaller_tables = models.BooleanField(
+        default=True, help_text="Seat leftover members at smaller tables when the game allows; else byes."
+    )
+    engine_options = models.JSONField(default=dict, blank=True)
+    timing_preset = models.CharField(
+        max_length=16, default=DEFAULT_PRESET, choices=[(p, p.title()) for p in PRESETS]
+    )
+    points_table = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="League points by finishing place, e.g. [3, 2, 1]; empty: table size minus place.",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("leagues:detail", args=[self.slug])
+
+
+class Season(models.Model):
+    """A season: a number of rounds, the first at ``starts_at`` and then every ``round_interval_days``."""
+
+    class Status(models.TextChoices):
+        SCHEDULED = "scheduled", "Scheduled"
+        RUNNING = "running", "Running"
+        FINISHED = "finished", "Finished"
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="seasons")
+    number = models.PositiveSmallIntegerField()
+    starts_at = models.DateTimeField()
+    rounds = models.PositiveSmallIntegerField(default=5)
+    round_interval_days = models.PositiveSmallIntegerField(default=7)
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.SCHEDULED)
+    seed = models.CharField(max_length=32, default=new_season_seed, editable=False)
+    plan = models.JSONField(
+        default=dict, blank=True, editable=False, help_text="The pairing plan of the remaining rounds."
+    )
+
+    class Meta:
+        ordering = ["league", "-number"]
+        constraints = [models.UniqueConstraint(fields=["league", "number"], name="season_unique_number")]
+
+    def __str__(self) -> str:
+        return f"{self.league} season {self.number}"
+
+
+class Membership(models.Model):
+    """A user in a league: pending (asked to join), active, or withdrawn."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Asked to join"
+        ACTIVE = "active", "Member"
+        WITHDRAWN = "withdrawn", "Withdrawn"
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="memberships")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="league_memberships"
+    )
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.PENDING)
+    created_at = models.DateTimeField(auto_now_add=True)
+    joined_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["league", "user__username"]
+        constraints = [models.UniqueConstraint(fields=["league", "user"], name="membership_unique_user")]
+
+    def __str__(self) -> str:
+        return f"{self.user} in {self.league} ({self.status})"
+
+
+class Round(models.Model):
+    """One round of a season: its tables are Fixtures; ``byes`` lists the user ids who sat out."""
+
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="round_set")
+    number = models.PositiveSmallIntegerField()
+    started_at = models.DateTimeField()
+    started_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    byes = models.JSONField(default=list, blank=True)
+
+    class Meta:
+        ordering = ["season", "number"]
+        constraints = [models.UniqueConstraint(fields=["season", "number"], name="round_unique_number")]
+
+    def __str__(self) -> str:
+        return f"{self.season} round {self.number}"
+
+
+class Fixture(models.Model):
+    """One table of a round: its game and the members the pairing seated there."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="fixtures")
+    table = models.PositiveSmallIntegerField()
+    game = models.OneToOneField("games.Game", on_delete=models.CASCADE, related_name="league_fixture")
+    players = models.JSONField(default=list, help_text="User ids as paired (the pairing history).")
+    counted_at = models.DateTimeField(
+        null=True, blank=True, help_text="When its result entered the standings."
+    )
+
+    class Meta:
+        ordering = ["round", "table"]
+
+    def __str__(self) -> str:
+        return f"{self.round} table {self.table}"
+
+
+class Standing(models.Model):
+    """A player's line in a season's table, with their openskill (Plackett-Luce) rating."""
+
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="standings")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="league_standings"
+    )
+    games_played = models.PositiveIntegerField(default=0)
+    wins = models.PositiveIntegerField(default=0)
+    points = models.IntegerField(default=0)
+    score_total = models.IntegerField(default=0)
+    mu = models.FloatField(default=25.0)
+    sigma = models.FloatField(default=25.0 / 3)
+
+    class Meta:
+        ordering = ["season", "-points"]
+        constraints = [models.UniqueConstraint(fields=["season", "user"], name="standing_unique_user")]
+
+    def __str__(self) -> str:
+        return f"{self.user} in {self.season}: {self.points}"
+
+    @property
+    def rating(self) -> float:
+        """The displayed rating: openskill's ordinal, mu - 3 sigma."""
+        return self.mu - 3 * self.sigma
+
+
+class RatingHistory(models.Model):
+    """A player's rating after one counted game."""
+
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="rating_history")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="+")
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["season", "created_at", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.user} {self.mu:.1f}±{self.sigma:.1f}"
+
+    @property
+    def rating(self) -> float:
+        return self.mu - 3 * self.sigma
+
+
+class AuditLog(models.Model):
+    """Every organiser action, shown on the league page."""
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="audit_log")
+    actor = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    action = models.CharField(max_length=40)
+    game = models.ForeignKey("games.Game", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    detail = models.JSONField(default=dict, blank=True)
+    reason = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.created_at:%Y-%m-%d %H:%M} {self.actor}: {self.action}"

@@ -1,4 +1,15 @@
-from django.urls import path  # noqa: F401
+from django.urls import path
+
+from . import views
 
 app_name = "leagues"
-urlpatterns: list = []
+urlpatterns = [
+    path("", views.league_list, name="list"),
+    path("new/", views.league_new, name="new"),
+    path("<slug:slug>/", views.league_detail, name="detail"),
+    path("<slug:slug>/join/<str:token>/", views.league_join, name="join"),
+    path("<slug:slug>/request/", views.league_request, name="request"),
+    path("<slug:slug>/withdraw/", views.league_withdraw, name="withdraw"),
+    path("<slug:slug>/manage/", views.league_manage, name="manage"),
+    path("<slug:slug>/manage/<str:action>/", views.league_manage_action, name="manage_action"),
+]

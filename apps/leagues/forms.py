@@ -1,0 +1,80 @@
+"""Forms of the league pages."""
+
+from __future__ import annotations
+
+from django import forms
+
+from apps.games.timing import PRESETS
+from baogame.rules import registry
+
+LABELS = {"baobei": "Bao Bei", "baohuang": "Bao Huang"}
+
+
+def game_choices() -> list[tuple[str, str]]:
+    """Every registered engine (tests register a toy one)."""
+    return [(name, LABELS.get(name, name.title())) for name in registry.ENGINES]
+
+
+class LeagueCreateForm(forms.Form):
+    name = forms.CharField(max_length=100)
+    game = forms.ChoiceField(choices=game_choices)
+    description = forms.CharField(widget=forms.Textarea, required=False)
+    is_public = forms.BooleanField(required=False, initial=True, label="Public")
+    players_per_table = forms.IntegerField(min_value=2, max_value=6, initial=4)
+    allow_smaller_tables = forms.BooleanField(required=False, initial=True)
+    timing_preset = forms.ChoiceField(choices=[(p, p.title()) for p in PRESETS], initial="weekly")
+    points_table = forms.CharField(
+        required=False,
+        help_text="League points by place, comma-separated (e.g. 3,2,1); empty: table size minus place.",
+    )
+    join = forms.BooleanField(required=False, initial=True, label="I play too")
+
+    def clean_points_table(self) -> list[int]:
+        raw = self.cleaned_data["points_table"].strip()
+        if not raw:
+            return []
+        try:
+            return [int(p) for p in raw.split(",")]
+        except ValueError:
+            raise forms.ValidationError("whole numbers separated by commas") from None
+
+
+class SeasonCreateForm(forms.Form):
+    starts_at = forms.DateTimeField(required=False, help_text="Empty: now (start round 1 by hand).")
+    rounds = forms.IntegerField(min_value=1, max_value=100, initial=5)
+    round_interval_days = forms.IntegerField(min_value=1, max_value=90, initial=7)
+
+
+class EmailForm(forms.Form):
+    subject = forms.CharField(max_length=150)
+    body = forms.CharField(widget=forms.Textarea)
+
+
+class GameToolForm(forms.Form):
+    """One organiser action on a league game; the fields used depend on the action."""
+
+    ACTIONS = [
+        ("extend", "Extend a deadline"),
+        ("pause", "Pause"),
+        ("resume", "Resume"),
+        ("substitute", "Substitute a player"),
+        ("bot_on", "Hand a seat to a bot"),
+        ("bot_off", "Give a seat back"),
+        ("adjudicate", "Adjudicate"),
+        ("abort", "Abort"),
+    ]
+    action = forms.ChoiceField(choices=ACTIONS)
+    seat = forms.IntegerField(min_value=0, max_value=5, required=False)
+    hours = forms.IntegerField(min_value=1, max_value=24 * 60, required=False)
+    username = forms.CharField(required=False, help_text="Newcomer for a substitution.")
+    places = forms.CharField(required=False, help_text="Adjudication: places by seat, e.g. 2,1,3.")
+    reason = forms.CharField(required=False, max_length=500)
+
+    def clean_places(self) -> list[int]:
+        raw = self.cleaned_data["places"].strip()
+        if not raw:
+            return []
+        try:
+            return [int(p) for p in raw.split(",")]
+        except ValueError:
+            raise forms.ValidationError("whole numbers separated by commas") from None

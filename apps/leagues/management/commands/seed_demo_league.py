@@ -1,0 +1,68 @@
+"""``manage.py seed_demo_league``: a demo Bao Bei league with the demo user and bot accounts (idempotent).
+
+Run ``manage.py seed_demo`` first (it creates the user ``demo``). The bot accounts' seats are played by
+the server's bot, so the demo season moves without anybody else.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand, CommandError
+from django.db import transaction
+
+from apps.accounts.models import Profile
+from apps.games.models import Seat
+from apps.leagues import services
+from apps.leagues.models import League, Membership
+
+BOTS = 5
+
+
+class Command(BaseCommand):
+    help = "Create a demo league (demo user + bot accounts) with a running season."
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        User = get_user_model()
+        demo = User.objects.filter(username="demo").first()
+        if demo is None:
+            raise CommandError("Run `manage.py seed_demo` first: it creates the user demo.")
+        league = League.objects.filter(slug="demo-league").first()
+        if league is None:
+            league = services.league_create(
+                creator=demo,
+                name="Demo league",
+                game="baobei",
+                description="A demo league: you and five bot accounts, tables of 3, daily timing.",
+                players_per_table=3,
+                timing_preset="daily",
+                join=True,
+            )
+        bots = []
+        for i in range(1, BOTS + 1):
+            bot, created = User.objects.get_or_create(
+                username=f"demo-bot-{i}", defaults={"email": f"demo-bot-{i}@example.com"}
+            )
+            if created:
+                bot.set_unusable_password()
+                bot.save()
+            Profile.objects.filter(user=bot).update(
+                is_bot_account=True, bot_owner=demo, display_name=f"Bot {i}"
+            )
+            services.membership_join_by_link(league=league, user=bot, token=league.invite_token)
+            bots.append(bot)
+        Membership.objects.filter(league=league, user=demo).update(status=Membership.Status.ACTIVE)
+        season = league.seasons.order_by("-number").first() or services.season_create(
+            league=league, by=demo, rounds=5
+        )
+        if not season.round_set.exists():
+            with transaction.atomic():
+                rnd = services.round_start(season_id=season.pk, by=demo)
+                # Nobody drives the bot accounts through the API: let the server's bot play their seats.
+                Seat.objects.filter(game__league_fixture__round=rnd, user__in=bots).update(bot_takeover=True)
+                for fixture in rnd.fixtures.all():
+                    from apps.games.services import _after_commit_schedule
+
+                    _after_commit_schedule(fixture.game)
+        self.stdout.write(self.style.SUCCESS(f"Demo league: /leagues/{league.slug}/"))

@@ -1,0 +1,319 @@
+"""Seat league members at tables, round by round, so that opponents repeat as little as possible.
+
+Pure functions on plain data (member ids, meeting counts); nothing here touches the database.
+
+How a round is planned (``plan_round``):
+
+1. **Table sizes.** ``n`` members and a preferred size ``k``. When the game allows tables smaller than
+   ``k`` (Bao Bei: 2-6), the members are split into ``ceil(n / k)`` tables whose sizes differ by at
+   most one (10 members, k=4 -> 4+3+3), as long as the smallest is still a legal table; otherwise
+   (Bao Huang needs exactly 5) ``n mod k`` members sit out the round: **byes**.
+2. **Byes rotate fairly**: the members with the fewest byes so far sit out, ties broken by the seeded
+   RNG, so nobody has a second bye before everybody present has had a first one.
+3. **Seating.** The remaining rounds of the season are planned *together* (every round's members in
+   tables) by simulated annealing over swaps of two members at different tables of one round, with
+   the cost ``sum over pairs of m(a, b)^2`` where ``m`` counts meetings in past and planned rounds.
+   Only the first planned round is used; the next round is planned again from what really happened
+   (members may join or withdraw in between). Planning ahead keeps an early round from painting the
+   season into a corner (e.g. 15 members at tables of 3 need a near-Kirkman schedule).
+   The search stops early once it reaches the lower bound of the cost (meetings spread evenly).
+
+Everything is deterministic from the ``seed`` string.
+
+**Quality measure** (``repeated_meetings`` / ``repeat_lower_bound``): a season's repeated meetings
+``R = sum over pairs of max(0, m - 1)``. Two combinatorial lower bounds hold for *any* schedule with
+the same table sizes and byes: ``R >= P - C(n, 2)`` (P = pair-meetings played in total), and
+``R >= ceil(sum over members of max(0, s_i - (n - 1)) / 2)`` (s_i = opponents member i sat with,
+counted with repetition; at most n - 1 of them can be new). The tests check that the plans reach
+``R <= max(bounds) + 1``, i.e. within one of the minimum possible.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from itertools import combinations
+
+Pair = tuple[int, int]
+T0 = 2.0
+_INFEASIBLE = 10**6
+
+
+@dataclass(frozen=True)
+class RoundPlan:
+    """One round: the tables (member ids, seating order irrelevant) and who sits out."""
+
+    tables: list[list[int]]
+    byes: list[int] = field(default_factory=list)
+
+
+def pair(a: int, b: int) -> Pair:
+    """The unordered pair key of two members."""
+    return (a, b) if a < b else (b, a)
+
+
+def meetings(rounds: Iterable[Sequence[Sequence[int]]]) -> Counter[Pair]:
+    """How often each pair of members sat at one table, over rounds given as lists of tables."""
+    counts: Counter[Pair] = Counter()
+    for tables in rounds:
+        for table in tables:
+            for a, b in combinations(table, 2):
+                counts[pair(a, b)] += 1
+    return counts
+
+
+def table_sizes(*, members: int, size: int, min_size: int) -> tuple[list[int], int]:
+    """Table sizes for a round and the number of byes.
+
+    With ``min_size < size`` the tables are as even as possible; otherwise (or when even tables would
+    be too small) full tables of ``size`` and ``members mod size`` byes.
+    """
+    if members < min_size:
+        return [], members
+    if min_size < size:
+        tables = math.ceil(members / size)
+        small = members // tables
+        if small >= min_size:
+            extra = members - small * tables
+            return [small + 1] * extra + [small] * (tables - extra), 0
+    full = members // size
+    if full == 0:
+        return [], members
+    return [size] * full, members - full * size
+
+
+def choose_byes(
+    *, members: Sequence[int], count: int, bye_counts: dict[int, int], rng: random.Random
+) -> list[int]:
+    """The ``count`` members with the fewest byes so far; ties broken by ``rng``."""
+    if count <= 0:
+        return []
+    order = list(members)
+    rng.shuffle(order)
+    order.sort(key=lambda m: bye_counts.get(m, 0))  # stable: the shuffle breaks ties
+    return sorted(order[:count])
+
+
+def plan_round(
+    *,
+    members: Sequence[int],
+    size: int,
+    min_size: int,
+    history: Counter[Pair] | None = None,
+    bye_counts: dict[int, int] | None = None,
+    rounds_left: int = 1,
+    seed: str = "",
+    effort: int = 1,
+) -> RoundPlan:
+    """Plan the next round, looking ``rounds_left`` rounds ahead (this one included)."""
+    plans = plan_rounds(
+        members=members,
+        size=size,
+        min_size=min_size,
+        history=history,
+        bye_counts=bye_counts,
+        rounds=max(1, rounds_left),
+        seed=seed,
+        effort=effort,
+    )
+    return plans[0]
+
+
+def plan_rounds(
+    *,
+    members: Sequence[int],
+    size: int,
+    min_size: int,
+    history: Counter[Pair] | None = None,
+    bye_counts: dict[int, int] | None = None,
+    rounds: int,
+    seed: str = "",
+    effort: int = 1,
+) -> list[RoundPlan]:
+    """Plan ``rounds`` rounds together (see the module docstring); deterministic from ``seed``."""
+    rng = random.Random(f"leagues:pairing:{seed}")
+    members = sorted(set(members))
+    sizes, bye_count = table_sizes(members=len(members), size=size, min_size=min_size)
+    byes_so_far = dict(bye_counts or {})
+    round_byes: list[list[int]] = []
+    for _ in range(rounds):
+        byes = choose_byes(members=members, count=bye_count, bye_counts=byes_so_far, rng=rng)
+        for m in byes:
+            byes_so_far[m] = byes_so_far.get(m, 0) + 1
+        round_byes.append(byes)
+    if not sizes:
+        return [RoundPlan(tables=[], byes=b) for b in round_byes]
+
+    best: list[list[list[int]]] | None = None
+    best_cost = math.inf
+    restarts = 3 * effort
+    for attempt in range(restarts):
+        tables, cost, floor = _anneal(
+            members=members,
+            sizes=sizes,
+            round_byes=round_byes,
+            history=history or Counter(),
+            rng=random.Random(f"leagues:pairing:{seed}:{attempt}"),
+            steps=_steps(len(members), rounds) * effort,
+        )
+        if cost < best_cost:
+            best, best_cost = tables, cost
+        if best_cost <= floor:
+            break
+    assert best is not None
+    return [RoundPlan(tables=[sorted(t) for t in r], byes=b) for r, b in zip(best, round_byes, strict=True)]
+
+
+def _steps(members: int, rounds: int) -> int:
+    return 600 * members * rounds
+
+
+def _anneal(
+    *,
+    members: list[int],
+    sizes: list[int],
+    round_byes: list[list[int]],
+    history: Counter[Pair],
+    rng: random.Random,
+    steps: int,
+) -> tuple[list[list[list[int]]], int, int]:
+    """Simulated annealing over seat swaps; returns (rounds of tables, cost, cost lower bound)."""
+    counts: Counter[Pair] = Counter({p: c for p, c in history.items() if p[0] in members and p[1] in members})
+    plan: list[list[list[int]]] = []
+    for byes in round_byes:
+        playing = [m for m in members if m not in byes]
+        rng.shuffle(playing)
+        tables, start = [], 0
+        for s in sizes:
+            tables.append(playing[start : start + s])
+            start += s
+        plan.append(tables)
+        for table in tables:
+            for a, b in combinations(table, 2):
+                counts[pair(a, b)] += 1
+    cost = sum(c * c for c in counts.values())
+    floor = _even_floor(sum(counts.values()), len(members) * (len(members) - 1) // 2)
+    if cost <= floor or len(sizes) < 2:
+        return plan, cost, floor
+    t0 = float(T0)
+    temperature, cooling = t0, (0.05 / t0) ** (1 / steps)
+    best_cost, best_plan = cost, [[list(t) for t in r] for r in plan]
+    for _ in range(steps):
+        temperature *= cooling
+        r = rng.randrange(len(plan))
+        ta, tb = rng.sample(range(len(plan[r])), 2)
+        table_a, table_b = plan[r][ta], plan[r][tb]
+        ia, ib = rng.randrange(len(table_a)), rng.randrange(len(table_b))
+        a, b = table_a[ia], table_b[ib]
+        delta = 0
+        for x in table_a:
+            if x != a:
+                delta += 1 - 2 * counts[pair(a, x)] + 2 * counts[pair(b, x)] + 1
+        for y in table_b:
+            if y != b:
+                delta += 1 - 2 * counts[pair(b, y)] + 2 * counts[pair(a, y)] + 1
+        if delta > 0 and rng.random() >= math.exp(-delta / temperature):
+            continue
+        for x in table_a:
+            if x != a:
+                counts[pair(a, x)] -= 1
+                counts[pair(b, x)] += 1
+        for y in table_b:
+            if y != b:
+                counts[pair(b, y)] -= 1
+                counts[pair(a, y)] += 1
+        table_a[ia], table_b[ib] = b, a
+        cost += delta
+        if cost < best_cost:
+            best_cost, best_plan = cost, [[list(t) for t in rr] for rr in plan]
+            if best_cost <= floor:
+                break
+    return best_plan, best_cost, floor
+
+
+def _even_floor(total: int, pairs: int) -> int:
+    """The least ``sum m^2`` over ``pairs`` counts summing to ``total`` (all counts as even as possible)."""
+    if pairs == 0:
+        return 0
+    q, r = divmod(total, pairs)
+    return r * (q + 1) ** 2 + (pairs - r) * q * q
+
+
+# --- measuring a season --------------------------------------------------------------------------------
+
+
+def repeated_meetings(rounds: Iterable[Sequence[Sequence[int]]]) -> int:
+    """``Q``: every meeting of a pair counts one repeat per earlier meeting of that pair.
+
+    ``Q = sum over pairs of C(m, 2)`` (m = meetings): a pair meeting twice is one repeat, three times
+    three. It is also the number of (pair, two rounds) in which the pair sat together both times.
+    """
+    return sum(math.comb(c, 2) for c in meetings(rounds).values())
+
+
+def repeat_lower_bound(*, members: int, rounds: Sequence[Sequence[Sequence[int]]]) -> int:
+    """A lower bound on ``Q`` for any season with these table sizes and these byes.
+
+    The largest of three combinatorial bounds (each holds for every such schedule):
+
+    * pairs: the ``P`` pair-meetings spread as evenly as possible over the ``C(n, 2)`` pairs;
+    * members: member i's ``s_i`` opponent seats spread evenly over the ``n - 1`` others, halved;
+    * pigeonhole, for every two rounds: a table of the later round takes its members from the
+      earlier round's tables (or byes); spread evenly, each earlier table sharing ``x`` of them
+      forces ``C(x, 2)`` pairs to meet in both rounds.
+    """
+    played = sum(math.comb(len(t), 2) for tables in rounds for t in tables)
+    by_pairs = _even_comb(played, math.comb(members, 2))
+    opponents: Counter[int] = Counter()
+    for tables in rounds:
+        for table in tables:
+            for m in table:
+                opponents[m] += len(table) - 1
+    by_members = math.ceil(sum(_even_comb(s, members - 1) for s in opponents.values()) / 2)
+    by_rounds = sum(
+        _pigeonhole(earlier, later) for i, earlier in enumerate(rounds) for later in rounds[i + 1 :]
+    )
+    return max(by_pairs, by_members, by_rounds)
+
+
+def _even_comb(total: int, bins: int) -> int:
+    """The least ``sum C(x, 2)`` of ``bins`` non-negative counts summing to ``total``."""
+    if bins <= 0:
+        return 0
+    q, r = divmod(total, bins)
+    return r * math.comb(q + 1, 2) + (bins - r) * math.comb(q, 2)
+
+
+def _pigeonhole(earlier: Sequence[Sequence[int]], later: Sequence[Sequence[int]]) -> int:
+    """Pairs that must sit together in both rounds, whatever the later round's seating (same sizes)."""
+    playing_later = {m for table in later for m in table}
+    caps = sorted(len(playing_later.intersection(t)) for t in earlier)
+    fresh = len(playing_later) - sum(caps)  # had a bye in the earlier round: no constraint
+    sizes = [len(t) for t in later]
+    fresh_at = [0] * len(sizes)
+    for _ in range(min(fresh, sum(sizes))):
+        # a member fresh from a bye saves the most where the table would otherwise be fullest
+        t = max(
+            (t for t in range(len(sizes)) if fresh_at[t] < sizes[t]),
+            key=lambda t: (
+                _water_fill(sizes[t] - fresh_at[t], caps) - _water_fill(sizes[t] - fresh_at[t] - 1, caps)
+            ),
+        )
+        fresh_at[t] += 1
+    return sum(_water_fill(size - f, caps) for size, f in zip(sizes, fresh_at, strict=True))
+
+
+def _water_fill(count: int, caps: Sequence[int]) -> int:
+    """The least ``sum C(x_j, 2)`` with ``sum x_j = count`` and ``0 <= x_j <= caps[j]``."""
+    if count > sum(caps):
+        return _INFEASIBLE * (count - sum(caps)) + _water_fill(sum(caps), caps)
+    taken = [0] * len(caps)
+    cost = 0
+    for _ in range(count):
+        j = min((j for j in range(len(caps)) if taken[j] < caps[j]), key=lambda j: taken[j])
+        cost += taken[j]
+        taken[j] += 1
+    return cost

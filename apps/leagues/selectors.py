@@ -1,0 +1,146 @@
+"""Reads: which leagues a user may see, standings, rating history, rounds and the audit log."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db.models import Q, QuerySet
+from django.http import Http404
+
+from . import ratings, standings
+from .models import AuditLog, Fixture, League, Membership, RatingHistory, Round, Season, Standing
+
+
+def league_list_visible(*, user: AbstractBaseUser | None) -> QuerySet[League]:
+    """Leagues ``user`` may see: public ones, and private ones they organise or belong to."""
+    visible = Q(is_public=True)
+    if user is not None and user.is_authenticated:
+        visible |= Q(organisers=user) | Q(
+            memberships__user=user,
+            memberships__status__in=[Membership.Status.ACTIVE, Membership.Status.WITHDRAWN],
+        )
+    return League.objects.filter(visible).distinct().order_by("name")
+
+
+def league_get_visible(*, user: AbstractBaseUser | None, slug: str) -> League:
+    """The league with ``slug`` if ``user`` may see it; ``Http404`` otherwise (a private league hides)."""
+    league = league_list_visible(user=user).filter(slug=slug).first()
+    if league is None:
+        raise Http404("no such league")
+    return league
+
+
+def league_role(*, league: League, user: AbstractBaseUser | None) -> dict[str, Any]:
+    """What ``user`` is in the league: organiser, and their membership status (or None)."""
+    if user is None or not user.is_authenticated:
+        return {"organiser": False, "membership": None}
+    membership = Membership.objects.filter(league=league, user=user).first()
+    return {
+        "organiser": league.organisers.filter(pk=user.pk).exists(),
+        "membership": membership.status if membership else None,
+    }
+
+
+def season_current(*, league: League) -> Season | None:
+    """The newest season."""
+    return league.seasons.order_by("-number").first()
+
+
+@dataclass(frozen=True)
+class StandingRow:
+    """One line of a season's table."""
+
+    rank: int
+    user_id: int
+    username: str
+    name: str
+    games_played: int
+    wins: int
+    points: int
+    score_total: int
+    mu: float
+    sigma: float
+    rating: float
+
+
+def season_standings(*, season: Season) -> list[StandingRow]:
+    """The season's table, best first (tie-breaks of ``standings``); equal lines share a rank."""
+    engine = season.league.game
+    rows = list(Standing.objects.filter(season=season).select_related("user__profile"))
+
+    def key(s: Standing) -> tuple[Any, ...]:
+        return standings.sort_key(
+            points=s.points,
+            wins=s.wins,
+            score_total=s.score_total,
+            games=s.games_played,
+            rating=ratings.ordinal(s.mu, s.sigma),
+            name=s.user.get_username(),
+            engine=engine,
+        )
+
+    rows.sort(key=key)
+    out: list[StandingRow] = []
+    for index, s in enumerate(rows):
+        rank = index + 1
+        if index and key(s)[:-1] == key(rows[index - 1])[:-1]:
+            rank = out[-1].rank
+        profile = getattr(s.user, "profile", None)
+        out.append(
+            StandingRow(
+                rank=rank,
+                user_id=s.user_id,
+                username=s.user.get_username(),
+                name=profile.name if profile else s.user.get_username(),
+                games_played=s.games_played,
+                wins=s.wins,
+                points=s.points,
+                score_total=s.score_total,
+                mu=s.mu,
+                sigma=s.sigma,
+                rating=round(ratings.ordinal(s.mu, s.sigma), 2),
+            )
+        )
+    return out
+
+
+def season_rating_history(*, season: Season) -> dict[int, list[float]]:
+    """Each player's rating (mu - 3 sigma) after each counted game, starting from the initial rating."""
+    start = ratings.ordinal(ratings.DEFAULT_MU, ratings.DEFAULT_SIGMA)
+    series: dict[int, list[float]] = {}
+    for user_id, mu, sigma in RatingHistory.objects.filter(season=season).values_list(
+        "user_id", "mu", "sigma"
+    ):
+        series.setdefault(user_id, [start]).append(ratings.ordinal(mu, sigma))
+    return series
+
+
+def season_rounds(*, season: Season) -> list[Round]:
+    """The season's rounds with their fixtures, games and seats."""
+    return list(season.round_set.prefetch_related("fixtures__game__seats__user").order_by("number"))
+
+
+def league_fixtures_open(*, league: League) -> QuerySet[Fixture]:
+    """League games still in play (for the organiser tools)."""
+    return (
+        Fixture.objects.filter(round__season__league=league, counted_at__isnull=True)
+        .select_related("game", "round__season")
+        .prefetch_related("game__seats__user")
+        .order_by("round__season__number", "round__number", "table")
+    )
+
+
+def league_audit_log(*, league: League, limit: int = 100) -> list[AuditLog]:
+    """The newest organiser actions first."""
+    return list(AuditLog.objects.filter(league=league).select_related("actor", "game")[:limit])
+
+
+def league_members(*, league: League) -> QuerySet[Membership]:
+    """Every membership (pending, active, withdrawn) with its user."""
+    return (
+        Membership.objects.filter(league=league)
+        .select_related("user__profile")
+        .order_by("status", "user__username")
+    )

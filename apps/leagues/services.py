@@ -1,0 +1,630 @@
+"""Everything that changes a league: leagues, memberships, seasons and rounds, results, organiser tools.
+
+Organiser actions check ``league_is_organiser`` and write an ``AuditLog`` row in the same transaction.
+Game-level tools (substitute, bot takeover, adjudicate, abort) lock the game row first, like every
+change to a game; pausing, resuming and extending deadlines go through ``apps.games.clock``.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from collections import Counter
+from datetime import timedelta
+from functools import partial
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.mail import send_mass_mail
+from django.db import transaction
+from django.utils import timezone
+from django.utils.text import slugify
+
+from apps.games import services as game_services
+from apps.games import signals as game_signals
+from apps.games.errors import ServiceError
+from apps.games.models import Decision, Game, Seat
+from apps.games.timing import PRESETS
+from baogame.rules.registry import get_engine
+
+from . import pairing, ratings, standings
+from .models import AuditLog, Fixture, League, Membership, RatingHistory, Round, Season, Standing
+
+log = logging.getLogger(__name__)
+
+
+# --- permissions and the audit log --------------------------------------------------------------------
+
+
+def league_is_organiser(*, league: League, user: AbstractBaseUser | None) -> bool:
+    """Whether ``user`` organises the league."""
+    return bool(user and user.is_authenticated and league.organisers.filter(pk=user.pk).exists())
+
+
+def _require_organiser(league: League, user: AbstractBaseUser | None) -> None:
+    if not league_is_organiser(league=league, user=user):
+        raise ServiceError("forbidden", "only the league's organisers can do that", status=403)
+
+
+def audit(
+    *,
+    league: League,
+    actor: AbstractBaseUser | None,
+    action: str,
+    game: Game | None = None,
+    reason: str = "",
+    **detail: Any,
+) -> AuditLog:
+    """Write one organiser action to the league's audit log."""
+    return AuditLog.objects.create(
+        league=league, actor=actor, action=action, game=game, reason=reason, detail=detail
+    )
+
+
+# --- leagues and memberships ----------------------------------------------------------------------------
+
+
+def league_create(
+    *,
+    creator: AbstractBaseUser,
+    name: str,
+    game: str,
+    description: str = "",
+    is_public: bool = True,
+    players_per_table: int = 4,
+    allow_smaller_tables: bool = True,
+    engine_options: dict[str, Any] | None = None,
+    timing_preset: str = "weekly",
+    points_table: list[int] | None = None,
+    join: bool = False,
+) -> League:
+    """Create a league organised by ``creator`` (who also plays when ``join``)."""
+    try:
+        engine = get_engine(game)
+    except KeyError:
+        raise ServiceError("invalid_options", f"unknown game {game!r}") from None
+    if not engine.min_players <= players_per_table <= engine.max_players:
+        raise ServiceError(
+            "invalid_options", f"{game} tables seat {engine.min_players}-{engine.max_players} players"
+        )
+    if timing_preset not in PRESETS:
+        raise ServiceError("invalid_options", f"unknown timing preset {timing_preset!r}")
+    if points_table and any(int(p) < 0 for p in points_table):
+        raise ServiceError("invalid_options", "league points cannot be negative")
+    base = slugify(name)[:80] or "league"
+    slug, n = base, 1
+    while League.objects.filter(slug=slug).exists():
+        n += 1
+        slug = f"{base}-{n}"
+    with transaction.atomic():
+        league = League.objects.create(
+            name=name,
+            slug=slug,
+            game=game,
+            description=description,
+            is_public=is_public,
+            players_per_table=players_per_table,
+            allow_smaller_tables=allow_smaller_tables,
+            engine_options=engine_options or {},
+            timing_preset=timing_preset,
+            points_table=[int(p) for p in points_table or []],
+        )
+        league.organisers.add(creator)
+        if join:
+            Membership.objects.create(
+                league=league, user=creator, status=Membership.Status.ACTIVE, joined_at=timezone.now()
+            )
+        audit(league=league, actor=creator, action="league_created", game_name=game)
+    return league
+
+
+def membership_join_by_link(*, league: League, user: AbstractBaseUser, token: str) -> Membership:
+    """Join with the league's invite link: an active member at once."""
+    if token != league.invite_token:
+        raise ServiceError("invalid_invite", "this invite link is not valid", status=404)
+    membership, _ = Membership.objects.get_or_create(league=league, user=user)
+    if membership.status != Membership.Status.ACTIVE:
+        membership.status, membership.joined_at = Membership.Status.ACTIVE, timezone.now()
+        membership.save(update_fields=["status", "joined_at"])
+    return membership
+
+
+def membership_request(*, league: League, user: AbstractBaseUser) -> Membership:
+    """Ask to join a public league; an organiser approves."""
+    if not league.is_public:
+        raise ServiceError("forbidden", "a private league is joined by its invite link", status=403)
+    membership, created = Membership.objects.get_or_create(league=league, user=user)
+    if not created and membership.status == Membership.Status.WITHDRAWN:
+        membership.status = Membership.Status.PENDING
+        membership.save(update_fields=["status"])
+    return membership
+
+
+def membership_approve(
+    *, league: League, membership_id: int, by: AbstractBaseUser, approve: bool = True
+) -> Membership:
+    """An organiser approves (or declines) a request to join."""
+    _require_organiser(league, by)
+    with transaction.atomic():
+        membership = Membership.objects.select_for_update().get(pk=membership_id, league=league)
+        if membership.status != Membership.Status.PENDING:
+            raise ServiceError("not_pending", "that request is not pending", status=409)
+        if approve:
+            membership.status, membership.joined_at = Membership.Status.ACTIVE, timezone.now()
+            membership.save(update_fields=["status", "joined_at"])
+        else:
+            membership.delete()
+        audit(
+            league=league,
+            actor=by,
+            action="member_approved" if approve else "member_declined",
+            user=membership.user.get_username(),
+        )
+    return membership
+
+
+def membership_withdraw(*, league: League, user: AbstractBaseUser) -> Membership:
+    """Leave the league: no more tables from the next round on (games in play go on)."""
+    membership = Membership.objects.filter(league=league, user=user).first()
+    if membership is None or membership.status == Membership.Status.WITHDRAWN:
+        raise ServiceError("not_a_member", "you are not a member of this league", status=409)
+    membership.status = Membership.Status.WITHDRAWN
+    membership.save(update_fields=["status"])
+    return membership
+
+
+# --- seasons and rounds -----------------------------------------------------------------------------------
+
+
+def season_create(
+    *,
+    league: League,
+    by: AbstractBaseUser,
+    starts_at: Any = None,
+    rounds: int = 5,
+    round_interval_days: int = 7,
+) -> Season:
+    """Schedule a new season; round 1 starts at ``starts_at`` (beat) or when an organiser starts it."""
+    _require_organiser(league, by)
+    if not 1 <= rounds <= 100:
+        raise ServiceError("invalid_options", "a season has 1-100 rounds")
+    with transaction.atomic():
+        number = (league.seasons.order_by("-number").values_list("number", flat=True).first() or 0) + 1
+        season = Season.objects.create(
+            league=league,
+            number=number,
+            starts_at=starts_at or timezone.now(),
+            rounds=rounds,
+            round_interval_days=round_interval_days,
+        )
+        audit(league=league, actor=by, action="season_created", season=number, rounds=rounds)
+    return season
+
+
+def _table_limits(league: League) -> tuple[int, int]:
+    """(preferred size, smallest table) for the league's game."""
+    engine = get_engine(league.game)
+    smallest = engine.min_players if league.allow_smaller_tables else league.players_per_table
+    return league.players_per_table, max(smallest, engine.min_players)
+
+
+def _history(season: Season) -> tuple[Counter[pairing.Pair], dict[int, int]]:
+    """Meetings and byes so far in the season, as the pairing placed them."""
+    tables = [f.players for f in Fixture.objects.filter(round__season=season)]
+    byes: Counter[int] = Counter()
+    for byes_of_round in season.round_set.values_list("byes", flat=True):
+        byes.update(byes_of_round)
+    return pairing.meetings([tables]), dict(byes)
+
+
+def _plan_next(season: Season, members: list[int], number: int) -> pairing.RoundPlan:
+    """The next round of the stored season plan; planned again when the members changed."""
+    plan = season.plan or {}
+    if plan.get("members") == members and str(number) in plan.get("rounds", {}):
+        stored = plan["rounds"][str(number)]
+        return pairing.RoundPlan(tables=stored["tables"], byes=stored["byes"])
+    size, smallest = _table_limits(season.league)
+    history, bye_counts = _history(season)
+    remaining = max(1, season.rounds - number + 1)
+    rounds = pairing.plan_rounds(
+        members=members,
+        size=size,
+        min_size=smallest,
+        history=history,
+        bye_counts=bye_counts,
+        rounds=remaining,
+        seed=f"{season.seed}:{number}",
+    )
+    season.plan = {
+        "members": members,
+        "rounds": {str(number + i): {"tables": r.tables, "byes": r.byes} for i, r in enumerate(rounds)},
+    }
+    season.save(update_fields=["plan"])
+    return rounds[0]
+
+
+def round_start(*, season_id: int, by: AbstractBaseUser | None = None) -> Round:
+    """Start the season's next round: seat the active members at tables and create their games.
+
+    ``by`` is the organiser, or None when the beat schedule starts it.
+    """
+    with transaction.atomic():
+        season = Season.objects.select_for_update().select_related("league").get(pk=season_id)
+        league = season.league
+        if by is not None:
+            _require_organiser(league, by)
+        if season.status == Season.Status.FINISHED:
+            raise ServiceError("season_finished", "this season is over", status=409)
+        number = season.round_set.count() + 1
+        if number > season.rounds:
+            raise ServiceError("no_rounds_left", "every round of this season has started", status=409)
+        members = sorted(
+            Membership.objects.filter(league=league, status=Membership.Status.ACTIVE).values_list(
+                "user_id", flat=True
+            )
+        )
+        _, smallest = _table_limits(league)
+        if len(members) < smallest:
+            raise ServiceError(
+                "too_few_members", f"a round needs at least {smallest} active members", status=409
+            )
+        plan = _plan_next(season, members, number)
+        rnd = Round.objects.create(
+            season=season, number=number, started_at=timezone.now(), started_by=by, byes=plan.byes
+        )
+        for table, user_ids in enumerate(plan.tables, start=1):
+            game = _table_game_create(league=league, season=season, rnd=rnd, table=table, user_ids=user_ids)
+            Fixture.objects.create(round=rnd, table=table, game=game, players=user_ids)
+        for user_id in members:
+            Standing.objects.get_or_create(season=season, user_id=user_id)
+        if season.status == Season.Status.SCHEDULED:
+            season.status = Season.Status.RUNNING
+            season.save(update_fields=["status"])
+        audit(
+            league=league,
+            actor=by,
+            action="round_started",
+            season=season.number,
+            round=number,
+            tables=len(plan.tables),
+            byes=len(plan.byes),
+        )
+    return rnd
+
+
+def _table_game_create(
+    *, league: League, season: Season, rnd: Round, table: int, user_ids: list[int]
+) -> Game:
+    """Create one table's game and seat its members in a seeded random order."""
+    game = game_services.game_create(
+        creator=None,
+        engine=league.game,
+        players=len(user_ids),
+        options=dict(league.engine_options),
+        timing_preset=league.timing_preset,
+        title=f"{league.name} · season {season.number} · round {rnd.number} · table {table}",
+        creator_seat=False,
+    )
+    order = list(user_ids)
+    random.Random(f"leagues:seats:{season.seed}:{rnd.number}:{table}").shuffle(order)
+    users = {u.pk: u for u in _users(order)}
+    for position, user_id in enumerate(order):
+        game_services.game_join(game_id=game.pk, user=users[user_id], position=position)
+    notify = _notify_invitation()
+    if notify is not None:
+        game_id = game.pk
+        for user_id in order:
+            transaction.on_commit(partial(notify, game_id=game_id, user=users[user_id]))
+    return game
+
+
+def _users(ids: list[int]) -> list[AbstractBaseUser]:
+    from django.contrib.auth import get_user_model
+
+    return list(get_user_model().objects.filter(pk__in=ids))
+
+
+def _notify_invitation() -> Any:
+    """``apps.notifications.services.notify_invitation`` when the notifications app offers it."""
+    try:
+        from apps.notifications import services as notifications
+    except ImportError:
+        return None
+    return getattr(notifications, "notify_invitation", None)
+
+
+def rounds_start_due(*, now: Any = None) -> int:
+    """Beat: start every round whose scheduled time has come. Returns the number started."""
+    now = now or timezone.now()
+    started = 0
+    for season in Season.objects.exclude(status=Season.Status.FINISHED).filter(starts_at__lte=now):
+        number = season.round_set.count() + 1
+        if number > season.rounds:
+            continue
+        due = season.starts_at + timedelta(days=season.round_interval_days * (number - 1))
+        if due > now:
+            continue
+        try:
+            round_start(season_id=season.pk)
+        except ServiceError as exc:
+            log.warning("round %s of season %s not started: %s", number, season.pk, exc.code)
+            continue
+        started += 1
+    return started
+
+
+# --- results: standings and ratings --------------------------------------------------------------------
+
+
+def fixture_record_result(*, game_id: int) -> bool:
+    """Count a league game's result once it ended; aborted games don't count. Idempotent.
+
+    Returns True when standings changed.
+    """
+    with transaction.atomic():
+        fixture = (
+            Fixture.objects.select_for_update()
+            .select_related("round__season__league", "game")
+            .filter(game_id=game_id)
+            .first()
+        )
+        if fixture is None or fixture.counted_at is not None:
+            return False
+        game = fixture.game
+        if not game.is_over:
+            return False
+        fixture.counted_at = timezone.now()
+        fixture.save(update_fields=["counted_at"])
+        season = fixture.round.season
+        changed = False
+        if game.status == Game.Status.FINISHED and game.result:
+            _count_result(season=season, game=game)
+            changed = True
+        _season_finish_if_done(season)
+    return changed
+
+
+def _count_result(*, season: Season, game: Game) -> None:
+    league = season.league
+    places = standings.placements(result=game.result, engine=game.engine, players=game.players)
+    seats = {s.position: s for s in game.seats.all()}
+    rows: dict[int, Standing] = {}
+    for position, seat in seats.items():
+        if seat.user_id is not None:
+            rows[position] = Standing.objects.select_for_update().get_or_create(
+                season=season, user_id=seat.user_id
+            )[0]
+    order = sorted(places)
+    current = [
+        (rows[p].mu, rows[p].sigma) if p in rows else (ratings.DEFAULT_MU, ratings.DEFAULT_SIGMA)
+        for p in order
+    ]
+    rated = ratings.rate(ratings=current, places=[places[p][0] for p in order])
+    for position, (mu, sigma) in zip(order, rated, strict=True):
+        row = rows.get(position)
+        if row is None:
+            continue
+        place, total = places[position]
+        row.games_played += 1
+        row.wins += place == 1
+        row.points += standings.league_points(
+            place=place, table_size=game.players, points_table=league.points_table
+        )
+        row.score_total += total
+        row.mu, row.sigma = mu, sigma
+        row.save()
+        RatingHistory.objects.create(season=season, user_id=row.user_id, game=game, mu=mu, sigma=sigma)
+
+
+def _season_finish_if_done(season: Season) -> None:
+    if season.round_set.count() < season.rounds:
+        return
+    if Fixture.objects.filter(round__season=season, counted_at__isnull=True).exists():
+        return
+    Season.objects.filter(pk=season.pk).update(status=Season.Status.FINISHED)
+
+
+# --- organiser tools on a league game ---------------------------------------------------------------------
+
+
+def _league_game(league: League, game_id: int) -> Game:
+    """The game, locked, when it is one of the league's; refused when it is over."""
+    game = (
+        Game.objects.select_for_update()
+        .filter(pk=game_id, league_fixture__round__season__league=league)
+        .first()
+    )
+    if game is None:
+        raise ServiceError("not_found", "no such game in this league", status=404)
+    if game.is_over:
+        raise ServiceError("game_over", "this game has ended", status=409)
+    return game
+
+
+def game_deadline_extend(
+    *, league: League, game_id: int, seat: int, hours: int, by: AbstractBaseUser, reason: str = ""
+) -> None:
+    """Give a seat's open decision ``hours`` more time."""
+    from apps.games import clock
+
+    _require_organiser(league, by)
+    with transaction.atomic():
+        game = _league_game(league, game_id)
+        clock.decision_extend(game_id=game.pk, seat=seat, by=timedelta(hours=hours), actor=by)
+        audit(
+            league=league,
+            actor=by,
+            action="deadline_extended",
+            game=game,
+            reason=reason,
+            seat=seat,
+            hours=hours,
+        )
+
+
+def game_pause(*, league: League, game_id: int, by: AbstractBaseUser, reason: str = "") -> None:
+    """Stop every clock of a league game."""
+    from apps.games import clock
+
+    _require_organiser(league, by)
+    with transaction.atomic():
+        game = _league_game(league, game_id)
+        clock.game_pause(game_id=game.pk, by=by, reason=reason)
+        audit(league=league, actor=by, action="game_paused", game=game, reason=reason)
+
+
+def game_resume(*, league: League, game_id: int, by: AbstractBaseUser, reason: str = "") -> None:
+    """Restart a paused league game's clocks."""
+    from apps.games import clock
+
+    _require_organiser(league, by)
+    with transaction.atomic():
+        game = _league_game(league, game_id)
+        clock.game_resume(game_id=game.pk, by=by)
+        audit(league=league, actor=by, action="game_resumed", game=game, reason=reason)
+
+
+def seat_substitute(
+    *,
+    league: League,
+    game_id: int,
+    position: int,
+    user: AbstractBaseUser,
+    by: AbstractBaseUser,
+    reason: str = "",
+) -> Seat:
+    """Put ``user`` into a seat: they play it (and know what it knows) from now on.
+
+    A seat's knowledge lives in the engine state, so the newcomer's view is the seat's view. The
+    newcomer gets the result of the game in the standings.
+    """
+    _require_organiser(league, by)
+    with transaction.atomic():
+        game = _league_game(league, game_id)
+        seat = game.seats.filter(position=position).select_related("user").first()
+        if seat is None or seat.is_bot:
+            raise ServiceError("no_such_seat", "no player seat at that position", status=404)
+        if game.seats.filter(user=user).exists():
+            raise ServiceError("already_seated", "that player already has a seat in this game", status=409)
+        previous = seat.user.get_username() if seat.user else ""
+        seat.user, seat.bot_takeover, seat.consecutive_timeouts = user, False, 0
+        seat.save(update_fields=["user", "bot_takeover", "consecutive_timeouts"])
+        audit(
+            league=league,
+            actor=by,
+            action="player_substituted",
+            game=game,
+            reason=reason,
+            seat=position,
+            previous=previous,
+            newcomer=user.get_username(),
+        )
+        notify = _notify_invitation()
+        if notify is not None:
+            transaction.on_commit(partial(notify, game_id=game.pk, user=user))
+    return seat
+
+
+def seat_bot_takeover(
+    *, league: League, game_id: int, position: int, on: bool, by: AbstractBaseUser, reason: str = ""
+) -> Seat:
+    """Hand a seat to the server's bot (``on``) or give it back to its player."""
+    _require_organiser(league, by)
+    with transaction.atomic():
+        game = _league_game(league, game_id)
+        seat = game.seats.filter(position=position).first()
+        if seat is None or seat.is_bot:
+            raise ServiceError("no_such_seat", "no player seat at that position", status=404)
+        seat.bot_takeover, seat.consecutive_timeouts = on, 0
+        seat.save(update_fields=["bot_takeover", "consecutive_timeouts"])
+        audit(
+            league=league,
+            actor=by,
+            action="seat_to_bot" if on else "seat_from_bot",
+            game=game,
+            reason=reason,
+            seat=position,
+        )
+        if on and game.status == Game.Status.ACTIVE:
+            game_services._after_commit_schedule(game)
+    return seat
+
+
+def game_adjudicate(
+    *, league: League, game_id: int, places: dict[int, int], by: AbstractBaseUser, reason: str
+) -> Game:
+    """End a game with a result the organiser records: ``places`` maps every seat to its place (1 = best).
+
+    The result counts in the standings like a played one.
+    """
+    _require_organiser(league, by)
+    if not reason.strip():
+        raise ServiceError("reason_required", "say why the game is adjudicated")
+    with transaction.atomic():
+        game = _league_game(league, game_id)
+        if sorted(places) != list(range(game.players)) or any(
+            not 1 <= p <= game.players for p in places.values()
+        ):
+            raise ServiceError("invalid_result", "give every seat a place from 1 to the number of players")
+        totals = _public_totals(game)
+        result = {
+            "standings": [
+                {"seat": s, "total": totals[s], "position": places[s]}
+                for s in sorted(places, key=lambda s: (places[s], s))
+            ],
+            "totals": totals,
+            "winners": sorted(s for s, p in places.items() if p == 1),
+            "adjudicated": True,
+        }
+        _end_game(game, status=Game.Status.FINISHED, reason=reason, result=result)
+        audit(league=league, actor=by, action="game_adjudicated", game=game, reason=reason, places=places)
+    return game
+
+
+def game_abort(*, league: League, game_id: int, by: AbstractBaseUser, reason: str) -> Game:
+    """End a game without a result; it does not count in the standings."""
+    _require_organiser(league, by)
+    if not reason.strip():
+        raise ServiceError("reason_required", "say why the game is aborted")
+    with transaction.atomic():
+        game = _league_game(league, game_id)
+        _end_game(game, status=Game.Status.ABORTED, reason=reason, result=None)
+        audit(league=league, actor=by, action="game_aborted", game=game, reason=reason)
+    return game
+
+
+def _public_totals(game: Game) -> list[int]:
+    """Running totals so far (public: announced at every round end), zeros if the engine has none."""
+    if game.state is None:
+        return [0] * game.players
+    totals = get_engine(game.engine).referee_view(game.state).get("totals") or [0] * game.players
+    return [int(t or 0) for t in totals]
+
+
+def _end_game(game: Game, *, status: str, reason: str, result: dict[str, Any] | None) -> None:
+    """Finish or abort a locked game, close its decisions and announce it after commit."""
+    game.status, game.status_reason, game.finished_at, game.result = status, reason, timezone.now(), result
+    game.save(update_fields=["status", "status_reason", "finished_at", "result"])
+    Decision.objects.filter(game=game).delete()
+    transaction.on_commit(partial(game_signals.game_ended.send, sender=Game, game_id=game.pk))
+
+
+# --- mail to members ----------------------------------------------------------------------------------
+
+
+def league_email_members(*, league: League, subject: str, body: str, by: AbstractBaseUser) -> int:
+    """Email every active member; returns the number of messages sent."""
+    _require_organiser(league, by)
+    if not subject.strip() or not body.strip():
+        raise ServiceError("invalid_message", "a message needs a subject and a text")
+    recipients = list(
+        Membership.objects.filter(league=league, status=Membership.Status.ACTIVE)
+        .exclude(user__email="")
+        .values_list("user__email", flat=True)
+    )
+    prefix = f"[{league.name}] "
+    messages = [(prefix + subject, body, settings.DEFAULT_FROM_EMAIL, [email]) for email in recipients]
+    with transaction.atomic():
+        audit(league=league, actor=by, action="members_emailed", subject=subject, recipients=len(messages))
+    return send_mass_mail(messages, fail_silently=False) if messages else 0

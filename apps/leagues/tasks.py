@@ -1,0 +1,13 @@
+"""Celery tasks of the leagues app."""
+
+from __future__ import annotations
+
+from celery import shared_task
+
+from . import services
+
+
+@shared_task(acks_late=True)
+def start_due_rounds() -> int:
+    """Beat: start every league round whose scheduled time has come."""
+    return services.rounds_start_due()

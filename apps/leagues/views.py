@@ -1,0 +1,201 @@
+"""League pages: thin views that parse input, call one service and render."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth import get_user_model
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse, HttpResponseForbidden
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_POST
+
+from baogame.rules.core import RuleError
+
+from . import charts, selectors, services
+from .forms import EmailForm, GameToolForm, LeagueCreateForm, SeasonCreateForm
+from .models import League
+
+
+def league_list(request: HttpRequest) -> HttpResponse:
+    """The leagues the user may see."""
+    leagues = selectors.league_list_visible(user=request.user)
+    return render(request, "leagues/list.html", {"leagues": leagues})
+
+
+@login_required
+def league_new(request: HttpRequest) -> HttpResponse:
+    """Create a league; the creator organises it."""
+    form = LeagueCreateForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            league = services.league_create(creator=request.user, **form.cleaned_data)
+        except RuleError as exc:
+            form.add_error(None, f"{exc.message} ({exc.code})")
+        else:
+            return redirect(league)
+    return render(request, "leagues/new.html", {"form": form})
+
+
+def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    """Standings, the rating chart, rounds and their games, the audit log."""
+    league = selectors.league_get_visible(user=request.user, slug=slug)
+    season = selectors.season_current(league=league)
+    table = selectors.season_standings(season=season) if season else []
+    names = {row.user_id: row.name for row in table}
+    history = selectors.season_rating_history(season=season) if season else {}
+    chart = charts.rating_chart(series={names.get(uid, str(uid)): line for uid, line in history.items()})
+    context: dict[str, Any] = {
+        "league": league,
+        "role": selectors.league_role(league=league, user=request.user),
+        "season": season,
+        "table": table,
+        "chart": chart,
+        "rounds": selectors.season_rounds(season=season) if season else [],
+        "audit_log": selectors.league_audit_log(league=league),
+    }
+    return render(request, "leagues/detail.html", context)
+
+
+def league_join(request: HttpRequest, slug: str, token: str) -> HttpResponse:
+    """The invite link: sign in, then join (also a private league)."""
+    league = League.objects.filter(slug=slug, invite_token=token).first()
+    if league is None:
+        return render(request, "leagues/join.html", {"league": None}, status=404)
+    if not request.user.is_authenticated:
+        return redirect(f"/accounts/login/?next={request.path}")
+    if request.method == "POST":
+        services.membership_join_by_link(league=league, user=request.user, token=token)
+        messages.success(request, f"You are a member of {league.name}.")
+        return redirect(league)
+    return render(request, "leagues/join.html", {"league": league})
+
+
+def _member_action(request: HttpRequest, slug: str, action: str) -> HttpResponse:
+    league = selectors.league_get_visible(user=request.user, slug=slug)
+    try:
+        if action == "request":
+            services.membership_request(league=league, user=request.user)
+            messages.success(request, "Your request to join was sent to the organisers.")
+        else:
+            services.membership_withdraw(league=league, user=request.user)
+            messages.success(request, "You have withdrawn from the league.")
+    except RuleError as exc:
+        messages.error(request, exc.message)
+    return redirect(league)
+
+
+@login_required
+@require_POST
+def league_request(request: HttpRequest, slug: str) -> HttpResponse:
+    """Ask to join a public league."""
+    return _member_action(request, slug, "request")
+
+
+@login_required
+@require_POST
+def league_withdraw(request: HttpRequest, slug: str) -> HttpResponse:
+    """Leave the league."""
+    return _member_action(request, slug, "withdraw")
+
+
+def _organised(request: HttpRequest, slug: str) -> League | None:
+    league = selectors.league_get_visible(user=request.user, slug=slug)
+    return league if services.league_is_organiser(league=league, user=request.user) else None
+
+
+@login_required
+def league_manage(request: HttpRequest, slug: str) -> HttpResponse:
+    """The organiser tools."""
+    league = _organised(request, slug)
+    if league is None:
+        return HttpResponseForbidden("only the league's organisers can manage it")
+    context = {
+        "league": league,
+        "season": selectors.season_current(league=league),
+        "members": selectors.league_members(league=league),
+        "fixtures": selectors.league_fixtures_open(league=league),
+        "invite_url": request.build_absolute_uri(f"/leagues/{league.slug}/join/{league.invite_token}/"),
+        "season_form": SeasonCreateForm(),
+        "email_form": EmailForm(),
+        "tool_form": GameToolForm(),
+    }
+    return render(request, "leagues/manage.html", context)
+
+
+@login_required
+@require_POST
+def league_manage_action(request: HttpRequest, slug: str, action: str) -> HttpResponse:
+    """One organiser action posted from the tools page."""
+    league = _organised(request, slug)
+    if league is None:
+        return HttpResponseForbidden("only the league's organisers can manage it")
+    try:
+        done = _run_manage_action(request, league, action)
+    except RuleError as exc:
+        messages.error(request, f"{exc.message} ({exc.code})")
+    else:
+        if done:
+            messages.success(request, done)
+    return redirect("leagues:manage", slug=league.slug)
+
+
+def _run_manage_action(request: HttpRequest, league: League, action: str) -> str:
+    user = request.user
+    if action in {"approve", "decline"}:
+        services.membership_approve(
+            league=league, membership_id=int(request.POST["membership"]), by=user, approve=action == "approve"
+        )
+        return "Done."
+    if action == "season":
+        form = SeasonCreateForm(request.POST)
+        if not form.is_valid():
+            return f"Invalid season: {form.errors.as_text()}"
+        season = services.season_create(league=league, by=user, **form.cleaned_data)
+        return f"Season {season.number} scheduled."
+    if action == "round":
+        season = selectors.season_current(league=league)
+        if season is None:
+            return "Create a season first."
+        rnd = services.round_start(season_id=season.pk, by=user)
+        return f"Round {rnd.number} started."
+    if action == "email":
+        form = EmailForm(request.POST)
+        if not form.is_valid():
+            return "A message needs a subject and a text."
+        sent = services.league_email_members(league=league, by=user, **form.cleaned_data)
+        return f"{sent} messages sent."
+    if action == "game":
+        return _game_tool(request, league)
+    return "Unknown action."
+
+
+def _game_tool(request: HttpRequest, league: League) -> str:
+    form = GameToolForm(request.POST)
+    if not form.is_valid():
+        return f"Invalid: {form.errors.as_text()}"
+    d = form.cleaned_data
+    game_id, user, reason, seat = int(request.POST["game"]), request.user, d["reason"], d["seat"]
+    common = {"league": league, "game_id": game_id, "by": user}
+    match d["action"]:
+        case "extend":
+            services.game_deadline_extend(**common, seat=seat or 0, hours=d["hours"] or 24, reason=reason)
+        case "pause":
+            services.game_pause(**common, reason=reason)
+        case "resume":
+            services.game_resume(**common, reason=reason)
+        case "substitute":
+            newcomer = get_user_model().objects.filter(username=d["username"]).first()
+            if newcomer is None:
+                return "No such user."
+            services.seat_substitute(**common, position=seat or 0, user=newcomer, reason=reason)
+        case "bot_on" | "bot_off":
+            services.seat_bot_takeover(
+                **common, position=seat or 0, on=d["action"] == "bot_on", reason=reason
+            )
+        case "adjudicate":
+            services.game_adjudicate(**common, places=dict(enumerate(d["places"])), reason=reason)
+        case "abort":
+            services.game_abort(**common, reason=reason)
+    return "Done."

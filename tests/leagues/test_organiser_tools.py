@@ -1,0 +1,240 @@
+"""Organiser tools, permissions and the audit log (toy engine)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.core import mail
+from django.test import Client
+
+from apps.games.errors import ServiceError
+from apps.games.models import Decision, Game
+from apps.leagues import selectors, services
+from apps.leagues.models import AuditLog, Fixture, League, Membership, Standing
+from tests.factories import UserFactory
+from tests.leagues.conftest import NO_PASSWORD
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def running(
+    toy_league: League, members: list[Any], organiser: Any, django_capture_on_commit_callbacks: Any
+) -> Game:
+    """Round 1 of a season started; returns the game of table 1."""
+    season = services.season_create(league=toy_league, by=organiser, rounds=3)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.round_start(season_id=season.pk, by=organiser)
+    return Fixture.objects.get(round__season=season, table=1).game
+
+
+def _actions(league: League) -> list[str]:
+    return list(AuditLog.objects.filter(league=league).order_by("pk").values_list("action", flat=True))
+
+
+def test_round_seats_each_member_once_in_seeded_order(running: Game, members: list[Any]) -> None:
+    fixtures = Fixture.objects.filter(round__season__league=running.league_fixture.round.season.league)
+
+    seated = [s.user_id for f in fixtures for s in f.game.seats.order_by("position")]
+
+    assert sorted(seated) == sorted(m.pk for m in members)
+    assert all(f.game.status == Game.Status.ACTIVE for f in fixtures)
+
+
+def test_each_organiser_action_is_audited(
+    toy_league: League, running: Game, organiser: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    newcomer = UserFactory(username="reserve", password=NO_PASSWORD)
+    before = Decision.objects.get(game=running, seat=running.state["active"])
+
+    services.game_deadline_extend(
+        league=toy_league, game_id=running.pk, seat=before.seat, hours=5, by=organiser, reason="ill"
+    )
+    services.game_pause(league=toy_league, game_id=running.pk, by=organiser, reason="dispute")
+    services.game_resume(league=toy_league, game_id=running.pk, by=organiser)
+    services.seat_substitute(league=toy_league, game_id=running.pk, position=1, user=newcomer, by=organiser)
+    services.seat_bot_takeover(league=toy_league, game_id=running.pk, position=2, on=False, by=organiser)
+    services.league_email_members(league=toy_league, subject="Hello", body="Round 1 is on.", by=organiser)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.game_abort(league=toy_league, game_id=running.pk, by=organiser, reason="server trouble")
+
+    assert _actions(toy_league)[-7:] == [
+        "deadline_extended",
+        "game_paused",
+        "game_resumed",
+        "player_substituted",
+        "seat_from_bot",
+        "members_emailed",
+        "game_aborted",
+    ]
+    assert AuditLog.objects.get(action="deadline_extended").reason == "ill"
+
+
+def test_extend_gives_the_decision_more_time(toy_league: League, running: Game, organiser: Any) -> None:
+    decision = Decision.objects.get(game=running, seat=running.state["active"])
+
+    services.game_deadline_extend(
+        league=toy_league, game_id=running.pk, seat=decision.seat, hours=5, by=organiser
+    )
+
+    decision.refresh_from_db()
+    assert decision.deadline - decision.opened_at == timedelta(days=7, hours=5)
+
+
+def test_pause_stops_and_resume_restarts_the_game(toy_league: League, running: Game, organiser: Any) -> None:
+    services.game_pause(league=toy_league, game_id=running.pk, by=organiser, reason="dispute")
+    running.refresh_from_db()
+    assert running.status == Game.Status.PAUSED
+
+    services.game_resume(league=toy_league, game_id=running.pk, by=organiser)
+    running.refresh_from_db()
+    assert running.status == Game.Status.ACTIVE
+
+
+def test_substitute_takes_over_the_seat_and_its_view(
+    toy_league: League, running: Game, organiser: Any
+) -> None:
+    from apps.games.selectors import game_view
+
+    newcomer = UserFactory(username="reserve", password=NO_PASSWORD)
+    old_view = game_view(game=running, seat=1)
+
+    services.seat_substitute(league=toy_league, game_id=running.pk, position=1, user=newcomer, by=organiser)
+
+    seat = running.seats.get(position=1)
+    assert seat.user == newcomer
+    assert game_view(game=running, seat=seat.position) == old_view
+
+
+def test_bot_takeover_plays_the_seat(
+    toy_league: League, running: Game, organiser: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    active = running.state["active"]
+
+    with django_capture_on_commit_callbacks(execute=True):
+        services.seat_bot_takeover(
+            league=toy_league, game_id=running.pk, position=active, on=True, by=organiser
+        )
+
+    running.refresh_from_db()
+    assert running.seats.get(position=active).bot_takeover
+    assert running.version > 0
+
+
+def test_aborted_game_does_not_count(
+    toy_league: League, running: Game, organiser: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    with django_capture_on_commit_callbacks(execute=True):
+        services.game_abort(league=toy_league, game_id=running.pk, by=organiser, reason="server trouble")
+
+    running.refresh_from_db()
+    assert (running.status, running.status_reason) == (Game.Status.ABORTED, "server trouble")
+    assert not Decision.objects.filter(game=running).exists()
+    assert not Standing.objects.filter(season__league=toy_league, games_played__gt=0).exists()
+    assert Fixture.objects.get(game=running).counted_at is not None
+
+
+def test_adjudicated_result_counts_once(
+    toy_league: League, running: Game, organiser: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    with django_capture_on_commit_callbacks(execute=True):
+        services.game_adjudicate(
+            league=toy_league, game_id=running.pk, places={0: 1, 1: 2, 2: 3}, by=organiser, reason="agreed"
+        )
+    services.fixture_record_result(game_id=running.pk)  # a second signal changes nothing
+
+    first = Standing.objects.get(season__league=toy_league, user=running.seats.get(position=0).user)
+    assert (first.games_played, first.wins, first.points) == (1, 1, 2)
+
+
+def test_email_goes_to_every_active_member(toy_league: League, members: list[Any], organiser: Any) -> None:
+    Membership.objects.filter(user=members[0]).update(status=Membership.Status.WITHDRAWN)
+
+    sent = services.league_email_members(league=toy_league, subject="News", body="Hi", by=organiser)
+
+    assert sent == 5 and len(mail.outbox) == 5
+    assert mail.outbox[0].subject == "[Toy League] News"
+
+
+def test_organiser_sees_the_tools_page(toy_league: League, running: Game, organiser: Any) -> None:
+    client = Client()
+    client.force_login(organiser)
+
+    page = client.get(f"/leagues/{toy_league.slug}/manage/")
+
+    assert page.status_code == 200
+    assert toy_league.invite_token.encode() in page.content
+    assert f'name="game" value="{running.pk}"'.encode() in page.content
+
+
+def test_only_organisers_manage(toy_league: League, running: Game, members: list[Any]) -> None:
+    with pytest.raises(ServiceError) as exc:
+        services.game_abort(league=toy_league, game_id=running.pk, by=members[0], reason="mine")
+
+    client = Client()
+    client.force_login(members[0])
+    assert exc.value.code == "forbidden"
+    assert client.get(f"/leagues/{toy_league.slug}/manage/").status_code == 403
+    assert client.post(f"/leagues/{toy_league.slug}/manage/round/").status_code == 403
+    assert not AuditLog.objects.filter(action="game_aborted").exists()
+
+
+def test_private_league_is_invisible_to_non_members(toy_league: League, members: list[Any]) -> None:
+    League.objects.filter(pk=toy_league.pk).update(is_public=False)
+    stranger, member = Client(), Client()
+    stranger.force_login(UserFactory(username="stranger", password=NO_PASSWORD))
+    member.force_login(members[0])
+
+    assert stranger.get(f"/leagues/{toy_league.slug}/").status_code == 404
+    assert toy_league.name.encode() not in stranger.get("/leagues/").content
+    assert member.get(f"/leagues/{toy_league.slug}/").status_code == 200
+
+
+def test_request_then_approval_makes_a_member(toy_league: League, organiser: Any) -> None:
+    applicant = UserFactory(username="applicant", password=NO_PASSWORD)
+
+    membership = services.membership_request(league=toy_league, user=applicant)
+    assert membership.status == Membership.Status.PENDING
+    services.membership_approve(league=toy_league, membership_id=membership.pk, by=organiser)
+
+    membership.refresh_from_db()
+    assert membership.status == Membership.Status.ACTIVE
+    assert "member_approved" in _actions(toy_league)
+
+
+def test_withdrawn_member_gets_no_table_next_round(
+    toy_league: League, running: Game, members: list[Any], organiser: Any
+) -> None:
+    season = running.league_fixture.round.season
+    services.membership_withdraw(league=toy_league, user=members[0])
+
+    rnd = services.round_start(season_id=season.pk, by=organiser)
+
+    seated = [s.user_id for f in rnd.fixtures.all() for s in f.game.seats.all()]
+    assert members[0].pk not in seated and len(seated) == 5
+    assert sorted(len(f.players) for f in rnd.fixtures.all()) == [2, 3]
+
+
+def test_scheduled_rounds_start_when_due(toy_league: League, members: list[Any], organiser: Any) -> None:
+    from django.utils import timezone
+
+    season = services.season_create(
+        league=toy_league, by=organiser, rounds=2, starts_at=timezone.now() - timedelta(days=1)
+    )
+
+    assert services.rounds_start_due() == 1
+    assert services.rounds_start_due() == 0  # round 2 is due in six days
+    assert season.round_set.count() == 1
+    assert AuditLog.objects.filter(action="round_started", actor=None).exists()
+
+
+def test_standings_selector_ranks_with_shared_places(toy_league: League, running: Game) -> None:
+    season = running.league_fixture.round.season
+    Standing.objects.filter(season=season).update(points=1)
+
+    table = selectors.season_standings(season=season)
+
+    assert {row.rank for row in table} == {1}
+    assert len(table) == 6
