@@ -88,6 +88,10 @@ def _pair(st: State, user: int, targets: list[dict[str, int]], swap: bool) -> No
     """The checks of ``blind_swap`` (``swap``) and ``macaw`` in BB-22's order."""
     if len(targets) != 2:
         raise RuleError("wrong_count", "name exactly two cards")
+    # Each check runs over both targets before the next one (BB-22.0: the first failing check wins).
+    for p in targets:
+        if not is_position(st, p["seat"], p["slot"]):
+            raise RuleError("invalid_position", f"seat {p['seat']} slot {p['slot']} does not exist")
     for p in targets:
         _target(st, p)
     a, b = targets

@@ -265,16 +265,19 @@ def test_ex_11_second_recycling_starts_automatic_final_phase():
 
 
 def test_ex_12_bao_final_turns_and_pluck_by_caller():
-    """EX-12 (BB-10, BB-14.3 b)."""
+    """EX-12 (BB-10, BB-14.3 b): S2 calls BAO at the end of its turn; S0 and S1 take final turns (S2
+    plucks in S0's window); the round ends after S1 and S2's BAO succeeds."""
     st = a_game([[KINGF, DUCK, IBIS, None], [KINGF, IBIS, None, None], [HUM, SPARROW, None, MAGPIE]],
-                draw=[HUM, PEACOCK], active=2)
+                draw=[CRANE, HUM, PEACOCK], active=2)
     st = play(st, 2, "draw")
     st = play(st, 2, "discard")
     st = pass_all(st)
-    # Re-stack so that S2 starts its final step; simpler: start at S2's end_turn via a fresh position.
-    st = a_game([[KINGF, DUCK, IBIS, None], [KINGF, IBIS, None, None], [HUM, SPARROW, None, MAGPIE]],
-                draw=[HUM, PEACOCK], active=0, bao_caller=2)
+    assert kind(st) == "end_turn" and decision(st)["seats"] == [2]
 
+    st, events = act(st, 2, "end_turn", bao=True)
+
+    assert [e["type"] for e in events][:2] == ["bao_called", "turn_ended"]
+    assert ref(st)["bao_caller"] == 2 and ref(st)["active"] == 0 and kind(st) == "turn_action"
     st = play(st, 0, "draw")
     st = play(st, 0, "discard")
     assert decision(st)["seats"] == [1, 2]
