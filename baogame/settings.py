@@ -297,9 +297,8 @@ REST_FRAMEWORK["DEFAULT_AUTHENTICATION_CLASSES"] = [
 ]
 REST_FRAMEWORK["EXCEPTION_HANDLER"] = "apps.api.exceptions.api_exception_handler"
 REST_FRAMEWORK["DEFAULT_THROTTLE_CLASSES"] = ["apps.api.throttling.WriteRateThrottle"]
-#: Writes (POST/PUT/PATCH/DELETE) per user; empty disables the limit. DRF's "N/s|min|hour|day".
+#: Writes (POST/PUT/PATCH/DELETE) per user, DRF's "N/s|min|hour|day"; "off" disables the limit.
 API_WRITE_RATE = env_str("API_WRITE_RATE", "120/min")
-REST_FRAMEWORK["UNAUTHENTICATED_USER"] = "django.contrib.auth.models.AnonymousUser"
 SPECTACULAR_SETTINGS["POSTPROCESSING_HOOKS"] = [
     "drf_spectacular.hooks.postprocess_schema_enums",
     "apps.api.schema.add_error_responses",
@@ -307,6 +306,18 @@ SPECTACULAR_SETTINGS["POSTPROCESSING_HOOKS"] = [
 SPECTACULAR_SETTINGS["SCHEMA_PATH_PREFIX"] = "/api/v1"
 SPECTACULAR_SETTINGS["COMPONENT_SPLIT_REQUEST"] = True
 REST_FRAMEWORK["DEFAULT_SCHEMA_CLASS"] = "apps.api.schema.ApiAutoSchema"
+#: The write-rate counters live in this cache. The default (per-process memory) counts per gunicorn
+#: worker; production sets API_CACHE_URL=redis://…/N so that all workers share one count.
+API_THROTTLE_CACHE = "default"
+if env_str("API_CACHE_URL", ""):
+    CACHES = {
+        **globals().get("CACHES", {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}),
+        "api": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": env_str("API_CACHE_URL"),
+        },
+    }
+    API_THROTTLE_CACHE = "api"
 
 # --- Deadlines, windows and absence (apps.games.deadlines / clock; deadlines engineer) --------------
 if CELERY_BROKER_URL.startswith(("redis://", "rediss://")):

@@ -1,0 +1,57 @@
+"""``Authorization: Bearer <token>`` authentication with personal API tokens."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from django.utils import timezone
+from drf_spectacular.extensions import OpenApiAuthenticationExtension
+from rest_framework import authentication, exceptions
+from rest_framework.request import Request
+
+from .models import ApiToken, token_digest
+
+#: ``last_used_at`` is written at most this often per token, so reads stay read-only.
+LAST_USED_RESOLUTION = timedelta(minutes=5)
+
+
+class ApiTokenAuthentication(authentication.BaseAuthentication):
+    """Authenticate with a personal API token sent as ``Bearer`` (or ``Token``) credentials."""
+
+    keywords = ("bearer", "token")
+
+    def authenticate(self, request: Request) -> tuple[Any, ApiToken] | None:
+        parts = authentication.get_authorization_header(request).split()
+        if not parts or parts[0].decode("latin-1").lower() not in self.keywords:
+            return None
+        if len(parts) != 2:
+            raise exceptions.AuthenticationFailed("the Authorization header must be 'Bearer <token>'")
+        try:
+            raw = parts[1].decode("ascii")
+        except UnicodeDecodeError:
+            raise exceptions.AuthenticationFailed("invalid token") from None
+        token = ApiToken.objects.select_related("user").filter(digest=token_digest(raw)).first()
+        if token is None or not token.user.is_active:
+            raise exceptions.AuthenticationFailed("invalid or revoked token")
+        now = timezone.now()
+        if token.last_used_at is None or now - token.last_used_at > LAST_USED_RESOLUTION:
+            ApiToken.objects.filter(pk=token.pk).update(last_used_at=now)
+        return token.user, token
+
+    def authenticate_header(self, request: Request) -> str:
+        return 'Bearer realm="api"'
+
+
+class ApiTokenScheme(OpenApiAuthenticationExtension):
+    """Documents the token scheme in the OpenAPI schema."""
+
+    target_class = "apps.api.authentication.ApiTokenAuthentication"
+    name = "tokenAuth"
+
+    def get_security_definition(self, auto_schema: Any) -> dict[str, str]:
+        return {
+            "type": "http",
+            "scheme": "bearer",
+            "description": "A personal API token from /api/tokens/: `Authorization: Bearer bg_…`.",
+        }

@@ -1,0 +1,63 @@
+"""Every API error as ``{"code", "detail"}`` with a fitting HTTP status."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.exceptions import ObjectDoesNotExist, PermissionDenied
+from django.http import Http404
+from rest_framework import exceptions, status
+from rest_framework.response import Response
+from rest_framework.views import exception_handler as drf_exception_handler
+
+from apps.games.errors import ServiceError
+from baogame.rules.core import RuleError
+
+#: Stable codes for DRF's own exceptions (their ``default_code`` is not always what a client wants).
+_CODES: dict[type[exceptions.APIException], str] = {
+    exceptions.NotAuthenticated: "not_authenticated",
+    exceptions.AuthenticationFailed: "authentication_failed",
+    exceptions.PermissionDenied: "permission_denied",
+    exceptions.NotFound: "not_found",
+    exceptions.MethodNotAllowed: "method_not_allowed",
+    exceptions.NotAcceptable: "not_acceptable",
+    exceptions.UnsupportedMediaType: "unsupported_media_type",
+    exceptions.Throttled: "throttled",
+    exceptions.ParseError: "parse_error",
+    exceptions.ValidationError: "invalid",
+}
+
+
+def _flatten(errors: Any, path: str = "") -> list[str]:
+    """``{"a": ["bad"], "b": {"c": ["worse"]}}`` -> ``["a: bad", "b.c: worse"]``."""
+    if isinstance(errors, dict):
+        out: list[str] = []
+        for key, value in errors.items():
+            out += _flatten(value, f"{path}.{key}" if path else str(key))
+        return out
+    if isinstance(errors, list):
+        return [line for item in errors for line in _flatten(item, path)]
+    return [f"{path}: {errors}" if path and path != "non_field_errors" else str(errors)]
+
+
+def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    """DRF's ``EXCEPTION_HANDLER``: rule and service refusals, DRF errors, 404s, all one shape."""
+    if isinstance(exc, RuleError):
+        code = status.HTTP_400_BAD_REQUEST
+        if isinstance(exc, ServiceError):
+            code = exc.status
+        return Response(exc.to_json(), status=code)
+    if isinstance(exc, (Http404, ObjectDoesNotExist)):
+        exc = exceptions.NotFound()
+    elif isinstance(exc, PermissionDenied):
+        exc = exceptions.PermissionDenied()
+    response = drf_exception_handler(exc, context)  # keeps WWW-Authenticate, Retry-After, Allow
+    if response is None or not isinstance(exc, exceptions.APIException):
+        return response
+    code = next((c for klass, c in _CODES.items() if isinstance(exc, klass)), exc.default_code)
+    if isinstance(exc, exceptions.ValidationError):
+        lines = _flatten(exc.detail)
+        response.data = {"code": code, "detail": "; ".join(lines) or "invalid input", "errors": exc.detail}
+    else:
+        response.data = {"code": str(code), "detail": str(exc.detail)}
+    return response

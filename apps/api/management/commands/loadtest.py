@@ -1,0 +1,329 @@
+"""Load benchmark: the site under gunicorn on PostgreSQL, C concurrent API clients playing their own games.
+
+Each client holds both seats of its own 2-player Bao Bei games through two personal tokens: it asks
+``/legal`` for the seat that must act, submits one of those actions (with an ``Idempotency-Key``), and
+starts a new game through the API when one ends. No seat is a server bot, so no bot task runs inside a
+request. The site runs with production settings (``DEBUG=False``) and a Celery broker of its own in a
+temporary folder (the deadline and notification tasks every move enqueues are written there and thrown
+away; no worker runs). Everything the run creates is deleted at the end.
+
+Prints moves per second and p50/p95/p99 latency of the move requests, then one JSON line.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import random
+import resource
+import secrets
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.db import connection
+
+from apps.api.services import token_create
+from apps.games.models import Game
+
+HOST = "127.0.0.1"
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind((HOST, 0))
+        return int(sock.getsockname()[1])
+
+
+def _percentile(values: list[float], q: float) -> float:
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    index = min(len(ordered) - 1, max(0, round(q / 100 * len(ordered) + 0.5) - 1))
+    return ordered[index]
+
+
+def _cpu_seconds() -> tuple[float, float]:
+    """CPU seconds used so far by this process and by its waited-for children (gunicorn)."""
+    mine, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return mine.ru_utime + mine.ru_stime, children.ru_utime + children.ru_stime
+
+
+@dataclass
+class Stats:
+    """What one client measured (merged at the end; no locking needed while running)."""
+
+    move_ms: list[float] = field(default_factory=list)
+    read_ms: list[float] = field(default_factory=list)
+    refused: int = 0
+    errors: int = 0
+    games: int = 0
+
+
+class Client:
+    """One simulated player program: a keep-alive connection and the tokens of both seats."""
+
+    def __init__(self, port: int, tokens: list[str], rng: random.Random, stats: Stats) -> None:
+        self.conn = http.client.HTTPConnection(HOST, port, timeout=30)
+        self.tokens = tokens
+        self.rng = rng
+        self.stats = stats
+
+    def call(
+        self, method: str, path: str, token: str, body: Any = None, key: str | None = None
+    ) -> tuple[int, Any]:
+        headers = {"Authorization": f"Bearer {token}", "Accept": "application/json"}
+        data = None
+        if body is not None:
+            data = json.dumps(body).encode()
+            headers["Content-Type"] = "application/json"
+        if key:
+            headers["Idempotency-Key"] = key
+        try:
+            self.conn.request(method, path, body=data, headers=headers)
+            response = self.conn.getresponse()
+            payload = response.read()
+        except (OSError, http.client.HTTPException):
+            self.conn.close()  # reconnect on the next request
+            raise
+        return response.status, json.loads(payload) if payload else None
+
+    def new_game(self) -> tuple[int, list[dict[str, Any]]]:
+        """Create a Bao Bei game with seat 0 and join it with seat 1; return its id and open decisions."""
+        status, game = self.call("POST", "/api/v1/games/", self.tokens[0], {"engine": "baobei", "players": 2})
+        if status != 201:
+            raise RuntimeError(f"create answered {status}: {game}")
+        status, _ = self.call(
+            "POST", "/api/v1/games/join/", self.tokens[1], {"invite_token": game["invite_token"]}
+        )
+        if status != 200:
+            raise RuntimeError(f"join answered {status}")
+        status, detail = self.call("GET", f"/api/v1/games/{game['id']}/", self.tokens[0])
+        self.stats.games += 1
+        opened = [{"seats": sorted({d["seat"] for d in detail["decisions"]})}]
+        return game["id"], opened
+
+    def run(self, until: float) -> None:
+        game_id, decisions = self.new_game()
+        while time.monotonic() < until:
+            if not decisions:
+                game_id, decisions = self.new_game()
+                continue
+            seat = decisions[0]["seats"][0]
+            token = self.tokens[seat]
+            started = time.perf_counter()
+            status, legal = self.call("GET", f"/api/v1/games/{game_id}/legal/?limit=30", token)
+            self.stats.read_ms.append((time.perf_counter() - started) * 1000)
+            if status != 200 or not legal["actions"]:
+                self.stats.errors += 1
+                game_id, decisions = self.new_game()
+                continue
+            action = self.rng.choice(legal["actions"])
+            started = time.perf_counter()
+            status, answer = self.call(
+                "POST",
+                f"/api/v1/games/{game_id}/actions/",
+                token,
+                {"action": action},
+                key=secrets.token_hex(8),
+            )
+            self.stats.move_ms.append((time.perf_counter() - started) * 1000)
+            if status == 201:
+                decisions = answer["decisions"]
+            elif status in (400, 409):
+                self.stats.refused += 1  # e.g. a pluck window another seat closed: ask again
+                _, detail = self.call("GET", f"/api/v1/games/{game_id}/", token)
+                seats = sorted({d["seat"] for d in detail["decisions"]})
+                decisions = [{"seats": seats}] if seats else []
+            else:
+                self.stats.errors += 1
+                decisions = []
+
+
+class Command(BaseCommand):
+    help = "Drive C concurrent API clients against the site under gunicorn for S seconds; report moves/s."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--clients", type=int, default=32)
+        parser.add_argument("--seconds", type=float, default=20.0)
+        parser.add_argument("--workers", type=int, default=4, help="gunicorn worker processes")
+        parser.add_argument("--threads", type=int, default=4, help="threads per gunicorn worker")
+        parser.add_argument("--warmup", type=float, default=2.0, help="seconds of play not measured")
+        parser.add_argument("--seed", type=int, default=1)
+        parser.add_argument(
+            "--broker",
+            default="filesystem://",
+            help="Celery broker for the site (default: a temporary folder)",
+        )
+
+    def handle(self, *args: Any, **opts: Any) -> None:
+        if connection.vendor != "postgresql":
+            raise CommandError("The load test runs on PostgreSQL: set DATABASE_URL=postgres://…")
+        clients = opts["clients"]
+        run = secrets.token_hex(3)
+        self.stdout.write(
+            f"loadtest {run}: {clients} clients, {opts['seconds']} s, "
+            f"database {connection.settings_dict['NAME']}"
+        )
+        users = self._make_users(run, clients)
+        tmp = tempfile.TemporaryDirectory(prefix="baogame-loadtest-")
+        port = _free_port()
+        server = self._start_server(port, Path(tmp.name), opts)
+        before = _cpu_seconds()
+        try:
+            result = self._drive(port, users, opts)
+        finally:
+            server.terminate()
+            try:
+                server.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                server.kill()
+                server.wait()
+            self._clean_up(run)
+            tmp.cleanup()
+        # CPU seconds (user + system) of the clients and of gunicorn (master and workers), warm-up included.
+        after = _cpu_seconds()
+        result["client_cpu_s"] = round(after[0] - before[0], 1)
+        result["server_cpu_s"] = round(after[1] - before[1], 1)
+        self.stdout.write(
+            f"{result['moves']} moves in {result['seconds']:.1f} s: {result['moves_per_s']:.1f} moves/s; "
+            f"move latency p50 {result['p50_ms']:.1f} ms, p95 {result['p95_ms']:.1f} ms, "
+            f"p99 {result['p99_ms']:.1f} ms; "
+            f"/legal p50 {result['legal_p50_ms']:.1f} ms, p99 {result['legal_p99_ms']:.1f} ms; "
+            f"{result['games']} games, {result['refused']} refused, {result['errors']} errors"
+        )
+        self.stdout.write(json.dumps(result))
+
+    def _make_users(self, run: str, clients: int) -> list[list[str]]:
+        """Two players (one per seat) and their tokens for every client."""
+        user_model = get_user_model()
+        out = []
+        for c in range(clients):
+            tokens = []
+            for seat in range(2):
+                user = user_model(
+                    username=f"loadtest-{run}-{c}-{seat}", email=f"loadtest-{run}-{c}-{seat}@example.invalid"
+                )
+                user.set_unusable_password()
+                user.save()
+                tokens.append(token_create(user=user, name="loadtest")[1])
+            out.append(tokens)
+        return out
+
+    def _start_server(self, port: int, var_dir: Path, opts: dict[str, Any]) -> subprocess.Popen[bytes]:
+        env = {
+            **os.environ,
+            "DATABASE_URL": settings.DATABASE_URL,
+            "DEBUG": "False",
+            "SECRET_KEY": secrets.token_urlsafe(64),
+            "ALLOWED_HOSTS": f"{HOST},localhost",
+            "SECURE_SSL_REDIRECT": "False",
+            "DB_CONN_MAX_AGE": "600",
+            "BAOGAME_VAR_DIR": str(var_dir),
+            "BAOGAME_TESTING": "False",
+            "CELERY_BROKER_URL": opts["broker"],
+            "CELERY_TASK_ALWAYS_EAGER": "False",
+            "API_WRITE_RATE": "100000/min",  # the throttle still runs, but does not limit the benchmark
+            "LOG_LEVEL": "WARNING",
+            "EMAIL_URL": "locmem://",
+        }
+        command = [
+            sys.executable, "-m", "gunicorn", "baogame.wsgi:application",
+            "--bind", f"{HOST}:{port}",
+            "--workers", str(opts["workers"]),
+            "--threads", str(opts["threads"]),
+            "--worker-class", "gthread",
+            "--keep-alive", "75",
+            "--log-level", "warning",
+        ]  # fmt: skip
+        (var_dir / "staticfiles").mkdir(parents=True, exist_ok=True)
+        server = subprocess.Popen(command, env=env, cwd=settings.BASE_DIR)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if server.poll() is not None:
+                raise CommandError("gunicorn exited at startup")
+            try:
+                conn = http.client.HTTPConnection(HOST, port, timeout=2)
+                conn.request("GET", "/api/v1/me/")  # cheap: 401 once Django answers
+                if conn.getresponse().status == 401:
+                    return server
+            except OSError:
+                pass
+            time.sleep(0.3)
+        server.terminate()
+        raise CommandError("gunicorn did not answer within 60 s")
+
+    def _drive(self, port: int, users: list[list[str]], opts: dict[str, Any]) -> dict[str, Any]:
+        warm = [Stats() for _ in users]
+        threads = [
+            threading.Thread(
+                target=Client(port, tokens, random.Random(f"{opts['seed']}:{i}"), stats).run,
+                args=(time.monotonic() + opts["warmup"],),
+            )
+            for i, (tokens, stats) in enumerate(zip(users, warm, strict=True))
+        ]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        stats = [Stats() for _ in users]
+        failures: list[BaseException] = []
+
+        def play(tokens: list[str], rng: random.Random, stat: Stats, until: float) -> None:
+            try:
+                Client(port, tokens, rng, stat).run(until)
+            except BaseException as exc:  # noqa: BLE001 - reported below
+                failures.append(exc)
+
+        started = time.monotonic()
+        until = started + opts["seconds"]
+        threads = [
+            threading.Thread(
+                target=play, args=(tokens, random.Random(f"{opts['seed']}:run:{i}"), stat, until)
+            )
+            for i, (tokens, stat) in enumerate(zip(users, stats, strict=True))
+        ]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        elapsed = time.monotonic() - started
+        if failures:
+            self.stderr.write(f"{len(failures)} clients failed, first: {failures[0]!r}")
+        moves = [ms for s in stats for ms in s.move_ms]
+        reads = [ms for s in stats for ms in s.read_ms]
+        accepted = len(moves) - sum(s.refused + s.errors for s in stats)
+        return {
+            "clients": len(users),
+            "moves": accepted,
+            "seconds": round(elapsed, 2),
+            "moves_per_s": round(accepted / elapsed, 1),
+            "p50_ms": round(_percentile(moves, 50), 1),
+            "p95_ms": round(_percentile(moves, 95), 1),
+            "p99_ms": round(_percentile(moves, 99), 1),
+            "legal_p50_ms": round(_percentile(reads, 50), 1),
+            "legal_p99_ms": round(_percentile(reads, 99), 1),
+            "requests_per_s": round((len(moves) + len(reads)) / elapsed, 1),
+            "games": sum(s.games for s in stats),
+            "refused": sum(s.refused for s in stats),
+            "errors": sum(s.errors for s in stats) + len(failures),
+            "workers": opts["workers"],
+            "threads": opts["threads"],
+        }
+
+    def _clean_up(self, run: str) -> None:
+        """Delete the run's users and every game they sat in (moves, seats and decisions go with them)."""
+        users = get_user_model().objects.filter(username__startswith=f"loadtest-{run}-")
+        games, _ = Game.objects.filter(seats__user__in=users).distinct().delete()
+        users.delete()
+        self.stdout.write(f"cleaned up: {games} rows of games, the run's users and tokens")

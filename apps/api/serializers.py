@@ -1,0 +1,97 @@
+"""Output shapes shared by several endpoints (each API class nests its own Input/Output serializers)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.urls import reverse
+from rest_framework import serializers
+
+from apps.games.models import Decision, Game
+
+
+class SeatSerializer(serializers.Serializer):
+    position = serializers.IntegerField()
+    name = serializers.CharField(allow_null=True, help_text="Display name; null for an open seat.")
+    is_bot = serializers.BooleanField(help_text="Played by the server (a bot seat or a taken-over seat).")
+    is_you = serializers.BooleanField()
+
+
+class DecisionSerializer(serializers.Serializer):
+    seat = serializers.IntegerField()
+    kind = serializers.CharField()
+    decision_id = serializers.CharField()
+    timing = serializers.CharField()
+    deadline = serializers.DateTimeField(allow_null=True, help_text="Null while the clock is stopped.")
+
+
+class GameSummarySerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    engine = serializers.ChoiceField(choices=Game.Engine.choices)
+    title = serializers.CharField(allow_blank=True)
+    status = serializers.ChoiceField(choices=Game.Status.choices)
+    players = serializers.IntegerField()
+    version = serializers.IntegerField(help_text="Moves applied so far; bumps with every move.")
+    timing_preset = serializers.CharField()
+    created_at = serializers.DateTimeField()
+    started_at = serializers.DateTimeField(allow_null=True)
+    finished_at = serializers.DateTimeField(allow_null=True)
+    my_seat = serializers.IntegerField(allow_null=True, help_text="Your seat, or null for a spectator.")
+    waiting_for_me = serializers.BooleanField(help_text="One of the open decisions is yours.")
+    seats = SeatSerializer(many=True)
+    url = serializers.CharField(help_text="The game's web page.")
+
+
+class EventSerializer(serializers.Serializer):
+    seq = serializers.IntegerField(help_text="The move that produced the event.")
+    at = serializers.DateTimeField()
+    seat = serializers.IntegerField(help_text="The seat that moved.")
+    by_timeout = serializers.BooleanField()
+    event = serializers.JSONField(help_text="The event as the rules file describes it.")
+
+
+def seats_data(game: Game, my_seat: int | None) -> list[dict[str, Any]]:
+    """The table, without anything private."""
+    out = []
+    for seat in game.seats.all():
+        name = None
+        if seat.bot:
+            name = f"Bot ({seat.bot})"
+        elif seat.user_id is not None:
+            profile = getattr(seat.user, "profile", None)
+            name = profile.name if profile else seat.user.get_username()
+        out.append(
+            {
+                "position": seat.position,
+                "name": name,
+                "is_bot": seat.played_by_bot,
+                "is_you": seat.position == my_seat,
+            }
+        )
+    return out
+
+
+def game_summary(game: Game, my_seat: int | None, decisions: list[Decision] | None = None) -> dict[str, Any]:
+    """The public facts of a game plus the caller's seat."""
+    if decisions is None:
+        waiting = getattr(game, "waiting_for_me", None)
+        if waiting is None:
+            waiting = my_seat is not None and Decision.objects.filter(game=game, seat=my_seat).exists()
+    else:
+        waiting = my_seat is not None and any(d.seat == my_seat for d in decisions)
+    return {
+        "id": game.pk,
+        "engine": game.engine,
+        "title": game.title,
+        "status": game.status,
+        "players": game.players,
+        "version": game.version,
+        "timing_preset": game.timing_preset,
+        "created_at": game.created_at,
+        "started_at": game.started_at,
+        "finished_at": game.finished_at,
+        "my_seat": my_seat,
+        "waiting_for_me": bool(waiting) and game.status == Game.Status.ACTIVE,
+        "seats": seats_data(game, my_seat),
+        "url": reverse("games:detail", args=[game.pk]),
+    }

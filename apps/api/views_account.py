@@ -1,0 +1,207 @@
+"""Account endpoints: me, API tokens, bot accounts, notification preferences."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from apps.accounts.forms import ProfileForm
+from apps.accounts.models import Profile
+from apps.games.errors import ServiceError
+from apps.notifications import selectors as notification_selectors
+from apps.notifications import services as notification_services
+
+from . import selectors, services
+
+
+class MeApi(APIView):
+    """Who I am (GET) and my display name and time zone (PATCH)."""
+
+    class InputSerializer(serializers.Serializer):
+        display_name = serializers.CharField(max_length=60, required=False, allow_blank=True)
+        time_zone = serializers.CharField(max_length=64, required=False)
+
+    class OutputSerializer(serializers.Serializer):
+        id = serializers.IntegerField()
+        username = serializers.CharField()
+        display_name = serializers.CharField(allow_blank=True)
+        time_zone = serializers.CharField()
+        is_bot_account = serializers.BooleanField()
+        bot_owner = serializers.IntegerField(allow_null=True, help_text="For a bot account: its owner's id.")
+
+    def _body(self, profile: Profile) -> dict[str, Any]:
+        return {
+            "id": profile.user_id,
+            "username": profile.user.get_username(),
+            "display_name": profile.display_name,
+            "time_zone": profile.time_zone,
+            "is_bot_account": profile.is_bot_account,
+            "bot_owner": profile.bot_owner_id,
+        }
+
+    @extend_schema(operation_id="me_retrieve", responses=OutputSerializer)
+    def get(self, request: Request) -> Response:
+        profile, _ = Profile.objects.get_or_create(user=request.user)
+        return Response(self.OutputSerializer(self._body(profile)).data)
+
+    @extend_schema(operation_id="me_update", request=InputSerializer, responses=OutputSerializer)
+    def patch(self, request: Request) -> Response:
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        profile, _ = Profile.objects.get_or_create(user=request.user)
+        form = ProfileForm(
+            {"display_name": profile.display_name, "time_zone": profile.time_zone, **data.validated_data},
+            instance=profile,
+        )
+        if not form.is_valid():
+            errors = form.errors.get_json_data()
+            raise serializers.ValidationError({k: [e["message"] for e in v] for k, v in errors.items()})
+        form.save()
+        return Response(self.OutputSerializer(self._body(profile)).data)
+
+
+class TokenSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    prefix = serializers.CharField(help_text="The token's first characters.")
+    created_at = serializers.DateTimeField()
+    last_used_at = serializers.DateTimeField(allow_null=True)
+
+
+class NewTokenSerializer(TokenSerializer):
+    token = serializers.CharField(help_text="The secret: shown only in this answer, stored hashed.")
+
+
+class TokenNameSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=60)
+
+
+def _token_body(token: Any, raw: str | None = None) -> dict[str, Any]:
+    body = {
+        "id": token.pk,
+        "name": token.name,
+        "prefix": token.prefix,
+        "created_at": token.created_at,
+        "last_used_at": token.last_used_at,
+    }
+    if raw is not None:
+        body["token"] = raw
+    return body
+
+
+class TokenListApi(APIView):
+    """My personal API tokens (GET) and a new one (POST; the secret is shown once)."""
+
+    @extend_schema(operation_id="tokens_list", responses=TokenSerializer(many=True))
+    def get(self, request: Request) -> Response:
+        tokens = [_token_body(t) for t in selectors.token_list(user=request.user)]
+        return Response(TokenSerializer(tokens, many=True).data)
+
+    @extend_schema(
+        operation_id="tokens_create", request=TokenNameSerializer, responses={201: NewTokenSerializer}
+    )
+    def post(self, request: Request) -> Response:
+        data = TokenNameSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        token, raw = services.token_create(user=request.user, name=data.validated_data["name"])
+        return Response(NewTokenSerializer(_token_body(token, raw)).data, status=status.HTTP_201_CREATED)
+
+
+class TokenRevokeApi(APIView):
+    """Revoke one of my tokens (or a token of a bot account I own)."""
+
+    @extend_schema(operation_id="tokens_revoke", request=None, responses={204: None})
+    def delete(self, request: Request, token_id: int) -> Response:
+        services.token_revoke(user=request.user, token_id=token_id)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class BotAccountListApi(APIView):
+    """My bot accounts (GET) and a new one (POST): a user without password login, played by token."""
+
+    class InputSerializer(serializers.Serializer):
+        username = serializers.CharField(max_length=40)
+        display_name = serializers.CharField(max_length=60, required=False, default="", allow_blank=True)
+
+    class OutputSerializer(serializers.Serializer):
+        id = serializers.IntegerField()
+        username = serializers.CharField()
+        display_name = serializers.CharField(allow_blank=True)
+        tokens = TokenSerializer(many=True)
+
+    def _body(self, bot: Any) -> dict[str, Any]:
+        return {
+            "id": bot.pk,
+            "username": bot.get_username(),
+            "display_name": bot.profile.display_name,
+            "tokens": [_token_body(t) for t in bot.api_tokens.all()],
+        }
+
+    @extend_schema(operation_id="bots_list", responses=OutputSerializer(many=True))
+    def get(self, request: Request) -> Response:
+        bots = [self._body(b) for b in selectors.bot_account_list(owner=request.user)]
+        return Response(self.OutputSerializer(bots, many=True).data)
+
+    @extend_schema(operation_id="bots_create", request=InputSerializer, responses={201: OutputSerializer})
+    def post(self, request: Request) -> Response:
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        bot = services.bot_account_create(owner=request.user, **data.validated_data)
+        bot = selectors.bot_account_list(owner=request.user).get(pk=bot.pk)
+        return Response(self.OutputSerializer(self._body(bot)).data, status=status.HTTP_201_CREATED)
+
+
+class BotTokenCreateApi(APIView):
+    """A new token for one of my bot accounts (the secret is shown once)."""
+
+    @extend_schema(
+        operation_id="bots_token_create", request=TokenNameSerializer, responses={201: NewTokenSerializer}
+    )
+    def post(self, request: Request, bot_id: int) -> Response:
+        data = TokenNameSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        token, raw = services.bot_token_create(
+            owner=request.user, bot_id=bot_id, name=data.validated_data["name"]
+        )
+        return Response(NewTokenSerializer(_token_body(token, raw)).data, status=status.HTTP_201_CREATED)
+
+
+class NotificationPreferencesApi(APIView):
+    """My notification preferences (GET); change a category's mode, the digest hour or live games (PATCH)."""
+
+    class InputSerializer(serializers.Serializer):
+        category = serializers.CharField(max_length=40, required=False, help_text="One of the categories.")
+        mode = serializers.CharField(max_length=20, required=False, help_text="One of ``modes``.")
+        digest_hour = serializers.IntegerField(min_value=0, max_value=23, required=False)
+        live_games = serializers.BooleanField(required=False, help_text="Also mail about live-timed games.")
+
+    class OutputSerializer(serializers.Serializer):
+        categories = serializers.DictField(child=serializers.CharField(), help_text="Category -> mode.")
+        digest_hour = serializers.IntegerField(allow_null=True, help_text="Local hour of the daily digest.")
+        live_games = serializers.BooleanField()
+        modes = serializers.ListField(child=serializers.CharField())
+
+    @extend_schema(operation_id="notification_preferences_retrieve", responses=OutputSerializer)
+    def get(self, request: Request) -> Response:
+        prefs = notification_selectors.preferences_get(user=request.user)
+        return Response(self.OutputSerializer(prefs).data)
+
+    @extend_schema(
+        operation_id="notification_preferences_update", request=InputSerializer, responses=OutputSerializer
+    )
+    def patch(self, request: Request) -> Response:
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        if ("category" in data.validated_data) != ("mode" in data.validated_data):
+            raise ServiceError("invalid", "category and mode go together")
+        try:
+            notification_services.preferences_set(user=request.user, **data.validated_data)
+        except ValueError as exc:
+            raise ServiceError("invalid", str(exc)) from None
+        prefs = notification_selectors.preferences_get(user=request.user)
+        return Response(self.OutputSerializer(prefs).data)

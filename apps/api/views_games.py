@@ -1,0 +1,348 @@
+"""Game endpoints: list, create, join, a game as my seat sees it, its history, legal actions, moves."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.urls import reverse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from apps.games import selectors as game_selectors
+from apps.games import services as game_services
+from apps.games.errors import ServiceError
+from apps.games.models import Game
+from apps.games.timing import PRESETS
+from baogame.rules.registry import get_engine
+
+from . import selectors
+from .serializers import DecisionSerializer, EventSerializer, GameSummarySerializer, game_summary
+
+#: /legal answers at most this many actions per page (Bao Bei double plucks can run to thousands).
+LEGAL_DEFAULT_LIMIT = 200
+LEGAL_MAX_LIMIT = 2000
+HISTORY_DEFAULT_LIMIT = 500
+HISTORY_MAX_LIMIT = 2000
+
+
+class OpenDecisionSerializer(serializers.Serializer):
+    kind = serializers.CharField()
+    decision_id = serializers.CharField(allow_null=True)
+    seats = serializers.ListField(child=serializers.IntegerField())
+
+
+def _open_decisions(game: Game) -> list[dict[str, Any]]:
+    """Who must decide now (public: the kind, the id and the seats of every open decision)."""
+    if game.status != Game.Status.ACTIVE or game.state is None:
+        return []
+    return [
+        {"kind": d["kind"], "decision_id": d.get("decision_id"), "seats": d["seats"]}
+        for d in get_engine(game.engine).pending(game.state)
+    ]
+
+
+def _seated_or_creator(game: Game, user: Any, seat: int | None) -> bool:
+    return seat is not None or (game.created_by_id is not None and game.created_by_id == user.pk)
+
+
+class GameListApi(APIView):
+    """My games (GET) and creating a game (POST)."""
+
+    class FilterSerializer(serializers.Serializer):
+        waiting = serializers.BooleanField(
+            required=False, default=False, help_text="Only active games where one of my decisions is open."
+        )
+
+    class InputSerializer(serializers.Serializer):
+        engine = serializers.ChoiceField(choices=Game.Engine.choices)
+        players = serializers.IntegerField(min_value=2, max_value=6)
+        options = serializers.DictField(
+            required=False, default=dict, help_text="Engine options (rules file)."
+        )
+        timing_preset = serializers.ChoiceField(choices=sorted(PRESETS), default="daily")
+        title = serializers.CharField(max_length=100, required=False, default="", allow_blank=True)
+        bots = serializers.IntegerField(
+            min_value=0, max_value=5, default=0, help_text="Last seats played by bots."
+        )
+        bot = serializers.CharField(max_length=32, required=False, allow_null=True, default=None)
+        take_seat = serializers.BooleanField(default=True, help_text="Take seat 0 yourself.")
+
+    class CreatedSerializer(GameSummarySerializer):
+        invite_token = serializers.CharField()
+
+    @extend_schema(
+        operation_id="games_list", parameters=[FilterSerializer], responses=GameSummarySerializer(many=True)
+    )
+    def get(self, request: Request) -> Response:
+        filters = self.FilterSerializer(data=request.query_params)
+        filters.is_valid(raise_exception=True)
+        select = (
+            game_selectors.game_list_awaiting
+            if filters.validated_data["waiting"]
+            else (game_selectors.game_list_for_user)
+        )
+        games = select(user=request.user).prefetch_related("seats__user__profile")[:200]
+        data = []
+        for game in games:
+            seat = game_services.seat_of(game, request.user)
+            data.append(game_summary(game, seat.position if seat else None))
+        return Response(GameSummarySerializer(data, many=True).data)
+
+    @extend_schema(operation_id="games_create", request=InputSerializer, responses={201: CreatedSerializer})
+    def post(self, request: Request) -> Response:
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        d = data.validated_data
+        game = game_services.game_create(
+            creator=request.user,
+            engine=d["engine"],
+            players=d["players"],
+            options=d["options"],
+            timing_preset=d["timing_preset"],
+            title=d["title"],
+            bots=d["bots"],
+            bot_name=d["bot"],
+            creator_seat=d["take_seat"],
+        )
+        my_seat = 0 if d["take_seat"] else None
+        body = {**game_summary(game, my_seat), "invite_token": game.invite_token}
+        return Response(self.CreatedSerializer(body).data, status=status.HTTP_201_CREATED)
+
+
+class GameJoinApi(APIView):
+    """Take an open seat with an invitation token."""
+
+    class InputSerializer(serializers.Serializer):
+        invite_token = serializers.CharField(max_length=64)
+        position = serializers.IntegerField(required=False, allow_null=True, default=None, min_value=0)
+
+    @extend_schema(operation_id="games_join", request=InputSerializer, responses=GameSummarySerializer)
+    def post(self, request: Request) -> Response:
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        game = Game.objects.filter(invite_token=data.validated_data["invite_token"]).first()
+        if game is None:
+            raise ServiceError("not_found", "no such invitation", status=404)
+        game = game_services.game_join(
+            game_id=game.pk, user=request.user, position=data.validated_data["position"]
+        )
+        game = Game.objects.prefetch_related("seats__user__profile").get(pk=game.pk)
+        return Response(
+            GameSummarySerializer(
+                game_summary(game, selectors.seat_position(game=game, user=request.user))
+            ).data
+        )
+
+
+class GameDetailApi(APIView):
+    """A game as my seat sees it (``view(state, my_seat)``), or the spectator view when I am not seated."""
+
+    class OutputSerializer(GameSummarySerializer):
+        view = serializers.JSONField(
+            allow_null=True, help_text="engine.view(state, my_seat); null before the start."
+        )
+        decisions = DecisionSerializer(many=True, help_text="Every open decision and its deadline.")
+        my_decisions = serializers.ListField(
+            child=serializers.JSONField(),
+            help_text="The engine's pending decisions that I own, with context.",
+        )
+        seed_hash = serializers.CharField(help_text="SHA-256 of the seed, published at the start.")
+        seed = serializers.CharField(allow_null=True, help_text="The seed, once the game has ended.")
+        result = serializers.JSONField(allow_null=True)
+
+    @extend_schema(operation_id="games_retrieve", responses=OutputSerializer)
+    def get(self, request: Request, game_id: int) -> Response:
+        game = selectors.game_get(game_id=game_id)
+        seat = selectors.seat_position(game=game, user=request.user)
+        decisions = game_selectors.open_decisions(game=game)
+        mine: list[dict[str, Any]] = []
+        if seat is not None and game.state is not None and game.status == Game.Status.ACTIVE:
+            mine = [d for d in get_engine(game.engine).pending(game.state) if seat in d["seats"]]
+        body = {
+            **game_summary(game, seat, decisions),
+            "view": game_selectors.game_view(game=game, seat=seat),
+            "decisions": [
+                {
+                    "seat": d.seat,
+                    "kind": d.kind,
+                    "decision_id": d.decision_id,
+                    "timing": d.timing,
+                    "deadline": d.deadline,
+                }
+                for d in decisions
+            ],
+            "my_decisions": mine,
+            "seed_hash": game.seed_hash,
+            "seed": game.seed_revealed,
+            "result": game.result if game.is_over else None,
+        }
+        return Response(self.OutputSerializer(body).data)
+
+
+class GameHistoryApi(APIView):
+    """The game's events that my seat may see (a spectator: the public ones), oldest first."""
+
+    class FilterSerializer(serializers.Serializer):
+        after = serializers.IntegerField(
+            required=False, default=0, min_value=0, help_text="Only moves with seq > after."
+        )
+        limit = serializers.IntegerField(
+            required=False,
+            default=HISTORY_DEFAULT_LIMIT,
+            min_value=1,
+            max_value=HISTORY_MAX_LIMIT,
+            help_text="At most this many events.",
+        )
+
+    class OutputSerializer(serializers.Serializer):
+        version = serializers.IntegerField()
+        events = EventSerializer(many=True)
+        more = serializers.BooleanField(help_text="More events follow: ask again with after=<last seq>.")
+
+    @extend_schema(operation_id="games_history", parameters=[FilterSerializer], responses=OutputSerializer)
+    def get(self, request: Request, game_id: int) -> Response:
+        filters = self.FilterSerializer(data=request.query_params)
+        filters.is_valid(raise_exception=True)
+        game = selectors.game_get(game_id=game_id, with_people=False)
+        seat = selectors.seat_position(game=game, user=request.user)
+        after, limit = filters.validated_data["after"], filters.validated_data["limit"]
+        events = [e for e in game_selectors.game_history(game=game, seat=seat) if e["seq"] > after]
+        body = {"version": game.version, "events": events[:limit], "more": len(events) > limit}
+        return Response(self.OutputSerializer(body).data)
+
+
+class GameLegalApi(APIView):
+    """My legal actions now (``engine.legal_actions(state, my_seat)``), a page at a time."""
+
+    class FilterSerializer(serializers.Serializer):
+        offset = serializers.IntegerField(required=False, default=0, min_value=0)
+        limit = serializers.IntegerField(
+            required=False, default=LEGAL_DEFAULT_LIMIT, min_value=1, max_value=LEGAL_MAX_LIMIT
+        )
+
+    class OutputSerializer(serializers.Serializer):
+        version = serializers.IntegerField(help_text="The game version these actions belong to.")
+        seat = serializers.IntegerField()
+        total = serializers.IntegerField(help_text="How many legal actions there are in all.")
+        offset = serializers.IntegerField()
+        actions = serializers.ListField(
+            child=serializers.JSONField(), help_text="Actions in the wire format."
+        )
+
+    @extend_schema(operation_id="games_legal", parameters=[FilterSerializer], responses=OutputSerializer)
+    def get(self, request: Request, game_id: int) -> Response:
+        filters = self.FilterSerializer(data=request.query_params)
+        filters.is_valid(raise_exception=True)
+        game = selectors.game_get(game_id=game_id, with_people=False)
+        seat = selectors.seat_position(game=game, user=request.user)
+        if seat is None:
+            raise ServiceError("not_seated", "you have no seat in this game", status=403)
+        actions: list[dict[str, Any]] = []
+        if game.status == Game.Status.ACTIVE and game.state is not None:
+            actions = get_engine(game.engine).legal_actions(game.state, seat)
+        offset, limit = filters.validated_data["offset"], filters.validated_data["limit"]
+        body = {
+            "version": game.version,
+            "seat": seat,
+            "total": len(actions),
+            "offset": offset,
+            "actions": actions[offset : offset + limit],
+        }
+        return Response(self.OutputSerializer(body).data)
+
+
+class MoveSubmitApi(APIView):
+    """Submit one action; an ``Idempotency-Key`` header makes a retried request apply once."""
+
+    class InputSerializer(serializers.Serializer):
+        action = serializers.DictField(help_text="One action in the rules file's wire format.")
+
+    class OutputSerializer(serializers.Serializer):
+        version = serializers.IntegerField(help_text="The game version after the move.")
+        seq = serializers.IntegerField(allow_null=True, help_text="The move's place in the game's log.")
+        replayed = serializers.BooleanField(
+            help_text="True when the key had been used: nothing new was applied."
+        )
+        status = serializers.ChoiceField(choices=Game.Status.choices)
+        events = serializers.ListField(child=serializers.JSONField(), help_text="The events you may see.")
+        decisions = OpenDecisionSerializer(many=True, help_text="The decisions open now, and whose they are.")
+
+    @extend_schema(
+        operation_id="games_act",
+        request=InputSerializer,
+        parameters=[
+            OpenApiParameter(
+                "Idempotency-Key",
+                OpenApiTypes.STR,
+                OpenApiParameter.HEADER,
+                required=False,
+                description="1-128 characters, unique per game; a retry with the same key changes nothing.",
+            )
+        ],
+        responses={201: OutputSerializer, 200: OutputSerializer},
+    )
+    def post(self, request: Request, game_id: int) -> Response:
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        result = game_services.submit_action(  # Game.DoesNotExist: 404 (exception handler)
+            game_id=game_id,
+            user=request.user,
+            action=data.validated_data["action"],
+            key=request.headers.get("Idempotency-Key") or None,
+        )
+        body = {
+            "version": result.game.version,
+            "seq": result.move.seq if result.move else None,
+            "replayed": result.replayed,
+            "status": result.game.status,
+            "events": result.events,
+            "decisions": _open_decisions(result.game),
+        }
+        code = status.HTTP_200_OK if result.replayed else status.HTTP_201_CREATED
+        return Response(self.OutputSerializer(body).data, status=code)
+
+
+class GameInviteApi(APIView):
+    """The invitation token and link of a game (seated players and the creator)."""
+
+    class OutputSerializer(serializers.Serializer):
+        invite_token = serializers.CharField()
+        join_url = serializers.CharField()
+
+    @extend_schema(operation_id="games_invite", responses=OutputSerializer)
+    def get(self, request: Request, game_id: int) -> Response:
+        game = selectors.game_get(game_id=game_id)
+        if not _seated_or_creator(game, request.user, selectors.seat_position(game=game, user=request.user)):
+            raise ServiceError("forbidden", "only the game's players can invite", status=403)
+        body = {
+            "invite_token": game.invite_token,
+            "join_url": request.build_absolute_uri(reverse("games:join", args=[game.invite_token])),
+        }
+        return Response(self.OutputSerializer(body).data)
+
+
+class GameBotAddApi(APIView):
+    """The creator puts a server bot into an open seat (the game starts when the table is full)."""
+
+    class InputSerializer(serializers.Serializer):
+        position = serializers.IntegerField(min_value=0, max_value=5)
+        bot = serializers.CharField(max_length=32, required=False, allow_null=True, default=None)
+
+    @extend_schema(operation_id="games_add_bot", request=InputSerializer, responses=GameSummarySerializer)
+    def post(self, request: Request, game_id: int) -> Response:
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        game = selectors.game_get(game_id=game_id)
+        game_services.seat_fill_bot(
+            game_id=game.pk,
+            user=request.user,
+            position=data.validated_data["position"],
+            bot_name=data.validated_data["bot"],
+        )
+        game = Game.objects.prefetch_related("seats__user__profile").get(pk=game.pk)
+        seat = selectors.seat_position(game=game, user=request.user)
+        return Response(GameSummarySerializer(game_summary(game, seat)).data)

@@ -1,0 +1,132 @@
+"""HTML pages of the api app: personal API tokens and bot accounts; the API documentation page."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_POST
+from drf_spectacular.generators import SchemaGenerator
+
+from baogame.rules.core import RuleError
+
+from . import selectors, services
+
+_schema_cache: dict[str, Any] = {}
+
+
+def _page(request: HttpRequest, **extra: Any) -> HttpResponse:
+    context = {
+        "tokens": selectors.token_list(user=request.user),
+        "bots": selectors.bot_account_list(owner=request.user),
+        "is_bot": getattr(getattr(request.user, "profile", None), "is_bot_account", False),
+        **extra,
+    }
+    return render(request, "api/tokens.html", context)
+
+
+@login_required
+def tokens(request: HttpRequest) -> HttpResponse:
+    """List my tokens and bot accounts; create a token (its secret is shown on this answer only)."""
+    if request.method == "POST":
+        try:
+            token, raw = services.token_create(user=request.user, name=request.POST.get("name", ""))
+        except RuleError as exc:
+            messages.error(request, exc.message)
+            return redirect("api:tokens")
+        return _page(request, new_token=raw, new_token_name=token.name)
+    return _page(request)
+
+
+@login_required
+@require_POST
+def token_revoke(request: HttpRequest, token_id: int) -> HttpResponse:
+    """Revoke one of my tokens or of my bots' tokens."""
+    try:
+        services.token_revoke(user=request.user, token_id=token_id)
+        messages.success(request, "Token revoked.")
+    except RuleError as exc:
+        messages.error(request, exc.message)
+    return redirect("api:tokens")
+
+
+@login_required
+@require_POST
+def bot_create(request: HttpRequest) -> HttpResponse:
+    """Create a bot account owned by me."""
+    try:
+        bot = services.bot_account_create(
+            owner=request.user,
+            username=request.POST.get("username", "").strip(),
+            display_name=request.POST.get("display_name", "").strip(),
+        )
+        messages.success(request, f"Bot account {bot.get_username()} created. Give it a token to play it.")
+    except RuleError as exc:
+        messages.error(request, exc.message)
+    return redirect("api:tokens")
+
+
+@login_required
+@require_POST
+def bot_token_create(request: HttpRequest, bot_id: int) -> HttpResponse:
+    """Create a token for one of my bot accounts; the secret is shown on this answer only."""
+    try:
+        token, raw = services.bot_token_create(
+            owner=request.user, bot_id=bot_id, name=request.POST.get("name", "") or "bot"
+        )
+    except RuleError as exc:
+        messages.error(request, exc.message)
+        return redirect("api:tokens")
+    return _page(request, new_token=raw, new_token_name=f"{token.user.get_username()}: {token.name}")
+
+
+def docs(request: HttpRequest) -> HttpResponse:
+    """The API documentation, rendered on the server from the OpenAPI schema (no CDN scripts)."""
+    if "schema" not in _schema_cache:
+        _schema_cache["schema"] = SchemaGenerator().get_schema(request=None, public=True)
+    schema = _schema_cache["schema"]
+    operations = []
+    for path, item in schema.get("paths", {}).items():
+        for method, op in item.items():
+            body = op.get("requestBody", {}).get("content", {}).get("application/json", {}).get("schema")
+            responses = []
+            for code, response in sorted(op.get("responses", {}).items()):
+                content = response.get("content", {}).get("application/json", {}).get("schema")
+                responses.append(
+                    {"code": code, "description": response.get("description", ""), "schema": _ref(content)}
+                )
+            operations.append(
+                {
+                    "id": op.get("operationId", ""),
+                    "method": method.upper(),
+                    "path": path,
+                    "description": op.get("description", ""),
+                    "parameters": op.get("parameters", []),
+                    "body": _ref(body),
+                    "responses": responses,
+                }
+            )
+    components = {
+        name: json.dumps(value, indent=2, default=str)
+        for name, value in sorted(schema.get("components", {}).get("schemas", {}).items())
+    }
+    return render(
+        request,
+        "api/docs.html",
+        {"info": schema.get("info", {}), "operations": operations, "components": components},
+    )
+
+
+def _ref(schema: dict[str, Any] | None) -> str:
+    """A schema as its component name (``Foo``, ``Foo[]``), or its JSON when inline."""
+    if not schema:
+        return ""
+    if "$ref" in schema:
+        return schema["$ref"].rsplit("/", 1)[-1]
+    if schema.get("type") == "array" and "$ref" in schema.get("items", {}):
+        return schema["items"]["$ref"].rsplit("/", 1)[-1] + "[]"
+    return json.dumps(schema, default=str)

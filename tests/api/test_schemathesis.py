@@ -1,0 +1,81 @@
+"""Property-based tests of the API against its own OpenAPI schema (schemathesis, fixed seed, bounded).
+
+Every operation is called with generated data, authenticated with a personal token, with the path ids
+pointed at real objects (an active game of the caller, their bot, a spare token) so the authenticated
+paths run too. Checks: no 5xx, documented status codes and content types, bodies that match the schema.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+import schemathesis
+from django.core import signals
+from django.db import close_old_connections
+from hypothesis import HealthCheck, settings
+from schemathesis.checks import not_a_server_error
+from schemathesis.specs.openapi.checks import (
+    content_type_conformance,
+    response_schema_conformance,
+    status_code_conformance,
+)
+
+from apps.api import services as api_services
+from apps.games import services as game_services
+from baogame.wsgi import application
+
+CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance]
+
+
+@pytest.fixture(autouse=True)
+def _keep_connection_open(db: None) -> Iterator[None]:
+    """Like Django's test client, keep the test's database connection across WSGI requests.
+
+    The WSGI handler would otherwise close it at the end of each request, inside the test's transaction.
+    """
+    signals.request_started.disconnect(close_old_connections)
+    signals.request_finished.disconnect(close_old_connections)
+    try:
+        yield
+    finally:
+        signals.request_started.connect(close_old_connections)
+        signals.request_finished.connect(close_old_connections)
+
+
+@pytest.fixture
+def fuzz_world(db: None, make_user: Any, settings: Any) -> dict[str, Any]:
+    """A caller with a token, an active Bao Bei game against another player, a bot account, a spare token."""
+    settings.API_WRITE_RATE = "off"  # generated writes must not run into the rate limit
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    me, other = make_user(username="fuzz-me"), make_user(username="fuzz-other")
+    game = game_services.game_create(creator=me, engine="baobei", players=2)
+    game_services.game_join(game_id=game.pk, user=other)
+    bot = api_services.bot_account_create(owner=me, username="fuzzbot")
+    spare, _ = api_services.token_create(user=me, name="spare")
+    _, raw = api_services.token_create(user=me, name="fuzz")
+    return {"token": raw, "ids": {"game_id": game.pk, "bot_id": bot.pk, "token_id": spare.pk}}
+
+
+# The schema is served by the WSGI application itself, which then also answers the generated calls.
+schema = schemathesis.openapi.from_wsgi("/api/schema/?format=json", application)
+
+
+@schema.parametrize()
+@settings(
+    max_examples=30,
+    derandomize=True,
+    deadline=None,
+    database=None,
+    suppress_health_check=list(HealthCheck),
+)
+@pytest.mark.django_db
+def test_api_conforms_to_its_schema(case: Any, fuzz_world: dict[str, Any]) -> None:
+    for name in case.path_parameters or {}:
+        if name in fuzz_world["ids"]:
+            case.path_parameters[name] = fuzz_world["ids"][name]
+
+    response = case.call(headers={"Authorization": f"Bearer {fuzz_world['token']}"})
+
+    case.validate_response(response, checks=CHECKS)
