@@ -15,10 +15,11 @@ def test_healthz_reports_ok_when_database_and_broker_answer(client: Client) -> N
     assert response.json() == {"status": "ok", "database": "ok", "broker": "ok"}
 
 
-def test_healthz_is_503_when_the_broker_is_unreachable(client: Client, settings) -> None:
+def test_healthz_is_503_when_the_broker_is_unreachable(client: Client, monkeypatch) -> None:
     from baogame.celery import app
 
     old = app.conf.broker_url
+    monkeypatch.setenv("CELERY_BROKER_URL", "redis://127.0.0.1:1/0")  # Celery prefers the variable
     app.conf.broker_url = "redis://127.0.0.1:1/0"
     try:
         response = client.get("/healthz")

@@ -18,11 +18,18 @@ def _database_ok() -> tuple[bool, str]:
 
 
 def _broker_ok() -> tuple[bool, str]:
+    from kombu import Connection
+
     from baogame.celery import app
 
     try:
-        with app.connection_for_write() as conn:
+        # A fresh connection (not the app's pool), so a broker that went away is noticed at once.
+        options = app.conf.broker_transport_options or {}
+        with Connection(app.conf.broker_url, transport_options=options, connect_timeout=2) as conn:
             conn.ensure_connection(max_retries=1, timeout=2)
+            client = getattr(conn.default_channel, "client", None)
+            if hasattr(client, "ping"):  # Redis connects lazily: ask it
+                client.ping()
         return True, "ok"
     except Exception as exc:  # noqa: BLE001
         return False, type(exc).__name__
