@@ -1,33 +1,162 @@
-"""Deadline rules: when a decision is due, and what repeated timeouts do (DESIGN.md, "Deadlines")."""
+"""Deadline rules: when a decision is due, and what repeated timeouts do (DESIGN.md, "Deadlines").
+
+A decision's clock either runs (``deadline`` set) or is stopped (``deadline`` null, ``remaining`` the
+time it had left): stopped while the game is paused and while the seat's player is on vacation.
+The read helpers at the bottom are what pages and the API show about clocks; they never reveal which
+owners of a multi-owner decision have already answered (BB-30.6).
+"""
 
 from __future__ import annotations
 
-from datetime import datetime
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from functools import partial
+from typing import TYPE_CHECKING, Any
 
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from . import signals
 from .timing import duration
 
 if TYPE_CHECKING:
     from .models import Game, Seat
 
+#: Decisions of this timing class are optional reactions (plucking windows): a timeout there is the
+#: normal "no, thanks", so it does not count towards absence, and the "don't wait for me" switch and
+#: vacation answer them with an immediate ``pass``.
+REACTION = "reaction"
+
+
+def clock_for(
+    game: Game, timing_class: str, now: datetime, *, away: bool = False
+) -> tuple[datetime | None, timedelta | None]:
+    """``(deadline, remaining)`` of a decision of ``timing_class`` opened now.
+
+    The clock starts stopped (``deadline`` None, the full duration ``remaining``) in a paused game or
+    for a player on vacation.
+    """
+    length = duration(game.timing, timing_class)
+    if game.status == game.Status.PAUSED or away:
+        return None, length
+    return now + length, None
+
 
 def deadline_for(game: Game, seat: int, timing_class: str, now: datetime) -> datetime | None:
-    """The deadline of a decision of ``timing_class`` opened now for ``seat``.
+    """The deadline of a decision of ``timing_class`` opened now for ``seat``; None: clock stopped."""
+    return clock_for(game, timing_class, now)[0]
 
-    ``None`` means the clock is stopped (a paused game).
+
+def counts_as_absence(timing_class: str) -> bool:
+    """Whether a timeout of this timing class counts towards handing the seat to the bot."""
+    return timing_class != REACTION
+
+
+def record_timeout(game: Game, seat: Seat, *, timing: str = "turn") -> bool:
+    """Count a timeout; after ``game.absent_limit`` in a row the server's bot takes the seat.
+
+    Returns True when this timeout handed the seat to the bot; the creator or league organiser is then
+    told through ``signals.seat_handed_to_bot`` (after commit) and the bot task is queued.
     """
-    if game.status == game.Status.PAUSED:
-        return None
-    return now + duration(game.timing, timing_class)
-
-
-def record_timeout(game: Game, seat: Seat) -> None:
-    """Count a timeout; after ``game.absent_limit`` in a row the server's bot takes the seat."""
-    if seat.played_by_bot:
-        return
+    if seat.played_by_bot or not counts_as_absence(timing):
+        return False
     seat.consecutive_timeouts += 1
     fields = ["consecutive_timeouts"]
-    if seat.consecutive_timeouts >= game.absent_limit:
+    handed = seat.consecutive_timeouts >= max(1, game.absent_limit)
+    if handed:
         seat.bot_takeover = True
         fields.append("bot_takeover")
     seat.save(update_fields=fields)
+    if handed:
+        game_id, position = game.pk, seat.position
+        transaction.on_commit(
+            partial(signals.seat_handed_to_bot.send, sender=type(game), game_id=game_id, seat=position)
+        )
+    return handed
+
+
+def scheduling_enabled() -> bool:
+    """Whether moves enqueue deadline and bot tasks (off only in the deadline benchmark)."""
+    return bool(getattr(settings, "GAMES_SCHEDULE_TASKS", True))
+
+
+# --- vacation budget ------------------------------------------------------------------------------------
+
+
+def vacation_budget() -> timedelta:
+    """The yearly vacation budget (``settings.VACATION_DAYS_PER_YEAR``)."""
+    return timedelta(days=int(getattr(settings, "VACATION_DAYS_PER_YEAR", 30)))
+
+
+def vacation_left(profile: Any, now: datetime | None = None) -> timedelta:
+    """Vacation time the profile still has this year, counting a vacation in progress."""
+    now = now or timezone.now()
+    used = timedelta(seconds=profile.vacation_seconds_used) if profile.vacation_year == now.year else None
+    if used is None:  # a new year: the budget is fresh, only the running vacation's days this year count
+        used = timedelta(0)
+        if profile.vacation_started_at is not None:
+            year_start = now.replace(month=1, day=1, hour=0, minute=0, second=0, microsecond=0)
+            used = now - max(profile.vacation_started_at, year_start)
+    elif profile.vacation_started_at is not None:
+        used += now - profile.vacation_started_at
+    return max(vacation_budget() - used, timedelta(0))
+
+
+# --- what pages and the API show ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DecisionClock:
+    """One open decision as players may see it: no list of who has answered a multi-owner decision."""
+
+    decision_id: str
+    kind: str
+    timing: str
+    deadline: datetime | None
+    seconds_left: int | None
+    clock_stopped: bool
+    mine: bool
+
+
+def decision_clocks(*, game: Game, seat: int | None, now: datetime | None = None) -> list[DecisionClock]:
+    """The open decisions with their countdowns, as ``seat`` (None: spectator) may see them.
+
+    A multi-owner decision (a plucking window) appears once. Its deadline is the viewer's own when
+    the viewer still owns it, otherwise the latest running deadline of the window; which owners have
+    passed is never shown (BB-30.6: individual responses are published when the window closes).
+    """
+    from .models import Decision
+
+    now = now or timezone.now()
+    grouped: dict[str, list[Decision]] = {}
+    for row in Decision.objects.filter(game=game).order_by("opened_at", "decision_id", "seat"):
+        grouped.setdefault(row.decision_id, []).append(row)
+    out = []
+    for decision_id, rows in grouped.items():
+        own = next((r for r in rows if r.seat == seat), None)
+        running = [r.deadline for r in rows if r.deadline is not None]
+        deadline = own.deadline if own is not None else (max(running) if running else None)
+        out.append(
+            DecisionClock(
+                decision_id=decision_id,
+                kind=rows[0].kind,
+                timing=rows[0].timing,
+                deadline=deadline,
+                seconds_left=max(0, int((deadline - now).total_seconds())) if deadline else None,
+                clock_stopped=deadline is None,
+                mine=own is not None,
+            )
+        )
+    return out
+
+
+def seats_away(*, game: Game, now: datetime | None = None) -> dict[int, datetime]:
+    """Seats whose player is on vacation, with the time the vacation ends at the latest (budget)."""
+    from .models import Seat
+
+    now = now or timezone.now()
+    away = Seat.objects.filter(game=game, user__profile__vacation_started_at__isnull=False).select_related(
+        "user__profile"
+    )
+    return {s.position: now + vacation_left(s.user.profile, now) for s in away}

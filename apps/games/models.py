@@ -176,6 +176,11 @@ class Decision(models.Model):
     timing = models.CharField(max_length=16)
     opened_at = models.DateTimeField()
     deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    remaining = models.DurationField(
+        null=True,
+        blank=True,
+        help_text="Time left on a stopped clock (paused game, player on vacation); deadline is then null.",
+    )
     reminded_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
@@ -186,3 +191,8 @@ class Decision(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game} seat {self.seat}: {self.kind}"
+
+    @property
+    def clock_stopped(self) -> bool:
+        """Whether this decision's clock is stopped (paused game or player on vacation)."""
+        return self.deadline is None

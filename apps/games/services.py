@@ -16,6 +16,7 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from baogame.rules.core import RuleError, visible
@@ -210,15 +211,21 @@ def submit_action(
             seat = seat_of(game, user)
             if seat is None:
                 raise ServiceError("not_seated", "you have no seat in this game", status=403)
-            settle_locked(game, timezone.now())
-            if game.status != Game.Status.ACTIVE:
-                raise ServiceError(
-                    "game_not_active", f"this game is {game.get_status_display().lower()}", status=409
-                )
-            move, events = apply_locked(game, seat, action, user=user, key=key)
-            if seat.consecutive_timeouts:
-                Seat.objects.filter(pk=seat.pk).update(consecutive_timeouts=0)
-            return MoveResult(game, move, _visible_events(events, seat.position))
+            settled = settle_locked(game, timezone.now())
+            try:
+                if game.status != Game.Status.ACTIVE:
+                    raise ServiceError(
+                        "game_not_active", f"this game is {game.get_status_display().lower()}", status=409
+                    )
+                move, events = apply_locked(game, seat, action, user=user, key=key)  # RuleError: no writes
+            except RuleError as exc:
+                if not settled:
+                    raise
+                refused = exc  # keep the timeouts just applied: commit them, then refuse
+            else:
+                Seat.objects.filter(pk=seat.pk, consecutive_timeouts__gt=0).update(consecutive_timeouts=0)
+                return MoveResult(game, move, _visible_events(events, seat.position))
+        raise refused
     except IntegrityError:
         # Only a concurrent request with the same Idempotency-Key gets here: the other one won.
         if key is None:
@@ -239,7 +246,29 @@ def apply_locked(
     by_timeout: bool = False,
     by_bot: bool = False,
 ) -> tuple[Move, list[dict[str, Any]]]:
-    """Steps 3-5 on a game row the caller has locked: apply, log, rewrite decisions, schedule."""
+    """Steps 3-5 on a game row the caller has locked: apply, log, rewrite decisions, schedule.
+
+    Then, in the same transaction, seats that do not wait for plucking windows (the switch, or away on
+    vacation) pass any window this move opened, so such windows close at once.
+    """
+    move, events, decisions = _apply_one(
+        game, seat, action, user=user, key=key, by_timeout=by_timeout, by_bot=by_bot
+    )
+    _auto_pass_windows(game, decisions)
+    return move, events
+
+
+def _apply_one(
+    game: Game,
+    seat: Seat,
+    action: dict[str, Any],
+    *,
+    user: AbstractBaseUser | None = None,
+    key: str | None = None,
+    by_timeout: bool = False,
+    by_bot: bool = False,
+) -> tuple[Move, list[dict[str, Any]], list[dict[str, Any]]]:
+    """Apply one action on the locked game; returns the move, its events and the new open decisions."""
     engine = get_engine(game.engine)
     new_state, events = engine.apply(game.state, seat.position, action)  # RuleError: nothing written
     now = timezone.now()
@@ -281,7 +310,53 @@ def apply_locked(
         transaction.on_commit(partial(signals.game_ended.send, sender=Game, game_id=game_id))
     else:
         _after_commit_schedule(game)
-    return move, events
+    return move, events, decisions
+
+
+#: A bound on passes made on behalf of seats after one move (a window has at most 5 owners).
+AUTO_PASSES_PER_MOVE = 32
+
+
+def _auto_pass_seats(game: Game) -> dict[int, Seat]:
+    """Human-played seats that do not wait for plucking windows: the switch is on, or they are away."""
+    seats = (
+        Seat.objects.filter(game=game, bot="", bot_takeover=False)
+        .filter(Q(skip_pluck_windows=True) | Q(user__profile__vacation_started_at__isnull=False))
+        .select_related("user")
+    )
+    return {s.position: s for s in seats}
+
+
+def _auto_pass_windows(game: Game, decisions: list[dict[str, Any]]) -> int:
+    """Pass every open reaction window for the seats that do not wait for them; returns the passes.
+
+    Runs on the locked game, right after the move that opened the window, so the window closes in the
+    same transaction when nobody wants it. Passing is the window's default anyway (BB-24).
+    """
+    passes = 0
+    skippers: dict[int, Seat] | None = None
+    while passes < AUTO_PASSES_PER_MOVE and game.status == Game.Status.ACTIVE:
+        windows = [
+            d
+            for d in decisions
+            if d.get("timing") == deadlines.REACTION and "pass" in d.get("allowed", ()) and d.get("seats")
+        ]
+        if not windows:
+            return passes
+        if skippers is None:
+            skippers = _auto_pass_seats(game)
+        todo = [(d, skippers[s]) for d in windows for s in d["seats"] if s in skippers]
+        if not todo:
+            return passes
+        decision, seat = todo[0]
+        action = {"type": "pass", "decision_id": decision.get("decision_id")}
+        try:
+            _, _, decisions = _apply_one(game, seat, action, user=seat.user)
+        except RuleError as exc:  # never expected; must not undo the move that opened the window
+            log.warning("automatic pass refused in game %s seat %s (%s)", game.pk, seat.position, exc.code)
+            return passes
+        passes += 1
+    return passes
 
 
 def _final_result(engine: Any, state: dict[str, Any], events: list[dict[str, Any]]) -> dict[str, Any]:
@@ -303,21 +378,27 @@ def _rewrite_decisions(game: Game, decisions: list[dict[str, Any]], now: datetim
     wanted: set[tuple[int, str]] = set()
     opened: list[list[Any]] = []
     new_rows = []
+    away: set[int] | None = None
     for index, decision in enumerate(decisions):
         decision_id = str(decision.get("decision_id") or f"v{game.version}-{index}-{decision['kind']}")
+        timing = decision.get("timing", "turn")
         for seat in decision["seats"]:
             wanted.add((seat, decision_id))
             if (seat, decision_id) in existing:
                 continue
+            if away is None:  # the clock of a player on vacation starts stopped
+                away = _away_positions(game)
+            deadline, remaining = deadlines.clock_for(game, timing, now, away=seat in away)
             new_rows.append(
                 Decision(
                     game=game,
                     seat=seat,
                     decision_id=decision_id,
                     kind=decision["kind"],
-                    timing=decision.get("timing", "turn"),
+                    timing=timing,
                     opened_at=now,
-                    deadline=deadlines.deadline_for(game, seat, decision.get("timing", "turn"), now),
+                    deadline=deadline,
+                    remaining=remaining,
                 )
             )
             opened.append([seat, decision["kind"], decision_id])
@@ -329,20 +410,54 @@ def _rewrite_decisions(game: Game, decisions: list[dict[str, Any]], now: datetim
     return opened
 
 
+def _away_positions(game: Game) -> set[int]:
+    """Seats of ``game`` whose player is on vacation."""
+    return set(
+        Seat.objects.filter(game=game, user__profile__vacation_started_at__isnull=False).values_list(
+            "position", flat=True
+        )
+    )
+
+
 def _after_commit_schedule(game: Game) -> None:
-    """After commit: deadline tasks for the open decisions, and the bot task if a bot must act."""
+    """After commit: a deadline task for the soonest deadline, and the bot task if a bot must act.
+
+    Queued once per game and transaction however many moves it made; the queries run after commit,
+    on committed rows. The bot task is queued when a bot-played seat owns an open decision (seats
+    that skip plucking windows are answered inline). The beat sweep catches anything missed.
+    """
+    if game.status != Game.Status.ACTIVE or not deadlines.scheduling_enabled():
+        return
+    if getattr(game, "_schedule_queued", False):
+        return
+    game._schedule_queued = True  # type: ignore[attr-defined]
+
+    def schedule() -> None:
+        game._schedule_queued = False  # type: ignore[attr-defined]
+        _schedule_tasks(game.pk)
+
+    transaction.on_commit(schedule)
+
+
+def _schedule_tasks(game_id: int) -> None:
+    """Queue the bot task and the next deadline task of a game, from its committed rows."""
     from . import tasks  # tasks import services
 
-    game_id = game.pk
-    if game.status != Game.Status.ACTIVE:
-        return
-    seats_to_act = set(Decision.objects.filter(game=game).values_list("seat", flat=True))
-    bot_seats = {s.position for s in game.seats.all() if s.played_by_bot or s.skip_pluck_windows}
-    if seats_to_act & bot_seats:
-        transaction.on_commit(partial(tasks.play_bots.delay, game_id))
-    deadline = Decision.objects.filter(game=game, deadline__isnull=False).order_by("deadline").first()
+    if Seat.objects.filter(
+        Q(bot__gt="") | Q(bot_takeover=True),
+        game_id=game_id,
+        game__status=Game.Status.ACTIVE,
+        position__in=Decision.objects.filter(game_id=game_id).values("seat"),
+    ).exists():
+        tasks.play_bots.delay(game_id)
+    deadline = (
+        Decision.objects.filter(game_id=game_id, deadline__isnull=False, game__status=Game.Status.ACTIVE)
+        .order_by("deadline")
+        .values_list("deadline", flat=True)
+        .first()
+    )
     if deadline is not None:
-        transaction.on_commit(partial(tasks.schedule_settle, game_id, deadline.deadline))
+        tasks.schedule_settle(game_id, deadline)
 
 
 def _visible_events(events: list[dict[str, Any]], seat: int | None) -> list[dict[str, Any]]:
@@ -362,6 +477,7 @@ def settle_locked(game: Game, now: datetime) -> int:
         return 0
     engine = get_engine(game.engine)
     applied = 0
+    seats: dict[int, Seat] | None = None
     while True:
         due = Decision.objects.filter(game=game, deadline__lte=now).order_by("deadline", "seat").first()
         if due is None:
@@ -370,10 +486,15 @@ def settle_locked(game: Game, now: datetime) -> int:
         if action is None:  # the row is stale (the seat already answered): drop it
             due.delete()
             continue
-        seat = game.seats.get(position=due.seat)
+        if seats is None:
+            seats = {s.position: s for s in Seat.objects.filter(game=game)}
+        seat = seats[due.seat]
         apply_locked(game, seat, action, by_timeout=True)
         applied += 1
-        deadlines.record_timeout(game, seat)
+        if deadlines.record_timeout(game, seat, timing=due.timing) and deadlines.scheduling_enabled():
+            from . import tasks  # tasks import services
+
+            transaction.on_commit(partial(tasks.play_bots.delay, game.pk))
         if game.status != Game.Status.ACTIVE:
             return applied
 
@@ -385,6 +506,77 @@ def settle_due(game_id: int) -> int:
         if game is None:
             return 0
         return settle_locked(game, timezone.now())
+
+
+def settle_if_due(*, game: Game) -> Game:
+    """Lazy settlement before a read: settle ``game`` only if a deadline has passed (one cheap query).
+
+    Returns the game, refreshed when anything was settled. Pages and the API call this before showing
+    a game, so a game is always shown as it stands, even when no worker ran on time.
+    """
+    if (
+        game.status == Game.Status.ACTIVE
+        and Decision.objects.filter(game_id=game.pk, deadline__lte=timezone.now()).exists()
+        and settle_due(game.pk)
+    ):
+        game.refresh_from_db()
+    return game
+
+
+def settle_overdue(*, now: datetime | None = None) -> int:
+    """Settle every active game with an overdue decision (the beat sweep); returns the timeouts applied.
+
+    Each game settles in its own transaction; a game that fails is logged and the sweep goes on.
+    """
+    from .selectors import game_ids_with_due_decisions
+
+    settled = 0
+    for game_id in game_ids_with_due_decisions(now=now or timezone.now()):
+        try:
+            settled += settle_due(game_id)
+        except Exception:  # one broken game must not stop every other game's clock
+            log.exception("settling game %s failed", game_id)
+    return settled
+
+
+# --- seat settings: plucking windows, absence ---------------------------------------------------------
+
+
+def seat_set_skip_pluck_windows(*, game_id: int, user: AbstractBaseUser, value: bool) -> Seat:
+    """Switch "don't wait for me on plucking windows" for the user's seat in one game.
+
+    Switched on, it passes any window the seat owns now and every later one, at once. The setting is
+    private to its player: others never see it (it would tell them who has passed, BB-30.6).
+    """
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game_id)
+        seat = seat_of(game, user)
+        if seat is None:
+            raise ServiceError("not_seated", "you have no seat in this game", status=403)
+        settle_locked(game, timezone.now())
+        Seat.objects.filter(pk=seat.pk).update(skip_pluck_windows=value)
+        seat.skip_pluck_windows = value
+        if value and game.status == Game.Status.ACTIVE:
+            _auto_pass_windows(game, get_engine(game.engine).pending(game.state))
+    return seat
+
+
+def seat_take_back(*, game_id: int, user: AbstractBaseUser) -> Seat:
+    """The player takes their seat back from the bot (one click); the absence count starts again."""
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game_id)
+        seat = seat_of(game, user)
+        if seat is None:
+            raise ServiceError("not_seated", "you have no seat in this game", status=403)
+        if not seat.bot_takeover:
+            return seat
+        seat.bot_takeover, seat.consecutive_timeouts = False, 0
+        seat.save(update_fields=["bot_takeover", "consecutive_timeouts"])
+        position = seat.position
+        transaction.on_commit(
+            partial(signals.seat_taken_back.send, sender=Game, game_id=game_id, seat=position)
+        )
+    return seat
 
 
 # --- bots --------------------------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 """Signals the games app sends after a commit; other apps (notifications, leagues) listen.
 
-Both are sent from ``transaction.on_commit``, so receivers always see committed rows.
+All are sent from ``transaction.on_commit``, so receivers always see committed rows.
 """
 
 from django.dispatch import Signal
@@ -14,3 +14,14 @@ game_ended = Signal()
 
 #: A game started (every seat taken, first deal made). kwargs: ``game_id``.
 game_started = Signal()
+
+#: An absent player's seat is now played by the bot (after ``game.absent_limit`` timeouts in a row).
+#: kwargs: ``game_id``, ``seat`` (position). The game's creator or league organiser should be told.
+seat_handed_to_bot = Signal()
+
+#: The player took their seat back from the bot. kwargs: ``game_id``, ``seat`` (position).
+seat_taken_back = Signal()
+
+#: A whole game's clocks stopped / restarted (``apps.games.clock``). kwargs: ``game_id``.
+game_paused = Signal()
+game_resumed = Signal()

@@ -1,0 +1,209 @@
+"""Stopping and restarting clocks: pausing a game, extending a decision, vacation, the beat sweep.
+
+A stopped decision keeps the time it had left in ``Decision.remaining`` (``deadline`` is null) and
+gets ``deadline = now + remaining`` when its clock restarts. A decision's clock runs only while its
+game is active and its seat's player is not on vacation. Callers authorise: the leagues app lets an
+organiser pause, the pages let a game's creator; these services only check the game's state.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime, timedelta
+from functools import partial
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+
+from apps.accounts.models import Profile
+from baogame.rules.registry import get_engine
+
+from . import deadlines, services, signals
+from .errors import ServiceError
+from .models import Decision, Game, Seat
+
+log = logging.getLogger(__name__)
+
+
+def _stop_clocks(game: Game, now: datetime, *, positions: set[int] | None = None) -> int:
+    """Stop the running clocks of ``game`` (of ``positions`` only, when given); returns how many."""
+    rows = Decision.objects.filter(game=game, deadline__isnull=False)
+    if positions is not None:
+        rows = rows.filter(seat__in=positions)
+    stopped = 0
+    for row in rows:
+        row.remaining, row.deadline = max(row.deadline - now, timedelta(0)), None
+        row.save(update_fields=["remaining", "deadline"])
+        stopped += 1
+    return stopped
+
+
+def _restart_clocks(game: Game, now: datetime, *, positions: set[int] | None = None) -> int:
+    """Restart the stopped clocks of ``game`` whose seat is not away; a paused game restarts none."""
+    if game.status != Game.Status.ACTIVE:
+        return 0
+    rows = Decision.objects.filter(game=game, deadline__isnull=True)
+    if positions is not None:
+        rows = rows.filter(seat__in=positions)
+    away = services._away_positions(game)
+    restarted = 0
+    for row in rows:
+        if row.seat in away:
+            continue
+        row.deadline, row.remaining = now + (row.remaining or timedelta(0)), None
+        row.save(update_fields=["deadline", "remaining"])
+        restarted += 1
+    return restarted
+
+
+# --- a whole game -------------------------------------------------------------------------------------
+
+
+def game_pause(*, game_id: int, by: AbstractBaseUser | None, reason: str = "") -> Game:
+    """Stop every clock of an active game; nothing can be played until ``game_resume``.
+
+    What was already overdue is settled first. ``by`` is recorded in the log; the caller authorises.
+    """
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game_id)
+        now = timezone.now()
+        services.settle_locked(game, now)
+        if game.status != Game.Status.ACTIVE:
+            raise ServiceError("game_not_active", "only a game in play can be paused", status=409)
+        game.status, game.paused_at, game.status_reason = Game.Status.PAUSED, now, reason
+        game.save(update_fields=["status", "paused_at", "status_reason"])
+        _stop_clocks(game, now)
+        log.info("game %s paused by %s: %s", game.pk, getattr(by, "pk", None), reason)
+        transaction.on_commit(partial(signals.game_paused.send, sender=Game, game_id=game.pk))
+    return game
+
+
+def game_resume(*, game_id: int, by: AbstractBaseUser | None) -> Game:
+    """Restart a paused game's clocks with the time each decision had left."""
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game_id)
+        if game.status != Game.Status.PAUSED:
+            raise ServiceError("game_not_paused", "this game is not paused", status=409)
+        game.status, game.paused_at, game.status_reason = Game.Status.ACTIVE, None, ""
+        game.save(update_fields=["status", "paused_at", "status_reason"])
+        _restart_clocks(game, timezone.now())
+        services._after_commit_schedule(game)
+        log.info("game %s resumed by %s", game.pk, getattr(by, "pk", None))
+        transaction.on_commit(partial(signals.game_resumed.send, sender=Game, game_id=game.pk))
+    return game
+
+
+def decision_extend(
+    *, game_id: int, seat: int | Seat, by: timedelta, actor: AbstractBaseUser | None = None
+) -> list[Decision]:
+    """Give ``seat``'s open decision ``by`` more time; returns the decision rows changed.
+
+    A multi-owner decision (a plucking window) has one deadline for all its owners, so every owner's
+    clock moves: the countdown others see then never tells who has answered. A stopped clock gets the
+    time added to what it has left.
+    """
+    position = seat.position if isinstance(seat, Seat) else int(seat)
+    if by <= timedelta(0):
+        raise ServiceError("invalid_extension", "an extension must be positive")
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game_id)
+        services.settle_locked(game, timezone.now())
+        ids = list(Decision.objects.filter(game=game, seat=position).values_list("decision_id", flat=True))
+        if not ids:
+            raise ServiceError("no_open_decision", f"seat {position} has no open decision", status=409)
+        rows = Decision.objects.filter(game=game, decision_id__in=ids)
+        rows.filter(deadline__isnull=False).update(deadline=F("deadline") + by)
+        for row in rows.filter(deadline__isnull=True):
+            row.remaining = (row.remaining or timedelta(0)) + by
+            row.save(update_fields=["remaining"])
+        services._after_commit_schedule(game)
+        log.info("game %s seat %s extended by %s (%s)", game.pk, position, by, getattr(actor, "pk", None))
+        return list(rows)
+
+
+# --- vacation -------------------------------------------------------------------------------------------
+
+
+def _seated_games(user: AbstractBaseUser) -> list[int]:
+    """Ids of the user's games that are in play or paused, in lock order (by id: no deadlocks)."""
+    return list(
+        Game.objects.filter(seats__user=user, status__in=[Game.Status.ACTIVE, Game.Status.PAUSED])
+        .order_by("pk")
+        .values_list("pk", flat=True)
+        .distinct()
+    )
+
+
+def vacation_start(*, user: AbstractBaseUser) -> Profile:
+    """Go on vacation: the user's clocks stop in every game, and they pass every plucking window.
+
+    Others see the seat as away (``deadlines.seats_away``). Refused when this year's budget is spent.
+    """
+    with transaction.atomic():
+        profile = Profile.objects.select_for_update().get(user=user)
+        now = timezone.now()
+        if profile.on_vacation:
+            raise ServiceError("already_on_vacation", "you are already on vacation", status=409)
+        if profile.vacation_year != now.year:
+            profile.vacation_year, profile.vacation_seconds_used = now.year, 0
+        if deadlines.vacation_left(profile, now) <= timedelta(0):
+            raise ServiceError("vacation_budget_exhausted", "no vacation days left this year", status=409)
+        profile.vacation_started_at = now
+        profile.save(update_fields=["vacation_started_at", "vacation_year", "vacation_seconds_used"])
+        for game_id in _seated_games(user):
+            game = Game.objects.select_for_update().get(pk=game_id)
+            services.settle_locked(game, now)  # what is already due is not saved by leaving
+            position = game.seats.get(user=user).position
+            _stop_clocks(game, now, positions={position})
+            if game.status == Game.Status.ACTIVE:
+                services._auto_pass_windows(game, get_engine(game.engine).pending(game.state))
+                services._after_commit_schedule(game)
+    return profile
+
+
+def vacation_end(*, user: AbstractBaseUser) -> Profile:
+    """Come back: the days away are charged to the yearly budget and the user's clocks restart."""
+    with transaction.atomic():
+        profile = Profile.objects.select_for_update().get(user=user)
+        now = timezone.now()
+        if not profile.on_vacation:
+            raise ServiceError("not_on_vacation", "you are not on vacation", status=409)
+        started = profile.vacation_started_at
+        if profile.vacation_year == now.year:
+            profile.vacation_seconds_used += int((now - started).total_seconds())
+        else:  # a vacation across New Year: only this year's part counts against this year's budget
+            year_start = now.replace(month=1, day=1, hour=0, minute=0, second=0, microsecond=0)
+            profile.vacation_year = now.year
+            profile.vacation_seconds_used = int((now - max(started, year_start)).total_seconds())
+        profile.vacation_started_at = None
+        profile.save(update_fields=["vacation_started_at", "vacation_year", "vacation_seconds_used"])
+        for game_id in _seated_games(user):
+            game = Game.objects.select_for_update().get(pk=game_id)
+            _restart_clocks(game, now, positions={game.seats.get(user=user).position})
+            services._after_commit_schedule(game)
+    return profile
+
+
+def vacation_end_exhausted(*, now: datetime | None = None) -> int:
+    """End every vacation whose yearly budget has run out; returns how many ended."""
+    now = now or timezone.now()
+    ended = 0
+    for profile in Profile.objects.filter(vacation_started_at__isnull=False).select_related("user"):
+        if deadlines.vacation_left(profile, now) <= timedelta(0):
+            try:
+                vacation_end(user=profile.user)
+            except ServiceError:  # ended meanwhile by the player
+                continue
+            ended += 1
+    return ended
+
+
+def sweep(*, now: datetime | None = None) -> int:
+    """The beat sweep, every minute: end spent vacations, then settle every overdue game.
+
+    Returns the number of timeouts applied. Safe to run twice or concurrently with deadline tasks.
+    """
+    vacation_end_exhausted(now=now)
+    return services.settle_overdue(now=now)

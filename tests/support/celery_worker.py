@@ -1,0 +1,221 @@
+"""A REAL Celery worker for task tests: a subprocess on Redis, using pytest-django's test database.
+
+Use it from a test module (one worker per module keeps the suite fast)::
+
+    from tests.support.celery_worker import celery_worker  # noqa: F401  (the fixture)
+
+    pytestmark = [pytest.mark.celery, pytest.mark.django_db(transaction=True)]
+
+    def test_something(celery_worker):
+        ...  # commit rows; tasks the code enqueues (on commit) now run in the worker
+        celery_worker.wait_for(lambda: Move.objects.filter(...).exists())
+
+What the fixture does:
+
+* starts ``python -m celery -A baogame worker --pool=solo`` with ``DATABASE_URL`` naming the SAME
+  database pytest-django created (``test_…``), ``CELERY_BROKER_URL`` = ``CELERY_TEST_BROKER_URL``
+  (default ``redis://127.0.0.1:6379/2``), ``CELERY_TASK_ALWAYS_EAGER=0``, a short visibility timeout
+  (3 s, so a message a killed worker held comes back quickly) and a queue of its own (``-Q``), so
+  messages left by other runs are never consumed;
+* makes this process publish for real: ``app.conf.task_always_eager = False``, the same broker URL and
+  ``task_default_queue`` = that queue; everything is restored when the module ends;
+* skips the module when Redis is unreachable or the database is not PostgreSQL (a subprocess cannot
+  share an SQLite test database reliably).
+
+``celery_worker.kill()`` sends SIGKILL to the whole worker (process group) and ``start()`` starts a new
+one on the same queue; ``purge()`` empties the queue. Tests must be ``transaction=True``: the worker
+sees only committed rows.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+import pytest
+
+BROKER_URL = os.environ.get("CELERY_TEST_BROKER_URL", "redis://127.0.0.1:6379/2")
+ROOT = Path(__file__).resolve().parents[2]
+READY_TIMEOUT = 60.0
+
+
+def database_url() -> str:
+    """A ``DATABASE_URL`` for the database this test process uses now (pytest-django's test DB)."""
+    from django.db import connection
+
+    s = connection.settings_dict
+    auth = quote(s.get("USER") or "")
+    if s.get("PASSWORD"):
+        auth += ":" + quote(s["PASSWORD"])
+    host = s.get("HOST") or "127.0.0.1"
+    port = f":{s['PORT']}" if s.get("PORT") else ""
+    return f"postgres://{auth}@{host}{port}/{s['NAME']}"
+
+
+class CeleryWorker:
+    """One worker subprocess on its own queue; start, kill (SIGKILL), start again."""
+
+    def __init__(self, *, queue: str, db_url: str, broker_url: str = BROKER_URL) -> None:
+        self.queue = queue
+        self.db_url = db_url
+        self.broker_url = broker_url
+        self.process: subprocess.Popen[str] | None = None
+        self.log: list[str] = []
+
+    def env(self) -> dict[str, str]:
+        env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST_")}
+        env.update(
+            DJANGO_SETTINGS_MODULE="baogame.settings",
+            DATABASE_URL=self.db_url,
+            CELERY_BROKER_URL=self.broker_url,
+            CELERY_TASK_ALWAYS_EAGER="0",
+            BAOGAME_TESTING="0",
+            CELERY_VISIBILITY_TIMEOUT="3",
+            CELERY_UNACKED_RESTORE_INTERVAL="1",
+            CELERY_UNACKED_RESTORE_THROTTLE="1",
+            PYTHONUNBUFFERED="1",
+        )
+        return env
+
+    def start(self) -> None:
+        """Start the worker and wait until it consumes (its "ready" log line)."""
+        ready = threading.Event()
+        cmd = [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "baogame",
+            "worker",
+            "--pool=solo",
+            "--without-gossip",
+            "--without-mingle",
+            "--without-heartbeat",
+            "-Q",
+            self.queue,
+            "-n",
+            f"{self.queue}@%h",
+            "--loglevel=INFO",
+        ]
+        self.process = subprocess.Popen(
+            cmd,
+            cwd=ROOT,
+            env=self.env(),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            start_new_session=True,  # its own process group: kill() takes every child with it
+        )
+        process = self.process
+
+        def pump() -> None:
+            assert process.stdout is not None
+            for line in process.stdout:
+                self.log.append(line.rstrip())
+                if " ready." in line:
+                    ready.set()
+
+        threading.Thread(target=pump, daemon=True).start()
+        deadline = time.monotonic() + READY_TIMEOUT
+        while not ready.wait(0.1):
+            if process.poll() is not None or time.monotonic() > deadline:
+                self.kill()
+                raise RuntimeError("celery worker did not start:\n" + "\n".join(self.log[-40:]))
+
+    def kill(self) -> None:
+        """SIGKILL the worker and its children at once (no warm shutdown, no acks)."""
+        if self.process is not None and self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait(10)
+        self.process = None
+
+    def stop(self) -> None:
+        """Stop the worker (TERM, then KILL after 10 s)."""
+        if self.process is not None and self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGTERM)
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.process.pid, signal.SIGKILL)
+                self.process.wait(10)
+        self.process = None
+
+    def purge(self) -> None:
+        """Drop every message waiting in this worker's queue."""
+        from baogame.celery import app
+
+        with app.connection_for_write() as conn:
+            conn.default_channel.queue_purge(self.queue)
+
+    def wait_for(
+        self, condition: Callable[[], Any], timeout: float = 30.0, every: float = 0.1, *, close: bool = True
+    ) -> Any:
+        """Poll ``condition`` until it is truthy; between tries the DB connection is closed unless
+        ``close`` is False (needed inside a transaction)."""
+        from django.db import connection
+
+        deadline = time.monotonic() + timeout
+        while True:
+            result = condition()
+            if result:
+                return result
+            if time.monotonic() > deadline:
+                raise AssertionError("timed out; worker log:\n" + "\n".join(self.log[-40:]))
+            if close:
+                connection.close()
+            time.sleep(every)
+
+
+def _redis_reachable(url: str) -> bool:
+    import redis
+
+    try:
+        redis.Redis.from_url(url, socket_connect_timeout=1).ping()
+    except Exception:
+        return False
+    return True
+
+
+@pytest.fixture(scope="module")
+def celery_worker(django_db_setup: None, django_db_blocker: Any) -> Iterator[CeleryWorker]:
+    """A real worker for the whole module, and this process publishing to it (see the module doc)."""
+    from django.db import connection
+
+    from baogame.celery import app
+
+    if connection.vendor != "postgresql":
+        pytest.skip("real-worker tests need PostgreSQL (set DATABASE_URL)")
+    if not _redis_reachable(BROKER_URL):
+        pytest.skip(f"real-worker tests need Redis at {BROKER_URL}")
+    queue = f"test-{uuid.uuid4().hex[:12]}"
+    saved = {key: app.conf.get(key) for key in ("task_always_eager", "broker_url", "task_default_queue")}
+    _reset_producer_pool(app)
+    app.conf.update(task_always_eager=False, broker_url=BROKER_URL, task_default_queue=queue)
+    worker = CeleryWorker(queue=queue, db_url=database_url())
+    worker.start()
+    try:
+        yield worker
+    finally:
+        worker.stop()
+        try:
+            worker.purge()
+        finally:
+            _reset_producer_pool(app)
+            app.conf.update(saved)
+
+
+def _reset_producer_pool(app: Any) -> None:
+    """Forget pooled broker connections, so the next publish uses the broker URL configured now."""
+    if app._pool is not None:
+        app._pool.force_close_all()
+        app._pool = None
+    app.amqp._producer_pool = None
