@@ -101,7 +101,7 @@ def _board_context(request: HttpRequest, game: Game, error: RuleError | None = N
         for h in selectors.game_history(game=game, seat=position)[-RECENT_HISTORY:]
     ]
     history.reverse()
-    waiting_for = sorted({names[d.seat] for d in decisions})
+    waiting_for = _waiting_for(decisions, names)
     return {
         "game": game,
         "seat": seat,
@@ -118,6 +118,29 @@ def _board_context(request: HttpRequest, game: Game, error: RuleError | None = N
         "act_url": reverse("games:act", args=[game.pk]),
         "invite_url": request.build_absolute_uri(reverse("games:join", args=[game.invite_token])),
     }
+
+
+#: Timings whose decisions have one owner, whose name is public (a turn, an ability, the end of a turn).
+_SINGLE_OWNER_TIMINGS = {"turn", "ability", "finish"}
+#: Simultaneous decisions are named, not their remaining owners: who has already answered a window,
+#: the setup peek, a tribute or the declarations is published only when it closes (BB-30.6).
+_SIMULTANEOUS_LABELS = {
+    "pluck_window": "a plucking window",
+    "setup_peek": "the setup peek",
+    "tribute": "the tribute",
+    "declare": "the declarations",
+}
+
+
+def _waiting_for(decisions: list[Any], names: dict[int, str]) -> list[str]:
+    """Who or what the game is waiting for, without revealing who answered a simultaneous decision."""
+    out: set[str] = set()
+    for d in decisions:
+        if d.timing in _SINGLE_OWNER_TIMINGS:
+            out.add(names[d.seat])
+        else:
+            out.add(_SIMULTANEOUS_LABELS.get(d.kind, d.kind.replace("_", " ")))
+    return sorted(out)
 
 
 def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
