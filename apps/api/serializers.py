@@ -5,8 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from django.urls import reverse
+from django.utils import timezone
 from rest_framework import serializers
 
+from apps.games import deadlines
 from apps.games.models import Decision, Game
 
 
@@ -14,6 +16,13 @@ class SeatSerializer(serializers.Serializer):
     position = serializers.IntegerField()
     name = serializers.CharField(allow_null=True, help_text="Display name; null for an open seat.")
     is_bot = serializers.BooleanField(help_text="Played by the server (a bot seat or a taken-over seat).")
+    bot_takeover = serializers.BooleanField(
+        help_text="A player's seat that the server's bot plays for now (absence or an organiser)."
+    )
+    away = serializers.BooleanField(help_text="The seat's player is on vacation: their clock is stopped.")
+    away_until = serializers.DateTimeField(
+        allow_null=True, help_text="While away: when the vacation ends at the latest (the yearly budget)."
+    )
     is_you = serializers.BooleanField()
 
 
@@ -23,6 +32,7 @@ class DecisionSerializer(serializers.Serializer):
     decision_id = serializers.CharField()
     timing = serializers.CharField()
     deadline = serializers.DateTimeField(allow_null=True, help_text="Null while the clock is stopped.")
+    clock_stopped = serializers.BooleanField(help_text="Paused game, or the seat's player is on vacation.")
 
 
 class GameSummarySerializer(serializers.Serializer):
@@ -51,20 +61,26 @@ class EventSerializer(serializers.Serializer):
 
 
 def seats_data(game: Game, my_seat: int | None) -> list[dict[str, Any]]:
-    """The table, without anything private."""
+    """The table, without anything private (a seat's "skip plucking windows" switch stays hidden)."""
+    now = timezone.now()
     out = []
     for seat in game.seats.all():
-        name = None
+        name, away_until = None, None
         if seat.bot:
             name = f"Bot ({seat.bot})"
         elif seat.user_id is not None:
             profile = getattr(seat.user, "profile", None)
             name = profile.name if profile else seat.user.get_username()
+            if profile is not None and profile.on_vacation:
+                away_until = now + deadlines.vacation_left(profile, now)
         out.append(
             {
                 "position": seat.position,
                 "name": name,
                 "is_bot": seat.played_by_bot,
+                "bot_takeover": seat.bot_takeover,
+                "away": away_until is not None,
+                "away_until": away_until,
                 "is_you": seat.position == my_seat,
             }
         )

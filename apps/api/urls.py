@@ -4,7 +4,9 @@ from django.urls import path, re_path
 from drf_spectacular.views import SpectacularAPIView
 
 from . import views_account as account
+from . import views_clock as clock
 from . import views_games as games
+from . import views_league_manage as manage
 from . import views_leagues as leagues
 from . import web
 from .views_errors import not_found
@@ -14,6 +16,7 @@ app_name = "api"
 urlpatterns = [
     path("v1/me/", account.MeApi.as_view(), name="me"),
     path("v1/me/notifications/", account.NotificationPreferencesApi.as_view(), name="notifications"),
+    path("v1/me/vacation/", clock.VacationApi.as_view(), name="vacation"),
     path("v1/tokens/", account.TokenListApi.as_view(), name="token-list"),
     path("v1/tokens/<int:token_id>/", account.TokenRevokeApi.as_view(), name="token-revoke"),
     path("v1/bots/", account.BotAccountListApi.as_view(), name="bot-list"),
@@ -26,6 +29,8 @@ urlpatterns = [
     path("v1/games/<int:game_id>/actions/", games.MoveSubmitApi.as_view(), name="game-act"),
     path("v1/games/<int:game_id>/invite/", games.GameInviteApi.as_view(), name="game-invite"),
     path("v1/games/<int:game_id>/bots/", games.GameBotAddApi.as_view(), name="game-bots"),
+    path("v1/games/<int:game_id>/seat/", clock.MySeatApi.as_view(), name="game-my-seat"),
+    path("v1/games/<int:game_id>/seat/take-back/", clock.SeatTakeBackApi.as_view(), name="game-take-back"),
     path("v1/leagues/", leagues.LeagueListApi.as_view(), name="league-list"),
     path("v1/leagues/<slug:slug>/", leagues.LeagueDetailApi.as_view(), name="league-detail"),
     path(
@@ -33,8 +38,50 @@ urlpatterns = [
         leagues.SeasonStandingsApi.as_view(),
         name="season-standings",
     ),
+    path(
+        "v1/leagues/<slug:slug>/seasons/<int:season_id>/rounds/",
+        leagues.RoundListApi.as_view(),
+        name="season-rounds",
+    ),
+    path(
+        "v1/leagues/<slug:slug>/seasons/<int:season_id>/ratings/",
+        leagues.SeasonRatingHistoryApi.as_view(),
+        name="season-ratings",
+    ),
+    path("v1/leagues/<slug:slug>/seasons/", manage.SeasonCreateApi.as_view(), name="season-create"),
     path("v1/leagues/<slug:slug>/join/", leagues.LeagueJoinApi.as_view(), name="league-join"),
     path("v1/leagues/<slug:slug>/withdraw/", leagues.LeagueWithdrawApi.as_view(), name="league-withdraw"),
+    path("v1/leagues/<slug:slug>/audit-log/", leagues.LeagueAuditLogApi.as_view(), name="league-audit-log"),
+    path("v1/leagues/<slug:slug>/invite/", manage.LeagueInviteApi.as_view(), name="league-invite"),
+    path("v1/leagues/<slug:slug>/email/", manage.LeagueEmailApi.as_view(), name="league-email"),
+    path("v1/leagues/<slug:slug>/members/", manage.LeagueMemberListApi.as_view(), name="league-members"),
+    path(
+        "v1/leagues/<slug:slug>/members/<int:membership_id>/approve/",
+        manage.MembershipApproveApi.as_view(),
+        name="league-member-approve",
+    ),
+    path(
+        "v1/leagues/<slug:slug>/members/<int:membership_id>/decline/",
+        manage.MembershipDeclineApi.as_view(),
+        name="league-member-decline",
+    ),
+    path("v1/leagues/<slug:slug>/games/", manage.LeagueOpenGameListApi.as_view(), name="league-games"),
+    *[
+        path(
+            f"v1/leagues/<slug:slug>/games/<int:game_id>/{action}/",
+            view.as_view(),
+            name=f"league-game-{action}",
+        )
+        for action, view in [
+            ("extend", manage.GameDeadlineExtendApi),
+            ("pause", manage.GamePauseApi),
+            ("resume", manage.GameResumeApi),
+            ("substitute", manage.SeatSubstituteApi),
+            ("bot-takeover", manage.SeatBotTakeoverApi),
+            ("adjudicate", manage.GameAdjudicateApi),
+            ("abort", manage.GameAbortApi),
+        ]
+    ],
     re_path(r"^v1/", not_found),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", web.docs, name="docs"),

@@ -172,6 +172,7 @@ class GameDetailApi(APIView):
                     "decision_id": d.decision_id,
                     "timing": d.timing,
                     "deadline": d.deadline,
+                    "clock_stopped": d.clock_stopped,
                 }
                 for d in decisions
             ],

@@ -1,18 +1,22 @@
-"""League endpoints: leagues I may see, a league with its seasons, a season's standings, membership."""
+"""League endpoints: leagues I may see (and a new one), a league with its seasons, a season's standings,
+rounds and rating history, the organisers' audit log, membership."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from drf_spectacular.utils import extend_schema
-from rest_framework import serializers
+from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from apps.games.errors import ServiceError
+from apps.games.timing import PRESETS
 from apps.leagues import selectors as league_selectors
 from apps.leagues import services as league_services
+from apps.leagues.models import League, Season
 
 
 class LeagueSerializer(serializers.Serializer):
@@ -54,8 +58,64 @@ class RoleSerializer(serializers.Serializer):
     membership = serializers.CharField(allow_null=True, help_text="My membership status, or null.")
 
 
-class LeagueListApi(APIView):
-    """The leagues I may see: public ones, and private ones I organise or belong to."""
+class LeagueDetailSerializer(LeagueSerializer):
+    seasons = SeasonSerializer(many=True)
+    me = RoleSerializer()
+
+
+def _league_detail(league: League, user: Any) -> dict[str, Any]:
+    return {
+        **LeagueSerializer(league).data,
+        "seasons": list(league.seasons.order_by("-number")),
+        "me": league_selectors.league_role(league=league, user=user),
+    }
+
+
+def visible_season(*, user: Any, slug: str, season_id: int) -> tuple[League, Season]:
+    """A season of a league the user may see; 404 otherwise (a private league hides)."""
+    league = league_selectors.league_get_visible(user=user, slug=slug)
+    season = league.seasons.filter(pk=season_id).first()
+    if season is None:
+        raise ServiceError("not_found", "no such season", status=404)
+    return league, season
+
+
+class LeagueCreateApi(APIView):
+    """Create a league (POST): I organise it, and play in it when ``join``; the same form as the web's."""
+
+    class InputSerializer(serializers.Serializer):
+        name = serializers.CharField(max_length=100)
+        game = serializers.CharField(max_length=16, help_text="The engine: baobei or baohuang.")
+        description = serializers.CharField(required=False, default="", allow_blank=True, max_length=5000)
+        is_public = serializers.BooleanField(
+            default=True, help_text="A private league is seen by members only."
+        )
+        players_per_table = serializers.IntegerField(min_value=2, max_value=6, default=4)
+        allow_smaller_tables = serializers.BooleanField(default=True)
+        engine_options = serializers.DictField(required=False, default=dict, help_text="Engine options.")
+        timing_preset = serializers.ChoiceField(choices=sorted(PRESETS), default="weekly")
+        points_table = serializers.ListField(
+            child=serializers.IntegerField(min_value=0, max_value=1000),
+            required=False,
+            default=list,
+            max_length=6,
+            help_text="League points by place, e.g. [3, 2, 1]; empty: table size minus place.",
+        )
+        join = serializers.BooleanField(default=True, help_text="I play in the league too.")
+
+    @extend_schema(
+        operation_id="leagues_create", request=InputSerializer, responses={201: LeagueDetailSerializer}
+    )
+    def post(self, request: Request) -> Response:
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        league = league_services.league_create(creator=request.user, **data.validated_data)
+        body = _league_detail(league, request.user)
+        return Response(LeagueDetailSerializer(body).data, status=status.HTTP_201_CREATED)
+
+
+class LeagueListApi(LeagueCreateApi):
+    """The leagues I may see: public ones, and private ones I organise or belong to (POST: a new one)."""
 
     @extend_schema(operation_id="leagues_list", responses=LeagueSerializer(many=True))
     def get(self, request: Request) -> Response:
@@ -66,19 +126,10 @@ class LeagueListApi(APIView):
 class LeagueDetailApi(APIView):
     """One league, its seasons (newest first) and what I am in it."""
 
-    class OutputSerializer(LeagueSerializer):
-        seasons = SeasonSerializer(many=True)
-        me = RoleSerializer()
-
-    @extend_schema(operation_id="leagues_retrieve", responses=OutputSerializer)
+    @extend_schema(operation_id="leagues_retrieve", responses=LeagueDetailSerializer)
     def get(self, request: Request, slug: str) -> Response:
         league = league_selectors.league_get_visible(user=request.user, slug=slug)
-        body = {
-            **LeagueSerializer(league).data,
-            "seasons": list(league.seasons.order_by("-number")),
-            "me": league_selectors.league_role(league=league, user=request.user),
-        }
-        return Response(self.OutputSerializer(body).data)
+        return Response(LeagueDetailSerializer(_league_detail(league, request.user)).data)
 
 
 class SeasonStandingsApi(APIView):
@@ -90,10 +141,7 @@ class SeasonStandingsApi(APIView):
 
     @extend_schema(operation_id="leagues_season_standings", responses=OutputSerializer)
     def get(self, request: Request, slug: str, season_id: int) -> Response:
-        league = league_selectors.league_get_visible(user=request.user, slug=slug)
-        season = league.seasons.filter(pk=season_id).first()
-        if season is None:
-            raise ServiceError("not_found", "no such season", status=404)
+        _, season = visible_season(user=request.user, slug=slug, season_id=season_id)
         body: dict[str, Any] = {
             "season": season,
             "standings": league_selectors.season_standings(season=season),
@@ -139,3 +187,132 @@ def _league_for_join(*, user: Any, slug: str, token: str) -> Any:
         if league is not None:
             return league
     return league_selectors.league_get_visible(user=user, slug=slug)
+
+
+class SeasonRatingHistoryApi(APIView):
+    """Each player's rating (mu - 3 sigma) after each counted game of the season, from the initial one."""
+
+    class OutputSerializer(serializers.Serializer):
+        user_id = serializers.IntegerField()
+        username = serializers.CharField()
+        name = serializers.CharField()
+        ratings = serializers.ListField(child=serializers.FloatField())
+
+    @extend_schema(operation_id="leagues_season_ratings", responses=OutputSerializer(many=True))
+    def get(self, request: Request, slug: str, season_id: int) -> Response:
+        _, season = visible_season(user=request.user, slug=slug, season_id=season_id)
+        history = league_selectors.season_rating_history(season=season)
+        people = {u.pk: u for u in get_user_model().objects.filter(pk__in=history).select_related("profile")}
+        body = [
+            {
+                "user_id": user_id,
+                "username": people[user_id].get_username(),
+                "name": _name(people[user_id]),
+                "ratings": [round(r, 4) for r in line],
+            }
+            for user_id, line in sorted(history.items())
+            if user_id in people
+        ]
+        return Response(self.OutputSerializer(body, many=True).data)
+
+
+class AuditEntrySerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    created_at = serializers.DateTimeField()
+    actor = serializers.CharField(allow_null=True, help_text="The organiser's username; null: the schedule.")
+    action = serializers.CharField()
+    game_id = serializers.IntegerField(allow_null=True)
+    reason = serializers.CharField(allow_blank=True)
+    detail = serializers.JSONField(
+        allow_null=True, help_text="The action's particulars; shown to organisers only (as on the web)."
+    )
+
+
+class LeagueAuditLogApi(APIView):
+    """The organisers' actions, newest first: whoever may see the league sees the log, as on its web page."""
+
+    class FilterSerializer(serializers.Serializer):
+        limit = serializers.IntegerField(required=False, default=100, min_value=1, max_value=1000)
+
+    @extend_schema(
+        operation_id="leagues_audit_log",
+        parameters=[FilterSerializer],
+        responses=AuditEntrySerializer(many=True),
+    )
+    def get(self, request: Request, slug: str) -> Response:
+        filters = self.FilterSerializer(data=request.query_params)
+        filters.is_valid(raise_exception=True)
+        league = league_selectors.league_get_visible(user=request.user, slug=slug)
+        organiser = league_services.league_is_organiser(league=league, user=request.user)
+        entries = league_selectors.league_audit_log(league=league, limit=filters.validated_data["limit"])
+        body = [
+            {
+                "id": e.pk,
+                "created_at": e.created_at,
+                "actor": e.actor.get_username() if e.actor else None,
+                "action": e.action,
+                "game_id": e.game_id,
+                "reason": e.reason,
+                "detail": e.detail if organiser else None,
+            }
+            for e in entries
+        ]
+        return Response(AuditEntrySerializer(body, many=True).data)
+
+
+class FixtureSerializer(serializers.Serializer):
+    table = serializers.IntegerField()
+    game_id = serializers.IntegerField()
+    status = serializers.CharField()
+    players = serializers.ListField(child=serializers.CharField(), help_text="Names, by seat.")
+    counted = serializers.BooleanField(help_text="Its result is in the standings.")
+
+
+class RoundSerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    started_at = serializers.DateTimeField()
+    byes = serializers.ListField(child=serializers.IntegerField(), help_text="User ids who sat out.")
+    fixtures = FixtureSerializer(many=True)
+
+
+def round_body(rnd: Any) -> dict[str, Any]:
+    """A round and its tables (public: who plays where, each game's status)."""
+    fixtures = []
+    for f in rnd.fixtures.all():
+        seats = sorted(f.game.seats.all(), key=lambda s: s.position)
+        fixtures.append(
+            {
+                "table": f.table,
+                "game_id": f.game_id,
+                "status": f.game.status,
+                "players": [s.label for s in seats],
+                "counted": f.counted_at is not None,
+            }
+        )
+    return {"number": rnd.number, "started_at": rnd.started_at, "byes": rnd.byes, "fixtures": fixtures}
+
+
+class RoundStartApi(APIView):
+    """An organiser starts the season's next round (POST): members are seated at tables, games created."""
+
+    @extend_schema(operation_id="leagues_round_start", request=None, responses={201: RoundSerializer})
+    def post(self, request: Request, slug: str, season_id: int) -> Response:
+        _, season = visible_season(user=request.user, slug=slug, season_id=season_id)
+        rnd = league_services.round_start(season_id=season.pk, by=request.user)
+        rnd = next(r for r in league_selectors.season_rounds(season=season) if r.pk == rnd.pk)
+        return Response(RoundSerializer(round_body(rnd)).data, status=status.HTTP_201_CREATED)
+
+
+class RoundListApi(RoundStartApi):
+    """The season's rounds with their tables and games (POST: start the next round, organisers)."""
+
+    @extend_schema(operation_id="leagues_rounds_list", responses=RoundSerializer(many=True))
+    def get(self, request: Request, slug: str, season_id: int) -> Response:
+        _, season = visible_season(user=request.user, slug=slug, season_id=season_id)
+        body = [round_body(r) for r in league_selectors.season_rounds(season=season)]
+        return Response(RoundSerializer(body, many=True).data)
+
+
+def _name(user: Any) -> str:
+    profile = getattr(user, "profile", None)
+    return profile.name if profile else user.get_username()

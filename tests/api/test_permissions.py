@@ -1,5 +1,9 @@
 """Who may call what: every endpoint against anonymous, non-member, seated player (the game's creator)
-and the other seat."""
+and the other seat.
+
+In the leagues the player organises everything; the other seat is a plain member of the private toy
+league ("club"), whose round-1 game seats both; the outsider belongs to no league.
+"""
 
 from __future__ import annotations
 
@@ -9,13 +13,24 @@ from typing import Any
 import pytest
 
 from apps.api import services as api_services
+from apps.games import clock
 from apps.games import services as game_services
+from apps.games.models import Game
 from apps.leagues import services as league_services
 from baogame.rules.registry import get_engine
 
 pytestmark = pytest.mark.django_db
 
 ROLES = ("anonymous", "outsider", "player", "other_seat")
+
+
+@dataclass
+class Club:
+    """The league-management part of the world, built only for the rows that use it."""
+
+    league: Any  # private toy league: player organises and plays, other_seat plays; round 1 started
+    game: Any  # the club's round-1 game (player and other_seat seated)
+    pending_membership_id: int  # users[2] asked to join the public league
 
 
 @dataclass
@@ -27,6 +42,21 @@ class World:
     users: dict[str, Any]
     league: Any  # public league organised by the player, with one season
     private_league: Any  # private league organised by the player
+    all_users: list[Any]
+    club: Club | None = None
+
+    def with_club(self) -> Club:
+        if self.club is None:
+            player, member = self.users["player"], self.users["other_seat"]
+            league = league_services.league_create(
+                creator=player, name="Toy club", game="toy", is_public=False, players_per_table=2, join=True
+            )
+            league_services.membership_join_by_link(league=league, user=member, token=league.invite_token)
+            season = league_services.season_create(league=league, by=player)
+            game = league_services.round_start(season_id=season.pk, by=player).fixtures.get().game
+            pending = league_services.membership_request(league=self.league, user=self.all_users[2])
+            self.club = Club(league, game, pending.pk)
+        return self.club
 
 
 @pytest.fixture
@@ -43,7 +73,21 @@ def world(toy_engine: str, users: list) -> World:
         creator=users[0], name="Club", game="baobei", is_public=False, join=True
     )
     people = {"player": users[0], "other_seat": users[1], "outsider": users[4]}
-    return World(game, open_game, token.pk, bot.pk, people, league, private)
+    return World(game, open_game, token.pk, bot.pk, people, league, private, users)
+
+
+def _extend(world: World) -> dict:
+    club_game = Game.objects.get(pk=world.with_club().game.pk)
+    return {"seat": get_engine("toy").pending(club_game.state)[0]["seats"][0], "hours": 2, "reason": "ill"}
+
+
+def _paused(world: World) -> dict:
+    clock.game_pause(game_id=world.with_club().game.pk, by=world.users["player"])
+    return {"reason": "back"}
+
+
+def _substitute(world: World) -> dict:
+    return {"seat": 0, "username": world.users["outsider"].get_username(), "reason": "left"}
 
 
 def _play(world: World) -> dict:
@@ -52,6 +96,13 @@ def _play(world: World) -> dict:
         "action": {"type": "play", "decision_id": d["decision_id"], "card": world.game.state["hands"][0][0]}
     }
 
+
+#: Expected statuses of the league-management rows: the private club hides from the outsider (404) and
+#: refuses its plain member (403); the public league refuses both.
+CLUB_ORGANISER = {"outsider": 404, "player": 200, "other_seat": 403}
+CLUB_MEMBERS = {"outsider": 404, "player": 200, "other_seat": 200}
+PUBLIC_ORGANISER = {"outsider": 403, "player": 200, "other_seat": 403}
+SEATED = {"outsider": 403, "player": 200, "other_seat": 200}
 
 # (method, path template, body, {role: status}) — anonymous is always 401 unless given.
 ENDPOINTS: list[tuple[str, str, Any, dict[str, int]]] = [
@@ -110,9 +161,63 @@ ENDPOINTS: list[tuple[str, str, Any, dict[str, int]]] = [
         {"outsider": 200, "player": 200, "other_seat": 200},
     ),
     ("get", "/api/v1/leagues/no-such-league/", None, {r: 404 for r in ROLES[1:]}),
+    # --- league management (organisers only; a private league hides from non-members) ---
+    ("post", "/api/v1/leagues/", {"name": "New", "game": "baobei"}, {r: 201 for r in ROLES[1:]}),
+    ("post", "/api/v1/leagues/{club}/seasons/", {"rounds": 3}, CLUB_ORGANISER | {"player": 201}),
+    ("post", "/api/v1/leagues/{league}/seasons/", {}, PUBLIC_ORGANISER | {"player": 201}),
+    ("get", "/api/v1/leagues/{club}/seasons/{club_season}/rounds/", None, CLUB_MEMBERS),
+    ("post", "/api/v1/leagues/{club}/seasons/{club_season}/rounds/", None, CLUB_ORGANISER | {"player": 201}),
+    ("get", "/api/v1/leagues/{club}/seasons/{club_season}/ratings/", None, CLUB_MEMBERS),
+    ("get", "/api/v1/leagues/{league}/seasons/{season}/ratings/", None, {r: 200 for r in ROLES[1:]}),
+    ("get", "/api/v1/leagues/{club}/audit-log/", None, CLUB_MEMBERS),
+    ("get", "/api/v1/leagues/{league}/audit-log/", None, {r: 200 for r in ROLES[1:]}),
+    ("get", "/api/v1/leagues/{club}/members/", None, CLUB_ORGANISER),
+    ("get", "/api/v1/leagues/{league}/members/", None, PUBLIC_ORGANISER),
+    ("get", "/api/v1/leagues/{club}/invite/", None, CLUB_ORGANISER),
+    ("post", "/api/v1/leagues/{league}/members/{pending}/approve/", None, PUBLIC_ORGANISER),
+    ("post", "/api/v1/leagues/{league}/members/{pending}/decline/", None, PUBLIC_ORGANISER),
+    ("post", "/api/v1/leagues/{club}/members/{pending}/approve/", None, CLUB_ORGANISER | {"player": 404}),
+    ("post", "/api/v1/leagues/{club}/email/", {"subject": "Hi", "body": "Round 2"}, CLUB_ORGANISER),
+    ("get", "/api/v1/leagues/{club}/games/", None, CLUB_ORGANISER),
+    ("post", "/api/v1/leagues/{club}/games/{club_game}/extend/", _extend, CLUB_ORGANISER),
+    ("post", "/api/v1/leagues/{club}/games/{club_game}/pause/", {"reason": "x"}, CLUB_ORGANISER),
+    ("post", "/api/v1/leagues/{club}/games/{club_game}/resume/", _paused, CLUB_ORGANISER),
+    ("post", "/api/v1/leagues/{club}/games/{club_game}/resume/", {}, CLUB_ORGANISER | {"player": 409}),
+    ("post", "/api/v1/leagues/{club}/games/{club_game}/substitute/", _substitute, CLUB_ORGANISER),
+    (
+        "post",
+        "/api/v1/leagues/{club}/games/{club_game}/bot-takeover/",
+        {"seat": 1, "on": True},
+        CLUB_ORGANISER,
+    ),
+    (
+        "post",
+        "/api/v1/leagues/{club}/games/{club_game}/adjudicate/",
+        {"places": [2, 1], "reason": "agreed"},
+        CLUB_ORGANISER,
+    ),
+    ("post", "/api/v1/leagues/{club}/games/{club_game}/abort/", {"reason": "cheat"}, CLUB_ORGANISER),
+    ("post", "/api/v1/leagues/{club}/games/{game}/abort/", {"reason": "x"}, CLUB_ORGANISER | {"player": 404}),
+    # --- player clock: vacation, my seat's settings, taking a seat back ---
+    ("get", "/api/v1/me/vacation/", None, {r: 200 for r in ROLES[1:]}),
+    ("post", "/api/v1/me/vacation/", None, {r: 200 for r in ROLES[1:]}),
+    ("delete", "/api/v1/me/vacation/", None, {r: 409 for r in ROLES[1:]}),
+    ("get", "/api/v1/games/{game}/seat/", None, SEATED),
+    ("patch", "/api/v1/games/{game}/seat/", {"skip_pluck_windows": True}, SEATED),
+    ("post", "/api/v1/games/{game}/seat/take-back/", None, SEATED),
     ("get", "/api/schema/", None, {"anonymous": 200, "outsider": 200, "player": 200, "other_seat": 200}),
     ("get", "/api/docs/", None, {"anonymous": 200, "outsider": 200, "player": 200, "other_seat": 200}),
 ]
+
+
+def _club_ids(world: World) -> dict[str, Any]:
+    club = world.with_club()
+    return {
+        "club": club.league.slug,
+        "club_season": club.league.seasons.get().pk,
+        "club_game": club.game.pk,
+        "pending": club.pending_membership_id,
+    }
 
 
 @pytest.mark.parametrize("role", ROLES)
@@ -131,6 +236,7 @@ def test_permission_matrix(
         league=world.league.slug,
         private=world.private_league.slug,
         season=world.league.seasons.get().pk,
+        **_club_ids(world) if "{club" in template or "{pending}" in template else {},
     )
     if callable(body):
         body = body(world)

@@ -1,8 +1,9 @@
 """Property-based tests of the API against its own OpenAPI schema (schemathesis, fixed seed, bounded).
 
 Every operation is called with generated data, authenticated with a personal token, with the path ids
-pointed at real objects (an active game of the caller, their bot, a spare token) so the authenticated
-paths run too. Checks: no 5xx, documented status codes and content types, bodies that match the schema.
+pointed at real objects (an active league game of the caller, the league they organise, its season, a
+pending request to join, their bot, a spare token) so the authenticated paths run too. Checks: no 5xx,
+documented status codes and content types, bodies that match the schema.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from schemathesis.specs.openapi.checks import (
 )
 
 from apps.api import services as api_services
-from apps.games import services as game_services
+from apps.leagues import services as league_services
 from baogame.wsgi import application
 
 CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance]
@@ -46,16 +47,29 @@ def _keep_connection_open(db: None) -> Iterator[None]:
 
 @pytest.fixture
 def fuzz_world(db: None, make_user: Any, settings: Any) -> dict[str, Any]:
-    """A caller with a token, an active Bao Bei game against another player, a bot account, a spare token."""
+    """A caller with a token, an active Bao Bei league game against another player in a league the caller
+    organises (with a season and a pending request to join), a bot account, a spare token."""
     settings.API_WRITE_RATE = "off"  # generated writes must not run into the rate limit
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     me, other = make_user(username="fuzz-me"), make_user(username="fuzz-other")
-    game = game_services.game_create(creator=me, engine="baobei", players=2)
-    game_services.game_join(game_id=game.pk, user=other)
+    # A league the caller organises: its round-1 game (against the other player) is "the game".
+    league = league_services.league_create(creator=me, name="Fuzz league", game="baobei", join=True)
+    league_services.membership_join_by_link(league=league, user=other, token=league.invite_token)
+    season = league_services.season_create(league=league, by=me)
+    game = league_services.round_start(season_id=season.pk, by=me).fixtures.get().game
+    pending = league_services.membership_request(league=league, user=make_user(username="fuzz-asks"))
     bot = api_services.bot_account_create(owner=me, username="fuzzbot")
     spare, _ = api_services.token_create(user=me, name="spare")
     _, raw = api_services.token_create(user=me, name="fuzz")
-    return {"token": raw, "ids": {"game_id": game.pk, "bot_id": bot.pk, "token_id": spare.pk}}
+    ids = {
+        "game_id": game.pk,
+        "bot_id": bot.pk,
+        "token_id": spare.pk,
+        "slug": league.slug,
+        "season_id": season.pk,
+        "membership_id": pending.pk,
+    }
+    return {"token": raw, "ids": ids}
 
 
 # The schema is served by the WSGI application itself, which then also answers the generated calls.
@@ -64,7 +78,7 @@ schema = schemathesis.openapi.from_wsgi("/api/schema/?format=json", application)
 
 @schema.parametrize()
 @settings(
-    max_examples=30,
+    max_examples=15,
     derandomize=True,
     deadline=None,
     database=None,

@@ -1,0 +1,131 @@
+"""Player clock endpoints: vacation and its yearly budget, my seat's settings in a game, taking a seat back.
+
+The "skip plucking windows" switch is private to its player (others never see it: it would tell them
+who has passed, BB-30.6); that a seat is away or bot-played is public and shown with every game's seats.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils import timezone
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from apps.accounts.models import Profile
+from apps.games import clock, deadlines
+from apps.games import services as game_services
+from apps.games.errors import ServiceError
+from apps.games.models import Seat
+
+from . import selectors
+
+
+class VacationSerializer(serializers.Serializer):
+    on_vacation = serializers.BooleanField()
+    started_at = serializers.DateTimeField(allow_null=True)
+    budget_days = serializers.IntegerField(help_text="The yearly vacation budget.")
+    seconds_left = serializers.IntegerField(help_text="Vacation time left this year, counting a running one.")
+    ends_at_latest = serializers.DateTimeField(
+        allow_null=True, help_text="While on vacation: when the budget runs out and the vacation ends."
+    )
+
+
+def _vacation_body(profile: Profile) -> dict[str, Any]:
+    now = timezone.now()
+    left = deadlines.vacation_left(profile, now)
+    return {
+        "on_vacation": profile.on_vacation,
+        "started_at": profile.vacation_started_at,
+        "budget_days": deadlines.vacation_budget().days,
+        "seconds_left": int(left.total_seconds()),
+        "ends_at_latest": now + left if profile.on_vacation else None,
+    }
+
+
+class VacationApi(APIView):
+    """My vacation: its state and yearly budget (GET), start it (POST), end it (DELETE).
+
+    On vacation my clocks stop in every game and I pass every plucking window; others see my seats away.
+    """
+
+    @extend_schema(operation_id="vacation_retrieve", responses=VacationSerializer)
+    def get(self, request: Request) -> Response:
+        profile, _ = Profile.objects.get_or_create(user=request.user)
+        return Response(VacationSerializer(_vacation_body(profile)).data)
+
+    @extend_schema(operation_id="vacation_start", request=None, responses=VacationSerializer)
+    def post(self, request: Request) -> Response:
+        Profile.objects.get_or_create(user=request.user)
+        profile = clock.vacation_start(user=request.user)
+        return Response(VacationSerializer(_vacation_body(profile)).data)
+
+    @extend_schema(operation_id="vacation_end", request=None, responses=VacationSerializer)
+    def delete(self, request: Request) -> Response:
+        Profile.objects.get_or_create(user=request.user)
+        profile = clock.vacation_end(user=request.user)
+        return Response(VacationSerializer(_vacation_body(profile)).data)
+
+
+class MySeatSerializer(serializers.Serializer):
+    position = serializers.IntegerField()
+    skip_pluck_windows = serializers.BooleanField(
+        help_text="Don't wait for me on plucking windows: I pass each at once (private to me)."
+    )
+    bot_takeover = serializers.BooleanField(help_text="The server's bot plays my seat (after absence).")
+    consecutive_timeouts = serializers.IntegerField()
+
+
+def _seat_body(seat: Seat) -> dict[str, Any]:
+    return {
+        "position": seat.position,
+        "skip_pluck_windows": seat.skip_pluck_windows,
+        "bot_takeover": seat.bot_takeover,
+        "consecutive_timeouts": seat.consecutive_timeouts,
+    }
+
+
+def _my_seat(request: Request, game_id: int) -> Seat:
+    game = selectors.game_get(game_id=game_id, with_people=False)
+    seat = game_services.seat_of(game, request.user)
+    if seat is None:
+        raise ServiceError("not_seated", "you have no seat in this game", status=403)
+    return seat
+
+
+class MySeatApi(APIView):
+    """My seat's settings in one game (GET); switch "don't wait for me on plucking windows" (PATCH)."""
+
+    class InputSerializer(serializers.Serializer):
+        skip_pluck_windows = serializers.BooleanField()
+
+    @extend_schema(operation_id="games_my_seat_retrieve", responses=MySeatSerializer)
+    def get(self, request: Request, game_id: int) -> Response:
+        seat = _my_seat(request, game_id)
+        seat.refresh_from_db()
+        return Response(MySeatSerializer(_seat_body(seat)).data)
+
+    @extend_schema(operation_id="games_my_seat_update", request=InputSerializer, responses=MySeatSerializer)
+    def patch(self, request: Request, game_id: int) -> Response:
+        _my_seat(request, game_id)
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        seat = game_services.seat_set_skip_pluck_windows(
+            game_id=game_id, user=request.user, value=data.validated_data["skip_pluck_windows"]
+        )
+        seat.refresh_from_db()
+        return Response(MySeatSerializer(_seat_body(seat)).data)
+
+
+class SeatTakeBackApi(APIView):
+    """Take my seat back from the bot that played it while I was absent (one call)."""
+
+    @extend_schema(operation_id="games_my_seat_take_back", request=None, responses=MySeatSerializer)
+    def post(self, request: Request, game_id: int) -> Response:
+        _my_seat(request, game_id)
+        seat = game_services.seat_take_back(game_id=game_id, user=request.user)
+        seat.refresh_from_db()
+        return Response(MySeatSerializer(_seat_body(seat)).data)

@@ -1,0 +1,358 @@
+"""Organiser endpoints of a league: the same service functions as the web's organiser tools.
+
+Every write checks ``league_is_organiser`` in its service (403 otherwise) and writes the league's audit
+log; a private league answers 404 to whoever may not see it, before anything else is checked.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.urls import reverse
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from apps.games import services as game_services
+from apps.games.errors import ServiceError
+from apps.games.models import Game
+from apps.leagues import selectors as league_selectors
+from apps.leagues import services as league_services
+from apps.leagues.models import League
+
+from .serializers import GameSummarySerializer, game_summary
+from .views_leagues import SeasonSerializer
+
+
+def _organised(request: Request, slug: str) -> League:
+    """A league the caller may see (404 otherwise) and organises (403 otherwise)."""
+    league = league_selectors.league_get_visible(user=request.user, slug=slug)
+    if not league_services.league_is_organiser(league=league, user=request.user):
+        raise ServiceError("forbidden", "only the league's organisers can do that", status=403)
+    return league
+
+
+def _game_answer(request: Request, game_id: int) -> Response:
+    game = Game.objects.prefetch_related("seats__user__profile").get(pk=game_id)
+    seat = game_services.seat_of(game, request.user)
+    return Response(GameSummarySerializer(game_summary(game, seat.position if seat else None)).data)
+
+
+class ReasonSerializer(serializers.Serializer):
+    reason = serializers.CharField(required=False, default="", allow_blank=True, max_length=500)
+
+
+class RequiredReasonSerializer(serializers.Serializer):
+    reason = serializers.CharField(max_length=500, help_text="Why; written to the audit log.")
+
+
+# --- members -------------------------------------------------------------------------------------------
+
+
+class LeagueMemberListApi(APIView):
+    """Every membership (pending requests, members, withdrawn), for the organisers."""
+
+    class OutputSerializer(serializers.Serializer):
+        id = serializers.IntegerField(help_text="The membership id (to approve or decline a request).")
+        user_id = serializers.IntegerField()
+        username = serializers.CharField()
+        name = serializers.CharField()
+        status = serializers.CharField(help_text="pending, active or withdrawn")
+        created_at = serializers.DateTimeField()
+        joined_at = serializers.DateTimeField(allow_null=True)
+
+    @extend_schema(operation_id="leagues_members_list", responses=OutputSerializer(many=True))
+    def get(self, request: Request, slug: str) -> Response:
+        league = _organised(request, slug)
+        body = [
+            {
+                "id": m.pk,
+                "user_id": m.user_id,
+                "username": m.user.get_username(),
+                "name": m.user.profile.name if hasattr(m.user, "profile") else m.user.get_username(),
+                "status": m.status,
+                "created_at": m.created_at,
+                "joined_at": m.joined_at,
+            }
+            for m in league_selectors.league_members(league=league)
+        ]
+        return Response(self.OutputSerializer(body, many=True).data)
+
+
+class MembershipDecisionSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    username = serializers.CharField()
+    status = serializers.CharField(help_text="active once approved; declined: the request is gone.")
+
+
+def _membership_decide(request: Request, slug: str, membership_id: int, approve: bool) -> Response:
+    league = _organised(request, slug)
+    membership = league_services.membership_approve(
+        league=league, membership_id=membership_id, by=request.user, approve=approve
+    )
+    body = {
+        "id": membership_id,
+        "username": membership.user.get_username(),
+        "status": membership.status if approve else "declined",
+    }
+    return Response(MembershipDecisionSerializer(body).data)
+
+
+class MembershipApproveApi(APIView):
+    """An organiser approves a request to join."""
+
+    @extend_schema(
+        operation_id="leagues_member_approve", request=None, responses=MembershipDecisionSerializer
+    )
+    def post(self, request: Request, slug: str, membership_id: int) -> Response:
+        return _membership_decide(request, slug, membership_id, approve=True)
+
+
+class MembershipDeclineApi(APIView):
+    """An organiser declines a request to join (the request is deleted)."""
+
+    @extend_schema(
+        operation_id="leagues_member_decline", request=None, responses=MembershipDecisionSerializer
+    )
+    def post(self, request: Request, slug: str, membership_id: int) -> Response:
+        return _membership_decide(request, slug, membership_id, approve=False)
+
+
+class LeagueInviteApi(APIView):
+    """The league's invitation token and link, for the organisers (anyone holding it may join)."""
+
+    class OutputSerializer(serializers.Serializer):
+        invite_token = serializers.CharField()
+        join_url = serializers.CharField()
+
+    @extend_schema(operation_id="leagues_invite", responses=OutputSerializer)
+    def get(self, request: Request, slug: str) -> Response:
+        league = _organised(request, slug)
+        url = request.build_absolute_uri(reverse("leagues:join", args=[league.slug, league.invite_token]))
+        return Response(self.OutputSerializer({"invite_token": league.invite_token, "join_url": url}).data)
+
+
+class LeagueEmailApi(APIView):
+    """An organiser emails every active member."""
+
+    class InputSerializer(serializers.Serializer):
+        subject = serializers.CharField(max_length=150)
+        body = serializers.CharField(max_length=20000)
+
+    class OutputSerializer(serializers.Serializer):
+        sent = serializers.IntegerField(help_text="Messages sent.")
+
+    @extend_schema(operation_id="leagues_email_members", request=InputSerializer, responses=OutputSerializer)
+    def post(self, request: Request, slug: str) -> Response:
+        league = _organised(request, slug)
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        sent = league_services.league_email_members(league=league, by=request.user, **data.validated_data)
+        return Response(self.OutputSerializer({"sent": sent}).data)
+
+
+# --- seasons --------------------------------------------------------------------------------------------
+
+
+class SeasonCreateApi(APIView):
+    """An organiser schedules a new season; round 1 starts at ``starts_at`` (or when started by hand)."""
+
+    class InputSerializer(serializers.Serializer):
+        starts_at = serializers.DateTimeField(
+            required=False, allow_null=True, default=None, help_text="Empty: now (start round 1 by hand)."
+        )
+        rounds = serializers.IntegerField(min_value=1, max_value=100, default=5)
+        round_interval_days = serializers.IntegerField(min_value=1, max_value=90, default=7)
+
+    @extend_schema(
+        operation_id="leagues_season_create", request=InputSerializer, responses={201: SeasonSerializer}
+    )
+    def post(self, request: Request, slug: str) -> Response:
+        league = _organised(request, slug)
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        season = league_services.season_create(league=league, by=request.user, **data.validated_data)
+        return Response(SeasonSerializer(season).data, status=status.HTTP_201_CREATED)
+
+
+# --- league games ---------------------------------------------------------------------------------------
+
+
+class LeagueOpenGameListApi(APIView):
+    """The league's games still in play, for the organisers' tools."""
+
+    class OutputSerializer(serializers.Serializer):
+        season = serializers.IntegerField()
+        round = serializers.IntegerField()
+        table = serializers.IntegerField()
+        game = GameSummarySerializer()
+
+    @extend_schema(operation_id="leagues_games_open", responses=OutputSerializer(many=True))
+    def get(self, request: Request, slug: str) -> Response:
+        league = _organised(request, slug)
+        body = [
+            {
+                "season": f.round.season.number,
+                "round": f.round.number,
+                "table": f.table,
+                "game": game_summary(f.game, _position(f.game, request.user)),
+            }
+            for f in league_selectors.league_fixtures_open(league=league)
+        ]
+        return Response(self.OutputSerializer(body, many=True).data)
+
+
+def _position(game: Game, user: Any) -> int | None:
+    seat = game_services.seat_of(game, user)
+    return seat.position if seat else None
+
+
+class GameDeadlineExtendApi(APIView):
+    """An organiser gives a seat's open decision more time (a plucking window: every owner's clock)."""
+
+    class InputSerializer(ReasonSerializer):
+        seat = serializers.IntegerField(min_value=0, max_value=5)
+        hours = serializers.IntegerField(min_value=1, max_value=24 * 60, default=24)
+
+    @extend_schema(
+        operation_id="leagues_game_extend", request=InputSerializer, responses=GameSummarySerializer
+    )
+    def post(self, request: Request, slug: str, game_id: int) -> Response:
+        league = _organised(request, slug)
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        league_services.game_deadline_extend(
+            league=league, game_id=game_id, by=request.user, **data.validated_data
+        )
+        return _game_answer(request, game_id)
+
+
+class GamePauseApi(APIView):
+    """An organiser stops every clock of a league game."""
+
+    @extend_schema(
+        operation_id="leagues_game_pause", request=ReasonSerializer, responses=GameSummarySerializer
+    )
+    def post(self, request: Request, slug: str, game_id: int) -> Response:
+        league = _organised(request, slug)
+        data = ReasonSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        league_services.game_pause(league=league, game_id=game_id, by=request.user, **data.validated_data)
+        return _game_answer(request, game_id)
+
+
+class GameResumeApi(APIView):
+    """An organiser restarts a paused league game's clocks with the time each decision had left."""
+
+    @extend_schema(
+        operation_id="leagues_game_resume", request=ReasonSerializer, responses=GameSummarySerializer
+    )
+    def post(self, request: Request, slug: str, game_id: int) -> Response:
+        league = _organised(request, slug)
+        data = ReasonSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        league_services.game_resume(league=league, game_id=game_id, by=request.user, **data.validated_data)
+        return _game_answer(request, game_id)
+
+
+class SeatSubstituteApi(APIView):
+    """An organiser puts another user into a seat: they play it, and know what it knows, from now on."""
+
+    class InputSerializer(ReasonSerializer):
+        seat = serializers.IntegerField(min_value=0, max_value=5)
+        username = serializers.CharField(max_length=150, help_text="The newcomer.")
+
+    @extend_schema(
+        operation_id="leagues_game_substitute", request=InputSerializer, responses=GameSummarySerializer
+    )
+    def post(self, request: Request, slug: str, game_id: int) -> Response:
+        league = _organised(request, slug)
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        d = data.validated_data
+        newcomer = get_user_model().objects.filter(username=d["username"]).first()
+        if newcomer is None:
+            raise ServiceError("no_such_user", "no user with that username", status=400)
+        league_services.seat_substitute(
+            league=league,
+            game_id=game_id,
+            position=d["seat"],
+            user=newcomer,
+            by=request.user,
+            reason=d["reason"],
+        )
+        return _game_answer(request, game_id)
+
+
+class SeatBotTakeoverApi(APIView):
+    """An organiser hands a seat to the server's bot (``on``: true) or gives it back (false)."""
+
+    class InputSerializer(ReasonSerializer):
+        seat = serializers.IntegerField(min_value=0, max_value=5)
+        on = serializers.BooleanField(help_text="True: the bot plays the seat; false: its player again.")
+
+    @extend_schema(
+        operation_id="leagues_game_bot_takeover", request=InputSerializer, responses=GameSummarySerializer
+    )
+    def post(self, request: Request, slug: str, game_id: int) -> Response:
+        league = _organised(request, slug)
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        d = data.validated_data
+        league_services.seat_bot_takeover(
+            league=league,
+            game_id=game_id,
+            position=d["seat"],
+            on=d["on"],
+            by=request.user,
+            reason=d["reason"],
+        )
+        return _game_answer(request, game_id)
+
+
+class GameAdjudicateApi(APIView):
+    """An organiser ends a game with a result (counted like a played one): a place for every seat."""
+
+    class InputSerializer(RequiredReasonSerializer):
+        places = serializers.ListField(
+            child=serializers.IntegerField(min_value=1, max_value=6),
+            min_length=2,
+            max_length=6,
+            help_text="Places by seat (1 = best), e.g. [2, 1, 3].",
+        )
+
+    @extend_schema(
+        operation_id="leagues_game_adjudicate", request=InputSerializer, responses=GameSummarySerializer
+    )
+    def post(self, request: Request, slug: str, game_id: int) -> Response:
+        league = _organised(request, slug)
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        d = data.validated_data
+        league_services.game_adjudicate(
+            league=league,
+            game_id=game_id,
+            places=dict(enumerate(d["places"])),
+            by=request.user,
+            reason=d["reason"],
+        )
+        return _game_answer(request, game_id)
+
+
+class GameAbortApi(APIView):
+    """An organiser ends a game without a result; it does not count in the standings."""
+
+    @extend_schema(
+        operation_id="leagues_game_abort", request=RequiredReasonSerializer, responses=GameSummarySerializer
+    )
+    def post(self, request: Request, slug: str, game_id: int) -> Response:
+        league = _organised(request, slug)
+        data = RequiredReasonSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        league_services.game_abort(
+            league=league, game_id=game_id, by=request.user, reason=data.validated_data["reason"]
+        )
+        return _game_answer(request, game_id)
