@@ -27,7 +27,11 @@ class SeatSerializer(serializers.Serializer):
 
 
 class DecisionSerializer(serializers.Serializer):
-    seat = serializers.IntegerField()
+    seat = serializers.IntegerField(
+        allow_null=True,
+        help_text="The owner; null for a simultaneous decision (plucking window, setup peek, tribute, "
+        "declarations) that is not mine: who has answered it is published only when it closes.",
+    )
     kind = serializers.CharField()
     decision_id = serializers.CharField()
     timing = serializers.CharField()

@@ -35,12 +35,18 @@ class OpenDecisionSerializer(serializers.Serializer):
     seats = serializers.ListField(child=serializers.IntegerField())
 
 
-def _open_decisions(game: Game) -> list[dict[str, Any]]:
-    """Who must decide now (public: the kind, the id and the seats of every open decision)."""
+def _open_decisions(game: Game, viewer: int | None) -> list[dict[str, Any]]:
+    """Who must decide now: the kind, the id and the owners ``viewer`` may know of (BB-30.6)."""
     if game.status != Game.Status.ACTIVE or game.state is None:
         return []
     return [
-        {"kind": d["kind"], "decision_id": d.get("decision_id"), "seats": d["seats"]}
+        {
+            "kind": d["kind"],
+            "decision_id": d.get("decision_id"),
+            "seats": game_selectors.public_owner_seats(
+                timing=d.get("timing", "turn"), seats=d["seats"], viewer=viewer
+            ),
+        }
         for d in get_engine(game.engine).pending(game.state)
     ]
 
@@ -165,17 +171,7 @@ class GameDetailApi(APIView):
         body = {
             **game_summary(game, seat, decisions),
             "view": game_selectors.game_view(game=game, seat=seat),
-            "decisions": [
-                {
-                    "seat": d.seat,
-                    "kind": d.kind,
-                    "decision_id": d.decision_id,
-                    "timing": d.timing,
-                    "deadline": d.deadline,
-                    "clock_stopped": d.clock_stopped,
-                }
-                for d in decisions
-            ],
+            "decisions": game_selectors.public_decision_rows(game=game, viewer=seat),
             "my_decisions": mine,
             "seed_hash": game.seed_hash,
             "seed": game.seed_revealed,
@@ -301,7 +297,7 @@ class MoveSubmitApi(APIView):
             "replayed": result.replayed,
             "status": result.game.status,
             "events": result.events,
-            "decisions": _open_decisions(result.game),
+            "decisions": _open_decisions(result.game, result.move.seat if result.move else None),
         }
         code = status.HTTP_200_OK if result.replayed else status.HTTP_201_CREATED
         return Response(self.OutputSerializer(body).data, status=code)

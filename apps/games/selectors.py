@@ -71,3 +71,52 @@ def game_history(*, game: Game, seat: int | None) -> list[dict[str, Any]]:
 def open_decisions(*, game: Game) -> list[Decision]:
     """The open decision rows, soonest deadline first."""
     return list(Decision.objects.filter(game=game).order_by("deadline", "seat"))
+
+
+#: Timings of decisions that several seats answer at once. Who has already answered one is published
+#: only when it closes (BB-30.6), so the public sees the decision, not its remaining owners.
+SIMULTANEOUS_TIMINGS = frozenset({"setup", "reaction", "tribute", "declare"})
+
+
+def public_owner_seats(*, timing: str, seats: list[int], viewer: int | None) -> list[int]:
+    """The owners of an open decision that ``viewer`` may be told about.
+
+    Everyone sees who must take a turn, resolve an ability or end a turn; of a simultaneous decision
+    (a plucking window, the setup peek, a tribute, the declarations) a viewer learns only whether it
+    still owns it.
+    """
+    if timing not in SIMULTANEOUS_TIMINGS:
+        return list(seats)
+    return [viewer] if viewer is not None and viewer in seats else []
+
+
+def public_decision_rows(*, game: Game, viewer: int | None) -> list[dict[str, Any]]:
+    """The open decisions with their deadlines as ``viewer`` may see them (BB-30.6).
+
+    Single-owner decisions are listed with their seat; a simultaneous decision appears once, with the
+    viewer's own seat while the viewer still owns it, else with ``seat`` None and its latest deadline.
+    """
+    grouped: dict[str, list[Decision]] = {}
+    for row in open_decisions(game=game):
+        grouped.setdefault(row.decision_id, []).append(row)
+    out: list[dict[str, Any]] = []
+    for rows in grouped.values():
+        first = rows[0]
+        if first.timing not in SIMULTANEOUS_TIMINGS:
+            shown = rows
+        else:
+            own = [r for r in rows if r.seat == viewer]
+            shown = own or [max(rows, key=lambda r: (r.deadline is not None, r.deadline or first.opened_at))]
+        for row in shown:
+            mine = row.seat == viewer
+            out.append(
+                {
+                    "seat": row.seat if (mine or first.timing not in SIMULTANEOUS_TIMINGS) else None,
+                    "kind": row.kind,
+                    "decision_id": row.decision_id,
+                    "timing": row.timing,
+                    "deadline": row.deadline,
+                    "clock_stopped": row.clock_stopped,
+                }
+            )
+    return out

@@ -120,10 +120,7 @@ def _board_context(request: HttpRequest, game: Game, error: RuleError | None = N
     }
 
 
-#: Timings whose decisions have one owner, whose name is public (a turn, an ability, the end of a turn).
-_SINGLE_OWNER_TIMINGS = {"turn", "ability", "finish"}
-#: Simultaneous decisions are named, not their remaining owners: who has already answered a window,
-#: the setup peek, a tribute or the declarations is published only when it closes (BB-30.6).
+#: Simultaneous decisions are named, not their remaining owners (selectors.SIMULTANEOUS_TIMINGS).
 _SIMULTANEOUS_LABELS = {
     "pluck_window": "a plucking window",
     "setup_peek": "the setup peek",
@@ -136,7 +133,7 @@ def _waiting_for(decisions: list[Any], names: dict[int, str]) -> list[str]:
     """Who or what the game is waiting for, without revealing who answered a simultaneous decision."""
     out: set[str] = set()
     for d in decisions:
-        if d.timing in _SINGLE_OWNER_TIMINGS:
+        if d.timing not in selectors.SIMULTANEOUS_TIMINGS:
             out.add(names[d.seat])
         else:
             out.add(_SIMULTANEOUS_LABELS.get(d.kind, d.kind.replace("_", " ")))
