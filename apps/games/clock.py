@@ -201,9 +201,11 @@ def vacation_end_exhausted(*, now: datetime | None = None) -> int:
 
 
 def sweep(*, now: datetime | None = None) -> int:
-    """The beat sweep, every minute: end spent vacations, then settle every overdue game.
+    """The beat sweep, every minute: end spent vacations, settle every overdue game, queue near deadlines.
 
     Returns the number of timeouts applied. Safe to run twice or concurrently with deadline tasks.
     """
     vacation_end_exhausted(now=now)
-    return services.settle_overdue(now=now)
+    settled = services.settle_overdue(now=now)
+    services.schedule_upcoming(now=now)  # a task at each deadline of the coming minutes
+    return settled

@@ -10,13 +10,13 @@ from __future__ import annotations
 import logging
 import random
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from functools import partial
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
-from django.db.models import Q
+from django.db.models import Min, Q
 from django.utils import timezone
 
 from baogame.rules.core import RuleError, visible
@@ -173,11 +173,52 @@ def _start_if_full(game: Game) -> None:
 # --- the move pipeline -------------------------------------------------------------------------------
 
 
+# --- per-transaction caches ---------------------------------------------------------------------------
+#
+# While a service holds a game's row lock it is the only writer of that game's seats and decision rows,
+# so it loads them once and keeps them in step with its own writes (``_tx_cache`` on the locked Game
+# instance). Callers that do not set the flag (clock, leagues) always read the database.
+
+
+def _lock_game(game_id: int) -> Game | None:
+    """Lock the game row and return it with its per-transaction caches switched on."""
+    game = Game.objects.select_for_update().filter(pk=game_id).first()
+    if game is not None:
+        game._tx_cache = True  # type: ignore[attr-defined]
+    return game
+
+
+def _seats(game: Game) -> dict[int, Seat]:
+    """The game's seats by position, with users and profiles (cached under the lock)."""
+    cache = game.__dict__.get("_seat_cache")
+    if cache is None:
+        cache = {s.position: s for s in Seat.objects.filter(game=game).select_related("user__profile")}
+        if getattr(game, "_tx_cache", False):
+            game._seat_cache = cache  # type: ignore[attr-defined]
+    return cache
+
+
+def _decision_rows(game: Game) -> list[Decision]:
+    """The game's open decision rows (cached under the lock, kept in step by ``_rewrite_decisions``)."""
+    cache = game.__dict__.get("_decision_cache")
+    if cache is None:
+        cache = list(Decision.objects.filter(game=game))
+        if getattr(game, "_tx_cache", False):
+            game._decision_cache = cache  # type: ignore[attr-defined]
+    return cache
+
+
+def _on_vacation(seat: Seat) -> bool:
+    profile = getattr(seat.user, "profile", None) if seat.user_id else None
+    return profile is not None and profile.vacation_started_at is not None
+
+
 def seat_of(game: Game, user: AbstractBaseUser | None) -> Seat | None:
     """The user's seat in the game, or None."""
     if user is None or not user.is_authenticated:
         return None
-    return next((s for s in game.seats.all() if s.user_id == user.pk), None)
+    seats = _seats(game).values() if getattr(game, "_tx_cache", False) else game.seats.all()
+    return next((s for s in seats if s.user_id == user.pk), None)
 
 
 def submit_action(
@@ -197,7 +238,9 @@ def submit_action(
         raise ServiceError("invalid_idempotency_key", "an Idempotency-Key is 1-128 characters")
     try:
         with transaction.atomic():
-            game = Game.objects.select_for_update().get(pk=game_id)
+            game = _lock_game(game_id)
+            if game is None:
+                raise Game.DoesNotExist(f"no game {game_id}")
             if key is not None:
                 earlier = Move.objects.filter(game=game, idempotency_key=key).first()
                 if earlier is not None:
@@ -223,7 +266,9 @@ def submit_action(
                     raise
                 refused = exc  # keep the timeouts just applied: commit them, then refuse
             else:
-                Seat.objects.filter(pk=seat.pk, consecutive_timeouts__gt=0).update(consecutive_timeouts=0)
+                if seat.consecutive_timeouts:  # a move of the player's own ends a run of timeouts
+                    seat.consecutive_timeouts = 0
+                    seat.save(update_fields=["consecutive_timeouts"])
                 return MoveResult(game, move, _visible_events(events, seat.position))
         raise refused
     except IntegrityError:
@@ -293,7 +338,7 @@ def _apply_one(
         game.result = _final_result(engine, new_state, events)
         update_fields += ["status", "finished_at", "result"]
     game.save(update_fields=update_fields)
-    opened = _rewrite_decisions(game, decisions, now)
+    opened, new_rows = _rewrite_decisions(game, decisions, now, with_rows=True)
     game_id, version, move_id = game.pk, game.version, move.pk
     transaction.on_commit(
         partial(
@@ -309,7 +354,7 @@ def _apply_one(
     if not decisions:
         transaction.on_commit(partial(signals.game_ended.send, sender=Game, game_id=game_id))
     else:
-        _after_commit_schedule(game)
+        _schedule_after_move(game, new_rows, now)
     return move, events, decisions
 
 
@@ -319,12 +364,11 @@ AUTO_PASSES_PER_MOVE = 32
 
 def _auto_pass_seats(game: Game) -> dict[int, Seat]:
     """Human-played seats that do not wait for plucking windows: the switch is on, or they are away."""
-    seats = (
-        Seat.objects.filter(game=game, bot="", bot_takeover=False)
-        .filter(Q(skip_pluck_windows=True) | Q(user__profile__vacation_started_at__isnull=False))
-        .select_related("user")
-    )
-    return {s.position: s for s in seats}
+    return {
+        position: s
+        for position, s in _seats(game).items()
+        if not s.bot and not s.bot_takeover and (s.skip_pluck_windows or _on_vacation(s))
+    }
 
 
 def _auto_pass_windows(game: Game, decisions: list[dict[str, Any]]) -> int:
@@ -369,15 +413,19 @@ def _final_result(engine: Any, state: dict[str, Any], events: list[dict[str, Any
     return result
 
 
-def _rewrite_decisions(game: Game, decisions: list[dict[str, Any]], now: datetime) -> list[list[Any]]:
+def _rewrite_decisions(
+    game: Game, decisions: list[dict[str, Any]], now: datetime, *, with_rows: bool = False
+) -> Any:
     """Make the Decision rows match ``pending``; a decision still open keeps its deadline.
 
-    Returns the (seat, kind, decision_id) triples that this rewrite opened.
+    Returns the (seat, kind, decision_id) triples that this rewrite opened (and, ``with_rows``, the
+    new rows too).
     """
-    existing = {(d.seat, d.decision_id): d for d in Decision.objects.filter(game=game)}
+    rows = _decision_rows(game)
+    existing = {(d.seat, d.decision_id): d for d in rows}
     wanted: set[tuple[int, str]] = set()
     opened: list[list[Any]] = []
-    new_rows = []
+    new_rows: list[Decision] = []
     away: set[int] | None = None
     for index, decision in enumerate(decisions):
         decision_id = str(decision.get("decision_id") or f"v{game.version}-{index}-{decision['kind']}")
@@ -407,16 +455,77 @@ def _rewrite_decisions(game: Game, decisions: list[dict[str, Any]], now: datetim
         Decision.objects.filter(pk__in=stale).delete()
     if new_rows:
         Decision.objects.bulk_create(new_rows)
-    return opened
+    if "_decision_cache" in game.__dict__:
+        game._decision_cache = [d for k, d in existing.items() if k in wanted] + new_rows  # type: ignore
+    return (opened, new_rows) if with_rows else opened
 
 
 def _away_positions(game: Game) -> set[int]:
     """Seats of ``game`` whose player is on vacation."""
-    return set(
-        Seat.objects.filter(game=game, user__profile__vacation_started_at__isnull=False).values_list(
-            "position", flat=True
+    return {position for position, s in _seats(game).items() if _on_vacation(s)}
+
+
+#: Deadline tasks are queued with ``eta`` only for deadlines this close; the minute sweep queues the
+#: later ones when they come this close. A broker then never holds a task for days (Redis would deliver
+#: it again after every visibility timeout), and every deadline still gets its own task.
+SCHEDULE_AHEAD = timedelta(minutes=2)
+
+
+def _schedule_after_move(game: Game, new_rows: list[Decision], now: datetime) -> None:
+    """After commit: the bot task if a server-played seat must act, and tasks for near new deadlines.
+
+    Worked out from this transaction's own rows (no queries); queued once per game and transaction.
+    """
+    if game.status != Game.Status.ACTIVE or not deadlines.scheduling_enabled():
+        return
+    plan = game.__dict__.get("_tx_plan")
+    if plan is None:
+        plan = game._tx_plan = {"bots": False, "deadlines": set()}  # type: ignore[attr-defined]
+        game_id = game.pk
+
+        def run() -> None:
+            game.__dict__.pop("_tx_plan", None)
+            _queue_tasks(game_id, bots=plan["bots"], deadlines_=plan["deadlines"])
+
+        transaction.on_commit(run)
+    seats = _seats(game)
+    owners = {d.seat for d in _decision_rows(game)} if "_decision_cache" in game.__dict__ else None
+    if owners is None:
+        owners = set(Decision.objects.filter(game=game).values_list("seat", flat=True))
+    plan["bots"] = any(seats[p].played_by_bot for p in owners if p in seats)
+    horizon = now + SCHEDULE_AHEAD
+    plan["deadlines"].update(r.deadline for r in new_rows if r.deadline is not None and r.deadline <= horizon)
+
+
+def _queue_tasks(game_id: int, *, bots: bool, deadlines_: set[datetime]) -> None:
+    from . import tasks  # tasks import services
+
+    if bots:
+        tasks.play_bots.delay(game_id)
+    for deadline in sorted(deadlines_):
+        tasks.schedule_settle(game_id, deadline)
+
+
+def schedule_upcoming(*, now: datetime | None = None) -> int:
+    """Queue a deadline task for every game whose next deadline falls within ``SCHEDULE_AHEAD``.
+
+    Called by the minute sweep; a task queued twice for one deadline settles once.
+    """
+    from . import tasks  # tasks import services
+
+    now = now or timezone.now()
+    upcoming = (
+        Decision.objects.filter(
+            deadline__gt=now, deadline__lte=now + SCHEDULE_AHEAD, game__status=Game.Status.ACTIVE
         )
+        .values("game_id")
+        .annotate(first=Min("deadline"))
     )
+    count = 0
+    for row in upcoming:
+        tasks.schedule_settle(row["game_id"], row["first"])
+        count += 1
+    return count
 
 
 def _after_commit_schedule(game: Game) -> None:
@@ -456,7 +565,7 @@ def _schedule_tasks(game_id: int) -> None:
         .values_list("deadline", flat=True)
         .first()
     )
-    if deadline is not None:
+    if deadline is not None and deadline <= timezone.now() + SCHEDULE_AHEAD:
         tasks.schedule_settle(game_id, deadline)
 
 
@@ -477,18 +586,20 @@ def settle_locked(game: Game, now: datetime) -> int:
         return 0
     engine = get_engine(game.engine)
     applied = 0
-    seats: dict[int, Seat] | None = None
     while True:
-        due = Decision.objects.filter(game=game, deadline__lte=now).order_by("deadline", "seat").first()
-        if due is None:
+        due_rows = [r for r in _decision_rows(game) if r.deadline is not None and r.deadline <= now]
+        if not due_rows:
             return applied
+        due = min(due_rows, key=lambda r: (r.deadline, r.seat))
         action = engine.timeout_action(game.state, due.seat)
         if action is None:  # the row is stale (the seat already answered): drop it
             due.delete()
+            if "_decision_cache" in game.__dict__:
+                game._decision_cache = [r for r in game._decision_cache if r is not due]  # type: ignore
+            else:
+                game.__dict__.pop("_decision_cache", None)
             continue
-        if seats is None:
-            seats = {s.position: s for s in Seat.objects.filter(game=game)}
-        seat = seats[due.seat]
+        seat = _seats(game)[due.seat]
         apply_locked(game, seat, action, by_timeout=True)
         applied += 1
         if deadlines.record_timeout(game, seat, timing=due.timing) and deadlines.scheduling_enabled():
@@ -502,7 +613,7 @@ def settle_locked(game: Game, now: datetime) -> int:
 def settle_due(game_id: int) -> int:
     """Settle everything overdue in one game; safe to run twice, concurrently or late."""
     with transaction.atomic():
-        game = Game.objects.select_for_update().filter(pk=game_id).first()
+        game = _lock_game(game_id)
         if game is None:
             return 0
         return settle_locked(game, timezone.now())
@@ -593,7 +704,7 @@ def play_bots(game_id: int) -> int:
     made = 0
     while made < BOT_MOVES_PER_TASK:
         with transaction.atomic():
-            game = Game.objects.select_for_update().filter(pk=game_id).first()
+            game = _lock_game(game_id)
             if game is None or game.status != Game.Status.ACTIVE:
                 return made
             settle_locked(game, timezone.now())
@@ -619,7 +730,7 @@ def play_bots(game_id: int) -> int:
 
 def _bot_choice(game: Game) -> tuple[Seat, dict[str, Any]] | None:
     engine = get_engine(game.engine)
-    seats = {s.position: s for s in game.seats.all()}
+    seats = _seats(game)
     bots, default_bot = get_bots(game.engine)
     for decision in engine.pending(game.state):
         for position in decision["seats"]:

@@ -52,7 +52,9 @@ def test_the_same_move_from_many_threads_applies_once(toy_engine: str, users: li
     decision = get_engine(toy_engine).pending(game.state)[0]
     action = {"type": "play", "decision_id": decision["decision_id"], "card": game.state["hands"][0][0]}
 
-    results = _race([lambda: services.submit_action(game_id=game.pk, user=users[0], action=dict(action))] * 12)
+    results = _race(
+        [lambda: services.submit_action(game_id=game.pk, user=users[0], action=dict(action))] * 12
+    )
 
     applied = [r for r in results if isinstance(r, services.MoveResult)]
     refused = [r for r in results if isinstance(r, RuleError)]
@@ -65,16 +67,24 @@ def test_concurrent_answers_to_one_window_each_apply_once_in_lock_order(toy_engi
     game = _started_game(toy_engine, users, 4)
     engine = get_engine(toy_engine)
     first = engine.pending(game.state)[0]
-    services.submit_action(game_id=game.pk, user=users[0], action={
-        "type": "play", "decision_id": first["decision_id"], "card": game.state["hands"][0][0]})
+    services.submit_action(
+        game_id=game.pk,
+        user=users[0],
+        action={"type": "play", "decision_id": first["decision_id"], "card": game.state["hands"][0][0]},
+    )
     game.refresh_from_db()
     window = engine.pending(game.state)[0]
 
-    results = _race([
-        (lambda u=u: services.submit_action(game_id=game.pk, user=u,
-                                            action={"type": "pass", "decision_id": window["decision_id"]}))
-        for u in users[1:4]
-    ])
+    results = _race(
+        [
+            (
+                lambda u=u: services.submit_action(
+                    game_id=game.pk, user=u, action={"type": "pass", "decision_id": window["decision_id"]}
+                )
+            )
+            for u in users[1:4]
+        ]
+    )
 
     assert all(isinstance(r, services.MoveResult) for r in results)
     moves = list(Move.objects.filter(game=game).order_by("seq"))
@@ -88,9 +98,10 @@ def test_a_retried_request_with_one_idempotency_key_applies_once(toy_engine: str
     decision = get_engine(toy_engine).pending(game.state)[0]
     action = {"type": "play", "decision_id": decision["decision_id"], "card": game.state["hands"][0][0]}
 
-    results = _race([
-        lambda: services.submit_action(game_id=game.pk, user=users[0], action=dict(action), key="retry-1")
-    ] * 8)
+    results = _race(
+        [lambda: services.submit_action(game_id=game.pk, user=users[0], action=dict(action), key="retry-1")]
+        * 8
+    )
 
     assert all(isinstance(r, services.MoveResult) for r in results), results
     assert sum(not r.replayed for r in results) == 1

@@ -198,6 +198,10 @@ def celery_worker(django_db_setup: None, django_db_blocker: Any) -> Iterator[Cel
         pytest.skip(f"real-worker tests need Redis at {BROKER_URL}")
     queue = f"test-{uuid.uuid4().hex[:12]}"
     saved = {key: app.conf.get(key) for key in ("task_always_eager", "broker_url", "task_default_queue")}
+    # Celery reads CELERY_BROKER_URL from the environment before its configuration: point both at the
+    # worker's broker, or this process would publish where the worker does not listen.
+    saved_env = os.environ.get("CELERY_BROKER_URL")
+    os.environ["CELERY_BROKER_URL"] = BROKER_URL
     _reset_producer_pool(app)
     app.conf.update(task_always_eager=False, broker_url=BROKER_URL, task_default_queue=queue)
     worker = CeleryWorker(queue=queue, db_url=database_url())
@@ -209,13 +213,20 @@ def celery_worker(django_db_setup: None, django_db_blocker: Any) -> Iterator[Cel
         try:
             worker.purge()
         finally:
+            if saved_env is None:
+                os.environ.pop("CELERY_BROKER_URL", None)
+            else:
+                os.environ["CELERY_BROKER_URL"] = saved_env
             _reset_producer_pool(app)
             app.conf.update(saved)
 
 
 def _reset_producer_pool(app: Any) -> None:
     """Forget pooled broker connections, so the next publish uses the broker URL configured now."""
+    from kombu import pools
+
     if app._pool is not None:
         app._pool.force_close_all()
         app._pool = None
     app.amqp._producer_pool = None
+    pools.reset()  # kombu's global producer pools are keyed by URL: drop the closed ones too
