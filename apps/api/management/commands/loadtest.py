@@ -110,8 +110,14 @@ class Client:
             raise RuntimeError(f"join answered {status}")
         status, detail = self.call("GET", f"/api/v1/games/{game['id']}/", self.tokens[0])
         self.stats.games += 1
-        opened = [{"seats": sorted({d["seat"] for d in detail["decisions"]})}]
-        return game["id"], opened
+        return game["id"], self._owners(detail["decisions"], viewer=0)
+
+    @staticmethod
+    def _owners(decisions: list[dict[str, Any]], *, viewer: int) -> list[dict[str, Any]]:
+        """Who acts next, seen by ``viewer``: a simultaneous decision that is not the viewer's shows no
+        owner (BB-30.6); this client holds both seats, so the owner is then the other seat."""
+        seats = sorted({d["seat"] if d["seat"] is not None else 1 - viewer for d in decisions})
+        return [{"seats": seats}] if seats else []
 
     def run(self, until: float) -> None:
         game_id, decisions = self.new_game()
@@ -139,12 +145,13 @@ class Client:
             )
             self.stats.move_ms.append((time.perf_counter() - started) * 1000)
             if status == 201:
-                decisions = answer["decisions"]
+                decisions = [
+                    {"seats": d["seats"] or [1 - seat]} for d in answer["decisions"]
+                ]  # no owner listed: a simultaneous decision of the other seat (BB-30.6)
             elif status in (400, 409):
                 self.stats.refused += 1  # e.g. a pluck window another seat closed: ask again
                 _, detail = self.call("GET", f"/api/v1/games/{game_id}/", token)
-                seats = sorted({d["seat"] for d in detail["decisions"]})
-                decisions = [{"seats": seats}] if seats else []
+                decisions = self._owners(detail["decisions"], viewer=seat)
             else:
                 self.stats.errors += 1
                 decisions = []
