@@ -12,21 +12,46 @@ from baogame.rules.registry import get_engine
 E = get_engine("baobei")
 
 HUM, SPARROW, KINGF, MAGPIE, DUCK, IBIS = (
-    "hummingbird", "sparrow", "kingfisher", "magpie", "mandarin_duck", "crested_ibis")
+    "hummingbird",
+    "sparrow",
+    "kingfisher",
+    "magpie",
+    "mandarin_duck",
+    "crested_ibis",
+)
 WPEL, BPEL, CUCKOO, MACAW, CRANE, PEACOCK = (
-    "white_pelican", "brown_pelican", "cuckoo", "macaw", "crowned_crane", "peacock")
+    "white_pelican",
+    "brown_pelican",
+    "cuckoo",
+    "macaw",
+    "crowned_crane",
+    "peacock",
+)
 GOLDEN, TOCO, SHOEBILL = "golden_toucan", "toco_toucan", "shoebill"
 
 
-def a_game(hands: list[list[Any]], discard: Any = SPARROW, draw: list[str] | None = None,
-           active: int = 0, under: list[str] | None = None, seed: str = "test", **start: Any) -> dict:
+def a_game(
+    hands: list[list[Any]],
+    discard: Any = SPARROW,
+    draw: list[str] | None = None,
+    active: int = 0,
+    under: list[str] | None = None,
+    seed: str = "test",
+    **start: Any,
+) -> dict:
     """A game begun mid-round (BB-25.3) at the start of ``active``'s turn."""
     deal = {"hands": hands, "discard": discard, "draw": draw or [], "under": under or []}
     return E.setup(len(hands), {"deal": deal, "start": {"active": active, **start}}, seed)
 
 
-def a_fresh_game(hands: list[list[str]], discard: str, draw: list[str] | None = None, first: int = 0,
-                 seed: str = "test", **options: Any) -> dict:
+def a_fresh_game(
+    hands: list[list[str]],
+    discard: str,
+    draw: list[str] | None = None,
+    first: int = 0,
+    seed: str = "test",
+    **options: Any,
+) -> dict:
     """A game whose round 1 is a stacked deal that begins with the setup peek."""
     deal = {"hands": hands, "discard": discard, "draw": draw or []}
     return E.setup(len(hands), {"deal": deal, "first_player": first, **options}, seed)
@@ -82,3 +107,17 @@ def pass_all(st: dict) -> dict:
     while kind(st) == "pluck_window":
         st = play(st, decision(st)["seats"][0], "pass")
     return st
+
+
+#: Three 4-card displays used by many rule tests (seat 1 holds no Hummingbird).
+FOUR = [[HUM, SPARROW, KINGF, MAGPIE], [DUCK, IBIS, CRANE, PEACOCK], [HUM, SPARROW, KINGF, MAGPIE]]
+
+
+def rest_of_deck(*used: str) -> list[str]:
+    """Every card of the deck except ``used`` (a multiset), in canonical order."""
+    from baogame.rules.baobei.cards import CODE_OF
+
+    rest = list(CODE_OF)
+    for c in used:
+        rest.remove(c)
+    return rest

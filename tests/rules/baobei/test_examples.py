@@ -34,8 +34,11 @@ from .helpers import E as ENGINE
 
 def test_ex_1_pelican_family_and_two_abilities_after_own_draw_pluck():
     """EX-1 (BB-2.2, BB-7.3, BB-9.4 a)."""
-    st = a_game([[BPEL, HUM, PEACOCK, KINGF], [DUCK, MAGPIE, CRANE, IBIS], [SPARROW, CUCKOO, HUM, TOCO]],
-                discard=SPARROW, draw=[WPEL])
+    st = a_game(
+        [[BPEL, HUM, PEACOCK, KINGF], [DUCK, MAGPIE, CRANE, IBIS], [SPARROW, CUCKOO, HUM, TOCO]],
+        discard=SPARROW,
+        draw=[WPEL],
+    )
 
     st = play(st, 0, "draw")
     assert ENGINE.view(st, 0)["decision"]["context"] == {"drawn": WPEL}
@@ -56,9 +59,10 @@ def test_ex_1_pelican_family_and_two_abilities_after_own_draw_pluck():
 
 def test_ex_2_keep_then_offensive_pluck_with_gift():
     """EX-2 (BB-5.4, BB-6.6, BB-7.4)."""
-    st = a_game([[PEACOCK, HUM, SPARROW, IBIS], [CRANE, MAGPIE, KINGF, DUCK],
-                 [PEACOCK, CUCKOO, HUM, SPARROW]],
-                draw=[SPARROW])
+    st = a_game(
+        [[PEACOCK, HUM, SPARROW, IBIS], [CRANE, MAGPIE, KINGF, DUCK], [PEACOCK, CUCKOO, HUM, SPARROW]],
+        draw=[SPARROW],
+    )
 
     st = play(st, 0, "draw")
     st = play(st, 0, "keep", slot=0)
@@ -73,6 +77,7 @@ def test_ex_2_keep_then_offensive_pluck_with_gift():
     resolved = next(e for e in events if e["type"] == "pluck_resolved")
     assert DUCK not in str(resolved)
     from baogame.rules.core import RuleError
+
     try:
         ENGINE.apply(st, 2, {"type": "pluck", "decision_id": window, **single(2, 3)})
     except RuleError as exc:
@@ -101,8 +106,9 @@ def test_ex_3_failed_own_draw_pluck():
 
 def test_ex_4_double_pluck_in_window_then_discarders_ability():
     """EX-4 (BB-8.3, BB-8.5, BB-9.4 d)."""
-    st = a_game([[HUM, DUCK, CRANE, KINGF], [BPEL, MAGPIE, IBIS, SPARROW], [PEACOCK, WPEL, HUM, DUCK]],
-                draw=[WPEL])
+    st = a_game(
+        [[HUM, DUCK, CRANE, KINGF], [BPEL, MAGPIE, IBIS, SPARROW], [PEACOCK, WPEL, HUM, DUCK]], draw=[WPEL]
+    )
 
     st = play(st, 0, "draw")
     st = play(st, 0, "discard")
@@ -123,8 +129,11 @@ def test_ex_4_double_pluck_in_window_then_discarders_ability():
 
 def test_ex_5_invalid_attempt_does_not_close_window():
     """EX-5 (BB-6.6 c, d, g)."""
-    st = a_game([[KINGF, None, IBIS, MAGPIE], [HUM, KINGF, SPARROW, DUCK], [DUCK, KINGF, None, CRANE]],
-                discard=PEACOCK, active=1)
+    st = a_game(
+        [[KINGF, None, IBIS, MAGPIE], [HUM, KINGF, SPARROW, DUCK], [DUCK, KINGF, None, CRANE]],
+        discard=PEACOCK,
+        active=1,
+    )
 
     st = play(st, 1, "take_discard", slot=1)
     assert decision(st)["seats"] == [0, 2]
@@ -138,8 +147,12 @@ def test_ex_5_invalid_attempt_does_not_close_window():
 
 def test_ex_6_shield_activated_by_offensive_pluck():
     """EX-6 (BB-11.3 a, BB-11.4, BB-9.10)."""
-    st = a_game([[HUM, SPARROW, MACAW, None], [CRANE, KINGF, IBIS, DUCK], [MAGPIE, PEACOCK, HUM, SPARROW]],
-                draw=[MACAW], active=1, bao_caller=0)
+    st = a_game(
+        [[HUM, SPARROW, MACAW, None], [CRANE, KINGF, IBIS, DUCK], [MAGPIE, PEACOCK, HUM, SPARROW]],
+        draw=[MACAW],
+        active=1,
+        bao_caller=0,
+    )
 
     st = play(st, 1, "draw")
     st = play(st, 1, "discard")
@@ -147,7 +160,8 @@ def test_ex_6_shield_activated_by_offensive_pluck():
     st, events = act(st, 2, "pluck", **single(0, 2, 0))
     assert ref(st)["shield_active"] is True
     assert [e["type"] for e in events].index("shield_activated") > [e["type"] for e in events].index(
-        "pluck_resolved")
+        "pluck_resolved"
+    )
     assert ref(st)["displays"][0] == [HUM, SPARROW, MAGPIE, None]
     st = play(st, 2, "use_ability", ability="macaw", targets=[P(0, 0), P(1, 1)])
     assert decision(st)["seats"] == [1] and decision(st)["kind"] == "ability"
@@ -164,8 +178,11 @@ def test_ex_6_shield_activated_by_offensive_pluck():
 
 def test_ex_7_card_moved_by_abilities_only_once_per_turn():
     """EX-7 (BB-9.6, BB-9.9)."""
-    st = a_game([[HUM, DUCK, IBIS, SPARROW], [CRANE, MAGPIE, KINGF, PEACOCK], [CUCKOO, HUM, DUCK, MAGPIE]],
-                draw=[CUCKOO], active=2)
+    st = a_game(
+        [[HUM, DUCK, IBIS, SPARROW], [CRANE, MAGPIE, KINGF, PEACOCK], [CUCKOO, HUM, DUCK, MAGPIE]],
+        draw=[CUCKOO],
+        active=2,
+    )
 
     st = play(st, 2, "draw")
     st = play(st, 2, "pluck", **single(2, 0))
@@ -183,8 +200,9 @@ def test_ex_7_card_moved_by_abilities_only_once_per_turn():
 
 def test_ex_8_toco_to_player_with_no_cards():
     """EX-8 (BB-9.11, BB-13.5)."""
-    st = a_game([[HUM, DUCK, IBIS, SPARROW], [HUM, IBIS, None, CRANE], [None, None, None, None]],
-                draw=[TOCO, PEACOCK])
+    st = a_game(
+        [[HUM, DUCK, IBIS, SPARROW], [HUM, IBIS, None, CRANE], [None, None, None, None]], draw=[TOCO, PEACOCK]
+    )
 
     st = play(st, 0, "draw")
     st = play(st, 0, "discard")
@@ -199,17 +217,27 @@ def test_ex_8_toco_to_player_with_no_cards():
 
 def test_ex_9_shoebill_opponent_replacement_impossible_and_caller_fails_on_tie():
     """EX-9 (BB-9.12, BB-11.4, BB-14.3 c)."""
-    st = a_game([[PEACOCK, DUCK, HUM, None], [HUM, SPARROW, None, None], [None, None, None, None]],
-                draw=[SHOEBILL, KINGF, CRANE], active=0, bao_caller=1, shield_active=True)
+    st = a_game(
+        [[PEACOCK, DUCK, HUM, None], [HUM, SPARROW, None, None], [None, None, None, None]],
+        draw=[SHOEBILL, KINGF, CRANE],
+        active=0,
+        bao_caller=1,
+        shield_active=True,
+    )
 
     st = play(st, 0, "draw")
     st = play(st, 0, "discard")
     st = play(st, 1, "pass")
     st = play(st, 0, "use_ability", ability="shoebill")
     assert ENGINE.view(st, 0)["decision"]["context"] == {
-        "drawn": [KINGF, CRANE], "own_possible": True, "opponent_possible": False}
-    assert error(st, 0, "shoebill_place", mine={"card": 1, "slot": 0},
-                 theirs={"card": 0, "target": P(1, 0)}) == "shielded"
+        "drawn": [KINGF, CRANE],
+        "own_possible": True,
+        "opponent_possible": False,
+    }
+    assert (
+        error(st, 0, "shoebill_place", mine={"card": 1, "slot": 0}, theirs={"card": 0, "target": P(1, 0)})
+        == "shielded"
+    )
     st, events = act(st, 0, "shoebill_place", mine={"card": 0, "slot": 0}, theirs=None)
 
     ended = next(e for e in events if e["type"] == "round_ended")
@@ -245,8 +273,11 @@ def test_ex_11_second_recycling_starts_automatic_final_phase():
     hands = [[HUM, HUM, HUM, HUM], [SPARROW] * 4, [KINGF] * 4, [MAGPIE] * 4]
     st = a_game(hands, discard=[DUCK, HUM], draw=[], active=1, recycles=1)
     r = ref(st)
-    st = ENGINE.setup(4, {"deal": {"hands": hands, "discard": r["draw"] + [DUCK, HUM]},
-                          "start": {"active": 1, "recycles": 1}}, "t")
+    st = ENGINE.setup(
+        4,
+        {"deal": {"hands": hands, "discard": r["draw"] + [DUCK, HUM]}, "start": {"active": 1, "recycles": 1}},
+        "t",
+    )
 
     st, events = act(st, 1, "draw")
 
@@ -267,8 +298,11 @@ def test_ex_11_second_recycling_starts_automatic_final_phase():
 def test_ex_12_bao_final_turns_and_pluck_by_caller():
     """EX-12 (BB-10, BB-14.3 b): S2 calls BAO at the end of its turn; S0 and S1 take final turns (S2
     plucks in S0's window); the round ends after S1 and S2's BAO succeeds."""
-    st = a_game([[KINGF, DUCK, IBIS, None], [KINGF, IBIS, None, None], [HUM, SPARROW, None, MAGPIE]],
-                draw=[CRANE, HUM, PEACOCK], active=2)
+    st = a_game(
+        [[KINGF, DUCK, IBIS, None], [KINGF, IBIS, None, None], [HUM, SPARROW, None, MAGPIE]],
+        draw=[CRANE, HUM, PEACOCK],
+        active=2,
+    )
     st = play(st, 2, "draw")
     st = play(st, 2, "discard")
     st = pass_all(st)
@@ -297,9 +331,19 @@ def test_ex_12_bao_final_turns_and_pluck_by_caller():
 
 def test_ex_13_failed_bao_score_and_next_starting_player():
     """EX-13 (BB-14.3 c, BB-3.7): S0 6, S1 6, S2 10, S0 fails -> 12; round 5 starts with S0."""
-    st = ENGINE.setup(3, {"deal": {"hands": [[HUM, MAGPIE, HUM], [SPARROW, MAGPIE], [DUCK, DUCK]],
-                                   "discard": SPARROW, "draw": [HUM]},
-                          "start": {"active": 2, "bao_caller": 0, "round": 4}, "first_player": 1}, "t")
+    st = ENGINE.setup(
+        3,
+        {
+            "deal": {
+                "hands": [[HUM, MAGPIE, HUM], [SPARROW, MAGPIE], [DUCK, DUCK]],
+                "discard": SPARROW,
+                "draw": [HUM],
+            },
+            "start": {"active": 2, "bao_caller": 0, "round": 4},
+            "first_player": 1,
+        },
+        "t",
+    )
 
     st = play(st, 2, "draw")
     st = play(st, 2, "discard")
@@ -316,8 +360,11 @@ def test_ex_13_failed_bao_score_and_next_starting_player():
 
 def test_ex_14_turn_of_player_with_no_cards():
     """EX-14 (BB-13.3, BB-13.4)."""
-    st = a_game([[HUM, DUCK, IBIS, SPARROW], [None, None, None, None], [KINGF, MAGPIE, CRANE, DUCK]],
-                draw=[BPEL], active=1)
+    st = a_game(
+        [[HUM, DUCK, IBIS, SPARROW], [None, None, None, None], [KINGF, MAGPIE, CRANE, DUCK]],
+        draw=[BPEL],
+        active=1,
+    )
 
     st, events = act(st, 1, "draw")
     public = [e["type"] for e in events if e["visible_to"] == "all"]
@@ -333,11 +380,22 @@ def test_ex_14_turn_of_player_with_no_cards():
 def test_ex_15_end_of_game_and_deciding_round():
     """EX-15 (BB-15): totals 82/64/64 after a round -> deciding round S1 vs S2, 5 cards each; S2 wins it
     with a successful BAO; running totals unchanged; standings S2, S1, S0."""
-    deciding = {"hands": [[], [PEACOCK, CRANE, MAGPIE, DUCK, IBIS], [HUM, SPARROW, HUM, KINGF, SPARROW]],
-                "discard": MAGPIE, "draw": [HUM, HUM, HUM]}
-    st = ENGINE.setup(3, {"deals": [{"hands": [[SPARROW], [HUM], [SPARROW]], "discard": [SPARROW],
-                                     "draw": [HUM, HUM]}, deciding],
-                          "start": {"active": 2, "round": 7, "totals": [80, 64, 62], "bao_caller": 1}}, "t")
+    deciding = {
+        "hands": [[], [PEACOCK, CRANE, MAGPIE, DUCK, IBIS], [HUM, SPARROW, HUM, KINGF, SPARROW]],
+        "discard": MAGPIE,
+        "draw": [HUM, HUM, HUM],
+    }
+    st = ENGINE.setup(
+        3,
+        {
+            "deals": [
+                {"hands": [[SPARROW], [HUM], [SPARROW]], "discard": [SPARROW], "draw": [HUM, HUM]},
+                deciding,
+            ],
+            "start": {"active": 2, "round": 7, "totals": [80, 64, 62], "bao_caller": 1},
+        },
+        "t",
+    )
 
     for seat in (2, 0):
         st = play(st, seat, "draw")

@@ -52,9 +52,16 @@ def test_pending_lists_one_decision_with_its_fields_bb_20_2_bb_25_5():
     """BB-20.2 / BB-25.5 1: one open decision with decision_id, kind, seats, allowed, timing, context."""
     st = a_game(FOUR, draw=[HUM])
 
-    assert E.pending(st) == [{"decision_id": decision(st)["decision_id"], "kind": "turn_action", "seats": [0],
-                              "allowed": ["draw", "take_discard"], "timing": "turn",
-                              "context": {"discard_top": SPARROW, "can_draw": True, "can_take": True}}]
+    assert E.pending(st) == [
+        {
+            "decision_id": decision(st)["decision_id"],
+            "kind": "turn_action",
+            "seats": [0],
+            "allowed": ["draw", "take_discard"],
+            "timing": "turn",
+            "context": {"discard_top": SPARROW, "can_draw": True, "can_take": True},
+        }
+    ]
 
 
 def test_unknown_fields_are_malformed_bb_20_3():
@@ -150,10 +157,14 @@ def test_pluck_checks_in_order_bb_22_pluck():
     assert code(kind="single", targets=[{"seat": 0, "slot": 0}], gifts=[1]) == "gift_not_allowed"
     assert code(kind="single", targets=[{"seat": 1, "slot": 0}], gifts=[None]) == "gift_missing"
     assert code(kind="single", targets=[{"seat": 1, "slot": 0}], gifts=[8]) == "invalid_position"
-    assert code(kind="double", targets=[{"seat": 0, "slot": 0}, {"seat": 1, "slot": 0}],
-                gifts=[None, 0]) == "gift_is_target"
-    assert code(kind="double", targets=[{"seat": 2, "slot": 0}, {"seat": 1, "slot": 0}],
-                gifts=[1, 1]) == "duplicate_gift"
+    assert (
+        code(kind="double", targets=[{"seat": 0, "slot": 0}, {"seat": 1, "slot": 0}], gifts=[None, 0])
+        == "gift_is_target"
+    )
+    assert (
+        code(kind="double", targets=[{"seat": 2, "slot": 0}, {"seat": 1, "slot": 0}], gifts=[1, 1])
+        == "duplicate_gift"
+    )
 
 
 def test_defaults_per_decision_bb_24_bb_25_5_3():
@@ -170,9 +181,15 @@ def test_defaults_per_decision_bb_24_bb_25_5_3():
 
 def test_invalid_options_bb_25_1():
     """BB-25.1: unknown keys, wrong types, deal with deals, start without a deal -> invalid_options."""
-    bad = [{"colour": 1}, {"threshold": 0}, {"memory_aid": 1}, {"start": {"active": 0}},
-           {"deal": {"hands": [[HUM]] * 3, "discard": HUM}, "deals": []},
-           {"deal": {"hands": [[HUM] * 4] * 3, "discard": HUM}}, {"first_player": 3}]
+    bad = [
+        {"colour": 1},
+        {"threshold": 0},
+        {"memory_aid": 1},
+        {"start": {"active": 0}},
+        {"deal": {"hands": [[HUM]] * 3, "discard": HUM}, "deals": []},
+        {"deal": {"hands": [[HUM] * 4] * 3, "discard": HUM}},
+        {"first_player": 3},
+    ]
     for options in bad:
         with pytest.raises(RuleError) as info:
             E.setup(3, options, 1)
@@ -183,8 +200,11 @@ def test_invalid_options_bb_25_1():
 def test_stacked_deal_rest_is_shuffled_from_seed_bb_25_2():
     """BB-25.2 5 / BB-25.9: unnamed cards lie beneath the named draw cards, shuffled by the rest key."""
     hands = [[HUM, SPARROW, KINGF, MAGPIE], [DUCK, IBIS, KINGF, MAGPIE]]
-    st = E.setup(2, {"deal": {"hands": [h + [HUM] for h in hands], "discard": IBIS, "draw": [BPEL]},
-                     "first_player": 1}, "x")
+    st = E.setup(
+        2,
+        {"deal": {"hands": [h + [HUM] for h in hands], "discard": IBIS, "draw": [BPEL]}, "first_player": 1},
+        "x",
+    )
 
     r = ref(st)
     named = [c for h in hands for c in h] + [HUM, HUM, IBIS, BPEL]
@@ -197,12 +217,19 @@ def test_stacked_deal_rest_is_shuffled_from_seed_bb_25_2():
 
 def test_start_option_sets_round_totals_caller_and_shield_bb_25_3():
     """BB-25.3: ``start`` begins at the start of a turn with the given public state."""
-    st = a_game(FOUR, draw=[HUM], active=2, round=3, totals=[5, 6, 7], bao_caller=0, shield_active=True,
-                recycles=1)
+    st = a_game(
+        FOUR, draw=[HUM], active=2, round=3, totals=[5, 6, 7], bao_caller=0, shield_active=True, recycles=1
+    )
 
     r = ref(st)
     assert (r["round"], r["totals"], r["bao_caller"], r["shield_active"], r["recycles"], r["active"]) == (
-        3, [5, 6, 7], 0, True, 1, 2)
+        3,
+        [5, 6, 7],
+        0,
+        True,
+        1,
+        2,
+    )
 
 
 def test_round_one_recomputed_from_the_seed_bb_25_10():
@@ -215,9 +242,9 @@ def test_round_one_recomputed_from_the_seed_bb_25_10():
 
         r = ref(E.setup(players, {}, seed))
 
-        assert r["displays"] == [deck[i * per:(i + 1) * per] for i in range(players)]
+        assert r["displays"] == [deck[i * per : (i + 1) * per] for i in range(players)]
         assert r["discard"] == [deck[players * per]]
-        assert r["draw"] == deck[players * per + 1:]
+        assert r["draw"] == deck[players * per + 1 :]
 
 
 def test_views_hide_unknown_cards_and_spectator_sees_none_bb_25_6_bb_30_3():
@@ -237,8 +264,23 @@ def test_views_hide_unknown_cards_and_spectator_sees_none_bb_25_6_bb_30_3():
 
 def test_referee_view_keys_bb_25_4():
     """BB-25.4: the referee view has the standard keys."""
-    keys = {"round", "active", "displays", "drawn", "discard", "under_discard", "draw", "bao_caller",
-            "shield_active", "recycles", "final_phase", "round_scores", "totals", "over", "winners"}
+    keys = {
+        "round",
+        "active",
+        "displays",
+        "drawn",
+        "discard",
+        "under_discard",
+        "draw",
+        "bao_caller",
+        "shield_active",
+        "recycles",
+        "final_phase",
+        "round_scores",
+        "totals",
+        "over",
+        "winners",
+    }
 
     assert keys <= set(ref(E.setup(4, {}, 2)))
     assert keys | {"seat", "decision"} <= set(E.view(E.setup(4, {}, 2), 0))
@@ -258,20 +300,33 @@ def test_private_events_visible_only_to_recipient_bb_30_2_bb_31():
 
 def test_text_describes_events_and_decisions():
     """text.describe_event / describe_decision use only their argument."""
-    e = {"type": "pluck_resolved", "seat": 2, "kind": "single", "targets": [{"seat": 0, "slot": 1}],
-         "gifts": [None], "success": True, "cards": [MAGPIE]}
+    e = {
+        "type": "pluck_resolved",
+        "seat": 2,
+        "kind": "single",
+        "targets": [{"seat": 0, "slot": 1}],
+        "gifts": [None],
+        "success": True,
+        "cards": [MAGPIE],
+    }
 
     assert text.describe_event(e) == "Seat 2 plucked seat 0 slot 1: success, removed a Magpie."
-    assert text.describe_decision({"kind": "turn_action", "context": {
-        "discard_top": MAGPIE, "can_draw": True, "can_take": True}}) == "Your turn: draw or take the Magpie."
+    assert (
+        text.describe_decision(
+            {"kind": "turn_action", "context": {"discard_top": MAGPIE, "can_draw": True, "can_take": True}}
+        )
+        == "Your turn: draw or take the Magpie."
+    )
 
 
 def test_memory_bot_beats_random_bots():
     """Bots: the memory bot (seat 0) against three random bots wins clearly more than 25%."""
     assert DEFAULT_BOT == "memory" and set(BOTS) >= {"random", "memory"}
     games = 200
-    wins = sum(play_game("baobei", g, 4, ["memory", "random", "random", "random"])[0]["winners"] == [0]
-               for g in range(games))
+    wins = sum(
+        play_game("baobei", g, 4, ["memory", "random", "random", "random"])[0]["winners"] == [0]
+        for g in range(games)
+    )
 
     print(f"memory bot win rate: {wins / games:.0%}")
     assert wins / games >= 0.6

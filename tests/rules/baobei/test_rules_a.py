@@ -11,6 +11,7 @@ from .helpers import (
     CRANE,
     CUCKOO,
     DUCK,
+    FOUR,
     GOLDEN,
     HUM,
     IBIS,
@@ -31,11 +32,10 @@ from .helpers import (
     pass_all,
     play,
     ref,
+    rest_of_deck,
     single,
     types,
 )
-
-FOUR = [[HUM, SPARROW, KINGF, MAGPIE], [DUCK, IBIS, CRANE, PEACOCK], [HUM, SPARROW, KINGF, MAGPIE]]
 
 
 def _quiet_turn(st: dict, seat: int) -> dict:
@@ -132,8 +132,11 @@ def test_setup_peek_default_and_first_turn_after_everyone_bb_3_5_bb_3_6():
     assert E.view(st, 1)["displays"][1] == ["?", "?", CRANE, PEACOCK]
     assert ref(st)["active"] == 2 and kind(st) == "turn_action"
     done = next(e for e in events if e["type"] == "setup_peek_done")
-    assert done["choices"] == [{"seat": 0, "slots": [0, 1]}, {"seat": 1, "slots": [3, 2]},
-                               {"seat": 2, "slots": [0, 1]}]
+    assert done["choices"] == [
+        {"seat": 0, "slots": [0, 1]},
+        {"seat": 1, "slots": [3, 2]},
+        {"seat": 2, "slots": [0, 1]},
+    ]
 
 
 def test_first_player_is_chosen_from_the_seed_bb_3_7_a():
@@ -150,7 +153,12 @@ def test_round_state_starts_clean_bb_3_8():
     r = ref(E.setup(3, {}, 9))
 
     assert (r["recycles"], r["bao_caller"], r["shield_active"], r["final_phase"], r["ability_touched"]) == (
-        0, None, False, None, [])
+        0,
+        None,
+        False,
+        None,
+        [],
+    )
 
 
 def test_removal_leaves_gap_and_additions_fill_lowest_empty_slot_bb_4_2_bb_4_4():
@@ -212,17 +220,9 @@ def test_own_draw_pluck_discards_the_drawn_card_and_opens_no_window_bb_5_7_bb_6_
     assert ref(st)["discard"][-2:] == [KINGF, KINGF]
 
 
-def _rest(*used: str) -> list[str]:
-    """Every card of the deck except ``used`` (a multiset), in canonical order."""
-    rest = list(CODE_OF)
-    for c in used:
-        rest.remove(c)
-    return rest
-
-
 def test_no_possible_action_skips_to_end_of_turn_bb_5_9():
     """BB-5.9 / D-42 / BB-12.8: no draw possible and no card: the turn ends without a decision."""
-    st = a_game([[None], [HUM, SPARROW], _rest(HUM, SPARROW, CRANE)], discard=[CRANE])
+    st = a_game([[None], [HUM, SPARROW], rest_of_deck(HUM, SPARROW, CRANE)], discard=[CRANE])
 
     r = ref(st)
     assert r["final_phase"] == {"anchor": 0, "cause": "exhaustion"}
@@ -288,13 +288,20 @@ def test_failed_pluck_adds_one_unknown_penalty_card_bb_7_5_bb_7_6():
 
 def test_penalty_skipped_when_nothing_can_be_drawn_bb_7_6():
     """BB-7.6 / BB-12.4: without any card to draw the penalty is skipped."""
-    st = a_game([[HUM, SPARROW], [KINGF, MAGPIE], _rest(HUM, SPARROW, KINGF, MAGPIE, CRANE)], discard=[CRANE])
+    st = a_game(
+        [[HUM, SPARROW], [KINGF, MAGPIE], rest_of_deck(HUM, SPARROW, KINGF, MAGPIE, CRANE)], discard=[CRANE]
+    )
     st = play(st, 0, "take_discard", slot=0)
 
     st, events = act(st, 1, "pluck", **single(2, 0, 0))
 
     assert next(e for e in events if e["type"] == "penalty_added") == {
-        "type": "penalty_added", "visible_to": "all", "seat": 1, "slot": None, "skipped": True}
+        "type": "penalty_added",
+        "visible_to": "all",
+        "seat": 1,
+        "slot": None,
+        "skipped": True,
+    }
     assert ref(st)["displays"][1] == [KINGF, MAGPIE]
 
 

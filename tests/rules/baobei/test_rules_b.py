@@ -9,6 +9,7 @@ from .helpers import (
     CRANE,
     CUCKOO,
     DUCK,
+    FOUR,
     GOLDEN,
     HUM,
     IBIS,
@@ -30,18 +31,10 @@ from .helpers import (
     pass_all,
     play,
     ref,
+    rest_of_deck,
     single,
     types,
 )
-
-FOUR = [[HUM, SPARROW, KINGF, MAGPIE], [DUCK, IBIS, CRANE, PEACOCK], [HUM, SPARROW, KINGF, MAGPIE]]
-
-
-def _rest(*used: str) -> list[str]:
-    rest = list(CODE_OF)
-    for c in used:
-        rest.remove(c)
-    return rest
 
 
 def test_single_own_draw_pluck_orders_reference_then_removed_ability_bb_9_4_a():
@@ -130,8 +123,10 @@ def test_shoebill_replaces_unseen_and_puts_cards_beneath_bb_9_12():
     st = play(st, 0, "use_ability", ability="shoebill")
 
     assert error(st, 0, "shoebill_place", mine={"card": 0, "slot": 3}, theirs=None) == "shoebill_incomplete"
-    assert error(st, 0, "shoebill_place", mine={"card": 0, "slot": 3},
-                 theirs={"card": 0, "target": P(1, 0)}) == "card_reused"
+    assert (
+        error(st, 0, "shoebill_place", mine={"card": 0, "slot": 3}, theirs={"card": 0, "target": P(1, 0)})
+        == "card_reused"
+    )
     st = play(st, 0, "shoebill_place", mine={"card": 0, "slot": 3}, theirs={"card": 1, "target": P(1, 0)})
 
     r = ref(st)
@@ -184,12 +179,17 @@ def test_shielded_card_cannot_be_targeted_even_by_a_failing_pluck_bb_11_4():
 def test_recycling_keeps_top_card_and_includes_under_cards_bb_12_2():
     """BB-12.2 / BB-25.9: the top discard stays; the rest and the under-cards are shuffled in
     canonical order with the recycle key."""
-    hands = [[HUM, SPARROW], [KINGF, MAGPIE], _rest(HUM, SPARROW, KINGF, MAGPIE, CRANE, IBIS, DUCK, SHOEBILL)]
+    hands = [
+        [HUM, SPARROW],
+        [KINGF, MAGPIE],
+        rest_of_deck(HUM, SPARROW, KINGF, MAGPIE, CRANE, IBIS, DUCK, SHOEBILL),
+    ]
     st = a_game(hands, discard=[IBIS, DUCK, CRANE], under=[SHOEBILL], draw=[], seed="rc")
 
     st = play(st, 0, "draw")
 
     import random
+
     expected = [SHOEBILL, DUCK, IBIS]
     expected = sorted(expected, key=CODE_OF.index)
     random.Random("baobei:rc:round:1:recycle:1").shuffle(expected)
@@ -200,7 +200,7 @@ def test_recycling_keeps_top_card_and_includes_under_cards_bb_12_2():
 
 def test_exhaustion_starts_the_final_phase_bb_12_8():
     """BB-12.8 / D-41: nothing to draw and nothing to recycle: final phase with the active anchor."""
-    st = a_game([[HUM], [KINGF], _rest(HUM, KINGF, CRANE)], discard=[CRANE], active=1)
+    st = a_game([[HUM], [KINGF], rest_of_deck(HUM, KINGF, CRANE)], discard=[CRANE], active=1)
 
     assert ref(st)["final_phase"] == {"anchor": 1, "cause": "exhaustion"}
     st = play(st, 1, "take_discard", slot=0)
@@ -210,8 +210,13 @@ def test_exhaustion_starts_the_final_phase_bb_12_8():
 
 def test_final_phase_lifts_shield_and_annuls_bao_bb_12_6():
     """BB-12.6 / D-40: after BAO, exhaustion lifts the Shield and the caller scores the round total."""
-    st = a_game([[HUM], [KINGF], _rest(HUM, KINGF, CRANE)], discard=[CRANE], active=1, bao_caller=0,
-                shield_active=True)
+    st = a_game(
+        [[HUM], [KINGF], rest_of_deck(HUM, KINGF, CRANE)],
+        discard=[CRANE],
+        active=1,
+        bao_caller=0,
+        shield_active=True,
+    )
 
     assert ref(st)["shield_active"] is False
     st = play(st, 1, "take_discard", slot=0)
@@ -251,8 +256,15 @@ def test_scores_failed_and_negative_successful_bao_bb_14_3():
 
 def test_game_ends_at_threshold_with_unique_lowest_winner_bb_15_1_bb_15_2():
     """BB-15.1 / BB-15.2: a total at the threshold ends the game; the lowest total wins."""
-    st = E.setup(2, {"deal": {"hands": [[PEACOCK], [HUM]], "discard": [SPARROW], "draw": [HUM]},
-                     "start": {"active": 1, "bao_caller": 0, "totals": [70, 10]}, "threshold": 80}, "t")
+    st = E.setup(
+        2,
+        {
+            "deal": {"hands": [[PEACOCK], [HUM]], "discard": [SPARROW], "draw": [HUM]},
+            "start": {"active": 1, "bao_caller": 0, "totals": [70, 10]},
+            "threshold": 80,
+        },
+        "t",
+    )
 
     st = play(st, 1, "draw")
     st, events = act(st, 1, "discard")
@@ -261,15 +273,24 @@ def test_game_ends_at_threshold_with_unique_lowest_winner_bb_15_1_bb_15_2():
     assert ref(st)["over"] is True and ref(st)["winners"] == [1]
     assert ref(st)["totals"] == [94, 11]
     game = next(e for e in events if e["type"] == "game_ended")
-    assert game["standings"] == [{"seat": 1, "total": 11, "position": 1},
-                                 {"seat": 0, "total": 94, "position": 2}]
+    assert game["standings"] == [
+        {"seat": 1, "total": 11, "position": 1},
+        {"seat": 0, "total": 94, "position": 2},
+    ]
 
 
 def test_deciding_round_repeats_while_tied_bb_15_3_bb_15_4():
     """BB-15.3 / BB-15.4: tied lowest totals play a deciding round (5 cards for two); a tie in it
     leads to another deciding round among the tied participants."""
-    st = E.setup(2, {"deal": {"hands": [[HUM], [SPARROW]], "discard": [SPARROW], "draw": [HUM]},
-                     "start": {"active": 1, "totals": [80, 78], "bao_caller": 0}, "threshold": 80}, "t")
+    st = E.setup(
+        2,
+        {
+            "deal": {"hands": [[HUM], [SPARROW]], "discard": [SPARROW], "draw": [HUM]},
+            "start": {"active": 1, "totals": [80, 78], "bao_caller": 0},
+            "threshold": 80,
+        },
+        "t",
+    )
     st = play(st, 1, "draw")
     st = play(st, 1, "discard")
     st = play(st, 0, "pass")

@@ -23,6 +23,7 @@ from .helpers import (
     CRANE,
     CUCKOO,
     DUCK,
+    FOUR,
     GOLDEN,
     HUM,
     IBIS,
@@ -46,19 +47,10 @@ from .helpers import (
     pass_all,
     play,
     ref,
+    rest_of_deck,
     single,
     types,
 )
-
-FOUR = [[HUM, SPARROW, KINGF, MAGPIE], [DUCK, IBIS, CRANE, PEACOCK], [HUM, SPARROW, KINGF, MAGPIE]]
-
-
-def _rest(*used: str) -> list[str]:
-    """Every card of the deck except ``used`` (a multiset), in canonical order."""
-    rest = list(CODE_OF)
-    for c in used:
-        rest.remove(c)
-    return rest
 
 
 def _by_timeouts(st: dict) -> tuple[dict, list[dict]]:
@@ -80,11 +72,14 @@ def _one(events: list[dict], etype: str) -> dict:
 
 # --- BB-8: double plucks with gifts ----------------------------------------------------------------------
 
+
 def test_double_pluck_with_two_gifts_places_each_gift_in_its_target_slot_bb_8_3():
     """BB-8.3 (ii), (iii) / BB-4.5: two offensive targets in two displays; each receives the gift named for
     it; the giver's slots become empty; the second target ends on top."""
-    st = a_game([[HUM, SPARROW, KINGF, MAGPIE], [DUCK, IBIS, CRANE, PEACOCK], [IBIS, DUCK, KINGF, MAGPIE]],
-                draw=[DUCK])
+    st = a_game(
+        [[HUM, SPARROW, KINGF, MAGPIE], [DUCK, IBIS, CRANE, PEACOCK], [IBIS, DUCK, KINGF, MAGPIE]],
+        draw=[DUCK],
+    )
     st = play(st, 0, "draw")
 
     st, events = act(st, 0, "pluck", **double((1, 0), (2, 1), [3, 2]))
@@ -101,8 +96,10 @@ def test_double_pluck_with_two_gifts_places_each_gift_in_its_target_slot_bb_8_3(
 def test_failed_double_pluck_with_gifts_moves_nothing_and_penalty_fills_a_gap_bb_8_4_d_6():
     """BB-8.4 / D-17 / D-6 / BB-4.4: one target matches, one does not: both shown, no gift moves, exactly one
     penalty card, which goes into the plucker's lowest empty slot (not a new slot)."""
-    st = a_game([[HUM, None, KINGF, MAGPIE], [DUCK, IBIS, CRANE, PEACOCK], [IBIS, SPARROW, KINGF, MAGPIE]],
-                draw=[DUCK, PEACOCK])
+    st = a_game(
+        [[HUM, None, KINGF, MAGPIE], [DUCK, IBIS, CRANE, PEACOCK], [IBIS, SPARROW, KINGF, MAGPIE]],
+        draw=[DUCK, PEACOCK],
+    )
     st = play(st, 0, "draw")
 
     st, events = act(st, 0, "pluck", **double((1, 0), (2, 1), [3, 2]))
@@ -113,8 +110,10 @@ def test_failed_double_pluck_with_gifts_moves_nothing_and_penalty_fills_a_gap_bb
     assert r["displays"][2] == [IBIS, SPARROW, KINGF, MAGPIE]
     assert r["discard"][-1] == DUCK
     assert _one(events, "penalty_added")["slot"] == 1
-    assert all(E.view(st, s)["displays"][1][0] == DUCK and E.view(st, s)["displays"][2][1] == SPARROW
-               for s in range(3))
+    assert all(
+        E.view(st, s)["displays"][1][0] == DUCK and E.view(st, s)["displays"][2][1] == SPARROW
+        for s in range(3)
+    )
     assert E.view(st, 0)["displays"][0][1] == "?"
     assert kind(st) == "end_turn"
 
@@ -122,8 +121,10 @@ def test_failed_double_pluck_with_gifts_moves_nothing_and_penalty_fills_a_gap_bb
 def test_window_double_pluck_own_and_offensive_from_another_players_discard_bb_6_2_b_bb_8_1():
     """BB-6.2 b / BB-8.1: a non-active seat plucks two cards (one own, one of a third player) with the card
     the active player discarded by keep; the gift goes to the opponent's slot."""
-    st = a_game([[KINGF, SPARROW, HUM, MAGPIE], [KINGF, IBIS, CRANE, PEACOCK], [HUM, KINGF, DUCK, MAGPIE]],
-                draw=[DUCK])
+    st = a_game(
+        [[KINGF, SPARROW, HUM, MAGPIE], [KINGF, IBIS, CRANE, PEACOCK], [HUM, KINGF, DUCK, MAGPIE]],
+        draw=[DUCK],
+    )
     st = play(st, 0, "draw")
     st = play(st, 0, "keep", slot=0)
 
@@ -136,6 +137,7 @@ def test_window_double_pluck_own_and_offensive_from_another_players_discard_bb_6
 
 
 # --- BB-6.3 / D-9: no chains --------------------------------------------------------------------------------
+
 
 def test_removed_card_is_no_reference_but_may_be_taken_later_bb_6_3_d_9():
     """BB-6.3 / D-9: a card removed by a pluck opens no window; the next player may take it, and the window
@@ -167,6 +169,7 @@ def test_failed_own_draw_pluck_reference_opens_no_window_bb_6_3_bb_7_5():
 
 # --- BB-9: abilities ------------------------------------------------------------------------------------
 
+
 def test_gift_moved_by_a_pluck_is_not_ability_touched_bb_9_6_d():
     """BB-9.6 d / D-26: a card moved as a gift is not ability-touched; the Cuckoo abilities of the same turn
     may swap it."""
@@ -184,8 +187,10 @@ def test_gift_moved_by_a_pluck_is_not_ability_touched_bb_9_6_d():
 def test_cards_placed_by_a_shoebill_cannot_be_replaced_again_this_turn_bb_9_6_d_25():
     """BB-9.6 a, b / D-25: two Shoebill abilities in one turn (own-draw pluck of a Shoebill); the second may
     not replace the cards the first placed (``already_moved``), but may replace others."""
-    st = a_game([[SHOEBILL, HUM, SPARROW, KINGF], [DUCK, IBIS, CRANE, PEACOCK], FOUR[2]],
-                draw=[SHOEBILL, GOLDEN, PEACOCK, MAGPIE, MACAW])
+    st = a_game(
+        [[SHOEBILL, HUM, SPARROW, KINGF], [DUCK, IBIS, CRANE, PEACOCK], FOUR[2]],
+        draw=[SHOEBILL, GOLDEN, PEACOCK, MAGPIE, MACAW],
+    )
     st = play(st, 0, "draw")
     st = play(st, 0, "pluck", **single(0, 0))
     st = play(st, 0, "use_ability", ability="shoebill")
@@ -193,10 +198,14 @@ def test_cards_placed_by_a_shoebill_cannot_be_replaced_again_this_turn_bb_9_6_d_
     assert decision(st)["context"]["trigger"] == "single_removal"
     st = play(st, 0, "use_ability", ability="shoebill")
 
-    assert error(st, 0, "shoebill_place", mine={"card": 0, "slot": 1},
-                 theirs={"card": 1, "target": P(1, 1)}) == "already_moved"
-    assert error(st, 0, "shoebill_place", mine={"card": 0, "slot": 2},
-                 theirs={"card": 1, "target": P(1, 0)}) == "already_moved"
+    assert (
+        error(st, 0, "shoebill_place", mine={"card": 0, "slot": 1}, theirs={"card": 1, "target": P(1, 1)})
+        == "already_moved"
+    )
+    assert (
+        error(st, 0, "shoebill_place", mine={"card": 0, "slot": 2}, theirs={"card": 1, "target": P(1, 0)})
+        == "already_moved"
+    )
     st = play(st, 0, "shoebill_place", mine={"card": 0, "slot": 2}, theirs={"card": 1, "target": P(1, 1)})
 
     r = ref(st)
@@ -281,8 +290,11 @@ def test_shoebill_with_only_one_drawable_card_lets_the_user_choose_bb_9_12_b_d_2
     """BB-9.12 b, c / D-28 / BB-12.2 / BB-12.8: the first Shoebill draw recycles the single card under the
     Shoebill; the second draw is impossible and starts the final phase (exhaustion); the user places the one
     card as the opponent replacement, leaving the own replacement out."""
-    hands = [[HUM, SPARROW, KINGF, MAGPIE], [DUCK, IBIS, CRANE, PEACOCK],
-             _rest(HUM, SPARROW, KINGF, MAGPIE, DUCK, IBIS, CRANE, PEACOCK, CRANE, SHOEBILL)]
+    hands = [
+        [HUM, SPARROW, KINGF, MAGPIE],
+        [DUCK, IBIS, CRANE, PEACOCK],
+        rest_of_deck(HUM, SPARROW, KINGF, MAGPIE, DUCK, IBIS, CRANE, PEACOCK, CRANE, SHOEBILL),
+    ]
     st = a_game(hands, discard=[CRANE], draw=[SHOEBILL])
     st = play(st, 0, "draw")
     st = play(st, 0, "discard")
@@ -292,8 +304,11 @@ def test_shoebill_with_only_one_drawable_card_lets_the_user_choose_bb_9_12_b_d_2
 
     assert types(events)[:3] == ["recycled", "automatic_final_phase", "shoebill_drawn"]
     assert ref(st)["final_phase"] == {"anchor": 0, "cause": "exhaustion"} and ref(st)["drawn"] == [CRANE]
-    assert E.view(st, 0)["decision"]["context"] == {"drawn": [CRANE], "own_possible": True,
-                                                   "opponent_possible": True}
+    assert E.view(st, 0)["decision"]["context"] == {
+        "drawn": [CRANE],
+        "own_possible": True,
+        "opponent_possible": True,
+    }
     st = play(st, 0, "shoebill_place", mine=None, theirs={"card": 0, "target": P(1, 3)})
     r = ref(st)
     assert r["displays"][1][3] == CRANE and r["under_discard"] == 1 and r["displays"][0][0] == HUM
@@ -301,6 +316,7 @@ def test_shoebill_with_only_one_drawable_card_lets_the_user_choose_bb_9_12_b_d_2
 
 
 # --- BB-10 / BB-11: BAO and the Shield -------------------------------------------------------------------
+
 
 def test_bao_on_the_first_turn_of_a_round_bb_10_1_d_34():
     """BB-10.1 / D-34: BAO may be called on the very first turn, right after the setup peek."""
@@ -318,8 +334,9 @@ def test_bao_on_the_first_turn_of_a_round_bb_10_1_d_34():
 
 def test_two_player_caller_takes_no_further_turn_bb_10_2_c():
     """BB-10.2 b–d: with two participants, the opponent takes one final turn and the round ends."""
-    st = a_game([[HUM, SPARROW, KINGF, MAGPIE, DUCK], [IBIS, CRANE, PEACOCK, DUCK, MAGPIE]],
-                draw=[HUM, SPARROW])
+    st = a_game(
+        [[HUM, SPARROW, KINGF, MAGPIE, DUCK], [IBIS, CRANE, PEACOCK, DUCK, MAGPIE]], draw=[HUM, SPARROW]
+    )
     st = play(st, 0, "draw")
     st = play(st, 0, "discard")
     st = play(st, 1, "pass")
@@ -338,8 +355,12 @@ def test_two_player_caller_takes_no_further_turn_bb_10_2_c():
 def test_failed_pluck_on_callers_card_does_not_activate_the_shield_d_32_bb_11_3_b():
     """D-32 / BB-11.3 b: a failed pluck at the caller's card is no change; a Cuckoo swap with the caller's
     card activates the Shield after the swap; later attempts are ``shielded``."""
-    st = a_game([[HUM, SPARROW, KINGF, None], [DUCK, IBIS, CRANE, PEACOCK], [MAGPIE, PEACOCK, HUM, SPARROW]],
-                draw=[CUCKOO, IBIS, HUM], active=1, bao_caller=0)
+    st = a_game(
+        [[HUM, SPARROW, KINGF, None], [DUCK, IBIS, CRANE, PEACOCK], [MAGPIE, PEACOCK, HUM, SPARROW]],
+        draw=[CUCKOO, IBIS, HUM],
+        active=1,
+        bao_caller=0,
+    )
     st = play(st, 1, "draw")
     st = play(st, 1, "discard")
     st, events = act(st, 2, "pluck", **single(0, 0, 0))
@@ -357,8 +378,12 @@ def test_failed_pluck_on_callers_card_does_not_activate_the_shield_d_32_bb_11_3_
 def test_double_pluck_on_two_caller_cards_completes_before_the_shield_bb_11_3_a():
     """BB-11.3 a: an opponent's double pluck of two caller cards is carried out completely (both removals,
     both gifts); the Shield activates once, after it."""
-    st = a_game([[HUM, HUM, KINGF, None], [DUCK, IBIS, CRANE, PEACOCK], [MAGPIE, PEACOCK, HUM, SPARROW]],
-                draw=[HUM], active=1, bao_caller=0)
+    st = a_game(
+        [[HUM, HUM, KINGF, None], [DUCK, IBIS, CRANE, PEACOCK], [MAGPIE, PEACOCK, HUM, SPARROW]],
+        draw=[HUM],
+        active=1,
+        bao_caller=0,
+    )
     st = play(st, 1, "draw")
     st = play(st, 1, "discard")
 
@@ -372,8 +397,13 @@ def test_double_pluck_on_two_caller_cards_completes_before_the_shield_bb_11_3_a(
 def test_shield_never_restricts_the_caller_bb_11_5():
     """BB-11.5 / BB-10.3: while the Shield is active the caller plucks their own card and swaps it with
     their earned Cuckoo; the active player's Cuckoo cannot touch the caller's cards."""
-    st = a_game([[CUCKOO, SPARROW, KINGF, None], [DUCK, IBIS, CRANE, PEACOCK], FOUR[2]],
-                draw=[CUCKOO], active=1, bao_caller=0, shield_active=True)
+    st = a_game(
+        [[CUCKOO, SPARROW, KINGF, None], [DUCK, IBIS, CRANE, PEACOCK], FOUR[2]],
+        draw=[CUCKOO],
+        active=1,
+        bao_caller=0,
+        shield_active=True,
+    )
     st = play(st, 1, "draw")
     st = play(st, 1, "discard")
 
@@ -401,11 +431,17 @@ def test_peek_and_reveal_of_shielded_cards_are_allowed_bb_11_4():
 
 # --- BB-12: recycling and the automatic final phase ---------------------------------------------------
 
+
 def test_recycling_includes_shoebill_under_cards_and_keeps_the_top_card_bb_12_2_bb_9_12_e():
     """BB-9.12 e / BB-12.2 / BB-25.9: the cards a Shoebill put beneath the pile are recycled with the rest of
     the discard pile; its top card (the Shoebill) stays."""
-    hands = [[HUM, SPARROW, KINGF, MAGPIE], [DUCK, IBIS, CRANE, PEACOCK],
-             _rest(HUM, SPARROW, KINGF, MAGPIE, DUCK, IBIS, CRANE, PEACOCK, WPEL, SHOEBILL, GOLDEN, PEACOCK)]
+    hands = [
+        [HUM, SPARROW, KINGF, MAGPIE],
+        [DUCK, IBIS, CRANE, PEACOCK],
+        rest_of_deck(
+            HUM, SPARROW, KINGF, MAGPIE, DUCK, IBIS, CRANE, PEACOCK, WPEL, SHOEBILL, GOLDEN, PEACOCK
+        ),
+    ]
     st = a_game(hands, discard=[WPEL], draw=[SHOEBILL, GOLDEN, PEACOCK], seed="under")
     st = play(st, 0, "draw")
     st = play(st, 0, "discard")
@@ -429,8 +465,11 @@ def test_penalty_causing_second_recycling_anchors_on_the_active_player_d_39():
     """BB-12.5 / D-39: S1's failed window pluck needs a penalty card; the resulting second recycling starts
     the automatic final phase with the active S0 as anchor; S0 gets no ``end_turn``; S1 and S2 still take
     their final turns, then the round ends."""
-    hands = [[HUM, SPARROW, KINGF, MAGPIE], [DUCK, IBIS, CRANE, PEACOCK],
-             _rest(HUM, SPARROW, KINGF, MAGPIE, DUCK, IBIS, CRANE, PEACOCK, WPEL, MACAW, HUM)]
+    hands = [
+        [HUM, SPARROW, KINGF, MAGPIE],
+        [DUCK, IBIS, CRANE, PEACOCK],
+        rest_of_deck(HUM, SPARROW, KINGF, MAGPIE, DUCK, IBIS, CRANE, PEACOCK, WPEL, MACAW, HUM),
+    ]
     st = a_game(hands, discard=[WPEL, MACAW], draw=[HUM], recycles=1)
     st = play(st, 0, "draw")
     st = play(st, 0, "discard")
@@ -452,6 +491,7 @@ def test_penalty_causing_second_recycling_anchors_on_the_active_player_d_39():
 
 # --- BB-13: participants without cards ------------------------------------------------------------------
 
+
 def test_giving_away_the_last_card_leaves_the_plucker_in_the_round_bb_13_1_bb_13_2():
     """BB-7.4 (iii) / BB-13.1 – BB-13.3: a plucker may give away their last card; they stay in the round,
     cannot be targeted, and on their turn the drawn card is discarded automatically, with a window."""
@@ -465,13 +505,19 @@ def test_giving_away_the_last_card_leaves_the_plucker_in_the_round_bb_13_1_bb_13
 
     st, events = act(st, 1, "draw")
 
-    assert _one(events, "discarded") == {"type": "discarded", "visible_to": "all", "seat": 1, "card": IBIS,
-                                         "automatic": True}
+    assert _one(events, "discarded") == {
+        "type": "discarded",
+        "visible_to": "all",
+        "seat": 1,
+        "card": IBIS,
+        "automatic": True,
+    }
     assert decision(st)["kind"] == "pluck_window" and decision(st)["seats"] == [0, 2]
     assert error(st, 2, "pluck", **single(1, 2, 0)) == "slot_empty"
 
 
 # --- BB-1.3 / BB-3.7 / BB-15: thresholds, starting players, deciding rounds -------------------------------
+
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
 @pytest.mark.parametrize("missing", [1, 2])
@@ -481,13 +527,24 @@ def test_default_threshold_per_player_count_ends_the_game_bb_1_3_bb_15_1(players
     threshold = {2: 100, 3: 80, 4: 80, 5: 60, 6: 60}[players]
     hands = [[HUM], [GOLDEN]] + [[SPARROW]] * (players - 2)
     totals = [threshold - missing] + [0] * (players - 1)
-    st = E.setup(players, {"deal": {"hands": hands, "discard": [SPARROW], "draw": [KINGF] * 5},
-                           "start": {"active": 2 % players, "bao_caller": 1, "totals": totals}}, "t")
+    st = E.setup(
+        players,
+        {
+            "deal": {"hands": hands, "discard": [SPARROW], "draw": [KINGF] * 5},
+            "start": {"active": 2 % players, "bao_caller": 1, "totals": totals},
+        },
+        "t",
+    )
 
     while E.pending(st) and ref(st)["round"] == 1:
         seat = decision(st)["seats"][0]
-        st = play(st, seat, "draw") if kind(st) == "turn_action" else play(st, seat, "discard") \
-            if kind(st) == "after_draw" else play(st, seat, "pass")
+        st = (
+            play(st, seat, "draw")
+            if kind(st) == "turn_action"
+            else play(st, seat, "discard")
+            if kind(st) == "after_draw"
+            else play(st, seat, "pass")
+        )
 
     assert ref(st)["totals"][:2] == [threshold - missing + 1, -5]
     assert ref(st)["over"] is (missing == 1)
@@ -498,8 +555,7 @@ def test_later_round_starts_with_highest_score_earliest_in_turn_order_bb_3_7_b_c
     """BB-3.7 b, c / D-46: S0 and S2 share the highest score (12); the next round starts with whichever of
     them comes first in the previous round's turn order counted from its starting player."""
     deal = {"hands": [[PEACOCK], [HUM], [PEACOCK]], "discard": [SPARROW], "draw": [KINGF] * 2}
-    st = E.setup(3, {"deal": deal,
-                     "start": {"active": 2, "bao_caller": 1}, "first_player": first}, "t")
+    st = E.setup(3, {"deal": deal, "start": {"active": 2, "bao_caller": 1}, "first_player": first}, "t")
     for seat in (2, 0):
         st = play(st, seat, "draw")
         st = play(st, seat, "discard")
@@ -518,12 +574,28 @@ def test_repeated_deciding_rounds_through_apply_bb_15_3_bb_15_4_bb_15_5():
     deciding round between them (5 cards each), which S1 wins. Running totals never change; standings:
     S1, S2 (out in the later deciding round), S3 (out earlier), S0."""
     start_deal = {"hands": [[PEACOCK], [HUM], [HUM], [HUM]], "discard": [SPARROW], "draw": [SPARROW] * 3}
-    deciding_1 = {"hands": [[], [HUM, SPARROW, KINGF, MAGPIE], [MAGPIE, KINGF, SPARROW, HUM],
-                            [PEACOCK, CRANE, IBIS, DUCK]], "discard": IBIS}
-    deciding_2 = {"hands": [[], [HUM, HUM, SPARROW, SPARROW, KINGF], [DUCK, DUCK, IBIS, IBIS, MAGPIE], []],
-                  "discard": CRANE}
-    st = E.setup(4, {"deals": [start_deal, deciding_1, deciding_2], "threshold": 80,
-                     "start": {"round": 7, "totals": [75, 60, 60, 60], "active": 1, "bao_caller": 0}}, "dr")
+    deciding_1 = {
+        "hands": [
+            [],
+            [HUM, SPARROW, KINGF, MAGPIE],
+            [MAGPIE, KINGF, SPARROW, HUM],
+            [PEACOCK, CRANE, IBIS, DUCK],
+        ],
+        "discard": IBIS,
+    }
+    deciding_2 = {
+        "hands": [[], [HUM, HUM, SPARROW, SPARROW, KINGF], [DUCK, DUCK, IBIS, IBIS, MAGPIE], []],
+        "discard": CRANE,
+    }
+    st = E.setup(
+        4,
+        {
+            "deals": [start_deal, deciding_1, deciding_2],
+            "threshold": 80,
+            "start": {"round": 7, "totals": [75, 60, 60, 60], "active": 1, "bao_caller": 0},
+        },
+        "dr",
+    )
     for seat in (1, 2, 3):
         st = play(st, seat, "draw")
         st = play(st, seat, "discard")
@@ -555,11 +627,17 @@ def test_repeated_deciding_rounds_through_apply_bb_15_3_bb_15_4_bb_15_5():
 
 # --- BB-24: defaults ----------------------------------------------------------------------------------
 
+
 def test_default_shoebill_placement_bb_24():
     """BB-24: card 0 replaces the user's lowest untouched card, card 1 the first eligible opponent card in
     turn order after the user (S2 before S0, skipping the shielded caller S0)."""
-    st = a_game([[HUM, SPARROW, KINGF, MAGPIE], [None, IBIS, CRANE, PEACOCK], [None, None, DUCK, MAGPIE]],
-                draw=[SHOEBILL, GOLDEN, PEACOCK], active=1, bao_caller=0, shield_active=True)
+    st = a_game(
+        [[HUM, SPARROW, KINGF, MAGPIE], [None, IBIS, CRANE, PEACOCK], [None, None, DUCK, MAGPIE]],
+        draw=[SHOEBILL, GOLDEN, PEACOCK],
+        active=1,
+        bao_caller=0,
+        shield_active=True,
+    )
     st = play(st, 1, "draw")
     st = play(st, 1, "discard")
     st = pass_all(st)
@@ -575,17 +653,22 @@ def test_default_shoebill_placement_bb_24():
 def test_default_turn_takes_the_discard_when_draw_is_impossible_bb_24():
     """BB-24 / D-43: with nothing to draw, the default turn takes the discard into the lowest occupied
     slot."""
-    st = a_game([[None, HUM], [KINGF], _rest(HUM, KINGF, CRANE)], discard=[CRANE])
+    st = a_game([[None, HUM], [KINGF], rest_of_deck(HUM, KINGF, CRANE)], discard=[CRANE])
 
     t = E.timeout_action(st, 0)
 
-    assert t == {"type": "take_discard", "decision_id": decision(st)["decision_id"], "slot": 1,
-                 "timeout": True}
+    assert t == {
+        "type": "take_discard",
+        "decision_id": decision(st)["decision_id"],
+        "slot": 1,
+        "timeout": True,
+    }
     st = E.apply(st, 0, t)[0]
     assert ref(st)["displays"][0] == [None, CRANE]
 
 
 # --- BB-30.6: multi-owner decisions -------------------------------------------------------------------
+
 
 def test_passes_and_peek_choices_are_public_only_when_the_decision_closes_bb_30_6_d_50():
     """BB-30.6 / D-50: a pass and a setup-peek choice publish nothing while the decision stays open; the
@@ -606,8 +689,8 @@ def test_passes_and_peek_choices_are_public_only_when_the_decision_closes_bb_30_
     assert _one(events, "window_closed")["passed"] == [1, 2]
 
 
-
 # --- further rare rules ---------------------------------------------------------------------------------
+
 
 def test_shoebill_does_not_match_toco_despite_equal_value_bb_2_2():
     """BB-2.2 / §2.2: matching is by family only: a drawn Toco Toucan (13) does not match a Shoebill (13)."""
@@ -647,8 +730,11 @@ def test_third_recycling_changes_nothing_bb_12_5_d_bb_12_7():
     """BB-12.5 / BB-12.7 / BB-25.4: the second recycling anchors the final phase on S1; a third recycling in
     S0's final turn changes neither the anchor nor the end (after S0, the seat before the anchor). The
     finished game's referee view keeps the last round's recycle count and final phase."""
-    hands = [[HUM, SPARROW, KINGF, MAGPIE], [DUCK, IBIS, CRANE, PEACOCK],
-             _rest(HUM, SPARROW, KINGF, MAGPIE, DUCK, IBIS, CRANE, PEACOCK, SPARROW, KINGF, HUM)]
+    hands = [
+        [HUM, SPARROW, KINGF, MAGPIE],
+        [DUCK, IBIS, CRANE, PEACOCK],
+        rest_of_deck(HUM, SPARROW, KINGF, MAGPIE, DUCK, IBIS, CRANE, PEACOCK, SPARROW, KINGF, HUM),
+    ]
     st = a_game(hands, discard=[SPARROW, KINGF], draw=[HUM], recycles=1)
     st = play(st, 0, "draw")
     st = pass_all(play(st, 0, "discard"))
