@@ -39,7 +39,10 @@ def test_reply_with_a_command_plays_it_and_confirms(
     assert result.status == "applied"
     assert Move.objects.get(game=game).action["card"] == card
     answer = [m for m in mails_to(users[0]) if "done" in m.subject]
-    assert len(answer) == 1 and f"played (card: {card}" in answer[0].body
+    body = answer[0].body if len(answer) == 1 else ""
+    # the toy engine has no text module: its events are listed field by field, in stored key order
+    # (PostgreSQL's JSONB sorts keys, SQLite keeps them as written)
+    assert "  - played (" in body and f"card: {card}" in body.split("  - played (", 1)[1].split(")")[0]
 
 
 def test_html_only_reply_is_understood(
