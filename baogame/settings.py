@@ -186,7 +186,7 @@ STORAGES = {
 }
 
 # --- Celery -----------------------------------------------------------------------------------------
-CELERY_BROKER_URL = env_str("CELERY_BROKER_URL", "filesystem://")
+CELERY_BROKER_URL = env_str("CELERY_BROKER_URL", "filesystem://localhost/")
 if CELERY_BROKER_URL.startswith("filesystem://"):
     _queue_dir = VAR_DIR / "celery" / "queue"
     CELERY_BROKER_TRANSPORT_OPTIONS = {

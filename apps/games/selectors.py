@@ -82,7 +82,7 @@ def public_owner_seats(*, timing: str, seats: list[int], viewer: int | None) -> 
     """The owners of an open decision that ``viewer`` may be told about.
 
     Everyone sees who must take a turn, resolve an ability or end a turn; of a simultaneous decision
-    (a plucking window, the setup peek, a tribute, the declarations) a viewer learns only whether it
+    (a plucking window, the setup peek, a tribute, a declaration) a viewer learns only whether it
     still owns it.
     """
     if timing not in SIMULTANEOUS_TIMINGS:

@@ -125,7 +125,7 @@ _SIMULTANEOUS_LABELS = {
     "pluck_window": "a plucking window",
     "setup_peek": "the setup peek",
     "tribute": "the tribute",
-    "declare": "the declarations",
+    "declare": "a declaration",
 }
 
 
