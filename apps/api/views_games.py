@@ -167,7 +167,11 @@ class GameDetailApi(APIView):
         decisions = game_selectors.open_decisions(game=game)
         mine: list[dict[str, Any]] = []
         if seat is not None and game.state is not None and game.status == Game.Status.ACTIVE:
-            mine = [d for d in get_engine(game.engine).pending(game.state) if seat in d["seats"]]
+            engine = get_engine(game.engine)
+            if any(seat in d["seats"] for d in engine.pending(game.state)):
+                # the seat's own view of it: pending() would name a window's remaining owners (BB-30.6)
+                own = engine.view(game.state, seat).get("decision")
+                mine = [own] if own else []
         body = {
             **game_summary(game, seat, decisions),
             "view": game_selectors.game_view(game=game, seat=seat),

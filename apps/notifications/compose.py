@@ -142,13 +142,17 @@ def view_lines(game: Game, seat: int | None) -> list[str]:
 
 
 def open_decision(game: Game, seat: int) -> dict[str, Any] | None:
-    """The pending decision ``seat`` owns now (engine ``pending``), or None."""
+    """The decision ``seat`` owns now, as its own ``view()`` shows it, or None.
+
+    Taken from the view, not from ``pending()``: the engine's pending list names the owners of a
+    simultaneous decision who have not answered yet, which a seat may not learn (BB-30.6).
+    """
     if game.state is None or game.is_over:
         return None
-    for decision in get_engine(game.engine).pending(game.state):
-        if seat in decision["seats"]:
-            return decision
-    return None
+    engine = get_engine(game.engine)
+    if not any(seat in d["seats"] for d in engine.pending(game.state)):
+        return None
+    return engine.view(game.state, seat).get("decision")
 
 
 def choices(game: Game, seat: int) -> list[str]:
