@@ -24,7 +24,7 @@ from . import selectors, services
 from .forms import GameCreateForm, action_from_post
 from .models import Game
 from .presenters import present
-from .presenters.common import describe_decision, describe_event
+from .presenters.common import describe_decision, history_rows
 
 #: How many recent history entries the game page shows (the history page has them all).
 RECENT_HISTORY = 30
@@ -78,6 +78,7 @@ def _board_context(request: HttpRequest, game: Game, error: RuleError | None = N
     names = [s.label for s in sorted(seats, key=lambda s: s.position)]
     decisions = selectors.open_decisions(game=game)
     view = selectors.game_view(game=game, seat=position)
+    visible_history = selectors.game_history(game=game, seat=position)
     board = None
     if view is not None:
         legal = None
@@ -89,17 +90,16 @@ def _board_context(request: HttpRequest, game: Game, error: RuleError | None = N
         )
         if position is not None and decision and wants_legal:
             legal = get_engine(game.engine).legal_actions(game.state, position)
-        board = present(engine=game.engine, view=view, seat=position, names=names, legal=legal)
+        board = present(
+            engine=game.engine,
+            view=view,
+            seat=position,
+            names=names,
+            legal=legal,
+            events=[h["event"] for h in visible_history],
+        )
     mine = [d for d in decisions if position is not None and d.seat == position]
-    history = [
-        {
-            "seq": h["seq"],
-            "at": h["at"],
-            "text": describe_event(game.engine, h["event"]),
-            "by_timeout": h["by_timeout"],
-        }
-        for h in selectors.game_history(game=game, seat=position)[-RECENT_HISTORY:]
-    ]
+    history = history_rows(engine=game.engine, history=visible_history[-RECENT_HISTORY:], names=names)
     history.reverse()
     waiting_for = _waiting_for(decisions, names)
     return {
@@ -199,13 +199,10 @@ def game_history(request: HttpRequest, pk: int) -> HttpResponse:
     """The whole history, filtered by what my seat may see."""
     game = get_object_or_404(Game.objects.prefetch_related("seats__user__profile"), pk=pk)
     seat = services.seat_of(game, request.user)
-    history = [
-        {
-            "seq": h["seq"],
-            "at": h["at"],
-            "text": describe_event(game.engine, h["event"]),
-            "by_timeout": h["by_timeout"],
-        }
-        for h in selectors.game_history(game=game, seat=seat.position if seat else None)
-    ]
+    names = [s.label for s in sorted(game.seats.all(), key=lambda s: s.position)]
+    history = history_rows(
+        engine=game.engine,
+        history=selectors.game_history(game=game, seat=seat.position if seat else None),
+        names=names,
+    )
     return render(request, "games/history.html", {"game": game, "history": history})

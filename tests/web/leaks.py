@@ -51,11 +51,22 @@ def _codes_in(obj: Any, vocabulary: set[str]) -> set[str]:
     return {code for code in vocabulary if f'"{code}"' in text}
 
 
+#: Where a Bao Bei page may draw cards.
+BAOBEI_ZONES = {"display", "drawn", "discard", "draw", "decision", "reveal"}
+
+
+def _occupied(displays: list[list[str | None]]) -> dict[str, str]:
+    """``{"seat.slot": code}`` for every occupied slot of a round's displays."""
+    return {f"{s}.{k}": code for s, d in enumerate(displays) for k, code in enumerate(d) if code is not None}
+
+
 def check_baobei_page(html: str, view: dict[str, Any], events: list[dict[str, Any]]) -> None:
     """Assert that a Bao Bei page shows exactly the faces ``view`` names, and names no other card.
 
     * each display position is drawn once: empty, face down (no code) or with the code the view gives;
     * drawn cards and the discard top are those of the view; decision cards are in the view's decision;
+    * the "last round" reveal (zone ``reveal``) is exactly the displays of the last ``round_ended``
+      event among the seat's events (BB-25.7, public once the round is over), and absent before one;
     * every bird named anywhere on the page (code or name) occurs in the view or the seat's events.
     """
     cards = drawn_cards(html)
@@ -82,7 +93,13 @@ def check_baobei_page(html: str, view: dict[str, Any], events: list[dict[str, An
             assert c.code in decision_codes | set(view["discard"][-1:]), (
                 f"decision card {c.code} not in the view"
             )
-        assert c.zone in {"display", "drawn", "discard", "draw", "decision"}, f"unknown zone {c.zone}"
+        assert c.zone in BAOBEI_ZONES, f"unknown zone {c.zone}"
+    ended = next((e for e in reversed(events) if e["type"] == "round_ended"), None)
+    revealed = {} if ended is None else _occupied(ended["displays"])
+    assert {c.pos: c.code for c in cards if c.zone == "reveal"} == revealed, (
+        "the reveal differs from the last round_ended event the seat has seen"
+    )
+    assert len([c for c in cards if c.zone == "reveal"]) == len(revealed), "a revealed card drawn twice"
     allowed = _codes_in(view, set(BIRDS)) | _codes_in(events, set(BIRDS))
     for code, meta in BIRDS.items():
         if code not in allowed:

@@ -1,8 +1,8 @@
 """Turn a seat's ``view()`` into template-friendly data, one module per game.
 
-Presenters read only what they are given — the seat's ``engine.view(state, seat)``, the seat labels
-and, for simple choices, that seat's own ``legal_actions`` — so a page can never show more than the
-engine allows the seat to know.
+Presenters read only what they are given — the seat's ``engine.view(state, seat)``, the seat labels,
+the events the seat may see and, for simple choices, that seat's own ``legal_actions`` — so a page
+can never show more than the engine allows the seat to know.
 """
 
 from __future__ import annotations
@@ -19,10 +19,15 @@ def present(
     seat: int | None,
     names: list[str],
     legal: list[dict[str, Any]] | None = None,
+    events: list[dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
-    """Template data for the board of ``engine`` as ``seat`` sees it (``names``: labels by seat)."""
+    """Template data for the board of ``engine`` as ``seat`` sees it (``names``: labels by seat).
+
+    ``events`` are the events ``seat`` may see (``selectors.game_history``), oldest first: Bao Bei
+    shows the last round's reveal from them (BB-25.7).
+    """
     if engine == "baobei":
-        return baobei.present(view=view, seat=seat, names=names)
+        return baobei.present(view=view, seat=seat, names=names, events=events or [])
     if engine == "baohuang":
         return baohuang.present(view=view, seat=seat, names=names, plays=legal)
     return generic.present(view=view, seat=seat, names=names, legal=legal)

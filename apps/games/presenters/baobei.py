@@ -50,8 +50,49 @@ def _protected(view: dict[str, Any], seat: int | None, target: int) -> bool:
     return bool(view["shield_active"]) and target == view["bao_caller"] and seat != target
 
 
-def present(*, view: dict[str, Any], seat: int | None, names: list[str]) -> dict[str, Any]:
-    """Template data for a Bao Bei board as ``seat`` sees it."""
+def last_round(*, events: list[dict[str, Any]], seat: int | None, names: list[str]) -> dict[str, Any] | None:
+    """The most recent round's reveal (BB-25.7), from its ``round_ended`` event; None before any.
+
+    That event is visible to all and carries every display revealed, the card totals, the scores, the
+    BAO outcome and the running totals: public once the round is over, whoever is looking.
+    """
+    ended = next((e for e in reversed(events) if e.get("type") == "round_ended"), None)
+    if ended is None:
+        return None
+    displays = ended["displays"]
+    bao = ended.get("bao")
+    rows = []
+    for s in _seat_order(len(displays), seat):
+        if ended["scores"][s] is None:  # sat out (a deciding round, BB-15.3)
+            continue
+        rows.append(
+            {
+                "position": s,
+                "name": names[s],
+                "is_me": s == seat,
+                "cards": [
+                    {"code": code, "pos": f"{s}.{k}"}
+                    for k, code in enumerate(displays[s])
+                    if code is not None
+                ],
+                "round_total": ended["round_totals"][s],
+                "score": ended["scores"][s],
+                "total": ended["totals"][s],
+                "bao": bao is not None and bao["caller"] == s,
+            }
+        )
+    return {
+        "round": ended["round"],
+        "deciding": ended.get("deciding", False),
+        "bao": None if bao is None else {"caller": names[bao["caller"]], "success": bao["success"]},
+        "rows": rows,
+    }
+
+
+def present(
+    *, view: dict[str, Any], seat: int | None, names: list[str], events: list[dict[str, Any]] | None = None
+) -> dict[str, Any]:
+    """Template data for a Bao Bei board as ``seat`` sees it; ``events``: those ``seat`` may see."""
     n = len(view["displays"])
     participants = set(view.get("participants", range(n)))
     touched = {(p["seat"], p["slot"]) for p in view.get("ability_touched", [])}
@@ -115,6 +156,7 @@ def present(*, view: dict[str, Any], seat: int | None, names: list[str]) -> dict
         "over": view["over"],
         "winners": [names[w] for w in view["winners"]],
         "decision": _decision(view, seat, names) if view.get("decision") else None,
+        "last_round": last_round(events=events or [], seat=seat, names=names),
     }
 
 

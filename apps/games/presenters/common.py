@@ -1,10 +1,19 @@
-"""Helpers shared by the presenters: action buttons, history sentences."""
+"""Helpers shared by the presenters: action buttons, history sentences with players' names."""
 
 from __future__ import annotations
 
 import json
+import re
+from collections.abc import Sequence
 from importlib import import_module
 from typing import Any
+
+from django.utils.html import escape, format_html
+from django.utils.safestring import SafeString, mark_safe
+
+#: ``Seat 3`` / ``seat 3`` (with a following ``slot``) or ``seats [0, 2]`` in an engine's sentence:
+#: engines know seat numbers, not names.
+SEAT_RE = re.compile(r"\b[Ss]eats \[(?P<list>\d+(?:, \d+)*)?\]|\b[Ss]eat (?P<seat>\d+)\b(?P<own> slots?\b)?")
 
 
 def button(label: str, action: dict[str, Any], *, style: str = "") -> dict[str, str]:
@@ -44,3 +53,60 @@ def describe_decision(engine: str, decision: dict[str, Any]) -> str:
         except (KeyError, TypeError, ValueError, IndexError):
             pass
     return f"Decide: {str(decision.get('kind', '')).replace('_', ' ')}."
+
+
+def _seat_html(seat: int, names: Sequence[str]) -> SafeString:
+    """A player's name with the seat number in its title; in brackets too when names repeat (bots)."""
+    name = names[seat]
+    shown = f"{name} (seat {seat})" if list(names).count(name) > 1 else name
+    return format_html('<span class="seat-name" data-seat="{}" title="seat {}">{}</span>', seat, seat, shown)
+
+
+def _seat_list_html(seats: list[int], names: Sequence[str]) -> SafeString:
+    """``ann, bob and cy``; ``nobody`` for an empty list."""
+    parts = [_seat_html(s, names) for s in seats]
+    if not parts:
+        return mark_safe("nobody")
+    if len(parts) == 1:
+        return parts[0]
+    return mark_safe(", ".join(parts[:-1]) + " and " + parts[-1])
+
+
+def name_seats(text: str, names: Sequence[str]) -> SafeString:
+    """``text`` (escaped) with every ``Seat N`` / ``seats [N, M]`` of an existing seat replaced by names.
+
+    ``names[N]`` is seat N's label. ``seat N slot K`` becomes ``<name>'s slot K``. Numbers of seats that
+    do not exist are left as they are, and so is everything else in the sentence.
+    """
+
+    def named(match: re.Match[str]) -> str:
+        if match.group("seat") is None:
+            seats = [int(n) for n in (match.group("list") or "").split(", ") if n]
+            return _seat_list_html(seats, names)
+        own = match.group("own")
+        return _seat_html(int(match.group("seat")), names) + (f"'s{own}" if own else "")
+
+    out: list[str] = []
+    last = 0
+    for match in SEAT_RE.finditer(text):
+        numbers = [match.group("seat")] if match.group("seat") else (match.group("list") or "").split(", ")
+        if any(n and int(n) >= len(names) for n in numbers):
+            continue  # not a seat of this game: left as written
+        out.append(escape(text[last : match.start()]))
+        out.append(named(match))
+        last = match.end()
+    out.append(escape(text[last:]))
+    return mark_safe("".join(out))
+
+
+def history_rows(*, engine: str, history: list[dict[str, Any]], names: Sequence[str]) -> list[dict[str, Any]]:
+    """History entries (``selectors.game_history``) as page rows, their sentences naming the players."""
+    return [
+        {
+            "seq": h["seq"],
+            "at": h["at"],
+            "text": name_seats(describe_event(engine, h["event"]), names),
+            "by_timeout": h["by_timeout"],
+        }
+        for h in history
+    ]

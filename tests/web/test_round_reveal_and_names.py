@@ -1,0 +1,182 @@
+"""The last round's reveal on the Bao Bei page (BB-25.7) and players' names in the history."""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import Any
+
+import pytest
+
+from apps.games import selectors, services
+from apps.games.presenters.common import name_seats
+from baogame.rules.registry import get_bots, get_engine
+from tests.factories import UserFactory
+
+from .leaks import check_baobei_page, drawn_cards
+
+pytestmark = pytest.mark.django_db
+
+HUM, SPARROW, MAGPIE, DUCK = "hummingbird", "sparrow", "magpie", "mandarin_duck"
+
+#: EX-13 of the rules: round 4 begun at seat 2's turn, seat 0 has called BAO; one turn ends it.
+#: Seat 0 shows 6, seat 1 6, seat 2 10: the caller fails and scores 12 (BB-14.3 c).
+EX_13 = {
+    "deal": {
+        "hands": [[HUM, MAGPIE, HUM], [SPARROW, MAGPIE], [DUCK, DUCK]],
+        "discard": SPARROW,
+        "draw": [HUM],
+    },
+    "start": {"active": 2, "bao_caller": 0, "round": 4},
+    "first_player": 1,
+}
+
+
+def _act(game: Any, users: list[Any], seat: int, kind: str) -> None:
+    """``users[seat]`` answers the open decision with a bare action of type ``kind``."""
+    game.refresh_from_db()
+    decision = get_engine("baobei").pending(game.state)[0]
+    action = {"type": kind, "decision_id": decision["decision_id"]}
+    services.submit_action(game_id=game.pk, user=users[seat], action=action)
+
+
+@pytest.fixture
+def ended_round() -> tuple[Any, list[Any]]:
+    """A 3-seat Bao Bei game of ann, bob and cy whose round 4 has just ended (EX-13)."""
+    users = [UserFactory(username=name) for name in ("ann", "bob", "cy")]
+    game = services.game_create(creator=users[0], engine="baobei", players=3, options=EX_13)
+    for user in users[1:]:
+        services.game_join(game_id=game.pk, user=user)
+    for seat, kind in ((2, "draw"), (2, "discard"), (0, "pass"), (1, "pass")):
+        _act(game, users, seat, kind)
+    game.refresh_from_db()
+    return game, users
+
+
+def _section(html: str, section_id: str) -> str:
+    start = html.index(f'id="{section_id}"')
+    return html[start : html.index("</section>", start)]
+
+
+def _text(html: str) -> str:
+    """The words a reader sees, without tags and attributes."""
+    return re.sub(r"<[^>]+>", "", html)
+
+
+def test_last_round_panel_draws_every_revealed_display_bb_25_7(ended_round, client_for):
+    game, users = ended_round
+
+    for viewer in (users[1], None):  # a player and a spectator see the same public reveal
+        html = client_for(viewer).get(f"/games/{game.pk}/").content.decode()
+
+        panel = _section(html, "last-round")
+        revealed = {c.pos: c.code for c in drawn_cards(panel) if c.zone == "reveal"}
+        assert revealed == {
+            "0.0": HUM,
+            "0.1": MAGPIE,
+            "0.2": HUM,
+            "1.0": SPARROW,
+            "1.1": MAGPIE,
+            "2.0": DUCK,
+            "2.1": DUCK,
+        }
+        assert "round 4" in panel
+        assert re.search(r"called by <strong>ann</strong>: <strong class=\"bao-failure\">failed", panel)
+        scores = dict(re.findall(r'data-seat="(\d)".*?data-score="(\d+)"', panel, re.S))
+        totals = dict(re.findall(r'data-seat="(\d)".*?data-round-total="(\d+)"', panel, re.S))
+        assert scores == {"0": "12", "1": "6", "2": "10"}  # BB-14.3 c: the failed caller doubles
+        assert totals == {"0": "6", "1": "6", "2": "10"}
+
+
+def test_the_new_round_stays_face_down_beside_the_reveal_bb_30(ended_round, client_for):
+    game, users = ended_round
+    engine = get_engine("baobei")
+
+    for seat, viewer in [(0, users[0]), (None, None)]:
+        html = client_for(viewer).get(f"/games/{game.pk}/").content.decode()
+
+        assert engine.view(game.state, seat)["round"] == 5
+        check_baobei_page(
+            html,
+            engine.view(game.state, seat),
+            [h["event"] for h in selectors.game_history(game=game, seat=seat)],
+        )
+
+
+def test_no_last_round_panel_before_a_round_has_ended(baobei_game, client_for):
+    game, players = baobei_game
+
+    html = client_for(players[0]).get(f"/games/{game.pk}/").content.decode()
+
+    assert 'id="last-round"' not in html and 'data-zone="reveal"' not in html
+
+
+def test_the_leak_check_catches_a_reveal_without_its_round_ended_event(ended_round, client_for):
+    """A reveal the seat's events do not back (e.g. drawn from the state) fails the page check."""
+    game, users = ended_round
+    engine = get_engine("baobei")
+    html = client_for(users[0]).get(f"/games/{game.pk}/").content.decode()
+    events = [h["event"] for h in selectors.game_history(game=game, seat=0)]
+    tampered = [
+        {**e, "displays": [[DUCK, DUCK], [SPARROW, MAGPIE], [HUM, MAGPIE, HUM]]}
+        if e["type"] == "round_ended"
+        else e
+        for e in events
+    ]
+
+    with pytest.raises(AssertionError, match="the reveal differs"):
+        check_baobei_page(html, engine.view(game.state, 0), [e for e in events if e["type"] != "round_ended"])
+    with pytest.raises(AssertionError, match="the reveal differs"):
+        check_baobei_page(html, engine.view(game.state, 0), tampered)
+
+
+def test_history_names_the_players_instead_of_seat_numbers(ended_round, client_for):
+    game, users = ended_round
+
+    page = _section(client_for(users[0]).get(f"/games/{game.pk}/").content.decode(), "history")
+    full = client_for(None).get(f"/games/{game.pk}/history/").content.decode()
+
+    for html in (page, full):
+        assert '<span class="seat-name" data-seat="2" title="seat 2">cy</span> drew a card.' in html
+        assert not re.search(r"\b[Ss]eats? \[?\d", _text(html))
+    assert "Round 5 started with ann, bob and cy; ann begins" in _text(full)
+
+
+def test_bao_huang_history_names_the_players(client_for):
+    users = [UserFactory() for _ in range(5)]
+    game = services.game_create(creator=users[0], engine="baohuang", players=5)
+    for user in users[1:]:
+        services.game_join(game_id=game.pk, user=user)
+    engine = get_engine("baohuang")
+    bots, default = get_bots("baohuang")
+    for k in range(4):  # the bots choose four moves for whoever must act
+        game.refresh_from_db()
+        seat = engine.pending(game.state)[0]["seats"][0]
+        action = bots[default](engine.view(game.state, seat), random.Random(k))
+        services.submit_action(game_id=game.pk, user=users[seat], action=action)
+
+    html = client_for(users[3]).get(f"/games/{game.pk}/history/").content.decode()
+
+    named = re.findall(r'data-seat="(\d)" title="seat \1">([^<]+)</span>', html)
+    assert len(named) >= 4 and not re.search(r"\b[Ss]eats? \d", _text(html))
+    assert all(name == users[int(position)].username for position, name in named)
+
+
+def test_name_seats_escapes_names_and_keeps_unknown_seats() -> None:
+    text = name_seats("Seat 1 plucked seat 0 slot 2; seat 7 is no seat; <b>", ["<i>ann</i>", "bob"])
+
+    assert text == (
+        '<span class="seat-name" data-seat="1" title="seat 1">bob</span> plucked '
+        '<span class="seat-name" data-seat="0" title="seat 0">&lt;i&gt;ann&lt;/i&gt;</span>\'s slot 2; '
+        "seat 7 is no seat; &lt;b&gt;"
+    )
+
+
+def test_name_seats_tells_apart_seats_of_the_same_name_and_lists_seats() -> None:
+    names = ["ann", "Bot (random)", "Bot (random)"]
+
+    assert name_seats("Seats [1, 2] may pluck.", names) == (
+        '<span class="seat-name" data-seat="1" title="seat 1">Bot (random) (seat 1)</span> and '
+        '<span class="seat-name" data-seat="2" title="seat 2">Bot (random) (seat 2)</span> may pluck.'
+    )
+    assert name_seats("The window closed; seats [] passed.", names) == "The window closed; nobody passed."
