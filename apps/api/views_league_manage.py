@@ -21,18 +21,9 @@ from apps.games.errors import ServiceError
 from apps.games.models import Game
 from apps.leagues import selectors as league_selectors
 from apps.leagues import services as league_services
-from apps.leagues.models import League
 
 from .serializers import GameSummarySerializer, game_summary
-from .views_leagues import SeasonSerializer
-
-
-def _organised(request: Request, slug: str) -> League:
-    """A league the caller may see (404 otherwise) and organises (403 otherwise)."""
-    league = league_selectors.league_get_visible(user=request.user, slug=slug)
-    if not league_services.league_is_organiser(league=league, user=request.user):
-        raise ServiceError("forbidden", "only the league's organisers can do that", status=403)
-    return league
+from .views_leagues import SeasonSerializer, league_organised
 
 
 def _game_answer(request: Request, game_id: int) -> Response:
@@ -66,7 +57,7 @@ class LeagueMemberListApi(APIView):
 
     @extend_schema(operation_id="leagues_members_list", responses=OutputSerializer(many=True))
     def get(self, request: Request, slug: str) -> Response:
-        league = _organised(request, slug)
+        league = league_organised(request, slug)
         body = [
             {
                 "id": m.pk,
@@ -89,7 +80,7 @@ class MembershipDecisionSerializer(serializers.Serializer):
 
 
 def _membership_decide(request: Request, slug: str, membership_id: int, approve: bool) -> Response:
-    league = _organised(request, slug)
+    league = league_organised(request, slug)
     membership = league_services.membership_approve(
         league=league, membership_id=membership_id, by=request.user, approve=approve
     )
@@ -130,7 +121,7 @@ class LeagueInviteApi(APIView):
 
     @extend_schema(operation_id="leagues_invite", responses=OutputSerializer)
     def get(self, request: Request, slug: str) -> Response:
-        league = _organised(request, slug)
+        league = league_organised(request, slug)
         url = request.build_absolute_uri(reverse("leagues:join", args=[league.slug, league.invite_token]))
         return Response(self.OutputSerializer({"invite_token": league.invite_token, "join_url": url}).data)
 
@@ -147,7 +138,7 @@ class LeagueEmailApi(APIView):
 
     @extend_schema(operation_id="leagues_email_members", request=InputSerializer, responses=OutputSerializer)
     def post(self, request: Request, slug: str) -> Response:
-        league = _organised(request, slug)
+        league = league_organised(request, slug)
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         sent = league_services.league_email_members(league=league, by=request.user, **data.validated_data)
@@ -171,7 +162,7 @@ class SeasonCreateApi(APIView):
         operation_id="leagues_season_create", request=InputSerializer, responses={201: SeasonSerializer}
     )
     def post(self, request: Request, slug: str) -> Response:
-        league = _organised(request, slug)
+        league = league_organised(request, slug)
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         season = league_services.season_create(league=league, by=request.user, **data.validated_data)
@@ -192,7 +183,7 @@ class LeagueOpenGameListApi(APIView):
 
     @extend_schema(operation_id="leagues_games_open", responses=OutputSerializer(many=True))
     def get(self, request: Request, slug: str) -> Response:
-        league = _organised(request, slug)
+        league = league_organised(request, slug)
         body = [
             {
                 "season": f.round.season.number,
@@ -221,7 +212,7 @@ class GameDeadlineExtendApi(APIView):
         operation_id="leagues_game_extend", request=InputSerializer, responses=GameSummarySerializer
     )
     def post(self, request: Request, slug: str, game_id: int) -> Response:
-        league = _organised(request, slug)
+        league = league_organised(request, slug)
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         league_services.game_deadline_extend(
@@ -237,7 +228,7 @@ class GamePauseApi(APIView):
         operation_id="leagues_game_pause", request=ReasonSerializer, responses=GameSummarySerializer
     )
     def post(self, request: Request, slug: str, game_id: int) -> Response:
-        league = _organised(request, slug)
+        league = league_organised(request, slug)
         data = ReasonSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         league_services.game_pause(league=league, game_id=game_id, by=request.user, **data.validated_data)
@@ -251,7 +242,7 @@ class GameResumeApi(APIView):
         operation_id="leagues_game_resume", request=ReasonSerializer, responses=GameSummarySerializer
     )
     def post(self, request: Request, slug: str, game_id: int) -> Response:
-        league = _organised(request, slug)
+        league = league_organised(request, slug)
         data = ReasonSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         league_services.game_resume(league=league, game_id=game_id, by=request.user, **data.validated_data)
@@ -269,7 +260,7 @@ class SeatSubstituteApi(APIView):
         operation_id="leagues_game_substitute", request=InputSerializer, responses=GameSummarySerializer
     )
     def post(self, request: Request, slug: str, game_id: int) -> Response:
-        league = _organised(request, slug)
+        league = league_organised(request, slug)
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         d = data.validated_data
@@ -298,7 +289,7 @@ class SeatBotTakeoverApi(APIView):
         operation_id="leagues_game_bot_takeover", request=InputSerializer, responses=GameSummarySerializer
     )
     def post(self, request: Request, slug: str, game_id: int) -> Response:
-        league = _organised(request, slug)
+        league = league_organised(request, slug)
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         d = data.validated_data
@@ -328,7 +319,7 @@ class GameAdjudicateApi(APIView):
         operation_id="leagues_game_adjudicate", request=InputSerializer, responses=GameSummarySerializer
     )
     def post(self, request: Request, slug: str, game_id: int) -> Response:
-        league = _organised(request, slug)
+        league = league_organised(request, slug)
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         d = data.validated_data
@@ -349,7 +340,7 @@ class GameAbortApi(APIView):
         operation_id="leagues_game_abort", request=RequiredReasonSerializer, responses=GameSummarySerializer
     )
     def post(self, request: Request, slug: str, game_id: int) -> Response:
-        league = _organised(request, slug)
+        league = league_organised(request, slug)
         data = RequiredReasonSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         league_services.game_abort(

@@ -59,6 +59,11 @@ class RoleSerializer(serializers.Serializer):
 
 
 class LeagueDetailSerializer(LeagueSerializer):
+    allow_smaller_tables = serializers.BooleanField()
+    engine_options = serializers.DictField(help_text="Engine options of the games the league creates.")
+    points_table = serializers.ListField(
+        child=serializers.IntegerField(), help_text="League points by place; empty: table size minus place."
+    )
     seasons = SeasonSerializer(many=True)
     me = RoleSerializer()
 
@@ -66,6 +71,9 @@ class LeagueDetailSerializer(LeagueSerializer):
 def _league_detail(league: League, user: Any) -> dict[str, Any]:
     return {
         **LeagueSerializer(league).data,
+        "allow_smaller_tables": league.allow_smaller_tables,
+        "engine_options": league.engine_options,
+        "points_table": league.points_table,
         "seasons": list(league.seasons.order_by("-number")),
         "me": league_selectors.league_role(league=league, user=user),
     }
@@ -123,12 +131,58 @@ class LeagueListApi(LeagueCreateApi):
         return Response(LeagueSerializer(leagues, many=True).data)
 
 
+def league_organised(request: Request, slug: str) -> League:
+    """A league the caller may see (404 otherwise) and organises (403 otherwise)."""
+    league = league_selectors.league_get_visible(user=request.user, slug=slug)
+    if not league_services.league_is_organiser(league=league, user=request.user):
+        raise ServiceError("forbidden", "only the league's organisers can do that", status=403)
+    return league
+
+
 class LeagueDetailApi(APIView):
-    """One league, its seasons (newest first) and what I am in it."""
+    """One league, its seasons (newest first) and what I am in it (PATCH: an organiser edits it)."""
+
+    class InputSerializer(serializers.Serializer):
+        """Only the fields sent change; the game and the slug stay."""
+
+        name = serializers.CharField(max_length=100, required=False)
+        description = serializers.CharField(required=False, allow_blank=True, max_length=5000)
+        is_public = serializers.BooleanField(
+            required=False, help_text="A private league is seen by members only."
+        )
+        players_per_table = serializers.IntegerField(min_value=2, max_value=6, required=False)
+        allow_smaller_tables = serializers.BooleanField(required=False)
+        engine_options = serializers.DictField(
+            required=False, help_text="Engine options (replace the old ones)."
+        )
+        timing_preset = serializers.ChoiceField(choices=sorted(PRESETS), required=False)
+        points_table = serializers.ListField(
+            child=serializers.IntegerField(min_value=0, max_value=1000),
+            required=False,
+            max_length=6,
+            help_text="League points by place, e.g. [3, 2, 1]; empty: table size minus place.",
+        )
 
     @extend_schema(operation_id="leagues_retrieve", responses=LeagueDetailSerializer)
     def get(self, request: Request, slug: str) -> Response:
         league = league_selectors.league_get_visible(user=request.user, slug=slug)
+        return Response(LeagueDetailSerializer(_league_detail(league, request.user)).data)
+
+    @extend_schema(
+        operation_id="leagues_partial_update",
+        request=InputSerializer,
+        responses=LeagueDetailSerializer,
+        description=(
+            "An organiser changes the league's name, description, visibility or game preset. The preset "
+            "applies to the games of the rounds started from then on; games already created keep their "
+            "options and clocks. A new points table counts for results recorded from then on."
+        ),
+    )
+    def patch(self, request: Request, slug: str) -> Response:
+        league = league_organised(request, slug)
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        league = league_services.league_update(league=league, by=request.user, **data.validated_data)
         return Response(LeagueDetailSerializer(_league_detail(league, request.user)).data)
 
 

@@ -89,7 +89,7 @@ def game_resume(*, game_id: int, by: AbstractBaseUser | None) -> Game:
         game.status, game.paused_at, game.status_reason = Game.Status.ACTIVE, None, ""
         game.save(update_fields=["status", "paused_at", "status_reason"])
         _restart_clocks(game, timezone.now())
-        services._after_commit_schedule(game)
+        services.game_schedule(game)
         log.info("game %s resumed by %s", game.pk, getattr(by, "pk", None))
         transaction.on_commit(partial(signals.game_resumed.send, sender=Game, game_id=game.pk))
     return game
@@ -118,7 +118,7 @@ def decision_extend(
         for row in rows.filter(deadline__isnull=True):
             row.remaining = (row.remaining or timedelta(0)) + by
             row.save(update_fields=["remaining"])
-        services._after_commit_schedule(game)
+        services.game_schedule(game)
         log.info("game %s seat %s extended by %s (%s)", game.pk, position, by, getattr(actor, "pk", None))
         return list(rows)
 
@@ -159,7 +159,7 @@ def vacation_start(*, user: AbstractBaseUser) -> Profile:
             _stop_clocks(game, now, positions={position})
             if game.status == Game.Status.ACTIVE:
                 services._auto_pass_windows(game, get_engine(game.engine).pending(game.state))
-                services._after_commit_schedule(game)
+                services.game_schedule(game)
     return profile
 
 
@@ -182,7 +182,7 @@ def vacation_end(*, user: AbstractBaseUser) -> Profile:
         for game_id in _seated_games(user):
             game = Game.objects.select_for_update().get(pk=game_id)
             _restart_clocks(game, now, positions={game.seats.get(user=user).position})
-            services._after_commit_schedule(game)
+            services.game_schedule(game)
     return profile
 
 

@@ -167,7 +167,7 @@ def _start_if_full(game: Game) -> None:
             by_timeout=False,
         )
     )
-    _after_commit_schedule(game)
+    game_schedule(game)
 
 
 # --- the move pipeline -------------------------------------------------------------------------------
@@ -528,11 +528,12 @@ def schedule_upcoming(*, now: datetime | None = None) -> int:
     return count
 
 
-def _after_commit_schedule(game: Game) -> None:
-    """After commit: a deadline task for the soonest deadline, and the bot task if a bot must act.
+def game_schedule(game: Game) -> None:
+    """After commit: the bot task if a bot must act, and a task for the soonest deadline if it is near.
 
-    Queued once per game and transaction however many moves it made; the queries run after commit,
-    on committed rows. The bot task is queued when a bot-played seat owns an open decision (seats
+    For services outside the move pipeline that change seats or clocks (resume, extend, substitute,
+    bot takeover). Queued once per game and transaction; the queries run after commit, on committed
+    rows. The bot task is queued when a bot-played seat owns an open decision (seats
     that skip plucking windows are answered inline). The beat sweep catches anything missed.
     """
     if game.status != Game.Status.ACTIVE or not deadlines.scheduling_enabled():

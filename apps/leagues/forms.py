@@ -7,6 +7,8 @@ from django import forms
 from apps.games.timing import PRESETS
 from baogame.rules import registry
 
+from .models import League
+
 LABELS = {"baobei": "Bao Bei", "baohuang": "Bao Huang"}
 
 
@@ -15,9 +17,10 @@ def game_choices() -> list[tuple[str, str]]:
     return [(name, LABELS.get(name, name.title())) for name in registry.ENGINES]
 
 
-class LeagueCreateForm(forms.Form):
+class LeaguePresetForm(forms.Form):
+    """The league fields an organiser sets when creating the league and may change later."""
+
     name = forms.CharField(max_length=100)
-    game = forms.ChoiceField(choices=game_choices)
     description = forms.CharField(widget=forms.Textarea, required=False)
     is_public = forms.BooleanField(required=False, initial=True, label="Public")
     players_per_table = forms.IntegerField(min_value=2, max_value=6, initial=4)
@@ -27,7 +30,6 @@ class LeagueCreateForm(forms.Form):
         required=False,
         help_text="League points by place, comma-separated (e.g. 3,2,1); empty: table size minus place.",
     )
-    join = forms.BooleanField(required=False, initial=True, label="I play too")
 
     def clean_points_table(self) -> list[int]:
         raw = self.cleaned_data["points_table"].strip()
@@ -37,6 +39,46 @@ class LeagueCreateForm(forms.Form):
             return [int(p) for p in raw.split(",")]
         except ValueError:
             raise forms.ValidationError("whole numbers separated by commas") from None
+
+
+class LeagueCreateForm(LeaguePresetForm):
+    game = forms.ChoiceField(choices=game_choices)
+    join = forms.BooleanField(required=False, initial=True, label="I play too")
+
+    field_order = [
+        "name",
+        "game",
+        "description",
+        "is_public",
+        "players_per_table",
+        "allow_smaller_tables",
+        "timing_preset",
+        "points_table",
+        "join",
+    ]
+
+
+class LeagueSettingsForm(LeaguePresetForm):
+    """The organiser's edit of a league: its name, visibility and the preset of the games to come."""
+
+    engine_options = forms.JSONField(
+        required=False, help_text='Engine options as JSON, e.g. {"threshold": 30}; empty: the defaults.'
+    )
+
+    @classmethod
+    def for_league(cls, league: League) -> LeagueSettingsForm:
+        """The form filled in with the league's current settings."""
+        initial = {field: getattr(league, field) for field in cls.base_fields if field != "points_table"}
+        initial["points_table"] = ",".join(str(p) for p in league.points_table)
+        return cls(initial=initial)
+
+    def clean_engine_options(self) -> dict:
+        options = self.cleaned_data["engine_options"]
+        if options in (None, ""):
+            return {}
+        if not isinstance(options, dict):
+            raise forms.ValidationError('a JSON object, e.g. {"threshold": 30}')
+        return options
 
 
 class SeasonCreateForm(forms.Form):

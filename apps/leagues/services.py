@@ -80,18 +80,14 @@ def league_create(
     join: bool = False,
 ) -> League:
     """Create a league organised by ``creator`` (who also plays when ``join``)."""
-    try:
-        engine = get_engine(game)
-    except KeyError:
-        raise ServiceError("invalid_options", f"unknown game {game!r}") from None
-    if not engine.min_players <= players_per_table <= engine.max_players:
-        raise ServiceError(
-            "invalid_options", f"{game} tables seat {engine.min_players}-{engine.max_players} players"
-        )
-    if timing_preset not in PRESETS:
-        raise ServiceError("invalid_options", f"unknown timing preset {timing_preset!r}")
-    if points_table and any(int(p) < 0 for p in points_table):
-        raise ServiceError("invalid_options", "league points cannot be negative")
+    _preset_check(
+        game=game,
+        players_per_table=players_per_table,
+        allow_smaller_tables=allow_smaller_tables,
+        engine_options=engine_options or {},
+        timing_preset=timing_preset,
+        points_table=points_table or [],
+    )
     base = slugify(name)[:80] or "league"
     slug, n = base, 1
     while League.objects.filter(slug=slug).exists():
@@ -116,6 +112,115 @@ def league_create(
                 league=league, user=creator, status=Membership.Status.ACTIVE, joined_at=timezone.now()
             )
         audit(league=league, actor=creator, action="league_created", game_name=game)
+    return league
+
+
+def _preset_check(
+    *,
+    game: str,
+    players_per_table: int,
+    allow_smaller_tables: bool,
+    engine_options: dict[str, Any],
+    timing_preset: str,
+    points_table: list[int],
+) -> None:
+    """Refuse a game preset the league could not create its games with (``invalid_options``).
+
+    The engine options are tried with the engine's ``setup`` at every table size a round can seat, as
+    ``game_create`` would, so a bad option is refused now and not when a round starts.
+    """
+    try:
+        engine = get_engine(game)
+    except KeyError:
+        raise ServiceError("invalid_options", f"unknown game {game!r}") from None
+    if not engine.min_players <= players_per_table <= engine.max_players:
+        raise ServiceError(
+            "invalid_options", f"{game} tables seat {engine.min_players}-{engine.max_players} players"
+        )
+    if timing_preset not in PRESETS:
+        raise ServiceError("invalid_options", f"unknown timing preset {timing_preset!r}")
+    if points_table and any(int(p) < 0 for p in points_table):
+        raise ServiceError("invalid_options", "league points cannot be negative")
+    if not isinstance(engine_options, dict):
+        raise ServiceError("invalid_options", "engine options must be an object")
+    smallest = engine.min_players if allow_smaller_tables else players_per_table
+    for players in range(smallest, players_per_table + 1):
+        engine.setup(players, {**engine.default_options(players), **engine_options}, "options-check")
+
+
+#: The league fields ``league_update`` may change (the game and the slug stay).
+LEAGUE_EDITABLE = (
+    "name",
+    "description",
+    "is_public",
+    "players_per_table",
+    "allow_smaller_tables",
+    "engine_options",
+    "timing_preset",
+    "points_table",
+)
+_TABLE_FIELDS = {"players_per_table", "allow_smaller_tables"}
+
+
+def league_update(
+    *,
+    league: League,
+    by: AbstractBaseUser,
+    name: str | None = None,
+    description: str | None = None,
+    is_public: bool | None = None,
+    players_per_table: int | None = None,
+    allow_smaller_tables: bool | None = None,
+    engine_options: dict[str, Any] | None = None,
+    timing_preset: str | None = None,
+    points_table: list[int] | None = None,
+) -> League:
+    """An organiser changes the league's name, description, visibility or game preset (None: unchanged).
+
+    The preset (table size, engine options, timing) applies to the games created from then on: games
+    already created keep their options and clocks. A new table size also re-plans the pairings of the
+    rounds not yet started. A new points table counts for the results recorded from then on (results
+    already in the standings keep their points). The game and the slug (the league's address) stay.
+    Writes a ``league_updated`` audit entry listing the changed fields; nothing when nothing changed.
+    """
+    _require_organiser(league, by)
+    given = {
+        "name": name,
+        "description": description,
+        "is_public": is_public,
+        "players_per_table": players_per_table,
+        "allow_smaller_tables": allow_smaller_tables,
+        "engine_options": engine_options,
+        "timing_preset": timing_preset,
+        "points_table": [int(p) for p in points_table] if points_table is not None else None,
+    }
+    if name is not None and not name.strip():
+        raise ServiceError("invalid_options", "a league needs a name")
+    with transaction.atomic():
+        league = League.objects.select_for_update().get(pk=league.pk)
+        wanted = {field: getattr(league, field) if value is None else value for field, value in given.items()}
+        _preset_check(
+            game=league.game,
+            players_per_table=wanted["players_per_table"],
+            allow_smaller_tables=wanted["allow_smaller_tables"],
+            engine_options=wanted["engine_options"],
+            timing_preset=wanted["timing_preset"],
+            points_table=wanted["points_table"],
+        )
+        changed = [field for field in LEAGUE_EDITABLE if wanted[field] != getattr(league, field)]
+        if not changed:
+            return league
+        for field in changed:
+            setattr(league, field, wanted[field])
+        league.save(update_fields=changed)
+        if _TABLE_FIELDS & set(changed):
+            league.seasons.exclude(status=Season.Status.FINISHED).update(plan={})
+        audit(
+            league=league,
+            actor=by,
+            action="league_updated",
+            changed={f: "(changed)" if f == "description" else wanted[f] for f in changed},
+        )
     return league
 
 
@@ -547,7 +652,7 @@ def seat_bot_takeover(
             seat=position,
         )
         if on and game.status == Game.Status.ACTIVE:
-            game_services._after_commit_schedule(game)
+            game_services.game_schedule(game)
     return seat
 
 

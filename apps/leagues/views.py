@@ -14,7 +14,7 @@ from django.views.decorators.http import require_POST
 from baogame.rules.core import RuleError
 
 from . import charts, selectors, services
-from .forms import EmailForm, GameToolForm, LeagueCreateForm, SeasonCreateForm
+from .forms import EmailForm, GameToolForm, LeagueCreateForm, LeagueSettingsForm, SeasonCreateForm
 from .models import League
 
 
@@ -120,6 +120,7 @@ def league_manage(request: HttpRequest, slug: str) -> HttpResponse:
         "season_form": SeasonCreateForm(),
         "email_form": EmailForm(),
         "tool_form": GameToolForm(),
+        "settings_form": LeagueSettingsForm.for_league(league),
     }
     return render(request, "leagues/manage.html", context)
 
@@ -148,6 +149,12 @@ def _run_manage_action(request: HttpRequest, league: League, action: str) -> str
             league=league, membership_id=int(request.POST["membership"]), by=user, approve=action == "approve"
         )
         return "Done."
+    if action == "settings":
+        form = LeagueSettingsForm(request.POST)
+        if not form.is_valid():
+            return f"Invalid settings: {form.errors.as_text()}"
+        services.league_update(league=league, by=user, **form.cleaned_data)
+        return "Settings saved; they apply to the games of the rounds started from now on."
     if action == "season":
         form = SeasonCreateForm(request.POST)
         if not form.is_valid():

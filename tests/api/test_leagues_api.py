@@ -242,3 +242,43 @@ def _seconds(stamp: str) -> float:
     from datetime import datetime
 
     return datetime.fromisoformat(stamp.replace("Z", "+00:00")).timestamp()
+
+
+def test_an_organiser_patches_the_league_preset_for_the_games_to_come(club: Club) -> None:
+    response = club.api.patch(
+        f"/api/v1/leagues/{club.slug}/",
+        {"timing_preset": "daily", "engine_options": {"hand": 2}, "points_table": [1, 0]},
+        format="json",
+    )
+
+    assert response.status_code == 200, response.content
+    body = response.json()
+    assert (body["timing_preset"], body["engine_options"], body["points_table"]) == (
+        "daily",
+        {"hand": 2},
+        [1, 0],
+    )
+    assert body["players_per_table"] == 2 and body["is_public"] is False  # left out: unchanged
+    assert AuditLog.objects.filter(league__slug=club.slug).first().action == "league_updated"
+    # The game already in play keeps its options.
+    assert Game.objects.get(pk=club.game_id).timing_preset == "weekly"
+
+
+def test_an_invalid_preset_is_a_400_with_the_services_code(club: Club) -> None:
+    response = club.api.patch(f"/api/v1/leagues/{club.slug}/", {"players_per_table": 5}, format="json")
+
+    assert response.status_code == 400
+    assert response.json()["code"] == "invalid_options"
+
+
+def test_patching_a_league_is_for_organisers_and_hidden_from_outsiders(
+    club: Club, client_for: Any, users: list
+) -> None:
+    change = {"timing_preset": "live"}
+
+    by_member = club.member_api.patch(f"/api/v1/leagues/{club.slug}/", change, format="json")
+    by_outsider = client_for(users[4]).patch(f"/api/v1/leagues/{club.slug}/", change, format="json")
+
+    assert (by_member.status_code, by_member.json()["code"]) == (403, "forbidden")
+    assert by_outsider.status_code == 404
+    assert club.api.get(f"/api/v1/leagues/{club.slug}/").json()["timing_preset"] == "weekly"

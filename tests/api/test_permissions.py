@@ -163,6 +163,9 @@ ENDPOINTS: list[tuple[str, str, Any, dict[str, int]]] = [
     ("get", "/api/v1/leagues/no-such-league/", None, {r: 404 for r in ROLES[1:]}),
     # --- league management (organisers only; a private league hides from non-members) ---
     ("post", "/api/v1/leagues/", {"name": "New", "game": "baobei"}, {r: 201 for r in ROLES[1:]}),
+    ("patch", "/api/v1/leagues/{club}/", {"timing_preset": "daily"}, CLUB_ORGANISER),
+    ("patch", "/api/v1/leagues/{league}/", {"name": "Renamed"}, PUBLIC_ORGANISER),
+    ("patch", "/api/v1/leagues/{club}/", {"players_per_table": 5}, CLUB_ORGANISER | {"player": 400}),
     ("post", "/api/v1/leagues/{club}/seasons/", {"rounds": 3}, CLUB_ORGANISER | {"player": 201}),
     ("post", "/api/v1/leagues/{league}/seasons/", {}, PUBLIC_ORGANISER | {"player": 201}),
     ("get", "/api/v1/leagues/{club}/seasons/{club_season}/rounds/", None, CLUB_MEMBERS),
