@@ -63,6 +63,7 @@ class GameCreateForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
+        assert data is not None  # Form.clean returns cleaned_data
         engine = data.get("engine")
         if engine == "baohuang":
             data["players"] = 5
@@ -93,8 +94,8 @@ class GameCreateForm(forms.Form):
 
 def _int(data: QueryDict, name: str) -> int:
     try:
-        return int(data[name])
-    except (KeyError, TypeError, ValueError):
+        return int(data.get(name, ""))
+    except ValueError:
         raise RuleError("malformed_action", f"choose a value for {name.replace('_', ' ')}") from None
 
 
@@ -168,13 +169,25 @@ def _baohuang_fields(kind: str, data: QueryDict) -> dict[str, Any]:
     return {}
 
 
+def _commit_end_turn(action: dict[str, Any], data: QueryDict) -> None:
+    """BB-20.7: a ticked "and end my turn without BAO" box adds ``commit_end_turn`` to the action.
+
+    Every Bao Bei form of the active player's turn carries the box, button rows included, so it
+    applies to a button's JSON action too. Never on ``end_turn`` (BB-20.3); whether the sender may
+    commit is the engine's check (``commit_not_allowed``).
+    """
+    if _flag(data, "commit_end_turn") and action.get("type") != "end_turn":
+        action["commit_end_turn"] = True
+
+
 def action_from_post(*, engine: str, data: QueryDict) -> dict[str, Any]:
     """The wire-format action a game page posted.
 
     Buttons post a complete action as JSON in ``action``; forms with choices (plucks, plays,
     abilities) post ``type`` and one field per parameter, turned here into the rules file's
-    wire format. ``RuleError("malformed_action")`` when neither makes sense; the engine then
-    validates the action itself.
+    wire format. Bao Bei forms may add a ``commit_end_turn`` box to either (BB-20.7).
+    ``RuleError("malformed_action")`` when neither makes sense; the engine then validates the action
+    itself.
     """
     raw = data.get("action")
     if raw:
@@ -184,6 +197,8 @@ def action_from_post(*, engine: str, data: QueryDict) -> dict[str, Any]:
             raise RuleError("malformed_action", "the action is not valid JSON") from None
         if not isinstance(action, dict):
             raise RuleError("malformed_action", "an action is a JSON object")
+        if engine == "baobei":
+            _commit_end_turn(action, data)
         return action
     kind = data.get("type", "")
     if not kind:
@@ -193,8 +208,7 @@ def action_from_post(*, engine: str, data: QueryDict) -> dict[str, Any]:
         if data.get("decision_id"):
             action["decision_id"] = data["decision_id"]
         action.update(_baobei_fields(kind, data))
-        if _flag(data, "commit_end_turn") and kind != "end_turn":
-            action["commit_end_turn"] = True
+        _commit_end_turn(action, data)
     elif engine == "baohuang":
         action.update(_baohuang_fields(kind, data))
     return action

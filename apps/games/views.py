@@ -17,12 +17,13 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
+from apps.accounts.http import AuthenticatedHttpRequest, HtmxHttpRequest
 from baogame.rules.core import RuleError
 from baogame.rules.registry import get_engine
 
 from . import selectors, services
 from .forms import GameCreateForm, action_from_post
-from .models import Game
+from .models import Game, Move
 from .presenters import present
 from .presenters.common import describe_decision, history_rows
 
@@ -43,7 +44,7 @@ def home(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-def game_new(request: HttpRequest) -> HttpResponse:
+def game_new(request: AuthenticatedHttpRequest) -> HttpResponse:
     """Create a game: pick the game, seats, options and timing; invite players; fill seats with bots."""
     form = GameCreateForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
@@ -73,7 +74,7 @@ def game_new(request: HttpRequest) -> HttpResponse:
 def _board_context(request: HttpRequest, game: Game, error: RuleError | None = None) -> dict[str, Any]:
     """Everything the board fragment shows, for the signed-in user's seat (or a spectator)."""
     seats = list(game.seats.all())
-    seat = services.seat_of(game, request.user)
+    seat = services.seat_of(game, request.user if request.user.is_authenticated else None)
     position = seat.position if seat else None
     names = [s.label for s in sorted(seats, key=lambda s: s.position)]
     decisions = selectors.open_decisions(game=game)
@@ -88,8 +89,15 @@ def _board_context(request: HttpRequest, game: Game, error: RuleError | None = N
         wants_legal = game.engine != "baobei" and (
             game.engine != "baohuang" or (decision or {}).get("kind") in QUICK_PLAY_KINDS
         )
-        if position is not None and decision and wants_legal:
+        if position is not None and decision and wants_legal and game.state is not None:
             legal = get_engine(game.engine).legal_actions(game.state, position)
+        committed = (
+            game.engine == "baobei"
+            and decision is not None
+            and position is not None
+            and position == view.get("active")
+            and _committed_this_turn(game, position, visible_history)
+        )
         board = present(
             engine=game.engine,
             view=view,
@@ -97,6 +105,7 @@ def _board_context(request: HttpRequest, game: Game, error: RuleError | None = N
             names=names,
             legal=legal,
             events=[h["event"] for h in visible_history],
+            committed=committed,
         )
     mine = [d for d in decisions if position is not None and d.seat == position]
     history = history_rows(engine=game.engine, history=visible_history[-RECENT_HISTORY:], names=names)
@@ -120,6 +129,23 @@ def _board_context(request: HttpRequest, game: Game, error: RuleError | None = N
     }
 
 
+def _committed_this_turn(game: Game, seat: int, history: list[dict[str, Any]]) -> bool:
+    """Whether ``seat``, the active player, already committed the end of this turn (BB-20.7).
+
+    The turn began with the latest ``turn_started`` event of ``seat`` (a turn begun by the game's
+    setup has none; every earlier move is then of this turn). Only the seat's own actions are read.
+    """
+    started = max(
+        (
+            h["seq"]
+            for h in history
+            if h["event"].get("type") == "turn_started" and h["event"].get("seat") == seat
+        ),
+        default=-1,
+    )
+    return Move.objects.filter(game=game, seat=seat, seq__gt=started, action__commit_end_turn=True).exists()
+
+
 #: Simultaneous decisions are named, not their remaining owners (selectors.SIMULTANEOUS_TIMINGS).
 _SIMULTANEOUS_LABELS = {
     "pluck_window": "a plucking window",
@@ -129,7 +155,7 @@ _SIMULTANEOUS_LABELS = {
 }
 
 
-def _waiting_for(decisions: list[Any], names: dict[int, str]) -> list[str]:
+def _waiting_for(decisions: list[Any], names: list[str]) -> list[str]:
     """Who or what the game is waiting for, without revealing who answered a simultaneous decision."""
     out: set[str] = set()
     for d in decisions:
@@ -140,7 +166,7 @@ def _waiting_for(decisions: list[Any], names: dict[int, str]) -> list[str]:
     return sorted(out)
 
 
-def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
+def game_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """Play a game: my view, my open decision as a form, the history. Spectators see public state.
 
     htmx polls ``?since=<version>``: an unchanged game answers 204 (nothing to swap), a changed one
@@ -160,7 +186,7 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def game_act(request: HttpRequest, pk: int) -> HttpResponse:
+def game_act(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """Submit one action from a page form; a refusal is shown on the page and writes nothing."""
     game = get_object_or_404(Game, pk=pk)
     error: RuleError | None = None
@@ -198,7 +224,7 @@ def game_join(request: HttpRequest, token: str) -> HttpResponse:
 def game_history(request: HttpRequest, pk: int) -> HttpResponse:
     """The whole history, filtered by what my seat may see."""
     game = get_object_or_404(Game.objects.prefetch_related("seats__user__profile"), pk=pk)
-    seat = services.seat_of(game, request.user)
+    seat = services.seat_of(game, request.user if request.user.is_authenticated else None)
     names = [s.label for s in sorted(game.seats.all(), key=lambda s: s.position)]
     history = history_rows(
         engine=game.engine,

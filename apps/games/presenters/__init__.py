@@ -20,14 +20,16 @@ def present(
     names: list[str],
     legal: list[dict[str, Any]] | None = None,
     events: list[dict[str, Any]] | None = None,
+    committed: bool = False,
 ) -> dict[str, Any]:
     """Template data for the board of ``engine`` as ``seat`` sees it (``names``: labels by seat).
 
     ``events`` are the events ``seat`` may see (``selectors.game_history``), oldest first: Bao Bei
-    shows the last round's reveal from them (BB-25.7).
+    shows the last round's reveal from them (BB-25.7). ``committed``: Bao Bei's ``seat`` has already
+    committed the end of the current turn (BB-20.7).
     """
     if engine == "baobei":
-        return baobei.present(view=view, seat=seat, names=names, events=events or [])
+        return baobei.present(view=view, seat=seat, names=names, events=events or [], committed=committed)
     if engine == "baohuang":
         return baohuang.present(view=view, seat=seat, names=names, plays=legal)
     return generic.present(view=view, seat=seat, names=names, legal=legal)

@@ -89,10 +89,41 @@ def last_round(*, events: list[dict[str, Any]], seat: int | None, names: list[st
     }
 
 
+def commit_end_turn_offered(view: dict[str, Any], seat: int | None) -> bool:
+    """Whether the forms of ``seat``'s open decision offer "and end my turn without BAO" (BB-20.7).
+
+    The engine accepts ``commit_end_turn`` on every action but ``end_turn`` (BB-20.3) from the active
+    player only (BB-22.0 step 6, ``commit_not_allowed``): the turn and the post-turn decisions the
+    active player owns (``turn_action``, ``after_draw``, their own ``ability``, ``macaw_decide``,
+    ``shoebill_place``), never setup (nobody is active) nor a window (the active player is never
+    eligible, BB-6.6 g) nor an ability earned by another seat's pluck. It is offered only while BAO is
+    still allowed (BB-10.1): otherwise no ``end_turn`` decision opens at step 4 anyway (BB-5.2) and
+    the box would change nothing. Everything here is public (BB-20.9).
+    """
+    decision = view.get("decision")
+    return (
+        decision is not None
+        and seat is not None
+        and seat == view["active"]
+        and decision["kind"] != "end_turn"
+        and view["bao_caller"] is None
+        and view["final_phase"] is None
+    )
+
+
 def present(
-    *, view: dict[str, Any], seat: int | None, names: list[str], events: list[dict[str, Any]] | None = None
+    *,
+    view: dict[str, Any],
+    seat: int | None,
+    names: list[str],
+    events: list[dict[str, Any]] | None = None,
+    committed: bool = False,
 ) -> dict[str, Any]:
-    """Template data for a Bao Bei board as ``seat`` sees it; ``events``: those ``seat`` may see."""
+    """Template data for a Bao Bei board as ``seat`` sees it; ``events``: those ``seat`` may see.
+
+    ``committed``: ``seat`` has already committed the end of this turn (BB-20.7), which cannot be
+    withdrawn (D-36): the forms say so instead of offering the box again.
+    """
     n = len(view["displays"])
     participants = set(view.get("participants", range(n)))
     touched = {(p["seat"], p["slot"]) for p in view.get("ability_touched", [])}
@@ -155,12 +186,14 @@ def present(
         "has_round_scores": round_scores is not None,
         "over": view["over"],
         "winners": [names[w] for w in view["winners"]],
-        "decision": _decision(view, seat, names) if view.get("decision") else None,
+        "decision": _decision(view, seat, names, committed=committed) if view.get("decision") else None,
         "last_round": last_round(events=events or [], seat=seat, names=names),
     }
 
 
-def _decision(view: dict[str, Any], seat: int | None, names: list[str]) -> dict[str, Any]:
+def _decision(
+    view: dict[str, Any], seat: int | None, names: list[str], *, committed: bool = False
+) -> dict[str, Any]:
     """My open decision with the choices the form offers (``apply`` validates the rest)."""
     d = view["decision"]
     assert seat is not None
@@ -172,6 +205,7 @@ def _decision(view: dict[str, Any], seat: int | None, names: list[str]) -> dict[
     ]
     others = [s for s in view.get("participants", range(n)) if s != seat]
     unprotected = [s for s in others if not _protected(view, seat, s)]
+    offered = commit_end_turn_offered(view, seat)
     out: dict[str, Any] = {
         "kind": kind,
         "decision_id": did,
@@ -179,6 +213,9 @@ def _decision(view: dict[str, Any], seat: int | None, names: list[str]) -> dict[
         "buttons": [],
         "my_slots": my_slots,
         "is_active": seat == view["active"],
+        # BB-20.7: every form of this decision carries the box, or says the turn's end is committed.
+        "commit_offered": offered and not committed,
+        "commit_made": offered and committed,
         "all_positions": _positions(view, names, [seat, *others]),
         "pluck_positions": _positions(view, names, [seat, *unprotected]),
         "opponent_positions": _positions(view, names, unprotected),
