@@ -241,7 +241,9 @@ else:
         "EMAIL_URL must start with file://, smtp://, smtps://, submission://, "
         "console://, locmem:// or anymail://<provider>."
     )
-ANYMAIL = {key[len("ANYMAIL_") :]: value for key, value in os.environ.items() if key.startswith("ANYMAIL_")}
+ANYMAIL: dict[str, str | None] = {
+    key[len("ANYMAIL_") :]: value for key, value in os.environ.items() if key.startswith("ANYMAIL_")
+}
 #: The development mailbox at /dev/mail/ exists only with the file backend in DEBUG.
 DEV_MAILBOX = DEBUG and EMAIL_BACKEND == "django.core.mail.backends.filebased.EmailBackend"
 
@@ -351,6 +353,15 @@ CELERY_BEAT_SCHEDULE["notifications-digests"] = {
     # Every 10 minutes; each user's digest goes out once per local day, in their chosen hour.
     "task": "apps.notifications.tasks.send_digests",
     "schedule": 600.0,
+}
+#: Seconds after which a notification still ``sending`` counts as claimed by a dead worker and is
+#: re-queued (sent again if that worker had in fact sent it). It must exceed the longest real send,
+#: so the SMTP backend gets a timeout (Django's default is none: a hung connection would hang forever).
+NOTIFICATIONS_CLAIM_TIMEOUT = env_int("NOTIFICATIONS_CLAIM_TIMEOUT", 15 * 60)
+EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 60)
+CELERY_BEAT_SCHEDULE["notifications-reclaim-stale"] = {
+    "task": "apps.notifications.tasks.reclaim_stale_notifications",
+    "schedule": 300.0,
 }
 CELERY_BEAT_SCHEDULE["notifications-expire-reply-addresses"] = {
     "task": "apps.notifications.tasks.expire_reply_addresses",

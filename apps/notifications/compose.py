@@ -2,22 +2,27 @@
 
 Everything here is built from ``game_view(game, seat)`` and from events filtered with
 ``visible(event, seat)``; nothing reads ``game.state`` except through the engine's ``view`` and
-``legal_actions`` (whose results depend only on what the seat may know, BB-20.9, BH-22).
+``legal_actions`` (whose results depend only on what the seat may know, BB-20.9, BH-22). Event
+sentences name the players as the game pages' history does (``presenters.common.name_seats``).
 """
 
 from __future__ import annotations
 
+import html
 import json
 import logging
 import zoneinfo
+from collections.abc import Sequence
 from datetime import datetime
 from importlib import import_module
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.utils import timezone
+from django.utils.html import strip_tags
 
 from apps.games.models import Game, Move
+from apps.games.presenters.common import name_seats
 from apps.games.selectors import game_view
 from baogame.rules.core import visible
 from baogame.rules.registry import ENGINES, get_engine
@@ -63,6 +68,25 @@ def describe_event(engine: str, event: dict[str, Any]) -> str:
     fields = {k: v for k, v in event.items() if k not in {"type", "visible_to"}}
     details = ", ".join(f"{k}: {plain(v)}" for k, v in fields.items())
     return f"{str(event.get('type', 'event')).replace('_', ' ')}" + (f" ({details})" if details else "")
+
+
+def seat_names(game: Game) -> list[str]:
+    """Each seat's label by position, as the game pages show it (a display name, a username, a bot)."""
+    return [s.label for s in game.seats.select_related("user__profile").order_by("position")]
+
+
+def name_players(sentence: str, names: Sequence[str]) -> str:
+    """``sentence`` with its seat numbers replaced by ``names``, exactly as the game pages' history.
+
+    The pages' ``name_seats`` returns HTML (a span per name, the rest escaped); a mail wants the words,
+    so its tags are dropped and its escaping undone (the HTML body escapes the text again).
+    """
+    return html.unescape(strip_tags(name_seats(sentence, names)))
+
+
+def describe_event_named(engine: str, event: dict[str, Any], names: Sequence[str]) -> str:
+    """One sentence for an event the recipient may see, naming the players (``names``: labels by seat)."""
+    return name_players(describe_event(engine, event), names)
 
 
 def describe_decision(engine: str, decision: dict[str, Any]) -> str:
@@ -184,8 +208,12 @@ def events_since_last_move(game: Game, seat: int) -> list[str]:
     """What changed since the seat's last move: the later events it may see, described."""
     last = Move.objects.filter(game=game, seat=seat).order_by("-seq").values_list("seq", flat=True).first()
     moves = Move.objects.filter(game=game, seq__gt=last or 0).order_by("seq").only("events", "seq")
+    names = seat_names(game)
     described = [
-        describe_event(game.engine, event) for move in moves for event in move.events if visible(event, seat)
+        describe_event_named(game.engine, event, names)
+        for move in moves
+        for event in move.events
+        if visible(event, seat)
     ]
     if len(described) > MAX_EVENTS:
         described = [f"… {len(described) - MAX_EVENTS} earlier events"] + described[-MAX_EVENTS:]
@@ -199,7 +227,8 @@ def move_events(game: Game, move_id: int | None, seat: int | None) -> list[str]:
     move = Move.objects.filter(pk=move_id).only("events").first()
     if move is None:
         return []
-    return [describe_event(game.engine, e) for e in move.events if visible(e, seat)]
+    names = seat_names(game)
+    return [describe_event_named(game.engine, e, names) for e in move.events if visible(e, seat)]
 
 
 def user_zone(user: AbstractBaseUser) -> zoneinfo.ZoneInfo:

@@ -18,7 +18,7 @@ from typing import Any
 
 from allauth.account.models import EmailAddress
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
@@ -70,7 +70,7 @@ def recipients_of(message: Message) -> list[str]:
     return found
 
 
-def _sender_matches(message: Message, user: AbstractBaseUser) -> bool:
+def _sender_matches(message: Message, user: User) -> bool:
     senders = {
         addr.lower() for _, addr in getaddresses([str(v) for v in message.get_all("From", [])]) if addr
     }
@@ -145,9 +145,7 @@ def _expired_target(message: Message) -> tokens.ReplyTarget | None:
     return None
 
 
-def _apply(
-    message: Message, message_id: str, target: tokens.ReplyTarget, user: AbstractBaseUser
-) -> InboundResult:
+def _apply(message: Message, message_id: str, target: tokens.ReplyTarget, user: User) -> InboundResult:
     reply = ReplyAddress.objects.filter(pk=target.nonce, user=user, game_id=target.game_id).first()
     game = Game.objects.filter(pk=target.game_id).first()
     if reply is None or game is None:
@@ -197,9 +195,7 @@ def _apply(
         return InboundResult("duplicate", "replayed", "this message was already processed")
 
 
-def _with_decision(
-    game: Game, user: AbstractBaseUser, reply: ReplyAddress, action: dict[str, Any]
-) -> dict[str, Any]:
+def _with_decision(game: Game, user: User, reply: ReplyAddress, action: dict[str, Any]) -> dict[str, Any]:
     """Fill in the decision the answered mail was about (or the user's open decision)."""
     if action.get("type") in FREE_ACTIONS:
         return action
@@ -228,7 +224,7 @@ def _digest(text: str) -> str:
 
 def _record(
     message_id: str,
-    user: AbstractBaseUser | None,
+    user: User | None,
     target: tokens.ReplyTarget | None,
     reply: ReplyAddress | None,
     command: str,
@@ -290,7 +286,8 @@ def answer_send(*, inbound_id: int) -> bool:
     if record.status == InboundMessage.Status.APPLIED and position is not None:
         from apps.games.models import Move
 
-        move = Move.objects.filter(game=game, seq=record.move_seq).first()
+        seq = record.move_seq
+        move = Move.objects.filter(game=game, seq=seq).first() if seq is not None else None
         context["heading"] = "Done"
         context["events"] = compose.move_events(game, move.pk if move else None, position)
     else:

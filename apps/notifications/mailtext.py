@@ -58,11 +58,12 @@ def body_text(message: Message) -> str:
         if part is not None:
             return html_to_text(part.get_content())
         return ""
-    for part in message.walk():  # a compat32 message (older parsers)
-        if part.get_content_type() in {"text/plain", "text/html"} and not part.is_multipart():
-            payload = part.get_payload(decode=True) or b""
-            text = payload.decode(part.get_content_charset() or "utf-8", errors="replace")
-            return text if part.get_content_type() == "text/plain" else html_to_text(text)
+    for sub in message.walk():  # a compat32 message (older parsers)
+        if sub.get_content_type() in {"text/plain", "text/html"} and not sub.is_multipart():
+            payload = sub.get_payload(decode=True)  # bytes for a non-multipart part, or None
+            raw = payload if isinstance(payload, bytes) else b""
+            text = raw.decode(sub.get_content_charset() or "utf-8", errors="replace")
+            return text if sub.get_content_type() == "text/plain" else html_to_text(text)
     return ""
 
 

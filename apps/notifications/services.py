@@ -2,7 +2,8 @@
 
 Rows are created by the signal receivers (through tasks) and sent by ``notification_send``, which
 claims a row with a conditional update before sending, so a retried or duplicated task never sends
-twice. Inbound mail (play by email) lives in ``inbound.py``.
+twice. A claim whose worker died is taken back by ``notifications_reclaim_stale`` (which makes that
+one narrow case at-least-once, see there). Inbound mail (play by email) lives in ``inbound.py``.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.mail import EmailMultiAlternatives
 from django.db import IntegrityError, transaction
 from django.db.models import F
@@ -22,7 +23,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 
-from apps.games.models import Decision, Game, Move, Seat
+from apps.games.models import Decision, Game, Move
 
 from . import commands, compose, selectors, tokens
 from .models import Category, MailSettings, Mode, Notification, ReplyAddress
@@ -49,6 +50,10 @@ ROUND_END_EVENTS = {"round_ended", "deal_ended"}
 PREFERENCE_CATEGORIES = [c for c in Category if c != Category.DIGEST]
 
 
+#: Claims of one notification before it is given up: a first try and the send task's six retries.
+SEND_MAX_ATTEMPTS = 7
+
+
 class SendFailed(Exception):
     """Sending a notification failed; the task retries it with backoff."""
 
@@ -58,7 +63,7 @@ class SendFailed(Exception):
 
 def preferences_set(
     *,
-    user: AbstractBaseUser,
+    user: User,
     category: str | None = None,
     mode: str | None = None,
     digest_hour: int | None = None,
@@ -87,7 +92,7 @@ def preferences_set(
     return prefs
 
 
-def unsubscribe(*, token: str) -> tuple[AbstractBaseUser, str]:
+def unsubscribe(*, token: str) -> tuple[User, str]:
     """One-click unsubscribe: switch the token's category off (the digest: every digest category).
 
     Raises ``signing.BadSignature`` for a forged token.
@@ -107,7 +112,7 @@ def unsubscribe(*, token: str) -> tuple[AbstractBaseUser, str]:
 # --- creating notifications -------------------------------------------------------------------------
 
 
-def _wants(user: AbstractBaseUser, game: Game | None, category: str) -> str:
+def _wants(user: User, game: Game | None, category: str) -> str:
     """The mode that applies to this user, game and category (live games: off by default)."""
     prefs = selectors.mail_settings_for(user=user)
     if not user.email or not user.is_active:
@@ -122,7 +127,7 @@ def _wants(user: AbstractBaseUser, game: Game | None, category: str) -> str:
 
 def notification_create(
     *,
-    user: AbstractBaseUser,
+    user: User,
     game: Game | None,
     version: int,
     kind: str,
@@ -161,11 +166,12 @@ def notification_create(
     return note
 
 
-def _human_seats(game: Game) -> dict[int, Seat]:
+def _human_players(game: Game) -> dict[int, User]:
+    """The player of each seat a human plays now, by position."""
     return {
-        s.position: s
+        s.position: s.user
         for s in game.seats.select_related("user__profile").all()
-        if s.user_id is not None and not s.played_by_bot
+        if s.user is not None and not s.played_by_bot
     }
 
 
@@ -174,16 +180,16 @@ def notify_move_applied(*, game_id: int, version: int, move_id: int | None, open
     game = Game.objects.filter(pk=game_id).first()
     if game is None:
         return 0
-    seats = _human_seats(game)
+    players = _human_players(game)
     made = 0
     for position, kind, decision_id in opened:
-        seat = seats.get(position)
-        if seat is None:
+        player = players.get(position)
+        if player is None:
             continue
         category = KIND_CATEGORY.get(kind, Category.TURN)
         made += bool(
             notification_create(
-                user=seat.user,
+                user=player,
                 game=game,
                 version=version,
                 kind=Notification.Kind.DECISION,
@@ -196,10 +202,10 @@ def notify_move_applied(*, game_id: int, version: int, move_id: int | None, open
     move = Move.objects.filter(pk=move_id).only("events").first() if move_id else None
     ended_round = move is not None and any(e.get("type") in ROUND_END_EVENTS for e in move.events)
     if ended_round and not game.is_over:  # at the game's end the game result says it all
-        for position, seat in seats.items():
+        for position, player in players.items():
             made += bool(
                 notification_create(
-                    user=seat.user,
+                    user=player,
                     game=game,
                     version=version,
                     kind=Notification.Kind.ROUND_RESULT,
@@ -216,10 +222,10 @@ def notify_game_ended(*, game_id: int) -> int:
     if game is None:
         return 0
     made = 0
-    for position, seat in _human_seats(game).items():
+    for position, player in _human_players(game).items():
         made += bool(
             notification_create(
-                user=seat.user,
+                user=player,
                 game=game,
                 version=game.version,
                 kind=Notification.Kind.GAME_RESULT,
@@ -230,7 +236,7 @@ def notify_game_ended(*, game_id: int) -> int:
     return made
 
 
-def notify_invitation(*, game_id: int, user: AbstractBaseUser) -> Notification | None:
+def notify_invitation(*, game_id: int, user: User) -> Notification | None:
     """Invite ``user`` to an open game (at most once per user and game)."""
     game = Game.objects.get(pk=game_id)
     return notification_create(
@@ -246,17 +252,18 @@ def reminders_send_due(*, now: datetime | None = None) -> int:
         reminded_at__isnull=True, deadline__gt=now, game__status=Game.Status.ACTIVE
     ).select_related("game")
     for decision in due:
+        assert decision.deadline is not None  # filtered on deadline__gt
         if decision.opened_at + (decision.deadline - decision.opened_at) * 0.75 > now:
             continue
         if Decision.objects.filter(pk=decision.pk, reminded_at=None).update(reminded_at=now) != 1:
             continue  # another sweep claimed it
-        seat = _human_seats(decision.game).get(decision.seat)
-        profile = getattr(seat.user, "profile", None) if seat else None
-        if seat is None or (profile is not None and profile.on_vacation):
+        player = _human_players(decision.game).get(decision.seat)
+        profile = getattr(player, "profile", None)
+        if player is None or (profile is not None and profile.on_vacation):
             continue
         made += bool(
             notification_create(
-                user=seat.user,
+                user=player,
                 game=decision.game,
                 version=decision.game.version,
                 kind=Notification.Kind.REMINDER,
@@ -332,17 +339,62 @@ def notification_send(*, notification_id: int) -> bool:
     return True
 
 
+def notifications_reclaim_stale(*, now: datetime | None = None) -> int:
+    """Take back claims whose worker died: re-queue them, or fail them past ``SEND_MAX_ATTEMPTS``.
+
+    A row stays ``sending`` only if the worker that claimed it stopped before recording the outcome
+    (killed, out of memory, lost its database connection). Such a row is stale once its ``claimed_at``
+    is older than ``NOTIFICATIONS_CLAIM_TIMEOUT`` seconds, which must exceed the longest real send
+    (the SMTP timeout). Below the attempt limit it goes back to ``pending`` and a new send task is
+    queued after commit; at the limit it becomes ``failed`` with the reason in ``last_error``. Each
+    row is taken back with a conditional update, so two sweeps (or a sweep racing the worker that
+    finally records its outcome) act on it once. Returns the number of rows re-queued.
+
+    Trade-off: a worker that died after the SMTP server accepted the mail but before writing
+    ``sent`` cannot be told apart from one that died before sending, so reclaiming makes delivery
+    at-least-once for that narrow case (the user may get the mail twice); everywhere else sending
+    stays at most once. We prefer a rare duplicate to a mail that is silently never sent.
+    """
+    from . import tasks
+
+    now = now or timezone.now()
+    cutoff = now - timedelta(seconds=settings.NOTIFICATIONS_CLAIM_TIMEOUT)
+    stale = Notification.objects.filter(status=Notification.Status.SENDING, claimed_at__lt=cutoff)
+    given_up = stale.filter(attempts__gte=SEND_MAX_ATTEMPTS).update(
+        status=Notification.Status.FAILED,
+        last_error=(
+            f"Gave up after {SEND_MAX_ATTEMPTS} attempts: the last worker to claim this notification "
+            "stopped before recording whether it was sent."
+        ),
+    )
+    requeued = 0
+    for pk, claimed_at in stale.filter(attempts__lt=SEND_MAX_ATTEMPTS).values_list("pk", "claimed_at"):
+        taken = Notification.objects.filter(
+            pk=pk, status=Notification.Status.SENDING, claimed_at=claimed_at
+        ).update(
+            status=Notification.Status.PENDING,
+            last_error=f"Reclaimed: the claim made at {claimed_at:%Y-%m-%d %H:%M:%S%z} never finished.",
+        )
+        if taken != 1:
+            continue  # the worker recorded its outcome meanwhile, or another sweep took it back
+        transaction.on_commit(partial(tasks.send_notification.delay, pk))
+        requeued += 1
+    if given_up or requeued:
+        log.warning("stale notification claims: %d re-queued, %d given up", requeued, given_up)
+    return requeued
+
+
 def absolute(path: str) -> str:
     return f"{settings.SITE_URL}{path}"
 
 
-def game_link(game: Game, user: AbstractBaseUser) -> str:
+def game_link(game: Game, user: User) -> str:
     return absolute(
         reverse("notifications:go", args=[tokens.game_link_token(game_id=game.pk, user_id=user.pk)])
     )
 
 
-def reply_address_for(*, user: AbstractBaseUser, game: Game, decision_id: str = "") -> str:
+def reply_address_for(*, user: User, game: Game, decision_id: str = "") -> str:
     """A fresh signed Reply-To address (its own nonce) for one mail about ``game``."""
     row = ReplyAddress.objects.create(user=user, game=game, decision_id=decision_id)
     return tokens.reply_address(game_id=game.pk, user_id=user.pk, nonce=row.pk)
@@ -350,7 +402,7 @@ def reply_address_for(*, user: AbstractBaseUser, game: Game, decision_id: str = 
 
 def compose_mail(
     *,
-    user: AbstractBaseUser,
+    user: User,
     subject: str,
     template: str,
     context: dict[str, Any],
@@ -405,7 +457,8 @@ def build_message(note: Notification) -> EmailMultiAlternatives | None:
     assert game is not None
     decision_row = None
     if note.kind in {Notification.Kind.DECISION, Notification.Kind.REMINDER}:
-        decision_row = Decision.objects.filter(game=game, seat=seat, decision_id=note.decision_id).first()
+        if seat is not None:
+            decision_row = Decision.objects.filter(game=game, seat=seat, decision_id=note.decision_id).first()
         if decision_row is None:
             return None  # answered or closed before we got to send it
     context: dict[str, Any] = {"game": game, "game_name": _game_name(game), "link": game_link(game, user)}
@@ -428,7 +481,7 @@ def build_message(note: Notification) -> EmailMultiAlternatives | None:
     if seat is not None:
         context["view"] = compose.view_lines(game, seat)
         context["events"] = compose.events_since_last_move(game, seat)
-    if decision_row is not None:
+    if decision_row is not None and seat is not None:
         decision = compose.open_decision(game, seat) or {"kind": note.decision_kind}
         context["decision_text"] = compose.describe_decision(game.engine, decision)
         context["deadline"] = compose.local_time(decision_row.deadline, user)

@@ -27,7 +27,7 @@ def notify_game_ended(game_id: int) -> int:
     retry_backoff=30,
     retry_backoff_max=3600,
     retry_jitter=True,
-    max_retries=6,
+    max_retries=services.SEND_MAX_ATTEMPTS - 1,
 )
 def send_notification(notification_id: int) -> bool:
     """Send one notification (claimed first, so a retry or a duplicate task never sends twice)."""
@@ -50,6 +50,12 @@ def send_reminders() -> int:
 def send_digests() -> int:
     """Beat: the daily digests of users whose local digest hour it is."""
     return services.digests_send_due()
+
+
+@shared_task(acks_late=True)
+def reclaim_stale_notifications() -> int:
+    """Beat: re-queue (or give up) notifications whose sending worker died after claiming them."""
+    return services.notifications_reclaim_stale()
 
 
 @shared_task(acks_late=True)

@@ -17,7 +17,7 @@ from django.core import mail
 
 from apps.games import services as games
 from apps.games.models import Game, Move
-from apps.notifications.compose import describe_event
+from apps.notifications.compose import describe_event, describe_event_named, seat_names
 from baogame.rules.core import visible
 from baogame.rules.registry import get_bots, get_engine
 from tests.notifications.conftest import play_game
@@ -28,11 +28,16 @@ DISPLAY_LINE = re.compile(r"^\s*(?:You|Seat \d+) \(seat (\d+)\): (.*)$", re.MULT
 
 
 def _private_descriptions(game: Game, seat: int) -> set[str]:
-    """Descriptions of events other seats saw privately and ``seat`` did not (nor publicly)."""
+    """Descriptions of events other seats saw privately and ``seat`` did not (nor publicly).
+
+    Each in both wordings: with seat numbers, and naming the players as mails do.
+    """
     hidden, shown = set(), set()
+    names = seat_names(game)
     for move in Move.objects.filter(game=game):
         for event in move.events:
-            (shown if visible(event, seat) else hidden).add(describe_event(game.engine, event))
+            described = {describe_event(game.engine, event), describe_event_named(game.engine, event, names)}
+            (shown if visible(event, seat) else hidden).update(described)
     return hidden - shown
 
 
