@@ -31,9 +31,10 @@ run: demo
 test: venv browser
 	$(PY) -m pytest $(PYTEST_ARGS)
 
-## Lint with ruff.
+## Lint with ruff, then type-check with mypy (strict on baogame/rules, django-stubs on apps/).
 lint: venv
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/mypy
 
 ## Benchmarks: engines, deadline settlement, API load.
 bench: venv

@@ -4,15 +4,16 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 
 from .forms import ProfileForm
+from .http import AuthenticatedHttpRequest
 from .models import Profile
 
 
 @login_required
-def profile(request: HttpRequest) -> HttpResponse:
+def profile(request: AuthenticatedHttpRequest) -> HttpResponse:
     """Show and edit the signed-in user's profile."""
     prof, _ = Profile.objects.get_or_create(user=request.user)
     if request.method == "POST":

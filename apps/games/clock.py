@@ -12,7 +12,7 @@ import logging
 from datetime import datetime, timedelta
 from functools import partial
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
@@ -34,6 +34,7 @@ def _stop_clocks(game: Game, now: datetime, *, positions: set[int] | None = None
         rows = rows.filter(seat__in=positions)
     stopped = 0
     for row in rows:
+        assert row.deadline is not None  # filtered on deadline__isnull=False
         row.remaining, row.deadline = max(row.deadline - now, timedelta(0)), None
         row.save(update_fields=["remaining", "deadline"])
         stopped += 1
@@ -61,7 +62,7 @@ def _restart_clocks(game: Game, now: datetime, *, positions: set[int] | None = N
 # --- a whole game -------------------------------------------------------------------------------------
 
 
-def game_pause(*, game_id: int, by: AbstractBaseUser | None, reason: str = "") -> Game:
+def game_pause(*, game_id: int, by: User | None, reason: str = "") -> Game:
     """Stop every clock of an active game; nothing can be played until ``game_resume``.
 
     What was already overdue is settled first. ``by`` is recorded in the log; the caller authorises.
@@ -80,7 +81,7 @@ def game_pause(*, game_id: int, by: AbstractBaseUser | None, reason: str = "") -
     return game
 
 
-def game_resume(*, game_id: int, by: AbstractBaseUser | None) -> Game:
+def game_resume(*, game_id: int, by: User | None) -> Game:
     """Restart a paused game's clocks with the time each decision had left."""
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=game_id)
@@ -96,7 +97,7 @@ def game_resume(*, game_id: int, by: AbstractBaseUser | None) -> Game:
 
 
 def decision_extend(
-    *, game_id: int, seat: int | Seat, by: timedelta, actor: AbstractBaseUser | None = None
+    *, game_id: int, seat: int | Seat, by: timedelta, actor: User | None = None
 ) -> list[Decision]:
     """Give ``seat``'s open decision ``by`` more time; returns the decision rows changed.
 
@@ -126,7 +127,7 @@ def decision_extend(
 # --- vacation -------------------------------------------------------------------------------------------
 
 
-def _seated_games(user: AbstractBaseUser) -> list[int]:
+def _seated_games(user: User) -> list[int]:
     """Ids of the user's games that are in play or paused, in lock order (by id: no deadlocks)."""
     return list(
         Game.objects.filter(seats__user=user, status__in=[Game.Status.ACTIVE, Game.Status.PAUSED])
@@ -136,7 +137,7 @@ def _seated_games(user: AbstractBaseUser) -> list[int]:
     )
 
 
-def vacation_start(*, user: AbstractBaseUser) -> Profile:
+def vacation_start(*, user: User) -> Profile:
     """Go on vacation: the user's clocks stop in every game, and they pass every plucking window.
 
     Others see the seat as away (``deadlines.seats_away``). Refused when this year's budget is spent.
@@ -158,19 +159,20 @@ def vacation_start(*, user: AbstractBaseUser) -> Profile:
             position = game.seats.get(user=user).position
             _stop_clocks(game, now, positions={position})
             if game.status == Game.Status.ACTIVE:
+                assert game.state is not None  # a game in play has a state
                 services._auto_pass_windows(game, get_engine(game.engine).pending(game.state))
                 services.game_schedule(game)
     return profile
 
 
-def vacation_end(*, user: AbstractBaseUser) -> Profile:
+def vacation_end(*, user: User) -> Profile:
     """Come back: the days away are charged to the yearly budget and the user's clocks restart."""
     with transaction.atomic():
         profile = Profile.objects.select_for_update().get(user=user)
         now = timezone.now()
-        if not profile.on_vacation:
-            raise ServiceError("not_on_vacation", "you are not on vacation", status=409)
         started = profile.vacation_started_at
+        if started is None:
+            raise ServiceError("not_on_vacation", "you are not on vacation", status=409)
         if profile.vacation_year == now.year:
             profile.vacation_seconds_used += int((now - started).total_seconds())
         else:  # a vacation across New Year: only this year's part counts against this year's budget

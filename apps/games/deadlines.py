@@ -159,4 +159,4 @@ def seats_away(*, game: Game, now: datetime | None = None) -> dict[int, datetime
     away = Seat.objects.filter(game=game, user__profile__vacation_started_at__isnull=False).select_related(
         "user__profile"
     )
-    return {s.position: now + vacation_left(s.user.profile, now) for s in away}
+    return {s.position: now + vacation_left(s.user.profile, now) for s in away if s.user is not None}

@@ -28,7 +28,7 @@ def _broker_ok() -> tuple[bool, str]:
         with Connection(app.conf.broker_url, transport_options=options, connect_timeout=2) as conn:
             conn.ensure_connection(max_retries=1, timeout=2)
             client = getattr(conn.default_channel, "client", None)
-            if hasattr(client, "ping"):  # Redis connects lazily: ask it
+            if client is not None and hasattr(client, "ping"):  # Redis connects lazily: ask it
                 client.ping()
         return True, "ok"
     except Exception as exc:  # noqa: BLE001

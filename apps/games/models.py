@@ -131,10 +131,11 @@ class Seat(models.Model):
     def label(self) -> str:
         if self.bot:
             return f"Bot ({self.bot})"
-        if self.user_id is None:
+        user = self.user
+        if user is None:
             return "(open seat)"
-        profile = getattr(self.user, "profile", None)
-        return profile.name if profile else self.user.get_username()
+        profile = getattr(user, "profile", None)
+        return profile.name if profile else user.get_username()
 
 
 class Move(models.Model):

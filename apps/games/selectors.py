@@ -3,15 +3,24 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db.models import Exists, F, OuterRef, QuerySet
 
 from baogame.rules.core import visible
 from baogame.rules.registry import get_engine
 
 from .models import Decision, Game, Move, Seat
+
+if TYPE_CHECKING:
+    from django_stubs_ext import WithAnnotations
+
+
+class WaitingForMe(TypedDict):
+    """The annotation of ``game_list_for_user``: one of the open decisions is the user's."""
+
+    waiting_for_me: bool
 
 
 def game_ids_with_due_decisions(*, now: datetime) -> list[int]:
@@ -23,7 +32,7 @@ def game_ids_with_due_decisions(*, now: datetime) -> list[int]:
     )
 
 
-def game_list_for_user(*, user: AbstractBaseUser) -> QuerySet[Game]:
+def game_list_for_user(*, user: User) -> QuerySet[WithAnnotations[Game, WaitingForMe]]:
     """The user's games, those waiting for them first, then by most recent."""
     waiting = Seat.objects.filter(game=OuterRef("pk"), user=user, game__decisions__seat=F("position"))
     return (
@@ -34,7 +43,7 @@ def game_list_for_user(*, user: AbstractBaseUser) -> QuerySet[Game]:
     )
 
 
-def game_list_awaiting(*, user: AbstractBaseUser) -> QuerySet[Game]:
+def game_list_awaiting(*, user: User) -> QuerySet[WithAnnotations[Game, WaitingForMe]]:
     """Active games with an open decision owned by the user's seat."""
     return game_list_for_user(user=user).filter(waiting_for_me=True, status=Game.Status.ACTIVE)
 

@@ -8,12 +8,13 @@ applies nothing twice.
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
 from celery import shared_task
 
 from . import clock, services
 
-RETRYING = {
+RETRYING: dict[str, Any] = {
     "acks_late": True,
     "autoretry_for": (Exception,),
     "retry_backoff": True,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Q, QuerySet
 from django.http import Http404
 
@@ -13,7 +13,7 @@ from . import ratings, standings
 from .models import AuditLog, Fixture, League, Membership, RatingHistory, Round, Season, Standing
 
 
-def league_list_visible(*, user: AbstractBaseUser | None) -> QuerySet[League]:
+def league_list_visible(*, user: User | AnonymousUser | None) -> QuerySet[League]:
     """Leagues ``user`` may see: public ones, and private ones they organise or belong to."""
     visible = Q(is_public=True)
     if user is not None and user.is_authenticated:
@@ -24,7 +24,7 @@ def league_list_visible(*, user: AbstractBaseUser | None) -> QuerySet[League]:
     return League.objects.filter(visible).distinct().order_by("name")
 
 
-def league_get_visible(*, user: AbstractBaseUser | None, slug: str) -> League:
+def league_get_visible(*, user: User | AnonymousUser | None, slug: str) -> League:
     """The league with ``slug`` if ``user`` may see it; ``Http404`` otherwise (a private league hides)."""
     league = league_list_visible(user=user).filter(slug=slug).first()
     if league is None:
@@ -32,7 +32,7 @@ def league_get_visible(*, user: AbstractBaseUser | None, slug: str) -> League:
     return league
 
 
-def league_role(*, league: League, user: AbstractBaseUser | None) -> dict[str, Any]:
+def league_role(*, league: League, user: User | AnonymousUser | None) -> dict[str, Any]:
     """What ``user`` is in the league: organiser, and their membership status (or None)."""
     if user is None or not user.is_authenticated:
         return {"organiser": False, "membership": None}

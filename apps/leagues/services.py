@@ -15,7 +15,7 @@ from functools import partial
 from typing import Any
 
 from django.conf import settings
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import AnonymousUser, User
 from django.core.mail import send_mass_mail
 from django.db import transaction
 from django.utils import timezone
@@ -37,12 +37,12 @@ log = logging.getLogger(__name__)
 # --- permissions and the audit log --------------------------------------------------------------------
 
 
-def league_is_organiser(*, league: League, user: AbstractBaseUser | None) -> bool:
+def league_is_organiser(*, league: League, user: User | AnonymousUser | None) -> bool:
     """Whether ``user`` organises the league."""
     return bool(user and user.is_authenticated and league.organisers.filter(pk=user.pk).exists())
 
 
-def _require_organiser(league: League, user: AbstractBaseUser | None) -> None:
+def _require_organiser(league: League, user: User | AnonymousUser | None) -> None:
     if not league_is_organiser(league=league, user=user):
         raise ServiceError("forbidden", "only the league's organisers can do that", status=403)
 
@@ -50,7 +50,7 @@ def _require_organiser(league: League, user: AbstractBaseUser | None) -> None:
 def audit(
     *,
     league: League,
-    actor: AbstractBaseUser | None,
+    actor: User | None,
     action: str,
     game: Game | None = None,
     reason: str = "",
@@ -67,7 +67,7 @@ def audit(
 
 def league_create(
     *,
-    creator: AbstractBaseUser,
+    creator: User,
     name: str,
     game: str,
     description: str = "",
@@ -165,7 +165,7 @@ _TABLE_FIELDS = {"players_per_table", "allow_smaller_tables"}
 def league_update(
     *,
     league: League,
-    by: AbstractBaseUser,
+    by: User,
     name: str | None = None,
     description: str | None = None,
     is_public: bool | None = None,
@@ -184,7 +184,7 @@ def league_update(
     Writes a ``league_updated`` audit entry listing the changed fields; nothing when nothing changed.
     """
     _require_organiser(league, by)
-    given = {
+    given: dict[str, Any] = {
         "name": name,
         "description": description,
         "is_public": is_public,
@@ -224,7 +224,7 @@ def league_update(
     return league
 
 
-def membership_join_by_link(*, league: League, user: AbstractBaseUser, token: str) -> Membership:
+def membership_join_by_link(*, league: League, user: User, token: str) -> Membership:
     """Join with the league's invite link: an active member at once."""
     if token != league.invite_token:
         raise ServiceError("invalid_invite", "this invite link is not valid", status=404)
@@ -235,7 +235,7 @@ def membership_join_by_link(*, league: League, user: AbstractBaseUser, token: st
     return membership
 
 
-def membership_request(*, league: League, user: AbstractBaseUser) -> Membership:
+def membership_request(*, league: League, user: User) -> Membership:
     """Ask to join a public league; an organiser approves."""
     if not league.is_public:
         raise ServiceError("forbidden", "a private league is joined by its invite link", status=403)
@@ -246,9 +246,7 @@ def membership_request(*, league: League, user: AbstractBaseUser) -> Membership:
     return membership
 
 
-def membership_approve(
-    *, league: League, membership_id: int, by: AbstractBaseUser, approve: bool = True
-) -> Membership:
+def membership_approve(*, league: League, membership_id: int, by: User, approve: bool = True) -> Membership:
     """An organiser approves (or declines) a request to join."""
     _require_organiser(league, by)
     with transaction.atomic():
@@ -269,7 +267,7 @@ def membership_approve(
     return membership
 
 
-def membership_withdraw(*, league: League, user: AbstractBaseUser) -> Membership:
+def membership_withdraw(*, league: League, user: User) -> Membership:
     """Leave the league: no more tables from the next round on (games in play go on)."""
     membership = Membership.objects.filter(league=league, user=user).first()
     if membership is None or membership.status == Membership.Status.WITHDRAWN:
@@ -285,7 +283,7 @@ def membership_withdraw(*, league: League, user: AbstractBaseUser) -> Membership
 def season_create(
     *,
     league: League,
-    by: AbstractBaseUser,
+    by: User,
     starts_at: Any = None,
     rounds: int = 5,
     round_interval_days: int = 7,
@@ -349,7 +347,7 @@ def _plan_next(season: Season, members: list[int], number: int) -> pairing.Round
     return rounds[0]
 
 
-def round_start(*, season_id: int, by: AbstractBaseUser | None = None) -> Round:
+def round_start(*, season_id: int, by: User | None = None) -> Round:
     """Start the season's next round: seat the active members at tables and create their games.
 
     ``by`` is the organiser, or None when the beat schedule starts it.
@@ -424,7 +422,7 @@ def _table_game_create(
     return game
 
 
-def _users(ids: list[int]) -> list[AbstractBaseUser]:
+def _users(ids: list[int]) -> list[User]:
     from django.contrib.auth import get_user_model
 
     return list(get_user_model().objects.filter(pk__in=ids))
@@ -492,6 +490,7 @@ def fixture_record_result(*, game_id: int) -> bool:
 
 def _count_result(*, season: Season, game: Game) -> None:
     league = season.league
+    assert game.result is not None  # the caller counts only finished games with a result
     places = standings.placements(result=game.result, engine=game.engine, players=game.players)
     seats = {s.position: s for s in game.seats.all()}
     rows: dict[int, Standing] = {}
@@ -548,7 +547,7 @@ def _league_game(league: League, game_id: int) -> Game:
 
 
 def game_deadline_extend(
-    *, league: League, game_id: int, seat: int, hours: int, by: AbstractBaseUser, reason: str = ""
+    *, league: League, game_id: int, seat: int, hours: int, by: User, reason: str = ""
 ) -> None:
     """Give a seat's open decision ``hours`` more time."""
     from apps.games import clock
@@ -568,7 +567,7 @@ def game_deadline_extend(
         )
 
 
-def game_pause(*, league: League, game_id: int, by: AbstractBaseUser, reason: str = "") -> None:
+def game_pause(*, league: League, game_id: int, by: User, reason: str = "") -> None:
     """Stop every clock of a league game."""
     from apps.games import clock
 
@@ -579,7 +578,7 @@ def game_pause(*, league: League, game_id: int, by: AbstractBaseUser, reason: st
         audit(league=league, actor=by, action="game_paused", game=game, reason=reason)
 
 
-def game_resume(*, league: League, game_id: int, by: AbstractBaseUser, reason: str = "") -> None:
+def game_resume(*, league: League, game_id: int, by: User, reason: str = "") -> None:
     """Restart a paused league game's clocks."""
     from apps.games import clock
 
@@ -595,8 +594,8 @@ def seat_substitute(
     league: League,
     game_id: int,
     position: int,
-    user: AbstractBaseUser,
-    by: AbstractBaseUser,
+    user: User,
+    by: User,
     reason: str = "",
 ) -> Seat:
     """Put ``user`` into a seat: they play it (and know what it knows) from now on.
@@ -632,7 +631,7 @@ def seat_substitute(
 
 
 def seat_bot_takeover(
-    *, league: League, game_id: int, position: int, on: bool, by: AbstractBaseUser, reason: str = ""
+    *, league: League, game_id: int, position: int, on: bool, by: User, reason: str = ""
 ) -> Seat:
     """Hand a seat to the server's bot (``on``) or give it back to its player."""
     _require_organiser(league, by)
@@ -656,9 +655,7 @@ def seat_bot_takeover(
     return seat
 
 
-def game_adjudicate(
-    *, league: League, game_id: int, places: dict[int, int], by: AbstractBaseUser, reason: str
-) -> Game:
+def game_adjudicate(*, league: League, game_id: int, places: dict[int, int], by: User, reason: str) -> Game:
     """End a game with a result the organiser records: ``places`` maps every seat to its place (1 = best).
 
     The result counts in the standings like a played one.
@@ -687,7 +684,7 @@ def game_adjudicate(
     return game
 
 
-def game_abort(*, league: League, game_id: int, by: AbstractBaseUser, reason: str) -> Game:
+def game_abort(*, league: League, game_id: int, by: User, reason: str) -> Game:
     """End a game without a result; it does not count in the standings."""
     _require_organiser(league, by)
     if not reason.strip():
@@ -718,7 +715,7 @@ def _end_game(game: Game, *, status: str, reason: str, result: dict[str, Any] | 
 # --- mail to members ----------------------------------------------------------------------------------
 
 
-def league_email_members(*, league: League, subject: str, body: str, by: AbstractBaseUser) -> int:
+def league_email_members(*, league: League, subject: str, body: str, by: User) -> int:
     """Email every active member; returns the number of messages sent."""
     _require_organiser(league, by)
     if not subject.strip() or not body.strip():

@@ -11,6 +11,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseForbidden
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
+from apps.accounts.http import AuthenticatedHttpRequest
 from baogame.rules.core import RuleError
 
 from . import charts, selectors, services
@@ -25,7 +26,7 @@ def league_list(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-def league_new(request: HttpRequest) -> HttpResponse:
+def league_new(request: AuthenticatedHttpRequest) -> HttpResponse:
     """Create a league; the creator organises it."""
     form = LeagueCreateForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
@@ -72,7 +73,7 @@ def league_join(request: HttpRequest, slug: str, token: str) -> HttpResponse:
     return render(request, "leagues/join.html", {"league": league})
 
 
-def _member_action(request: HttpRequest, slug: str, action: str) -> HttpResponse:
+def _member_action(request: AuthenticatedHttpRequest, slug: str, action: str) -> HttpResponse:
     league = selectors.league_get_visible(user=request.user, slug=slug)
     try:
         if action == "request":
@@ -88,25 +89,25 @@ def _member_action(request: HttpRequest, slug: str, action: str) -> HttpResponse
 
 @login_required
 @require_POST
-def league_request(request: HttpRequest, slug: str) -> HttpResponse:
+def league_request(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     """Ask to join a public league."""
     return _member_action(request, slug, "request")
 
 
 @login_required
 @require_POST
-def league_withdraw(request: HttpRequest, slug: str) -> HttpResponse:
+def league_withdraw(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     """Leave the league."""
     return _member_action(request, slug, "withdraw")
 
 
-def _organised(request: HttpRequest, slug: str) -> League | None:
+def _organised(request: AuthenticatedHttpRequest, slug: str) -> League | None:
     league = selectors.league_get_visible(user=request.user, slug=slug)
     return league if services.league_is_organiser(league=league, user=request.user) else None
 
 
 @login_required
-def league_manage(request: HttpRequest, slug: str) -> HttpResponse:
+def league_manage(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     """The organiser tools."""
     league = _organised(request, slug)
     if league is None:
@@ -127,7 +128,7 @@ def league_manage(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 @require_POST
-def league_manage_action(request: HttpRequest, slug: str, action: str) -> HttpResponse:
+def league_manage_action(request: AuthenticatedHttpRequest, slug: str, action: str) -> HttpResponse:
     """One organiser action posted from the tools page."""
     league = _organised(request, slug)
     if league is None:
@@ -142,7 +143,7 @@ def league_manage_action(request: HttpRequest, slug: str, action: str) -> HttpRe
     return redirect("leagues:manage", slug=league.slug)
 
 
-def _run_manage_action(request: HttpRequest, league: League, action: str) -> str:
+def _run_manage_action(request: AuthenticatedHttpRequest, league: League, action: str) -> str:
     user = request.user
     if action in {"approve", "decline"}:
         services.membership_approve(
@@ -150,41 +151,41 @@ def _run_manage_action(request: HttpRequest, league: League, action: str) -> str
         )
         return "Done."
     if action == "settings":
-        form = LeagueSettingsForm(request.POST)
-        if not form.is_valid():
-            return f"Invalid settings: {form.errors.as_text()}"
-        services.league_update(league=league, by=user, **form.cleaned_data)
+        settings_form = LeagueSettingsForm(request.POST)
+        if not settings_form.is_valid():
+            return f"Invalid settings: {settings_form.errors.as_text()}"
+        services.league_update(league=league, by=user, **settings_form.cleaned_data)
         return "Settings saved; they apply to the games of the rounds started from now on."
     if action == "season":
-        form = SeasonCreateForm(request.POST)
-        if not form.is_valid():
-            return f"Invalid season: {form.errors.as_text()}"
-        season = services.season_create(league=league, by=user, **form.cleaned_data)
+        season_form = SeasonCreateForm(request.POST)
+        if not season_form.is_valid():
+            return f"Invalid season: {season_form.errors.as_text()}"
+        season = services.season_create(league=league, by=user, **season_form.cleaned_data)
         return f"Season {season.number} scheduled."
     if action == "round":
-        season = selectors.season_current(league=league)
-        if season is None:
+        current = selectors.season_current(league=league)
+        if current is None:
             return "Create a season first."
-        rnd = services.round_start(season_id=season.pk, by=user)
+        rnd = services.round_start(season_id=current.pk, by=user)
         return f"Round {rnd.number} started."
     if action == "email":
-        form = EmailForm(request.POST)
-        if not form.is_valid():
+        email_form = EmailForm(request.POST)
+        if not email_form.is_valid():
             return "A message needs a subject and a text."
-        sent = services.league_email_members(league=league, by=user, **form.cleaned_data)
+        sent = services.league_email_members(league=league, by=user, **email_form.cleaned_data)
         return f"{sent} messages sent."
     if action == "game":
         return _game_tool(request, league)
     return "Unknown action."
 
 
-def _game_tool(request: HttpRequest, league: League) -> str:
+def _game_tool(request: AuthenticatedHttpRequest, league: League) -> str:
     form = GameToolForm(request.POST)
     if not form.is_valid():
         return f"Invalid: {form.errors.as_text()}"
     d = form.cleaned_data
     game_id, user, reason, seat = int(request.POST["game"]), request.user, d["reason"], d["seat"]
-    common = {"league": league, "game_id": game_id, "by": user}
+    common: dict[str, Any] = {"league": league, "game_id": game_id, "by": user}
     match d["action"]:
         case "extend":
             services.game_deadline_extend(**common, seat=seat or 0, hours=d["hours"] or 24, reason=reason)

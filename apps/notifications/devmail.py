@@ -86,7 +86,7 @@ def read_file(file: Path) -> list[EmailMessage]:
     data = file.read_bytes()
     chunks = [c for c in SEPARATOR.split(b"\n" + data) if c.strip()]
     parser = BytesParser(policy=policy.default)
-    return [parser.parsebytes(chunk.lstrip(b"\n")) for chunk in chunks]  # type: ignore[misc]
+    return [parser.parsebytes(chunk.lstrip(b"\n")) for chunk in chunks]
 
 
 def mails_list() -> list[StoredMail]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 
 from apps.games.models import Game
 from apps.games.selectors import game_list_awaiting
@@ -12,13 +12,13 @@ from apps.games.selectors import game_list_awaiting
 from .models import Category, MailSettings, Mode
 
 
-def mail_settings_for(*, user: AbstractBaseUser) -> MailSettings:
+def mail_settings_for(*, user: User) -> MailSettings:
     """The user's mail settings (unsaved defaults when they never set any)."""
     prefs = MailSettings.objects.filter(user=user).first()
     return prefs if prefs is not None else MailSettings(user=user)
 
 
-def preferences_get(*, user: AbstractBaseUser) -> dict[str, Any]:
+def preferences_get(*, user: User) -> dict[str, Any]:
     """Every category's mode, the digest hour (local) and whether live games send mail."""
     prefs = mail_settings_for(user=user)
     return {
@@ -29,7 +29,7 @@ def preferences_get(*, user: AbstractBaseUser) -> dict[str, Any]:
     }
 
 
-def digest_games(*, user: AbstractBaseUser) -> list[Game]:
+def digest_games(*, user: User) -> list[Game]:
     """The games waiting for the user that a digest lists (live games only when switched on)."""
     prefs = mail_settings_for(user=user)
     games = game_list_awaiting(user=user).prefetch_related("seats")

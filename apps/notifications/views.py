@@ -11,6 +11,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt
 
+from apps.accounts.http import AuthenticatedHttpRequest
 from apps.games.models import Game
 
 from . import selectors, services, tokens
@@ -32,7 +33,7 @@ class PreferencesForm(forms.Form):
 
 
 @login_required
-def preferences(request: HttpRequest) -> HttpResponse:
+def preferences(request: AuthenticatedHttpRequest) -> HttpResponse:
     """Show and change the user's mail preferences."""
     current = selectors.preferences_get(user=request.user)
     initial = {"digest_hour": current["digest_hour"], "live_games": current["live_games"]}

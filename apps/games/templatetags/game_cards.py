@@ -47,14 +47,14 @@ def bird(code: str | None, zone: str = "", pos: str = "", touched: bool = False)
 @register.inclusion_tag("games/cards/playing.html")
 def playing_card(code: str | None, zone: str = "", seat: Any = "", pick: bool = False) -> dict[str, Any]:
     """A Bao Huang card; with ``pick`` it is a checkbox of a hand form; ``None`` draws its back."""
-    joker = bool(code) and code.startswith(("BJ", "RJ"))
+    joker = bool(code and code.startswith(("BJ", "RJ")))
     return {
         "code": code,
         "known": code in PLAYING_NAMES if code else False,
         "name": PLAYING_NAMES.get(code or "", ""),
         "joker": joker,
-        "red": bool(code) and code.startswith("RJ"),
-        "marked": bool(code) and code.endswith("*"),
+        "red": bool(code and code.startswith("RJ")),
+        "marked": bool(code and code.endswith("*")),
         "rank": code.rstrip("*") if code and not joker else "",
         "zone": zone,
         "seat": seat,

@@ -78,7 +78,7 @@ def _target(st: State, p: dict[str, int]) -> int:
     """``invalid_position`` / ``slot_empty`` for one target; return its card id."""
     if not is_position(st, p["seat"], p["slot"]):
         raise RuleError("invalid_position", f"seat {p['seat']} slot {p['slot']} does not exist")
-    cid = st["displays"][p["seat"]][p["slot"]]
+    cid: int | None = st["displays"][p["seat"]][p["slot"]]
     if cid is None:
         raise RuleError("slot_empty", f"seat {p['seat']} slot {p['slot']} is empty")
     return cid

@@ -32,7 +32,7 @@ OWNER_ERROR = {"turn_action": "not_your_turn", "after_draw": "not_your_turn", "e
 
 def validate_common(st: State, seat: Any, act: dict[str, Any]) -> dict[str, Any]:
     """BB-22.0 steps 2–6; return the open decision."""
-    d = st["decision"]
+    d: dict[str, Any] | None = st["decision"]
     did = act["decision_id"]
     if d is None or did != d["id"]:
         num = did[1:]
@@ -127,6 +127,7 @@ def advance(st: State, ev: Events) -> None:
                     and d["kind"] not in ("setup_peek", "pluck_window")):
                 n0 = len(ev)
                 act = timeout_action(st, st["active"])
+                assert act is not None  # the absent active seat owns this decision alone
                 resolve(st, ev, st["active"], act)
                 for e in ev[n0:]:
                     e["by_timeout"] = True
@@ -168,6 +169,7 @@ def _choose_peek(st: State, ev: Events, seat: int, act: dict[str, Any]) -> None:
 def _draw(st: State, ev: Events, seat: int, act: dict[str, Any]) -> None:
     """BB-5.3: draw (recycling if needed); ``after_draw`` or the automatic discard (BB-13.3)."""
     cid = draw_card(st, ev)
+    assert cid is not None  # validation refused the draw unless can_draw() (BB-12)
     st["drawn"] = [cid]
     st["drawn_by"] = seat
     emit(ev, "drew", seat=seat)

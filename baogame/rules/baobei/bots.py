@@ -5,7 +5,7 @@ it has seen."""
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import Any
 
 from .cards import CARDS
@@ -152,7 +152,7 @@ def _matches(pic: _Pic, ref: str, seats: list[int]) -> list[tuple[int, int]]:
             if c not in (None, "?") and CARDS[c]["family"] == fam and not pic.protected(s)]
 
 
-def _worst_own(pic: _Pic, exclude: set[int] = frozenset()) -> int | None:
+def _worst_own(pic: _Pic, exclude: Collection[int] = frozenset()) -> int | None:
     """The own slot whose card is worst to keep: highest known value, unknown counted at the mean."""
     own = [k for k in pic.own() if k not in exclude]
     if not own:
@@ -189,8 +189,8 @@ def _memory_ability(pic: _Pic) -> Action:
                 return pic.act("use_ability", ability="peek", target=_pos(ps[0]))
     elif ability == "macaw":
         opp = [(s, k) for s in others for k, c in enumerate(pic.displays[s]) if c is not None]
-        if opp and pic.own():
-            k = unknown[0] if unknown else _worst_own(pic)
+        k = unknown[0] if unknown else _worst_own(pic)  # None only when the display is empty
+        if opp and k is not None:
             return pic.act("use_ability", ability="macaw", targets=[_pos((pic.me, k)), _pos(opp[0])])
     elif ability == "blind_swap":
         k = _worst_own(pic)
@@ -217,12 +217,12 @@ def _memory_shoebill(pic: _Pic) -> Action:
     order = sorted(range(len(drawn)), key=lambda i: _val(drawn[i]))
     mine_slot = None
     if ctx["own_possible"]:
-        cands = [k for k in pic.own() if (pic.me, k) not in pic.touched]
-        mine_slot = max(cands, key=lambda k: _val(pic.displays[pic.me][k]))
+        free_own = [k for k in pic.own() if (pic.me, k) not in pic.touched]
+        mine_slot = max(free_own, key=lambda k: _val(pic.displays[pic.me][k]))
     their = None
     if ctx["opponent_possible"]:
-        cands = pic.positions(free=True, others=True)
-        their = min(cands, key=lambda p: _val(pic.displays[p[0]][p[1]]))
+        free_theirs = pic.positions(free=True, others=True)
+        their = min(free_theirs, key=lambda p: _val(pic.displays[p[0]][p[1]]))
     if mine_slot is not None and their is not None and len(drawn) == 1:
         if _val(drawn[0]) >= _val(pic.displays[pic.me][mine_slot]):
             mine_slot = None

@@ -6,7 +6,21 @@ Internally every physical card has an integer id 0 … 65 in *canonical order* (
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TypedDict
+
+
+class CardInfo(TypedDict):
+    """One row of the §2.1 table, keyed by name."""
+
+    code: str
+    name: str
+    short: str
+    family: str
+    value: int
+    copies: int
+    ability: str | None
+    ability_text: str
+
 
 #: §2.1: (code, display name, short name, family, value, copies, ability key or None, ability text).
 DECK_TABLE: tuple[tuple[str, str, str, str, int, int, str | None, str], ...] = (
@@ -36,7 +50,7 @@ DECK_TABLE: tuple[tuple[str, str, str, str, int, int, str | None, str], ...] = (
 ABILITY_KEYS: tuple[str, ...] = ("peek", "reveal", "blind_swap", "macaw", "toco", "shoebill")
 
 #: Metadata per code, for the web layer: name, short name, family, value, copies, ability, text.
-CARDS: dict[str, dict[str, Any]] = {
+CARDS: dict[str, CardInfo] = {
     row[0]: {
         "code": row[0], "name": row[1], "short": row[2], "family": row[3], "value": row[4],
         "copies": row[5], "ability": row[6], "ability_text": row[7],

@@ -103,17 +103,21 @@ def legal_actions(st: State, seat: int) -> list[dict[str, Any]]:
     out = []
     kind = st["decision"]["kind"]
     if kind in ("after_draw", "pluck_window"):
+        # Plucks are built to pass validation (the property tests check it), so only the few other
+        # candidates are validated; plucks are listed first. One probe validates the decision itself.
         probe = {"type": "pass" if kind == "pluck_window" else "discard", "decision_id": st["decision"]["id"]}
         validate(st, seat, probe)
-        out = [a for a in _candidates(st, seat) if a["type"] == "pluck"]
+        others = []
         for act in _candidates(st, seat):
-            if act["type"] != "pluck":
-                try:
-                    validate(st, seat, act)
-                except RuleError:
-                    continue
+            if act["type"] == "pluck":
                 out.append(act)
-        return out
+                continue
+            try:
+                validate(st, seat, act)
+            except RuleError:
+                continue
+            others.append(act)
+        return out + others
     for act in _candidates(st, seat):
         try:
             validate(st, seat, act)

@@ -26,13 +26,14 @@ def score_round(st: State) -> dict[str, Any]:
     parts = st["participants"]
     displays = [[None if c is None else CODE_OF[c] for c in st["displays"][s]] if s in parts else []
                 for s in range(n)]
-    totals: list[int | None] = [round_total(st["displays"][s]) if s in parts else None for s in range(n)]
+    by_seat = {s: round_total(st["displays"][s]) for s in parts}
+    totals: list[int | None] = [by_seat.get(s) for s in range(n)]
     scores = list(totals)
     bao = None
     caller = st["bao_caller"]
     if caller is not None and st["final_phase"] is None:
-        mine = totals[caller]
-        success = all(mine < totals[s] for s in parts if s != caller)
+        mine = by_seat[caller]
+        success = all(mine < by_seat[s] for s in parts if s != caller)
         scores[caller] = caller_score(mine, success)
         bao = {"caller": caller, "success": success}
     return {"displays": displays, "round_totals": totals, "scores": scores, "bao": bao}
@@ -41,9 +42,9 @@ def score_round(st: State) -> dict[str, Any]:
 def starting_player(st: State, scores: list[int | None]) -> int:
     """BB-3.7 b, c: the highest recorded score of the previous round; ties by that round's turn order."""
     start = st["round_start"]
-    parts = st["participants"]
+    parts: list[int] = st["participants"]
     order = [p for p in parts if p >= start] + [p for p in parts if p < start]
-    best = max(scores[s] for s in order)
+    best = max(score for s in order if (score := scores[s]) is not None)  # participants have one
     return next(s for s in order if scores[s] == best)
 
 
@@ -69,9 +70,10 @@ def next_round(st: State, scores: list[int | None]) -> tuple[list[int], bool, in
 def _winner(st: State) -> int:
     if st["deciding_results"]:
         last = st["deciding_results"][-1]
-        low = min(last["scores"])
-        return last["seats"][last["scores"].index(low)]
-    totals = st["totals"]
+        seats: list[int] = last["seats"]
+        scores: list[int] = last["scores"]
+        return seats[scores.index(min(scores))]
+    totals: list[int] = st["totals"]
     return totals.index(min(totals))
 
 

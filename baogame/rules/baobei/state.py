@@ -48,7 +48,7 @@ def emit(ev: Events, etype: str, visible_to: str | list[int] = "all", **fields: 
 
 def next_seat(st: State, seat: int) -> int:
     """BB-1.1: the next participant clockwise (higher seat number, wrapping)."""
-    parts = st["participants"]
+    parts: list[int] = st["participants"]
     for p in parts:
         if p > seat:
             return p
@@ -57,7 +57,7 @@ def next_seat(st: State, seat: int) -> int:
 
 def prev_seat(st: State, seat: int) -> int:
     """The participant immediately before ``seat`` in turn order."""
-    parts = st["participants"]
+    parts: list[int] = st["participants"]
     for p in reversed(parts):
         if p < seat:
             return p
@@ -191,11 +191,12 @@ def draw_card(st: State, ev: Events) -> int | None:
         st["under"] = []
         st["recycles"] = k
         emit(ev, "recycled", recycles=k, draw_size=len(st["draw"]))
-        cid = st["draw"].pop(0)
+        cid: int = st["draw"].pop(0)
         if k == 2:
             begin_final_phase(st, ev, "recycling")
         return cid
-    return st["draw"].pop(0)
+    top: int = st["draw"].pop(0)
+    return top
 
 
 def code(cid: int) -> str:

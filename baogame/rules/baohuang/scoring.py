@@ -28,7 +28,7 @@ def deal_is_over(state: State) -> bool:
 
 def finishing_order(state: State, ender: int) -> list[int]:
     """BH-15.4: the places so far, then the rest by fewest cards, ties in turn order from next(ender)."""
-    finished = state["finished"]
+    finished: list[int] = state["finished"]
     order = [(ender + 1 + k) % SEATS for k in range(SEATS)]
     rest = [s for s in order if s not in finished]
     rest.sort(key=lambda s: hand_size(state, s))  # stable: ties keep turn order

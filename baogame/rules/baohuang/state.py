@@ -43,7 +43,7 @@ def hand_size(state: State, seat: int) -> int:
 
 def is_active(state: State, seat: int) -> bool:
     """Glossary: an active player still holds at least one card."""
-    return sum(state["hands"][seat]) > 0
+    return hand_size(state, seat) > 0
 
 
 def next_active(state: State, seat: int) -> int:

@@ -92,6 +92,7 @@ class Command(BaseCommand):
             size = min(BATCH, games - created)
             with transaction.atomic():
                 rows = []
+                states: list[dict[str, Any]] = []
                 for _ in range(size):
                     game = Game(
                         engine=engine_name,
@@ -107,6 +108,7 @@ class Command(BaseCommand):
                     game.state = engine.setup(players, options, game.seed)
                     game.seed_hash = _sha(game.seed)
                     rows.append(game)
+                    states.append(game.state)
                 Game.objects.bulk_create(rows)
                 Seat.objects.bulk_create(
                     Seat(game=g, position=p, joined_at=past) for g in rows for p in range(players)
@@ -121,8 +123,8 @@ class Command(BaseCommand):
                         opened_at=past,
                         deadline=past,
                     )
-                    for g in rows
-                    for d in engine.pending(g.state)
+                    for g, state in zip(rows, states, strict=True)
+                    for d in engine.pending(state)
                     for seat in d["seats"]
                 )
             created += size
@@ -163,10 +165,11 @@ def _memory_broker() -> Iterator[None]:
     saved = {key: app.conf.get(key) for key in ("broker_url", "task_always_eager")}
 
     def reset_pool() -> None:
-        if app._pool is not None:
-            app._pool.force_close_all()
-            app._pool = None
-        app.amqp._producer_pool = None
+        # Private attributes, not in celery-types: the pools hold connections to the old broker.
+        if app._pool is not None:  # type: ignore[attr-defined]
+            app._pool.force_close_all()  # type: ignore[attr-defined]
+            app._pool = None  # type: ignore[attr-defined]
+        app.amqp._producer_pool = None  # type: ignore[attr-defined]
 
     reset_pool()
     app.conf.update(broker_url="memory://", task_always_eager=False)

@@ -31,7 +31,7 @@ class Command(BaseCommand):
         counts: dict[str, int] = {}
         for key in box.iterkeys():
             message = parser.parsebytes(box.get_bytes(key))
-            result = inbound_process(message=message)  # type: ignore[arg-type]
+            result = inbound_process(message=message)
             counts[result.status] = counts.get(result.status, 0) + 1
             detail = f" {result.code}: {result.detail}" if result.code else ""
             self.stdout.write(f"{message.get('Message-ID', '(no Message-ID)')}: {result.status}{detail}")
