@@ -236,24 +236,44 @@ class GameLegalApi(APIView):
 
     @extend_schema(operation_id="games_legal", parameters=[FilterSerializer], responses=OutputSerializer)
     def get(self, request: Request, game_id: int) -> Response:
-        filters = self.FilterSerializer(data=request.query_params)
-        filters.is_valid(raise_exception=True)
-        game = selectors.game_get(game_id=game_id, with_people=False)
-        seat = selectors.seat_position(game=game, user=request.user)
+        # The two hottest endpoints (a bot asks this before every move) parse and answer by hand; the
+        # serializers above describe the same shapes in the schema (schemathesis checks they agree).
+        offset = _int_param(request, "offset", 0, 0, None)
+        limit = _int_param(request, "limit", LEGAL_DEFAULT_LIMIT, 1, LEGAL_MAX_LIMIT)
+        game, seat = selectors.game_get_with_my_seat(game_id=game_id, user=request.user)
         if seat is None:
             raise ServiceError("not_seated", "you have no seat in this game", status=403)
-        actions: list[dict[str, Any]] = []
-        if game.status == Game.Status.ACTIVE and game.state is not None:
-            actions = get_engine(game.engine).legal_actions(game.state, seat)
-        offset, limit = filters.validated_data["offset"], filters.validated_data["limit"]
-        body = {
-            "version": game.version,
-            "seat": seat,
-            "total": len(actions),
-            "offset": offset,
-            "actions": actions[offset : offset + limit],
-        }
-        return Response(self.OutputSerializer(body).data)
+        return Response({"version": game.version, "seat": seat, **_legal_page(game, seat, offset, limit)})
+
+
+def _int_param(request: Request, name: str, default: int, low: int, high: int | None) -> int:
+    """An integer query parameter within [low, high], refused like a serializer field would be."""
+    raw = request.query_params.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise serializers.ValidationError({name: ["A valid integer is required."]}) from None
+    if value < low:
+        raise serializers.ValidationError({name: [f"Ensure this value is greater than or equal to {low}."]})
+    if high is not None and value > high:
+        raise serializers.ValidationError({name: [f"Ensure this value is less than or equal to {high}."]})
+    return value
+
+
+def _legal_page(game: Game, seat: int, offset: int, limit: int) -> dict[str, Any]:
+    """``total``, ``offset`` and a page of ``actions``: the seat's legal actions now."""
+    actions: list[dict[str, Any]] = []
+    if game.status == Game.Status.ACTIVE and game.state is not None:
+        actions = get_engine(game.engine).legal_actions(game.state, seat)
+    return {"total": len(actions), "offset": offset, "actions": actions[offset : offset + limit]}
+
+
+class LegalPageSerializer(serializers.Serializer):
+    total = serializers.IntegerField(help_text="How many legal actions there are in all.")
+    offset = serializers.IntegerField()
+    actions = serializers.ListField(child=serializers.JSONField(), help_text="Actions in the wire format.")
 
 
 class MoveSubmitApi(APIView):
@@ -271,6 +291,11 @@ class MoveSubmitApi(APIView):
         status = serializers.ChoiceField(choices=Game.Status.choices)
         events = serializers.ListField(child=serializers.JSONField(), help_text="The events you may see.")
         decisions = OpenDecisionSerializer(many=True, help_text="The decisions open now, and whose they are.")
+        legal = LegalPageSerializer(
+            required=False,
+            help_text="With ?legal=N: the first N of your legal actions now, as GET /legal/ would answer "
+            "(empty when nothing waits for you), so a client need not ask again.",
+        )
 
     @extend_schema(
         operation_id="games_act",
@@ -282,29 +307,46 @@ class MoveSubmitApi(APIView):
                 OpenApiParameter.HEADER,
                 required=False,
                 description="1-128 characters, unique per game; a retry with the same key changes nothing.",
-            )
+            ),
+            OpenApiParameter(
+                "legal",
+                OpenApiTypes.INT,
+                OpenApiParameter.QUERY,
+                required=False,
+                description=f"0-{LEGAL_MAX_LIMIT}: also answer the first N of my legal actions now.",
+            ),
         ],
         responses={201: OutputSerializer, 200: OutputSerializer},
     )
     def post(self, request: Request, game_id: int) -> Response:
-        data = self.InputSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
+        legal = _int_param(request, "legal", 0, 0, LEGAL_MAX_LIMIT)
+        data = request.data if isinstance(request.data, dict) else {}
+        if "action" not in data:
+            raise serializers.ValidationError({"action": ["This field is required."]})
+        action = data["action"]
+        if not isinstance(action, dict):
+            got = type(action).__name__
+            message = f'Expected a dictionary of items but got type "{got}".'
+            raise serializers.ValidationError({"action": [message]})
         result = game_services.submit_action(  # Game.DoesNotExist: 404 (exception handler)
             game_id=game_id,
             user=request.user,
-            action=data.validated_data["action"],
+            action=action,
             key=request.headers.get("Idempotency-Key") or None,
         )
+        seat = result.move.seat if result.move else None
         body = {
             "version": result.game.version,
             "seq": result.move.seq if result.move else None,
             "replayed": result.replayed,
             "status": result.game.status,
             "events": result.events,
-            "decisions": _open_decisions(result.game, result.move.seat if result.move else None),
+            "decisions": _open_decisions(result.game, seat),
         }
+        if legal and seat is not None:
+            body["legal"] = _legal_page(result.game, seat, 0, legal)
         code = status.HTTP_200_OK if result.replayed else status.HTTP_201_CREATED
-        return Response(self.OutputSerializer(body).data, status=code)
+        return Response(body, status=code)
 
 
 class GameInviteApi(APIView):

@@ -23,6 +23,7 @@ from baogame.rules.core import RuleError, visible
 from baogame.rules.registry import get_bots, get_engine
 
 from . import deadlines, signals
+from . import rows as sql_rows
 from .errors import ServiceError
 from .models import Decision, Game, Move, Seat
 from .timing import DEFAULT_PRESET, timing_for
@@ -165,6 +166,8 @@ def _start_if_full(game: Game) -> None:
             move_id=None,
             opened=opened,
             by_timeout=False,
+            in_person_seat=None,
+            event_types=frozenset(),
         )
     )
     game_schedule(game)
@@ -182,7 +185,7 @@ def _start_if_full(game: Game) -> None:
 
 def _lock_game(game_id: int) -> Game | None:
     """Lock the game row and return it with its per-transaction caches switched on."""
-    game = Game.objects.select_for_update().filter(pk=game_id).first()
+    game = sql_rows.game_row(game_id, for_update=True)
     if game is not None:
         game._tx_cache = True  # type: ignore[attr-defined]
     return game
@@ -192,7 +195,7 @@ def _seats(game: Game) -> dict[int, Seat]:
     """The game's seats by position, with users and profiles (cached under the lock)."""
     cache = game.__dict__.get("_seat_cache")
     if cache is None:
-        cache = {s.position: s for s in Seat.objects.filter(game=game).select_related("user__profile")}
+        cache = {s.position: s for s in sql_rows.seat_rows(game, people=True)}
         if getattr(game, "_tx_cache", False):
             game._seat_cache = cache  # type: ignore[attr-defined]
     return cache
@@ -202,7 +205,7 @@ def _decision_rows(game: Game) -> list[Decision]:
     """The game's open decision rows (cached under the lock, kept in step by ``_rewrite_decisions``)."""
     cache = game.__dict__.get("_decision_cache")
     if cache is None:
-        cache = list(Decision.objects.filter(game=game))
+        cache = sql_rows.decision_rows(game)
         if getattr(game, "_tx_cache", False):
             game._decision_cache = cache  # type: ignore[attr-defined]
     return cache
@@ -242,7 +245,7 @@ def submit_action(
             if game is None:
                 raise Game.DoesNotExist(f"no game {game_id}")
             if key is not None:
-                earlier = Move.objects.filter(game=game, idempotency_key=key).first()
+                earlier = sql_rows.move_by_key(game.pk, key)
                 if earlier is not None:
                     if earlier.user_id != user.pk:
                         raise ServiceError(
@@ -312,14 +315,18 @@ def _apply_one(
     key: str | None = None,
     by_timeout: bool = False,
     by_bot: bool = False,
+    automatic: bool = False,
 ) -> tuple[Move, list[dict[str, Any]], list[dict[str, Any]]]:
-    """Apply one action on the locked game; returns the move, its events and the new open decisions."""
+    """Apply one action on the locked game; returns the move, its events and the new open decisions.
+
+    ``automatic``: a pass the server makes for a seat that does not wait for plucking windows.
+    """
     engine = get_engine(game.engine)
     new_state, events = engine.apply(game.state, seat.position, action)  # RuleError: nothing written
     now = timezone.now()
     game.state = new_state
     game.version += 1
-    move = Move.objects.create(
+    move = Move(
         game=game,
         seq=game.version,
         seat=seat.position,
@@ -330,6 +337,7 @@ def _apply_one(
         by_bot=by_bot,
         idempotency_key=key,
     )
+    sql_rows.insert_move(move)
     decisions = engine.pending(new_state)
     update_fields = ["state", "version"]
     if not decisions:
@@ -337,7 +345,7 @@ def _apply_one(
         game.finished_at = now
         game.result = _final_result(engine, new_state, events)
         update_fields += ["status", "finished_at", "result"]
-    game.save(update_fields=update_fields)
+    sql_rows.update_game(game, update_fields)
     opened, new_rows = _rewrite_decisions(game, decisions, now, with_rows=True)
     game_id, version, move_id = game.pk, game.version, move.pk
     transaction.on_commit(
@@ -349,6 +357,10 @@ def _apply_one(
             move_id=move_id,
             opened=opened,
             by_timeout=by_timeout,
+            in_person_seat=(
+                seat.position if user is not None and not (by_timeout or by_bot or automatic) else None
+            ),
+            event_types=frozenset(e.get("type") for e in events),
         )
     )
     if not decisions:
@@ -395,7 +407,7 @@ def _auto_pass_windows(game: Game, decisions: list[dict[str, Any]]) -> int:
         decision, seat = todo[0]
         action = {"type": "pass", "decision_id": decision.get("decision_id")}
         try:
-            _, _, decisions = _apply_one(game, seat, action, user=seat.user)
+            _, _, decisions = _apply_one(game, seat, action, user=seat.user, automatic=True)
         except RuleError as exc:  # never expected; must not undo the move that opened the window
             log.warning("automatic pass refused in game %s seat %s (%s)", game.pk, seat.position, exc.code)
             return passes
@@ -451,10 +463,8 @@ def _rewrite_decisions(
             )
             opened.append([seat, decision["kind"], decision_id])
     stale = [d.pk for k, d in existing.items() if k not in wanted]
-    if stale:
-        Decision.objects.filter(pk__in=stale).delete()
-    if new_rows:
-        Decision.objects.bulk_create(new_rows)
+    sql_rows.delete_decisions(stale)
+    sql_rows.insert_decisions(new_rows)
     if "_decision_cache" in game.__dict__:
         game._decision_cache = [d for k, d in existing.items() if k in wanted] + new_rows  # type: ignore
     return (opened, new_rows) if with_rows else opened

@@ -6,7 +6,9 @@ All are sent from ``transaction.on_commit``, so receivers always see committed r
 from django.dispatch import Signal
 
 #: A move was applied. kwargs: ``game_id``, ``version`` (after the move), ``move_id``, ``opened``
-#: (list of (seat, kind, decision_id) opened by this move), ``by_timeout``.
+#: (list of (seat, kind, decision_id) opened by this move), ``by_timeout``, ``in_person_seat`` (the
+#: seat whose player made this move themselves, from a page, the API or a mail; None for the deal, a
+#: timeout, a bot or an automatic pass) and ``event_types`` (the set of the move's event types).
 move_applied = Signal()
 
 #: A game ended (finished, adjudicated or aborted). kwargs: ``game_id``.

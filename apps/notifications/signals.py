@@ -19,13 +19,30 @@ log = logging.getLogger(__name__)
 
 @receiver(move_applied, dispatch_uid="notifications.move_applied")
 def on_move_applied(
-    sender: Any, *, game_id: int, version: int, move_id: int | None, opened: list[list[Any]], **kwargs: Any
+    sender: Any,
+    *,
+    game_id: int,
+    version: int,
+    move_id: int | None,
+    opened: list[list[Any]],
+    in_person_seat: int | None = None,
+    event_types: frozenset[str] = frozenset(),
+    **kwargs: Any,
 ) -> None:
-    """Enqueue the decision and round-result mails of a move."""
-    from . import tasks
+    """Enqueue the decision and round-result mails of a move, when it calls for any.
 
+    A player who has just moved in person is not mailed about the decisions their own move opened for
+    them: the page, the API reply or the answer to their mail shows those already (a reminder still
+    comes near the deadline). No task is queued when nobody else has a new decision and no round ended.
+    """
+    from . import tasks
+    from .services import ROUND_END_EVENTS
+
+    wanted = [list(o) for o in opened if in_person_seat is None or o[0] != in_person_seat]
+    if not wanted and not (event_types & ROUND_END_EVENTS):
+        return
     try:
-        tasks.notify_move_applied.delay(game_id, version, move_id, [list(o) for o in opened])
+        tasks.notify_move_applied.delay(game_id, version, move_id, wanted)
     except Exception:
         log.exception("could not enqueue notifications for game %s v%s", game_id, version)
 

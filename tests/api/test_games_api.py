@@ -203,3 +203,65 @@ def test_notification_preferences_change_through_the_api(client_for: Any, users:
 
     assert changed.status_code == 200 and changed.json()["categories"][category] == mode
     assert refused.status_code == 400 and refused.json()["code"] == "invalid"
+
+
+def test_move_reply_carries_my_next_legal_actions_when_asked(
+    client_for: Any, users: list, toy_game: Game
+) -> None:
+    """``?legal=N`` answers a page of the mover's legal actions after the move, as /legal/ would."""
+    d = _turn(toy_game)
+    played = client_for(users[0]).post(
+        f"/api/v1/games/{toy_game.pk}/actions/?legal=5",
+        {"action": {"type": "play", "decision_id": d["decision_id"], "card": toy_game.state["hands"][0][0]}},
+        format="json",
+    )
+    window = _turn(toy_game)
+    passed = client_for(users[1]).post(
+        f"/api/v1/games/{toy_game.pk}/actions/?legal=1",
+        {"action": {"type": "pass", "decision_id": window["decision_id"]}},
+        format="json",
+    )
+    toy_game.refresh_from_db()
+    expected = get_engine("toy").legal_actions(toy_game.state, 1)
+    asked = client_for(users[1]).get(f"/api/v1/games/{toy_game.pk}/legal/").json()
+
+    assert played.json()["legal"] == {"total": 0, "offset": 0, "actions": []}  # the window is seat 1's
+    assert passed.json()["legal"] == {"total": len(expected), "offset": 0, "actions": expected[:1]}
+    assert asked["actions"] == expected and len(expected) > 1
+
+
+def test_move_reply_has_no_legal_page_unless_asked(client_for: Any, users: list, toy_game: Game) -> None:
+    d = _turn(toy_game)
+    response = client_for(users[0]).post(
+        f"/api/v1/games/{toy_game.pk}/actions/",
+        {"action": {"type": "play", "decision_id": d["decision_id"], "card": toy_game.state["hands"][0][0]}},
+        format="json",
+    )
+
+    assert response.status_code == 201 and "legal" not in response.json()
+
+
+@pytest.mark.parametrize(
+    ("query", "body", "field"),
+    [
+        ("?legal=-1", {"action": {}}, "legal"),
+        ("?legal=abc", {"action": {}}, "legal"),
+        ("", {}, "action"),
+        ("", {"action": [1]}, "action"),
+    ],
+)
+def test_bad_move_request_is_400_invalid_naming_the_field(
+    client_for: Any, users: list, toy_game: Game, query: str, body: dict, field: str
+) -> None:
+    response = client_for(users[0]).post(f"/api/v1/games/{toy_game.pk}/actions/{query}", body, format="json")
+
+    assert response.status_code == 400
+    assert response.json()["code"] == "invalid" and response.json()["detail"].startswith(f"{field}: ")
+    assert Move.objects.filter(game=toy_game).count() == 0
+
+
+@pytest.mark.parametrize("query", ["?limit=0", "?limit=2001", "?offset=-1", "?limit=x"])
+def test_bad_legal_paging_is_400_invalid(client_for: Any, users: list, toy_game: Game, query: str) -> None:
+    response = client_for(users[0]).get(f"/api/v1/games/{toy_game.pk}/legal/{query}")
+
+    assert response.status_code == 400 and response.json()["code"] == "invalid"

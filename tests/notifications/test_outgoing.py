@@ -319,3 +319,78 @@ def test_expired_reply_nonces_are_deleted(
         services.expire_reply_addresses(now=timezone.now() + timedelta(days=31))
         == ReplyAddress.objects.count() + 1
     )
+
+
+def _window_id(game: Game) -> str:
+    return Decision.objects.get(game=game, kind="window").decision_id
+
+
+def _decision_mails(user: Any) -> list[Any]:
+    return [m for m in mails_to(user) if "reminder" not in m.subject]
+
+
+def test_no_mail_for_the_decision_a_players_own_move_opened_for_them(
+    started: Any, users: list, django_capture_on_commit_callbacks: Any
+) -> None:
+    """Seat 1 passes the window in person; the turn that opens for seat 1 is shown by the page, the API
+    reply or the answer mail, so no separate decision mail (and no task) is sent."""
+    with django_capture_on_commit_callbacks(execute=True):
+        game = started(2)
+    _play(
+        game,
+        users[0],
+        {"type": "play", "decision_id": _turn_id(game), "card": game.state["hands"][0][0]},
+        django_capture_on_commit_callbacks,
+    )
+    mail.outbox.clear()
+
+    with mock.patch("apps.notifications.tasks.notify_move_applied.delay") as queued:
+        passing = {"type": "pass", "decision_id": _window_id(game)}
+        _play(game, users[1], passing, django_capture_on_commit_callbacks)
+
+    assert Decision.objects.get(game=game).seat == 1  # seat 1's turn is open
+    assert queued.call_count == 0
+    assert not Notification.objects.filter(user=users[1], decision_kind="turn").exists()
+
+
+def test_a_timeout_mails_the_owner_of_the_decision_it_opened(
+    started: Any, users: list, django_capture_on_commit_callbacks: Any
+) -> None:
+    """Seat 1 let the window run out: the turn it now owns is news to them."""
+    with django_capture_on_commit_callbacks(execute=True):
+        game = started(2)
+    _play(
+        game,
+        users[0],
+        {"type": "play", "decision_id": _turn_id(game), "card": game.state["hands"][0][0]},
+        django_capture_on_commit_callbacks,
+    )
+    mail.outbox.clear()
+    Decision.objects.filter(game=game).update(deadline=timezone.now() - timedelta(seconds=1))
+
+    with django_capture_on_commit_callbacks(execute=True):
+        games.settle_due(game.pk)
+
+    assert [m.to[0] for m in _decision_mails(users[1])] == [users[1].email]
+    assert Notification.objects.filter(user=users[1], decision_kind="turn").count() == 1
+
+
+def test_an_automatic_window_pass_mails_the_owner_of_the_turn_it_opened(
+    started: Any, users: list, django_capture_on_commit_callbacks: Any
+) -> None:
+    """Seat 1 does not wait for windows: the server passes for it, so its new turn is mailed."""
+    with django_capture_on_commit_callbacks(execute=True):
+        game = started(2)
+        games.seat_set_skip_pluck_windows(game_id=game.pk, user=users[1], value=True)
+    mail.outbox.clear()
+
+    _play(
+        game,
+        users[0],
+        {"type": "play", "decision_id": _turn_id(game), "card": game.state["hands"][0][0]},
+        django_capture_on_commit_callbacks,
+    )
+
+    assert Decision.objects.get(game=game).seat == 1
+    assert Notification.objects.filter(user=users[1], decision_kind="turn").count() == 1
+    assert [m.to[0] for m in _decision_mails(users[1])] == [users[1].email]

@@ -1,11 +1,24 @@
 """Load benchmark: the site under gunicorn on PostgreSQL, C concurrent API clients playing their own games.
 
-Each client holds both seats of its own 2-player Bao Bei games through two personal tokens: it asks
-``/legal`` for the seat that must act, submits one of those actions (with an ``Idempotency-Key``), and
-starts a new game through the API when one ends. No seat is a server bot, so no bot task runs inside a
-request. The site runs with production settings (``DEBUG=False``) and a Celery broker of its own in a
-temporary folder (the deadline and notification tasks every move enqueues are written there and thrown
-away; no worker runs). Everything the run creates is deleted at the end.
+Each client is a bot program holding both seats of its own 2-player Bao Bei games through two personal
+tokens. It submits a random legal action for the seat that must act (with an ``Idempotency-Key`` and
+``?legal=30``, so the reply lists the mover's next legal actions), asks ``/legal`` only when the next
+decision is the other seat's, and starts a new game through the API when one ends. No seat is a server
+bot, so no bot task runs inside a request.
+
+Two ways to drive the clients:
+
+* ``--rate R`` (the default, R = 160 moves/s in all): each client is paced to R / C moves per second
+  with random (exponential) gaps, like independent players or bots that think between moves. This is
+  the latency measurement: moves/s achieved at that offered load and the p50/p95/p99 of the move
+  requests. Each client plans its moves on its own schedule, and a move that could not start on time
+  (the previous one was still waiting) counts in ``late_p99_ms``, so a server that falls behind shows.
+* ``--rate 0``: closed loop, every client sends its next request as soon as the last one is answered.
+  This measures the saturation throughput; latency is then just clients / throughput (Little's law).
+
+The site runs with production settings (``DEBUG=False``) and a Celery broker of its own in a temporary
+folder (the deadline and notification tasks moves enqueue are written there and thrown away; no worker
+runs). Everything the run creates is deleted at the end.
 
 Prints moves per second and p50/p95/p99 latency of the move requests, then one JSON line.
 """
@@ -53,10 +66,45 @@ def _percentile(values: list[float], q: float) -> float:
     return ordered[index]
 
 
-def _cpu_seconds() -> tuple[float, float]:
-    """CPU seconds used so far by this process and by its waited-for children (gunicorn)."""
-    mine, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
-    return mine.ru_utime + mine.ru_stime, children.ru_utime + children.ru_stime
+def _client_cpu_seconds() -> float:
+    """CPU seconds used so far by this process (the clients)."""
+    mine = resource.getrusage(resource.RUSAGE_SELF)
+    return mine.ru_utime + mine.ru_stime
+
+
+def _proc_cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of one process from Linux's ``/proc`` (0 elsewhere or when gone)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return 0.0
+
+
+def _server_cpu_seconds(pid: int) -> float:
+    """CPU seconds of gunicorn: the master and its workers."""
+    total, todo = 0.0, [pid]
+    while todo:
+        current = todo.pop()
+        total += _proc_cpu_seconds(current)
+        try:
+            for task in Path(f"/proc/{current}/task").iterdir():
+                todo += [int(c) for c in (task / "children").read_text().split()]
+        except (OSError, ValueError):
+            continue
+    return total
+
+
+def _database_cpu_seconds() -> float:
+    """CPU seconds of every PostgreSQL process on this machine (0 when the server runs elsewhere)."""
+    total = 0.0
+    for entry in Path("/proc").glob("[0-9]*"):
+        try:
+            if (entry / "comm").read_text().strip() in {"postgres", "postmaster"}:
+                total += _proc_cpu_seconds(int(entry.name))
+        except (OSError, ValueError):
+            continue
+    return total
 
 
 @dataclass
@@ -65,6 +113,7 @@ class Stats:
 
     move_ms: list[float] = field(default_factory=list)
     read_ms: list[float] = field(default_factory=list)
+    late_ms: list[float] = field(default_factory=list)
     refused: int = 0
     errors: int = 0
     games: int = 0
@@ -73,11 +122,14 @@ class Stats:
 class Client:
     """One simulated player program: a keep-alive connection and the tokens of both seats."""
 
-    def __init__(self, port: int, tokens: list[str], rng: random.Random, stats: Stats) -> None:
+    def __init__(
+        self, port: int, tokens: list[str], rng: random.Random, stats: Stats, rate: float = 0.0
+    ) -> None:
         self.conn = http.client.HTTPConnection(HOST, port, timeout=30)
         self.tokens = tokens
         self.rng = rng
         self.stats = stats
+        self.rate = rate  # this client's moves per second; 0: as fast as the server answers
 
     def call(
         self, method: str, path: str, token: str, body: Any = None, key: str | None = None
@@ -119,35 +171,63 @@ class Client:
         seats = sorted({d["seat"] if d["seat"] is not None else 1 - viewer for d in decisions})
         return [{"seats": seats}] if seats else []
 
+    def _pace(self, planned: float, until: float) -> float | None:
+        """Wait for the planned start of the next move and return the plan after it (Poisson arrivals);
+        None when the plan falls after the end of the run."""
+        if not self.rate:
+            return planned
+        if planned >= until:
+            return None
+        now = time.monotonic()
+        if planned > now:
+            time.sleep(planned - now)
+        self.stats.late_ms.append(max(0.0, now - planned) * 1000)
+        return planned + self.rng.expovariate(self.rate)
+
+    def _legal(self, game_id: int, seat: int) -> list[dict[str, Any]] | None:
+        started = time.perf_counter()
+        status, legal = self.call("GET", f"/api/v1/games/{game_id}/legal/?limit=30", self.tokens[seat])
+        self.stats.read_ms.append((time.perf_counter() - started) * 1000)
+        return legal["actions"] if status == 200 else None
+
     def run(self, until: float) -> None:
         game_id, decisions = self.new_game()
+        known: list[dict[str, Any]] | None = None  # the acting seat's legal actions, from the last reply
+        planned = time.monotonic()
         while time.monotonic() < until:
             if not decisions:
                 game_id, decisions = self.new_game()
+                known = None
                 continue
             seat = decisions[0]["seats"][0]
             token = self.tokens[seat]
-            started = time.perf_counter()
-            status, legal = self.call("GET", f"/api/v1/games/{game_id}/legal/?limit=30", token)
-            self.stats.read_ms.append((time.perf_counter() - started) * 1000)
-            if status != 200 or not legal["actions"]:
+            actions = known if known else self._legal(game_id, seat)
+            if not actions:
                 self.stats.errors += 1
                 game_id, decisions = self.new_game()
+                known = None
                 continue
-            action = self.rng.choice(legal["actions"])
+            action = self.rng.choice(actions)
+            next_plan = self._pace(planned, until)
+            if next_plan is None:
+                break
+            planned = next_plan
             started = time.perf_counter()
             status, answer = self.call(
                 "POST",
-                f"/api/v1/games/{game_id}/actions/",
+                f"/api/v1/games/{game_id}/actions/?legal=30",
                 token,
                 {"action": action},
                 key=secrets.token_hex(8),
             )
             self.stats.move_ms.append((time.perf_counter() - started) * 1000)
+            known = None
             if status == 201:
                 decisions = [
                     {"seats": d["seats"] or [1 - seat]} for d in answer["decisions"]
                 ]  # no owner listed: a simultaneous decision of the other seat (BB-30.6)
+                if decisions and decisions[0]["seats"][0] == seat:
+                    known = answer["legal"]["actions"]
             elif status in (400, 409):
                 self.stats.refused += 1  # e.g. a pluck window another seat closed: ask again
                 _, detail = self.call("GET", f"/api/v1/games/{game_id}/", token)
@@ -163,10 +243,19 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--clients", type=int, default=32)
         parser.add_argument("--seconds", type=float, default=20.0)
+        parser.add_argument(
+            "--rate",
+            type=float,
+            default=160.0,
+            help="moves per second offered by all clients together (paced); 0: closed loop, flat out",
+        )
         parser.add_argument("--workers", type=int, default=4, help="gunicorn worker processes")
         parser.add_argument("--threads", type=int, default=4, help="threads per gunicorn worker")
         parser.add_argument("--warmup", type=float, default=2.0, help="seconds of play not measured")
         parser.add_argument("--seed", type=int, default=1)
+        parser.add_argument(
+            "--gunicorn-config", default="", help="an extra gunicorn config file (e.g. hooks that profile)"
+        )
         parser.add_argument(
             "--broker",
             default="filesystem://",
@@ -186,9 +275,8 @@ class Command(BaseCommand):
         tmp = tempfile.TemporaryDirectory(prefix="baogame-loadtest-")
         port = _free_port()
         server = self._start_server(port, Path(tmp.name), opts)
-        before = _cpu_seconds()
         try:
-            result = self._drive(port, users, opts)
+            result = self._drive(port, users, opts, server.pid)
         finally:
             server.terminate()
             try:
@@ -198,16 +286,21 @@ class Command(BaseCommand):
                 server.wait()
             self._clean_up(run)
             tmp.cleanup()
-        # CPU seconds (user + system) of the clients and of gunicorn (master and workers), warm-up included.
-        after = _cpu_seconds()
-        result["client_cpu_s"] = round(after[0] - before[0], 1)
-        result["server_cpu_s"] = round(after[1] - before[1], 1)
+        offered = f"{opts['rate']:g} moves/s offered" if opts["rate"] else "closed loop"
         self.stdout.write(
-            f"{result['moves']} moves in {result['seconds']:.1f} s: {result['moves_per_s']:.1f} moves/s; "
+            f"{result['moves']} moves in {result['seconds']:.1f} s ({offered}): "
+            f"{result['moves_per_s']:.1f} moves/s; "
             f"move latency p50 {result['p50_ms']:.1f} ms, p95 {result['p95_ms']:.1f} ms, "
             f"p99 {result['p99_ms']:.1f} ms; "
-            f"/legal p50 {result['legal_p50_ms']:.1f} ms, p99 {result['legal_p99_ms']:.1f} ms; "
+            f"/legal p50 {result['legal_p50_ms']:.1f} ms, p99 {result['legal_p99_ms']:.1f} ms "
+            f"({result['legal_per_move']:.2f} per move); "
             f"{result['games']} games, {result['refused']} refused, {result['errors']} errors"
+        )
+        self.stdout.write(
+            f"CPU per move while measuring: gunicorn {result['server_cpu_ms_per_move']:.1f} ms, "
+            f"PostgreSQL {result['db_cpu_ms_per_move']:.1f} ms, "
+            f"clients {result['client_cpu_ms_per_move']:.1f} ms"
+            + (f"; moves started late: p99 {result['late_p99_ms']:.1f} ms" if opts["rate"] else "")
         )
         self.stdout.write(json.dumps(result))
 
@@ -253,6 +346,8 @@ class Command(BaseCommand):
             "--keep-alive", "75",
             "--log-level", "warning",
         ]  # fmt: skip
+        if opts["gunicorn_config"]:
+            command += ["--config", opts["gunicorn_config"]]
         (var_dir / "staticfiles").mkdir(parents=True, exist_ok=True)
         server = subprocess.Popen(command, env=env, cwd=settings.BASE_DIR)
         deadline = time.monotonic() + 60
@@ -270,11 +365,14 @@ class Command(BaseCommand):
         server.terminate()
         raise CommandError("gunicorn did not answer within 60 s")
 
-    def _drive(self, port: int, users: list[list[str]], opts: dict[str, Any]) -> dict[str, Any]:
+    def _drive(
+        self, port: int, users: list[list[str]], opts: dict[str, Any], server_pid: int
+    ) -> dict[str, Any]:
+        rate = opts["rate"] / len(users) if opts["rate"] > 0 else 0.0
         warm = [Stats() for _ in users]
         threads = [
             threading.Thread(
-                target=Client(port, tokens, random.Random(f"{opts['seed']}:{i}"), stats).run,
+                target=Client(port, tokens, random.Random(f"{opts['seed']}:{i}"), stats, rate).run,
                 args=(time.monotonic() + opts["warmup"],),
             )
             for i, (tokens, stats) in enumerate(zip(users, warm, strict=True))
@@ -288,10 +386,11 @@ class Command(BaseCommand):
 
         def play(tokens: list[str], rng: random.Random, stat: Stats, until: float) -> None:
             try:
-                Client(port, tokens, rng, stat).run(until)
+                Client(port, tokens, rng, stat, rate).run(until)
             except BaseException as exc:  # noqa: BLE001 - reported below
                 failures.append(exc)
 
+        cpu_before = _server_cpu_seconds(server_pid), _database_cpu_seconds(), _client_cpu_seconds()
         started = time.monotonic()
         until = started + opts["seconds"]
         threads = [
@@ -305,13 +404,18 @@ class Command(BaseCommand):
         for t in threads:
             t.join()
         elapsed = time.monotonic() - started
+        cpu_after = _server_cpu_seconds(server_pid), _database_cpu_seconds(), _client_cpu_seconds()
+        cpu = [after - before for before, after in zip(cpu_before, cpu_after, strict=True)]
         if failures:
             self.stderr.write(f"{len(failures)} clients failed, first: {failures[0]!r}")
         moves = [ms for s in stats for ms in s.move_ms]
         reads = [ms for s in stats for ms in s.read_ms]
+        late = [ms for s in stats for ms in s.late_ms]
         accepted = len(moves) - sum(s.refused + s.errors for s in stats)
+        per_move = 1000 / max(accepted, 1)
         return {
             "clients": len(users),
+            "rate": opts["rate"],
             "moves": accepted,
             "seconds": round(elapsed, 2),
             "moves_per_s": round(accepted / elapsed, 1),
@@ -320,7 +424,12 @@ class Command(BaseCommand):
             "p99_ms": round(_percentile(moves, 99), 1),
             "legal_p50_ms": round(_percentile(reads, 50), 1),
             "legal_p99_ms": round(_percentile(reads, 99), 1),
+            "legal_per_move": round(len(reads) / max(len(moves), 1), 2),
             "requests_per_s": round((len(moves) + len(reads)) / elapsed, 1),
+            "late_p99_ms": round(_percentile(late, 99), 1),
+            "server_cpu_ms_per_move": round(cpu[0] * per_move, 2),
+            "db_cpu_ms_per_move": round(cpu[1] * per_move, 2),
+            "client_cpu_ms_per_move": round(cpu[2] * per_move, 2),
             "games": sum(s.games for s in stats),
             "refused": sum(s.refused for s in stats),
             "errors": sum(s.errors for s in stats) + len(failures),

@@ -1,0 +1,149 @@
+"""The hand-written hot reads and writes (``apps.games.rows``, ``baogame.sqlrows``) give exactly what
+the ORM gives: same rows, same field values and types, on SQLite and PostgreSQL alike."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.db import transaction
+from django.db.models import Model
+from django.utils import timezone
+
+from apps.api.authentication import token_by_digest
+from apps.api.models import token_digest
+from apps.api.services import token_create
+from apps.games import rows, services
+from apps.games.models import Decision, Game, Move, Seat
+
+pytestmark = pytest.mark.django_db
+
+
+def _values(obj: Model) -> dict[str, Any]:
+    return {f.attname: getattr(obj, f.attname) for f in obj._meta.concrete_fields}
+
+
+@pytest.fixture
+def game(toy_engine: str, users: list[Any]) -> Game:
+    """A started 3-seat toy game: two players (one on vacation) and a bot."""
+    created = services.game_create(creator=users[0], engine=toy_engine, players=3, bots=1)
+    services.game_join(game_id=created.pk, user=users[1])
+    users[1].profile.vacation_started_at = timezone.now()
+    users[1].profile.save()
+    return Game.objects.get(pk=created.pk)
+
+
+def test_game_row_equals_the_orms_game(game: Game) -> None:
+    loaded = rows.game_row(game.pk)
+
+    assert loaded is not None and _values(loaded) == _values(Game.objects.get(pk=game.pk))
+    assert isinstance(loaded.state, dict) and loaded.started_at is not None
+    assert loaded._state.adding is False and loaded._state.db == "default"
+    assert rows.game_row(game.pk + 1000) is None
+
+
+def test_game_row_locks_inside_a_transaction_and_flags_overdue_decisions(game: Game) -> None:
+    deadline = Decision.objects.get(game=game).deadline
+    with transaction.atomic():
+        locked = rows.game_row(game.pk, for_update=True, overdue_at=deadline - timedelta(seconds=1))
+        due = rows.game_row(game.pk, overdue_at=deadline)
+
+    assert locked is not None and locked.overdue is False  # type: ignore[attr-defined]
+    assert due is not None and due.overdue is True  # type: ignore[attr-defined]
+
+
+def test_game_row_finds_the_users_seat(game: Game, users: list[Any]) -> None:
+    seated = rows.game_row(game.pk, seat_of_user=users[1].pk)
+    outsider = rows.game_row(game.pk, seat_of_user=users[4].pk)
+
+    assert seated is not None and seated.user_seat == 1  # type: ignore[attr-defined]
+    assert outsider is not None and outsider.user_seat is None  # type: ignore[attr-defined]
+
+
+def test_seat_rows_with_people_equal_the_orms_select_related(game: Game) -> None:
+    expected = list(Seat.objects.filter(game=game).select_related("user__profile").order_by("position"))
+
+    loaded = rows.seat_rows(game, people=True)
+
+    assert [_values(s) for s in loaded] == [_values(s) for s in expected]
+    for mine, theirs in zip(loaded, expected, strict=True):
+        if theirs.user is None:
+            assert mine.user is None  # the bot seat
+        else:
+            assert _values(mine.user) == _values(theirs.user)
+            assert _values(mine.user.profile) == _values(theirs.user.profile)
+    assert loaded[1].user.profile.vacation_started_at is not None
+
+
+def test_attached_seats_answer_without_a_query(
+    game: Game, django_assert_num_queries: Any
+) -> None:
+    loaded = rows.game_row(game.pk)
+    assert loaded is not None
+    rows.attach_seats(loaded, rows.seat_rows(loaded))
+
+    with django_assert_num_queries(0):
+        positions = [s.position for s in loaded.seats.all()]
+
+    assert positions == [0, 1, 2]
+
+
+def test_decision_rows_equal_the_orms_rows(game: Game) -> None:
+    Decision.objects.create(
+        game=game, seat=2, decision_id="x", kind="window", timing="reaction", opened_at=timezone.now(),
+        deadline=None, remaining=timedelta(hours=3),
+    )  # fmt: skip
+
+    loaded = rows.decision_rows(game)
+
+    assert [_values(d) for d in loaded] == [_values(d) for d in Decision.objects.filter(game=game)]
+    assert [d.remaining for d in loaded if d.deadline is None] == [timedelta(hours=3)]
+
+
+def test_move_insert_and_lookup_by_key_round_trip(game: Game, users: list[Any]) -> None:
+    move = Move(
+        game=game, seq=7, seat=0, user=users[0], action={"type": "play", "card": 3},
+        events=[{"type": "played", "visible_to": "all"}], idempotency_key="k-1",
+    )  # fmt: skip
+
+    rows.insert_move(move)
+
+    stored = Move.objects.get(pk=move.pk)
+    assert _values(stored) == _values(move) and stored.created_at is not None
+    found = rows.move_by_key(game.pk, "k-1")
+    assert found is not None and _values(found) == _values(stored)
+    assert rows.move_by_key(game.pk, "k-2") is None
+
+
+def test_game_update_writes_only_the_named_fields(game: Game) -> None:
+    loaded = rows.game_row(game.pk)
+    assert loaded is not None
+    loaded.state = {**loaded.state, "marker": [1, 2]}
+    loaded.version = 41
+    loaded.title = "not written"
+
+    rows.update_game(loaded, ["state", "version"])
+
+    stored = Game.objects.get(pk=game.pk)
+    assert (stored.state["marker"], stored.version, stored.title) == ([1, 2], 41, game.title)
+
+
+def test_decision_insert_and_delete(game: Game) -> None:
+    new = Decision(game=game, seat=1, decision_id="n", kind="turn", timing="turn", opened_at=timezone.now())
+
+    rows.insert_decisions([new])
+    assert _values(Decision.objects.get(pk=new.pk)) == _values(new)
+
+    rows.delete_decisions([new.pk])
+    assert not Decision.objects.filter(pk=new.pk).exists()
+
+
+def test_token_lookup_by_digest_loads_the_user(users: list[Any]) -> None:
+    _, raw = token_create(user=users[2], name="bot")
+
+    token = token_by_digest(token_digest(raw))
+
+    assert token is not None and token.user.pk == users[2].pk
+    assert _values(token.user) == _values(type(users[2]).objects.get(pk=users[2].pk))
+    assert token_by_digest(token_digest(raw + "x")) is None
