@@ -11,7 +11,9 @@ Only columns and table names come from the models' metadata; every value is a qu
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from functools import cache
 from typing import Any, TypeVar
 
@@ -23,6 +25,13 @@ M = TypeVar("M", bound=Model)
 Converter = Callable[[Any, Any, Any], Any]
 
 
+def _column_name(field: Any) -> str:
+    """A concrete field's column (django-stubs types it optional; concrete fields always have one)."""
+    name = field.column
+    assert name is not None
+    return str(name)
+
+
 @cache
 def _fields(
     model: type[Model], using: str
@@ -32,7 +41,7 @@ def _fields(
     columns, attnames, converters = [], [], []
     pk_index = 0
     for index, field in enumerate(model._meta.concrete_fields):
-        columns.append(field.column)
+        columns.append(_column_name(field))
         attnames.append(field.attname)
         if field.primary_key:
             pk_index = index
@@ -85,7 +94,7 @@ def table(model: type[Model], using: str = "default") -> str:
 def column(model: type[Model], attname: str, using: str = "default") -> str:
     """The quoted column name of ``model``'s field ``attname`` (e.g. ``game_id``)."""
     field = next(f for f in model._meta.concrete_fields if f.attname == attname)
-    return connections[using].ops.quote_name(field.column)
+    return connections[using].ops.quote_name(_column_name(field))
 
 
 @cache
@@ -95,58 +104,126 @@ def _insert_sql(model: type[Model], using: str) -> tuple[str, tuple[Any, ...], b
     quote = connection.ops.quote_name
     fields = tuple(f for f in model._meta.concrete_fields if not f.primary_key)
     sql = (
-        f"INSERT INTO {quote(model._meta.db_table)} ({', '.join(quote(f.column) for f in fields)}) "
+        f"INSERT INTO {quote(model._meta.db_table)} ({', '.join(quote(_column_name(f)) for f in fields)}) "
         f"VALUES ({', '.join(['%s'] * len(fields))})"
     )
     returning = bool(connection.features.can_return_columns_from_insert)
     if returning:
-        sql += f" RETURNING {quote(model._meta.pk.column)}"
+        sql += f" RETURNING {quote(_column_name(model._meta.pk))}"
     return sql, fields, returning
 
 
-def insert(instance: Model, using: str = "default") -> None:
-    """INSERT ``instance`` as ``save()`` would (``auto_now_add`` and defaults applied), without the
-    model signals (none of the models written this way has receivers); sets its primary key."""
+@dataclass
+class Statement:
+    """One SQL statement of a batch; ``on_rows`` receives its result rows (for RETURNING and SELECT)."""
+
+    sql: str
+    params: list[Any]
+    on_rows: Callable[[list[tuple[Any, ...]]], None] | None = None
+    rows: list[tuple[Any, ...]] = dataclasses.field(default_factory=list)
+    rowcount: int = -1
+
+
+def batch(statements: Sequence[Statement], using: str = "default") -> None:
+    """Run the statements in order, as one round trip where the database allows it.
+
+    On PostgreSQL they go through psycopg's pipeline mode: sent together, executed in order by the
+    server (each with a fresh snapshot, after the previous one finished, so a SELECT after a
+    ``FOR UPDATE`` sees what the lock waited for) and answered together. Elsewhere they run one by one.
+    Errors surface as Django's database exceptions, as for any query.
+    """
+    if not statements:
+        return
+    connection = connections[using]
+    if connection.vendor == "postgresql" and len(statements) > 1:
+        connection.ensure_connection()
+        raw = connection.connection
+        with connection.wrap_database_errors:
+            cursors = []
+            with raw.pipeline():
+                for statement in statements:
+                    cursor = raw.cursor()
+                    cursor.execute(statement.sql, statement.params)
+                    cursors.append(cursor)
+            for statement, cursor in zip(statements, cursors, strict=True):
+                statement.rows = cursor.fetchall() if cursor.description is not None else []
+                statement.rowcount = cursor.rowcount
+                cursor.close()
+    else:
+        with connection.cursor() as cursor:
+            for statement in statements:
+                cursor.execute(statement.sql, statement.params)
+                statement.rows = cursor.fetchall() if cursor.description is not None else []
+                statement.rowcount = cursor.rowcount
+    for statement in statements:
+        if statement.on_rows is not None:
+            statement.on_rows(statement.rows)
+
+
+def insert_statement(instance: Model, using: str = "default") -> Statement:
+    """The INSERT of ``instance`` as ``save()`` would make it (``auto_now_add`` and defaults applied),
+    without model signals (none of the models written this way has receivers). Run in a ``batch``, it
+    sets the instance's primary key."""
     connection = connections[using]
     sql, fields, returning = _insert_sql(type(instance), using)
+    if not returning:  # pragma: no cover - PostgreSQL and SQLite >= 3.35 both return the key
+        raise NotImplementedError("the database cannot return the key of an INSERT")
     params = [f.get_db_prep_save(f.pre_save(instance, True), connection) for f in fields]
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        if returning:
-            pk = cursor.fetchone()[0]
-        else:
-            pk = connection.ops.last_insert_id(cursor, instance._meta.db_table, instance._meta.pk.column)
-    instance.pk = pk
-    instance._state.adding = False
-    instance._state.db = using
+
+    def saved(rows: list[tuple[Any, ...]]) -> None:
+        instance.pk = rows[0][0]
+        instance._state.adding = False
+        instance._state.db = using
+
+    return Statement(sql, params, saved)
+
+
+def insert(instance: Model, using: str = "default") -> None:
+    """INSERT ``instance`` now (see ``insert_statement``)."""
+    batch([insert_statement(instance, using)], using)
+
+
+@cache
+def _update_sql(model: type[Model], attnames: tuple[str, ...], using: str) -> tuple[str, tuple[Any, ...]]:
+    quote = connections[using].ops.quote_name
+    meta = model._meta
+    fields = tuple(next(f for f in meta.concrete_fields if f.attname == name) for name in attnames)
+    sql = (
+        f"UPDATE {quote(meta.db_table)} SET {', '.join(f'{quote(_column_name(f))} = %s' for f in fields)} "
+        f"WHERE {quote(_column_name(meta.pk))} = %s"
+    )
+    return sql, fields
+
+
+def update_statement(instance: Model, attnames: Sequence[str], using: str = "default") -> Statement:
+    """The UPDATE of the named fields of ``instance``, by primary key."""
+    connection = connections[using]
+    sql, fields = _update_sql(type(instance), tuple(attnames), using)
+    params = [f.get_db_prep_save(f.pre_save(instance, False), connection) for f in fields]
+    return Statement(sql, [*params, instance.pk])
 
 
 def update(instance: Model, attnames: Sequence[str], using: str = "default") -> int:
-    """UPDATE the named fields of ``instance`` by primary key; returns the rows changed."""
-    connection = connections[using]
-    quote = connection.ops.quote_name
-    meta = instance._meta
-    fields = [next(f for f in meta.concrete_fields if f.attname == name) for name in attnames]
+    """UPDATE the named fields of ``instance`` now; returns the rows changed."""
+    statement = update_statement(instance, attnames, using)
+    batch([statement], using)
+    return statement.rowcount
+
+
+def delete_statement(model: type[Model], pks: Sequence[Any], using: str = "default") -> Statement:
+    """The DELETE of the rows of ``model`` with these primary keys (no cascades: leaf tables only)."""
+    quote = connections[using].ops.quote_name
     sql = (
-        f"UPDATE {quote(meta.db_table)} SET {', '.join(f'{quote(f.column)} = %s' for f in fields)} "
-        f"WHERE {quote(meta.pk.column)} = %s"
+        f"DELETE FROM {quote(model._meta.db_table)} "
+        f"WHERE {quote(_column_name(model._meta.pk))} IN ({', '.join(['%s'] * len(pks))})"
     )
-    params = [f.get_db_prep_save(f.pre_save(instance, False), connection) for f in fields]
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [*params, instance.pk])
-        return int(cursor.rowcount)
+    return Statement(sql, list(pks))
 
 
 def delete_pks(model: type[Model], pks: Sequence[Any], using: str = "default") -> int:
-    """DELETE the rows of ``model`` with these primary keys (no cascades: for leaf tables only)."""
+    """DELETE those rows now; returns how many went."""
     if not pks:
         return 0
-    connection = connections[using]
-    quote = connection.ops.quote_name
-    sql = (
-        f"DELETE FROM {quote(model._meta.db_table)} "
-        f"WHERE {quote(model._meta.pk.column)} IN ({', '.join(['%s'] * len(pks))})"
-    )
-    with connection.cursor() as cursor:
-        cursor.execute(sql, list(pks))
-        return int(cursor.rowcount)
+    statement = delete_statement(model, pks, using)
+    batch([statement], using)
+    return statement.rowcount

@@ -34,7 +34,9 @@ def token_by_digest(digest: str) -> ApiToken | None:
         return None
     token = sqlrows.load(ApiToken, rows[0])
     assert token is not None
-    token.user = sqlrows.load(user_model, rows[0], sqlrows.width(ApiToken))
+    user = sqlrows.load(user_model, rows[0], sqlrows.width(ApiToken))
+    assert user is not None  # an inner join: the token's user is always there
+    token.user = user
     return token
 
 

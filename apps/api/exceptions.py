@@ -43,10 +43,10 @@ def _flatten(errors: Any, path: str = "") -> list[str]:
 def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     """DRF's ``EXCEPTION_HANDLER``: rule and service refusals, DRF errors, 404s, all one shape."""
     if isinstance(exc, RuleError):
-        code = status.HTTP_400_BAD_REQUEST
+        http_status: int = status.HTTP_400_BAD_REQUEST
         if isinstance(exc, ServiceError):
-            code = exc.status
-        return Response(exc.to_json(), status=code)
+            http_status = exc.status
+        return Response(exc.to_json(), status=http_status)
     if isinstance(exc, (Http404, ObjectDoesNotExist)):
         exc = exceptions.NotFound()
     elif isinstance(exc, PermissionDenied):

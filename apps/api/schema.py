@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from drf_spectacular.openapi import AutoSchema
+from drf_spectacular.utils import Direction
 
 ERROR_SCHEMA = {
     "type": "object",
@@ -52,7 +53,7 @@ def add_error_responses(result: dict[str, Any], generator: Any, request: Any, pu
 class ApiAutoSchema(AutoSchema):
     """Names a nested serializer after its API class (``GameListApi.InputSerializer``: ``GameListInput``)."""
 
-    def get_serializer_name(self, serializer: Any, direction: str) -> str:
+    def get_serializer_name(self, serializer: Any, direction: Direction) -> str:
         qualname = type(serializer).__qualname__
         if "." in qualname:
             outer, inner = qualname.rsplit(".", 1)

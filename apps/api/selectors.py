@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db.models import QuerySet
 from django.utils import timezone
 
@@ -15,12 +15,12 @@ from apps.games.models import Game
 from .models import ApiToken
 
 
-def token_list(*, user: AbstractBaseUser) -> QuerySet[ApiToken]:
+def token_list(*, user: User) -> QuerySet[ApiToken]:
     """The user's own tokens, newest first."""
     return ApiToken.objects.filter(user=user)
 
 
-def bot_account_list(*, owner: AbstractBaseUser) -> QuerySet:
+def bot_account_list(*, owner: User) -> QuerySet:
     """The bot accounts the user owns, with their tokens."""
     return (
         get_user_model()
@@ -48,7 +48,7 @@ def game_get(*, game_id: int, with_people: bool = True) -> Game:
     return game
 
 
-def game_get_with_my_seat(*, game_id: int, user: AbstractBaseUser) -> tuple[Game, int | None]:
+def game_get_with_my_seat(*, game_id: int, user: User) -> tuple[Game, int | None]:
     """``game_get`` without the seats, plus the user's seat position (None: a spectator), in one query
     when nothing is overdue (for /legal, which every bot move asks first)."""
     game = sql_rows.game_row(game_id, overdue_at=timezone.now(), seat_of_user=user.pk)
@@ -60,7 +60,7 @@ def game_get_with_my_seat(*, game_id: int, user: AbstractBaseUser) -> tuple[Game
     return game, game.user_seat  # type: ignore[attr-defined]
 
 
-def seat_position(*, game: Game, user: AbstractBaseUser) -> int | None:
+def seat_position(*, game: Game, user: User) -> int | None:
     """The user's seat number in the game, or None for a spectator."""
     seat = game_services.seat_of(game, user)
     return seat.position if seat else None

@@ -72,7 +72,7 @@ def seats_data(game: Game, my_seat: int | None) -> list[dict[str, Any]]:
         name, away_until = None, None
         if seat.bot:
             name = f"Bot ({seat.bot})"
-        elif seat.user_id is not None:
+        elif seat.user is not None:  # no query when the seat has no user
             profile = getattr(seat.user, "profile", None)
             name = profile.name if profile else seat.user.get_username()
             if profile is not None and profile.on_vacation:

@@ -6,8 +6,9 @@ import re
 import secrets
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 
 from apps.accounts.models import Profile
 from apps.games.errors import ServiceError
@@ -22,12 +23,12 @@ TOKEN_PREFIX = "bg_"
 _USERNAME = re.compile(r"^[A-Za-z0-9_.+-]{3,40}$")
 
 
-def _is_bot(user: AbstractBaseUser) -> bool:
+def _is_bot(user: User) -> bool:
     profile = getattr(user, "profile", None)
     return bool(profile and profile.is_bot_account)
 
 
-def token_create(*, user: AbstractBaseUser, name: str) -> tuple[ApiToken, str]:
+def token_create(*, user: User, name: str) -> tuple[ApiToken, str]:
     """Create a named token for ``user``; returns the row and the secret, which is shown only now."""
     name = name.strip()
     if not name or len(name) > 60:
@@ -39,20 +40,18 @@ def token_create(*, user: AbstractBaseUser, name: str) -> tuple[ApiToken, str]:
     return token, raw
 
 
-def token_revoke(*, user: AbstractBaseUser, token_id: int) -> None:
+def token_revoke(*, user: User, token_id: int) -> None:
     """Delete one of the user's tokens, or of a bot account the user owns."""
     deleted, _ = ApiToken.objects.filter(pk=token_id).filter(_owned_by(user)).delete()
     if not deleted:
         raise ServiceError("not_found", "no such token", status=404)
 
 
-def _owned_by(user: AbstractBaseUser):  # noqa: ANN202 - a Q object
-    from django.db.models import Q
-
+def _owned_by(user: User) -> Q:
     return Q(user=user) | Q(user__profile__bot_owner=user, user__profile__is_bot_account=True)
 
 
-def bot_account_create(*, owner: AbstractBaseUser, username: str, display_name: str = "") -> AbstractBaseUser:
+def bot_account_create(*, owner: User, username: str, display_name: str = "") -> User:
     """Create a bot account owned by ``owner``: no password login, played through API tokens."""
     if _is_bot(owner):
         raise ServiceError("forbidden", "a bot account cannot own bots", status=403)
@@ -77,7 +76,7 @@ def bot_account_create(*, owner: AbstractBaseUser, username: str, display_name: 
     return bot
 
 
-def bot_token_create(*, owner: AbstractBaseUser, bot_id: int, name: str) -> tuple[ApiToken, str]:
+def bot_token_create(*, owner: User, bot_id: int, name: str) -> tuple[ApiToken, str]:
     """Create a token for one of the owner's bot accounts."""
     profile = Profile.objects.filter(user_id=bot_id, bot_owner=owner, is_bot_account=True).first()
     if profile is None:

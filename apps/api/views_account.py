@@ -6,11 +6,11 @@ from typing import Any
 
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
-from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from apps.accounts.forms import ProfileForm
+from apps.accounts.http import AuthenticatedRequest
 from apps.accounts.models import Profile
 from apps.games.errors import ServiceError
 from apps.notifications import selectors as notification_selectors
@@ -45,12 +45,12 @@ class MeApi(APIView):
         }
 
     @extend_schema(operation_id="me_retrieve", responses=OutputSerializer)
-    def get(self, request: Request) -> Response:
+    def get(self, request: AuthenticatedRequest) -> Response:
         profile, _ = Profile.objects.get_or_create(user=request.user)
         return Response(self.OutputSerializer(self._body(profile)).data)
 
     @extend_schema(operation_id="me_update", request=InputSerializer, responses=OutputSerializer)
-    def patch(self, request: Request) -> Response:
+    def patch(self, request: AuthenticatedRequest) -> Response:
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         profile, _ = Profile.objects.get_or_create(user=request.user)
@@ -98,14 +98,14 @@ class TokenListApi(APIView):
     """My personal API tokens (GET) and a new one (POST; the secret is shown once)."""
 
     @extend_schema(operation_id="tokens_list", responses=TokenSerializer(many=True))
-    def get(self, request: Request) -> Response:
+    def get(self, request: AuthenticatedRequest) -> Response:
         tokens = [_token_body(t) for t in selectors.token_list(user=request.user)]
         return Response(TokenSerializer(tokens, many=True).data)
 
     @extend_schema(
         operation_id="tokens_create", request=TokenNameSerializer, responses={201: NewTokenSerializer}
     )
-    def post(self, request: Request) -> Response:
+    def post(self, request: AuthenticatedRequest) -> Response:
         data = TokenNameSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         token, raw = services.token_create(user=request.user, name=data.validated_data["name"])
@@ -116,7 +116,7 @@ class TokenRevokeApi(APIView):
     """Revoke one of my tokens (or a token of a bot account I own)."""
 
     @extend_schema(operation_id="tokens_revoke", request=None, responses={204: None})
-    def delete(self, request: Request, token_id: int) -> Response:
+    def delete(self, request: AuthenticatedRequest, token_id: int) -> Response:
         services.token_revoke(user=request.user, token_id=token_id)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
@@ -143,12 +143,12 @@ class BotAccountListApi(APIView):
         }
 
     @extend_schema(operation_id="bots_list", responses=OutputSerializer(many=True))
-    def get(self, request: Request) -> Response:
+    def get(self, request: AuthenticatedRequest) -> Response:
         bots = [self._body(b) for b in selectors.bot_account_list(owner=request.user)]
         return Response(self.OutputSerializer(bots, many=True).data)
 
     @extend_schema(operation_id="bots_create", request=InputSerializer, responses={201: OutputSerializer})
-    def post(self, request: Request) -> Response:
+    def post(self, request: AuthenticatedRequest) -> Response:
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         bot = services.bot_account_create(owner=request.user, **data.validated_data)
@@ -162,7 +162,7 @@ class BotTokenCreateApi(APIView):
     @extend_schema(
         operation_id="bots_token_create", request=TokenNameSerializer, responses={201: NewTokenSerializer}
     )
-    def post(self, request: Request, bot_id: int) -> Response:
+    def post(self, request: AuthenticatedRequest, bot_id: int) -> Response:
         data = TokenNameSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         token, raw = services.bot_token_create(
@@ -187,14 +187,14 @@ class NotificationPreferencesApi(APIView):
         modes = serializers.ListField(child=serializers.CharField())
 
     @extend_schema(operation_id="notification_preferences_retrieve", responses=OutputSerializer)
-    def get(self, request: Request) -> Response:
+    def get(self, request: AuthenticatedRequest) -> Response:
         prefs = notification_selectors.preferences_get(user=request.user)
         return Response(self.OutputSerializer(prefs).data)
 
     @extend_schema(
         operation_id="notification_preferences_update", request=InputSerializer, responses=OutputSerializer
     )
-    def patch(self, request: Request) -> Response:
+    def patch(self, request: AuthenticatedRequest) -> Response:
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         if ("category" in data.validated_data) != ("mode" in data.validated_data):

@@ -11,10 +11,10 @@ from typing import Any
 from django.utils import timezone
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
-from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from apps.accounts.http import AuthenticatedRequest
 from apps.accounts.models import Profile
 from apps.games import clock, deadlines
 from apps.games import services as game_services
@@ -53,18 +53,18 @@ class VacationApi(APIView):
     """
 
     @extend_schema(operation_id="vacation_retrieve", responses=VacationSerializer)
-    def get(self, request: Request) -> Response:
+    def get(self, request: AuthenticatedRequest) -> Response:
         profile, _ = Profile.objects.get_or_create(user=request.user)
         return Response(VacationSerializer(_vacation_body(profile)).data)
 
     @extend_schema(operation_id="vacation_start", request=None, responses=VacationSerializer)
-    def post(self, request: Request) -> Response:
+    def post(self, request: AuthenticatedRequest) -> Response:
         Profile.objects.get_or_create(user=request.user)
         profile = clock.vacation_start(user=request.user)
         return Response(VacationSerializer(_vacation_body(profile)).data)
 
     @extend_schema(operation_id="vacation_end", request=None, responses=VacationSerializer)
-    def delete(self, request: Request) -> Response:
+    def delete(self, request: AuthenticatedRequest) -> Response:
         Profile.objects.get_or_create(user=request.user)
         profile = clock.vacation_end(user=request.user)
         return Response(VacationSerializer(_vacation_body(profile)).data)
@@ -88,7 +88,7 @@ def _seat_body(seat: Seat) -> dict[str, Any]:
     }
 
 
-def _my_seat(request: Request, game_id: int) -> Seat:
+def _my_seat(request: AuthenticatedRequest, game_id: int) -> Seat:
     game = selectors.game_get(game_id=game_id, with_people=False)
     seat = game_services.seat_of(game, request.user)
     if seat is None:
@@ -103,13 +103,13 @@ class MySeatApi(APIView):
         skip_pluck_windows = serializers.BooleanField()
 
     @extend_schema(operation_id="games_my_seat_retrieve", responses=MySeatSerializer)
-    def get(self, request: Request, game_id: int) -> Response:
+    def get(self, request: AuthenticatedRequest, game_id: int) -> Response:
         seat = _my_seat(request, game_id)
         seat.refresh_from_db()
         return Response(MySeatSerializer(_seat_body(seat)).data)
 
     @extend_schema(operation_id="games_my_seat_update", request=InputSerializer, responses=MySeatSerializer)
-    def patch(self, request: Request, game_id: int) -> Response:
+    def patch(self, request: AuthenticatedRequest, game_id: int) -> Response:
         _my_seat(request, game_id)
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
@@ -124,7 +124,7 @@ class SeatTakeBackApi(APIView):
     """Take my seat back from the bot that played it while I was absent (one call)."""
 
     @extend_schema(operation_id="games_my_seat_take_back", request=None, responses=MySeatSerializer)
-    def post(self, request: Request, game_id: int) -> Response:
+    def post(self, request: AuthenticatedRequest, game_id: int) -> Response:
         _my_seat(request, game_id)
         seat = game_services.seat_take_back(game_id=game_id, user=request.user)
         seat.refresh_from_db()

@@ -12,6 +12,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from apps.accounts.http import AuthenticatedRequest
 from apps.games import selectors as game_selectors
 from apps.games import services as game_services
 from apps.games.errors import ServiceError
@@ -83,7 +84,7 @@ class GameListApi(APIView):
     @extend_schema(
         operation_id="games_list", parameters=[FilterSerializer], responses=GameSummarySerializer(many=True)
     )
-    def get(self, request: Request) -> Response:
+    def get(self, request: AuthenticatedRequest) -> Response:
         filters = self.FilterSerializer(data=request.query_params)
         filters.is_valid(raise_exception=True)
         select = (
@@ -99,7 +100,7 @@ class GameListApi(APIView):
         return Response(GameSummarySerializer(data, many=True).data)
 
     @extend_schema(operation_id="games_create", request=InputSerializer, responses={201: CreatedSerializer})
-    def post(self, request: Request) -> Response:
+    def post(self, request: AuthenticatedRequest) -> Response:
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         d = data.validated_data
@@ -127,7 +128,7 @@ class GameJoinApi(APIView):
         position = serializers.IntegerField(required=False, allow_null=True, default=None, min_value=0)
 
     @extend_schema(operation_id="games_join", request=InputSerializer, responses=GameSummarySerializer)
-    def post(self, request: Request) -> Response:
+    def post(self, request: AuthenticatedRequest) -> Response:
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         game = Game.objects.filter(invite_token=data.validated_data["invite_token"]).first()
@@ -136,7 +137,7 @@ class GameJoinApi(APIView):
         game = game_services.game_join(
             game_id=game.pk, user=request.user, position=data.validated_data["position"]
         )
-        game = Game.objects.prefetch_related("seats__user__profile").get(pk=game.pk)
+        game = selectors.game_get(game_id=game.pk)
         return Response(
             GameSummarySerializer(
                 game_summary(game, selectors.seat_position(game=game, user=request.user))
@@ -161,7 +162,7 @@ class GameDetailApi(APIView):
         result = serializers.JSONField(allow_null=True)
 
     @extend_schema(operation_id="games_retrieve", responses=OutputSerializer)
-    def get(self, request: Request, game_id: int) -> Response:
+    def get(self, request: AuthenticatedRequest, game_id: int) -> Response:
         game = selectors.game_get(game_id=game_id)
         seat = selectors.seat_position(game=game, user=request.user)
         decisions = game_selectors.open_decisions(game=game)
@@ -205,7 +206,7 @@ class GameHistoryApi(APIView):
         more = serializers.BooleanField(help_text="More events follow: ask again with after=<last seq>.")
 
     @extend_schema(operation_id="games_history", parameters=[FilterSerializer], responses=OutputSerializer)
-    def get(self, request: Request, game_id: int) -> Response:
+    def get(self, request: AuthenticatedRequest, game_id: int) -> Response:
         filters = self.FilterSerializer(data=request.query_params)
         filters.is_valid(raise_exception=True)
         game = selectors.game_get(game_id=game_id, with_people=False)
@@ -235,7 +236,7 @@ class GameLegalApi(APIView):
         )
 
     @extend_schema(operation_id="games_legal", parameters=[FilterSerializer], responses=OutputSerializer)
-    def get(self, request: Request, game_id: int) -> Response:
+    def get(self, request: AuthenticatedRequest, game_id: int) -> Response:
         # The two hottest endpoints (a bot asks this before every move) parse and answer by hand; the
         # serializers above describe the same shapes in the schema (schemathesis checks they agree).
         offset = _int_param(request, "offset", 0, 0, None)
@@ -318,7 +319,7 @@ class MoveSubmitApi(APIView):
         ],
         responses={201: OutputSerializer, 200: OutputSerializer},
     )
-    def post(self, request: Request, game_id: int) -> Response:
+    def post(self, request: AuthenticatedRequest, game_id: int) -> Response:
         legal = _int_param(request, "legal", 0, 0, LEGAL_MAX_LIMIT)
         data = request.data if isinstance(request.data, dict) else {}
         if "action" not in data:
@@ -335,7 +336,7 @@ class MoveSubmitApi(APIView):
             key=request.headers.get("Idempotency-Key") or None,
         )
         seat = result.move.seat if result.move else None
-        body = {
+        body: dict[str, Any] = {
             "version": result.game.version,
             "seq": result.move.seq if result.move else None,
             "replayed": result.replayed,
@@ -357,7 +358,7 @@ class GameInviteApi(APIView):
         join_url = serializers.CharField()
 
     @extend_schema(operation_id="games_invite", responses=OutputSerializer)
-    def get(self, request: Request, game_id: int) -> Response:
+    def get(self, request: AuthenticatedRequest, game_id: int) -> Response:
         game = selectors.game_get(game_id=game_id)
         if not _seated_or_creator(game, request.user, selectors.seat_position(game=game, user=request.user)):
             raise ServiceError("forbidden", "only the game's players can invite", status=403)
@@ -376,7 +377,7 @@ class GameBotAddApi(APIView):
         bot = serializers.CharField(max_length=32, required=False, allow_null=True, default=None)
 
     @extend_schema(operation_id="games_add_bot", request=InputSerializer, responses=GameSummarySerializer)
-    def post(self, request: Request, game_id: int) -> Response:
+    def post(self, request: AuthenticatedRequest, game_id: int) -> Response:
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         game = selectors.game_get(game_id=game_id)

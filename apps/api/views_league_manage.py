@@ -12,10 +12,10 @@ from django.contrib.auth import get_user_model
 from django.urls import reverse
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
-from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from apps.accounts.http import AuthenticatedRequest
 from apps.games import services as game_services
 from apps.games.errors import ServiceError
 from apps.games.models import Game
@@ -26,7 +26,7 @@ from .serializers import GameSummarySerializer, game_summary
 from .views_leagues import SeasonSerializer, league_organised
 
 
-def _game_answer(request: Request, game_id: int) -> Response:
+def _game_answer(request: AuthenticatedRequest, game_id: int) -> Response:
     game = Game.objects.prefetch_related("seats__user__profile").get(pk=game_id)
     seat = game_services.seat_of(game, request.user)
     return Response(GameSummarySerializer(game_summary(game, seat.position if seat else None)).data)
@@ -56,7 +56,7 @@ class LeagueMemberListApi(APIView):
         joined_at = serializers.DateTimeField(allow_null=True)
 
     @extend_schema(operation_id="leagues_members_list", responses=OutputSerializer(many=True))
-    def get(self, request: Request, slug: str) -> Response:
+    def get(self, request: AuthenticatedRequest, slug: str) -> Response:
         league = league_organised(request, slug)
         body = [
             {
@@ -79,7 +79,9 @@ class MembershipDecisionSerializer(serializers.Serializer):
     status = serializers.CharField(help_text="active once approved; declined: the request is gone.")
 
 
-def _membership_decide(request: Request, slug: str, membership_id: int, approve: bool) -> Response:
+def _membership_decide(
+    request: AuthenticatedRequest, slug: str, membership_id: int, approve: bool
+) -> Response:
     league = league_organised(request, slug)
     membership = league_services.membership_approve(
         league=league, membership_id=membership_id, by=request.user, approve=approve
@@ -98,7 +100,7 @@ class MembershipApproveApi(APIView):
     @extend_schema(
         operation_id="leagues_member_approve", request=None, responses=MembershipDecisionSerializer
     )
-    def post(self, request: Request, slug: str, membership_id: int) -> Response:
+    def post(self, request: AuthenticatedRequest, slug: str, membership_id: int) -> Response:
         return _membership_decide(request, slug, membership_id, approve=True)
 
 
@@ -108,7 +110,7 @@ class MembershipDeclineApi(APIView):
     @extend_schema(
         operation_id="leagues_member_decline", request=None, responses=MembershipDecisionSerializer
     )
-    def post(self, request: Request, slug: str, membership_id: int) -> Response:
+    def post(self, request: AuthenticatedRequest, slug: str, membership_id: int) -> Response:
         return _membership_decide(request, slug, membership_id, approve=False)
 
 
@@ -120,7 +122,7 @@ class LeagueInviteApi(APIView):
         join_url = serializers.CharField()
 
     @extend_schema(operation_id="leagues_invite", responses=OutputSerializer)
-    def get(self, request: Request, slug: str) -> Response:
+    def get(self, request: AuthenticatedRequest, slug: str) -> Response:
         league = league_organised(request, slug)
         url = request.build_absolute_uri(reverse("leagues:join", args=[league.slug, league.invite_token]))
         return Response(self.OutputSerializer({"invite_token": league.invite_token, "join_url": url}).data)
@@ -137,7 +139,7 @@ class LeagueEmailApi(APIView):
         sent = serializers.IntegerField(help_text="Messages sent.")
 
     @extend_schema(operation_id="leagues_email_members", request=InputSerializer, responses=OutputSerializer)
-    def post(self, request: Request, slug: str) -> Response:
+    def post(self, request: AuthenticatedRequest, slug: str) -> Response:
         league = league_organised(request, slug)
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
@@ -161,7 +163,7 @@ class SeasonCreateApi(APIView):
     @extend_schema(
         operation_id="leagues_season_create", request=InputSerializer, responses={201: SeasonSerializer}
     )
-    def post(self, request: Request, slug: str) -> Response:
+    def post(self, request: AuthenticatedRequest, slug: str) -> Response:
         league = league_organised(request, slug)
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
@@ -182,7 +184,7 @@ class LeagueOpenGameListApi(APIView):
         game = GameSummarySerializer()
 
     @extend_schema(operation_id="leagues_games_open", responses=OutputSerializer(many=True))
-    def get(self, request: Request, slug: str) -> Response:
+    def get(self, request: AuthenticatedRequest, slug: str) -> Response:
         league = league_organised(request, slug)
         body = [
             {
@@ -211,7 +213,7 @@ class GameDeadlineExtendApi(APIView):
     @extend_schema(
         operation_id="leagues_game_extend", request=InputSerializer, responses=GameSummarySerializer
     )
-    def post(self, request: Request, slug: str, game_id: int) -> Response:
+    def post(self, request: AuthenticatedRequest, slug: str, game_id: int) -> Response:
         league = league_organised(request, slug)
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
@@ -227,7 +229,7 @@ class GamePauseApi(APIView):
     @extend_schema(
         operation_id="leagues_game_pause", request=ReasonSerializer, responses=GameSummarySerializer
     )
-    def post(self, request: Request, slug: str, game_id: int) -> Response:
+    def post(self, request: AuthenticatedRequest, slug: str, game_id: int) -> Response:
         league = league_organised(request, slug)
         data = ReasonSerializer(data=request.data)
         data.is_valid(raise_exception=True)
@@ -241,7 +243,7 @@ class GameResumeApi(APIView):
     @extend_schema(
         operation_id="leagues_game_resume", request=ReasonSerializer, responses=GameSummarySerializer
     )
-    def post(self, request: Request, slug: str, game_id: int) -> Response:
+    def post(self, request: AuthenticatedRequest, slug: str, game_id: int) -> Response:
         league = league_organised(request, slug)
         data = ReasonSerializer(data=request.data)
         data.is_valid(raise_exception=True)
@@ -259,7 +261,7 @@ class SeatSubstituteApi(APIView):
     @extend_schema(
         operation_id="leagues_game_substitute", request=InputSerializer, responses=GameSummarySerializer
     )
-    def post(self, request: Request, slug: str, game_id: int) -> Response:
+    def post(self, request: AuthenticatedRequest, slug: str, game_id: int) -> Response:
         league = league_organised(request, slug)
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
@@ -288,7 +290,7 @@ class SeatBotTakeoverApi(APIView):
     @extend_schema(
         operation_id="leagues_game_bot_takeover", request=InputSerializer, responses=GameSummarySerializer
     )
-    def post(self, request: Request, slug: str, game_id: int) -> Response:
+    def post(self, request: AuthenticatedRequest, slug: str, game_id: int) -> Response:
         league = league_organised(request, slug)
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
@@ -318,7 +320,7 @@ class GameAdjudicateApi(APIView):
     @extend_schema(
         operation_id="leagues_game_adjudicate", request=InputSerializer, responses=GameSummarySerializer
     )
-    def post(self, request: Request, slug: str, game_id: int) -> Response:
+    def post(self, request: AuthenticatedRequest, slug: str, game_id: int) -> Response:
         league = league_organised(request, slug)
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
@@ -339,7 +341,7 @@ class GameAbortApi(APIView):
     @extend_schema(
         operation_id="leagues_game_abort", request=RequiredReasonSerializer, responses=GameSummarySerializer
     )
-    def post(self, request: Request, slug: str, game_id: int) -> Response:
+    def post(self, request: AuthenticatedRequest, slug: str, game_id: int) -> Response:
         league = league_organised(request, slug)
         data = RequiredReasonSerializer(data=request.data)
         data.is_valid(raise_exception=True)

@@ -8,10 +8,10 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
-from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from apps.accounts.http import AuthenticatedRequest
 from apps.games.errors import ServiceError
 from apps.games.timing import PRESETS
 from apps.leagues import selectors as league_selectors
@@ -114,7 +114,7 @@ class LeagueCreateApi(APIView):
     @extend_schema(
         operation_id="leagues_create", request=InputSerializer, responses={201: LeagueDetailSerializer}
     )
-    def post(self, request: Request) -> Response:
+    def post(self, request: AuthenticatedRequest) -> Response:
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         league = league_services.league_create(creator=request.user, **data.validated_data)
@@ -126,12 +126,12 @@ class LeagueListApi(LeagueCreateApi):
     """The leagues I may see: public ones, and private ones I organise or belong to (POST: a new one)."""
 
     @extend_schema(operation_id="leagues_list", responses=LeagueSerializer(many=True))
-    def get(self, request: Request) -> Response:
+    def get(self, request: AuthenticatedRequest) -> Response:
         leagues = league_selectors.league_list_visible(user=request.user)
         return Response(LeagueSerializer(leagues, many=True).data)
 
 
-def league_organised(request: Request, slug: str) -> League:
+def league_organised(request: AuthenticatedRequest, slug: str) -> League:
     """A league the caller may see (404 otherwise) and organises (403 otherwise)."""
     league = league_selectors.league_get_visible(user=request.user, slug=slug)
     if not league_services.league_is_organiser(league=league, user=request.user):
@@ -164,7 +164,7 @@ class LeagueDetailApi(APIView):
         )
 
     @extend_schema(operation_id="leagues_retrieve", responses=LeagueDetailSerializer)
-    def get(self, request: Request, slug: str) -> Response:
+    def get(self, request: AuthenticatedRequest, slug: str) -> Response:
         league = league_selectors.league_get_visible(user=request.user, slug=slug)
         return Response(LeagueDetailSerializer(_league_detail(league, request.user)).data)
 
@@ -178,7 +178,7 @@ class LeagueDetailApi(APIView):
             "options and clocks. A new points table counts for results recorded from then on."
         ),
     )
-    def patch(self, request: Request, slug: str) -> Response:
+    def patch(self, request: AuthenticatedRequest, slug: str) -> Response:
         league = league_organised(request, slug)
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
@@ -194,7 +194,7 @@ class SeasonStandingsApi(APIView):
         standings = StandingSerializer(many=True)
 
     @extend_schema(operation_id="leagues_season_standings", responses=OutputSerializer)
-    def get(self, request: Request, slug: str, season_id: int) -> Response:
+    def get(self, request: AuthenticatedRequest, slug: str, season_id: int) -> Response:
         _, season = visible_season(user=request.user, slug=slug, season_id=season_id)
         body: dict[str, Any] = {
             "season": season,
@@ -210,7 +210,7 @@ class LeagueJoinApi(APIView):
         invite_token = serializers.CharField(max_length=64, required=False, allow_blank=True, default="")
 
     @extend_schema(operation_id="leagues_join", request=InputSerializer, responses=RoleSerializer)
-    def post(self, request: Request, slug: str) -> Response:
+    def post(self, request: AuthenticatedRequest, slug: str) -> Response:
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         token = data.validated_data["invite_token"]
@@ -226,7 +226,7 @@ class LeagueWithdrawApi(APIView):
     """Leave a league (my results stay in its tables)."""
 
     @extend_schema(operation_id="leagues_withdraw", request=None, responses=RoleSerializer)
-    def post(self, request: Request, slug: str) -> Response:
+    def post(self, request: AuthenticatedRequest, slug: str) -> Response:
         league = league_selectors.league_get_visible(user=request.user, slug=slug)
         league_services.membership_withdraw(league=league, user=request.user)
         return Response(RoleSerializer(league_selectors.league_role(league=league, user=request.user)).data)
@@ -253,7 +253,7 @@ class SeasonRatingHistoryApi(APIView):
         ratings = serializers.ListField(child=serializers.FloatField())
 
     @extend_schema(operation_id="leagues_season_ratings", responses=OutputSerializer(many=True))
-    def get(self, request: Request, slug: str, season_id: int) -> Response:
+    def get(self, request: AuthenticatedRequest, slug: str, season_id: int) -> Response:
         _, season = visible_season(user=request.user, slug=slug, season_id=season_id)
         history = league_selectors.season_rating_history(season=season)
         people = {u.pk: u for u in get_user_model().objects.filter(pk__in=history).select_related("profile")}
@@ -293,7 +293,7 @@ class LeagueAuditLogApi(APIView):
         parameters=[FilterSerializer],
         responses=AuditEntrySerializer(many=True),
     )
-    def get(self, request: Request, slug: str) -> Response:
+    def get(self, request: AuthenticatedRequest, slug: str) -> Response:
         filters = self.FilterSerializer(data=request.query_params)
         filters.is_valid(raise_exception=True)
         league = league_selectors.league_get_visible(user=request.user, slug=slug)
@@ -350,7 +350,7 @@ class RoundStartApi(APIView):
     """An organiser starts the season's next round (POST): members are seated at tables, games created."""
 
     @extend_schema(operation_id="leagues_round_start", request=None, responses={201: RoundSerializer})
-    def post(self, request: Request, slug: str, season_id: int) -> Response:
+    def post(self, request: AuthenticatedRequest, slug: str, season_id: int) -> Response:
         _, season = visible_season(user=request.user, slug=slug, season_id=season_id)
         rnd = league_services.round_start(season_id=season.pk, by=request.user)
         rnd = next(r for r in league_selectors.season_rounds(season=season) if r.pk == rnd.pk)
@@ -361,7 +361,7 @@ class RoundListApi(RoundStartApi):
     """The season's rounds with their tables and games (POST: start the next round, organisers)."""
 
     @extend_schema(operation_id="leagues_rounds_list", responses=RoundSerializer(many=True))
-    def get(self, request: Request, slug: str, season_id: int) -> Response:
+    def get(self, request: AuthenticatedRequest, slug: str, season_id: int) -> Response:
         _, season = visible_season(user=request.user, slug=slug, season_id=season_id)
         body = [round_body(r) for r in league_selectors.season_rounds(season=season)]
         return Response(RoundSerializer(body, many=True).data)

@@ -12,6 +12,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 from drf_spectacular.generators import SchemaGenerator
 
+from apps.accounts.http import AuthenticatedHttpRequest
 from baogame.rules.core import RuleError
 
 from . import selectors, services
@@ -19,7 +20,7 @@ from . import selectors, services
 _schema_cache: dict[str, Any] = {}
 
 
-def _page(request: HttpRequest, **extra: Any) -> HttpResponse:
+def _page(request: AuthenticatedHttpRequest, **extra: Any) -> HttpResponse:
     context = {
         "tokens": selectors.token_list(user=request.user),
         "bots": selectors.bot_account_list(owner=request.user),
@@ -30,7 +31,7 @@ def _page(request: HttpRequest, **extra: Any) -> HttpResponse:
 
 
 @login_required
-def tokens(request: HttpRequest) -> HttpResponse:
+def tokens(request: AuthenticatedHttpRequest) -> HttpResponse:
     """List my tokens and bot accounts; create a token (its secret is shown on this answer only)."""
     if request.method == "POST":
         try:
@@ -44,7 +45,7 @@ def tokens(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
-def token_revoke(request: HttpRequest, token_id: int) -> HttpResponse:
+def token_revoke(request: AuthenticatedHttpRequest, token_id: int) -> HttpResponse:
     """Revoke one of my tokens or of my bots' tokens."""
     try:
         services.token_revoke(user=request.user, token_id=token_id)
@@ -56,7 +57,7 @@ def token_revoke(request: HttpRequest, token_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def bot_create(request: HttpRequest) -> HttpResponse:
+def bot_create(request: AuthenticatedHttpRequest) -> HttpResponse:
     """Create a bot account owned by me."""
     try:
         bot = services.bot_account_create(
@@ -72,7 +73,7 @@ def bot_create(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
-def bot_token_create(request: HttpRequest, bot_id: int) -> HttpResponse:
+def bot_token_create(request: AuthenticatedHttpRequest, bot_id: int) -> HttpResponse:
     """Create a token for one of my bot accounts; the secret is shown on this answer only."""
     try:
         token, raw = services.bot_token_create(

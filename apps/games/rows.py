@@ -1,4 +1,4 @@
-"""The reads every move and every API request of a game makes, as hand-written SQL.
+"""The reads and writes every move and every API request of a game makes, as hand-written SQL.
 
 Same results as the obvious querysets (the tests compare them), without compiling a queryset each time:
 see ``baogame.sqlrows``. Anything less hot uses the ORM.
@@ -6,7 +6,9 @@ see ``baogame.sqlrows``. Anything less hot uses the ORM.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
+from functools import cache
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -14,9 +16,36 @@ from django.db import connection
 
 from apps.accounts.models import Profile
 from baogame import sqlrows
-from baogame.sqlrows import column, select_list, table
+from baogame.sqlrows import Statement, column, select_list, table
 
 from .models import Decision, Game, Move, Seat
+
+
+@cache
+def _game_sql(vendor: str, for_update: bool, overdue: bool, seat_of: bool, key: bool) -> str:
+    """The game row SELECT with the optional extra columns, built once per shape."""
+    extra = ""
+    if overdue:
+        extra += (
+            f", EXISTS(SELECT 1 FROM {table(Decision)} d WHERE d.{column(Decision, 'game_id')} = "
+            f"g.{column(Game, 'id')} AND d.{column(Decision, 'deadline')} <= %s)"
+        )
+    if seat_of:
+        extra += (
+            f", (SELECT s.{column(Seat, 'position')} FROM {table(Seat)} s "
+            f"WHERE s.{column(Seat, 'game_id')} = g.{column(Game, 'id')} "
+            f"AND s.{column(Seat, 'user_id')} = %s)"
+        )
+    if key:
+        extra += (
+            f", (SELECT m.{column(Move, 'id')} FROM {table(Move)} m "
+            f"WHERE m.{column(Move, 'game_id')} = g.{column(Game, 'id')} "
+            f"AND m.{column(Move, 'idempotency_key')} = %s)"
+        )
+    sql = f"SELECT {select_list(Game, 'g')}{extra} FROM {table(Game)} g WHERE g.{column(Game, 'id')} = %s"
+    if for_update and connection.features.has_select_for_update:
+        sql += " FOR UPDATE"
+    return sql
 
 
 def game_row(
@@ -25,48 +54,47 @@ def game_row(
     for_update: bool = False,
     overdue_at: datetime | None = None,
     seat_of_user: int | None = None,
+    move_key: str | None = None,
 ) -> Game | None:
     """The game (row-locked with ``for_update`` where the database can).
 
-    With ``overdue_at``, its ``overdue`` attribute says whether a decision's deadline is at or before
-    that time; with ``seat_of_user`` (a user id), its ``user_seat`` attribute is that user's seat
-    position or None.
+    Extra answers in the same query, as attributes of the game:
+
+    * ``overdue_at`` -> ``overdue``: whether a decision's deadline is at or before that time;
+    * ``seat_of_user`` (a user id) -> ``user_seat``: that user's seat position, or None;
+    * ``move_key`` -> ``key_move_id``: the id of the game's move with that ``Idempotency-Key``, or None.
     """
     params: list[Any] = []
-    extra = ""
     if overdue_at is not None:
-        extra += (
-            f", EXISTS(SELECT 1 FROM {table(Decision)} d WHERE d.{column(Decision, 'game_id')} = "
-            f"g.{column(Game, 'id')} AND d.{column(Decision, 'deadline')} <= %s)"
-        )
         params.append(connection.ops.adapt_datetimefield_value(overdue_at))
     if seat_of_user is not None:
-        extra += (
-            f", (SELECT s.{column(Seat, 'position')} FROM {table(Seat)} s "
-            f"WHERE s.{column(Seat, 'game_id')} = g.{column(Game, 'id')} "
-            f"AND s.{column(Seat, 'user_id')} = %s)"
-        )
         params.append(seat_of_user)
-    sql = f"SELECT {select_list(Game, 'g')}{extra} FROM {table(Game)} g WHERE g.{column(Game, 'id')} = %s"
+    if move_key is not None:
+        params.append(move_key)
     params.append(game_id)
-    if for_update and connection.features.has_select_for_update:
-        sql += " FOR UPDATE"
+    sql = _game_sql(
+        connection.vendor, for_update, overdue_at is not None, seat_of_user is not None, move_key is not None
+    )
     rows = sqlrows.fetch(sql, params)
     if not rows:
         return None
-    game = sqlrows.load(Game, rows[0])
+    row = rows[0]
+    game = sqlrows.load(Game, row)
     assert game is not None
     index = sqlrows.width(Game)
     if overdue_at is not None:
-        game.overdue = bool(rows[0][index])  # type: ignore[attr-defined]
+        game.overdue = bool(row[index])  # type: ignore[attr-defined]
         index += 1
     if seat_of_user is not None:
-        game.user_seat = rows[0][index]  # type: ignore[attr-defined]
+        game.user_seat = row[index]  # type: ignore[attr-defined]
+        index += 1
+    if move_key is not None:
+        game.key_move_id = row[index]  # type: ignore[attr-defined]
     return game
 
 
-def seat_rows(game: Game, *, people: bool = False) -> list[Seat]:
-    """The game's seats by position; with ``people``, each seat's user and the user's profile too."""
+@cache
+def _seats_sql(vendor: str, people: bool) -> str:
     user_model = get_user_model()
     if people:
         sql = (
@@ -79,75 +107,152 @@ def seat_rows(game: Game, *, people: bool = False) -> list[Seat]:
         )
     else:
         sql = f"SELECT {select_list(Seat, 's')} FROM {table(Seat)} s "
-    sql += f"WHERE s.{column(Seat, 'game_id')} = %s ORDER BY s.{column(Seat, 'position')}"
-    seats = []
-    seat_width, user_width = sqlrows.width(Seat), sqlrows.width(user_model)
-    for row in sqlrows.fetch(sql, [game.pk]):
-        seat = sqlrows.load(Seat, row)
-        assert seat is not None
-        seat.game = game
-        if people:
-            user = sqlrows.load(user_model, row, seat_width)
-            if user is not None:
-                user.profile = sqlrows.load(Profile, row, seat_width + user_width)
-            seat.user = user
-        seats.append(seat)
-    return seats
+    return sql + f"WHERE s.{column(Seat, 'game_id')} = %s ORDER BY s.{column(Seat, 'position')}"
+
+
+def seat_rows(game: Game, *, people: bool = False) -> list[Seat]:
+    """The game's seats by position; with ``people``, each seat's user and the user's profile too."""
+    return [
+        _seat_from_row(game, row, people=people)
+        for row in sqlrows.fetch(_seats_sql(connection.vendor, people), [game.pk])
+    ]
+
+
+def _seat_from_row(game: Game, row: Sequence[Any], *, people: bool) -> Seat:
+    seat = sqlrows.load(Seat, row)
+    assert seat is not None
+    seat.game = game
+    if people:
+        user_model = get_user_model()
+        seat_width = sqlrows.width(Seat)
+        user = sqlrows.load(user_model, row, seat_width)
+        if user is not None:
+            user.profile = sqlrows.load(Profile, row, seat_width + sqlrows.width(user_model))
+        seat.user = user
+    return seat
 
 
 def attach_seats(game: Game, seats: list[Seat]) -> None:
     """Make ``game.seats.all()`` answer ``seats`` without a query, as ``prefetch_related`` would."""
     queryset = game.seats.all()
-    queryset._result_cache = seats  # type: ignore[attr-defined]
+    queryset._result_cache = seats
     queryset._prefetch_done = True  # type: ignore[attr-defined]
     game.__dict__.setdefault("_prefetched_objects_cache", {})["seats"] = queryset
 
 
-def decision_rows(game: Game) -> list[Decision]:
-    """The game's open decision rows, by deadline (the model's ordering), then id."""
-    sql = (
+@cache
+def _decisions_sql(vendor: str) -> str:
+    return (
         f"SELECT {select_list(Decision, 'd')} FROM {table(Decision)} d "
         f"WHERE d.{column(Decision, 'game_id')} = %s "
         f"ORDER BY d.{column(Decision, 'deadline')}, d.{column(Decision, 'id')}"
     )
-    out = []
-    for row in sqlrows.fetch(sql, [game.pk]):
-        decision = sqlrows.load(Decision, row)
-        assert decision is not None
-        decision.game = game
-        out.append(decision)
-    return out
+
+
+def decision_rows(game: Game) -> list[Decision]:
+    """The game's open decision rows, by deadline (the model's ordering), then id."""
+    found = sqlrows.fetch(_decisions_sql(connection.vendor), [game.pk])
+    return [_decision_from_row(game, row) for row in found]
+
+
+def _decision_from_row(game: Game, row: Sequence[Any]) -> Decision:
+    decision = sqlrows.load(Decision, row)
+    assert decision is not None
+    decision.game = game
+    return decision
+
+
+@cache
+def _move_sql(vendor: str) -> str:
+    return f"SELECT {select_list(Move, 'm')} FROM {table(Move)} m WHERE m.{column(Move, 'id')} = %s"
+
+
+def move_by_id(move_id: int) -> Move | None:
+    """One move row."""
+    rows = sqlrows.fetch(_move_sql(connection.vendor), [move_id])
+    return sqlrows.load(Move, rows[0]) if rows else None
+
+
+@cache
+def _move_key_sql(vendor: str) -> str:
+    return (
+        f"SELECT {select_list(Move, 'm')} FROM {table(Move)} m "
+        f"WHERE m.{column(Move, 'game_id')} = %s AND m.{column(Move, 'idempotency_key')} = %s"
+    )
 
 
 def move_by_key(game_id: int, key: str) -> Move | None:
     """The game's move submitted with this ``Idempotency-Key``, if any."""
-    sql = (
-        f"SELECT {select_list(Move, 'm')} FROM {table(Move)} m "
-        f"WHERE m.{column(Move, 'game_id')} = %s AND m.{column(Move, 'idempotency_key')} = %s"
-    )
-    rows = sqlrows.fetch(sql, [game_id, key])
+    rows = sqlrows.fetch(_move_key_sql(connection.vendor), [game_id, key])
     return sqlrows.load(Move, rows[0]) if rows else None
 
 
 # --- the writes of a move ------------------------------------------------------------------------------
+#
+# Each returns the statement; ``baogame.sqlrows.batch`` runs a move's writes together in one round trip.
 
 
-def insert_move(move: Move) -> None:
-    """INSERT a new move row (``Move.objects.create`` without compiling a query)."""
-    sqlrows.insert(move)
+def insert_move(move: Move) -> Statement:
+    """INSERT a new move row (``Move.objects.create``); the batch sets its id."""
+    return sqlrows.insert_statement(move)
 
 
-def update_game(game: Game, attnames: list[str]) -> None:
+def update_game(game: Game, attnames: list[str]) -> Statement:
     """UPDATE the named fields of the game row (``save(update_fields=…)``)."""
-    sqlrows.update(game, attnames)
+    return sqlrows.update_statement(game, attnames)
 
 
-def delete_decisions(pks: list[int]) -> None:
-    """DELETE closed decision rows by id."""
-    sqlrows.delete_pks(Decision, pks)
+#: Every field of a decision row but its id and game: what reusing a row rewrites.
+DECISION_FIELDS = (
+    "seat", "decision_id", "kind", "timing", "opened_at", "deadline", "remaining", "reminded_at",
+)  # fmt: skip
 
 
-def insert_decisions(decisions: list[Decision]) -> None:
-    """INSERT new decision rows (each gets its id)."""
-    for decision in decisions:
-        sqlrows.insert(decision)
+def reuse_decision_row(pk: int, decision: Decision) -> Statement:
+    """Write the new ``decision`` over the closed decision row ``pk`` of the same game (it takes the id)."""
+    decision.pk = pk
+    decision._state.adding = False
+    decision._state.db = "default"
+    return sqlrows.update_statement(decision, DECISION_FIELDS)
+
+
+def delete_decisions(pks: list[int]) -> list[Statement]:
+    """DELETE closed decision rows by id (no statement when there are none)."""
+    return [sqlrows.delete_statement(Decision, pks)] if pks else []
+
+
+def insert_decisions(decisions: list[Decision]) -> list[Statement]:
+    """INSERT new decision rows (the batch gives each its id)."""
+    return [sqlrows.insert_statement(d) for d in decisions]
+
+
+# --- the reads of a locked game -----------------------------------------------------------------------
+
+
+def lock_game_with_rows(
+    game_id: int, *, move_key: str | None = None
+) -> tuple[Game | None, list[Seat], list[Decision]]:
+    """Lock the game row and read its seats (with people) and open decision rows, in one round trip.
+
+    The seat and decision SELECTs run after the lock is granted, each on a fresh snapshot, so they see
+    everything committed by the transaction the lock waited for.
+    """
+    params: list[Any] = []
+    if move_key is not None:
+        params.append(move_key)
+    params.append(game_id)
+    lock = Statement(_game_sql(connection.vendor, True, False, False, move_key is not None), params)
+    seats = Statement(_seats_sql(connection.vendor, True), [game_id])
+    decisions = Statement(_decisions_sql(connection.vendor), [game_id])
+    sqlrows.batch([lock, seats, decisions])
+    if not lock.rows:
+        return None, [], []
+    game = sqlrows.load(Game, lock.rows[0])
+    assert game is not None
+    if move_key is not None:
+        game.key_move_id = lock.rows[0][sqlrows.width(Game)]  # type: ignore[attr-defined]
+    return (
+        game,
+        [_seat_from_row(game, row, people=True) for row in seats.rows],
+        [_decision_from_row(game, row) for row in decisions.rows],
+    )

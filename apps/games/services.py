@@ -14,13 +14,15 @@ from datetime import datetime, timedelta
 from functools import partial
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import AnonymousUser, User
 from django.db import IntegrityError, transaction
 from django.db.models import Min, Q
 from django.utils import timezone
 
+from baogame import sqlrows
 from baogame.rules.core import RuleError, visible
 from baogame.rules.registry import get_bots, get_engine
+from baogame.sqlrows import Statement
 
 from . import deadlines, signals
 from . import rows as sql_rows
@@ -46,7 +48,7 @@ class MoveResult:
 
 def game_create(
     *,
-    creator: AbstractBaseUser | None,
+    creator: User | None,
     engine: str,
     players: int,
     options: dict[str, Any] | None = None,
@@ -101,7 +103,7 @@ def game_create(
     return game
 
 
-def game_join(*, game_id: int, user: AbstractBaseUser, position: int | None = None) -> Game:
+def game_join(*, game_id: int, user: User, position: int | None = None) -> Game:
     """Take an open seat (the lowest, or ``position``); the game starts when the table is full."""
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=game_id)
@@ -122,7 +124,7 @@ def game_join(*, game_id: int, user: AbstractBaseUser, position: int | None = No
 
 
 def seat_fill_bot(
-    *, game_id: int, user: AbstractBaseUser, position: int, bot_name: str | None = None
+    *, game_id: int, user: User, position: int, bot_name: str | None = None
 ) -> Game:
     """The creator puts a bot into an open seat."""
     with transaction.atomic():
@@ -183,11 +185,14 @@ def _start_if_full(game: Game) -> None:
 # instance). Callers that do not set the flag (clock, leagues) always read the database.
 
 
-def _lock_game(game_id: int) -> Game | None:
-    """Lock the game row and return it with its per-transaction caches switched on."""
-    game = sql_rows.game_row(game_id, for_update=True)
+def _lock_game(game_id: int, move_key: str | None = None) -> Game | None:
+    """Lock the game row and return it with its per-transaction caches switched on (and, with
+    ``move_key``, ``key_move_id``: the move already made with that Idempotency-Key)."""
+    game, seats, decisions = sql_rows.lock_game_with_rows(game_id, move_key=move_key)
     if game is not None:
         game._tx_cache = True  # type: ignore[attr-defined]
+        game._seat_cache = {s.position: s for s in seats}  # type: ignore[attr-defined]
+        game._decision_cache = decisions  # type: ignore[attr-defined]
     return game
 
 
@@ -211,12 +216,19 @@ def _decision_rows(game: Game) -> list[Decision]:
     return cache
 
 
+def _state(game: Game) -> dict[str, Any]:
+    """The state of a started game (the engine's plain JSON dict)."""
+    assert game.state is not None, f"game {game.pk} has not started"
+    state: dict[str, Any] = game.state
+    return state
+
+
 def _on_vacation(seat: Seat) -> bool:
     profile = getattr(seat.user, "profile", None) if seat.user_id else None
     return profile is not None and profile.vacation_started_at is not None
 
 
-def seat_of(game: Game, user: AbstractBaseUser | None) -> Seat | None:
+def seat_of(game: Game, user: User | AnonymousUser | None) -> Seat | None:
     """The user's seat in the game, or None."""
     if user is None or not user.is_authenticated:
         return None
@@ -225,7 +237,7 @@ def seat_of(game: Game, user: AbstractBaseUser | None) -> Seat | None:
 
 
 def submit_action(
-    *, game_id: int, user: AbstractBaseUser, action: dict[str, Any], key: str | None = None
+    *, game_id: int, user: User, action: dict[str, Any], key: str | None = None
 ) -> MoveResult:
     """Apply one action of ``user`` to the game, exactly as DESIGN.md's five steps say.
 
@@ -241,19 +253,13 @@ def submit_action(
         raise ServiceError("invalid_idempotency_key", "an Idempotency-Key is 1-128 characters")
     try:
         with transaction.atomic():
-            game = _lock_game(game_id)
+            game = _lock_game(game_id, move_key=key)
             if game is None:
                 raise Game.DoesNotExist(f"no game {game_id}")
-            if key is not None:
-                earlier = sql_rows.move_by_key(game.pk, key)
+            if key is not None and game.key_move_id is not None:  # type: ignore[attr-defined]
+                earlier = sql_rows.move_by_id(game.key_move_id)  # type: ignore[attr-defined]
                 if earlier is not None:
-                    if earlier.user_id != user.pk:
-                        raise ServiceError(
-                            "idempotency_key_reused",
-                            "that Idempotency-Key belongs to another request",
-                            status=409,
-                        )
-                    return MoveResult(game, earlier, _visible_events(earlier.events, earlier.seat), True)
+                    return _replayed(game, earlier, user)
             seat = seat_of(game, user)
             if seat is None:
                 raise ServiceError("not_seated", "you have no seat in this game", status=403)
@@ -265,6 +271,13 @@ def submit_action(
                     )
                 move, events = apply_locked(game, seat, action, user=user, key=key)  # RuleError: no writes
             except RuleError as exc:
+                if key is not None:
+                    # The lock query's key check saw the database as it was before this request waited
+                    # for the lock (PostgreSQL evaluates it on the statement's snapshot), so a retry
+                    # that queued behind its own first attempt finds that move here, with a fresh read.
+                    earlier = sql_rows.move_by_key(game.pk, key)
+                    if earlier is not None:
+                        return _replayed(game, earlier, user)
                 if not settled:
                     raise
                 refused = exc  # keep the timeouts just applied: commit them, then refuse
@@ -278,10 +291,20 @@ def submit_action(
         # Only a concurrent request with the same Idempotency-Key gets here: the other one won.
         if key is None:
             raise
-        move = Move.objects.filter(game_id=game_id, idempotency_key=key).first()
-        if move is None:
+        winner = Move.objects.filter(game_id=game_id, idempotency_key=key).first()
+        if winner is None:
             raise
-        return MoveResult(Game.objects.get(pk=game_id), move, _visible_events(move.events, move.seat), True)
+        events = _visible_events(winner.events, winner.seat)
+        return MoveResult(Game.objects.get(pk=game_id), winner, events, True)
+
+
+def _replayed(game: Game, earlier: Move, user: User) -> MoveResult:
+    """The answer to a request whose Idempotency-Key was already used in this game."""
+    if earlier.user_id != user.pk:
+        raise ServiceError(
+            "idempotency_key_reused", "that Idempotency-Key belongs to another request", status=409
+        )
+    return MoveResult(game, earlier, _visible_events(earlier.events, earlier.seat), True)
 
 
 def apply_locked(
@@ -289,7 +312,7 @@ def apply_locked(
     seat: Seat,
     action: dict[str, Any],
     *,
-    user: AbstractBaseUser | None = None,
+    user: User | None = None,
     key: str | None = None,
     by_timeout: bool = False,
     by_bot: bool = False,
@@ -311,7 +334,7 @@ def _apply_one(
     seat: Seat,
     action: dict[str, Any],
     *,
-    user: AbstractBaseUser | None = None,
+    user: User | None = None,
     key: str | None = None,
     by_timeout: bool = False,
     by_bot: bool = False,
@@ -322,7 +345,7 @@ def _apply_one(
     ``automatic``: a pass the server makes for a seat that does not wait for plucking windows.
     """
     engine = get_engine(game.engine)
-    new_state, events = engine.apply(game.state, seat.position, action)  # RuleError: nothing written
+    new_state, events = engine.apply(_state(game), seat.position, action)  # RuleError: nothing written
     now = timezone.now()
     game.state = new_state
     game.version += 1
@@ -337,7 +360,7 @@ def _apply_one(
         by_bot=by_bot,
         idempotency_key=key,
     )
-    sql_rows.insert_move(move)
+    writes = [sql_rows.insert_move(move)]
     decisions = engine.pending(new_state)
     update_fields = ["state", "version"]
     if not decisions:
@@ -345,8 +368,9 @@ def _apply_one(
         game.finished_at = now
         game.result = _final_result(engine, new_state, events)
         update_fields += ["status", "finished_at", "result"]
-    sql_rows.update_game(game, update_fields)
-    opened, new_rows = _rewrite_decisions(game, decisions, now, with_rows=True)
+    writes.append(sql_rows.update_game(game, update_fields))
+    opened, new_rows = _rewrite_decisions(game, decisions, now, with_rows=True, writes=writes)
+    sqlrows.batch(writes)  # the move's writes in one round trip
     game_id, version, move_id = game.pk, game.version, move.pk
     transaction.on_commit(
         partial(
@@ -426,12 +450,18 @@ def _final_result(engine: Any, state: dict[str, Any], events: list[dict[str, Any
 
 
 def _rewrite_decisions(
-    game: Game, decisions: list[dict[str, Any]], now: datetime, *, with_rows: bool = False
+    game: Game,
+    decisions: list[dict[str, Any]],
+    now: datetime,
+    *,
+    with_rows: bool = False,
+    writes: list[Statement] | None = None,
 ) -> Any:
     """Make the Decision rows match ``pending``; a decision still open keeps its deadline.
 
     Returns the (seat, kind, decision_id) triples that this rewrite opened (and, ``with_rows``, the
-    new rows too).
+    new rows too). With ``writes``, the statements are added to that list for the caller to run in
+    its batch; otherwise they run now.
     """
     rows = _decision_rows(game)
     existing = {(d.seat, d.decision_id): d for d in rows}
@@ -463,8 +493,15 @@ def _rewrite_decisions(
             )
             opened.append([seat, decision["kind"], decision_id])
     stale = [d.pk for k, d in existing.items() if k not in wanted]
-    sql_rows.delete_decisions(stale)
-    sql_rows.insert_decisions(new_rows)
+    # A closed decision's row is rewritten in place for a new one (one UPDATE instead of a DELETE and
+    # an INSERT); rows left over are deleted, new decisions left over inserted.
+    statements = [sql_rows.reuse_decision_row(pk, row) for pk, row in zip(stale, new_rows, strict=False)]
+    statements += sql_rows.delete_decisions(stale[len(new_rows) :])
+    statements += sql_rows.insert_decisions(new_rows[len(stale) :])
+    if writes is not None:  # the caller runs them with its own writes
+        writes += statements
+    else:
+        sqlrows.batch(statements)
     if "_decision_cache" in game.__dict__:
         game._decision_cache = [d for k, d in existing.items() if k in wanted] + new_rows  # type: ignore
     return (opened, new_rows) if with_rows else opened
@@ -602,7 +639,7 @@ def settle_locked(game: Game, now: datetime) -> int:
         if not due_rows:
             return applied
         due = min(due_rows, key=lambda r: (r.deadline, r.seat))
-        action = engine.timeout_action(game.state, due.seat)
+        action = engine.timeout_action(_state(game), due.seat)
         if action is None:  # the row is stale (the seat already answered): drop it
             due.delete()
             if "_decision_cache" in game.__dict__:
@@ -664,7 +701,7 @@ def settle_overdue(*, now: datetime | None = None) -> int:
 # --- seat settings: plucking windows, absence ---------------------------------------------------------
 
 
-def seat_set_skip_pluck_windows(*, game_id: int, user: AbstractBaseUser, value: bool) -> Seat:
+def seat_set_skip_pluck_windows(*, game_id: int, user: User, value: bool) -> Seat:
     """Switch "don't wait for me on plucking windows" for the user's seat in one game.
 
     Switched on, it passes any window the seat owns now and every later one, at once. The setting is
@@ -679,11 +716,11 @@ def seat_set_skip_pluck_windows(*, game_id: int, user: AbstractBaseUser, value: 
         Seat.objects.filter(pk=seat.pk).update(skip_pluck_windows=value)
         seat.skip_pluck_windows = value
         if value and game.status == Game.Status.ACTIVE:
-            _auto_pass_windows(game, get_engine(game.engine).pending(game.state))
+            _auto_pass_windows(game, get_engine(game.engine).pending(_state(game)))
     return seat
 
 
-def seat_take_back(*, game_id: int, user: AbstractBaseUser) -> Seat:
+def seat_take_back(*, game_id: int, user: User) -> Seat:
     """The player takes their seat back from the bot (one click); the absence count starts again."""
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=game_id)
@@ -731,7 +768,7 @@ def play_bots(game_id: int) -> int:
                 log.warning(
                     "bot %s in game %s refused (%s); applying the default", seat.bot, game.pk, exc.code
                 )
-                fallback = get_engine(game.engine).timeout_action(game.state, seat.position)
+                fallback = get_engine(game.engine).timeout_action(_state(game), seat.position)
                 if fallback is None:
                     return made
                 apply_locked(game, seat, fallback, by_timeout=True, by_bot=True)
@@ -743,13 +780,13 @@ def _bot_choice(game: Game) -> tuple[Seat, dict[str, Any]] | None:
     engine = get_engine(game.engine)
     seats = _seats(game)
     bots, default_bot = get_bots(game.engine)
-    for decision in engine.pending(game.state):
+    for decision in engine.pending(_state(game)):
         for position in decision["seats"]:
             seat = seats[position]
             if seat.played_by_bot:
                 rng = random.Random(f"bot:{game.seed}:{game.version}:{position}")
                 bot = bots.get(seat.bot or default_bot, bots[default_bot])
-                return seat, bot(engine.view(game.state, position), rng)
+                return seat, bot(engine.view(_state(game), position), rng)
             if seat.skip_pluck_windows and decision["kind"] == "pluck_window":
                 return seat, {"type": "pass", "decision_id": decision["decision_id"]}
     return None

@@ -255,7 +255,10 @@ def reminders_send_due(*, now: datetime | None = None) -> int:
         assert decision.deadline is not None  # filtered on deadline__gt
         if decision.opened_at + (decision.deadline - decision.opened_at) * 0.75 > now:
             continue
-        if Decision.objects.filter(pk=decision.pk, reminded_at=None).update(reminded_at=now) != 1:
+        claim = Decision.objects.filter(  # the row must still hold this decision (rows are reused)
+            pk=decision.pk, seat=decision.seat, decision_id=decision.decision_id, reminded_at=None
+        )
+        if claim.update(reminded_at=now) != 1:
             continue  # another sweep claimed it
         player = _human_players(decision.game).get(decision.seat)
         profile = getattr(player, "profile", None)
@@ -312,8 +315,10 @@ def notification_send(*, notification_id: int) -> bool:
     Returns False when there is nothing to send (already sent or being sent, or stale).
     """
     now = timezone.now()
-    claimed = Notification.objects.filter(
-        pk=notification_id, status__in=[Notification.Status.PENDING, Notification.Status.FAILED]
+    claimed = Notification.objects.filter(  # a row that used up its attempts is never claimed again
+        pk=notification_id,
+        status__in=[Notification.Status.PENDING, Notification.Status.FAILED],
+        attempts__lt=SEND_MAX_ATTEMPTS,
     ).update(status=Notification.Status.SENDING, claimed_at=now, attempts=F("attempts") + 1)
     if claimed != 1:
         return False

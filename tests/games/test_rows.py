@@ -7,7 +7,7 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import Model
 from django.utils import timezone
 
@@ -16,6 +16,7 @@ from apps.api.models import token_digest
 from apps.api.services import token_create
 from apps.games import rows, services
 from apps.games.models import Decision, Game, Move, Seat
+from baogame import sqlrows
 
 pytestmark = pytest.mark.django_db
 
@@ -101,19 +102,25 @@ def test_decision_rows_equal_the_orms_rows(game: Game) -> None:
     assert [d.remaining for d in loaded if d.deadline is None] == [timedelta(hours=3)]
 
 
-def test_move_insert_and_lookup_by_key_round_trip(game: Game, users: list[Any]) -> None:
+def test_move_insert_and_lookup_by_idempotency_key_round_trip(game: Game, users: list[Any]) -> None:
     move = Move(
         game=game, seq=7, seat=0, user=users[0], action={"type": "play", "card": 3},
         events=[{"type": "played", "visible_to": "all"}], idempotency_key="k-1",
     )  # fmt: skip
 
-    rows.insert_move(move)
+    sqlrows.batch([rows.insert_move(move)])
 
     stored = Move.objects.get(pk=move.pk)
     assert _values(stored) == _values(move) and stored.created_at is not None
-    found = rows.move_by_key(game.pk, "k-1")
+    with transaction.atomic():
+        keyed = rows.game_row(game.pk, for_update=True, move_key="k-1")
+        unkeyed = rows.game_row(game.pk, for_update=True, move_key="k-2")
+    assert keyed is not None and keyed.key_move_id == move.pk  # type: ignore[attr-defined]
+    assert unkeyed is not None and unkeyed.key_move_id is None  # type: ignore[attr-defined]
+    found = rows.move_by_id(move.pk)
     assert found is not None and _values(found) == _values(stored)
-    assert rows.move_by_key(game.pk, "k-2") is None
+    by_key = rows.move_by_key(game.pk, "k-1")
+    assert by_key is not None and by_key.pk == move.pk and rows.move_by_key(game.pk, "k-2") is None
 
 
 def test_game_update_writes_only_the_named_fields(game: Game) -> None:
@@ -123,7 +130,7 @@ def test_game_update_writes_only_the_named_fields(game: Game) -> None:
     loaded.version = 41
     loaded.title = "not written"
 
-    rows.update_game(loaded, ["state", "version"])
+    sqlrows.batch([rows.update_game(loaded, ["state", "version"])])
 
     stored = Game.objects.get(pk=game.pk)
     assert (stored.state["marker"], stored.version, stored.title) == ([1, 2], 41, game.title)
@@ -132,10 +139,10 @@ def test_game_update_writes_only_the_named_fields(game: Game) -> None:
 def test_decision_insert_and_delete(game: Game) -> None:
     new = Decision(game=game, seat=1, decision_id="n", kind="turn", timing="turn", opened_at=timezone.now())
 
-    rows.insert_decisions([new])
+    sqlrows.batch(rows.insert_decisions([new]))
     assert _values(Decision.objects.get(pk=new.pk)) == _values(new)
 
-    rows.delete_decisions([new.pk])
+    sqlrows.batch(rows.delete_decisions([new.pk]))
     assert not Decision.objects.filter(pk=new.pk).exists()
 
 
@@ -147,3 +154,47 @@ def test_token_lookup_by_digest_loads_the_user(users: list[Any]) -> None:
     assert token is not None and token.user.pk == users[2].pk
     assert _values(token.user) == _values(type(users[2]).objects.get(pk=users[2].pk))
     assert token_by_digest(token_digest(raw + "x")) is None
+
+
+def test_a_closed_decision_row_is_reused_for_the_next_decision(toy_engine: str, users: list[Any]) -> None:
+    """Seat 0 plays: its turn closes and the window opens for seats 1 and 2 — one row is rewritten in
+    place, one inserted; the rows then equal what the engine has pending, with fresh deadlines."""
+    game = services.game_create(creator=users[0], engine=toy_engine, players=3)
+    for user in users[1:3]:
+        services.game_join(game_id=game.pk, user=user)
+    game.refresh_from_db()
+    before = Decision.objects.get(game=game)
+    action = {"type": "play", "decision_id": before.decision_id, "card": game.state["hands"][0][0]}
+
+    services.submit_action(game_id=game.pk, user=users[0], action=action)
+
+    after = list(Decision.objects.filter(game=game).order_by("seat"))
+    assert [(d.seat, d.kind) for d in after] == [(1, "window"), (2, "window")]
+    reused = next(d for d in after if d.pk == before.pk)
+    assert reused.opened_at > before.opened_at and reused.reminded_at is None
+    assert reused.decision_id != before.decision_id and len({d.pk for d in after}) == 2
+
+
+def test_locking_a_game_reads_its_seats_and_decisions_in_the_same_batch(game: Game) -> None:
+    with transaction.atomic():
+        locked, seats, decisions = rows.lock_game_with_rows(game.pk, move_key="nope")
+        missing = rows.lock_game_with_rows(game.pk + 1000)
+
+    assert locked is not None and _values(locked) == _values(Game.objects.get(pk=game.pk))
+    assert locked.key_move_id is None  # type: ignore[attr-defined]
+    expected = rows.seat_rows(game, people=True)
+    assert [_values(s) for s in seats] == [_values(s) for s in expected]
+    assert [s.user.profile.pk for s in seats if s.user] == [s.user.profile.pk for s in expected if s.user]
+    assert [_values(d) for d in decisions] == [_values(d) for d in Decision.objects.filter(game=game)]
+    assert missing == (None, [], [])
+
+
+def test_a_failing_statement_in_a_batch_raises_djangos_error_and_writes_nothing(game: Game) -> None:
+    """A duplicate idempotency key (unique per game) fails the batch as an IntegrityError."""
+    first = Move(game=game, seq=50, seat=0, action={}, events=[], idempotency_key="dup")
+    second = Move(game=game, seq=51, seat=0, action={}, events=[], idempotency_key="dup")
+
+    with pytest.raises(IntegrityError), transaction.atomic():
+        sqlrows.batch([rows.insert_move(first), rows.insert_move(second)])
+
+    assert not Move.objects.filter(game=game, idempotency_key="dup").exists()

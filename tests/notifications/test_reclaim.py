@@ -141,3 +141,17 @@ def test_the_sweep_runs_on_the_beat_schedule() -> None:
 
     assert len(entries) == 1
     assert entries[0]["schedule"] < settings.NOTIFICATIONS_CLAIM_TIMEOUT
+
+
+def test_a_row_given_up_is_not_sent_by_a_late_redelivered_task(
+    claimed: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    """The broker may still deliver the dead worker's task after the sweep gave the row up."""
+    note = claimed(_stale(), attempts=services.SEND_MAX_ATTEMPTS)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.notifications_reclaim_stale()
+
+    sent = services.notification_send(notification_id=note.pk)
+
+    assert sent is False and mail.outbox == []
+    assert Notification.objects.get(pk=note.pk).status == Notification.Status.FAILED

@@ -250,7 +250,7 @@ class Command(BaseCommand):
             help="moves per second offered by all clients together (paced); 0: closed loop, flat out",
         )
         parser.add_argument("--workers", type=int, default=4, help="gunicorn worker processes")
-        parser.add_argument("--threads", type=int, default=4, help="threads per gunicorn worker")
+        parser.add_argument("--threads", type=int, default=1, help="threads per gunicorn worker")
         parser.add_argument("--warmup", type=float, default=2.0, help="seconds of play not measured")
         parser.add_argument("--seed", type=int, default=1)
         parser.add_argument(
