@@ -265,10 +265,15 @@ def _int_param(request: Request, name: str, default: int, low: int, high: int | 
 
 def _legal_page(game: Game, seat: int, offset: int, limit: int) -> dict[str, Any]:
     """``total``, ``offset`` and a page of ``actions``: the seat's legal actions now."""
-    actions: list[dict[str, Any]] = []
-    if game.status == Game.Status.ACTIVE and game.state is not None:
-        actions = get_engine(game.engine).legal_actions(game.state, seat)
-    return {"total": len(actions), "offset": offset, "actions": actions[offset : offset + limit]}
+    if game.status != Game.Status.ACTIVE or game.state is None:
+        return {"total": 0, "offset": offset, "actions": []}
+    engine = get_engine(game.engine)
+    if hasattr(engine, "legal_page"):  # Bao Bei: counts its double plucks instead of building them
+        total, page = engine.legal_page(game.state, seat, offset, limit)
+    else:
+        actions = engine.legal_actions(game.state, seat)
+        total, page = len(actions), actions[offset : offset + limit]
+    return {"total": total, "offset": offset, "actions": page}
 
 
 class LegalPageSerializer(serializers.Serializer):

@@ -89,7 +89,9 @@ class Game(models.Model):
 class Seat(models.Model):
     """A place at the table: a user, or a bot."""
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    # db_index=False: the unique constraint below starts with game_id and serves every lookup by game,
+    # so a separate index would only cost each write.
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats", db_index=False)
     position = models.PositiveSmallIntegerField()
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="seats"
@@ -141,7 +143,9 @@ class Seat(models.Model):
 class Move(models.Model):
     """One applied action: the game's log, in lock order (``seq``)."""
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
+    # db_index=False: the unique constraint below starts with game_id and serves every lookup by game,
+    # so a separate index would only cost each write.
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves", db_index=False)
     seq = models.PositiveIntegerField()
     seat = models.PositiveSmallIntegerField()
     user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
@@ -170,7 +174,9 @@ class Move(models.Model):
 class Decision(models.Model):
     """An open decision of one seat, with its deadline; rewritten after every move."""
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="decisions")
+    # db_index=False: the unique constraint below starts with game_id and serves every lookup by game,
+    # so a separate index would only cost each write.
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="decisions", db_index=False)
     seat = models.PositiveSmallIntegerField()
     decision_id = models.CharField(max_length=64)
     kind = models.CharField(max_length=32)

@@ -46,6 +46,13 @@ class BaoBeiEngine:
         """BB-25.5 2."""
         return legal.legal_actions(state, seat)
 
+    def legal_page(
+        self, state: State, seat: int, offset: int, limit: int
+    ) -> tuple[int, list[dict[str, Any]]]:
+        """``(len(legal_actions), legal_actions[offset:offset + limit])``, without building every
+        double pluck (an optional addition to the contract that the API uses when an engine has it)."""
+        return legal.legal_page(state, seat, offset, limit)
+
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         """BB-25.6."""
         return views.view(state, seat)

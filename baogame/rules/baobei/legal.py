@@ -7,7 +7,7 @@ validation ``apply`` uses, so the two always agree.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from itertools import permutations, product
+from itertools import islice, permutations, product
 from typing import Any
 
 from ..core import RuleError
@@ -125,3 +125,49 @@ def legal_actions(st: State, seat: int) -> list[dict[str, Any]]:
             continue
         out.append(act)
     return out
+
+
+def _pluck_count(st: State, seat: int) -> int:
+    """How many actions ``_plucks`` yields, counted without building them (same cases, BB-22)."""
+    own = len(occupied(st, seat))
+    if not own:
+        return 0
+    others = sum(1 for p in _positions(st) if p["seat"] != seat and not protected(st, p["seat"], seat))
+    singles = own + others * own  # an own target takes no gift; another's takes one of ``own`` gifts
+    if own < 2:
+        return singles
+    spare = own - 1  # gifts left when one of the two targets is an own slot
+    doubles = (
+        own * (own - 1)  # two own targets: no gifts
+        + 2 * own * others * spare  # one own, one other's (either order): a gift from the spare slots
+        + others * (others - 1) * own * (own - 1)  # two others': two different gifts
+    )
+    return singles + doubles
+
+
+def legal_page(st: State, seat: int, offset: int, limit: int) -> tuple[int, list[dict[str, Any]]]:
+    """``(len(legal_actions(st, seat)), legal_actions(st, seat)[offset:offset + limit])`` without
+    building every double pluck: plucks are counted, and only the asked-for page is built."""
+    if not owns_open(st, seat):
+        return 0, []
+    kind = st["decision"]["kind"]
+    if kind not in ("after_draw", "pluck_window"):
+        actions = legal_actions(st, seat)
+        return len(actions), actions[offset : offset + limit]
+    probe = {"type": "pass" if kind == "pluck_window" else "discard", "decision_id": st["decision"]["id"]}
+    validate(st, seat, probe)
+    plucks = _pluck_count(st, seat)
+    others = []
+    for act in _candidates(st, seat):
+        if act["type"] == "pluck":
+            break  # for these two kinds the few other candidates come first, then only plucks
+        try:
+            validate(st, seat, act)
+        except RuleError:
+            continue
+        others.append(act)
+    page = list(islice(_plucks(st, seat, st["decision"]["id"]), offset, offset + limit))
+    if len(page) < limit:
+        start = max(0, offset - plucks)
+        page += others[start : start + limit - len(page)]
+    return plucks + len(others), page
