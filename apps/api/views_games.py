@@ -13,6 +13,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from apps.accounts.http import AuthenticatedRequest
+from apps.games import rows as sql_rows
 from apps.games import selectors as game_selectors
 from apps.games import services as game_services
 from apps.games.errors import ServiceError
@@ -116,6 +117,7 @@ class GameListApi(APIView):
             creator_seat=d["take_seat"],
         )
         my_seat = 0 if d["take_seat"] else None
+        sql_rows.attach_seats(game, sql_rows.seat_rows(game, people=True))
         body = {**game_summary(game, my_seat), "invite_token": game.invite_token}
         return Response(self.CreatedSerializer(body).data, status=status.HTTP_201_CREATED)
 

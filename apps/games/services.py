@@ -106,21 +106,29 @@ def game_create(
 def game_join(*, game_id: int, user: User, position: int | None = None) -> Game:
     """Take an open seat (the lowest, or ``position``); the game starts when the table is full."""
     with transaction.atomic():
-        game = Game.objects.select_for_update().get(pk=game_id)
+        game = _lock_game(game_id)  # the seats come with the lock
+        if game is None:
+            raise Game.DoesNotExist(f"no game {game_id}")
         if game.status != Game.Status.OPEN:
             raise ServiceError("game_not_open", "this game is not waiting for players")
-        if game.seats.filter(user=user).exists():
+        seats = _seats(game)
+        if any(s.user_id == user.pk for s in seats.values()):
             raise ServiceError("already_seated", "you already have a seat in this game")
-        seats = game.seats.filter(user__isnull=True, bot="").order_by("position")
-        if position is not None:
-            seats = seats.filter(position=position)
-        seat = seats.first()
-        if seat is None:
+        open_seats = [
+            s for p, s in sorted(seats.items()) if _is_open(s) and (position is None or p == position)
+        ]
+        if not open_seats:
             raise ServiceError("no_open_seat", "no open seat")
+        seat = open_seats[0]
         seat.user, seat.joined_at = user, timezone.now()
         seat.save(update_fields=["user", "joined_at"])
         _start_if_full(game)
     return game
+
+
+def _is_open(seat: Seat) -> bool:
+    """Nobody sits here yet: no player and no bot."""
+    return seat.user_id is None and not seat.bot
 
 
 def seat_fill_bot(
@@ -148,7 +156,7 @@ def seat_fill_bot(
 
 def _start_if_full(game: Game) -> None:
     """Deal the first round once every seat is taken (inside the caller's transaction)."""
-    if game.status != Game.Status.OPEN or game.seats.filter(user__isnull=True, bot="").exists():
+    if game.status != Game.Status.OPEN or any(_is_open(s) for s in _seats(game).values()):
         return
     engine = get_engine(game.engine)
     game.state = engine.setup(game.players, game.options, game.seed)
@@ -156,7 +164,8 @@ def _start_if_full(game: Game) -> None:
     game.started_at = timezone.now()
     game.version = 0
     game.save()
-    opened = _rewrite_decisions(game, engine.pending(game.state), timezone.now())
+    now = timezone.now()
+    opened, new_rows = _rewrite_decisions(game, engine.pending(game.state), now, with_rows=True)
     game_id = game.pk
     transaction.on_commit(partial(signals.game_started.send, sender=Game, game_id=game_id))
     transaction.on_commit(
@@ -172,7 +181,7 @@ def _start_if_full(game: Game) -> None:
             event_types=frozenset(),
         )
     )
-    game_schedule(game)
+    _schedule_after_move(game, new_rows, now)  # a bot to play first, or a near deadline
 
 
 # --- the move pipeline -------------------------------------------------------------------------------
