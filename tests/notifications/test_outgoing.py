@@ -325,6 +325,12 @@ def _window_id(game: Game) -> str:
     return Decision.objects.get(game=game, kind="window").decision_id
 
 
+def _open_window(game: Game, users: list, capture: Any) -> None:
+    """Seat 0 plays its first card: the window opens for seat 1."""
+    card = game.state["hands"][0][0]
+    _play(game, users[0], {"type": "play", "decision_id": _turn_id(game), "card": card}, capture)
+
+
 def _decision_mails(user: Any) -> list[Any]:
     return [m for m in mails_to(user) if "reminder" not in m.subject]
 
@@ -336,12 +342,7 @@ def test_no_mail_for_the_decision_a_players_own_move_opened_for_them(
     reply or the answer mail, so no separate decision mail (and no task) is sent."""
     with django_capture_on_commit_callbacks(execute=True):
         game = started(2)
-    _play(
-        game,
-        users[0],
-        {"type": "play", "decision_id": _turn_id(game), "card": game.state["hands"][0][0]},
-        django_capture_on_commit_callbacks,
-    )
+    _open_window(game, users, django_capture_on_commit_callbacks)
     mail.outbox.clear()
 
     with mock.patch("apps.notifications.tasks.notify_move_applied.delay") as queued:
@@ -359,12 +360,7 @@ def test_a_timeout_mails_the_owner_of_the_decision_it_opened(
     """Seat 1 let the window run out: the turn it now owns is news to them."""
     with django_capture_on_commit_callbacks(execute=True):
         game = started(2)
-    _play(
-        game,
-        users[0],
-        {"type": "play", "decision_id": _turn_id(game), "card": game.state["hands"][0][0]},
-        django_capture_on_commit_callbacks,
-    )
+    _open_window(game, users, django_capture_on_commit_callbacks)
     mail.outbox.clear()
     Decision.objects.filter(game=game).update(deadline=timezone.now() - timedelta(seconds=1))
 
@@ -384,12 +380,7 @@ def test_an_automatic_window_pass_mails_the_owner_of_the_turn_it_opened(
         games.seat_set_skip_pluck_windows(game_id=game.pk, user=users[1], value=True)
     mail.outbox.clear()
 
-    _play(
-        game,
-        users[0],
-        {"type": "play", "decision_id": _turn_id(game), "card": game.state["hands"][0][0]},
-        django_capture_on_commit_callbacks,
-    )
+    _open_window(game, users, django_capture_on_commit_callbacks)
 
     assert Decision.objects.get(game=game).seat == 1
     assert Notification.objects.filter(user=users[1], decision_kind="turn").count() == 1
