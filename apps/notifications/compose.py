@@ -111,12 +111,12 @@ def _bb_card(code: Any) -> str:
     return "?" if code == "?" else str(code)
 
 
-def view_lines_baobei(view: dict[str, Any], seat: int | None) -> list[str]:
+def view_lines_baobei(view: dict[str, Any], seat: int | None, names: Sequence[str]) -> list[str]:
     """Bao Bei: every display as this seat knows it, the discard, the pile and the decision."""
     lines = [f"Round {view.get('round')}; running totals: {plain(view.get('totals'))}."]
     for s in view.get("participants", range(len(view.get("displays", [])))):
         display = view["displays"][s]
-        who = "You" if s == seat else f"Seat {s}"
+        who = "You" if s == seat else (names[s] if s < len(names) else f"Seat {s}")
         slots = "  ".join(f"{k}:{_bb_card(c)}" for k, c in enumerate(display))
         lines.append(f"{who} (seat {s}): {slots or 'no cards'}")
     discard = view.get("discard") or []
@@ -126,30 +126,35 @@ def view_lines_baobei(view: dict[str, Any], seat: int | None) -> list[str]:
         lines.append(f"You drew: {', '.join(drawn)}.")
     if view.get("bao_caller") is not None:
         shield = " (Shield active)" if view.get("shield_active") else ""
-        lines.append(f"Seat {view['bao_caller']} called BAO{shield}.")
+        lines.append(f"{_name(names, view['bao_caller'])} called BAO{shield}.")
     return lines
 
 
-def view_lines_baohuang(view: dict[str, Any], seat: int | None) -> list[str]:
+def view_lines_baohuang(view: dict[str, Any], seat: int | None, names: Sequence[str]) -> list[str]:
     """Bao Huang: your hand, the others' card counts, roles known to you and the current trick."""
     lines = [f"Deal {view.get('deal')}; totals: {plain(view.get('totals'))}."]
     if view.get("hand") is not None:
         lines.append(f"Your hand ({len(view['hand'])}): {' '.join(view['hand']) or 'empty'}")
     counts = view.get("counts") or []
-    lines.append("Cards held: " + ", ".join(f"seat {s}: {n}" for s, n in enumerate(counts)) + ".")
+    lines.append("Cards held: " + ", ".join(f"{_name(names, s)}: {n}" for s, n in enumerate(counts)) + ".")
     if view.get("emperor") is not None:
-        lines.append(f"Emperor: seat {view['emperor']}.")
+        lines.append(f"Emperor: {_name(names, view['emperor'])}.")
     if view.get("partner") is not None:
-        lines.append(f"Partner: seat {view['partner']}.")
+        lines.append(f"Partner: {_name(names, view['partner'])}.")
     if view.get("multiplier", 1) != 1:
         lines.append(f"Multiplier: x{view['multiplier']}.")
     top = view.get("top")
     if top:
-        lines.append(f"To beat: {' '.join(top['cards'])} by seat {top['seat']}.")
+        lines.append(f"To beat: {' '.join(top['cards'])} by {_name(names, top['seat'])}.")
     return lines
 
 
-def view_lines_generic(view: dict[str, Any], seat: int | None) -> list[str]:
+def _name(names: Sequence[str], seat: int) -> str:
+    """A player's label with their seat number (the mail's commands use seat numbers)."""
+    return f"{names[seat]} (seat {seat})" if 0 <= seat < len(names) else f"Seat {seat}"
+
+
+def view_lines_generic(view: dict[str, Any], seat: int | None, names: Sequence[str]) -> list[str]:
     """Any other engine: the view's fields, one per line (the view is already redacted)."""
     return [f"{k}: {plain(v)}" for k, v in view.items() if k != "decision"]
 
@@ -162,7 +167,7 @@ def view_lines(game: Game, seat: int | None) -> list[str]:
     view = game_view(game=game, seat=seat)
     if view is None:
         return []
-    return VIEW_LINES.get(game.engine, view_lines_generic)(view, seat)
+    return VIEW_LINES.get(game.engine, view_lines_generic)(view, seat, seat_names(game))
 
 
 def open_decision(game: Game, seat: int) -> dict[str, Any] | None:

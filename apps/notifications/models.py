@@ -63,7 +63,7 @@ class Notification(models.Model):
         PENDING = "pending", "Pending"
         SENDING = "sending", "Sending"
         SENT = "sent", "Sent"
-        FAILED = "failed", "Failed (will retry)"
+        FAILED = "failed", "Failed"  # retried by the task while attempts remain; see SEND_MAX_ATTEMPTS
         QUEUED_DIGEST = "queued_digest", "Waiting for the digest"
         DIGESTED = "digested", "Sent in a digest"
         SKIPPED = "skipped", "Skipped"
