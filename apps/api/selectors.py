@@ -5,9 +5,7 @@ from __future__ import annotations
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
 from django.db.models import QuerySet
-from django.utils import timezone
 
-from apps.games import rows as sql_rows
 from apps.games import services as game_services
 from apps.games.errors import ServiceError
 from apps.games.models import Game
@@ -38,25 +36,18 @@ def game_get(*, game_id: int, with_people: bool = True) -> Game:
     the spectator view (``view(state, None)``), exactly like the web pages. ``with_people=False``
     skips loading the seated users' names (for endpoints that only need seat numbers).
     """
-    game = sql_rows.game_row(game_id, overdue_at=timezone.now())
+    game = game_services.game_read(game_id, seats="people" if with_people else "plain")
     if game is None:
         raise ServiceError("not_found", "no such game", status=404)
-    if game.status == Game.Status.ACTIVE and game.overdue:  # type: ignore[attr-defined]
-        game_services.settle_due(game.pk)  # the same query decides: cheap when nothing is due
-        game.refresh_from_db()
-    sql_rows.attach_seats(game, sql_rows.seat_rows(game, people=with_people))
     return game
 
 
 def game_get_with_my_seat(*, game_id: int, user: User) -> tuple[Game, int | None]:
     """``game_get`` without the seats, plus the user's seat position (None: a spectator), in one query
     when nothing is overdue (for /legal, which every bot move asks first)."""
-    game = sql_rows.game_row(game_id, overdue_at=timezone.now(), seat_of_user=user.pk)
+    game = game_services.game_read(game_id, seats="none", seat_of_user=user.pk)
     if game is None:
         raise ServiceError("not_found", "no such game", status=404)
-    if game.status == Game.Status.ACTIVE and game.overdue:  # type: ignore[attr-defined]
-        game_services.settle_due(game.pk)
-        game.refresh_from_db()
     return game, game.user_seat  # type: ignore[attr-defined]
 
 

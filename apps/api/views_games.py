@@ -105,6 +105,7 @@ class GameListApi(APIView):
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         d = data.validated_data
+        game_services.refuse_stacking_options(d["options"])
         game = game_services.game_create(
             creator=request.user,
             engine=d["engine"],
@@ -219,6 +220,12 @@ class GameHistoryApi(APIView):
         return Response(self.OutputSerializer(body).data)
 
 
+class LegalPageSerializer(serializers.Serializer):
+    total = serializers.IntegerField(help_text="How many legal actions there are in all.")
+    offset = serializers.IntegerField()
+    actions = serializers.ListField(child=serializers.JSONField(), help_text="Actions in the wire format.")
+
+
 class GameLegalApi(APIView):
     """My legal actions now (``engine.legal_actions(state, my_seat)``), a page at a time."""
 
@@ -228,14 +235,9 @@ class GameLegalApi(APIView):
             required=False, default=LEGAL_DEFAULT_LIMIT, min_value=1, max_value=LEGAL_MAX_LIMIT
         )
 
-    class OutputSerializer(serializers.Serializer):
+    class OutputSerializer(LegalPageSerializer):
         version = serializers.IntegerField(help_text="The game version these actions belong to.")
         seat = serializers.IntegerField()
-        total = serializers.IntegerField(help_text="How many legal actions there are in all.")
-        offset = serializers.IntegerField()
-        actions = serializers.ListField(
-            child=serializers.JSONField(), help_text="Actions in the wire format."
-        )
 
     @extend_schema(operation_id="games_legal", parameters=[FilterSerializer], responses=OutputSerializer)
     def get(self, request: AuthenticatedRequest, game_id: int) -> Response:
@@ -276,12 +278,6 @@ def _legal_page(game: Game, seat: int, offset: int, limit: int) -> dict[str, Any
         actions = engine.legal_actions(game.state, seat)
         total, page = len(actions), actions[offset : offset + limit]
     return {"total": total, "offset": offset, "actions": page}
-
-
-class LegalPageSerializer(serializers.Serializer):
-    total = serializers.IntegerField(help_text="How many legal actions there are in all.")
-    offset = serializers.IntegerField()
-    actions = serializers.ListField(child=serializers.JSONField(), help_text="Actions in the wire format.")
 
 
 class MoveSubmitApi(APIView):

@@ -46,6 +46,19 @@ class MoveResult:
 # --- creating and joining ----------------------------------------------------------------------------
 
 
+#: Engine options that fix the cards or the starting position (the rules' stacked deals and later
+#: starts, BB-25.1, BH-25.4): for tests and worked examples. Whoever sets them knows every hidden card,
+#: so games that people create for others (the API, leagues; the web form never offers them) refuse them.
+STACKING_OPTIONS = frozenset({"deal", "deals", "start"})
+
+
+def refuse_stacking_options(options: dict[str, Any]) -> None:
+    """Refuse options that would let their author know the hidden cards (``invalid_options``)."""
+    stacked = sorted(STACKING_OPTIONS & set(options))
+    if stacked:
+        raise ServiceError("invalid_options", f"{', '.join(stacked)}: not allowed in games for other players")
+
+
 def game_create(
     *,
     creator: User | None,
@@ -115,7 +128,7 @@ def game_join(*, game_id: int, user: User, position: int | None = None) -> Game:
         if any(s.user_id == user.pk for s in seats.values()):
             raise ServiceError("already_seated", "you already have a seat in this game")
         open_seats = [
-            s for p, s in sorted(seats.items()) if _is_open(s) and (position is None or p == position)
+            s for p, s in sorted(seats.items()) if s.is_empty and (position is None or p == position)
         ]
         if not open_seats:
             raise ServiceError("no_open_seat", "no open seat")
@@ -125,10 +138,6 @@ def game_join(*, game_id: int, user: User, position: int | None = None) -> Game:
         _start_if_full(game)
     return game
 
-
-def _is_open(seat: Seat) -> bool:
-    """Nobody sits here yet: no player and no bot."""
-    return seat.user_id is None and not seat.bot
 
 
 def seat_fill_bot(
@@ -156,7 +165,7 @@ def seat_fill_bot(
 
 def _start_if_full(game: Game) -> None:
     """Deal the first round once every seat is taken (inside the caller's transaction)."""
-    if game.status != Game.Status.OPEN or any(_is_open(s) for s in _seats(game).values()):
+    if game.status != Game.Status.OPEN or any(s.is_empty for s in _seats(game).values()):
         return
     engine = get_engine(game.engine)
     game.state = engine.setup(game.players, game.options, game.seed)
@@ -165,7 +174,7 @@ def _start_if_full(game: Game) -> None:
     game.version = 0
     game.save()
     now = timezone.now()
-    opened, new_rows = _rewrite_decisions(game, engine.pending(game.state), now, with_rows=True)
+    opened, new_rows = _rewrite_decisions(game, engine.pending(game.state), now)
     game_id = game.pk
     transaction.on_commit(partial(signals.game_started.send, sender=Game, game_id=game_id))
     transaction.on_commit(
@@ -265,13 +274,13 @@ def submit_action(
             game = _lock_game(game_id, move_key=key)
             if game is None:
                 raise Game.DoesNotExist(f"no game {game_id}")
+            seat = seat_of(game, user)
+            if seat is None:  # before the key: an outsider learns nothing about keys used
+                raise ServiceError("not_seated", "you have no seat in this game", status=403)
             if key is not None and game.key_move_id is not None:  # type: ignore[attr-defined]
                 earlier = sql_rows.move_by_id(game.key_move_id)  # type: ignore[attr-defined]
                 if earlier is not None:
                     return _replayed(game, earlier, user)
-            seat = seat_of(game, user)
-            if seat is None:
-                raise ServiceError("not_seated", "you have no seat in this game", status=403)
             settled = settle_locked(game, timezone.now())
             try:
                 if game.status != Game.Status.ACTIVE:
@@ -303,12 +312,12 @@ def submit_action(
         winner = Move.objects.filter(game_id=game_id, idempotency_key=key).first()
         if winner is None:
             raise
-        events = _visible_events(winner.events, winner.seat)
-        return MoveResult(Game.objects.get(pk=game_id), winner, events, True)
+        return _replayed(Game.objects.get(pk=game_id), winner, user)  # refused if another user's
 
 
 def _replayed(game: Game, earlier: Move, user: User) -> MoveResult:
-    """The answer to a request whose Idempotency-Key was already used in this game."""
+    """The answer to a request whose Idempotency-Key was already used in this game: refused when the
+    key is another user's (their move's events may be private to their seat)."""
     if earlier.user_id != user.pk:
         raise ServiceError(
             "idempotency_key_reused", "that Idempotency-Key belongs to another request", status=409
@@ -378,7 +387,7 @@ def _apply_one(
         game.result = _final_result(engine, new_state, events)
         update_fields += ["status", "finished_at", "result"]
     writes.append(sql_rows.update_game(game, update_fields))
-    opened, new_rows = _rewrite_decisions(game, decisions, now, with_rows=True, writes=writes)
+    opened, new_rows = _rewrite_decisions(game, decisions, now, writes=writes)
     sqlrows.batch(writes)  # the move's writes in one round trip
     game_id, version, move_id = game.pk, game.version, move.pk
     transaction.on_commit(
@@ -463,14 +472,13 @@ def _rewrite_decisions(
     decisions: list[dict[str, Any]],
     now: datetime,
     *,
-    with_rows: bool = False,
     writes: list[Statement] | None = None,
-) -> Any:
+) -> tuple[list[list[Any]], list[Decision]]:
     """Make the Decision rows match ``pending``; a decision still open keeps its deadline.
 
-    Returns the (seat, kind, decision_id) triples that this rewrite opened (and, ``with_rows``, the
-    new rows too). With ``writes``, the statements are added to that list for the caller to run in
-    its batch; otherwise they run now.
+    Returns the (seat, kind, decision_id) triples that this rewrite opened, and the new rows. With
+    ``writes``, the statements are added to that list for the caller to run in its batch; otherwise
+    they run now.
     """
     rows = _decision_rows(game)
     existing = {(d.seat, d.decision_id): d for d in rows}
@@ -513,7 +521,7 @@ def _rewrite_decisions(
         sqlrows.batch(statements)
     if "_decision_cache" in game.__dict__:
         game._decision_cache = [d for k, d in existing.items() if k in wanted] + new_rows  # type: ignore
-    return (opened, new_rows) if with_rows else opened
+    return opened, new_rows
 
 
 def _away_positions(game: Game) -> set[int]:
@@ -545,9 +553,7 @@ def _schedule_after_move(game: Game, new_rows: list[Decision], now: datetime) ->
 
         transaction.on_commit(run)
     seats = _seats(game)
-    owners = {d.seat for d in _decision_rows(game)} if "_decision_cache" in game.__dict__ else None
-    if owners is None:
-        owners = set(Decision.objects.filter(game=game).values_list("seat", flat=True))
+    owners = {d.seat for d in _decision_rows(game)}
     plan["bots"] = any(seats[p].played_by_bot for p in owners if p in seats)
     horizon = now + SCHEDULE_AHEAD
     plan["deadlines"].update(r.deadline for r in new_rows if r.deadline is not None and r.deadline <= horizon)
@@ -653,8 +659,6 @@ def settle_locked(game: Game, now: datetime) -> int:
             due.delete()
             if "_decision_cache" in game.__dict__:
                 game._decision_cache = [r for r in game._decision_cache if r is not due]  # type: ignore
-            else:
-                game.__dict__.pop("_decision_cache", None)
             continue
         seat = _seats(game)[due.seat]
         apply_locked(game, seat, action, by_timeout=True)
@@ -674,6 +678,26 @@ def settle_due(game_id: int) -> int:
         if game is None:
             return 0
         return settle_locked(game, timezone.now())
+
+
+def game_read(
+    game_id: int, *, seats: str = "people", seat_of_user: int | None = None
+) -> Game | None:
+    """A game as it stands, for a page or an API read: settled first when a deadline has passed (the
+    game query itself says whether anything is due, so this is cheap when nothing is).
+
+    ``seats``: "people" loads the seats with their users and profiles, "plain" the seats only, "none"
+    nothing (``game.seats`` then queries). With ``seat_of_user`` the game's ``user_seat`` attribute is
+    that user's seat position or None. None when there is no such game.
+    """
+    game = sql_rows.game_row(game_id, overdue_at=timezone.now(), seat_of_user=seat_of_user)
+    if game is None:
+        return None
+    if game.status == Game.Status.ACTIVE and game.overdue and settle_due(game.pk):  # type: ignore[attr-defined]
+        game.refresh_from_db()
+    if seats != "none":
+        sql_rows.attach_seats(game, sql_rows.seat_rows(game, people=seats == "people"))
+    return game
 
 
 def settle_if_due(*, game: Game) -> Game:

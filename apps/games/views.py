@@ -172,10 +172,9 @@ def game_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     htmx polls ``?since=<version>``: an unchanged game answers 204 (nothing to swap), a changed one
     the board fragment.
     """
-    game = get_object_or_404(Game.objects.prefetch_related("seats__user__profile"), pk=pk)
-    if game.status in {Game.Status.ACTIVE, Game.Status.PAUSED}:
-        services.settle_due(game.pk)
-        game.refresh_from_db()
+    game = services.game_read(pk)  # settled first when a deadline has passed; seats with people
+    if game is None:
+        raise Http404("no such game")
     if request.htmx:
         since = request.GET.get("since", "")
         if since == f"{game.version}-{game.status}":

@@ -143,6 +143,7 @@ def _preset_check(
         raise ServiceError("invalid_options", "league points cannot be negative")
     if not isinstance(engine_options, dict):
         raise ServiceError("invalid_options", "engine options must be an object")
+    game_services.refuse_stacking_options(engine_options)
     smallest = engine.min_players if allow_smaller_tables else players_per_table
     for players in range(smallest, players_per_table + 1):
         engine.setup(players, {**engine.default_options(players), **engine_options}, "options-check")

@@ -460,6 +460,8 @@ def build_message(note: Notification) -> EmailMultiAlternatives | None:
         return _digest_message(note)
     game, user, seat = note.game, note.user, note.seat
     assert game is not None
+    if seat is not None and not game.seats.filter(position=seat, user=user).exists():
+        return None  # the recipient no longer holds that seat (substituted): their view is not theirs
     decision_row = None
     if note.kind in {Notification.Kind.DECISION, Notification.Kind.REMINDER}:
         if seat is not None:

@@ -265,3 +265,14 @@ def test_bad_legal_paging_is_400_invalid(client_for: Any, users: list, toy_game:
     response = client_for(users[0]).get(f"/api/v1/games/{toy_game.pk}/legal/{query}")
 
     assert response.status_code == 400 and response.json()["code"] == "invalid"
+
+
+@pytest.mark.parametrize("key", ["deal", "deals", "start"])
+def test_creating_a_game_with_a_stacked_deal_is_refused(client_for: Any, users: list, key: str) -> None:
+    """The creator would know every face-down card of the players who join (BB-25.1, BH-25.4)."""
+    response = client_for(users[0]).post(
+        "/api/v1/games/", {"engine": "baobei", "players": 2, "options": {key: {}}}, format="json"
+    )
+
+    assert response.status_code == 400 and response.json()["code"] == "invalid_options"
+    assert not Game.objects.exists()

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Any
+from unittest import mock
+
 import pytest
 
 from apps.games import services
-from apps.games.models import Decision, Game, Move
+from apps.games.models import Decision, Game, Move, Seat
 from baogame.rules.core import RuleError
 
 pytestmark = pytest.mark.django_db
@@ -158,3 +161,63 @@ def test_bots_answer_their_decisions(
     assert Move.objects.filter(game=game, by_bot=True).exists()
     pending_seats = set(Decision.objects.filter(game=game).values_list("seat", flat=True))
     assert pending_seats <= {0}
+
+
+def test_an_outsider_learns_nothing_about_used_idempotency_keys(toy_engine: str, users: list) -> None:
+    """Not seated is refused before the key is looked at: 403 either way, never 409 for a used key."""
+    game = _game(toy_engine, users)
+    d = _turn(game)
+    services.submit_action(
+        game_id=game.pk,
+        user=users[0],
+        key="used",
+        action={"type": "play", "decision_id": d["decision_id"], "card": game.state["hands"][0][0]},
+    )
+
+    codes = []
+    for key in ("used", "never-used"):
+        with pytest.raises(RuleError) as exc:
+            services.submit_action(game_id=game.pk, user=users[4], key=key, action={"type": "pass"})
+        codes.append(exc.value.code)
+
+    assert codes == ["not_seated", "not_seated"]
+
+
+def test_a_player_no_longer_seated_cannot_replay_an_old_key(toy_engine: str, users: list) -> None:
+    """A replay would answer the seat's current decisions and legal actions, now another player's."""
+    game = _game(toy_engine, users)
+    d = _turn(game)
+    action = {"type": "play", "decision_id": d["decision_id"], "card": game.state["hands"][0][0]}
+    services.submit_action(game_id=game.pk, user=users[0], key="mine", action=action)
+    Seat.objects.filter(game=game, position=0).update(user=users[5])  # as a substitution does
+
+    with pytest.raises(RuleError) as exc:
+        services.submit_action(game_id=game.pk, user=users[0], key="mine", action=action)
+
+    assert exc.value.code == "not_seated"
+
+
+def test_a_lost_key_race_with_another_users_key_is_refused(toy_engine: str, users: list) -> None:
+    """The unique-key race path (the INSERT found the key taken) checks the user like the others."""
+    game = _game(toy_engine, users)
+    d = _turn(game)
+    services.submit_action(
+        game_id=game.pk,
+        user=users[0],
+        key="raced",
+        action={"type": "play", "decision_id": d["decision_id"], "card": game.state["hands"][0][0]},
+    )
+    window = _turn(game)
+    real = services.sql_rows.lock_game_with_rows
+
+    def blind(game_id: int, *, move_key: str | None = None) -> Any:  # as if the key were not seen yet
+        locked, seats, decisions = real(game_id, move_key=move_key)
+        locked.key_move_id = None
+        return locked, seats, decisions
+
+    passing = {"type": "pass", "decision_id": window["decision_id"]}
+    with mock.patch.object(services.sql_rows, "lock_game_with_rows", blind), pytest.raises(RuleError) as exc:
+        services.submit_action(game_id=game.pk, user=users[1], key="raced", action=passing)
+
+    assert exc.value.code == "idempotency_key_reused"
+    assert Move.objects.filter(game=game).count() == 1

@@ -174,3 +174,20 @@ def test_the_settings_form_refuses_a_member(toy_league: League, members: list[An
 
     assert response.status_code == 403
     assert League.objects.get(pk=toy_league.pk).timing_preset == "weekly"
+
+
+@pytest.mark.parametrize("key", ["deal", "deals", "start"])
+def test_a_stacked_deal_is_refused_in_a_league_preset(
+    toy_league: League, organiser: Any, key: str
+) -> None:
+    """Stacked deals (BB-25.1, BH-25.4) are for tests: the organiser would know every hidden card."""
+    with pytest.raises(ServiceError) as exc:
+        services.league_update(league=toy_league, by=organiser, engine_options={key: {}})
+    with pytest.raises(ServiceError) as created:
+        services.league_create(
+            creator=organiser, name="Stacked", game="baobei", players_per_table=4, engine_options={key: {}}
+        )
+
+    assert exc.value.code == created.value.code == "invalid_options"
+    toy_league.refresh_from_db()
+    assert key not in toy_league.engine_options

@@ -11,7 +11,7 @@ from django.core import mail
 from django.utils import timezone
 
 from apps.games import services as games
-from apps.games.models import Decision, Game, Move
+from apps.games.models import Decision, Game, Move, Seat
 from apps.notifications import services
 from apps.notifications.models import Category, Mode, Notification
 from tests.notifications.conftest import mails_to
@@ -385,3 +385,21 @@ def test_an_automatic_window_pass_mails_the_owner_of_the_turn_it_opened(
     assert Decision.objects.get(game=game).seat == 1
     assert Notification.objects.filter(user=users[1], decision_kind="turn").count() == 1
     assert [m.to[0] for m in _decision_mails(users[1])] == [users[1].email]
+
+
+def test_a_mail_for_a_seat_its_player_no_longer_holds_is_not_sent(
+    started: Any, users: list, django_capture_on_commit_callbacks: Any
+) -> None:
+    """Built at send time from the seat's view: after a substitution it would show the new player's."""
+    with (
+        mock.patch("apps.notifications.tasks.send_notification.delay"),
+        django_capture_on_commit_callbacks(execute=True),
+    ):
+        game = started(2)
+    note = Notification.objects.get(user=users[0])
+    Seat.objects.filter(game=game, position=note.seat).update(user=users[4])
+
+    sent = services.notification_send(notification_id=note.pk)
+
+    assert sent is False and mail.outbox == []
+    assert Notification.objects.get(pk=note.pk).status == Notification.Status.SKIPPED
