@@ -178,9 +178,6 @@ def insert_statement(instance: Model, using: str = "default") -> Statement:
     return Statement(sql, params, saved)
 
 
-def insert(instance: Model, using: str = "default") -> None:
-    """INSERT ``instance`` now (see ``insert_statement``)."""
-    batch([insert_statement(instance, using)], using)
 
 
 @cache
@@ -203,11 +200,6 @@ def update_statement(instance: Model, attnames: Sequence[str], using: str = "def
     return Statement(sql, [*params, instance.pk])
 
 
-def update(instance: Model, attnames: Sequence[str], using: str = "default") -> int:
-    """UPDATE the named fields of ``instance`` now; returns the rows changed."""
-    statement = update_statement(instance, attnames, using)
-    batch([statement], using)
-    return statement.rowcount
 
 
 def delete_statement(model: type[Model], pks: Sequence[Any], using: str = "default") -> Statement:
@@ -218,12 +210,3 @@ def delete_statement(model: type[Model], pks: Sequence[Any], using: str = "defau
         f"WHERE {quote(_column_name(model._meta.pk))} IN ({', '.join(['%s'] * len(pks))})"
     )
     return Statement(sql, list(pks))
-
-
-def delete_pks(model: type[Model], pks: Sequence[Any], using: str = "default") -> int:
-    """DELETE those rows now; returns how many went."""
-    if not pks:
-        return 0
-    statement = delete_statement(model, pks, using)
-    batch([statement], using)
-    return statement.rowcount

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import zoneinfo
+from typing import Any
 
 from django.conf import settings
 from django.db import models
@@ -46,3 +47,9 @@ class Profile(models.Model):
     @property
     def on_vacation(self) -> bool:
         return self.vacation_started_at is not None
+
+
+def display_name(user: Any) -> str:
+    """The name others see for ``user``: the profile's display name, else the username."""
+    profile = getattr(user, "profile", None)
+    return str(profile.name) if profile is not None else str(user.get_username())

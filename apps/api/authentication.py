@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from datetime import timedelta
+from functools import cache
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.db import connection
 from django.utils import timezone
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import authentication, exceptions
@@ -19,16 +21,23 @@ from .models import ApiToken, token_digest
 LAST_USED_RESOLUTION = timedelta(minutes=5)
 
 
-def token_by_digest(digest: str) -> ApiToken | None:
-    """The token with this digest and its user, in one hand-written query (every API request runs it)."""
+@cache
+def _token_sql(vendor: str) -> str:
+    """The token-and-user SELECT, built once per database kind."""
     user_model = get_user_model()
-    sql = (
+    return (
         f"SELECT {sqlrows.select_list(ApiToken, 't')}, {sqlrows.select_list(user_model, 'u')} "
         f"FROM {sqlrows.table(ApiToken)} t "
         f"INNER JOIN {sqlrows.table(user_model)} u ON u.{sqlrows.column(user_model, 'id')} "
         f"= t.{sqlrows.column(ApiToken, 'user_id')} "
         f"WHERE t.{sqlrows.column(ApiToken, 'digest')} = %s"
     )
+
+
+def token_by_digest(digest: str) -> ApiToken | None:
+    """The token with this digest and its user, in one hand-written query (every API request runs it)."""
+    user_model = get_user_model()
+    sql = _token_sql(connection.vendor)
     rows = sqlrows.fetch(sql, [digest])
     if not rows:
         return None

@@ -70,11 +70,10 @@ def seats_data(game: Game, my_seat: int | None) -> list[dict[str, Any]]:
     out = []
     for seat in game.seats.all():
         name, away_until = None, None
-        if seat.bot:
-            name = f"Bot ({seat.bot})"
-        elif seat.user is not None:  # no query when the seat has no user
+        if not seat.is_empty:
+            name = seat.label  # no query for a bot seat or an open one
+        if not seat.bot and seat.user is not None:
             profile = getattr(seat.user, "profile", None)
-            name = profile.name if profile else seat.user.get_username()
             if profile is not None and profile.on_vacation:
                 away_until = now + deadlines.vacation_left(profile, now)
         out.append(

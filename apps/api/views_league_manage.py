@@ -16,6 +16,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from apps.accounts.http import AuthenticatedRequest
+from apps.accounts.models import display_name
 from apps.games import services as game_services
 from apps.games.errors import ServiceError
 from apps.games.models import Game
@@ -63,7 +64,7 @@ class LeagueMemberListApi(APIView):
                 "id": m.pk,
                 "user_id": m.user_id,
                 "username": m.user.get_username(),
-                "name": m.user.profile.name if hasattr(m.user, "profile") else m.user.get_username(),
+                "name": display_name(m.user),
                 "status": m.status,
                 "created_at": m.created_at,
                 "joined_at": m.joined_at,

@@ -12,6 +12,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from apps.accounts.http import AuthenticatedRequest
+from apps.accounts.models import display_name
 from apps.games.errors import ServiceError
 from apps.games.timing import PRESETS
 from apps.leagues import selectors as league_selectors
@@ -261,7 +262,7 @@ class SeasonRatingHistoryApi(APIView):
             {
                 "user_id": user_id,
                 "username": people[user_id].get_username(),
-                "name": _name(people[user_id]),
+                "name": display_name(people[user_id]),
                 "ratings": [round(r, 4) for r in line],
             }
             for user_id, line in sorted(history.items())
@@ -365,8 +366,3 @@ class RoundListApi(RoundStartApi):
         _, season = visible_season(user=request.user, slug=slug, season_id=season_id)
         body = [round_body(r) for r in league_selectors.season_rounds(season=season)]
         return Response(RoundSerializer(body, many=True).data)
-
-
-def _name(user: Any) -> str:
-    profile = getattr(user, "profile", None)
-    return profile.name if profile else user.get_username()

@@ -9,6 +9,8 @@ from django.conf import settings
 from django.db import models
 from django.urls import reverse
 
+from apps.accounts.models import display_name
+
 
 def new_seed() -> str:
     """A secret game seed from a secure source (BB-25.10, BH-25.9)."""
@@ -133,11 +135,9 @@ class Seat(models.Model):
     def label(self) -> str:
         if self.bot:
             return f"Bot ({self.bot})"
-        user = self.user
-        if user is None:
+        if self.user is None:
             return "(open seat)"
-        profile = getattr(user, "profile", None)
-        return profile.name if profile else user.get_username()
+        return display_name(self.user)
 
 
 class Move(models.Model):

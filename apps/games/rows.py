@@ -48,6 +48,41 @@ def _game_sql(vendor: str, for_update: bool, overdue: bool, seat_of: bool, key: 
     return sql
 
 
+def _game_statement(
+    game_id: int,
+    *,
+    for_update: bool = False,
+    overdue_at: datetime | None = None,
+    seat_of_user: int | None = None,
+    move_key: str | None = None,
+) -> Statement:
+    """The game row SELECT with the extra columns asked for (see ``game_row``)."""
+    params: list[Any] = []
+    if overdue_at is not None:
+        params.append(connection.ops.adapt_datetimefield_value(overdue_at))
+    if seat_of_user is not None:
+        params.append(seat_of_user)
+    if move_key is not None:
+        params.append(move_key)
+    params.append(game_id)
+    sql = _game_sql(
+        connection.vendor, for_update, overdue_at is not None, seat_of_user is not None, move_key is not None
+    )
+    return Statement(sql, params)
+
+
+def _load_game(row: Sequence[Any], *, overdue: bool, seat_of: bool, key: bool) -> Game:
+    """The game in ``row``, with the extra columns of ``_game_statement`` set as attributes."""
+    game = sqlrows.load(Game, row)
+    assert game is not None
+    index = sqlrows.width(Game)
+    for wanted, name in ((overdue, "overdue"), (seat_of, "user_seat"), (key, "key_move_id")):
+        if wanted:
+            setattr(game, name, bool(row[index]) if name == "overdue" else row[index])
+            index += 1
+    return game
+
+
 def game_row(
     game_id: int,
     *,
@@ -64,33 +99,18 @@ def game_row(
     * ``seat_of_user`` (a user id) -> ``user_seat``: that user's seat position, or None;
     * ``move_key`` -> ``key_move_id``: the id of the game's move with that ``Idempotency-Key``, or None.
     """
-    params: list[Any] = []
-    if overdue_at is not None:
-        params.append(connection.ops.adapt_datetimefield_value(overdue_at))
-    if seat_of_user is not None:
-        params.append(seat_of_user)
-    if move_key is not None:
-        params.append(move_key)
-    params.append(game_id)
-    sql = _game_sql(
-        connection.vendor, for_update, overdue_at is not None, seat_of_user is not None, move_key is not None
+    statement = _game_statement(
+        game_id, for_update=for_update, overdue_at=overdue_at, seat_of_user=seat_of_user, move_key=move_key
     )
-    rows = sqlrows.fetch(sql, params)
-    if not rows:
+    sqlrows.batch([statement])
+    if not statement.rows:
         return None
-    row = rows[0]
-    game = sqlrows.load(Game, row)
-    assert game is not None
-    index = sqlrows.width(Game)
-    if overdue_at is not None:
-        game.overdue = bool(row[index])  # type: ignore[attr-defined]
-        index += 1
-    if seat_of_user is not None:
-        game.user_seat = row[index]  # type: ignore[attr-defined]
-        index += 1
-    if move_key is not None:
-        game.key_move_id = row[index]  # type: ignore[attr-defined]
-    return game
+    return _load_game(
+        statement.rows[0],
+        overdue=overdue_at is not None,
+        seat_of=seat_of_user is not None,
+        key=move_key is not None,
+    )
 
 
 @cache
@@ -237,20 +257,13 @@ def lock_game_with_rows(
     The seat and decision SELECTs run after the lock is granted, each on a fresh snapshot, so they see
     everything committed by the transaction the lock waited for.
     """
-    params: list[Any] = []
-    if move_key is not None:
-        params.append(move_key)
-    params.append(game_id)
-    lock = Statement(_game_sql(connection.vendor, True, False, False, move_key is not None), params)
+    lock = _game_statement(game_id, for_update=True, move_key=move_key)
     seats = Statement(_seats_sql(connection.vendor, True), [game_id])
     decisions = Statement(_decisions_sql(connection.vendor), [game_id])
     sqlrows.batch([lock, seats, decisions])
     if not lock.rows:
         return None, [], []
-    game = sqlrows.load(Game, lock.rows[0])
-    assert game is not None
-    if move_key is not None:
-        game.key_move_id = lock.rows[0][sqlrows.width(Game)]  # type: ignore[attr-defined]
+    game = _load_game(lock.rows[0], overdue=False, seat_of=False, key=move_key is not None)
     return (
         game,
         [_seat_from_row(game, row, people=True) for row in seats.rows],

@@ -17,6 +17,17 @@ def game_choices() -> list[tuple[str, str]]:
     return [(name, LABELS.get(name, name.title())) for name in registry.ENGINES]
 
 
+
+def _int_list(raw: str) -> list[int]:
+    """"3,2,1" -> [3, 2, 1]; empty -> []."""
+    raw = raw.strip()
+    if not raw:
+        return []
+    try:
+        return [int(p) for p in raw.split(",")]
+    except ValueError:
+        raise forms.ValidationError("whole numbers separated by commas") from None
+
 class LeaguePresetForm(forms.Form):
     """The league fields an organiser sets when creating the league and may change later."""
 
@@ -32,13 +43,7 @@ class LeaguePresetForm(forms.Form):
     )
 
     def clean_points_table(self) -> list[int]:
-        raw = self.cleaned_data["points_table"].strip()
-        if not raw:
-            return []
-        try:
-            return [int(p) for p in raw.split(",")]
-        except ValueError:
-            raise forms.ValidationError("whole numbers separated by commas") from None
+        return _int_list(self.cleaned_data["points_table"])
 
 
 class LeagueCreateForm(LeaguePresetForm):
@@ -113,10 +118,4 @@ class GameToolForm(forms.Form):
     reason = forms.CharField(required=False, max_length=500)
 
     def clean_places(self) -> list[int]:
-        raw = self.cleaned_data["places"].strip()
-        if not raw:
-            return []
-        try:
-            return [int(p) for p in raw.split(",")]
-        except ValueError:
-            raise forms.ValidationError("whole numbers separated by commas") from None
+        return _int_list(self.cleaned_data["places"])

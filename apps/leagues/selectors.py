@@ -9,6 +9,8 @@ from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Q, QuerySet
 from django.http import Http404
 
+from apps.accounts.models import display_name
+
 from . import ratings, standings
 from .models import AuditLog, Fixture, League, Membership, RatingHistory, Round, Season, Standing
 
@@ -87,13 +89,12 @@ def season_standings(*, season: Season) -> list[StandingRow]:
         rank = index + 1
         if index and key(s)[:-1] == key(rows[index - 1])[:-1]:
             rank = out[-1].rank
-        profile = getattr(s.user, "profile", None)
         out.append(
             StandingRow(
                 rank=rank,
                 user_id=s.user_id,
                 username=s.user.get_username(),
-                name=profile.name if profile else s.user.get_username(),
+                name=display_name(s.user),
                 games_played=s.games_played,
                 wins=s.wins,
                 points=s.points,

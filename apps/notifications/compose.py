@@ -14,7 +14,6 @@ import logging
 import zoneinfo
 from collections.abc import Sequence
 from datetime import datetime
-from importlib import import_module
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -22,10 +21,10 @@ from django.utils import timezone
 from django.utils.html import strip_tags
 
 from apps.games.models import Game, Move
-from apps.games.presenters.common import name_seats
+from apps.games.presenters.common import engine_sentence, name_seats
 from apps.games.selectors import game_view
 from baogame.rules.core import visible
-from baogame.rules.registry import ENGINES, get_engine
+from baogame.rules.registry import get_engine
 
 from . import commands
 
@@ -50,21 +49,11 @@ DECISION_TEXT = {
 }
 
 
-def _text_module(engine: str) -> Any | None:
-    try:
-        return import_module(f"{ENGINES[engine]}.text")
-    except (ImportError, KeyError):
-        return None
-
-
 def describe_event(engine: str, event: dict[str, Any]) -> str:
     """One sentence for an event the recipient may see (the game's ``text.describe_event``)."""
-    text = _text_module(engine)
-    if text is not None and hasattr(text, "describe_event"):
-        try:
-            return str(text.describe_event(event))
-        except Exception:  # noqa: BLE001 - a describer gap must not stop a mail
-            log.warning("describe_event failed for %s event %s", engine, event.get("type"))
+    sentence = engine_sentence(engine, event)
+    if sentence is not None:
+        return sentence
     fields = {k: v for k, v in event.items() if k not in {"type", "visible_to"}}
     details = ", ".join(f"{k}: {plain(v)}" for k, v in fields.items())
     return f"{str(event.get('type', 'event')).replace('_', ' ')}" + (f" ({details})" if details else "")

@@ -6,7 +6,7 @@ from typing import Any
 
 from baogame.rules.baobei.cards import CARDS
 
-from .common import button
+from .common import button, score_rows
 
 TEMPLATE = "games/boards/baobei.html"
 DECISION_TEMPLATE = "games/boards/baobei_decision.html"
@@ -151,17 +151,7 @@ def present(
                 "count": sum(1 for c in view["displays"][s] if c is not None),
             }
         )
-    round_scores = view.get("round_scores")
-    scores = [
-        {
-            "name": names[s],
-            "is_me": s == seat,
-            "total": view["totals"][s],
-            "round_score": None if round_scores is None else round_scores[s],
-            "winner": s in view["winners"],
-        }
-        for s in range(n)
-    ]
+    scores = score_rows(view, seat, names, n)
     discard = view["discard"]
     return {
         "template": TEMPLATE,
@@ -183,7 +173,7 @@ def present(
         "threshold": view.get("threshold"),
         "memory_aid": view.get("memory_aid", True),
         "scores": scores,
-        "has_round_scores": round_scores is not None,
+        "has_round_scores": view.get("round_scores") is not None,
         "over": view["over"],
         "winners": [names[w] for w in view["winners"]],
         "decision": _decision(view, seat, names, committed=committed) if view.get("decision") else None,

@@ -6,7 +6,7 @@ from typing import Any
 
 from baogame.rules.baohuang.cards import STRENGTH
 
-from .common import button
+from .common import button, score_rows
 
 TEMPLATE = "games/boards/baohuang.html"
 DECISION_TEMPLATE = "games/boards/baohuang_decision.html"
@@ -66,17 +66,7 @@ def present(
                 else names[guess["target"] if isinstance(guess, dict) else guess],
             }
         )
-    round_scores = view.get("round_scores")
-    scores = [
-        {
-            "name": names[s],
-            "is_me": s == seat,
-            "total": view["totals"][s],
-            "round_score": None if round_scores is None else round_scores[s],
-            "winner": s in view["winners"],
-        }
-        for s in range(5)
-    ]
+    scores = score_rows(view, seat, names, 5)
     trick = [
         {
             "name": names[e["seat"]],
@@ -110,7 +100,7 @@ def present(
         "tribute": view.get("tribute"),
         "finished": [names[s] for s in finished],
         "scores": scores,
-        "has_round_scores": round_scores is not None,
+        "has_round_scores": view.get("round_scores") is not None,
         "last_deal": None
         if last is None
         else {

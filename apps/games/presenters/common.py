@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 import re
 from collections.abc import Sequence
 from importlib import import_module
@@ -11,9 +12,13 @@ from typing import Any
 from django.utils.html import escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 
+from baogame.rules.registry import ENGINES
+
 #: ``Seat 3`` / ``seat 3`` (with a following ``slot``) or ``seats [0, 2]`` in an engine's sentence:
 #: engines know seat numbers, not names.
 SEAT_RE = re.compile(r"\b[Ss]eats \[(?P<list>\d+(?:, \d+)*)?\]|\b[Ss]eat (?P<seat>\d+)\b(?P<own> slots?\b)?")
+
+log = logging.getLogger(__name__)
 
 
 def button(label: str, action: dict[str, Any], *, style: str = "") -> dict[str, str]:
@@ -21,21 +26,32 @@ def button(label: str, action: dict[str, Any], *, style: str = "") -> dict[str, 
     return {"label": label, "json": json.dumps(action, separators=(",", ":")), "style": style}
 
 
-def _text_module(engine: str) -> Any:
+def text_module(engine: str) -> Any | None:
+    """The engine's ``text`` module (its sentences for events and decisions), or None."""
     try:
-        return import_module(f"baogame.rules.{engine}.text")
-    except ImportError:
+        return import_module(f"{ENGINES[engine]}.text")
+    except (ImportError, KeyError):
+        return None
+
+
+def engine_sentence(engine: str, event: dict[str, Any]) -> str | None:
+    """The game's own sentence for an event (``text.describe_event``); None when it has none or fails
+    (a describer gap must not break a page or a mail: the callers then write a plain fallback)."""
+    module = text_module(engine)
+    if module is None or not hasattr(module, "describe_event"):
+        return None
+    try:
+        return str(module.describe_event(event))
+    except Exception:  # noqa: BLE001 - see the docstring
+        log.warning("describe_event failed for %s event %s", engine, event.get("type"))
         return None
 
 
 def describe_event(engine: str, event: dict[str, Any]) -> str:
     """One sentence for an event the viewer may see (the game's ``text.describe_event``)."""
-    module = _text_module(engine)
-    if module is not None:
-        try:
-            return str(module.describe_event(event))
-        except (KeyError, TypeError, ValueError, IndexError):
-            pass
+    sentence = engine_sentence(engine, event)
+    if sentence is not None:
+        return sentence
     fields = ", ".join(
         f"{k} {v}" for k, v in event.items() if k not in {"type", "visible_to", "private"} and v is not None
     )
@@ -46,7 +62,7 @@ def describe_event(engine: str, event: dict[str, Any]) -> str:
 
 def describe_decision(engine: str, decision: dict[str, Any]) -> str:
     """One sentence for an open decision (the game's ``text.describe_decision``)."""
-    module = _text_module(engine)
+    module = text_module(engine)
     if module is not None and hasattr(module, "describe_decision"):
         try:
             return str(module.describe_decision(decision))
@@ -109,4 +125,19 @@ def history_rows(*, engine: str, history: list[dict[str, Any]], names: Sequence[
             "by_timeout": h["by_timeout"],
         }
         for h in history
+    ]
+
+
+def score_rows(view: dict[str, Any], seat: int | None, names: Sequence[str], n: int) -> list[dict[str, Any]]:
+    """The score table of a game's view: each seat's name, totals, this round's score, the winners."""
+    round_scores = view.get("round_scores")
+    return [
+        {
+            "name": names[s],
+            "is_me": s == seat,
+            "total": view["totals"][s],
+            "round_score": None if round_scores is None else round_scores[s],
+            "winner": s in view["winners"],
+        }
+        for s in range(n)
     ]

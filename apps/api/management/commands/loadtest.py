@@ -369,40 +369,30 @@ class Command(BaseCommand):
         self, port: int, users: list[list[str]], opts: dict[str, Any], server_pid: int
     ) -> dict[str, Any]:
         rate = opts["rate"] / len(users) if opts["rate"] > 0 else 0.0
-        warm = [Stats() for _ in users]
-        threads = [
-            threading.Thread(
-                target=Client(port, tokens, random.Random(f"{opts['seed']}:{i}"), stats, rate).run,
-                args=(time.monotonic() + opts["warmup"],),
-            )
-            for i, (tokens, stats) in enumerate(zip(users, warm, strict=True))
-        ]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
-        stats = [Stats() for _ in users]
         failures: list[BaseException] = []
 
-        def play(tokens: list[str], rng: random.Random, stat: Stats, until: float) -> None:
-            try:
-                Client(port, tokens, rng, stat, rate).run(until)
-            except BaseException as exc:  # noqa: BLE001 - reported below
-                failures.append(exc)
+        def run_clients(tag: str, until: float) -> list[Stats]:
+            """Every client plays until ``until`` in its own thread; failures are kept for the report."""
+            stats = [Stats() for _ in users]
 
+            def play(i: int) -> None:
+                rng = random.Random(f"{opts['seed']}:{tag}:{i}")
+                try:
+                    Client(port, users[i], rng, stats[i], rate).run(until)
+                except BaseException as exc:  # noqa: BLE001 - reported below
+                    failures.append(exc)
+
+            threads = [threading.Thread(target=play, args=(i,)) for i in range(len(users))]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join()
+            return stats
+
+        run_clients("warm", time.monotonic() + opts["warmup"])
         cpu_before = _server_cpu_seconds(server_pid), _database_cpu_seconds(), _client_cpu_seconds()
         started = time.monotonic()
-        until = started + opts["seconds"]
-        threads = [
-            threading.Thread(
-                target=play, args=(tokens, random.Random(f"{opts['seed']}:run:{i}"), stat, until)
-            )
-            for i, (tokens, stat) in enumerate(zip(users, stats, strict=True))
-        ]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
+        stats = run_clients("run", started + opts["seconds"])
         elapsed = time.monotonic() - started
         cpu_after = _server_cpu_seconds(server_pid), _database_cpu_seconds(), _client_cpu_seconds()
         cpu = [after - before for before, after in zip(cpu_before, cpu_after, strict=True)]
