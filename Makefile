@@ -39,7 +39,7 @@ lint: venv
 ## Benchmarks: engines, deadline settlement, API load.
 bench: venv
 	$(PY) -m baogame.rules.bench baobei --games 200
-	$(PY) -m baogame.rules.bench baohuang --games 200
+	$(PY) -m baogame.rules.bench baohuang --games 50
 	$(PY) manage.py bench_deadlines --games 2000
 	$(PY) manage.py loadtest --clients 32 --seconds 20
 
