@@ -19,6 +19,7 @@ from typing import Any, TypeVar
 
 from django.db import connections
 from django.db.models import Model
+from psycopg import pq
 
 M = TypeVar("M", bound=Model)
 
@@ -146,7 +147,11 @@ def batch(statements: Sequence[Statement], using: str = "default") -> None:
                     cursor.execute(statement.sql, statement.params)
                     cursors.append(cursor)
             for statement, cursor in zip(statements, cursors, strict=True):
-                statement.rows = cursor.fetchall() if cursor.description is not None else []
+                # ``pgresult.status`` rather than ``description``: psycopg builds every column's
+                # description object on each access, which cost more than the fetch itself.
+                result = cursor.pgresult
+                returned = result is not None and result.status == pq.ExecStatus.TUPLES_OK
+                statement.rows = cursor.fetchall() if returned else []
                 statement.rowcount = cursor.rowcount
                 cursor.close()
     else:
@@ -178,8 +183,6 @@ def insert_statement(instance: Model, using: str = "default") -> Statement:
     return Statement(sql, params, saved)
 
 
-
-
 @cache
 def _update_sql(model: type[Model], attnames: tuple[str, ...], using: str) -> tuple[str, tuple[Any, ...]]:
     quote = connections[using].ops.quote_name
@@ -198,8 +201,6 @@ def update_statement(instance: Model, attnames: Sequence[str], using: str = "def
     sql, fields = _update_sql(type(instance), tuple(attnames), using)
     params = [f.get_db_prep_save(f.pre_save(instance, False), connection) for f in fields]
     return Statement(sql, [*params, instance.pk])
-
-
 
 
 def delete_statement(model: type[Model], pks: Sequence[Any], using: str = "default") -> Statement:

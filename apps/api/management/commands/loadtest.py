@@ -16,6 +16,13 @@ Two ways to drive the clients:
 * ``--rate 0``: closed loop, every client sends its next request as soon as the last one is answered.
   This measures the saturation throughput; latency is then just clients / throughput (Little's law).
 
+The site runs under gunicorn's default **sync** workers (4 processes): each takes one connection at a
+time and answers ``Connection: close``, so the clients reconnect for every request and whichever worker
+is idle takes the next one. This is how gunicorn is deployed behind a reverse proxy (the proxy keeps
+the clients' keep-alive connections). With keep-alive workers (``--worker-class gthread``) each
+connection stays with the worker that accepted it, and with 32 clients one worker was measured holding
+15-23 of them while others held 2-4: that worker's queue, not the CPU, then set the latency.
+
 The site runs with production settings (``DEBUG=False``) and a Celery broker of its own in a temporary
 folder (the deadline and notification tasks moves enqueue are written there and thrown away; no worker
 runs). Everything the run creates is deleted at the end.
@@ -40,6 +47,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -56,6 +64,17 @@ def _free_port() -> int:
     with socket.socket() as sock:
         sock.bind((HOST, 0))
         return int(sock.getsockname()[1])
+
+
+def _database_url() -> str:
+    """The URL of the database this command is connected to (under the test runner, the test database,
+    which ``settings.DATABASE_URL`` does not name)."""
+    db = connection.settings_dict
+    user = quote(db["USER"] or "", safe="")
+    password = f":{quote(db['PASSWORD'], safe='')}" if db["PASSWORD"] else ""
+    auth = f"{user}{password}@" if user else ""
+    port = f":{db['PORT']}" if db["PORT"] else ""
+    return f"postgres://{auth}{db['HOST'] or ''}{port}/{quote(db['NAME'], safe='')}"
 
 
 def _percentile(values: list[float], q: float) -> float:
@@ -120,7 +139,8 @@ class Stats:
 
 
 class Client:
-    """One simulated player program: a keep-alive connection and the tokens of both seats."""
+    """One simulated player program: an HTTP connection (kept alive when the server allows it; reopened
+    after a ``Connection: close``) and the tokens of both seats."""
 
     def __init__(
         self, port: int, tokens: list[str], rng: random.Random, stats: Stats, rate: float = 0.0
@@ -250,7 +270,10 @@ class Command(BaseCommand):
             help="moves per second offered by all clients together (paced); 0: closed loop, flat out",
         )
         parser.add_argument("--workers", type=int, default=4, help="gunicorn worker processes")
-        parser.add_argument("--threads", type=int, default=1, help="threads per gunicorn worker")
+        parser.add_argument(
+            "--worker-class", default="sync", help="gunicorn worker class (sync, or gthread for keep-alive)"
+        )
+        parser.add_argument("--threads", type=int, default=1, help="threads per gthread worker")
         parser.add_argument("--warmup", type=float, default=2.0, help="seconds of play not measured")
         parser.add_argument("--seed", type=int, default=1)
         parser.add_argument(
@@ -268,8 +291,8 @@ class Command(BaseCommand):
         clients = opts["clients"]
         run = secrets.token_hex(3)
         self.stdout.write(
-            f"loadtest {run}: {clients} clients, {opts['seconds']} s, "
-            f"database {connection.settings_dict['NAME']}"
+            f"loadtest {run}: {clients} clients, {opts['seconds']} s, gunicorn {opts['workers']} "
+            f"{opts['worker_class']} workers, database {connection.settings_dict['NAME']}"
         )
         users = self._make_users(run, clients)
         tmp = tempfile.TemporaryDirectory(prefix="baogame-loadtest-")
@@ -323,7 +346,7 @@ class Command(BaseCommand):
     def _start_server(self, port: int, var_dir: Path, opts: dict[str, Any]) -> subprocess.Popen[bytes]:
         env = {
             **os.environ,
-            "DATABASE_URL": settings.DATABASE_URL,
+            "DATABASE_URL": _database_url(),
             "DEBUG": "False",
             "SECRET_KEY": secrets.token_urlsafe(64),
             "ALLOWED_HOSTS": f"{HOST},localhost",
@@ -341,11 +364,11 @@ class Command(BaseCommand):
             sys.executable, "-m", "gunicorn", "baogame.wsgi:application",
             "--bind", f"{HOST}:{port}",
             "--workers", str(opts["workers"]),
-            "--threads", str(opts["threads"]),
-            "--worker-class", "gthread",
-            "--keep-alive", "75",
+            "--worker-class", opts["worker_class"],
             "--log-level", "warning",
         ]  # fmt: skip
+        if opts["worker_class"] == "gthread":
+            command += ["--threads", str(opts["threads"]), "--keep-alive", "75"]
         if opts["gunicorn_config"]:
             command += ["--config", opts["gunicorn_config"]]
         (var_dir / "staticfiles").mkdir(parents=True, exist_ok=True)
@@ -424,7 +447,8 @@ class Command(BaseCommand):
             "refused": sum(s.refused for s in stats),
             "errors": sum(s.errors for s in stats) + len(failures),
             "workers": opts["workers"],
-            "threads": opts["threads"],
+            "worker_class": opts["worker_class"],
+            "threads": opts["threads"] if opts["worker_class"] == "gthread" else 1,
         }
 
     def _clean_up(self, run: str) -> None:

@@ -1,0 +1,37 @@
+"""The load benchmark (``manage.py loadtest``) runs end to end: gunicorn, real clients, its JSON line.
+
+Only behaviour is checked here (moves were played, nothing failed, the run cleaned up after itself);
+the figures are the benchmark's business, not a test's.
+"""
+
+from __future__ import annotations
+
+import json
+from io import StringIO
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+
+from tests.conftest import requires_postgres
+
+pytestmark = [requires_postgres, pytest.mark.django_db(transaction=True)]
+
+REQUIRED_KEYS = {"clients", "moves", "seconds", "moves_per_s", "p50_ms", "p95_ms", "p99_ms"}
+
+
+@pytest.mark.parametrize("rate", [0.0, 40.0], ids=["closed-loop", "paced"])
+def test_loadtest_plays_api_games_under_gunicorn_and_prints_its_json_line(rate: float) -> None:
+    out = StringIO()
+
+    call_command("loadtest", clients=2, seconds=2.0, warmup=0.5, rate=rate, workers=2, stdout=out)
+
+    lines = out.getvalue().splitlines()
+    result = json.loads(lines[-1])
+    assert REQUIRED_KEYS <= result.keys()
+    assert result["clients"] == 2
+    assert result["moves"] > 0 and result["games"] > 0
+    assert result["errors"] == 0
+    assert result["worker_class"] == "sync"
+    assert any(line.startswith("cleaned up:") for line in lines)
+    assert not get_user_model().objects.filter(username__startswith="loadtest-").exists()
