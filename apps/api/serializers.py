@@ -10,6 +10,7 @@ from rest_framework import serializers
 
 from apps.games import deadlines
 from apps.games.models import Decision, Game
+from apps.games.selectors import viewer_version
 
 
 class SeatSerializer(serializers.Serializer):
@@ -45,7 +46,11 @@ class GameSummarySerializer(serializers.Serializer):
     title = serializers.CharField(allow_blank=True)
     status = serializers.ChoiceField(choices=Game.Status.choices)
     players = serializers.IntegerField()
-    version = serializers.IntegerField(help_text="Moves applied so far; bumps with every move.")
+    version = serializers.IntegerField(
+        help_text="The moves you may know of: every public move and your own seat's answers to "
+        "simultaneous decisions. It never moves because another seat answered a decision that is still "
+        "open (BB-30.6)."
+    )
     timing_preset = serializers.CharField()
     created_at = serializers.DateTimeField()
     started_at = serializers.DateTimeField(allow_null=True)
@@ -57,7 +62,10 @@ class GameSummarySerializer(serializers.Serializer):
 
 
 class EventSerializer(serializers.Serializer):
-    seq = serializers.IntegerField(help_text="The move that produced the event.")
+    seq = serializers.IntegerField(
+        help_text="The move that produced the event, numbered among the moves you may know of (as "
+        "the game's version counts them)."
+    )
     at = serializers.DateTimeField()
     seat = serializers.IntegerField(help_text="The seat that moved.")
     by_timeout = serializers.BooleanField()
@@ -104,7 +112,7 @@ def game_summary(game: Game, my_seat: int | None, decisions: list[Decision] | No
         "title": game.title,
         "status": game.status,
         "players": game.players,
-        "version": game.version,
+        "version": viewer_version(game, my_seat),
         "timing_preset": game.timing_preset,
         "created_at": game.created_at,
         "started_at": game.started_at,

@@ -206,7 +206,9 @@ class GameHistoryApi(APIView):
     class OutputSerializer(serializers.Serializer):
         version = serializers.IntegerField()
         events = EventSerializer(many=True)
-        more = serializers.BooleanField(help_text="More events follow: ask again with after=<last seq>.")
+        more = serializers.BooleanField(
+            help_text="More events follow: ask again with after=<last seq>. A page never splits a move."
+        )
 
     @extend_schema(operation_id="games_history", parameters=[FilterSerializer], responses=OutputSerializer)
     def get(self, request: AuthenticatedRequest, game_id: int) -> Response:
@@ -216,8 +218,28 @@ class GameHistoryApi(APIView):
         seat = selectors.seat_position(game=game, user=request.user)
         after, limit = filters.validated_data["after"], filters.validated_data["limit"]
         events = [e for e in game_selectors.game_history(game=game, seat=seat) if e["seq"] > after]
-        body = {"version": game.version, "events": events[:limit], "more": len(events) > limit}
+        page = _whole_moves(events, limit)
+        body = {
+            "version": game_selectors.viewer_version(game, seat),
+            "events": page,
+            "more": len(events) > len(page),
+        }
         return Response(self.OutputSerializer(body).data)
+
+
+def _whole_moves(events: list[dict[str, Any]], limit: int) -> list[dict[str, Any]]:
+    """The first ``limit`` events, cut only between moves, so that ``after=<last seq>`` misses nothing:
+    a page ends early rather than split a move, and one move with more events is sent whole."""
+    if len(events) <= limit:
+        return events
+    end = limit
+    while end > 0 and events[end]["seq"] == events[end - 1]["seq"]:
+        end -= 1
+    if end == 0:  # the first move alone has more than ``limit`` events
+        end = limit
+        while end < len(events) and events[end]["seq"] == events[0]["seq"]:
+            end += 1
+    return events[:end]
 
 
 class LegalPageSerializer(serializers.Serializer):
@@ -248,7 +270,8 @@ class GameLegalApi(APIView):
         game, seat = selectors.game_get_with_my_seat(game_id=game_id, user=request.user)
         if seat is None:
             raise ServiceError("not_seated", "you have no seat in this game", status=403)
-        return Response({"version": game.version, "seat": seat, **_legal_page(game, seat, offset, limit)})
+        version = game_selectors.viewer_version(game, seat)
+        return Response({"version": version, "seat": seat, **_legal_page(game, seat, offset, limit)})
 
 
 def _int_param(request: Request, name: str, default: int, low: int, high: int | None) -> int:
@@ -287,8 +310,10 @@ class MoveSubmitApi(APIView):
         action = serializers.DictField(help_text="One action in the rules file's wire format.")
 
     class OutputSerializer(serializers.Serializer):
-        version = serializers.IntegerField(help_text="The game version after the move.")
-        seq = serializers.IntegerField(allow_null=True, help_text="The move's place in the game's log.")
+        version = serializers.IntegerField(help_text="The game version after the move, as you know it.")
+        seq = serializers.IntegerField(
+            allow_null=True, help_text="The move's place in the game's history, as you know it."
+        )
         replayed = serializers.BooleanField(
             help_text="True when the key had been used: nothing new was applied."
         )
@@ -340,8 +365,8 @@ class MoveSubmitApi(APIView):
         )
         seat = result.move.seat if result.move else None
         body: dict[str, Any] = {
-            "version": result.game.version,
-            "seq": result.move.seq if result.move else None,
+            "version": game_selectors.viewer_version(result.game, seat),
+            "seq": game_selectors.seat_seq(result.move) if result.move else None,
             "replayed": result.replayed,
             "status": result.game.status,
             "events": result.events,

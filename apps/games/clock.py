@@ -22,7 +22,8 @@ from baogame.rules.registry import get_engine
 
 from . import deadlines, services, signals
 from .errors import ServiceError
-from .models import Decision, Game, Seat
+from .models import Decision, Game, Move, Seat
+from .selectors import SIMULTANEOUS_TIMINGS
 
 log = logging.getLogger(__name__)
 
@@ -112,6 +113,14 @@ def decision_extend(
         game = Game.objects.select_for_update().get(pk=game_id)
         services.settle_locked(game, timezone.now())
         ids = list(Decision.objects.filter(game=game, seat=position).values_list("decision_id", flat=True))
+        if not ids and _answered_an_open_decision(game, position):
+            # Refusing would tell the organiser, who may be playing, that this seat has answered a
+            # window still open for others (BB-30.6): extend that decision as for any owner.
+            ids = list(
+                Decision.objects.filter(game=game, timing__in=SIMULTANEOUS_TIMINGS)
+                .values_list("decision_id", flat=True)
+                .distinct()
+            )
         if not ids:
             raise ServiceError("no_open_decision", f"seat {position} has no open decision", status=409)
         rows = Decision.objects.filter(game=game, decision_id__in=ids)
@@ -122,6 +131,12 @@ def decision_extend(
         services.game_schedule(game)
         log.info("game %s seat %s extended by %s (%s)", game.pk, position, by, getattr(actor, "pk", None))
         return list(rows)
+
+
+def _answered_an_open_decision(game: Game, position: int) -> bool:
+    """Whether the seat's answer to a simultaneous decision is still unknown to the others: a hidden
+    move of that seat since the last public move (the move that closes a decision is public)."""
+    return Move.objects.filter(game=game, seat=position, hidden=True, public_seq=game.public_version).exists()
 
 
 # --- vacation -------------------------------------------------------------------------------------------

@@ -42,7 +42,12 @@ class Game(models.Model):
     seed = models.CharField(max_length=64, default=new_seed, editable=False)
     seed_hash = models.CharField(max_length=64, editable=False)
     state = models.JSONField(null=True, blank=True, editable=False)
-    version = models.PositiveIntegerField(default=0)
+    version = models.PositiveIntegerField(default=0, help_text="Every applied move; internal (Move.seq).")
+    public_version = models.PositiveIntegerField(
+        default=0,
+        help_text="The moves everyone may know of: all but a hidden answer to an open simultaneous decision "
+        "(BB-30.6). Clients see this plus their own seat's hidden answers (selectors.viewer_version).",
+    )
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.OPEN, db_index=True)
     timing_preset = models.CharField(max_length=16, default="daily")
     timing = models.JSONField(default=dict, blank=True)
@@ -101,6 +106,9 @@ class Seat(models.Model):
     bot = models.CharField(max_length=32, blank=True, help_text="Bot name for a bot seat, else empty.")
     bot_takeover = models.BooleanField(default=False, help_text="An absent player's seat played by the bot.")
     consecutive_timeouts = models.PositiveSmallIntegerField(default=0)
+    hidden_moves = models.PositiveIntegerField(
+        default=0, help_text="This seat's answers to simultaneous decisions that others were not told of."
+    )
     skip_pluck_windows = models.BooleanField(
         default=False, help_text="Don't wait for me on plucking windows: counts as an immediate pass."
     )
@@ -155,6 +163,12 @@ class Move(models.Model):
     by_bot = models.BooleanField(default=False)
     idempotency_key = models.CharField(max_length=128, null=True, blank=True)  # noqa: DJ001 - NULL = no key
     created_at = models.DateTimeField(auto_now_add=True)
+    public_seq = models.PositiveIntegerField(default=0, help_text="Game.public_version after this move.")
+    hidden = models.BooleanField(
+        default=False,
+        help_text="An answer to a simultaneous decision that stayed open, with nothing any other seat may "
+        "see (BB-30.6): only its own seat is told it happened.",
+    )
 
     class Meta:
         ordering = ["game", "seq"]

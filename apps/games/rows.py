@@ -31,11 +31,12 @@ def _game_sql(vendor: str, for_update: bool, overdue: bool, seat_of: bool, key: 
             f"g.{column(Game, 'id')} AND d.{column(Decision, 'deadline')} <= %s)"
         )
     if seat_of:
-        extra += (
-            f", (SELECT s.{column(Seat, 'position')} FROM {table(Seat)} s "
-            f"WHERE s.{column(Seat, 'game_id')} = g.{column(Game, 'id')} "
-            f"AND s.{column(Seat, 'user_id')} = %s)"
-        )
+        for name in ("position", "hidden_moves"):
+            extra += (
+                f", (SELECT s.{column(Seat, name)} FROM {table(Seat)} s "
+                f"WHERE s.{column(Seat, 'game_id')} = g.{column(Game, 'id')} "
+                f"AND s.{column(Seat, 'user_id')} = %s)"
+            )
     if key:
         extra += (
             f", (SELECT m.{column(Move, 'id')} FROM {table(Move)} m "
@@ -61,7 +62,7 @@ def _game_statement(
     if overdue_at is not None:
         params.append(connection.ops.adapt_datetimefield_value(overdue_at))
     if seat_of_user is not None:
-        params.append(seat_of_user)
+        params += [seat_of_user, seat_of_user]
     if move_key is not None:
         params.append(move_key)
     params.append(game_id)
@@ -76,10 +77,14 @@ def _load_game(row: Sequence[Any], *, overdue: bool, seat_of: bool, key: bool) -
     game = sqlrows.load(Game, row)
     assert game is not None
     index = sqlrows.width(Game)
-    for wanted, name in ((overdue, "overdue"), (seat_of, "user_seat"), (key, "key_move_id")):
-        if wanted:
-            setattr(game, name, bool(row[index]) if name == "overdue" else row[index])
-            index += 1
+    if overdue:
+        game.overdue = bool(row[index])  # type: ignore[attr-defined]
+        index += 1
+    if seat_of:
+        game.user_seat, game.user_hidden_moves = row[index], row[index + 1]  # type: ignore[attr-defined]
+        index += 2
+    if key:
+        game.key_move_id = row[index]  # type: ignore[attr-defined]
     return game
 
 
@@ -96,7 +101,8 @@ def game_row(
     Extra answers in the same query, as attributes of the game:
 
     * ``overdue_at`` -> ``overdue``: whether a decision's deadline is at or before that time;
-    * ``seat_of_user`` (a user id) -> ``user_seat``: that user's seat position, or None;
+    * ``seat_of_user`` (a user id) -> ``user_seat``: that user's seat position, or None, and
+      ``user_hidden_moves``: that seat's ``hidden_moves`` (for ``selectors.viewer_version``);
     * ``move_key`` -> ``key_move_id``: the id of the game's move with that ``Idempotency-Key``, or None.
     """
     statement = _game_statement(

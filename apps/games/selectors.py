@@ -55,19 +55,52 @@ def game_view(*, game: Game, seat: int | None) -> dict[str, Any] | None:
     return get_engine(game.engine).view(game.state, seat)
 
 
+def viewer_version(game: Game, seat: int | None) -> int:
+    """The game's version as ``seat`` (None: a spectator) may know it (BB-30.6).
+
+    It counts the public moves and the seat's own hidden answers to simultaneous decisions, never
+    another seat's: a client comparing versions cannot tell that somebody else has answered a window.
+    """
+    if seat is None:
+        return game.public_version
+    if "user_hidden_moves" in game.__dict__ and game.__dict__.get("user_seat") == seat:
+        return game.public_version + (game.__dict__["user_hidden_moves"] or 0)  # read with the game row
+    cache = game.__dict__.get("_seat_cache")
+    found = cache.get(seat) if cache else next((s for s in game.seats.all() if s.position == seat), None)
+    return game.public_version + (found.hidden_moves if found is not None else 0)
+
+
+def seat_seq(move: Move) -> int:
+    """The move's number as its own seat knows it: ``seq`` in that seat's history (BB-30.6)."""
+    known = getattr(move, "seat_seq", None)
+    if known is not None:
+        return int(known)
+    own_hidden = Move.objects.filter(game_id=move.game_id, seat=move.seat, hidden=True, seq__lte=move.seq)
+    return move.public_seq + own_hidden.count()
+
+
 def game_history(*, game: Game, seat: int | None) -> list[dict[str, Any]]:
-    """Every move's events that ``seat`` may see, oldest first, each with seq, time and actor."""
+    """Every move's events that ``seat`` may see, oldest first, each with seq, time and actor.
+
+    ``seq`` numbers the moves ``seat`` may know of: the public ones and its own hidden answers
+    (``viewer_version`` is the last). ``move_seq`` is the internal ``Move.seq``, for the server only.
+    """
     out: list[dict[str, Any]] = []
+    known = 0
     for move in (
         Move.objects.filter(game=game)
         .order_by("seq")
-        .only("seq", "seat", "events", "created_at", "by_timeout", "by_bot")
+        .only("seq", "seat", "events", "created_at", "by_timeout", "by_bot", "hidden")
     ):
+        if move.hidden and move.seat != seat:
+            continue  # another seat's answer nobody else was told of; its events are that seat's alone
+        known += 1
         for event in move.events:
             if visible(event, seat):
                 out.append(
                     {
-                        "seq": move.seq,
+                        "seq": known,
+                        "move_seq": move.seq,
                         "at": move.created_at,
                         "seat": move.seat,
                         "by_timeout": move.by_timeout,

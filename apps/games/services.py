@@ -139,10 +139,7 @@ def game_join(*, game_id: int, user: User, position: int | None = None) -> Game:
     return game
 
 
-
-def seat_fill_bot(
-    *, game_id: int, user: User, position: int, bot_name: str | None = None
-) -> Game:
+def seat_fill_bot(*, game_id: int, user: User, position: int, bot_name: str | None = None) -> Game:
     """The creator puts a bot into an open seat."""
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=game_id)
@@ -254,9 +251,7 @@ def seat_of(game: Game, user: User | AnonymousUser | None) -> Seat | None:
     return next((s for s in seats if s.user_id == user.pk), None)
 
 
-def submit_action(
-    *, game_id: int, user: User, action: dict[str, Any], key: str | None = None
-) -> MoveResult:
+def submit_action(*, game_id: int, user: User, action: dict[str, Any], key: str | None = None) -> MoveResult:
     """Apply one action of ``user`` to the game, exactly as DESIGN.md's five steps say.
 
     Raises ``RuleError`` (or ``ServiceError``) for a refused action; nothing is written then. With an
@@ -363,13 +358,24 @@ def _apply_one(
     ``automatic``: a pass the server makes for a seat that does not wait for plucking windows.
     """
     engine = get_engine(game.engine)
-    new_state, events = engine.apply(_state(game), seat.position, action)  # RuleError: nothing written
+    old_state = _state(game)
+    new_state, events = engine.apply(old_state, seat.position, action)  # RuleError: nothing written
     now = timezone.now()
+    decisions = engine.pending(new_state)
+    hidden = _is_hidden_answer(game, seat.position, old_state, new_state, events, decisions)
     game.state = new_state
     game.version += 1
+    writes: list[Statement] = []
+    if hidden:
+        seat.hidden_moves += 1
+        writes.append(sqlrows.update_statement(seat, ["hidden_moves"]))
+    else:
+        game.public_version += 1
     move = Move(
         game=game,
         seq=game.version,
+        public_seq=game.public_version,
+        hidden=hidden,
         seat=seat.position,
         user=user,
         action=action,
@@ -378,9 +384,9 @@ def _apply_one(
         by_bot=by_bot,
         idempotency_key=key,
     )
-    writes = [sql_rows.insert_move(move)]
-    decisions = engine.pending(new_state)
-    update_fields = ["state", "version"]
+    move.seat_seq = game.public_version + seat.hidden_moves  # type: ignore[attr-defined]
+    writes.append(sql_rows.insert_move(move))
+    update_fields = ["state", "version", "public_version"]
     if not decisions:
         game.status = Game.Status.FINISHED
         game.finished_at = now
@@ -410,6 +416,41 @@ def _apply_one(
     else:
         _schedule_after_move(game, new_rows, now)
     return move, events, decisions
+
+
+def _is_hidden_answer(
+    game: Game,
+    mover: int,
+    old_state: dict[str, Any],
+    new_state: dict[str, Any],
+    events: list[dict[str, Any]],
+    decisions: list[dict[str, Any]],
+) -> bool:
+    """Whether this move must stay unknown to everyone but its own seat (BB-30.6).
+
+    It must when it answered a simultaneous decision (a plucking window, the setup peek, a tribute, a
+    declaration) that stays open for other seats, and it changed nothing that any other seat or a
+    spectator may see: no event they may see, the same ``view`` for each of them. Such a move does not
+    count in the public version, so no counter, sequence number or refreshed page tells the others
+    that somebody answered. A move that closes the decision is public.
+    """
+    from .selectors import SIMULTANEOUS_TIMINGS
+
+    still_open = {d.get("decision_id"): d["seats"] for d in decisions if d.get("decision_id")}
+    answered = any(
+        row.seat == mover
+        and row.timing in SIMULTANEOUS_TIMINGS
+        and still_open.get(row.decision_id)
+        and mover not in still_open[row.decision_id]
+        for row in _decision_rows(game)
+    )
+    if not answered:
+        return False
+    others: list[int | None] = [None, *(p for p in range(game.players) if p != mover)]
+    if any(visible(event, viewer) for event in events for viewer in others):
+        return False
+    engine = get_engine(game.engine)
+    return all(engine.view(old_state, viewer) == engine.view(new_state, viewer) for viewer in others)
 
 
 #: A bound on passes made on behalf of seats after one move (a window has at most 5 owners).
@@ -680,9 +721,7 @@ def settle_due(game_id: int) -> int:
         return settle_locked(game, timezone.now())
 
 
-def game_read(
-    game_id: int, *, seats: str = "people", seat_of_user: int | None = None
-) -> Game | None:
+def game_read(game_id: int, *, seats: str = "people", seat_of_user: int | None = None) -> Game | None:
     """A game as it stands, for a page or an API read: settled first when a deadline has passed (the
     game query itself says whether anything is due, so this is cheap when nothing is).
 

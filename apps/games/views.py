@@ -113,6 +113,7 @@ def _board_context(request: HttpRequest, game: Game, error: RuleError | None = N
     waiting_for = _waiting_for(decisions, names)
     return {
         "game": game,
+        "version": selectors.viewer_version(game, position),
         "seat": seat,
         "names": names,
         "board": board,
@@ -137,7 +138,7 @@ def _committed_this_turn(game: Game, seat: int, history: list[dict[str, Any]]) -
     """
     started = max(
         (
-            h["seq"]
+            h["move_seq"]
             for h in history
             if h["event"].get("type") == "turn_started" and h["event"].get("seat") == seat
         ),
@@ -170,14 +171,18 @@ def game_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """Play a game: my view, my open decision as a form, the history. Spectators see public state.
 
     htmx polls ``?since=<version>``: an unchanged game answers 204 (nothing to swap), a changed one
-    the board fragment.
+    the board fragment. The version is the viewer's (``selectors.viewer_version``), so a page never
+    refreshes because somebody else answered a simultaneous decision (BB-30.6).
     """
     game = services.game_read(pk)  # settled first when a deadline has passed; seats with people
     if game is None:
         raise Http404("no such game")
     if request.htmx:
         since = request.GET.get("since", "")
-        if since == f"{game.version}-{game.status}":
+        user = request.user if request.user.is_authenticated else None
+        seat = services.seat_of(game, user)
+        version = selectors.viewer_version(game, seat.position if seat else None)
+        if since == f"{version}-{game.status}":
             return HttpResponse(status=204)
         return render(request, "games/_board.html", _board_context(request, game))
     return render(request, "games/detail.html", _board_context(request, game))

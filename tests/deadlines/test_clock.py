@@ -91,6 +91,23 @@ def test_extending_moves_the_deadline_of_every_owner_of_a_window(toy_engine: str
     assert all(after[s] - before[s] == timedelta(hours=2) for s in after)
 
 
+def test_extending_a_seat_that_has_answered_an_open_window_is_not_refused_bb_30_6(
+    toy_engine: str, users: list
+) -> None:
+    """A refusal would tell the organiser that the seat has already passed: the window is extended as
+    if the seat still owned it."""
+    game = a_game(toy_engine, users, players=3)
+    toy_play(game, users[0])
+    window = pending(game)[0]["decision_id"]
+    services.submit_action(game_id=game.pk, user=users[1], action={"type": "pass", "decision_id": window})
+    before = Decision.objects.get(game=game, seat=2).deadline
+
+    clock.decision_extend(game_id=game.pk, seat=1, by=timedelta(hours=2), actor=users[0])
+
+    assert list(Decision.objects.filter(game=game).values_list("seat", flat=True)) == [2]
+    assert Decision.objects.get(game=game, seat=2).deadline - before == timedelta(hours=2)
+
+
 def test_extending_a_seat_without_a_decision_is_refused(toy_engine: str, users: list) -> None:
     game = a_game(toy_engine, users)
 

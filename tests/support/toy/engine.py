@@ -147,7 +147,12 @@ class ToyEngine:
         return out
 
     def view(self, state: dict[str, Any], seat: int | None) -> dict[str, Any]:
-        decision = next((d for d in self.pending(state) if seat in d["seats"]), None)
+        # The seat's own decision without its remaining owners: who has answered a window stays
+        # hidden until it closes (BB-30.6), as in the real engines.
+        decision = next(
+            ({k: v for k, v in d.items() if k != "seats"} for d in self.pending(state) if seat in d["seats"]),
+            None,
+        )
         return {
             "seat": seat,
             "active": state["active"],
