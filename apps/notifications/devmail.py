@@ -1,4 +1,5 @@
-"""The development mailbox at /dev/mail/ (only when ``settings.DEV_MAILBOX``).
+"""The development mailbox at /dev/mail/ (only when ``settings.DEV_MAILBOX``, and only for requests
+from this machine).
 
 Lists the mails Django's file backend wrote under ``EMAIL_FILE_PATH`` (one ``.log`` file per
 connection, messages separated by a line of 79 dashes), shows each, and answers one as if by email
@@ -132,14 +133,21 @@ def reply_build(original: EmailMessage, body: str) -> EmailMessage:
     return reply
 
 
-def _guard() -> None:
+#: The development mailbox answers only requests from this machine: it shows every player's mail
+#: (their hands included), so a development server reachable from elsewhere must not serve it.
+LOCAL_ADDRESSES = frozenset({"127.0.0.1", "::1"})
+
+
+def _guard(request: HttpRequest) -> None:
     if not settings.DEV_MAILBOX:
         raise Http404("the development mailbox is off")
+    if request.META.get("REMOTE_ADDR") not in LOCAL_ADDRESSES:
+        raise Http404("the development mailbox answers only on this machine")
 
 
 def mailbox(request: HttpRequest) -> HttpResponse:
     """All mails, newest first."""
-    _guard()
+    _guard(request)
     return render(
         request, "notifications/devmail_list.html", {"mails": mails_list(), "folder": mail_folder()}
     )
@@ -147,7 +155,7 @@ def mailbox(request: HttpRequest) -> HttpResponse:
 
 def mail_detail(request: HttpRequest, file: str, index: int) -> HttpResponse:
     """One mail, and a form to answer it by email."""
-    _guard()
+    _guard(request)
     mail = mail_get(file, index)
     if request.method == "POST":
         result = inbound_process(message=reply_build(mail.message, request.POST.get("body", "")))

@@ -69,6 +69,12 @@ def test_mailbox_refuses_paths_outside_its_folder(client: Any, mail_folder: Path
     assert client.get("/dev/mail/..%2Fsecret.log/0/").status_code == 404
 
 
+def test_mailbox_answers_only_requests_from_this_machine(client: Any, mail_folder: Path) -> None:
+    """Its mails show players' hands: a development server reachable from elsewhere must not serve it."""
+    assert client.get("/dev/mail/", REMOTE_ADDR="192.0.2.7").status_code == 404
+    assert client.get("/dev/mail/", REMOTE_ADDR="::1").status_code == 200
+
+
 def test_mailbox_is_off_without_dev_mailbox(client: Any, mail_folder: Path, settings: Any) -> None:
     settings.DEV_MAILBOX = False
 
