@@ -223,6 +223,15 @@ def insert_move(move: Move) -> Statement:
     return sqlrows.insert_statement(move)
 
 
+def count_hidden_move(seat: Seat) -> Statement:
+    """Add one to the seat's ``hidden_moves``, in the database itself (a stale instance cannot lose a
+    count)."""
+    field = column(Seat, "hidden_moves")
+    return Statement(
+        f"UPDATE {table(Seat)} SET {field} = {field} + 1 WHERE {column(Seat, 'id')} = %s", [seat.pk]
+    )
+
+
 def update_game(game: Game, attnames: list[str]) -> Statement:
     """UPDATE the named fields of the game row (``save(update_fields=…)``)."""
     return sqlrows.update_statement(game, attnames)

@@ -368,7 +368,7 @@ def _apply_one(
     writes: list[Statement] = []
     if hidden:
         seat.hidden_moves += 1
-        writes.append(sqlrows.update_statement(seat, ["hidden_moves"]))
+        writes.append(sql_rows.count_hidden_move(seat))
     else:
         game.public_version += 1
     move = Move(

@@ -171,3 +171,31 @@ def test_a_bao_bei_setup_peek_answer_stays_unknown_to_the_others_bb_30_6(users: 
     assert answer.json()["version"] == answer.json()["seq"] == version + 1
     own = peeker.get(f"/api/v1/games/{game.pk}/history/?after={version}").json()["events"]
     assert own and all(e["seq"] == version + 1 for e in own)  # its private peek, numbered for it alone
+
+
+def test_an_automatic_pass_for_a_seat_that_skips_windows_is_not_counted_for_others_bb_30_6(
+    toy_engine: str, users: list
+) -> None:
+    """Seat 1 does not wait for windows, so it passes the moment seat 0's play opens one: seats 0 and 2
+    see one new move (the play), exactly as if seat 1 were still thinking."""
+    game = services.game_create(creator=users[0], engine=toy_engine, players=3, options={})
+    for u in users[1:3]:
+        services.game_join(game_id=game.pk, user=u)
+    services.seat_set_skip_pluck_windows(game_id=game.pk, user=users[1], value=True)
+    before = {u.pk: _client(u).get(f"/api/v1/games/{game.pk}/").json()["version"] for u in users[:3]}
+    game.refresh_from_db()
+    turn = get_engine(toy_engine).pending(game.state)[0]
+
+    services.submit_action(
+        game_id=game.pk,
+        user=users[0],
+        action={"type": "play", "decision_id": turn["decision_id"], "card": game.state["hands"][0][0]},
+    )
+
+    game.refresh_from_db()
+    assert get_engine(toy_engine).pending(game.state)[0]["seats"] == [2]  # seat 1 has passed
+    after = {u.pk: _client(u).get(f"/api/v1/games/{game.pk}/").json() for u in users[:3]}
+    assert after[users[0].pk]["version"] == before[users[0].pk] + 1
+    assert after[users[2].pk]["version"] == before[users[2].pk] + 1
+    assert after[users[1].pk]["version"] == before[users[1].pk] + 2  # the play and its own pass
+    assert [(d["kind"], d["seat"]) for d in after[users[0].pk]["decisions"]] == [("window", None)]
