@@ -179,7 +179,7 @@ class GameDetailApi(APIView):
         body = {
             **game_summary(game, seat, decisions),
             "view": game_selectors.game_view(game=game, seat=seat),
-            "decisions": game_selectors.public_decision_rows(game=game, viewer=seat),
+            "decisions": game_selectors.public_decision_rows(game=game, viewer=seat, rows=decisions),
             "my_decisions": mine,
             "seed_hash": game.seed_hash,
             "seed": game.seed_revealed,
@@ -415,6 +415,11 @@ class GameBotAddApi(APIView):
             position=data.validated_data["position"],
             bot_name=data.validated_data["bot"],
         )
-        game = Game.objects.prefetch_related("seats__user__profile").get(pk=game.pk)
-        seat = selectors.seat_position(game=game, user=request.user)
-        return Response(GameSummarySerializer(game_summary(game, seat)).data)
+        return game_answer(request, game.pk)
+
+
+def game_answer(request: AuthenticatedRequest, game_id: int) -> Response:
+    """The game's summary for the caller, read afresh: the answer of the tools that change a game."""
+    game = Game.objects.prefetch_related("seats__user__profile").get(pk=game_id)
+    seat = selectors.seat_position(game=game, user=request.user)
+    return Response(GameSummarySerializer(game_summary(game, seat)).data)

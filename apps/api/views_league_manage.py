@@ -24,13 +24,8 @@ from apps.leagues import selectors as league_selectors
 from apps.leagues import services as league_services
 
 from .serializers import GameSummarySerializer, game_summary
+from .views_games import game_answer
 from .views_leagues import SeasonSerializer, league_organised
-
-
-def _game_answer(request: AuthenticatedRequest, game_id: int) -> Response:
-    game = Game.objects.prefetch_related("seats__user__profile").get(pk=game_id)
-    seat = game_services.seat_of(game, request.user)
-    return Response(GameSummarySerializer(game_summary(game, seat.position if seat else None)).data)
 
 
 class ReasonSerializer(serializers.Serializer):
@@ -221,7 +216,7 @@ class GameDeadlineExtendApi(APIView):
         league_services.game_deadline_extend(
             league=league, game_id=game_id, by=request.user, **data.validated_data
         )
-        return _game_answer(request, game_id)
+        return game_answer(request, game_id)
 
 
 class GamePauseApi(APIView):
@@ -235,7 +230,7 @@ class GamePauseApi(APIView):
         data = ReasonSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         league_services.game_pause(league=league, game_id=game_id, by=request.user, **data.validated_data)
-        return _game_answer(request, game_id)
+        return game_answer(request, game_id)
 
 
 class GameResumeApi(APIView):
@@ -249,7 +244,7 @@ class GameResumeApi(APIView):
         data = ReasonSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         league_services.game_resume(league=league, game_id=game_id, by=request.user, **data.validated_data)
-        return _game_answer(request, game_id)
+        return game_answer(request, game_id)
 
 
 class SeatSubstituteApi(APIView):
@@ -278,7 +273,7 @@ class SeatSubstituteApi(APIView):
             by=request.user,
             reason=d["reason"],
         )
-        return _game_answer(request, game_id)
+        return game_answer(request, game_id)
 
 
 class SeatBotTakeoverApi(APIView):
@@ -304,7 +299,7 @@ class SeatBotTakeoverApi(APIView):
             by=request.user,
             reason=d["reason"],
         )
-        return _game_answer(request, game_id)
+        return game_answer(request, game_id)
 
 
 class GameAdjudicateApi(APIView):
@@ -333,7 +328,7 @@ class GameAdjudicateApi(APIView):
             by=request.user,
             reason=d["reason"],
         )
-        return _game_answer(request, game_id)
+        return game_answer(request, game_id)
 
 
 class GameAbortApi(APIView):
@@ -349,4 +344,4 @@ class GameAbortApi(APIView):
         league_services.game_abort(
             league=league, game_id=game_id, by=request.user, reason=data.validated_data["reason"]
         )
-        return _game_answer(request, game_id)
+        return game_answer(request, game_id)

@@ -132,14 +132,17 @@ def public_owner_seats(*, timing: str, seats: list[int], viewer: int | None) -> 
     return [viewer] if viewer is not None and viewer in seats else []
 
 
-def public_decision_rows(*, game: Game, viewer: int | None) -> list[dict[str, Any]]:
+def public_decision_rows(
+    *, game: Game, viewer: int | None, rows: list[Decision] | None = None
+) -> list[dict[str, Any]]:
     """The open decisions with their deadlines as ``viewer`` may see them (BB-30.6).
 
     Single-owner decisions are listed with their seat; a simultaneous decision appears once, with the
     viewer's own seat while the viewer still owns it, else with ``seat`` None and its latest deadline.
+    ``rows``: the game's open decision rows when the caller has read them already.
     """
     grouped: dict[str, list[Decision]] = {}
-    for row in open_decisions(game=game):
+    for row in open_decisions(game=game) if rows is None else rows:
         grouped.setdefault(row.decision_id, []).append(row)
     out: list[dict[str, Any]] = []
     for rows in grouped.values():
