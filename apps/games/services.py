@@ -457,13 +457,19 @@ def _is_hidden_answer(
 AUTO_PASSES_PER_MOVE = 32
 
 
+def _passes_windows(seat: Seat) -> bool:
+    """A human-played seat that does not wait for plucking windows: the switch is on, or it is away."""
+    return not seat.bot and not seat.bot_takeover and (seat.skip_pluck_windows or _on_vacation(seat))
+
+
+def _passable_window(decision: dict[str, Any]) -> bool:
+    """A reaction window that may be passed (BB-24: passing is its default)."""
+    return decision.get("timing") == deadlines.REACTION and "pass" in decision.get("allowed", ())
+
+
 def _auto_pass_seats(game: Game) -> dict[int, Seat]:
-    """Human-played seats that do not wait for plucking windows: the switch is on, or they are away."""
-    return {
-        position: s
-        for position, s in _seats(game).items()
-        if not s.bot and not s.bot_takeover and (s.skip_pluck_windows or _on_vacation(s))
-    }
+    """The seats of ``_passes_windows``, by position."""
+    return {position: s for position, s in _seats(game).items() if _passes_windows(s)}
 
 
 def _auto_pass_windows(game: Game, decisions: list[dict[str, Any]]) -> int:
@@ -475,11 +481,7 @@ def _auto_pass_windows(game: Game, decisions: list[dict[str, Any]]) -> int:
     passes = 0
     skippers: dict[int, Seat] | None = None
     while passes < AUTO_PASSES_PER_MOVE and game.status == Game.Status.ACTIVE:
-        windows = [
-            d
-            for d in decisions
-            if d.get("timing") == deadlines.REACTION and "pass" in d.get("allowed", ()) and d.get("seats")
-        ]
+        windows = [d for d in decisions if _passable_window(d) and d.get("seats")]
         if not windows:
             return passes
         if skippers is None:
@@ -818,7 +820,8 @@ BOT_MOVES_PER_TASK = 200
 def play_bots(game_id: int) -> int:
     """Let the server-played seats answer their open decisions, one transaction per move.
 
-    Bots see only their own ``view()``. Seats that switched off waiting for pluck windows pass them.
+    Bots see only their own ``view()``. Seats that do not wait for plucking windows (the switch, or
+    away on vacation) pass them.
     Returns the number of moves made.
     """
     made = 0
@@ -859,6 +862,6 @@ def _bot_choice(game: Game) -> tuple[Seat, dict[str, Any]] | None:
                 rng = random.Random(f"bot:{game.seed}:{game.version}:{position}")
                 bot = bots.get(seat.bot or default_bot, bots[default_bot])
                 return seat, bot(engine.view(_state(game), position), rng)
-            if seat.skip_pluck_windows and decision["kind"] == "pluck_window":
+            if _passes_windows(seat) and _passable_window(decision):
                 return seat, {"type": "pass", "decision_id": decision["decision_id"]}
     return None
