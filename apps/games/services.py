@@ -142,7 +142,7 @@ def game_join(*, game_id: int, user: User, position: int | None = None) -> Game:
 def seat_fill_bot(*, game_id: int, user: User, position: int, bot_name: str | None = None) -> Game:
     """The creator puts a bot into an open seat."""
     with transaction.atomic():
-        game = Game.objects.select_for_update().get(pk=game_id)
+        game = _locked(game_id)
         if game.created_by_id != user.pk:
             raise ServiceError("forbidden", "only the game's creator can add bots", status=403)
         if game.status != Game.Status.OPEN:
@@ -151,8 +151,8 @@ def seat_fill_bot(*, game_id: int, user: User, position: int, bot_name: str | No
         bot_name = bot_name or default
         if bot_name not in bots:
             raise ServiceError("invalid_options", f"unknown bot {bot_name!r}")
-        seat = game.seats.filter(position=position, user__isnull=True, bot="").first()
-        if seat is None:
+        seat = _seats(game).get(position)
+        if seat is None or not seat.is_empty:
             raise ServiceError("no_open_seat", "that seat is not open")
         seat.bot, seat.joined_at = bot_name, timezone.now()
         seat.save(update_fields=["bot", "joined_at"])
@@ -208,6 +208,14 @@ def _lock_game(game_id: int, move_key: str | None = None) -> Game | None:
         game._tx_cache = True  # type: ignore[attr-defined]
         game._seat_cache = {s.position: s for s in seats}  # type: ignore[attr-defined]
         game._decision_cache = decisions  # type: ignore[attr-defined]
+    return game
+
+
+def _locked(game_id: int) -> Game:
+    """``_lock_game`` for callers that answer a missing game with ``Game.DoesNotExist`` (404)."""
+    game = _lock_game(game_id)
+    if game is None:
+        raise Game.DoesNotExist(f"no game {game_id}")
     return game
 
 
@@ -782,7 +790,7 @@ def seat_set_skip_pluck_windows(*, game_id: int, user: User, value: bool) -> Sea
     private to its player: others never see it (it would tell them who has passed, BB-30.6).
     """
     with transaction.atomic():
-        game = Game.objects.select_for_update().get(pk=game_id)
+        game = _locked(game_id)
         seat = seat_of(game, user)
         if seat is None:
             raise ServiceError("not_seated", "you have no seat in this game", status=403)
@@ -797,7 +805,7 @@ def seat_set_skip_pluck_windows(*, game_id: int, user: User, value: bool) -> Sea
 def seat_take_back(*, game_id: int, user: User) -> Seat:
     """The player takes their seat back from the bot (one click); the absence count starts again."""
     with transaction.atomic():
-        game = Game.objects.select_for_update().get(pk=game_id)
+        game = _locked(game_id)
         seat = seat_of(game, user)
         if seat is None:
             raise ServiceError("not_seated", "you have no seat in this game", status=403)
