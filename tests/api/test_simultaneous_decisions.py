@@ -7,7 +7,7 @@ from django.test import Client
 from rest_framework.test import APIClient
 
 from apps.games import services
-from baogame.rules.registry import get_engine
+from tests.deadlines.helpers import a_game, pending, toy_play
 
 pytestmark = pytest.mark.django_db
 
@@ -18,52 +18,30 @@ def _client(user) -> APIClient:
     return client
 
 
+def _window_game(toy_engine: str, users: list) -> tuple[int, str]:
+    """A three-seat toy game in which seat 0 has played: seats 1 and 2 own a window."""
+    game = a_game(toy_engine, users, players=3)
+    toy_play(game, users[0])
+    return game.pk, pending(game)[0]["decision_id"]
+
+
 def test_a_window_does_not_show_who_has_passed_bb_30_6(toy_engine: str, users: list) -> None:
-    game = services.game_create(creator=users[0], engine=toy_engine, players=3, options={})
-    for u in users[1:3]:
-        services.game_join(game_id=game.pk, user=u)
-    game.refresh_from_db()
-    turn = get_engine(toy_engine).pending(game.state)[0]
-    services.submit_action(
-        game_id=game.pk,
-        user=users[0],
-        action={"type": "play", "decision_id": turn["decision_id"], "card": game.state["hands"][0][0]},
-    )
-    game.refresh_from_db()
-    window = get_engine(toy_engine).pending(game.state)[0]
+    game_id, window = _window_game(toy_engine, users)
 
     answer = _client(users[1]).post(
-        f"/api/v1/games/{game.pk}/actions/",
-        {"action": {"type": "pass", "decision_id": window["decision_id"]}},
+        f"/api/v1/games/{game_id}/actions/",
+        {"action": {"type": "pass", "decision_id": window}},
         format="json",
     )
-    as_seat0 = _client(users[0]).get(f"/api/v1/games/{game.pk}/").json()["decisions"]
-    as_seat1 = _client(users[1]).get(f"/api/v1/games/{game.pk}/").json()["decisions"]
-    as_seat2 = _client(users[2]).get(f"/api/v1/games/{game.pk}/").json()["decisions"]
+    as_seat0 = _client(users[0]).get(f"/api/v1/games/{game_id}/").json()["decisions"]
+    as_seat1 = _client(users[1]).get(f"/api/v1/games/{game_id}/").json()["decisions"]
+    as_seat2 = _client(users[2]).get(f"/api/v1/games/{game_id}/").json()["decisions"]
 
     assert answer.status_code == 201
-    assert answer.json()["decisions"] == [
-        {"kind": "window", "decision_id": window["decision_id"], "seats": []}
-    ]
+    assert answer.json()["decisions"] == [{"kind": "window", "decision_id": window, "seats": []}]
     assert [(d["kind"], d["seat"]) for d in as_seat0] == [("window", None)]
     assert [(d["kind"], d["seat"]) for d in as_seat1] == [("window", None)]
     assert [(d["kind"], d["seat"]) for d in as_seat2] == [("window", 2)]
-
-
-def _window_game(toy_engine: str, users: list) -> tuple[int, str]:
-    """A three-seat toy game in which seat 0 has played: seats 1 and 2 own a window."""
-    game = services.game_create(creator=users[0], engine=toy_engine, players=3, options={})
-    for u in users[1:3]:
-        services.game_join(game_id=game.pk, user=u)
-    game.refresh_from_db()
-    turn = get_engine(toy_engine).pending(game.state)[0]
-    services.submit_action(
-        game_id=game.pk,
-        user=users[0],
-        action={"type": "play", "decision_id": turn["decision_id"], "card": game.state["hands"][0][0]},
-    )
-    game.refresh_from_db()
-    return game.pk, get_engine(toy_engine).pending(game.state)[0]["decision_id"]
 
 
 def _everything_seen_by(user, game_id: int) -> dict:
@@ -153,11 +131,8 @@ def test_history_pages_never_split_a_move(toy_engine: str, users: list) -> None:
 def test_a_bao_bei_setup_peek_answer_stays_unknown_to_the_others_bb_30_6(users: list) -> None:
     """The real engine: seat 1 peeks (BB-22.0); seats 0 and 2, still peeking, and a spectator can
     read nothing new, while seat 1 gets its peeked cards and counts its own move."""
-    game = services.game_create(creator=users[0], engine="baobei", players=3, options={})
-    for u in users[1:3]:
-        services.game_join(game_id=game.pk, user=u)
-    game.refresh_from_db()
-    assert get_engine("baobei").pending(game.state)[0]["kind"] == "setup_peek"
+    game = a_game("baobei", users, players=3)
+    assert pending(game)[0]["kind"] == "setup_peek"
     observers = [users[0], users[2], users[3]]
     before = [_everything_seen_by(u, game.pk) for u in observers]
     peeker = _client(users[1])
@@ -178,22 +153,13 @@ def test_an_automatic_pass_for_a_seat_that_skips_windows_is_not_counted_for_othe
 ) -> None:
     """Seat 1 does not wait for windows, so it passes the moment seat 0's play opens one: seats 0 and 2
     see one new move (the play), exactly as if seat 1 were still thinking."""
-    game = services.game_create(creator=users[0], engine=toy_engine, players=3, options={})
-    for u in users[1:3]:
-        services.game_join(game_id=game.pk, user=u)
+    game = a_game(toy_engine, users, players=3)
     services.seat_set_skip_pluck_windows(game_id=game.pk, user=users[1], value=True)
     before = {u.pk: _client(u).get(f"/api/v1/games/{game.pk}/").json()["version"] for u in users[:3]}
-    game.refresh_from_db()
-    turn = get_engine(toy_engine).pending(game.state)[0]
 
-    services.submit_action(
-        game_id=game.pk,
-        user=users[0],
-        action={"type": "play", "decision_id": turn["decision_id"], "card": game.state["hands"][0][0]},
-    )
+    toy_play(game, users[0])
 
-    game.refresh_from_db()
-    assert get_engine(toy_engine).pending(game.state)[0]["seats"] == [2]  # seat 1 has passed
+    assert pending(game)[0]["seats"] == [2]  # seat 1 has passed
     after = {u.pk: _client(u).get(f"/api/v1/games/{game.pk}/").json() for u in users[:3]}
     assert after[users[0].pk]["version"] == before[users[0].pk] + 1
     assert after[users[2].pk]["version"] == before[users[2].pk] + 1

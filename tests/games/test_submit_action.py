@@ -29,6 +29,12 @@ def _turn(game: Game) -> dict:
     return get_engine(game.engine).pending(game.state)[0]
 
 
+def _first_play(game: Game) -> dict:
+    """Seat 0's turn: play the first card of its hand."""
+    d = _turn(game)
+    return {"type": "play", "decision_id": d["decision_id"], "card": game.state["hands"][0][0]}
+
+
 def test_game_starts_when_every_seat_is_taken(toy_engine: str, users: list) -> None:
     game = _game(toy_engine, users, players=3)
 
@@ -99,27 +105,16 @@ def test_one_seat_cannot_act_for_another(toy_engine: str, users: list) -> None:
 
 def test_client_cannot_send_the_timeout_flag(toy_engine: str, users: list) -> None:
     game = _game(toy_engine, users)
-    d = _turn(game)
 
     with pytest.raises(RuleError) as exc:
-        services.submit_action(
-            game_id=game.pk,
-            user=users[0],
-            action={
-                "type": "play",
-                "decision_id": d["decision_id"],
-                "card": game.state["hands"][0][0],
-                "timeout": True,
-            },
-        )
+        services.submit_action(game_id=game.pk, user=users[0], action={**_first_play(game), "timeout": True})
 
     assert exc.value.code == "malformed_action"
 
 
 def test_idempotency_key_applies_once(toy_engine: str, users: list) -> None:
     game = _game(toy_engine, users)
-    d = _turn(game)
-    action = {"type": "play", "decision_id": d["decision_id"], "card": game.state["hands"][0][0]}
+    action = _first_play(game)
 
     first = services.submit_action(game_id=game.pk, user=users[0], action=action, key="k-1")
     second = services.submit_action(game_id=game.pk, user=users[0], action=action, key="k-1")
@@ -131,13 +126,7 @@ def test_idempotency_key_applies_once(toy_engine: str, users: list) -> None:
 
 def test_idempotency_key_of_another_user_is_refused(toy_engine: str, users: list) -> None:
     game = _game(toy_engine, users)
-    d = _turn(game)
-    services.submit_action(
-        game_id=game.pk,
-        user=users[0],
-        key="shared",
-        action={"type": "play", "decision_id": d["decision_id"], "card": game.state["hands"][0][0]},
-    )
+    services.submit_action(game_id=game.pk, user=users[0], key="shared", action=_first_play(game))
 
     with pytest.raises(RuleError) as exc:
         services.submit_action(game_id=game.pk, user=users[1], key="shared", action={"type": "pass"})
@@ -150,12 +139,7 @@ def test_bots_answer_their_decisions(
 ) -> None:
     with django_capture_on_commit_callbacks(execute=True):
         game = services.game_create(creator=users[0], engine=toy_engine, players=2, bots=1)
-        d = _turn(game)
-        services.submit_action(
-            game_id=game.pk,
-            user=users[0],
-            action={"type": "play", "decision_id": d["decision_id"], "card": game.state["hands"][0][0]},
-        )
+        services.submit_action(game_id=game.pk, user=users[0], action=_first_play(game))
 
     game.refresh_from_db()
     assert Move.objects.filter(game=game, by_bot=True).exists()
@@ -166,13 +150,7 @@ def test_bots_answer_their_decisions(
 def test_an_outsider_learns_nothing_about_used_idempotency_keys(toy_engine: str, users: list) -> None:
     """Not seated is refused before the key is looked at: 403 either way, never 409 for a used key."""
     game = _game(toy_engine, users)
-    d = _turn(game)
-    services.submit_action(
-        game_id=game.pk,
-        user=users[0],
-        key="used",
-        action={"type": "play", "decision_id": d["decision_id"], "card": game.state["hands"][0][0]},
-    )
+    services.submit_action(game_id=game.pk, user=users[0], key="used", action=_first_play(game))
 
     codes = []
     for key in ("used", "never-used"):
@@ -186,8 +164,7 @@ def test_an_outsider_learns_nothing_about_used_idempotency_keys(toy_engine: str,
 def test_a_player_no_longer_seated_cannot_replay_an_old_key(toy_engine: str, users: list) -> None:
     """A replay would answer the seat's current decisions and legal actions, now another player's."""
     game = _game(toy_engine, users)
-    d = _turn(game)
-    action = {"type": "play", "decision_id": d["decision_id"], "card": game.state["hands"][0][0]}
+    action = _first_play(game)
     services.submit_action(game_id=game.pk, user=users[0], key="mine", action=action)
     Seat.objects.filter(game=game, position=0).update(user=users[5])  # as a substitution does
 
@@ -200,13 +177,7 @@ def test_a_player_no_longer_seated_cannot_replay_an_old_key(toy_engine: str, use
 def test_a_lost_key_race_with_another_users_key_is_refused(toy_engine: str, users: list) -> None:
     """The unique-key race path (the INSERT found the key taken) checks the user like the others."""
     game = _game(toy_engine, users)
-    d = _turn(game)
-    services.submit_action(
-        game_id=game.pk,
-        user=users[0],
-        key="raced",
-        action={"type": "play", "decision_id": d["decision_id"], "card": game.state["hands"][0][0]},
-    )
+    services.submit_action(game_id=game.pk, user=users[0], key="raced", action=_first_play(game))
     window = _turn(game)
     real = services.sql_rows.lock_game_with_rows
 
