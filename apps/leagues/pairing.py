@@ -11,12 +11,16 @@ How a round is planned (``plan_round``):
 2. **Byes rotate fairly**: the members with the fewest byes so far sit out, ties broken by the seeded
    RNG, so nobody has a second bye before everybody present has had a first one.
 3. **Seating.** The remaining rounds of the season are planned *together* (every round's members in
-   tables) by simulated annealing over swaps of two members at different tables of one round, with
-   the cost ``sum over pairs of m(a, b)^2`` where ``m`` counts meetings in past and planned rounds.
+   tables) by simulated annealing over swaps of two members at different tables of one round and
+   **bye trades** (a member who sits out one round and plays another changes places with one who
+   does the reverse: both keep their number of byes, and a trade is only made when the byes still
+   rotate fairly, rule 2), with the cost ``sum over pairs of m(a, b)^2`` where ``m`` counts meetings
+   in past and planned rounds. Trades matter when the byes decide who can avoid whom: 15 members at
+   tables of 4 over 6 rounds reach ``Q = 9`` with them, 10 with the byes fixed in advance.
    Only the first planned round is used; the next round is planned again from what really happened
    (members may join or withdraw in between). Planning ahead keeps an early round from painting the
    season into a corner (e.g. 15 members at tables of 3 need a near-Kirkman schedule).
-   The search stops early once it reaches the lower bound of the cost (meetings spread evenly).
+   The search stops early once it reaches the lower bound of the cost for the byes it has.
 
 Everything is deterministic from the ``seed`` string.
 
@@ -35,7 +39,9 @@ every schedule with the same tables and byes:
 * 12 members at 4 tables of 3, 5 or more rounds: an exhaustive search (re-run by the tests) shows no 5
   rounds with ``Q <= 2``, which averages to ``Q >= ceil(3 r (r - 1) / 20)``.
 
-The planner stops searching when it reaches this bound; the tests check ``Q <= bound + 1``.
+The planner stops searching when it reaches this bound; the tests check ``Q <= bound + 1``, except
+where the bound is known not to be tight: 15 members at tables of 4 over 6 rounds, bound 6, where an
+exact search outside the project showed that no season has ``Q <= 7``; 9 is the best known value.
 """
 
 from __future__ import annotations
@@ -43,12 +49,14 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 
 Pair = tuple[int, int]
 T0 = 2.0
+#: The share of annealing steps that try a bye trade (when rounds have byes) rather than a seat swap.
+TRADE_SHARE = 0.2
 _INFEASIBLE = 10**6
 
 
@@ -158,31 +166,55 @@ def plan_rounds(
         return [RoundPlan(tables=[], byes=b) for b in round_byes]
 
     known = Counter({p: c for p, c in (history or Counter()).items() if p[0] in members and p[1] in members})
-    target = 0
-    if not known:
-        # no history: stop as soon as the plan reaches the season's lower bound (seating-independent)
-        layout = [_layout([m for m in members if m not in byes], sizes) for byes in round_byes]
-        played = sum(math.comb(s, 2) for s in sizes) * rounds
-        target = 2 * repeat_lower_bound(members=len(members), rounds=layout) + played
+    target = _season_floor(members=members, sizes=sizes, rounds=rounds) if not known else _no_floor
     best: list[list[list[int]]] | None = None
+    best_byes = round_byes
     best_cost = math.inf
     restarts = 8 * effort
     for attempt in range(restarts):
-        tables, cost, floor = _anneal(
+        tables, byes, cost, floor = _anneal(
             members=members,
             sizes=sizes,
             round_byes=round_byes,
+            bye_counts=dict(bye_counts or {}),
             history=known,
             rng=random.Random(f"leagues:pairing:{seed}:{attempt}"),
             steps=_steps(len(members), rounds) * effort,
             target=target,
         )
         if cost < best_cost:
-            best, best_cost = tables, cost
+            best, best_byes, best_cost = tables, byes, cost
         if best_cost <= floor:
             break
     assert best is not None
-    return [RoundPlan(tables=[sorted(t) for t in r], byes=b) for r, b in zip(best, round_byes, strict=True)]
+    return [
+        RoundPlan(tables=[sorted(t) for t in r], byes=sorted(b)) for r, b in zip(best, best_byes, strict=True)
+    ]
+
+
+def _no_floor(byes: list[list[int]]) -> int:
+    return 0
+
+
+def _season_floor(*, members: list[int], sizes: list[int], rounds: int) -> Callable[[list[list[int]]], int]:
+    """The season's lower bound of the cost ``sum m^2`` as a function of the byes (no history).
+
+    The bound (``repeat_lower_bound``) depends on the byes only through how many members sit out both
+    of two rounds (the pigeonhole argument; the other arguments see only each member's number of
+    rounds, which a bye trade keeps), so it is computed once per multiset of those overlaps.
+    """
+    played = sum(math.comb(s, 2) for s in sizes) * rounds
+    cache: dict[tuple[int, ...], int] = {}
+
+    def floor(byes: list[list[int]]) -> int:
+        sets = [set(b) for b in byes]
+        key = tuple(sorted(len(a & b) for i, a in enumerate(sets) for b in sets[i + 1 :]))
+        if key not in cache:
+            layout = [_layout([m for m in members if m not in b], sizes) for b in sets]
+            cache[key] = 2 * repeat_lower_bound(members=len(members), rounds=layout) + played
+        return cache[key]
+
+    return floor
 
 
 def _steps(members: int, rounds: int) -> int:
@@ -203,14 +235,21 @@ def _anneal(
     members: list[int],
     sizes: list[int],
     round_byes: list[list[int]],
+    bye_counts: dict[int, int],
     history: Counter[Pair],
     rng: random.Random,
     steps: int,
-    target: int = 0,
-) -> tuple[list[list[list[int]]], int, int]:
-    """Simulated annealing over seat swaps; returns (rounds of tables, cost, cost lower bound).
+    target: Callable[[list[list[int]]], int] = lambda byes: 0,
+) -> tuple[list[list[list[int]]], list[list[int]], int, int]:
+    """Simulated annealing over seat swaps and bye trades.
 
-    ``target`` is a known lower bound of the cost (``sum m^2``); the search stops when it gets there.
+    Returns (rounds of tables, byes of each round, cost, cost lower bound for those byes).
+
+    A **seat swap** exchanges two members at different tables of one round. A **bye trade** lets a
+    member who sits out round ``r1`` and plays round ``r2`` change places with one who plays ``r1`` and
+    sits out ``r2``: everybody keeps their number of byes, and the trade is only made when the byes
+    still rotate fairly (``_byes_rotate_fairly``). ``target(byes)`` is a known lower bound of the cost
+    (``sum m^2``) for those byes; the search stops when it gets there.
     """
     counts: Counter[Pair] = Counter(history)
     plan: list[list[list[int]]] = []
@@ -222,44 +261,133 @@ def _anneal(
         for table in tables:
             for a, b in combinations(table, 2):
                 counts[pair(a, b)] += 1
+    byes_of = [list(b) for b in round_byes]
     cost = sum(c * c for c in counts.values())
-    floor = max(target, _even_floor(sum(counts.values()), len(members) * (len(members) - 1) // 2))
-    if cost <= floor or len(sizes) < 2:
-        return plan, cost, floor
+    even = _even_floor(sum(counts.values()), len(members) * (len(members) - 1) // 2)
+    floor = max(target(byes_of), even)
+    trades = len(plan) > 1 and any(byes_of)
+    if cost <= floor or (len(sizes) < 2 and not trades):
+        return plan, byes_of, cost, floor
     t0 = float(T0)
     temperature, cooling = t0, (0.05 / t0) ** (1 / steps)
-    best_cost, best_plan = cost, [[list(t) for t in r] for r in plan]
+    best_cost, best_plan, best_byes = cost, _copy(plan), [list(b) for b in byes_of]
     for _ in range(steps):
         temperature *= cooling
-        r = rng.randrange(len(plan))
-        ta, tb = rng.sample(range(len(plan[r])), 2)
-        table_a, table_b = plan[r][ta], plan[r][tb]
-        ia, ib = rng.randrange(len(table_a)), rng.randrange(len(table_b))
-        a, b = table_a[ia], table_b[ib]
-        delta = 0
-        for x in table_a:
-            if x != a:
-                delta += 1 - 2 * counts[pair(a, x)] + 2 * counts[pair(b, x)] + 1
-        for y in table_b:
-            if y != b:
-                delta += 1 - 2 * counts[pair(b, y)] + 2 * counts[pair(a, y)] + 1
-        if delta > 0 and rng.random() >= math.exp(-delta / temperature):
+        if trades and (len(sizes) < 2 or rng.random() < TRADE_SHARE):
+            delta = _try_trade(plan, byes_of, counts, members, bye_counts, rng, temperature)
+        else:
+            delta = _try_swap(plan, counts, rng, temperature)
+        if delta is None:
             continue
-        for x in table_a:
-            if x != a:
-                counts[pair(a, x)] -= 1
-                counts[pair(b, x)] += 1
-        for y in table_b:
-            if y != b:
-                counts[pair(b, y)] -= 1
-                counts[pair(a, y)] += 1
-        table_a[ia], table_b[ib] = b, a
         cost += delta
         if cost < best_cost:
-            best_cost, best_plan = cost, [[list(t) for t in rr] for rr in plan]
+            best_cost, best_plan, best_byes = cost, _copy(plan), [list(b) for b in byes_of]
+            floor = max(target(best_byes), even)
             if best_cost <= floor:
                 break
-    return best_plan, best_cost, floor
+    return best_plan, best_byes, best_cost, max(target(best_byes), even)
+
+
+def _copy(plan: list[list[list[int]]]) -> list[list[list[int]]]:
+    return [[list(t) for t in r] for r in plan]
+
+
+def _accept(delta: int, temperature: float, rng: random.Random) -> bool:
+    """Metropolis: always take an improvement, a worsening with probability ``exp(-delta / T)``."""
+    return delta <= 0 or rng.random() < math.exp(-delta / temperature)
+
+
+def _try_swap(
+    plan: list[list[list[int]]], counts: Counter[Pair], rng: random.Random, temperature: float
+) -> int | None:
+    """Maybe swap two members at different tables of a random round; the cost change, or None."""
+    r = rng.randrange(len(plan))
+    ta, tb = rng.sample(range(len(plan[r])), 2)
+    table_a, table_b = plan[r][ta], plan[r][tb]
+    ia, ib = rng.randrange(len(table_a)), rng.randrange(len(table_b))
+    a, b = table_a[ia], table_b[ib]
+    delta = 0
+    for x in table_a:
+        if x != a:
+            delta += 1 - 2 * counts[pair(a, x)] + 2 * counts[pair(b, x)] + 1
+    for y in table_b:
+        if y != b:
+            delta += 1 - 2 * counts[pair(b, y)] + 2 * counts[pair(a, y)] + 1
+    if not _accept(delta, temperature, rng):
+        return None
+    for x in table_a:
+        if x != a:
+            counts[pair(a, x)] -= 1
+            counts[pair(b, x)] += 1
+    for y in table_b:
+        if y != b:
+            counts[pair(b, y)] -= 1
+            counts[pair(a, y)] += 1
+    table_a[ia], table_b[ib] = b, a
+    return delta
+
+
+def _try_trade(
+    plan: list[list[list[int]]],
+    byes_of: list[list[int]],
+    counts: Counter[Pair],
+    members: list[int],
+    bye_counts: dict[int, int],
+    rng: random.Random,
+    temperature: float,
+) -> int | None:
+    """Maybe trade a bye between two rounds (see ``_anneal``); the cost change, or None."""
+    r1, r2 = rng.sample(range(len(plan)), 2)
+    if not byes_of[r1] or not byes_of[r2]:
+        return None
+    i1, i2 = rng.randrange(len(byes_of[r1])), rng.randrange(len(byes_of[r2]))
+    rests, plays = byes_of[r1][i1], byes_of[r2][i2]  # rests sits out r1 and plays r2; plays the reverse
+    if rests in byes_of[r2] or plays in byes_of[r1]:
+        return None
+    table_1 = next(t for t in plan[r1] if plays in t)  # rests takes this seat in r1
+    table_2 = next(t for t in plan[r2] if rests in t)  # plays takes this seat in r2
+    delta = 0
+    for x in table_1:
+        if x != plays:
+            delta += 2 + 2 * counts[pair(rests, x)] - 2 * counts[pair(plays, x)]
+    for y in table_2:
+        if y != rests:
+            # after the change in r1: a y that sat with plays in r1 now sat with rests instead
+            again = 4 if y in table_1 else 0
+            delta += 2 + 2 * counts[pair(plays, y)] - 2 * counts[pair(rests, y)] - again
+    if not _accept(delta, temperature, rng):
+        return None
+    byes_of[r1][i1], byes_of[r2][i2] = plays, rests
+    if not _byes_rotate_fairly(byes_of, members, bye_counts):
+        byes_of[r1][i1], byes_of[r2][i2] = rests, plays
+        return None
+    _reseat(counts, table_1, plays, rests)
+    _reseat(counts, table_2, rests, plays)
+    return delta
+
+
+def _reseat(counts: Counter[Pair], table: list[int], old: int, new: int) -> None:
+    """Seat ``new`` in ``old``'s place at ``table``, updating ``counts``."""
+    for x in table:
+        if x != old:
+            counts[pair(old, x)] -= 1
+            counts[pair(new, x)] += 1
+    table[table.index(old)] = new
+
+
+def _byes_rotate_fairly(
+    round_byes: Sequence[Sequence[int]], members: Sequence[int], bye_counts: dict[int, int]
+) -> bool:
+    """Round by round, nobody sits out with more byes so far than anybody seated (rule 2)."""
+    given = {m: bye_counts.get(m, 0) for m in members}
+    for byes in round_byes:
+        if byes:
+            most = max(given[m] for m in byes)
+            if any(given[m] < most for m in members if m not in byes):
+                return False
+            for m in byes:
+                given[m] += 1
+    return True
 
 
 def _even_floor(total: int, pairs: int) -> int:

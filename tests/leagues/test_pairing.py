@@ -50,45 +50,56 @@ def test_bao_huang_season_uses_byes_and_repeats_within_one_of_the_minimum(member
     assert pairing.repeated_meetings(played) <= pairing.repeat_lower_bound(members=members, rounds=played) + 1
 
 
-FULL_TABLES_OF_3_OR_4 = [
-    pytest.param(
-        m,
-        k,
-        r,
-        marks=pytest.mark.xfail(
-            strict=True,
-            reason=(
-                "the bound (6) is not tight: an exact CP-SAT search (fair byes, every split of the"
-                " twice-resting members over the bye rounds) finds no season with Q <= 7; the planner"
-                " reaches 10, an annealer that also trades byes reaches 9"
-            ),
-        ),
-    )
-    if (m, k, r) == (15, 4, 6)
-    else (m, k, r)
-    for m in MEMBERS
-    for k in (3, 4)
-    for r in ROUNDS
-]
+#: Cases whose lower bound is not tight, with the best known Q. 15 members at tables of 4 over 6 rounds
+#: (3 byes a round): the bound says 6, but an exact search outside the project (CP-SAT over every
+#: seating, with fair byes and every split of the twice-resting members over the bye rounds) showed
+#: that no season with Q <= 7 exists; 9 is the best known. The planner reaches 9 by trading byes between
+#: rounds; with the byes fixed in advance it stalls at 10.
+BEST_KNOWN = {(15, 4, 6): 9}
+
+FULL_TABLES_OF_3_OR_4 = [(m, k, r) for m in MEMBERS for k in (3, 4) for r in ROUNDS]
+
+
+def _fair_byes(plans: list[pairing.RoundPlan], members: int, size: int) -> bool:
+    """``members mod size`` sit out each round, nobody with more byes so far than anyone seated."""
+    given: Counter[int] = Counter()
+    for plan in plans:
+        seated = [m for t in plan.tables for m in t]
+        if len(plan.byes) != members % size or sorted(seated + plan.byes) != list(range(members)):
+            return False
+        if plan.byes and max(given[m] for m in plan.byes) > min(given[m] for m in seated):
+            return False
+        given.update(plan.byes)
+    return True
 
 
 @pytest.mark.parametrize(("members", "size", "rounds"), FULL_TABLES_OF_3_OR_4)
 def test_full_tables_of_3_or_4_use_fair_byes_and_repeat_within_one_of_the_minimum(
     members: int, size: int, rounds: int
 ) -> None:
-    """No smaller tables allowed: ``members mod size`` sit out, byes rotate, Q <= lower bound + 1."""
+    """No smaller tables allowed: ``members mod size`` sit out, byes rotate, Q <= lower bound + 1.
+
+    Where the bound is known not to be tight (``BEST_KNOWN``), Q is at most the best known value.
+    """
     plans = _season(members, size, size, rounds)
 
-    given: Counter[int] = Counter()
-    for plan in plans:
-        seated = [m for t in plan.tables for m in t]
-        assert all(len(t) == size for t in plan.tables)
-        assert sorted(seated + plan.byes) == list(range(members))
-        assert len(plan.byes) == members % size
-        assert not plan.byes or max(given[m] for m in plan.byes) <= min(given[m] for m in seated)
-        given.update(plan.byes)
+    assert all(len(t) == size for plan in plans for t in plan.tables)
+    assert _fair_byes(plans, members, size)
     played = [p.tables for p in plans]
-    assert pairing.repeated_meetings(played) <= pairing.repeat_lower_bound(members=members, rounds=played) + 1
+    bound = pairing.repeat_lower_bound(members=members, rounds=played) + 1
+    assert pairing.repeated_meetings(played) <= BEST_KNOWN.get((members, size, rounds), bound)
+
+
+def test_byes_traded_between_rounds_still_go_to_the_fewest_byes_so_far() -> None:
+    """Members who already had a bye (an earlier round) sit out no planned round before everyone
+    else has had one, whatever byes the planner trades between rounds."""
+    earlier = {0: 1, 1: 1, 2: 1}
+    plans = pairing.plan_rounds(members=range(13), size=5, min_size=5, bye_counts=earlier, rounds=4, seed="t")
+
+    first_three = [m for plan in plans[:3] for m in plan.byes]
+    assert len(set(first_three)) == 9 and set(first_three) <= set(range(3, 13))
+    last = set(range(3, 13)) - set(first_three)
+    assert last <= set(plans[3].byes)
 
 
 @pytest.mark.parametrize("members", [8, 9, 12])
