@@ -10,6 +10,16 @@ import pytest
 from baogame.rules import registry
 
 
+@pytest.fixture(autouse=True, scope="session")
+def fast_password_hashing() -> Iterator[None]:
+    """Hash test passwords with MD5 everywhere: Django's PBKDF2 takes ~0.3 s a user, and the ``users``
+    fixture alone creates six per test (what is tested is who may do what, not the hash)."""
+    from django.test import override_settings
+
+    with override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]):
+        yield
+
+
 @pytest.fixture
 def toy_engine() -> Iterator[str]:
     """Register the test-only "toy" engine (tests/support/toy) for service tests."""
