@@ -172,7 +172,7 @@ def plan_rounds(
     best_cost = math.inf
     restarts = 8 * effort
     for attempt in range(restarts):
-        tables, byes, cost, floor = _anneal(
+        tables, traded, cost, floor = _anneal(
             members=members,
             sizes=sizes,
             round_byes=round_byes,
@@ -183,7 +183,7 @@ def plan_rounds(
             target=target,
         )
         if cost < best_cost:
-            best, best_byes, best_cost = tables, byes, cost
+            best, best_byes, best_cost = tables, traded, cost
         if best_cost <= floor:
             break
     assert best is not None
