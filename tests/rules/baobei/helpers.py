@@ -102,6 +102,13 @@ def types(events: list[dict]) -> list[str]:
     return [e["type"] for e in events]
 
 
+def one_event(events: list[dict], etype: str) -> dict:
+    """The single public event of type ``etype`` among ``events``."""
+    found = [e for e in events if e["type"] == etype and e["visible_to"] == "all"]
+    assert len(found) == 1, (etype, found)
+    return found[0]
+
+
 def pass_all(st: dict) -> dict:
     """Every eligible seat passes the open window."""
     while kind(st) == "pluck_window":
