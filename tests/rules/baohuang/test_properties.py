@@ -8,11 +8,16 @@ import random
 from collections import Counter
 from typing import Any
 
+import pytest
+
 from baogame.rules.baohuang.bots import BOTS
 from baogame.rules.baohuang.cards import CODES, PACK
 from baogame.rules.baohuang.engine import ENGINE
 from baogame.rules.baohuang.scoring import deal_scores
 from baogame.rules.core import RuleError, visible
+
+#: The stacked-deal games run in this many interleaved batches (one test each).
+BATCHES = 6
 
 PRIVATE = {"hand_dealt", "tribute_owed", "tribute_cards_received", "partner_notice"}
 
@@ -163,9 +168,11 @@ def play_checked_game(seed: int, *, options: dict[str, Any], bot: str | None, ma
     assert json.dumps(replay, sort_keys=True) == json.dumps(state, sort_keys=True)
 
 
-def test_random_stacked_games_hold_every_property():
-    """300 seeded games of small stacked deals with tribute, offers, declarations, guesses, timeouts."""
-    for seed in range(300):
+@pytest.mark.parametrize("batch", range(BATCHES))
+def test_random_stacked_games_hold_every_property(batch: int) -> None:
+    """300 seeded games of small stacked deals with tribute, offers, declarations, guesses, timeouts
+    (in ``BATCHES`` interleaved batches, so parallel runs can share them)."""
+    for seed in range(batch, 300, BATCHES):
         rng = random.Random(f"opts:{seed}")
         play_checked_game(seed, options=random_options(rng), bot=rng.choice([None, "random", "strategic"]),
                           max_deals=len(random_options(random.Random(f"opts:{seed}"))["deals"]))
