@@ -27,9 +27,15 @@ demo: migrate
 run: demo
 	$(PY) manage.py rundev
 
-## The whole test suite.
+## The whole test suite, in parallel (pytest-xdist): one worker per CPU (PYTEST_WORKERS=auto), each
+## with its own test database and Redis database. Idle workers steal queued tests (worksteal), which
+## evens out the long property runs; a module that needs a real Celery worker, or the browser, may
+## start one in each xdist worker (a few seconds; `loadgroup` would keep them together, but it
+## silently stops grouping with pytest 9.2, pytest-xdist issue 1386). `make test PYTEST_WORKERS=0`
+## runs the suite in one process.
+PYTEST_WORKERS ?= auto
 test: venv browser
-	$(PY) -m pytest $(PYTEST_ARGS)
+	$(PY) -m pytest -n $(PYTEST_WORKERS) --dist worksteal $(PYTEST_ARGS)
 
 ## Lint with ruff, then type-check with mypy (strict on baogame/rules, django-stubs on apps/).
 lint: venv

@@ -22,6 +22,13 @@ What the fixture does:
 * skips the module when Redis is unreachable or the database is not PostgreSQL (a subprocess cannot
   share an SQLite test database reliably).
 
+Under pytest-xdist (``make test`` runs in parallel) each xdist worker has its own test database
+(pytest-django names it ``test_…_gw0``, ``test_…_gw1``, …) and, here, its own Redis database: the
+database number of ``CELERY_TEST_BROKER_URL`` plus the worker's number (``gw1`` on ``…/2`` uses
+``…/3``; see ``broker_url_for``). The queue is already unique per module; separate databases also
+keep apart what kombu keeps per database: the unacked messages that any consumer of that database
+restores after the visibility timeout, and the keys a purge or a killed worker leaves behind.
+
 ``celery_worker.kill()`` sends SIGKILL to the whole worker (process group) and ``start()`` starts a new
 one on the same queue; ``purge()`` empties the queue. Tests must be ``transaction=True``: the worker
 sees only committed rows.
@@ -39,13 +46,30 @@ import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote
+from urllib.parse import quote, urlsplit, urlunsplit
 
 import pytest
 
-BROKER_URL = os.environ.get("CELERY_TEST_BROKER_URL", "redis://127.0.0.1:6379/2")
 ROOT = Path(__file__).resolve().parents[2]
 READY_TIMEOUT = 60.0
+REDIS_DATABASES = 16  # Redis's default number of databases
+
+
+def broker_url_for(url: str, xdist_worker: str | None) -> str:
+    """The broker URL for this test process: ``url`` itself, or under pytest-xdist (``gw0``, ``gw1``,
+    …) the Redis database ``url``'s number plus the worker's number (modulo the 16 databases)."""
+    if not xdist_worker:
+        return url
+    parts = urlsplit(url)
+    base = int(parts.path.strip("/") or 0)
+    database = (base + int(xdist_worker.removeprefix("gw"))) % REDIS_DATABASES
+    return urlunsplit(parts._replace(path=f"/{database}"))
+
+
+BROKER_URL = broker_url_for(
+    os.environ.get("CELERY_TEST_BROKER_URL", "redis://127.0.0.1:6379/2"),
+    os.environ.get("PYTEST_XDIST_WORKER"),
+)
 
 
 def database_url() -> str:
