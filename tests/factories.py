@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import factory
 from allauth.account.models import EmailAddress
 from django.contrib.auth import get_user_model
+
+from apps.games.models import Game, Seat
 
 
 class UserFactory(factory.django.DjangoModelFactory):
@@ -23,3 +27,66 @@ class UserFactory(factory.django.DjangoModelFactory):
             EmailAddress.objects.get_or_create(
                 user=self, email=self.email, defaults={"verified": True, "primary": True}
             )
+
+
+class GameFactory(factory.django.DjangoModelFactory):
+    """A game made the way players make one: ``game_create`` by ``seated[0]`` (seat 0, the creator),
+    then ``game_join`` for each other user of ``seated``; the last ``bots`` seats are bots. Once every
+    seat is taken the game has started (dealt, decisions open). Spell out only what the test is about::
+
+        GameFactory(engine=toy_engine, players=3, seated=users[:3])  # started
+        GameFactory(players=3, seated=users[:1])                     # open, two seats free
+
+    ``seated`` defaults to fresh users for every seat that is not a bot. Create only (no ``build``):
+    a game is its service-made rows.
+    """
+
+    class Meta:
+        model = Game
+
+    engine = "baobei"
+    players = 3
+    bots = 0
+    options = factory.LazyFunction(dict)
+    seated = factory.LazyAttribute(lambda g: [UserFactory() for _ in range(g.players - g.bots)])
+
+    @classmethod
+    def _create(cls, model_class: type[Game], *args: Any, seated: list[Any], **kwargs: Any) -> Game:
+        from apps.games import services
+
+        game = services.game_create(creator=seated[0], **kwargs)
+        for user in seated[1:]:
+            services.game_join(game_id=game.pk, user=user)
+        game.refresh_from_db()
+        return game
+
+    @classmethod
+    def _build(cls, model_class: type[Game], *args: Any, **kwargs: Any) -> Game:
+        raise NotImplementedError("GameFactory only creates (a game is its service-made rows)")
+
+
+class SeatFactory(factory.django.DjangoModelFactory):
+    """``user`` takes an open seat of ``game`` through ``game_join`` (the lowest, or ``position``); the
+    game starts when that was the last one. By default a fresh user joins a fresh 3-seat game that
+    only its creator has joined."""
+
+    class Meta:
+        model = Seat
+
+    game = factory.SubFactory(GameFactory, seated=factory.LazyFunction(lambda: [UserFactory()]))
+    user = factory.SubFactory(UserFactory)
+    position = None
+
+    @classmethod
+    def _create(
+        cls, model_class: type[Seat], *args: Any, game: Game, user: Any, position: int | None
+    ) -> Seat:
+        from apps.games import services
+
+        services.game_join(game_id=game.pk, user=user, position=position)
+        game.refresh_from_db()
+        return Seat.objects.select_related("game").get(game=game, user=user)
+
+    @classmethod
+    def _build(cls, model_class: type[Seat], *args: Any, **kwargs: Any) -> Seat:
+        raise NotImplementedError("SeatFactory only creates (a seat is taken through game_join)")

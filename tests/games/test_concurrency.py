@@ -9,10 +9,11 @@ import pytest
 from django.db import connection
 
 from apps.games import services
-from apps.games.models import Game, Move
+from apps.games.models import Move
 from baogame.rules.core import RuleError
 from baogame.rules.registry import get_engine
 from tests.conftest import requires_postgres
+from tests.factories import GameFactory
 
 pytestmark = [pytest.mark.django_db(transaction=True), requires_postgres]
 
@@ -39,16 +40,8 @@ def _race(calls: list[Any]) -> list[Any]:
     return results
 
 
-def _started_game(toy: str, users: list, players: int) -> Game:
-    game = services.game_create(creator=users[0], engine=toy, players=players, options={"hand": 5})
-    for u in users[1:players]:
-        services.game_join(game_id=game.pk, user=u)
-    game.refresh_from_db()
-    return game
-
-
 def test_the_same_move_from_many_threads_applies_once(toy_engine: str, users: list) -> None:
-    game = _started_game(toy_engine, users, 2)
+    game = GameFactory(engine=toy_engine, players=2, seated=users[:2], options={"hand": 5})
     decision = get_engine(toy_engine).pending(game.state)[0]
     action = {"type": "play", "decision_id": decision["decision_id"], "card": game.state["hands"][0][0]}
 
@@ -64,7 +57,7 @@ def test_the_same_move_from_many_threads_applies_once(toy_engine: str, users: li
 
 
 def test_concurrent_answers_to_one_window_each_apply_once_in_lock_order(toy_engine: str, users: list) -> None:
-    game = _started_game(toy_engine, users, 4)
+    game = GameFactory(engine=toy_engine, players=4, seated=users[:4], options={"hand": 5})
     engine = get_engine(toy_engine)
     first = engine.pending(game.state)[0]
     services.submit_action(
@@ -94,7 +87,7 @@ def test_concurrent_answers_to_one_window_each_apply_once_in_lock_order(toy_engi
 
 
 def test_a_retried_request_with_one_idempotency_key_applies_once(toy_engine: str, users: list) -> None:
-    game = _started_game(toy_engine, users, 2)
+    game = GameFactory(engine=toy_engine, players=2, seated=users[:2], options={"hand": 5})
     decision = get_engine(toy_engine).pending(game.state)[0]
     action = {"type": "play", "decision_id": decision["decision_id"], "card": game.state["hands"][0][0]}
 

@@ -17,6 +17,7 @@ from apps.api.services import token_create
 from apps.games import rows, services
 from apps.games.models import Decision, Game, Move, Seat
 from baogame import sqlrows
+from tests.factories import GameFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -28,11 +29,10 @@ def _values(obj: Model) -> dict[str, Any]:
 @pytest.fixture
 def game(toy_engine: str, users: list[Any]) -> Game:
     """A started 3-seat toy game: two players (one on vacation) and a bot."""
-    created = services.game_create(creator=users[0], engine=toy_engine, players=3, bots=1)
-    services.game_join(game_id=created.pk, user=users[1])
+    game = GameFactory(engine=toy_engine, players=3, bots=1, seated=users[:2])
     users[1].profile.vacation_started_at = timezone.now()
     users[1].profile.save()
-    return Game.objects.get(pk=created.pk)
+    return Game.objects.get(pk=game.pk)
 
 
 def test_game_row_equals_the_orms_game(game: Game) -> None:
@@ -77,9 +77,7 @@ def test_seat_rows_with_people_equal_the_orms_select_related(game: Game) -> None
     assert loaded[1].user.profile.vacation_started_at is not None
 
 
-def test_attached_seats_answer_without_a_query(
-    game: Game, django_assert_num_queries: Any
-) -> None:
+def test_attached_seats_answer_without_a_query(game: Game, django_assert_num_queries: Any) -> None:
     loaded = rows.game_row(game.pk)
     assert loaded is not None
     rows.attach_seats(loaded, rows.seat_rows(loaded))
@@ -159,10 +157,7 @@ def test_token_lookup_by_digest_loads_the_user(users: list[Any]) -> None:
 def test_a_closed_decision_row_is_reused_for_the_next_decision(toy_engine: str, users: list[Any]) -> None:
     """Seat 0 plays: its turn closes and the window opens for seats 1 and 2 — one row is rewritten in
     place, one inserted; the rows then equal what the engine has pending, with fresh deadlines."""
-    game = services.game_create(creator=users[0], engine=toy_engine, players=3)
-    for user in users[1:3]:
-        services.game_join(game_id=game.pk, user=user)
-    game.refresh_from_db()
+    game = GameFactory(engine=toy_engine, players=3, seated=users[:3])
     before = Decision.objects.get(game=game)
     action = {"type": "play", "decision_id": before.decision_id, "card": game.state["hands"][0][0]}
 

@@ -10,16 +10,9 @@ import pytest
 from apps.games import services
 from apps.games.models import Decision, Game, Move, Seat
 from baogame.rules.core import RuleError
+from tests.factories import GameFactory
 
 pytestmark = pytest.mark.django_db
-
-
-def _game(toy: str, users: list, players: int = 2) -> Game:
-    game = services.game_create(creator=users[0], engine=toy, players=players, options={})
-    for u in users[1:players]:
-        services.game_join(game_id=game.pk, user=u)
-    game.refresh_from_db()
-    return game
 
 
 def _turn(game: Game) -> dict:
@@ -36,7 +29,7 @@ def _first_play(game: Game) -> dict:
 
 
 def test_game_starts_when_every_seat_is_taken(toy_engine: str, users: list) -> None:
-    game = _game(toy_engine, users, players=3)
+    game = GameFactory(engine=toy_engine, players=3, seated=users[:3])
 
     assert game.status == Game.Status.ACTIVE
     assert game.state is not None
@@ -44,7 +37,7 @@ def test_game_starts_when_every_seat_is_taken(toy_engine: str, users: list) -> N
 
 
 def test_accepted_action_appends_a_move_and_bumps_the_version(toy_engine: str, users: list) -> None:
-    game = _game(toy_engine, users)
+    game = GameFactory(engine=toy_engine, players=2, seated=users[:2])
     d = _turn(game)
     card = game.state["hands"][0][0]
 
@@ -58,7 +51,7 @@ def test_accepted_action_appends_a_move_and_bumps_the_version(toy_engine: str, u
 
 
 def test_refused_action_writes_nothing(toy_engine: str, users: list) -> None:
-    game = _game(toy_engine, users)
+    game = GameFactory(engine=toy_engine, players=2, seated=users[:2])
     d = _turn(game)
     before = (game.state, game.version)
 
@@ -76,7 +69,7 @@ def test_refused_action_writes_nothing(toy_engine: str, users: list) -> None:
 
 
 def test_unseated_user_cannot_act(toy_engine: str, users: list) -> None:
-    game = _game(toy_engine, users)
+    game = GameFactory(engine=toy_engine, players=2, seated=users[:2])
     d = _turn(game)
 
     with pytest.raises(RuleError) as exc:
@@ -90,7 +83,7 @@ def test_unseated_user_cannot_act(toy_engine: str, users: list) -> None:
 
 
 def test_one_seat_cannot_act_for_another(toy_engine: str, users: list) -> None:
-    game = _game(toy_engine, users)
+    game = GameFactory(engine=toy_engine, players=2, seated=users[:2])
     d = _turn(game)
 
     with pytest.raises(RuleError) as exc:
@@ -104,7 +97,7 @@ def test_one_seat_cannot_act_for_another(toy_engine: str, users: list) -> None:
 
 
 def test_client_cannot_send_the_timeout_flag(toy_engine: str, users: list) -> None:
-    game = _game(toy_engine, users)
+    game = GameFactory(engine=toy_engine, players=2, seated=users[:2])
 
     with pytest.raises(RuleError) as exc:
         services.submit_action(game_id=game.pk, user=users[0], action={**_first_play(game), "timeout": True})
@@ -113,7 +106,7 @@ def test_client_cannot_send_the_timeout_flag(toy_engine: str, users: list) -> No
 
 
 def test_idempotency_key_applies_once(toy_engine: str, users: list) -> None:
-    game = _game(toy_engine, users)
+    game = GameFactory(engine=toy_engine, players=2, seated=users[:2])
     action = _first_play(game)
 
     first = services.submit_action(game_id=game.pk, user=users[0], action=action, key="k-1")
@@ -125,7 +118,7 @@ def test_idempotency_key_applies_once(toy_engine: str, users: list) -> None:
 
 
 def test_idempotency_key_of_another_user_is_refused(toy_engine: str, users: list) -> None:
-    game = _game(toy_engine, users)
+    game = GameFactory(engine=toy_engine, players=2, seated=users[:2])
     services.submit_action(game_id=game.pk, user=users[0], key="shared", action=_first_play(game))
 
     with pytest.raises(RuleError) as exc:
@@ -149,7 +142,7 @@ def test_bots_answer_their_decisions(
 
 def test_an_outsider_learns_nothing_about_used_idempotency_keys(toy_engine: str, users: list) -> None:
     """Not seated is refused before the key is looked at: 403 either way, never 409 for a used key."""
-    game = _game(toy_engine, users)
+    game = GameFactory(engine=toy_engine, players=2, seated=users[:2])
     services.submit_action(game_id=game.pk, user=users[0], key="used", action=_first_play(game))
 
     codes = []
@@ -163,7 +156,7 @@ def test_an_outsider_learns_nothing_about_used_idempotency_keys(toy_engine: str,
 
 def test_a_player_no_longer_seated_cannot_replay_an_old_key(toy_engine: str, users: list) -> None:
     """A replay would answer the seat's current decisions and legal actions, now another player's."""
-    game = _game(toy_engine, users)
+    game = GameFactory(engine=toy_engine, players=2, seated=users[:2])
     action = _first_play(game)
     services.submit_action(game_id=game.pk, user=users[0], key="mine", action=action)
     Seat.objects.filter(game=game, position=0).update(user=users[5])  # as a substitution does
@@ -176,7 +169,7 @@ def test_a_player_no_longer_seated_cannot_replay_an_old_key(toy_engine: str, use
 
 def test_a_lost_key_race_with_another_users_key_is_refused(toy_engine: str, users: list) -> None:
     """The unique-key race path (the INSERT found the key taken) checks the user like the others."""
-    game = _game(toy_engine, users)
+    game = GameFactory(engine=toy_engine, players=2, seated=users[:2])
     services.submit_action(game_id=game.pk, user=users[0], key="raced", action=_first_play(game))
     window = _turn(game)
     real = services.sql_rows.lock_game_with_rows
