@@ -317,6 +317,8 @@ if env_str("API_CACHE_URL", ""):
         "api": {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": env_str("API_CACHE_URL"),
+            # A Redis that is down or stuck must answer fast: the throttle then lets writes through.
+            "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
         },
     }
     API_THROTTLE_CACHE = "api"
