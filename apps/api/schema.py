@@ -28,6 +28,7 @@ _ALWAYS = {
 }
 _WRITES = {
     "409": "Conflict with the current state (game not active, key reused, name taken).",
+    "413": "The request body is too large (`request_too_large`).",
     "415": "Unsupported media type: send application/json.",
     "429": "Too many writes: wait `Retry-After` seconds.",
 }

@@ -14,6 +14,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from baogame import jsonlimits
 from baogame.rules.core import RuleError
 
 Action = dict[str, Any]
@@ -67,8 +68,8 @@ def parse_command(*, engine: str, text: str) -> Action:
         raise CommandError("no_command", "no command found in the first line of your reply")
     if line.startswith("{"):
         try:
-            action = json.loads(line)
-        except (ValueError, RecursionError):  # RecursionError: nested deeper than Python's stack
+            action = jsonlimits.loads(line)
+        except ValueError:  # not JSON, or nested too deep
             raise CommandError("malformed_action", "that JSON action does not parse") from None
         if not isinstance(action, dict):
             raise CommandError("malformed_action", "an action is a JSON object")
