@@ -10,7 +10,7 @@ from typing import Any
 
 from django.utils import timezone
 from drf_spectacular.utils import extend_schema
-from rest_framework import serializers
+from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -63,11 +63,12 @@ class VacationApi(APIView):
         profile = clock.vacation_start(user=request.user)
         return Response(VacationSerializer(_vacation_body(profile)).data)
 
-    @extend_schema(operation_id="vacation_end", request=None, responses=VacationSerializer)
+    @extend_schema(operation_id="vacation_end", request=None, responses={204: None})
     def delete(self, request: AuthenticatedRequest) -> Response:
+        """End my vacation: 204, no body (GET tells the budget left)."""
         Profile.objects.get_or_create(user=request.user)
-        profile = clock.vacation_end(user=request.user)
-        return Response(VacationSerializer(_vacation_body(profile)).data)
+        clock.vacation_end(user=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 class MySeatSerializer(serializers.Serializer):
