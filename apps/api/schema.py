@@ -33,6 +33,11 @@ _WRITES = {
     "429": "Too many writes: wait `Retry-After` seconds.",
 }
 
+#: Failures of one operation only.
+_BY_OPERATION = {
+    "games_act": {"422": "The Idempotency-Key was used for a different action (`idempotency_key_mismatch`)."},
+}
+
 
 def add_error_responses(result: dict[str, Any], generator: Any, request: Any, public: bool) -> dict[str, Any]:
     """drf-spectacular postprocessing hook: document the ``Error`` body for every failure status."""
@@ -43,6 +48,7 @@ def add_error_responses(result: dict[str, Any], generator: Any, request: Any, pu
             statuses = dict(_ALWAYS)
             if method in {"post", "put", "patch", "delete"}:
                 statuses.update(_WRITES)
+            statuses.update(_BY_OPERATION.get(operation.get("operationId", ""), {}))
             responses = operation.setdefault("responses", {})
             for status_code, text in statuses.items():
                 responses.setdefault(

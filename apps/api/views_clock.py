@@ -22,6 +22,7 @@ from apps.games.errors import ServiceError
 from apps.games.models import Seat
 
 from . import selectors
+from .inputs import JsonInput
 
 
 class VacationSerializer(serializers.Serializer):
@@ -100,7 +101,7 @@ def _my_seat(request: AuthenticatedRequest, game_id: int) -> Seat:
 class MySeatApi(APIView):
     """My seat's settings in one game (GET); switch "don't wait for me on plucking windows" (PATCH)."""
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(JsonInput):
         skip_pluck_windows = serializers.BooleanField()
 
     @extend_schema(operation_id="games_my_seat_retrieve", responses=MySeatSerializer)
