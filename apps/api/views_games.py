@@ -329,10 +329,11 @@ class MoveSubmitApi(APIView):
         parameters=[
             OpenApiParameter(
                 "Idempotency-Key",
-                {"type": "string", "minLength": 1, "maxLength": 128},
+                {"type": "string", "minLength": 1, "maxLength": 128, "pattern": "^[^\u0000-\u001f\u007f]*$"},
                 OpenApiParameter.HEADER,
                 required=False,
-                description="1-128 characters, unique per game; a retry with the same key changes nothing.",
+                description="1-128 characters, no control characters, unique per game; a retry with the "
+                "same key and action changes nothing.",
             ),
             OpenApiParameter(
                 "legal",

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import random
+import re
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from functools import partial
@@ -259,6 +260,10 @@ def seat_of(game: Game, user: User | AnonymousUser | None) -> Seat | None:
     return next((s for s in seats if s.user_id == user.pk), None)
 
 
+#: 1-128 characters without control characters (PostgreSQL text cannot even hold NUL).
+_IDEMPOTENCY_KEY = re.compile(r"[^\x00-\x1f\x7f]{1,128}")
+
+
 def submit_action(*, game_id: int, user: User, action: dict[str, Any], key: str | None = None) -> MoveResult:
     """Apply one action of ``user`` to the game, exactly as DESIGN.md's five steps say.
 
@@ -271,8 +276,10 @@ def submit_action(*, game_id: int, user: User, action: dict[str, Any], key: str 
         raise RuleError("malformed_action", "an action is a JSON object")
     if "timeout" in action:
         raise RuleError("malformed_action", "the timeout field is set only by the server")
-    if key is not None and (not isinstance(key, str) or not 0 < len(key) <= 128):
-        raise ServiceError("invalid_idempotency_key", "an Idempotency-Key is 1-128 characters")
+    if key is not None and (not isinstance(key, str) or _IDEMPOTENCY_KEY.fullmatch(key) is None):
+        raise ServiceError(
+            "invalid_idempotency_key", "an Idempotency-Key is 1-128 characters, none a control character"
+        )
     try:
         with transaction.atomic():
             game = _lock_game(game_id, move_key=key)

@@ -80,3 +80,15 @@ def test_true_is_not_the_same_action_as_1(client_for: Any, users: list, toy_game
     again = client.post(url, {"action": {**action, "n": True}}, format="json", HTTP_IDEMPOTENCY_KEY="k3")
 
     assert (first.status_code, again.status_code) == (201, 422)
+
+
+@pytest.mark.parametrize("key", ["a\x00b", "line\nbreak", "k" * 129])
+def test_a_key_with_control_characters_or_too_long_is_refused(
+    client_for: Any, users: list, toy_game: Game, key: str
+) -> None:
+    """A NUL in the key reached PostgreSQL, which refuses it in text: a 500 for the move."""
+    response = _play(client_for(users[0]), toy_game, toy_game.state["hands"][0][0], key)
+
+    assert response.status_code == 400
+    assert response.json()["code"] == "invalid_idempotency_key"
+    assert not Move.objects.filter(game=toy_game).exists()
