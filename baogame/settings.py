@@ -299,6 +299,8 @@ REST_FRAMEWORK["DEFAULT_AUTHENTICATION_CLASSES"] = [
 ]
 REST_FRAMEWORK["EXCEPTION_HANDLER"] = "apps.api.exceptions.api_exception_handler"
 REST_FRAMEWORK["DEFAULT_THROTTLE_CLASSES"] = ["apps.api.throttling.WriteRateThrottle"]
+# Bodies are JSON only (the schema says so; form encodings would turn every value into a string).
+REST_FRAMEWORK["DEFAULT_PARSER_CLASSES"] = ["apps.api.parsers.BoundedJSONParser"]
 #: Writes (POST/PUT/PATCH/DELETE) per user, DRF's "N/s|min|hour|day"; "off" disables the limit.
 API_WRITE_RATE = env_str("API_WRITE_RATE", "120/min")
 SPECTACULAR_SETTINGS["POSTPROCESSING_HOOKS"] = [
@@ -317,6 +319,8 @@ if env_str("API_CACHE_URL", ""):
         "api": {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": env_str("API_CACHE_URL"),
+            # A Redis that is down or stuck must answer fast: the throttle then lets writes through.
+            "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
         },
     }
     API_THROTTLE_CACHE = "api"

@@ -28,8 +28,14 @@ _ALWAYS = {
 }
 _WRITES = {
     "409": "Conflict with the current state (game not active, key reused, name taken).",
+    "413": "The request body is too large (`request_too_large`).",
     "415": "Unsupported media type: send application/json.",
     "429": "Too many writes: wait `Retry-After` seconds.",
+}
+
+#: Failures of one operation only.
+_BY_OPERATION = {
+    "games_act": {"422": "The Idempotency-Key was used for a different action (`idempotency_key_mismatch`)."},
 }
 
 
@@ -42,6 +48,7 @@ def add_error_responses(result: dict[str, Any], generator: Any, request: Any, pu
             statuses = dict(_ALWAYS)
             if method in {"post", "put", "patch", "delete"}:
                 statuses.update(_WRITES)
+            statuses.update(_BY_OPERATION.get(operation.get("operationId", ""), {}))
             responses = operation.setdefault("responses", {})
             for status_code, text in statuses.items():
                 responses.setdefault(

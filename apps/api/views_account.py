@@ -17,12 +17,13 @@ from apps.notifications import selectors as notification_selectors
 from apps.notifications import services as notification_services
 
 from . import selectors, services
+from .inputs import JsonInput
 
 
 class MeApi(APIView):
     """Who I am (GET) and my display name and time zone (PATCH)."""
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(JsonInput):
         display_name = serializers.CharField(max_length=60, required=False, allow_blank=True)
         time_zone = serializers.CharField(max_length=64, required=False)
 
@@ -77,7 +78,7 @@ class NewTokenSerializer(TokenSerializer):
     token = serializers.CharField(help_text="The secret: shown only in this answer, stored hashed.")
 
 
-class TokenNameSerializer(serializers.Serializer):
+class TokenNameSerializer(JsonInput):
     name = serializers.CharField(max_length=60)
 
 
@@ -124,7 +125,7 @@ class TokenRevokeApi(APIView):
 class BotAccountListApi(APIView):
     """My bot accounts (GET) and a new one (POST): a user without password login, played by token."""
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(JsonInput):
         username = serializers.CharField(max_length=40)
         display_name = serializers.CharField(max_length=60, required=False, default="", allow_blank=True)
 
@@ -174,7 +175,7 @@ class BotTokenCreateApi(APIView):
 class NotificationPreferencesApi(APIView):
     """My notification preferences (GET); change a category's mode, the digest hour or live games (PATCH)."""
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(JsonInput):
         category = serializers.CharField(max_length=40, required=False, help_text="One of the categories.")
         mode = serializers.CharField(max_length=20, required=False, help_text="One of ``modes``.")
         digest_hour = serializers.IntegerField(min_value=0, max_value=23, required=False)

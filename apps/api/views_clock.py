@@ -10,7 +10,7 @@ from typing import Any
 
 from django.utils import timezone
 from drf_spectacular.utils import extend_schema
-from rest_framework import serializers
+from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -22,6 +22,7 @@ from apps.games.errors import ServiceError
 from apps.games.models import Seat
 
 from . import selectors
+from .inputs import JsonInput
 
 
 class VacationSerializer(serializers.Serializer):
@@ -63,11 +64,12 @@ class VacationApi(APIView):
         profile = clock.vacation_start(user=request.user)
         return Response(VacationSerializer(_vacation_body(profile)).data)
 
-    @extend_schema(operation_id="vacation_end", request=None, responses=VacationSerializer)
+    @extend_schema(operation_id="vacation_end", request=None, responses={204: None})
     def delete(self, request: AuthenticatedRequest) -> Response:
+        """End my vacation: 204, no body (GET tells the budget left)."""
         Profile.objects.get_or_create(user=request.user)
-        profile = clock.vacation_end(user=request.user)
-        return Response(VacationSerializer(_vacation_body(profile)).data)
+        clock.vacation_end(user=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 class MySeatSerializer(serializers.Serializer):
@@ -99,7 +101,7 @@ def _my_seat(request: AuthenticatedRequest, game_id: int) -> Seat:
 class MySeatApi(APIView):
     """My seat's settings in one game (GET); switch "don't wait for me on plucking windows" (PATCH)."""
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(JsonInput):
         skip_pluck_windows = serializers.BooleanField()
 
     @extend_schema(operation_id="games_my_seat_retrieve", responses=MySeatSerializer)

@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 from django.urls import reverse
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.request import Request
@@ -22,6 +21,7 @@ from apps.games.timing import PRESETS
 from baogame.rules.registry import get_engine
 
 from . import selectors
+from .inputs import JsonInput, QueryInput, query_int
 from .serializers import DecisionSerializer, EventSerializer, GameSummarySerializer, game_summary
 
 #: /legal answers at most this many actions per page (Bao Bei double plucks can run to thousands).
@@ -60,12 +60,12 @@ def _seated_or_creator(game: Game, user: Any, seat: int | None) -> bool:
 class GameListApi(APIView):
     """My games (GET) and creating a game (POST)."""
 
-    class FilterSerializer(serializers.Serializer):
+    class FilterSerializer(QueryInput):
         waiting = serializers.BooleanField(
             required=False, default=False, help_text="Only active games where one of my decisions is open."
         )
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(JsonInput):
         engine = serializers.ChoiceField(choices=Game.Engine.choices)
         players = serializers.IntegerField(min_value=2, max_value=6)
         options = serializers.DictField(
@@ -126,7 +126,7 @@ class GameListApi(APIView):
 class GameJoinApi(APIView):
     """Take an open seat with an invitation token."""
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(JsonInput):
         invite_token = serializers.CharField(max_length=64)
         position = serializers.IntegerField(required=False, allow_null=True, default=None, min_value=0)
 
@@ -191,7 +191,7 @@ class GameDetailApi(APIView):
 class GameHistoryApi(APIView):
     """The game's events that my seat may see (a spectator: the public ones), oldest first."""
 
-    class FilterSerializer(serializers.Serializer):
+    class FilterSerializer(QueryInput):
         after = serializers.IntegerField(
             required=False, default=0, min_value=0, help_text="Only moves with seq > after."
         )
@@ -251,7 +251,7 @@ class LegalPageSerializer(serializers.Serializer):
 class GameLegalApi(APIView):
     """My legal actions now (``engine.legal_actions(state, my_seat)``), a page at a time."""
 
-    class FilterSerializer(serializers.Serializer):
+    class FilterSerializer(QueryInput):
         offset = serializers.IntegerField(required=False, default=0, min_value=0)
         limit = serializers.IntegerField(
             required=False, default=LEGAL_DEFAULT_LIMIT, min_value=1, max_value=LEGAL_MAX_LIMIT
@@ -277,12 +277,9 @@ class GameLegalApi(APIView):
 def _int_param(request: Request, name: str, default: int, low: int, high: int | None) -> int:
     """An integer query parameter within [low, high], refused like a serializer field would be."""
     raw = request.query_params.get(name)
-    if raw is None or raw == "":
+    if raw is None:
         return default
-    try:
-        value = int(raw)
-    except ValueError:
-        raise serializers.ValidationError({name: ["A valid integer is required."]}) from None
+    value = query_int(raw, name)
     if value < low:
         raise serializers.ValidationError({name: [f"Ensure this value is greater than or equal to {low}."]})
     if high is not None and value > high:
@@ -306,7 +303,7 @@ def _legal_page(game: Game, seat: int, offset: int, limit: int) -> dict[str, Any
 class MoveSubmitApi(APIView):
     """Submit one action; an ``Idempotency-Key`` header makes a retried request apply once."""
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(JsonInput):
         action = serializers.DictField(help_text="One action in the rules file's wire format.")
 
     class OutputSerializer(serializers.Serializer):
@@ -332,14 +329,15 @@ class MoveSubmitApi(APIView):
         parameters=[
             OpenApiParameter(
                 "Idempotency-Key",
-                OpenApiTypes.STR,
+                {"type": "string", "minLength": 1, "maxLength": 128, "pattern": "^[^\u0000-\u001f\u007f]*$"},
                 OpenApiParameter.HEADER,
                 required=False,
-                description="1-128 characters, unique per game; a retry with the same key changes nothing.",
+                description="1-128 characters, no control characters, unique per game; a retry with the "
+                "same key and action changes nothing.",
             ),
             OpenApiParameter(
                 "legal",
-                OpenApiTypes.INT,
+                {"type": "integer", "minimum": 0, "maximum": LEGAL_MAX_LIMIT},
                 OpenApiParameter.QUERY,
                 required=False,
                 description=f"0-{LEGAL_MAX_LIMIT}: also answer the first N of my legal actions now.",
@@ -400,7 +398,7 @@ class GameInviteApi(APIView):
 class GameBotAddApi(APIView):
     """The creator puts a server bot into an open seat (the game starts when the table is full)."""
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(JsonInput):
         position = serializers.IntegerField(min_value=0, max_value=5)
         bot = serializers.CharField(max_length=32, required=False, allow_null=True, default=None)
 

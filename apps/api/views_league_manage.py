@@ -23,16 +23,17 @@ from apps.games.models import Game
 from apps.leagues import selectors as league_selectors
 from apps.leagues import services as league_services
 
+from .inputs import NO_CONTROL_CHARACTERS, JsonInput
 from .serializers import GameSummarySerializer, game_summary
 from .views_games import game_answer
 from .views_leagues import SeasonSerializer, league_organised
 
 
-class ReasonSerializer(serializers.Serializer):
+class ReasonSerializer(JsonInput):
     reason = serializers.CharField(required=False, default="", allow_blank=True, max_length=500)
 
 
-class RequiredReasonSerializer(serializers.Serializer):
+class RequiredReasonSerializer(JsonInput):
     reason = serializers.CharField(max_length=500, help_text="Why; written to the audit log.")
 
 
@@ -127,8 +128,10 @@ class LeagueInviteApi(APIView):
 class LeagueEmailApi(APIView):
     """An organiser emails every active member."""
 
-    class InputSerializer(serializers.Serializer):
-        subject = serializers.CharField(max_length=150)
+    class InputSerializer(JsonInput):
+        subject = serializers.CharField(
+            max_length=150, trim_whitespace=False, validators=[NO_CONTROL_CHARACTERS], help_text="One line."
+        )
         body = serializers.CharField(max_length=20000)
 
     class OutputSerializer(serializers.Serializer):
@@ -149,7 +152,7 @@ class LeagueEmailApi(APIView):
 class SeasonCreateApi(APIView):
     """An organiser schedules a new season; round 1 starts at ``starts_at`` (or when started by hand)."""
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(JsonInput):
         starts_at = serializers.DateTimeField(
             required=False, allow_null=True, default=None, help_text="Empty: now (start round 1 by hand)."
         )

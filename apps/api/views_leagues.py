@@ -19,6 +19,8 @@ from apps.leagues import selectors as league_selectors
 from apps.leagues import services as league_services
 from apps.leagues.models import League, Season
 
+from .inputs import JsonInput, QueryInput
+
 
 class LeagueSerializer(serializers.Serializer):
     slug = serializers.CharField()
@@ -92,7 +94,7 @@ def visible_season(*, user: Any, slug: str, season_id: int) -> tuple[League, Sea
 class LeagueCreateApi(APIView):
     """Create a league (POST): I organise it, and play in it when ``join``; the same form as the web's."""
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(JsonInput):
         name = serializers.CharField(max_length=100)
         game = serializers.CharField(max_length=16, help_text="The engine: baobei or baohuang.")
         description = serializers.CharField(required=False, default="", allow_blank=True, max_length=5000)
@@ -143,7 +145,7 @@ def league_organised(request: AuthenticatedRequest, slug: str) -> League:
 class LeagueDetailApi(APIView):
     """One league, its seasons (newest first) and what I am in it (PATCH: an organiser edits it)."""
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(JsonInput):
         """Only the fields sent change; the game and the slug stay."""
 
         name = serializers.CharField(max_length=100, required=False)
@@ -207,7 +209,7 @@ class SeasonStandingsApi(APIView):
 class LeagueJoinApi(APIView):
     """Join a league: with its invitation token at once, without one as a request the organisers approve."""
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(JsonInput):
         invite_token = serializers.CharField(max_length=64, required=False, allow_blank=True, default="")
 
     @extend_schema(operation_id="leagues_join", request=InputSerializer, responses=RoleSerializer)
@@ -286,7 +288,7 @@ class AuditEntrySerializer(serializers.Serializer):
 class LeagueAuditLogApi(APIView):
     """The organisers' actions, newest first: whoever may see the league sees the log, as on its web page."""
 
-    class FilterSerializer(serializers.Serializer):
+    class FilterSerializer(QueryInput):
         limit = serializers.IntegerField(required=False, default=100, min_value=1, max_value=1000)
 
     @extend_schema(

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from django import forms
 from django.contrib.auth import get_user_model
 from django.http import QueryDict
 
+from baogame import jsonlimits
 from baogame.rules.core import RuleError
 
 from .timing import PRESETS
@@ -192,8 +192,8 @@ def action_from_post(*, engine: str, data: QueryDict) -> dict[str, Any]:
     raw = data.get("action")
     if raw:
         try:
-            action = json.loads(raw)
-        except json.JSONDecodeError:
+            action = jsonlimits.loads(raw)
+        except ValueError:  # not JSON, or nested too deep
             raise RuleError("malformed_action", "the action is not valid JSON") from None
         if not isinstance(action, dict):
             raise RuleError("malformed_action", "an action is a JSON object")

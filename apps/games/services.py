@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import random
+import re
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from functools import partial
@@ -259,19 +260,26 @@ def seat_of(game: Game, user: User | AnonymousUser | None) -> Seat | None:
     return next((s for s in seats if s.user_id == user.pk), None)
 
 
+#: 1-128 characters without control characters (PostgreSQL text cannot even hold NUL).
+_IDEMPOTENCY_KEY = re.compile(r"[^\x00-\x1f\x7f]{1,128}")
+
+
 def submit_action(*, game_id: int, user: User, action: dict[str, Any], key: str | None = None) -> MoveResult:
     """Apply one action of ``user`` to the game, exactly as DESIGN.md's five steps say.
 
     Raises ``RuleError`` (or ``ServiceError``) for a refused action; nothing is written then. With an
-    ``Idempotency-Key`` already used in this game by the same user, nothing is applied and the earlier
-    move is returned with ``replayed=True``.
+    ``Idempotency-Key`` already used in this game by the same user for the same action, nothing is
+    applied and the earlier move is returned with ``replayed=True``; for another action it is refused
+    (``idempotency_key_mismatch``, 422).
     """
     if not isinstance(action, dict):
         raise RuleError("malformed_action", "an action is a JSON object")
     if "timeout" in action:
         raise RuleError("malformed_action", "the timeout field is set only by the server")
-    if key is not None and (not isinstance(key, str) or not 0 < len(key) <= 128):
-        raise ServiceError("invalid_idempotency_key", "an Idempotency-Key is 1-128 characters")
+    if key is not None and (not isinstance(key, str) or _IDEMPOTENCY_KEY.fullmatch(key) is None):
+        raise ServiceError(
+            "invalid_idempotency_key", "an Idempotency-Key is 1-128 characters, none a control character"
+        )
     try:
         with transaction.atomic():
             game = _lock_game(game_id, move_key=key)
@@ -283,7 +291,7 @@ def submit_action(*, game_id: int, user: User, action: dict[str, Any], key: str 
             if key is not None and game.key_move_id is not None:  # type: ignore[attr-defined]
                 earlier = sql_rows.move_by_id(game.key_move_id)  # type: ignore[attr-defined]
                 if earlier is not None:
-                    return _replayed(game, earlier, user)
+                    return _replayed(game, earlier, user, action)
             settled = settle_locked(game, timezone.now())
             try:
                 if game.status != Game.Status.ACTIVE:
@@ -298,7 +306,7 @@ def submit_action(*, game_id: int, user: User, action: dict[str, Any], key: str 
                     # that queued behind its own first attempt finds that move here, with a fresh read.
                     earlier = sql_rows.move_by_key(game.pk, key)
                     if earlier is not None:
-                        return _replayed(game, earlier, user)
+                        return _replayed(game, earlier, user, action)
                 if not settled:
                     raise
                 refused = exc  # keep the timeouts just applied: commit them, then refuse
@@ -315,17 +323,32 @@ def submit_action(*, game_id: int, user: User, action: dict[str, Any], key: str 
         winner = Move.objects.filter(game_id=game_id, idempotency_key=key).first()
         if winner is None:
             raise
-        return _replayed(Game.objects.get(pk=game_id), winner, user)  # refused if another user's
+        return _replayed(Game.objects.get(pk=game_id), winner, user, action)  # refused: another's
 
 
-def _replayed(game: Game, earlier: Move, user: User) -> MoveResult:
+def _replayed(game: Game, earlier: Move, user: User, action: dict[str, Any]) -> MoveResult:
     """The answer to a request whose Idempotency-Key was already used in this game: refused when the
-    key is another user's (their move's events may be private to their seat)."""
+    key is another user's (their move's events may be private to their seat), or was used for another
+    action (a client bug: replaying the first move would pass for applying the second)."""
     if earlier.user_id != user.pk:
         raise ServiceError(
             "idempotency_key_reused", "that Idempotency-Key belongs to another request", status=409
         )
+    if _json_key(earlier.action) != _json_key(action):
+        raise ServiceError(
+            "idempotency_key_mismatch", "that Idempotency-Key was used for a different action", status=422
+        )
     return MoveResult(game, earlier, _visible_events(earlier.events, earlier.seat), True)
+
+
+def _json_key(value: Any) -> Any:
+    """``value`` as JSON compares it: ``true`` is not ``1``, but ``1`` is ``1.0`` (a JSONB round trip
+    may turn one into the other); object key order does not count."""
+    if isinstance(value, dict):
+        return {key: _json_key(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_json_key(item) for item in value]
+    return (type(value) is bool, value)
 
 
 def apply_locked(

@@ -721,6 +721,8 @@ def league_email_members(*, league: League, subject: str, body: str, by: User) -
     _require_organiser(league, by)
     if not subject.strip() or not body.strip():
         raise ServiceError("invalid_message", "a message needs a subject and a text")
+    if any(ord(c) < 32 or ord(c) == 127 for c in subject):  # a line break would end the mail header
+        raise ServiceError("invalid_message", "the subject is one line without control characters")
     recipients = list(
         Membership.objects.filter(league=league, status=Membership.Status.ACTIVE)
         .exclude(user__email="")

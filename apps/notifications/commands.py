@@ -14,6 +14,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from baogame import jsonlimits
 from baogame.rules.core import RuleError
 
 Action = dict[str, Any]
@@ -67,8 +68,8 @@ def parse_command(*, engine: str, text: str) -> Action:
         raise CommandError("no_command", "no command found in the first line of your reply")
     if line.startswith("{"):
         try:
-            action = json.loads(line)
-        except ValueError:
+            action = jsonlimits.loads(line)
+        except ValueError:  # not JSON, or nested too deep
             raise CommandError("malformed_action", "that JSON action does not parse") from None
         if not isinstance(action, dict):
             raise CommandError("malformed_action", "an action is a JSON object")
@@ -85,12 +86,15 @@ def format_command(*, engine: str, action: Action) -> str:
 
 # --- Bao Bei (BB-22) -------------------------------------------------------------------------------
 
-_POS = re.compile(r"^(\d+)[./:](\d+)$")
+# ASCII digits only, and few of them: "²" passes str.isdigit but not int(), and int() refuses
+# thousands of digits; no seat, slot or card number of either game needs more than three.
+_POS = re.compile(r"^([0-9]{1,3})[./:]([0-9]{1,3})$")
+_NUMBER = re.compile(r"^[0-9]{1,3}$")
 
 
 def _int(token: str, what: str) -> int:
-    if not token.isdigit():
-        raise CommandError("malformed_action", f"{what} must be a number, not {token!r}")
+    if not _NUMBER.match(token):
+        raise CommandError("malformed_action", f"{what} must be a number, not {token[:20]!r}")
     return int(token)
 
 
@@ -326,7 +330,7 @@ def _parse_generic(line: str) -> Action:
         key, sep, value = token.partition("=")
         if not sep or not key:
             raise CommandError("malformed_action", f"usage: TYPE key=value …, not {token!r}")
-        action[key] = int(value) if re.fullmatch(r"-?\d+", value) else value
+        action[key] = int(value) if re.fullmatch(r"-?[0-9]{1,9}", value) else value
     return action
 
 

@@ -40,9 +40,11 @@ def test_ending_vacation_restarts_my_clock_and_charges_the_budget(
 
     ended = me.delete("/api/v1/me/vacation/")
 
+    after = me.get("/api/v1/me/vacation/").json()
     mine = me.get(f"/api/v1/games/{toy_game.pk}/").json()
     assert budget["seconds_left"] == budget["budget_days"] * 86400
-    assert ended.json()["on_vacation"] is False and ended.json()["seconds_left"] <= budget["seconds_left"]
+    assert ended.status_code == 204 and ended.content == b""
+    assert after["on_vacation"] is False and after["seconds_left"] <= budget["seconds_left"]
     assert _my_decision(mine, 0)["deadline"] is not None and not mine["seats"][0]["away"]
 
 

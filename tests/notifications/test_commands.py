@@ -150,3 +150,30 @@ def test_every_legal_action_round_trips_through_its_command(engine: str, players
         state, _ = eng.apply(state, seat, bots[default](eng.view(state, seat), rng))
 
     assert len(seen_types) >= 4
+
+
+@pytest.mark.parametrize(
+    ("engine", "line"),
+    [
+        ("baobei", "keep ²"),
+        ("baobei", "keep ①"),
+        ("baobei", "keep " + "1" * 5000),
+        ("baobei", "pluck 1." + "2" * 5000),
+        ("baobei", '{"a": ' + "[" * 5000 + "]" * 5000 + "}"),
+    ],
+)
+def test_numbers_int_refuses_and_json_nested_too_deep_are_malformed(engine: str, line: str) -> None:
+    """Issue 14: input that ``str.isdigit`` accepts but ``int`` refuses, and JSON deeper than Python's
+    stack, is a refusal with a code, not a crash of the inbound mail handler."""
+    with pytest.raises(CommandError) as exc:
+        parse_command(engine=engine, text=line)
+
+    assert exc.value.code == "malformed_action"
+
+
+def test_a_generic_value_int_refuses_stays_a_string() -> None:
+    """Issue 14: ``key=<5,000 digits>`` is not turned into a number (``int`` refuses it): the engine then
+    refuses the action with its own code instead of the mail handler crashing."""
+    action = parse_command(engine="toy", text="play card=" + "3" * 5000)
+
+    assert action == {"type": "play", "card": "3" * 5000}

@@ -30,13 +30,28 @@ OWNER_ERROR = {"turn_action": "not_your_turn", "after_draw": "not_your_turn", "e
                "pluck_window": "not_eligible"}
 
 
+#: This engine names its plucking windows "w<n>" (BB-20.2 leaves ids opaque); no game opens 10**9.
+_WINDOW_DIGITS = 9
+
+
+def _closed_window(did: str, wseq: int) -> bool:
+    """Whether ``did`` names a window of this game that has closed (``w<n>`` with n < ``wseq``).
+
+    Only plain ASCII digits without leading zeros name a window: ``str.isdigit`` also accepts "²" or
+    "①", which ``int`` refuses, and a bounded length keeps ``int`` away from unbounded input.
+    """
+    num = did[1:]
+    if did[:1] != "w" or not 0 < len(num) <= _WINDOW_DIGITS or not (num.isascii() and num.isdigit()):
+        return False
+    return str(int(num)) == num and int(num) < wseq
+
+
 def validate_common(st: State, seat: Any, act: dict[str, Any]) -> dict[str, Any]:
     """BB-22.0 steps 2–6; return the open decision."""
     d: dict[str, Any] | None = st["decision"]
     did = act["decision_id"]
     if d is None or did != d["id"]:
-        num = did[1:]
-        if did[:1] == "w" and num.isdigit() and str(int(num)) == num and int(num) < st["wseq"]:
+        if _closed_window(did, st["wseq"]):
             raise RuleError("window_closed", "that window has closed")
         raise RuleError("stale_decision", "that decision is not open")
     if seat not in d["owners"]:

@@ -503,3 +503,15 @@ def test_nobody_may_commit_the_end_of_turn_during_setup_bb_22_0_step_6():
     assert refused(st, 1, a(st, "choose_peek", slots=[0, 1], commit_end_turn=True)) == "commit_not_allowed"
     st = play(st, 1, "choose_peek", slots=[0, 1], commit_end_turn=False)
     assert decision(st)["seats"] == [0, 2]
+
+
+@pytest.mark.parametrize("did", ["w²", "w①", "w٣", "w" + "1" * 5000, "w" + "0" * 20, "w"])
+def test_a_decision_id_that_names_no_window_is_stale_bb_22_0_step_2(did):
+    """BB-22.0 step 2: an unknown ``decision_id`` is ``stale_decision``, even one that looks like a window
+    id to ``str.isdigit`` (superscripts, circled or Arabic-Indic digits) or has thousands of digits."""
+    st = window()
+
+    with pytest.raises(RuleError) as exc:
+        E.apply(st, 1, {"type": "pass", "decision_id": did})
+
+    assert exc.value.code == "stale_decision"

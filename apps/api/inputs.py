@@ -1,0 +1,112 @@
+"""Input serializers that accept exactly what the OpenAPI schema documents, and nothing DRF would coerce.
+
+DRF is lenient: a ``CharField`` takes ``0`` as ``"0"``, an ``IntegerField`` takes ``"7"``, ``"7.0"`` or
+``"٧"``, a ``BooleanField`` takes ``"yes"`` or ``0``, a ``DateTimeField`` takes ``"2030-01-01 10:00"``,
+and a ``CharField`` trims its value before checking its length. The schema (built from the same
+fields) promises the JSON types and formats, so a client is refused (400 ``invalid``) for what the
+schema forbids:
+
+* ``JsonInput``, for JSON bodies: every value must already have its field's JSON type (recursively
+  through lists and objects), strings their length untrimmed, date-times RFC 3339.
+* ``QueryInput``, for query strings: integers are ASCII digits, booleans ``true`` or ``false``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from django.core.validators import RegexValidator
+from rest_framework import serializers
+
+_RFC3339 = re.compile(
+    r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]{1,9})?(Z|[+-][0-9]{2}:[0-9]{2})"
+)
+_QUERY_INT = re.compile(r"-?[0-9]{1,18}")
+_QUERY_BOOL = {"true": True, "false": False}
+
+#: One line of text, such as a mail subject: no control characters (a line break would end a header).
+#: The schema shows it as the pattern ``^[^\u0000-\u001f\u007f]*$``.
+NO_CONTROL_CHARACTERS = RegexValidator(
+    r"\A[^\x00-\x1f\x7f]*\Z", message="Control characters are not allowed.", code="control_characters"
+)
+
+
+def json_type_error(field: serializers.Field, value: Any) -> str | None:
+    """Why ``value`` is not of the JSON type (and format) that ``field`` documents, or None."""
+    if value is None:
+        return None  # the field's own allow_null decides
+    if isinstance(field, serializers.BooleanField):
+        return None if isinstance(value, bool) else "Must be a boolean (true or false)."
+    if isinstance(field, serializers.IntegerField):
+        ok = type(value) is int or (type(value) is float and value.is_integer())
+        return None if ok else "Must be an integer."
+    if isinstance(field, (serializers.FloatField, serializers.DecimalField)):
+        return None if type(value) in (int, float) else "Must be a number."
+    if isinstance(field, serializers.DateTimeField):
+        ok = isinstance(value, str) and _RFC3339.fullmatch(value) is not None
+        return None if ok else "Must be an RFC 3339 date-time, such as 2030-01-31T18:00:00Z."
+    if isinstance(field, (serializers.CharField, serializers.ChoiceField)):
+        if not isinstance(value, str):
+            return "Must be a string."
+        max_length = getattr(field, "max_length", None)
+        if max_length is not None and len(value) > max_length:  # before DRF trims it
+            return f"Ensure this field has no more than {max_length} characters."
+        return None
+    if isinstance(field, serializers.ListField):
+        if not isinstance(value, list):
+            return "Must be a list."
+        errors = (f"item {i}: {e}" for i, v in enumerate(value) if (e := json_type_error(field.child, v)))
+        return next(errors, None)
+    if isinstance(field, serializers.DictField):
+        if not isinstance(value, dict):
+            return "Must be an object."
+        errors = (f"{k}: {e}" for k, v in value.items() if (e := json_type_error(field.child, v)))
+        return next(errors, None)
+    return None  # JSONField and the like take any JSON; nested serializers check themselves
+
+
+# No docstrings on the two base classes: drf-spectacular would show them on every input in the schema.
+
+
+class JsonInput(serializers.Serializer):
+    # A JSON body's serializer: values of the wrong JSON type are refused, not coerced.
+
+    def to_internal_value(self, data: Any) -> Any:
+        if isinstance(data, Mapping):
+            errors = {
+                name: [error]
+                for name, field in self.fields.items()
+                if not field.read_only and name in data and (error := json_type_error(field, data[name]))
+            }
+            if errors:
+                raise serializers.ValidationError(errors)
+        return super().to_internal_value(data)
+
+
+def query_int(raw: str, name: str) -> int:
+    """A query-string integer: optional minus sign and ASCII digits, nothing else."""
+    if _QUERY_INT.fullmatch(raw) is None:
+        raise serializers.ValidationError({name: ["A valid integer is required."]})
+    return int(raw)
+
+
+class QueryInput(serializers.Serializer):
+    # A query string's serializer: ``?limit=`` or ``?limit=1.0`` is refused, not read as the default.
+
+    def to_internal_value(self, data: Any) -> Any:
+        values: dict[str, Any] = {}
+        for name, field in self.fields.items():
+            if name not in data:
+                continue
+            raw = data.get(name)
+            if isinstance(field, serializers.BooleanField):
+                if raw not in _QUERY_BOOL:
+                    raise serializers.ValidationError({name: ["Must be true or false."]})
+                values[name] = _QUERY_BOOL[raw]
+            elif isinstance(field, serializers.IntegerField):
+                values[name] = query_int(raw, name)
+            else:
+                values[name] = raw
+        return super().to_internal_value(values)
