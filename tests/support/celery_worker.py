@@ -75,9 +75,14 @@ class CeleryWorker:
         db_url: str,
         broker_url: str = BROKER_URL,
         extra_env: dict[str, str] | None = None,
+        kinds: tuple[str, ...] = QUEUES,
+        production: bool = False,
     ) -> None:
+        """``production``: the README's worker (prefork pool, gossip, mingle, heartbeats), not the lean
+        solo worker the task tests use."""
+        self.production = production
         self.queue = queue  # the prefix of its queues
-        self.queues = [f"{queue}-{kind}" for kind in QUEUES]
+        self.queues = [f"{queue}-{kind}" for kind in kinds]
         self.extra_env = extra_env or {}
         self.db_url = db_url
         self.broker_url = broker_url
@@ -104,6 +109,7 @@ class CeleryWorker:
     def start(self) -> None:
         """Start the worker and wait until it consumes (its "ready" log line)."""
         ready = threading.Event()
+        lean = ["--pool=solo", "--without-gossip", "--without-mingle", "--without-heartbeat"]
         cmd = [
             sys.executable,
             "-m",
@@ -111,14 +117,11 @@ class CeleryWorker:
             "-A",
             "baogame",
             "worker",
-            "--pool=solo",
-            "--without-gossip",
-            "--without-mingle",
-            "--without-heartbeat",
+            *(["--concurrency=2"] if self.production else lean),
             "-Q",
             ",".join(self.queues),
             "-n",
-            f"{self.queue}@%h",
+            f"{self.queues[0]}@%h",
             "--loglevel=INFO",
         ]
         self.process = subprocess.Popen(
