@@ -78,8 +78,8 @@ class CeleryWorker:
         kinds: tuple[str, ...] = QUEUES,
         production: bool = False,
     ) -> None:
-        """``production``: the README's worker (prefork pool, gossip, mingle, heartbeats), not the lean
-        solo worker the task tests use."""
+        """``production``: the README's worker (prefork pool, event heartbeats), not the lean solo worker
+        the task tests use."""
         self.production = production
         self.queue = queue  # the prefix of its queues
         self.queues = [f"{queue}-{kind}" for kind in kinds]
@@ -117,7 +117,7 @@ class CeleryWorker:
             "-A",
             "baogame",
             "worker",
-            *(["--concurrency=2"] if self.production else lean),
+            *(["--concurrency=2", "--without-gossip", "--without-mingle"] if self.production else lean),
             "-Q",
             ",".join(self.queues),
             "-n",

@@ -22,7 +22,17 @@ from baogame.celery import BACKGROUND, DEADLINES, PEOPLE, queue_name
 
 def worker_commands(py: str, var_dir: Path) -> list[list[str]]:
     """The worker command of each queue; the deadlines worker also runs the beat."""
-    common = [py, "-m", "celery", "-A", "baogame", "worker", "--loglevel=INFO", "--without-gossip"]
+    common = [
+        py,
+        "-m",
+        "celery",
+        "-A",
+        "baogame",
+        "worker",
+        "--loglevel=INFO",
+        "--without-gossip",
+        "--without-mingle",
+    ]
     return [
         [
             *common,
