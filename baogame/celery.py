@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import os
 from datetime import datetime
+from functools import partial
 from typing import Any
 
 from celery import Celery
@@ -110,11 +111,12 @@ def publish(
     options: dict[str, Any] = {"eta": eta} if eta is not None else {}
     if queue is not None:
         options["queue"] = queue_name(queue)
+    send = partial(task.apply_async, args, **options) if options else partial(task.delay, *args)
     if app.conf.task_always_eager:
-        task.apply_async(args, **options)
+        send()
         return True
     try:
-        task.apply_async(args, **options)
+        send()
     except Exception:  # noqa: BLE001 - any broker failure: log it, the sweep recovers
         log.exception("could not queue %s%r; the sweep will recover it", name, args)
         return False
