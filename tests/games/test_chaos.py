@@ -29,7 +29,7 @@ from django.db import connection
 from django.test import Client, override_settings
 from django.utils import timezone
 
-from apps.games import services
+from apps.games import clock, services
 from apps.games.models import Decision, Game, Heartbeat, Move
 from apps.notifications.models import Notification
 from baogame.celery import BACKGROUND, DEADLINES, PEOPLE
@@ -250,6 +250,9 @@ def test_games_survive_a_redis_outage_and_killed_workers(chaos: dict[str, Any]) 
             )
 
         workers[0].wait_for(bots_resumed, timeout=60, every=1)
+        for game in games:  # stop play, so that the mails already due can be counted
+            if Game.objects.get(pk=game.pk).status == Game.Status.ACTIVE:
+                clock.game_pause(game_id=game.pk, by=None, reason="chaos test over")
         time.sleep(2 * SWEEP_INTERVAL)
         workers[0].wait_for(
             lambda: (
@@ -312,7 +315,10 @@ def _assert_timeouts_once_and_on_time(
             if start <= deadline <= back:
                 due = back  # nothing but a page view could settle it before the workers were back
         late = (move.created_at - due).total_seconds()
-        assert late <= SWEEP_INTERVAL + SLACK, f"timeout {key} applied {late:.1f} s late"
+        assert late <= SWEEP_INTERVAL + SLACK, (
+            f"timeout {key} applied {late:.1f} s late: deadline {deadline:%H:%M:%S.%f}, applied "
+            f"{move.created_at:%H:%M:%S.%f}, workers away {[(f'{a:%X}', f'{b:%X}') for a, b in away]}"
+        )
 
 
 def _assert_every_notification_sent_once(mail_dir: Path) -> None:
