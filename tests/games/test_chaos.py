@@ -249,7 +249,14 @@ def test_games_survive_a_redis_outage_and_killed_workers(chaos: dict[str, Any]) 
                 for g in Game.objects.filter(pk__in=[bot_games[0].pk, bot_games[1].pk, mixed.pk])
             )
 
-        workers[0].wait_for(bots_resumed, timeout=60, every=1)
+        try:
+            workers[0].wait_for(bots_resumed, timeout=60, every=1)
+        except AssertionError:
+            stuck = [
+                (g.pk, g.status, g.version, g.bot_task, list(g.decisions.values_list("seat", "opened_at")))
+                for g in Game.objects.filter(pk__in=[bot_games[0].pk, bot_games[1].pk, mixed.pk])
+            ]
+            raise AssertionError(f"bots did not resume within a minute of {restarted:%X}: {stuck}") from None
         for game in games:  # stop play, so that the mails already due can be counted
             if Game.objects.get(pk=game.pk).status == Game.Status.ACTIVE:
                 clock.game_pause(game_id=game.pk, by=None, reason="chaos test over")
