@@ -29,18 +29,13 @@ def describe_event(e: dict[str, Any]) -> str:  # noqa: C901 - one sentence per e
     s = e.get("seat")
     if t == "round_started":
         kind = "Deciding round" if e.get("deciding") else "Round"
-        return (
-            f"{kind} {e['round']} started with seats {e['participants']}; seat {e['starting_seat']} "
-            f"begins; the first discard is {_card(e['discard_top'])}."
-        )
+        return (f"{kind} {e['round']} started with seats {e['participants']}; seat {e['starting_seat']} "
+                f"begins; the first discard is {_card(e['discard_top'])}.")
     if t == "setup_peek_chosen":
         return f"You looked at your slots {e['slots'][0]} and {e['slots'][1]}: {_cards(e['cards'])}."
     if t == "setup_peek_done":
-        return (
-            "Everyone has looked at two cards: "
-            + "; ".join(f"seat {c['seat']} slots {c['slots'][0]} and {c['slots'][1]}" for c in e["choices"])
-            + "."
-        )
+        return "Everyone has looked at two cards: " + "; ".join(
+            f"seat {c['seat']} slots {c['slots'][0]} and {c['slots'][1]}" for c in e["choices"]) + "."
     if t == "turn_started":
         return f"Seat {s}'s turn."
     if t == "turn_ended":
@@ -53,10 +48,8 @@ def describe_event(e: dict[str, Any]) -> str:  # noqa: C901 - one sentence per e
         how = "automatically discarded" if e.get("automatic") else "discarded"
         return f"Seat {s} {how} the drawn card, {_card(e['card'])}."
     if t == "took_discard":
-        return (
-            f"Seat {s} took {_card(e['card'])} from the discard pile into slot {e['slot']} and "
-            f"discarded {_card(e['discarded'])}."
-        )
+        return (f"Seat {s} took {_card(e['card'])} from the discard pile into slot {e['slot']} and "
+                f"discarded {_card(e['discarded'])}.")
     if t == "window_opened":
         return f"Seats {e['eligible']} may pluck against {_card(e['reference'])}."
     if t == "window_closed":
@@ -74,19 +67,14 @@ def describe_event(e: dict[str, Any]) -> str:  # noqa: C901 - one sentence per e
             return f"Seat {s} could not receive a penalty card: nothing left to draw."
         return f"Seat {s} received an unseen penalty card in slot {e['slot']}."
     if t == "recycled":
-        return (
-            f"The discard pile was shuffled into a new draw pile of {e['draw_size']} "
-            f"(recycling {e['recycles']})."
-        )
+        return (f"The discard pile was shuffled into a new draw pile of {e['draw_size']} "
+                f"(recycling {e['recycles']}).")
     if t == "automatic_final_phase":
         why = "the second recycling" if e["cause"] == "recycling" else "the exhausted deck"
         return f"The automatic final phase began after {why}; seat {e['anchor']} is the anchor."
     if t in ("ability_offered", "ability_declined", "ability_no_effect"):
-        verb = {
-            "ability_offered": "may use",
-            "ability_declined": "declined",
-            "ability_no_effect": "could not use",
-        }[t]
+        verb = {"ability_offered": "may use", "ability_declined": "declined",
+                "ability_no_effect": "could not use"}[t]
         return f"Seat {s} {verb} the {e['ability']} ability of {_card(e['card'])}."
     if t == "peeked":
         if "card" in e:
@@ -113,11 +101,8 @@ def describe_event(e: dict[str, Any]) -> str:  # noqa: C901 - one sentence per e
         return f"Seat {s} drew {e['count']} card(s) with the Shoebill."
     if t == "shoebill_placed":
         if "placed" in e:
-            return (
-                "You placed "
-                + ", ".join(f"{_card(p['card'])} at {_pos(p['position'])}" for p in e["placed"])
-                + "."
-            )
+            return "You placed " + ", ".join(f"{_card(p['card'])} at {_pos(p['position'])}"
+                                             for p in e["placed"]) + "."
         where = ", ".join(_pos(p) for p in e["replaced"]) or "nothing"
         return f"Seat {s} replaced {where}; {e['under_count']} card(s) went beneath the discard pile."
     if t == "bao_called":

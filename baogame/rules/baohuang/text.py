@@ -39,10 +39,8 @@ def describe_event(event: dict[str, Any]) -> str:
     e = event
     s = seat_name(e.get("seat"))
     if t == "deal_started":
-        return (
-            f"Deal {e['deal']} is dealt: {seat_name(e['shuffler'])} shuffles, "
-            f"{seat_name(e['cutter'])} cuts, {seat_name(e['first_drawer'])} draws first."
-        )
+        return (f"Deal {e['deal']} is dealt: {seat_name(e['shuffler'])} shuffles, "
+                f"{seat_name(e['cutter'])} cuts, {seat_name(e['first_drawer'])} draws first.")
     if t == "hand_dealt":
         return f"You are dealt {len(e['cards'])} cards: {cards_text(e['cards'])}."
     if t == "tribute_required":
@@ -91,10 +89,8 @@ def describe_event(event: dict[str, Any]) -> str:
     if t == "deal_ended":
         side = "alone" if e.get("alone") else f"with {seat_name(e['partner'])} as partner"
         scores = ", ".join(f"{seat_name(i)} {v:+d}" for i, v in enumerate(e["scores"]))
-        return (
-            f"Deal {e['deal']} ends: the emperor {seat_name(e['emperor'])} played {side} and "
-            f"{e['result']} (x{e['multiplier']}). Scores: {scores}."
-        )
+        return (f"Deal {e['deal']} ends: the emperor {seat_name(e['emperor'])} played {side} and "
+                f"{e['result']} (x{e['multiplier']}). Scores: {scores}.")
     if t == "game_over":
         return f"Game over: {seat_name(e['winner'])} wins."
     return f"{t}."
@@ -106,14 +102,9 @@ KIND_TEXT = {
     "turn": "play or pass",
 }
 ACTION_TEXT = {
-    "give_tribute": "give tribute",
-    "keep_emperor": "keep the emperor card",
-    "pass_emperor": "pass the emperor card on",
-    "declare_alone": "announce playing alone",
-    "pledge": "pledge",
-    "no_declaration": "make no declaration",
-    "play": "play",
-    "pass": "pass",
+    "give_tribute": "give tribute", "keep_emperor": "keep the emperor card",
+    "pass_emperor": "pass the emperor card on", "declare_alone": "announce playing alone",
+    "pledge": "pledge", "no_declaration": "make no declaration", "play": "play", "pass": "pass",
 }
 
 
