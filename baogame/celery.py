@@ -1,13 +1,123 @@
-"""The Celery application; configuration comes from Django settings (``CELERY_*``)."""
+"""The Celery application; configuration comes from Django settings (``CELERY_*``).
+
+Queues by urgency (DESIGN.md, "Deadlines"; the README's production section says which worker serves
+which): ``deadlines`` (deadline tasks, the sweep, mail recovery), ``people`` (bots and mails of games
+where a person waits), ``background`` (all-bot play, digests, housekeeping). Each name is prefixed
+with ``CELERY_QUEUE_PREFIX`` (empty in production; the real-worker tests use their own).
+"""
 
 from __future__ import annotations
 
+import logging
 import os
+from datetime import datetime
+from functools import partial
+from typing import Any
 
 from celery import Celery
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "baogame.settings")
 
+log = logging.getLogger(__name__)
+
+
+def _patch_kombu_redis_detached_channel() -> None:
+    """Make a Redis channel whose connection was already closed fail with a *connection* error.
+
+    kombu 5.7's Redis transport (requirements/base.txt pins it) can kill a worker in a broker outage:
+    when the consumer drops its connection, ``Connection._close`` may close a channel of a transport
+    that an earlier, failed close had already detached (``transport.client = None``); closing the
+    channel restores its unacked messages, which builds a new connection pool from
+    ``transport.client.hostname`` and raises ``AttributeError: 'NoneType' object has no attribute
+    'hostname'``. That is not one of the transport's connection errors, so nothing catches it and the
+    worker exits with "Unrecoverable error" (seen in 2 of 3 Redis outages of ~20 s, and reproduced by
+    tests/games/test_chaos.py). Raised as ``redis.ConnectionError`` instead, it is ignored like any
+    error of a connection being thrown away, and the worker reconnects; the unacked messages come back
+    after the visibility timeout. The worker is still supervised (README), in case of other failures.
+    """
+    import redis
+    from kombu.transport import redis as kombu_redis
+
+    channel: Any = kombu_redis.Channel
+    original = channel._connparams
+    if getattr(original, "baogame_patched", False):
+        return
+
+    def _connparams(self: Any, asynchronous: bool = False) -> Any:
+        transport = self.connection
+        if transport is None or transport.client is None:
+            raise redis.ConnectionError("this channel's connection is already closed")
+        return original(self, asynchronous=asynchronous)
+
+    _connparams.baogame_patched = True  # type: ignore[attr-defined]
+    channel._connparams = _connparams
+
+
+_patch_kombu_redis_detached_channel()
+
 app = Celery("baogame")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+DEADLINES, PEOPLE, BACKGROUND = "deadlines", "people", "background"
+QUEUES = (DEADLINES, PEOPLE, BACKGROUND)
+
+#: The queue of every task that always goes to the same one. ``play_bots`` is sent to ``people`` or
+#: ``background`` by its caller (apps.games.scheduling); ``heartbeat`` to the queue it is about.
+TASK_QUEUES = {
+    "apps.games.tasks.settle_game": DEADLINES,
+    "apps.games.tasks.sweep_due": DEADLINES,
+    "apps.notifications.tasks.reclaim_stale_notifications": DEADLINES,
+    "apps.games.tasks.play_bots": PEOPLE,
+    "apps.notifications.tasks.notify_move_applied": PEOPLE,
+    "apps.notifications.tasks.notify_game_ended": PEOPLE,
+    "apps.notifications.tasks.send_notification": PEOPLE,
+    "apps.notifications.tasks.send_answer": PEOPLE,
+    "apps.notifications.tasks.send_reminders": PEOPLE,
+    "apps.leagues.tasks.start_due_rounds": PEOPLE,
+    "apps.notifications.tasks.send_digests": BACKGROUND,
+    "apps.notifications.tasks.expire_reply_addresses": BACKGROUND,
+}
+HEARTBEAT_TASK = "apps.games.tasks.heartbeat"
+
+
+def queue_name(kind: str) -> str:
+    """The broker queue of an urgency class (``deadlines``, ``people`` or ``background``)."""
+    from django.conf import settings
+
+    return f"{settings.CELERY_QUEUE_PREFIX}{kind}"
+
+
+def route_task(name: str, args: Any, kwargs: Any, options: Any, task: Any = None, **kw: Any) -> Any:
+    """Celery router (``CELERY_TASK_ROUTES``): each task to its urgency queue."""
+    if name == HEARTBEAT_TASK and args:
+        return {"queue": queue_name(args[0])}
+    kind = TASK_QUEUES.get(name)
+    return {"queue": queue_name(kind)} if kind else None
+
+
+def publish(
+    name: str, args: tuple[Any, ...] = (), *, queue: str | None = None, eta: datetime | None = None
+) -> bool:
+    """Send the task ``name`` (to the urgency class ``queue``, else its route); False if the broker failed.
+
+    Called after a commit: a broker that is down must never turn a committed move into an error, so
+    the failure is logged and the sweep recovers the work (it re-queues stalled bots, due deadlines
+    and pending mails). Eager mode (tests) runs the task here and lets its errors through.
+    """
+    if name not in app.tasks:  # the web process has not imported the apps' task modules yet
+        app.loader.import_default_modules()
+    task = app.tasks[name]
+    options: dict[str, Any] = {"eta": eta} if eta is not None else {}
+    if queue is not None:
+        options["queue"] = queue_name(queue)
+    send = partial(task.apply_async, args, **options) if options else partial(task.delay, *args)
+    if app.conf.task_always_eager:
+        send()
+        return True
+    try:
+        send()
+    except Exception:  # noqa: BLE001 - any broker failure: log it, the sweep recovers
+        log.exception("could not queue %s%r; the sweep will recover it", name, args)
+        return False
+    return True

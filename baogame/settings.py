@@ -208,6 +208,10 @@ CELERY_RESULT_BACKEND = None
 CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+#: Queues by urgency (baogame.celery): deadlines, people, background, each name with this prefix.
+CELERY_QUEUE_PREFIX = env_str("CELERY_QUEUE_PREFIX", "")
+CELERY_TASK_DEFAULT_QUEUE = f"{CELERY_QUEUE_PREFIX}people"
+CELERY_TASK_ROUTES = ("baogame.celery.route_task",)
 
 # --- E-mail -----------------------------------------------------------------------------------------
 EMAIL_URL = env_str("EMAIL_URL", f"file://{VAR_DIR / 'mail'}")
@@ -286,9 +290,23 @@ LOGGING = {
     "loggers": {"django.db.backends": {"level": "WARNING"}},
 }
 
+#: Seconds between two sweeps (and two heartbeats of each queue's worker, see /healthz).
+GAMES_SWEEP_INTERVAL = env_int("GAMES_SWEEP_INTERVAL", 60)
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
-    "games-sweep-due": {"task": "apps.games.tasks.sweep_due", "schedule": 60.0},
+    "games-sweep-due": {"task": "apps.games.tasks.sweep_due", "schedule": float(GAMES_SWEEP_INTERVAL)},
+    **{
+        f"games-heartbeat-{_queue}": {
+            "task": "apps.games.tasks.heartbeat",
+            "schedule": float(GAMES_SWEEP_INTERVAL),
+            "args": (_queue,),
+        }
+        for _queue in ("deadlines", "people", "background")
+    },
 }
+#: Seconds a bot seat may own a decision with no move before the sweep queues its bot task again.
+GAMES_BOT_STALL = env_int("GAMES_BOT_STALL", 60)
+#: /healthz answers 503 when the sweep or a queue's worker has not done its work for this many seconds.
+HEALTHZ_MAX_AGE = env_int("HEALTHZ_MAX_AGE", 3 * GAMES_SWEEP_INTERVAL)
 
 # --- API (apps.api: issue 8) -----------------------------------------------------------------------
 # Personal API tokens (Bearer) first, so an anonymous request gets 401 with WWW-Authenticate; the
@@ -363,9 +381,11 @@ CELERY_BEAT_SCHEDULE["notifications-digests"] = {
 #: so the SMTP backend gets a timeout (Django's default is none: a hung connection would hang forever).
 NOTIFICATIONS_CLAIM_TIMEOUT = env_int("NOTIFICATIONS_CLAIM_TIMEOUT", 15 * 60)
 EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 60)
+#: Seconds after which a notification still ``pending`` (its send task lost) is queued again.
+NOTIFICATIONS_PENDING_RETRY = env_int("NOTIFICATIONS_PENDING_RETRY", 120)
 CELERY_BEAT_SCHEDULE["notifications-reclaim-stale"] = {
     "task": "apps.notifications.tasks.reclaim_stale_notifications",
-    "schedule": 300.0,
+    "schedule": float(GAMES_SWEEP_INTERVAL),
 }
 CELERY_BEAT_SCHEDULE["notifications-expire-reply-addresses"] = {
     "task": "apps.notifications.tasks.expire_reply_addresses",

@@ -20,7 +20,7 @@ from django.utils import timezone
 from apps.accounts.models import Profile
 from baogame.rules.registry import get_engine
 
-from . import deadlines, services, signals
+from . import deadlines, heartbeats, scheduling, services, signals
 from .errors import ServiceError
 from .models import Decision, Game, Move, Seat
 from .selectors import SIMULTANEOUS_TIMINGS
@@ -91,7 +91,7 @@ def game_resume(*, game_id: int, by: User | None) -> Game:
         game.status, game.paused_at, game.status_reason = Game.Status.ACTIVE, None, ""
         game.save(update_fields=["status", "paused_at", "status_reason"])
         _restart_clocks(game, timezone.now())
-        services.game_schedule(game)
+        scheduling.game_schedule(game)
         log.info("game %s resumed by %s", game.pk, getattr(by, "pk", None))
         transaction.on_commit(partial(signals.game_resumed.send, sender=Game, game_id=game.pk))
     return game
@@ -128,7 +128,7 @@ def decision_extend(
         for row in rows.filter(deadline__isnull=True):
             row.remaining = (row.remaining or timedelta(0)) + by
             row.save(update_fields=["remaining"])
-        services.game_schedule(game)
+        scheduling.game_schedule(game)
         log.info("game %s seat %s extended by %s (%s)", game.pk, position, by, getattr(actor, "pk", None))
         return list(rows)
 
@@ -176,7 +176,7 @@ def vacation_start(*, user: User) -> Profile:
             if game.status == Game.Status.ACTIVE:
                 assert game.state is not None  # a game in play has a state
                 services._auto_pass_windows(game, get_engine(game.engine).pending(game.state))
-                services.game_schedule(game)
+                scheduling.game_schedule(game)
     return profile
 
 
@@ -199,7 +199,7 @@ def vacation_end(*, user: User) -> Profile:
         for game_id in _seated_games(user):
             game = Game.objects.select_for_update().get(pk=game_id)
             _restart_clocks(game, now, positions={game.seats.get(user=user).position})
-            services.game_schedule(game)
+            scheduling.game_schedule(game)
     return profile
 
 
@@ -218,11 +218,14 @@ def vacation_end_exhausted(*, now: datetime | None = None) -> int:
 
 
 def sweep(*, now: datetime | None = None) -> int:
-    """The beat sweep, every minute: end spent vacations, settle every overdue game, queue near deadlines.
+    """The beat sweep, every ``GAMES_SWEEP_INTERVAL``: end spent vacations, settle every overdue game,
+    queue near deadlines and the bot tasks that were lost, then record its heartbeat (/healthz).
 
     Returns the number of timeouts applied. Safe to run twice or concurrently with deadline tasks.
     """
     vacation_end_exhausted(now=now)
     settled = services.settle_overdue(now=now)
-    services.schedule_upcoming(now=now)  # a task at each deadline of the coming minutes
+    scheduling.schedule_upcoming(now=now)  # a task at each deadline of the coming minutes
+    scheduling.bots_requeue_stalled(now=now)
+    heartbeats.record(name=heartbeats.SWEEP)
     return settled

@@ -1,4 +1,5 @@
-"""/healthz: liveness and readiness (database and broker reachable), as JSON."""
+"""/healthz: liveness and readiness, as JSON: the database and broker reachable, and the beat and each
+queue's worker alive, that is, their heartbeat recent (``apps.games.heartbeats``)."""
 
 from __future__ import annotations
 
@@ -35,13 +36,29 @@ def _broker_ok() -> tuple[bool, str]:
         return False, type(exc).__name__
 
 
+def _processes() -> dict[str, str]:
+    """The heartbeat of the beat (its sweep) and of each queue's worker: ok, stale or never."""
+    from . import heartbeats
+
+    try:
+        return heartbeats.report()
+    except Exception as exc:  # noqa: BLE001 - the database check names the cause
+        return {"beat": type(exc).__name__}
+
+
 @never_cache
 def healthz(request: HttpRequest) -> JsonResponse:
     """200 with every check "ok", else 503 naming what failed (never secrets or URLs)."""
     db_ok, db_detail = _database_ok()
     broker_ok, broker_detail = _broker_ok()
-    ok = db_ok and broker_ok
+    processes = _processes() if db_ok else {}
+    ok = db_ok and broker_ok and bool(processes) and all(v == "ok" for v in processes.values())
     return JsonResponse(
-        {"status": "ok" if ok else "unavailable", "database": db_detail, "broker": broker_detail},
+        {
+            "status": "ok" if ok else "unavailable",
+            "database": db_detail,
+            "broker": broker_detail,
+            **processes,
+        },
         status=200 if ok else 503,
     )

@@ -68,6 +68,13 @@ class Game(models.Model):
     paused_at = models.DateTimeField(null=True, blank=True)
     result = models.JSONField(null=True, blank=True, help_text="Final standings once finished.")
     status_reason = models.TextField(blank=True, help_text="Why the game was aborted or adjudicated.")
+    bot_task = models.PositiveIntegerField(
+        null=True,
+        blank=True,
+        editable=False,
+        help_text="The version the game's queued or running bot task carries (null: none); a bot task "
+        "carrying any other version is stale and does nothing (apps.games.scheduling).",
+    )
 
     class Meta:
         ordering = ["-created_at"]
@@ -217,3 +224,13 @@ class Decision(models.Model):
     def clock_stopped(self) -> bool:
         """Whether this decision's clock is stopped (paused game or player on vacation)."""
         return self.deadline is None
+
+
+class Heartbeat(models.Model):
+    """When a background process last did its work: the sweep, and each queue's worker (/healthz)."""
+
+    name = models.CharField(max_length=32, primary_key=True)
+    at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"{self.name} at {self.at:%Y-%m-%d %H:%M:%S}"

@@ -11,13 +11,12 @@ import logging
 import random
 import re
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import datetime
 from functools import partial
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser, User
 from django.db import IntegrityError, transaction
-from django.db.models import Min, Q
 from django.utils import timezone
 
 from baogame import sqlrows
@@ -25,7 +24,7 @@ from baogame.rules.core import RuleError, visible
 from baogame.rules.registry import get_bots, get_engine
 from baogame.sqlrows import Statement
 
-from . import deadlines, signals
+from . import deadlines, scheduling, signals
 from . import rows as sql_rows
 from .errors import ServiceError
 from .models import Decision, Game, Move, Seat
@@ -186,6 +185,7 @@ def _start_if_full(game: Game) -> None:
             by_timeout=False,
             in_person_seat=None,
             event_types=frozenset(),
+            people=_people(game),
         )
     )
     _schedule_after_move(game, new_rows, now)  # a bot to play first, or a near deadline
@@ -418,6 +418,9 @@ def _apply_one(
     move.seat_seq = game.public_version + seat.hidden_moves  # type: ignore[attr-defined]
     writes.append(sql_rows.insert_move(move))
     update_fields = ["state", "version", "public_version"]
+    if scheduling.in_bot_loop(game):  # the bot loop's marker follows its moves (scheduling)
+        game.bot_task = game.version
+        update_fields.append("bot_task")
     if not decisions:
         game.status = Game.Status.FINISHED
         game.finished_at = now
@@ -440,10 +443,13 @@ def _apply_one(
                 seat.position if user is not None and not (by_timeout or by_bot or automatic) else None
             ),
             event_types=frozenset(e.get("type") for e in events),
+            people=_people(game),
         )
     )
     if not decisions:
-        transaction.on_commit(partial(signals.game_ended.send, sender=Game, game_id=game_id))
+        transaction.on_commit(
+            partial(signals.game_ended.send, sender=Game, game_id=game_id, people=_people(game))
+        )
     else:
         _schedule_after_move(game, new_rows, now)
     return move, events, decisions
@@ -603,107 +609,16 @@ def _away_positions(game: Game) -> set[int]:
     return {position for position, s in _seats(game).items() if _on_vacation(s)}
 
 
-#: Deadline tasks are queued with ``eta`` only for deadlines this close; the minute sweep queues the
-#: later ones when they come this close. A broker then never holds a task for days (Redis would deliver
-#: it again after every visibility timeout), and every deadline still gets its own task.
-SCHEDULE_AHEAD = timedelta(minutes=2)
-
-
 def _schedule_after_move(game: Game, new_rows: list[Decision], now: datetime) -> None:
-    """After commit: the bot task if a server-played seat must act, and tasks for near new deadlines.
-
-    Worked out from this transaction's own rows (no queries); queued once per game and transaction.
-    """
-    if game.status != Game.Status.ACTIVE or not deadlines.scheduling_enabled():
-        return
-    plan = game.__dict__.get("_tx_plan")
-    if plan is None:
-        plan = game._tx_plan = {"bots": False, "deadlines": set()}  # type: ignore[attr-defined]
-        game_id = game.pk
-
-        def run() -> None:
-            game.__dict__.pop("_tx_plan", None)
-            _queue_tasks(game_id, bots=plan["bots"], deadlines_=plan["deadlines"])
-
-        transaction.on_commit(run)
-    seats = _seats(game)
-    owners = {d.seat for d in _decision_rows(game)}
-    plan["bots"] = any(seats[p].played_by_bot for p in owners if p in seats)
-    horizon = now + SCHEDULE_AHEAD
-    plan["deadlines"].update(r.deadline for r in new_rows if r.deadline is not None and r.deadline <= horizon)
-
-
-def _queue_tasks(game_id: int, *, bots: bool, deadlines_: set[datetime]) -> None:
-    from . import tasks  # tasks import services
-
-    if bots:
-        tasks.play_bots.delay(game_id)
-    for deadline in sorted(deadlines_):
-        tasks.schedule_settle(game_id, deadline)
-
-
-def schedule_upcoming(*, now: datetime | None = None) -> int:
-    """Queue a deadline task for every game whose next deadline falls within ``SCHEDULE_AHEAD``.
-
-    Called by the minute sweep; a task queued twice for one deadline settles once.
-    """
-    from . import tasks  # tasks import services
-
-    now = now or timezone.now()
-    upcoming = (
-        Decision.objects.filter(
-            deadline__gt=now, deadline__lte=now + SCHEDULE_AHEAD, game__status=Game.Status.ACTIVE
-        )
-        .values("game_id")
-        .annotate(first=Min("deadline"))
+    """After commit: the bot task and near deadline tasks (``scheduling.after_move``)."""
+    scheduling.after_move(
+        game, seats=_seats(game), decisions=_decision_rows(game), new_rows=new_rows, now=now
     )
-    count = 0
-    for row in upcoming:
-        tasks.schedule_settle(row["game_id"], row["first"])
-        count += 1
-    return count
 
 
-def game_schedule(game: Game) -> None:
-    """After commit: the bot task if a bot must act, and a task for the soonest deadline if it is near.
-
-    For services outside the move pipeline that change seats or clocks (resume, extend, substitute,
-    bot takeover). Queued once per game and transaction; the queries run after commit, on committed
-    rows. The bot task is queued when a bot-played seat owns an open decision (seats
-    that skip plucking windows are answered inline). The beat sweep catches anything missed.
-    """
-    if game.status != Game.Status.ACTIVE or not deadlines.scheduling_enabled():
-        return
-    if getattr(game, "_schedule_queued", False):
-        return
-    game._schedule_queued = True  # type: ignore[attr-defined]
-
-    def schedule() -> None:
-        game._schedule_queued = False  # type: ignore[attr-defined]
-        _schedule_tasks(game.pk)
-
-    transaction.on_commit(schedule)
-
-
-def _schedule_tasks(game_id: int) -> None:
-    """Queue the bot task and the next deadline task of a game, from its committed rows."""
-    from . import tasks  # tasks import services
-
-    if Seat.objects.filter(
-        Q(bot__gt="") | Q(bot_takeover=True),
-        game_id=game_id,
-        game__status=Game.Status.ACTIVE,
-        position__in=Decision.objects.filter(game_id=game_id).values("seat"),
-    ).exists():
-        tasks.play_bots.delay(game_id)
-    deadline = (
-        Decision.objects.filter(game_id=game_id, deadline__isnull=False, game__status=Game.Status.ACTIVE)
-        .order_by("deadline")
-        .values_list("deadline", flat=True)
-        .first()
-    )
-    if deadline is not None and deadline <= timezone.now() + SCHEDULE_AHEAD:
-        tasks.schedule_settle(game_id, deadline)
+def _people(game: Game) -> frozenset[int]:
+    """The seats a person plays now (not a bot, not handed to the bot): who may be mailed."""
+    return frozenset(p for p, s in _seats(game).items() if s.user_id is not None and not s.played_by_bot)
 
 
 def _visible_events(events: list[dict[str, Any]], seat: int | None) -> list[dict[str, Any]]:
@@ -737,10 +652,8 @@ def settle_locked(game: Game, now: datetime) -> int:
         seat = _seats(game)[due.seat]
         apply_locked(game, seat, action, by_timeout=True)
         applied += 1
-        if deadlines.record_timeout(game, seat, timing=due.timing) and deadlines.scheduling_enabled():
-            from . import tasks  # tasks import services
-
-            transaction.on_commit(partial(tasks.play_bots.delay, game.pk))
+        if deadlines.record_timeout(game, seat, timing=due.timing):
+            scheduling.after_handover(game)
         if game.status != Game.Status.ACTIVE:
             return applied
 
@@ -845,27 +758,41 @@ def seat_take_back(*, game_id: int, user: User) -> Seat:
 
 # --- bots --------------------------------------------------------------------------------------------
 
+#: Moves one bot task makes before it hands its game to a fresh task, so other games get their turn.
 BOT_MOVES_PER_TASK = 200
 
 
-def play_bots(game_id: int) -> int:
+def play_bots(game_id: int, version: int | None = None) -> int:
     """Let the server-played seats answer their open decisions, one transaction per move.
 
-    Bots see only their own ``view()``. Seats that do not wait for plucking windows (the switch, or
-    away on vacation) pass them.
-    Returns the number of moves made.
+    ``version`` is the one the bot task carries: when the game's marker (``Game.bot_task``) holds
+    another, a newer task plays the game (or nothing is left to play) and this one does nothing. Each
+    move advances the marker, so of two tasks only the one that moved goes on; the marker is cleared
+    when no bot has anything left to do. Bots see only their own ``view()``. Seats that do not wait for
+    plucking windows (the switch, or away on vacation) pass them. Returns the number of moves made.
     """
     made = 0
-    while made < BOT_MOVES_PER_TASK:
+    while True:
         with transaction.atomic():
             game = _lock_game(game_id)
-            if game is None or game.status != Game.Status.ACTIVE:
+            if game is None:
                 return made
-            settle_locked(game, timezone.now())
-            if game.status != Game.Status.ACTIVE:
-                return made
-            choice = _bot_choice(game)
+            if version is not None and game.bot_task != version:
+                return made  # stale
+            game._bot_loop = True  # type: ignore[attr-defined]
+            if game.status == Game.Status.ACTIVE:
+                settle_locked(game, timezone.now())
+            choice = _bot_choice(game) if game.status == Game.Status.ACTIVE else None
             if choice is None:
+                if game.bot_task is not None:
+                    Game.objects.filter(pk=game.pk).update(bot_task=None)
+                return made
+            if made >= BOT_MOVES_PER_TASK:
+                marker = game.bot_task if game.bot_task is not None else game.version
+                Game.objects.filter(pk=game.pk).update(bot_task=marker)
+                scheduling.bots_continue(
+                    game_id=game.pk, version=marker, queue=scheduling.bot_queue(_seats(game))
+                )
                 return made
             seat, action = choice
             try:
@@ -876,10 +803,11 @@ def play_bots(game_id: int) -> int:
                 )
                 fallback = get_engine(game.engine).timeout_action(_state(game), seat.position)
                 if fallback is None:
+                    Game.objects.filter(pk=game.pk).update(bot_task=None)
                     return made
                 apply_locked(game, seat, fallback, by_timeout=True, by_bot=True)
+            version = game.bot_task
             made += 1
-    return made
 
 
 def _bot_choice(game: Game) -> tuple[Seat, dict[str, Any]] | None:

@@ -8,10 +8,12 @@ from django.dispatch import Signal
 #: A move was applied. kwargs: ``game_id``, ``version`` (after the move), ``move_id``, ``opened``
 #: (list of (seat, kind, decision_id) opened by this move), ``by_timeout``, ``in_person_seat`` (the
 #: seat whose player made this move themselves, from a page, the API or a mail; None for the deal, a
-#: timeout, a bot or an automatic pass) and ``event_types`` (the set of the move's event types).
+#: timeout, a bot or an automatic pass), ``event_types`` (the set of the move's event types) and
+#: ``people`` (the seats a person plays now, neither a bot nor handed to the bot: who may be mailed).
 move_applied = Signal()
 
-#: A game ended (finished, adjudicated or aborted). kwargs: ``game_id``.
+#: A game ended (finished, adjudicated or aborted). kwargs: ``game_id``, and ``people`` (as above)
+#: when the sender knows it.
 game_ended = Signal()
 
 #: A game started (every seat taken, first deal made). kwargs: ``game_id``.

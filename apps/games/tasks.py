@@ -2,17 +2,17 @@
 
 Every task is ``acks_late`` (a worker killed mid-task leaves the message to be delivered again) and
 retries with exponential backoff; the services are idempotent under the game row lock, so a repeat
-applies nothing twice.
+applies nothing twice. Nothing imports this module but Celery: the apps send tasks by name
+(``apps.games.scheduling``). Each task's queue is set in ``baogame.celery``.
 """
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Any
 
 from celery import shared_task
 
-from . import clock, services
+from . import clock, heartbeats, services
 
 RETRYING: dict[str, Any] = {
     "acks_late": True,
@@ -25,9 +25,10 @@ RETRYING: dict[str, Any] = {
 
 
 @shared_task(**RETRYING)
-def play_bots(game_id: int) -> int:
-    """Let the server-played seats (bots, absent players' seats) answer their decisions."""
-    return services.play_bots(game_id)
+def play_bots(game_id: int, version: int | None = None) -> int:
+    """Let the server-played seats (bots, absent players' seats) answer their decisions; a task whose
+    ``version`` is stale does nothing."""
+    return services.play_bots(game_id, version)
 
 
 @shared_task(**RETRYING)
@@ -38,10 +39,11 @@ def settle_game(game_id: int) -> int:
 
 @shared_task(acks_late=True, autoretry_for=(Exception,), retry_backoff=True, max_retries=2)
 def sweep_due() -> int:
-    """Beat, every minute: end spent vacations and settle every game with an overdue decision."""
+    """Beat, every ``GAMES_SWEEP_INTERVAL``: settle overdue games, queue near deadlines and lost bots."""
     return clock.sweep()
 
 
-def schedule_settle(game_id: int, deadline: datetime) -> None:
-    """Run ``settle_game`` at ``deadline`` (the beat sweep catches anything this misses)."""
-    settle_game.apply_async((game_id,), eta=deadline)
+@shared_task(acks_late=True)
+def heartbeat(queue: str) -> None:
+    """Beat, every ``GAMES_SWEEP_INTERVAL``, to each queue: its worker is alive (/healthz)."""
+    heartbeats.record(name=f"worker:{queue}")

@@ -21,6 +21,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.text import slugify
 
+from apps.games import scheduling as game_scheduling
 from apps.games import services as game_services
 from apps.games import signals as game_signals
 from apps.games.errors import ServiceError
@@ -652,7 +653,7 @@ def seat_bot_takeover(
             seat=position,
         )
         if on and game.status == Game.Status.ACTIVE:
-            game_services.game_schedule(game)
+            game_scheduling.game_schedule(game)
     return seat
 
 

@@ -257,9 +257,9 @@ def _record(
 
 
 def _answer_on_commit(inbound_id: int) -> None:
-    from . import tasks
+    from baogame.celery import publish
 
-    transaction.on_commit(partial(tasks.send_answer.delay, inbound_id))
+    transaction.on_commit(partial(publish, "apps.notifications.tasks.send_answer", (inbound_id,)))
 
 
 def answer_send(*, inbound_id: int) -> bool:

@@ -24,6 +24,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from apps.games.models import Decision, Game, Move
+from baogame.celery import publish
 
 from . import commands, compose, selectors, tokens
 from .models import Category, MailSettings, Mode, Notification, ReplyAddress
@@ -49,6 +50,8 @@ ROUND_END_EVENTS = {"round_ended", "deal_ended"}
 #: Categories a user can set (the digest itself is not one).
 PREFERENCE_CATEGORIES = [c for c in Category if c != Category.DIGEST]
 
+
+SEND_NOTIFICATION = "apps.notifications.tasks.send_notification"
 
 #: Claims of one notification before it is given up: a first try and the send task's six retries.
 SEND_MAX_ATTEMPTS = 7
@@ -159,10 +162,8 @@ def notification_create(
             )
     except IntegrityError:
         return None  # already recorded: at most once
-    if status == Notification.Status.PENDING:
-        from . import tasks
-
-        transaction.on_commit(partial(tasks.send_notification.delay, note.pk))
+    if status == Notification.Status.PENDING:  # a lost task: notifications_requeue_pending sends it
+        transaction.on_commit(partial(publish, SEND_NOTIFICATION, (note.pk,)))
     return note
 
 
@@ -360,8 +361,6 @@ def notifications_reclaim_stale(*, now: datetime | None = None) -> int:
     at-least-once for that narrow case (the user may get the mail twice); everywhere else sending
     stays at most once. We prefer a rare duplicate to a mail that is silently never sent.
     """
-    from . import tasks
-
     now = now or timezone.now()
     cutoff = now - timedelta(seconds=settings.NOTIFICATIONS_CLAIM_TIMEOUT)
     stale = Notification.objects.filter(status=Notification.Status.SENDING, claimed_at__lt=cutoff)
@@ -382,11 +381,30 @@ def notifications_reclaim_stale(*, now: datetime | None = None) -> int:
         )
         if taken != 1:
             continue  # the worker recorded its outcome meanwhile, or another sweep took it back
-        transaction.on_commit(partial(tasks.send_notification.delay, pk))
+        transaction.on_commit(partial(publish, SEND_NOTIFICATION, (pk,)))
         requeued += 1
     if given_up or requeued:
         log.warning("stale notification claims: %d re-queued, %d given up", requeued, given_up)
     return requeued
+
+
+def notifications_requeue_pending(*, now: datetime | None = None) -> int:
+    """Queue the send task again for every notification still ``pending`` after
+    ``NOTIFICATIONS_PENDING_RETRY`` seconds: its task was lost (a publish that failed after commit, a
+    broker that dropped it). Sending claims the row first, so a task that was only late sends nothing
+    twice. Returns the number of rows re-queued.
+    """
+    cutoff = (now or timezone.now()) - timedelta(seconds=settings.NOTIFICATIONS_PENDING_RETRY)
+    pending = Notification.objects.filter(status=Notification.Status.PENDING, created_at__lt=cutoff)
+    requeued = sum(publish(SEND_NOTIFICATION, (pk,)) for pk in pending.values_list("pk", flat=True))
+    if requeued:
+        log.warning("%d pending notifications queued again", requeued)
+    return requeued
+
+
+def notifications_recover(*, now: datetime | None = None) -> int:
+    """The recovery sweep: take back dead workers' claims and re-queue lost sends; returns the re-queued."""
+    return notifications_reclaim_stale(now=now) + notifications_requeue_pending(now=now)
 
 
 def absolute(path: str) -> str:

@@ -1,20 +1,18 @@
 """Receivers: game signals (sent on commit) and anymail's inbound signal.
 
-A notification problem must never break a move, so the game receivers only enqueue a task and log
-any failure to do so.
+A notification problem must never break a move, so the game receivers only enqueue a task, through
+``baogame.celery.publish``, which logs any failure to do so.
 """
 
 from __future__ import annotations
 
-import logging
 from typing import Any
 
 from anymail.signals import inbound
 from django.dispatch import receiver
 
 from apps.games.signals import game_ended, move_applied
-
-log = logging.getLogger(__name__)
+from baogame.celery import publish
 
 
 @receiver(move_applied, dispatch_uid="notifications.move_applied")
@@ -27,35 +25,35 @@ def on_move_applied(
     opened: list[list[Any]],
     in_person_seat: int | None = None,
     event_types: frozenset[str] = frozenset(),
+    people: frozenset[int] | None = None,
     **kwargs: Any,
 ) -> None:
     """Enqueue the decision and round-result mails of a move, when it calls for any.
 
-    A player who has just moved in person is not mailed about the decisions their own move opened for
+    Only seats a person plays are mailed (``people``), so a move of an all-bot game queues nothing. A
+    player who has just moved in person is not mailed about the decisions their own move opened for
     them: the page, the API reply or the answer to their mail shows those already (a reminder still
     comes near the deadline). No task is queued when nobody else has a new decision and no round ended.
     """
-    from . import tasks
     from .services import ROUND_END_EVENTS
 
-    wanted = [list(o) for o in opened if in_person_seat is None or o[0] != in_person_seat]
-    if not wanted and not (event_types & ROUND_END_EVENTS):
+    wanted = [
+        list(o)
+        for o in opened
+        if (in_person_seat is None or o[0] != in_person_seat) and (people is None or o[0] in people)
+    ]
+    round_ended = bool(event_types & ROUND_END_EVENTS) and (people is None or bool(people))
+    if not wanted and not round_ended:
         return
-    try:
-        tasks.notify_move_applied.delay(game_id, version, move_id, wanted)
-    except Exception:
-        log.exception("could not enqueue notifications for game %s v%s", game_id, version)
+    publish("apps.notifications.tasks.notify_move_applied", (game_id, version, move_id, wanted))
 
 
 @receiver(game_ended, dispatch_uid="notifications.game_ended")
-def on_game_ended(sender: Any, *, game_id: int, **kwargs: Any) -> None:
-    """Enqueue the final-result mails."""
-    from . import tasks
-
-    try:
-        tasks.notify_game_ended.delay(game_id)
-    except Exception:
-        log.exception("could not enqueue result mails for game %s", game_id)
+def on_game_ended(sender: Any, *, game_id: int, people: frozenset[int] | None = None, **kwargs: Any) -> None:
+    """Enqueue the final-result mails (none when nobody but bots plays the game)."""
+    if people is not None and not people:
+        return
+    publish("apps.notifications.tasks.notify_game_ended", (game_id,))
 
 
 @receiver(inbound, dispatch_uid="notifications.anymail_inbound")

@@ -54,8 +54,9 @@ def send_digests() -> int:
 
 @shared_task(acks_late=True)
 def reclaim_stale_notifications() -> int:
-    """Beat: re-queue (or give up) notifications whose sending worker died after claiming them."""
-    return services.notifications_reclaim_stale()
+    """Beat: re-queue (or give up) notifications whose sending worker died after claiming them, and
+    re-queue those whose send task was lost."""
+    return services.notifications_recover()
 
 
 @shared_task(acks_late=True)

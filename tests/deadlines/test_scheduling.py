@@ -7,7 +7,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from apps.games import clock, services, tasks
+from apps.games import clock, scheduling
 from apps.games.models import Decision
 
 from .helpers import a_game
@@ -18,7 +18,9 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def queued(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, object]]:
     calls: list[tuple[int, object]] = []
-    monkeypatch.setattr(tasks, "schedule_settle", lambda game_id, deadline: calls.append((game_id, deadline)))
+    monkeypatch.setattr(
+        scheduling, "settle_at", lambda *, game_id, deadline: calls.append((game_id, deadline)) or True
+    )
     return calls
 
 
@@ -36,7 +38,7 @@ def test_a_far_deadline_waits_for_the_sweep(users, queued, django_capture_on_com
     assert queued == []
     deadline = Decision.objects.filter(game=game).values_list("deadline", flat=True).first()
 
-    clock.sweep(now=deadline - services.SCHEDULE_AHEAD + timedelta(seconds=1))
+    clock.sweep(now=deadline - scheduling.SCHEDULE_AHEAD + timedelta(seconds=1))
 
     assert queued == [(game.pk, deadline)]
 

@@ -7,7 +7,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from apps.games import clock, services, tasks
+from apps.games import clock, scheduling, services, tasks
 from apps.games.models import Decision, Game, Move
 from apps.games.timing import PRESETS, timing_for
 
@@ -133,7 +133,9 @@ def test_game_scheduling_queues_a_deadline_task_after_commit(
     toy_engine: str, users: list, django_capture_on_commit_callbacks, monkeypatch
 ) -> None:
     scheduled: list[tuple[int, object]] = []
-    monkeypatch.setattr(tasks, "schedule_settle", lambda game_id, eta: scheduled.append((game_id, eta)))
+    monkeypatch.setattr(
+        scheduling, "settle_at", lambda *, game_id, deadline: scheduled.append((game_id, deadline)) or True
+    )
 
     with django_capture_on_commit_callbacks(execute=True):
         game = a_game(toy_engine, users, timing_overrides={"turn": 90})

@@ -15,10 +15,11 @@ What the fixture does:
 * starts ``python -m celery -A baogame worker --pool=solo`` with ``DATABASE_URL`` naming the SAME
   database pytest-django created (``test_…``), ``CELERY_BROKER_URL`` = ``CELERY_TEST_BROKER_URL``
   (default ``redis://127.0.0.1:6379/2``), ``CELERY_TASK_ALWAYS_EAGER=0``, a short visibility timeout
-  (3 s, so a message a killed worker held comes back quickly) and a queue of its own (``-Q``), so
-  messages left by other runs are never consumed;
+  (3 s, so a message a killed worker held comes back quickly) and queues of its own: the urgency
+  queues of ``baogame.celery`` under a ``CELERY_QUEUE_PREFIX`` of its own (``-Q``), so messages left
+  by other runs are never consumed;
 * makes this process publish for real: ``app.conf.task_always_eager = False``, the same broker URL and
-  ``task_default_queue`` = that queue; everything is restored when the module ends;
+  the same queue prefix; everything is restored when the module ends;
 * skips the module when Redis is unreachable or the database is not PostgreSQL (a subprocess cannot
   share an SQLite test database reliably).
 
@@ -49,6 +50,9 @@ from typing import Any
 from urllib.parse import quote, urlsplit, urlunsplit
 
 import pytest
+from django.test import override_settings
+
+from baogame.celery import QUEUES
 
 ROOT = Path(__file__).resolve().parents[2]
 READY_TIMEOUT = 60.0
@@ -88,8 +92,22 @@ def database_url() -> str:
 class CeleryWorker:
     """One worker subprocess on its own queue; start, kill (SIGKILL), start again."""
 
-    def __init__(self, *, queue: str, db_url: str, broker_url: str = BROKER_URL) -> None:
-        self.queue = queue
+    def __init__(
+        self,
+        *,
+        queue: str,
+        db_url: str,
+        broker_url: str = BROKER_URL,
+        extra_env: dict[str, str] | None = None,
+        kinds: tuple[str, ...] = QUEUES,
+        production: bool = False,
+    ) -> None:
+        """``production``: the README's worker (prefork pool, event heartbeats), not the lean solo worker
+        the task tests use."""
+        self.production = production
+        self.queue = queue  # the prefix of its queues
+        self.queues = [f"{queue}-{kind}" for kind in kinds]
+        self.extra_env = extra_env or {}
         self.db_url = db_url
         self.broker_url = broker_url
         self.process: subprocess.Popen[str] | None = None
@@ -107,12 +125,15 @@ class CeleryWorker:
             CELERY_UNACKED_RESTORE_INTERVAL="1",
             CELERY_UNACKED_RESTORE_THROTTLE="1",
             PYTHONUNBUFFERED="1",
+            CELERY_QUEUE_PREFIX=f"{self.queue}-",
         )
+        env.update(self.extra_env)
         return env
 
     def start(self) -> None:
         """Start the worker and wait until it consumes (its "ready" log line)."""
         ready = threading.Event()
+        lean = ["--pool=solo", "--without-gossip", "--without-mingle", "--without-heartbeat"]
         cmd = [
             sys.executable,
             "-m",
@@ -120,14 +141,11 @@ class CeleryWorker:
             "-A",
             "baogame",
             "worker",
-            "--pool=solo",
-            "--without-gossip",
-            "--without-mingle",
-            "--without-heartbeat",
+            *(["--concurrency=2", "--without-gossip", "--without-mingle"] if self.production else lean),
             "-Q",
-            self.queue,
+            ",".join(self.queues),
             "-n",
-            f"{self.queue}@%h",
+            f"{self.queues[0]}@%h",
             "--loglevel=INFO",
         ]
         self.process = subprocess.Popen(
@@ -178,7 +196,8 @@ class CeleryWorker:
         from baogame.celery import app
 
         with app.connection_for_write() as conn:
-            conn.default_channel.queue_purge(self.queue)
+            for queue in self.queues:
+                conn.default_channel.queue_purge(queue)
 
     def wait_for(
         self, condition: Callable[[], Any], timeout: float = 30.0, every: float = 0.1, *, close: bool = True
@@ -222,12 +241,14 @@ def celery_worker(django_db_setup: None, django_db_blocker: Any) -> Iterator[Cel
         pytest.skip(f"real-worker tests need Redis at {BROKER_URL}")
     queue = f"test-{uuid.uuid4().hex[:12]}"
     saved = {key: app.conf.get(key) for key in ("task_always_eager", "broker_url", "task_default_queue")}
+    prefix = override_settings(CELERY_QUEUE_PREFIX=f"{queue}-")  # where this process publishes
     # Celery reads CELERY_BROKER_URL from the environment before its configuration: point both at the
     # worker's broker, or this process would publish where the worker does not listen.
     saved_env = os.environ.get("CELERY_BROKER_URL")
     os.environ["CELERY_BROKER_URL"] = BROKER_URL
     _reset_producer_pool(app)
-    app.conf.update(task_always_eager=False, broker_url=BROKER_URL, task_default_queue=queue)
+    app.conf.update(task_always_eager=False, broker_url=BROKER_URL, task_default_queue=f"{queue}-people")
+    prefix.enable()
     worker = CeleryWorker(queue=queue, db_url=database_url())
     worker.start()
     try:
@@ -237,6 +258,7 @@ def celery_worker(django_db_setup: None, django_db_blocker: Any) -> Iterator[Cel
         try:
             worker.purge()
         finally:
+            prefix.disable()
             if saved_env is None:
                 os.environ.pop("CELERY_BROKER_URL", None)
             else:

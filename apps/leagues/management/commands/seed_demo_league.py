@@ -62,7 +62,7 @@ class Command(BaseCommand):
                 # Nobody drives the bot accounts through the API: let the server's bot play their seats.
                 Seat.objects.filter(game__league_fixture__round=rnd, user__in=bots).update(bot_takeover=True)
                 for fixture in rnd.fixtures.all():
-                    from apps.games.services import game_schedule
+                    from apps.games.scheduling import game_schedule
 
                     game_schedule(fixture.game)
         self.stdout.write(self.style.SUCCESS(f"Demo league: /leagues/{league.slug}/"))
