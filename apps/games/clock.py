@@ -2,8 +2,9 @@
 
 A stopped decision keeps the time it had left in ``Decision.remaining`` (``deadline`` is null) and
 gets ``deadline = now + remaining`` when its clock restarts. A decision's clock runs only while its
-game is active and its seat's player is not on vacation. Callers authorise: the leagues app lets an
-organiser pause, the pages let a game's creator; these services only check the game's state.
+game is active and its seat's player is not on vacation. Callers authorise (the leagues app lets an
+organiser act); these services check the game's state and refuse (``own_game``) an actor who holds a
+seat in the game: nobody pauses, resumes or extends a game they play in.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from django.utils import timezone
 from apps.accounts.models import Profile
 from baogame.rules.registry import get_engine
 
-from . import deadlines, services, signals
+from . import deadlines, people, services, signals
 from .errors import ServiceError
 from .models import Decision, Game, Move, Seat
 from .selectors import SIMULTANEOUS_TIMINGS
@@ -70,6 +71,7 @@ def game_pause(*, game_id: int, by: User | None, reason: str = "") -> Game:
     """
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=game_id)
+        people.refuse_own_game(game=game, user=by)
         now = timezone.now()
         services.settle_locked(game, now)
         if game.status != Game.Status.ACTIVE:
@@ -86,6 +88,7 @@ def game_resume(*, game_id: int, by: User | None) -> Game:
     """Restart a paused game's clocks with the time each decision had left."""
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=game_id)
+        people.refuse_own_game(game=game, user=by)
         if game.status != Game.Status.PAUSED:
             raise ServiceError("game_not_paused", "this game is not paused", status=409)
         game.status, game.paused_at, game.status_reason = Game.Status.ACTIVE, None, ""
@@ -111,6 +114,7 @@ def decision_extend(
         raise ServiceError("invalid_extension", "an extension must be positive")
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=game_id)
+        people.refuse_own_game(game=game, user=actor)
         services.settle_locked(game, timezone.now())
         ids = list(Decision.objects.filter(game=game, seat=position).values_list("decision_id", flat=True))
         if not ids and _answered_an_open_decision(game, position):

@@ -802,8 +802,18 @@ def seat_set_skip_pluck_windows(*, game_id: int, user: User, value: bool) -> Sea
     return seat
 
 
+#: Why a player cannot take back a seat an organiser handed to the bot (the page and the API say it).
+BOT_HOLD_TEXT = (
+    "an organiser handed this seat to the bot; only an organiser of the league who does not play in this "
+    "game, or a site admin, can give it back"
+)
+
+
 def seat_take_back(*, game_id: int, user: User) -> Seat:
-    """The player takes their seat back from the bot (one click); the absence count starts again."""
+    """The player takes their seat back from the bot (one click); the absence count starts again.
+
+    Refused (``organiser_hold``) while an organiser's "hand this seat to the bot" stands.
+    """
     with transaction.atomic():
         game = _locked(game_id)
         seat = seat_of(game, user)
@@ -811,6 +821,8 @@ def seat_take_back(*, game_id: int, user: User) -> Seat:
             raise ServiceError("not_seated", "you have no seat in this game", status=403)
         if not seat.bot_takeover:
             return seat
+        if seat.bot_hold:
+            raise ServiceError("organiser_hold", BOT_HOLD_TEXT, status=403)
         seat.bot_takeover, seat.consecutive_timeouts = False, 0
         seat.save(update_fields=["bot_takeover", "consecutive_timeouts"])
         position = seat.position

@@ -126,6 +126,7 @@ def _board_context(request: HttpRequest, game: Game, error: RuleError | None = N
         "history": history,
         "error": error,
         "act_url": reverse("games:act", args=[game.pk]),
+        "bot_hold_text": services.BOT_HOLD_TEXT,
         "invite_url": request.build_absolute_uri(reverse("games:join", args=[game.invite_token])),
     }
 
@@ -207,6 +208,19 @@ def game_act(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     if error is not None:
         messages.error(request, f"Refused: {error.message} ({error.code})")
     return redirect(game)
+
+
+@login_required
+@require_POST
+def game_take_back(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
+    """Take my seat back from the bot (refused while an organiser's hold stands)."""
+    try:
+        services.seat_take_back(game_id=pk, user=request.user)
+    except RuleError as exc:
+        messages.error(request, f"Refused: {exc.message} ({exc.code})")
+    else:
+        messages.success(request, "You play your seat again.")
+    return redirect("games:detail", pk=pk)
 
 
 def game_join(request: HttpRequest, token: str) -> HttpResponse:
