@@ -29,13 +29,17 @@ from .selectors import SIMULTANEOUS_TIMINGS
 log = logging.getLogger(__name__)
 
 
-def _stop_clocks(game: Game, now: datetime, *, positions: set[int] | None = None) -> int:
-    """Stop the running clocks of ``game`` (of ``positions`` only, when given); returns how many."""
-    rows = Decision.objects.filter(game=game, deadline__isnull=False)
-    if positions is not None:
-        rows = rows.filter(seat__in=positions)
+def _stop_clocks(game: Game, now: datetime, *, away: set[int] | None = None) -> int:
+    """Stop the running clocks of ``game``; returns how many.
+
+    ``away`` None: every clock (a pause). Otherwise the clocks that vacations stop, ``away`` being the
+    seats whose player is on vacation (``deadlines.stopped_by_absence``): a setup peek's one clock for
+    all its owners, and any other decision of an away seat but a plucking window.
+    """
     stopped = 0
-    for row in rows:
+    for row in Decision.objects.filter(game=game, deadline__isnull=False):
+        if away is not None and not deadlines.stopped_by_absence(row.timing, row.seat, away):
+            continue
         assert row.deadline is not None  # filtered on deadline__isnull=False
         row.remaining, row.deadline = max(row.deadline - now, timedelta(0)), None
         row.save(update_fields=["remaining", "deadline"])
@@ -43,17 +47,17 @@ def _stop_clocks(game: Game, now: datetime, *, positions: set[int] | None = None
     return stopped
 
 
-def _restart_clocks(game: Game, now: datetime, *, positions: set[int] | None = None) -> int:
-    """Restart the stopped clocks of ``game`` whose seat is not away; a paused game restarts none."""
+def _restart_clocks(game: Game, now: datetime) -> int:
+    """Restart every stopped clock of ``game`` that nothing stops any more; a paused game restarts none.
+
+    A setup peek's clock restarts for all its owners at once, when no seat of the game is away.
+    """
     if game.status != Game.Status.ACTIVE:
         return 0
-    rows = Decision.objects.filter(game=game, deadline__isnull=True)
-    if positions is not None:
-        rows = rows.filter(seat__in=positions)
     away = services._away_positions(game)
     restarted = 0
-    for row in rows:
-        if row.seat in away:
+    for row in Decision.objects.filter(game=game, deadline__isnull=True):
+        if deadlines.stopped_by_absence(row.timing, row.seat, away):
             continue
         row.deadline, row.remaining = now + (row.remaining or timedelta(0)), None
         row.save(update_fields=["deadline", "remaining"])
@@ -175,8 +179,7 @@ def vacation_start(*, user: User) -> Profile:
         for game_id in _seated_games(user):
             game = Game.objects.select_for_update().get(pk=game_id)
             services.settle_locked(game, now)  # what is already due is not saved by leaving
-            position = game.seats.get(user=user).position
-            _stop_clocks(game, now, positions={position})
+            _stop_clocks(game, now, away=services._away_positions(game))
             if game.status == Game.Status.ACTIVE:
                 assert game.state is not None  # a game in play has a state
                 services._auto_pass_windows(game, get_engine(game.engine).pending(game.state))
@@ -202,7 +205,7 @@ def vacation_end(*, user: User) -> Profile:
         profile.save(update_fields=["vacation_started_at", "vacation_year", "vacation_seconds_used"])
         for game_id in _seated_games(user):
             game = Game.objects.select_for_update().get(pk=game_id)
-            _restart_clocks(game, now, positions={game.seats.get(user=user).position})
+            _restart_clocks(game, now)
             services.game_schedule(game)
     return profile
 

@@ -544,9 +544,10 @@ def _rewrite_decisions(
             wanted.add((seat, decision_id))
             if (seat, decision_id) in existing:
                 continue
-            if away is None:  # the clock of a player on vacation starts stopped
+            if away is None:  # the clock of a player on vacation (of anyone, for a setup peek) starts stopped
                 away = _away_positions(game)
-            deadline, remaining = deadlines.clock_for(game, timing, now, away=seat in away)
+            held = deadlines.stopped_by_absence(timing, seat, away)
+            deadline, remaining = deadlines.clock_for(game, timing, now, away=held)
             new_rows.append(
                 Decision(
                     game=game,
