@@ -59,6 +59,7 @@ def game_new(request: AuthenticatedHttpRequest) -> HttpResponse:
                     timing_preset=d["timing_preset"],
                     bots=d["bots"],
                     title=d["title"],
+                    bot_test=d["bot_test"],
                 )
                 # Invited by username: each takes a seat at once (the game starts when all are taken).
                 for invitee in d["invite"]:

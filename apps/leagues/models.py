@@ -213,6 +213,8 @@ class AuditLog(models.Model):
         if self.action in {"substitute_offered", "player_substituted", "substitute_declined"}:
             previous = d.get("previous_name") or "(nobody)"
             return f"seat {d.get('seat')}: {previous} → {d.get('newcomer_name') or d.get('newcomer')}"
+        if self.action == "table_shares_a_person":
+            return f"table {d.get('table')} seats two accounts of one person: a bot-test game"
         if "seat" in d and self.action in {"seat_to_bot", "seat_from_bot", "deadline_extended"}:
             return f"seat {d['seat']}"
         return ""

@@ -437,7 +437,14 @@ def round_start(*, season_id: int, by: User | None = None) -> Round:
 def _table_game_create(
     *, league: League, season: Season, rnd: Round, table: int, user_ids: list[int]
 ) -> Game:
-    """Create one table's game and seat its members in a seeded random order."""
+    """Create one table's game and seat its members in a seeded random order.
+
+    The pairing does not keep one person's accounts apart (a member and their bot account): a table
+    that seats two of them is created as a bot-test game, which its page shows, and the audit log says
+    so to every member.
+    """
+    persons = [people.person_of(u) for u in _users(user_ids)]
+    shared = len(set(persons)) < len(persons)
     game = game_services.game_create(
         creator=None,
         engine=league.game,
@@ -446,7 +453,10 @@ def _table_game_create(
         timing_preset=league.timing_preset,
         title=f"{league.name} · season {season.number} · round {rnd.number} · table {table}",
         creator_seat=False,
+        bot_test=shared,
     )
+    if shared:
+        audit(league=league, actor=None, action="table_shares_a_person", game=game, table=table)
     order = list(user_ids)
     random.Random(f"leagues:seats:{season.seed}:{rnd.number}:{table}").shuffle(order)
     users = {u.pk: u for u in _users(order)}
@@ -718,21 +728,25 @@ def substitute_answer(*, offer_id: int, user: User, accept: bool) -> SubstituteO
     Accepting is refused when the offer lapsed: the seat changed hands since, the game ended, the
     newcomer is no longer an active member or has a seat in the game by now.
     """
+    game_id = (
+        SubstituteOffer.objects.filter(pk=offer_id, newcomer=user).values_list("game_id", flat=True).first()
+    )
+    if game_id is None:
+        raise ServiceError("no_such_offer", "no such seat offer for you", status=404)
+    lapsed = False
     with transaction.atomic():
+        # The game row first, then the offer: the order every organiser tool takes (no deadlock).
+        game = Game.objects.select_for_update().get(pk=game_id)
         offer = (
             SubstituteOffer.objects.select_for_update()
             .select_related("league", "newcomer__profile", "previous__profile")
-            .filter(pk=offer_id, newcomer=user)
-            .first()
+            .get(pk=offer_id)
         )
-        if offer is None:
-            raise ServiceError("no_such_offer", "no such seat offer for you", status=404)
         if offer.status != SubstituteOffer.Status.PENDING:
             raise ServiceError(
                 "offer_closed", f"this offer is {offer.get_status_display().lower()}", status=409
             )
         league = offer.league
-        game = Game.objects.select_for_update().get(pk=offer.game_id)
         offer.answered_at = timezone.now()
         if not accept:
             offer.status = SubstituteOffer.Status.DECLINED
@@ -740,29 +754,39 @@ def substitute_answer(*, offer_id: int, user: User, accept: bool) -> SubstituteO
             audit(league=league, actor=user, action="substitute_declined", game=game, **_offer_detail(offer))
             return offer
         seat = game.seats.filter(position=offer.position).first()
-        if game.is_over or seat is None or seat.user_id != offer.previous_id:
+        lapsed = game.is_over or seat is None or seat.user_id != offer.previous_id
+        if lapsed:  # withdrawn for good (committed), then refused below
             offer.status = SubstituteOffer.Status.WITHDRAWN
             offer.save(update_fields=["status", "answered_at"])
-            raise ServiceError("offer_lapsed", "the seat is no longer the one offered", status=409)
-        _check_newcomer(league=league, game=game, user=user)
-        seat.user, seat.bot_takeover, seat.bot_hold, seat.consecutive_timeouts = user, False, False, 0
-        seat.save(update_fields=["user", "bot_takeover", "bot_hold", "consecutive_timeouts"])
-        offer.status = SubstituteOffer.Status.ACCEPTED
-        offer.save(update_fields=["status", "answered_at"])
-        audit(
-            league=league,
-            actor=offer.offered_by,
-            action="player_substituted",
-            game=game,
-            reason=offer.reason,
-            **_offer_detail(offer),
-        )
-        if game.status == Game.Status.ACTIVE:
-            game_services.game_schedule(game)
-        notify = _notify_invitation()
-        if notify is not None:
-            transaction.on_commit(partial(notify, game_id=game.pk, user=user))
+        else:
+            _take_offered_seat(offer=offer, game=game, seat=seat, user=user)
+    if lapsed:
+        raise ServiceError("offer_lapsed", "the seat is no longer the one offered", status=409)
     return offer
+
+
+def _take_offered_seat(*, offer: SubstituteOffer, game: Game, seat: Seat | None, user: User) -> None:
+    """The newcomer takes the offered seat (inside the caller's transaction, game and offer locked)."""
+    assert seat is not None  # the caller checked that the seat is still the one offered
+    league = offer.league
+    _check_newcomer(league=league, game=game, user=user)
+    seat.user, seat.bot_takeover, seat.bot_hold, seat.consecutive_timeouts = user, False, False, 0
+    seat.save(update_fields=["user", "bot_takeover", "bot_hold", "consecutive_timeouts"])
+    offer.status = SubstituteOffer.Status.ACCEPTED
+    offer.save(update_fields=["status", "answered_at"])
+    audit(
+        league=league,
+        actor=offer.offered_by,
+        action="player_substituted",
+        game=game,
+        reason=offer.reason,
+        **_offer_detail(offer),
+    )
+    if game.status == Game.Status.ACTIVE:
+        game_services.game_schedule(game)
+    notify = _notify_invitation()
+    if notify is not None:
+        transaction.on_commit(partial(notify, game_id=game.pk, user=user))
 
 
 def seat_bot_takeover(

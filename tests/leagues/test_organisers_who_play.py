@@ -154,3 +154,41 @@ def test_a_member_who_withdrew_cannot_accept_an_offer(
 
     assert exc.value.code == "not_a_member"
     assert other.seats.get(position=0).user != newcomer
+
+
+def test_an_offer_for_a_game_that_ended_meanwhile_lapses_for_good(
+    toy_league: League, organiser: Any, playing_organiser: Game
+) -> None:
+    other = (
+        Fixture.objects.filter(round__season__league=toy_league).exclude(game=playing_organiser).first().game
+    )
+    newcomer = UserFactory(username="reserve", password=NO_PASSWORD)
+    services.membership_join_by_link(league=toy_league, user=newcomer, token=toy_league.invite_token)
+    offer = services.seat_substitute(
+        league=toy_league, game_id=other.pk, position=0, user=newcomer, by=organiser
+    )
+    services.game_abort(league=toy_league, game_id=other.pk, by=organiser, reason="server trouble")
+
+    with pytest.raises(ServiceError) as exc:
+        services.substitute_answer(offer_id=offer.pk, user=newcomer, accept=True)
+
+    assert exc.value.code == "offer_lapsed"
+    assert SubstituteOffer.objects.get(pk=offer.pk).status == SubstituteOffer.Status.WITHDRAWN
+
+
+def test_a_table_seating_a_member_and_their_bot_account_is_a_bot_test_game_said_in_the_log(
+    toy_league: League, organiser: Any
+) -> None:
+    from apps.accounts.models import Profile
+
+    owner, bot = (UserFactory(username=name, password=NO_PASSWORD) for name in ("owner", "owner-bot"))
+    Profile.objects.filter(user=bot).update(is_bot_account=True, bot_owner=owner)
+    for user in (owner, bot):
+        services.membership_join_by_link(league=toy_league, user=user, token=toy_league.invite_token)
+    season = services.season_create(league=toy_league, by=organiser, rounds=1)
+
+    services.round_start(season_id=season.pk, by=organiser)
+
+    game = Fixture.objects.get(round__season=season).game
+    assert game.bot_test
+    assert toy_league.audit_log.filter(action="table_shares_a_person", game=game).exists()
