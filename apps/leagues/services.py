@@ -738,7 +738,7 @@ def substitute_answer(*, offer_id: int, user: User, accept: bool) -> SubstituteO
         # The game row first, then the offer: the order every organiser tool takes (no deadlock).
         game = Game.objects.select_for_update().get(pk=game_id)
         offer = (
-            SubstituteOffer.objects.select_for_update()
+            SubstituteOffer.objects.select_for_update(of=("self",))
             .select_related("league", "newcomer__profile", "previous__profile")
             .get(pk=offer_id)
         )
