@@ -192,3 +192,23 @@ def test_a_table_seating_a_member_and_their_bot_account_is_a_bot_test_game_said_
     game = Fixture.objects.get(round__season=season).game
     assert game.bot_test
     assert toy_league.audit_log.filter(action="table_shares_a_person", game=game).exists()
+
+
+def test_the_newcomer_is_mailed_the_link_to_answer_the_offer(
+    toy_league: League, organiser: Any, playing_organiser: Game, django_capture_on_commit_callbacks: Any
+) -> None:
+    from django.core import mail
+
+    other = (
+        Fixture.objects.filter(round__season__league=toy_league).exclude(game=playing_organiser).first().game
+    )
+    newcomer = UserFactory(username="reserve", password=NO_PASSWORD)
+    services.membership_join_by_link(league=toy_league, user=newcomer, token=toy_league.invite_token)
+
+    with django_capture_on_commit_callbacks(execute=True):
+        offer = services.seat_substitute(
+            league=toy_league, game_id=other.pk, position=0, user=newcomer, by=organiser
+        )
+
+    sent = [m for m in mail.outbox if m.to == [newcomer.email]]
+    assert len(sent) == 1 and offer.get_absolute_url() in sent[0].body
