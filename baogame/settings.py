@@ -104,6 +104,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "baogame.headers.PrivateResponseMiddleware",  # per-viewer answers: private, no-store; Vary
+    "csp.middleware.CSPMiddleware",  # CONTENT_SECURITY_POLICY below
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -150,6 +152,7 @@ AUTHENTICATION_BACKENDS = [
 ]
 SITE_ID = 1
 ACCOUNT_LOGIN_METHODS = {"email", "username"}
+ACCOUNT_ADAPTER = "apps.accounts.adapter.AccountAdapter"  # a username may not be another's display name
 ACCOUNT_SIGNUP_FIELDS = ["email*", "username*", "password1*", "password2*"]
 ACCOUNT_EMAIL_VERIFICATION = env_str("ACCOUNT_EMAIL_VERIFICATION", "mandatory")
 ACCOUNT_CONFIRM_EMAIL_ON_GET = True
@@ -171,6 +174,23 @@ USE_I18N = True
 USE_TZ = True
 
 # --- Static files -----------------------------------------------------------------------------------
+# Content-Security-Policy (django-csp): scripts and styles only from this site's static files (htmx
+# included), no inline script, inline handler or inline style; forms post only here; no framing.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "connect-src": ["'self'"],
+        "font-src": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+        "base-uri": ["'self'"],
+        "object-src": ["'none'"],
+    }
+}
+
 STATIC_URL = "/static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = Path(env_str("STATIC_ROOT", str(VAR_DIR / "staticfiles")))

@@ -7,6 +7,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import models
+from django.db.models.functions import Lower
 
 
 def _time_zone_choices() -> list[tuple[str, str]]:
@@ -27,6 +28,17 @@ class Profile(models.Model):
     vacation_started_at = models.DateTimeField(null=True, blank=True)
     vacation_year = models.PositiveIntegerField(default=0)
     vacation_seconds_used = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            # Nobody shows under a name another player shows (apps.accounts.names also keeps display
+            # names apart from other users' usernames, which live in another table).
+            models.UniqueConstraint(
+                Lower("display_name"),
+                condition=~models.Q(display_name=""),
+                name="profile_unique_display_name_ci",
+            )
+        ]
 
     def __str__(self) -> str:
         return self.name

@@ -59,6 +59,9 @@ class GameSummarySerializer(serializers.Serializer):
     waiting_for_me = serializers.BooleanField(help_text="One of the open decisions is yours.")
     seats = SeatSerializer(many=True)
     url = serializers.CharField(help_text="The game's web page.")
+    bot_test = serializers.BooleanField(
+        help_text="A bot-test game: its creator lets one person's accounts hold several seats."
+    )
 
 
 class EventSerializer(serializers.Serializer):
@@ -121,4 +124,5 @@ def game_summary(game: Game, my_seat: int | None, decisions: list[Decision] | No
         "waiting_for_me": bool(waiting) and game.status == Game.Status.ACTIVE,
         "seats": seats_data(game, my_seat),
         "url": reverse("games:detail", args=[game.pk]),
+        "bot_test": game.bot_test,
     }

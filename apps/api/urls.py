@@ -66,6 +66,17 @@ urlpatterns = [
         name="league-member-decline",
     ),
     path("v1/leagues/<slug:slug>/games/", manage.LeagueOpenGameListApi.as_view(), name="league-games"),
+    path("v1/leagues/<slug:slug>/offers/", manage.SubstituteOfferListApi.as_view(), name="league-offers"),
+    path(
+        "v1/leagues/<slug:slug>/offers/<int:offer_id>/accept/",
+        manage.SubstituteOfferAcceptApi.as_view(),
+        name="league-offer-accept",
+    ),
+    path(
+        "v1/leagues/<slug:slug>/offers/<int:offer_id>/decline/",
+        manage.SubstituteOfferDeclineApi.as_view(),
+        name="league-offer-decline",
+    ),
     *[
         path(
             f"v1/leagues/<slug:slug>/games/<int:game_id>/{action}/",

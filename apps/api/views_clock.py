@@ -78,6 +78,10 @@ class MySeatSerializer(serializers.Serializer):
         help_text="Don't wait for me on plucking windows: I pass each at once (private to me)."
     )
     bot_takeover = serializers.BooleanField(help_text="The server's bot plays my seat (after absence).")
+    bot_hold = serializers.BooleanField(
+        help_text="An organiser handed my seat to the bot: I cannot take it back (organiser_hold); an "
+        "organiser of the league who does not play in this game, or a site admin, gives it back."
+    )
     consecutive_timeouts = serializers.IntegerField()
 
 
@@ -86,6 +90,7 @@ def _seat_body(seat: Seat) -> dict[str, Any]:
         "position": seat.position,
         "skip_pluck_windows": seat.skip_pluck_windows,
         "bot_takeover": seat.bot_takeover,
+        "bot_hold": seat.bot_hold,
         "consecutive_timeouts": seat.consecutive_timeouts,
     }
 
@@ -123,7 +128,11 @@ class MySeatApi(APIView):
 
 
 class SeatTakeBackApi(APIView):
-    """Take my seat back from the bot that played it while I was absent (one call)."""
+    """Take my seat back from the bot that played it while I was absent (one call).
+
+    Refused with ``organiser_hold`` (403) while an organiser's "hand this seat to the bot" stands: an
+    organiser of the league who does not play in the game, or a site admin, ends it.
+    """
 
     @extend_schema(operation_id="games_my_seat_take_back", request=None, responses=MySeatSerializer)
     def post(self, request: AuthenticatedRequest, game_id: int) -> Response:

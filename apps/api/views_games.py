@@ -78,6 +78,11 @@ class GameListApi(APIView):
         )
         bot = serializers.CharField(max_length=32, required=False, allow_null=True, default=None)
         take_seat = serializers.BooleanField(default=True, help_text="Take seat 0 yourself.")
+        bot_test = serializers.BooleanField(
+            default=False,
+            help_text="A bot-test game: one person's accounts (bot accounts included) may hold several "
+            "seats. Otherwise joining with a second account of the same person is refused (same_person).",
+        )
 
     class CreatedSerializer(GameSummarySerializer):
         invite_token = serializers.CharField()
@@ -116,6 +121,7 @@ class GameListApi(APIView):
             bots=d["bots"],
             bot_name=d["bot"],
             creator_seat=d["take_seat"],
+            bot_test=d["bot_test"],
         )
         my_seat = 0 if d["take_seat"] else None
         sql_rows.attach_seats(game, sql_rows.seat_rows(game, people=True))

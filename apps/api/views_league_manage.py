@@ -1,7 +1,9 @@
 """Organiser endpoints of a league: the same service functions as the web's organiser tools.
 
-Every write checks ``league_is_organiser`` in its service (403 otherwise) and writes the league's audit
-log; a private league answers 404 to whoever may not see it, before anything else is checked.
+Every write checks ``league_may_manage`` (an organiser or a site admin) in its service (403 otherwise)
+and writes the league's audit log; a private league answers 404 to whoever may not see it, before
+anything else is checked. The game tools answer ``own_game`` (403) to anyone who holds a seat in that
+game: another organiser or a site admin must act.
 """
 
 from __future__ import annotations
@@ -250,15 +252,31 @@ class GameResumeApi(APIView):
         return game_answer(request, game_id)
 
 
+class SubstituteOfferSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    game_id = serializers.IntegerField()
+    seat = serializers.IntegerField(source="position")
+    newcomer = serializers.CharField(source="newcomer.username")
+    status = serializers.CharField(help_text="pending, accepted, declined or withdrawn")
+    created_at = serializers.DateTimeField()
+    answered_at = serializers.DateTimeField(allow_null=True)
+
+
 class SeatSubstituteApi(APIView):
-    """An organiser puts another user into a seat: they play it, and know what it knows, from now on."""
+    """An organiser who does not play in the game offers a seat to an active member who has none there.
+
+    The member takes the seat (and what it knows) only when they accept the offer; until then the seat
+    is played as before. Refusals: ``own_game`` (403), ``not_a_member``, ``already_seated`` (409).
+    """
 
     class InputSerializer(ReasonSerializer):
         seat = serializers.IntegerField(min_value=0, max_value=5)
         username = serializers.CharField(max_length=150, help_text="The newcomer.")
 
     @extend_schema(
-        operation_id="leagues_game_substitute", request=InputSerializer, responses=GameSummarySerializer
+        operation_id="leagues_game_substitute",
+        request=InputSerializer,
+        responses={201: SubstituteOfferSerializer},
     )
     def post(self, request: AuthenticatedRequest, slug: str, game_id: int) -> Response:
         league = league_organised(request, slug)
@@ -268,7 +286,7 @@ class SeatSubstituteApi(APIView):
         newcomer = get_user_model().objects.filter(username=d["username"]).first()
         if newcomer is None:
             raise ServiceError("no_such_user", "no user with that username", status=400)
-        league_services.seat_substitute(
+        offer = league_services.seat_substitute(
             league=league,
             game_id=game_id,
             position=d["seat"],
@@ -276,7 +294,43 @@ class SeatSubstituteApi(APIView):
             by=request.user,
             reason=d["reason"],
         )
-        return game_answer(request, game_id)
+        return Response(SubstituteOfferSerializer(offer).data, status=status.HTTP_201_CREATED)
+
+
+class SubstituteOfferListApi(APIView):
+    """The league's seat offers waiting for an answer: mine, or all of them for those who manage it."""
+
+    @extend_schema(operation_id="leagues_offers_list", responses=SubstituteOfferSerializer(many=True))
+    def get(self, request: AuthenticatedRequest, slug: str) -> Response:
+        league = league_selectors.league_get_visible(user=request.user, slug=slug)
+        if league_services.league_may_manage(league=league, user=request.user):
+            offers = list(league.substitute_offers.filter(status="pending").select_related("newcomer"))
+        else:
+            offers = league_selectors.offers_pending_for(league=league, user=request.user)
+        return Response(SubstituteOfferSerializer(offers, many=True).data)
+
+
+def _offer_answer(request: AuthenticatedRequest, slug: str, offer_id: int, accept: bool) -> Response:
+    league_selectors.league_get_visible(user=request.user, slug=slug)
+    offer = league_services.substitute_answer(offer_id=offer_id, user=request.user, accept=accept)
+    return Response(SubstituteOfferSerializer(offer).data)
+
+
+class SubstituteOfferAcceptApi(APIView):
+    """The newcomer accepts a seat offer and plays the seat from now on (``offer_lapsed`` if the seat
+    changed hands meanwhile)."""
+
+    @extend_schema(operation_id="leagues_offer_accept", request=None, responses=SubstituteOfferSerializer)
+    def post(self, request: AuthenticatedRequest, slug: str, offer_id: int) -> Response:
+        return _offer_answer(request, slug, offer_id, accept=True)
+
+
+class SubstituteOfferDeclineApi(APIView):
+    """The newcomer declines a seat offer."""
+
+    @extend_schema(operation_id="leagues_offer_decline", request=None, responses=SubstituteOfferSerializer)
+    def post(self, request: AuthenticatedRequest, slug: str, offer_id: int) -> Response:
+        return _offer_answer(request, slug, offer_id, accept=False)
 
 
 class SeatBotTakeoverApi(APIView):

@@ -135,9 +135,10 @@ class LeagueListApi(LeagueCreateApi):
 
 
 def league_organised(request: AuthenticatedRequest, slug: str) -> League:
-    """A league the caller may see (404 otherwise) and organises (403 otherwise)."""
+    """A league the caller may see (404 otherwise) and manages, as an organiser or a site admin (403
+    otherwise)."""
     league = league_selectors.league_get_visible(user=request.user, slug=slug)
-    if not league_services.league_is_organiser(league=league, user=request.user):
+    if not league_services.league_may_manage(league=league, user=request.user):
         raise ServiceError("forbidden", "only the league's organisers can do that", status=403)
     return league
 
@@ -280,6 +281,10 @@ class AuditEntrySerializer(serializers.Serializer):
     action = serializers.CharField()
     game_id = serializers.IntegerField(allow_null=True)
     reason = serializers.CharField(allow_blank=True)
+    summary = serializers.CharField(
+        allow_blank=True,
+        help_text="What every member may read of the particulars, e.g. who a substitute seat went to.",
+    )
     detail = serializers.JSONField(
         allow_null=True, help_text="The action's particulars; shown to organisers only (as on the web)."
     )
@@ -310,6 +315,7 @@ class LeagueAuditLogApi(APIView):
                 "action": e.action,
                 "game_id": e.game_id,
                 "reason": e.reason,
+                "summary": e.public_summary,
                 "detail": e.detail if organiser else None,
             }
             for e in entries

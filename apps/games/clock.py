@@ -2,8 +2,9 @@
 
 A stopped decision keeps the time it had left in ``Decision.remaining`` (``deadline`` is null) and
 gets ``deadline = now + remaining`` when its clock restarts. A decision's clock runs only while its
-game is active and its seat's player is not on vacation. Callers authorise: the leagues app lets an
-organiser pause, the pages let a game's creator; these services only check the game's state.
+game is active and its seat's player is not on vacation. Callers authorise (the leagues app lets an
+organiser act); these services check the game's state and refuse (``own_game``) an actor who holds a
+seat in the game: nobody pauses, resumes or extends a game they play in.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from django.utils import timezone
 from apps.accounts.models import Profile
 from baogame.rules.registry import get_engine
 
-from . import deadlines, heartbeats, scheduling, services, signals
+from . import deadlines, heartbeats, people, scheduling, services, signals
 from .errors import ServiceError
 from .models import Decision, Game, Move, Seat
 from .selectors import SIMULTANEOUS_TIMINGS
@@ -28,13 +29,17 @@ from .selectors import SIMULTANEOUS_TIMINGS
 log = logging.getLogger(__name__)
 
 
-def _stop_clocks(game: Game, now: datetime, *, positions: set[int] | None = None) -> int:
-    """Stop the running clocks of ``game`` (of ``positions`` only, when given); returns how many."""
-    rows = Decision.objects.filter(game=game, deadline__isnull=False)
-    if positions is not None:
-        rows = rows.filter(seat__in=positions)
+def _stop_clocks(game: Game, now: datetime, *, away: set[int] | None = None) -> int:
+    """Stop the running clocks of ``game``; returns how many.
+
+    ``away`` None: every clock (a pause). Otherwise the clocks that vacations stop, ``away`` being the
+    seats whose player is on vacation (``deadlines.stopped_by_absence``): a setup peek's one clock for
+    all its owners, and any other decision of an away seat but a plucking window.
+    """
     stopped = 0
-    for row in rows:
+    for row in Decision.objects.filter(game=game, deadline__isnull=False):
+        if away is not None and not deadlines.stopped_by_absence(row.timing, row.seat, away):
+            continue
         assert row.deadline is not None  # filtered on deadline__isnull=False
         row.remaining, row.deadline = max(row.deadline - now, timedelta(0)), None
         row.save(update_fields=["remaining", "deadline"])
@@ -42,17 +47,17 @@ def _stop_clocks(game: Game, now: datetime, *, positions: set[int] | None = None
     return stopped
 
 
-def _restart_clocks(game: Game, now: datetime, *, positions: set[int] | None = None) -> int:
-    """Restart the stopped clocks of ``game`` whose seat is not away; a paused game restarts none."""
+def _restart_clocks(game: Game, now: datetime) -> int:
+    """Restart every stopped clock of ``game`` that nothing stops any more; a paused game restarts none.
+
+    A setup peek's clock restarts for all its owners at once, when no seat of the game is away.
+    """
     if game.status != Game.Status.ACTIVE:
         return 0
-    rows = Decision.objects.filter(game=game, deadline__isnull=True)
-    if positions is not None:
-        rows = rows.filter(seat__in=positions)
     away = services._away_positions(game)
     restarted = 0
-    for row in rows:
-        if row.seat in away:
+    for row in Decision.objects.filter(game=game, deadline__isnull=True):
+        if deadlines.stopped_by_absence(row.timing, row.seat, away):
             continue
         row.deadline, row.remaining = now + (row.remaining or timedelta(0)), None
         row.save(update_fields=["deadline", "remaining"])
@@ -70,6 +75,7 @@ def game_pause(*, game_id: int, by: User | None, reason: str = "") -> Game:
     """
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=game_id)
+        people.refuse_own_game(game=game, user=by)
         now = timezone.now()
         services.settle_locked(game, now)
         if game.status != Game.Status.ACTIVE:
@@ -86,6 +92,7 @@ def game_resume(*, game_id: int, by: User | None) -> Game:
     """Restart a paused game's clocks with the time each decision had left."""
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=game_id)
+        people.refuse_own_game(game=game, user=by)
         if game.status != Game.Status.PAUSED:
             raise ServiceError("game_not_paused", "this game is not paused", status=409)
         game.status, game.paused_at, game.status_reason = Game.Status.ACTIVE, None, ""
@@ -111,6 +118,7 @@ def decision_extend(
         raise ServiceError("invalid_extension", "an extension must be positive")
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=game_id)
+        people.refuse_own_game(game=game, user=actor)
         services.settle_locked(game, timezone.now())
         ids = list(Decision.objects.filter(game=game, seat=position).values_list("decision_id", flat=True))
         if not ids and _answered_an_open_decision(game, position):
@@ -171,8 +179,7 @@ def vacation_start(*, user: User) -> Profile:
         for game_id in _seated_games(user):
             game = Game.objects.select_for_update().get(pk=game_id)
             services.settle_locked(game, now)  # what is already due is not saved by leaving
-            position = game.seats.get(user=user).position
-            _stop_clocks(game, now, positions={position})
+            _stop_clocks(game, now, away=services._away_positions(game))
             if game.status == Game.Status.ACTIVE:
                 assert game.state is not None  # a game in play has a state
                 services._auto_pass_windows(game, get_engine(game.engine).pending(game.state))
@@ -198,7 +205,7 @@ def vacation_end(*, user: User) -> Profile:
         profile.save(update_fields=["vacation_started_at", "vacation_year", "vacation_seconds_used"])
         for game_id in _seated_games(user):
             game = Game.objects.select_for_update().get(pk=game_id)
-            _restart_clocks(game, now, positions={game.seats.get(user=user).position})
+            _restart_clocks(game, now)
             scheduling.game_schedule(game)
     return profile
 

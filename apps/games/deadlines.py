@@ -43,6 +43,29 @@ def clock_for(
     return now + length, None
 
 
+#: Simultaneous decisions whose answers stay hidden until they close (BB-30.6: the setup peek, a
+#: plucking window) run on one clock for all their owners: every owner's row has the same deadline (or
+#: the same time left) at all times, so what anyone sees of the decision's deadline, the countdown and
+#: the "clock stopped" mark, never depends on who has answered.
+SHARED_CLOCK = frozenset({"setup", REACTION})
+
+#: Of those, the decisions a player on vacation does not answer at once: the setup peek. Its one clock
+#: stops while any seat of the game is away (whether that seat has answered is hidden, so its vacation
+#: must hold the decision either way) and runs again when nobody is away. A plucking window never
+#: stops for a vacation: an away owner passes it at once.
+HELD_BY_ANY_ABSENCE = frozenset({"setup"})
+
+
+def stopped_by_absence(timing_class: str, seat: int, away: set[int] | frozenset[int]) -> bool:
+    """Whether vacations stop the clock of ``seat``'s decision of ``timing_class``; ``away``: the seats
+    of the game whose player is on vacation."""
+    if timing_class in HELD_BY_ANY_ABSENCE:
+        return bool(away)
+    if timing_class in SHARED_CLOCK:
+        return False
+    return seat in away
+
+
 def deadline_for(game: Game, seat: int, timing_class: str, now: datetime) -> datetime | None:
     """The deadline of a decision of ``timing_class`` opened now for ``seat``; None: clock stopped."""
     return clock_for(game, timing_class, now)[0]
@@ -122,9 +145,10 @@ class DecisionClock:
 def decision_clocks(*, game: Game, seat: int | None, now: datetime | None = None) -> list[DecisionClock]:
     """The open decisions with their countdowns, as ``seat`` (None: spectator) may see them.
 
-    A multi-owner decision (a plucking window) appears once. Its deadline is the viewer's own when
-    the viewer still owns it, otherwise the latest running deadline of the window; which owners have
-    passed is never shown (BB-30.6: individual responses are published when the window closes).
+    A multi-owner decision (a plucking window, the setup peek) appears once, with its one clock
+    (``SHARED_CLOCK``: every owner's row has the same deadline), so owners, those who have answered and
+    spectators all see the same countdown; which owners have answered is never shown (BB-30.6:
+    individual responses are published when the decision closes).
     """
     from .models import Decision
 

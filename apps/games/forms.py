@@ -52,6 +52,12 @@ class GameCreateForm(forms.Form):
         help_text="Comma-separated usernames; each gets a seat at once. Others join by the link.",
     )
     title = forms.CharField(required=False, max_length=100)
+    bot_test = forms.BooleanField(
+        required=False,
+        label="Bot-test game",
+        help_text="Let one person's accounts (you and your bot accounts) take several seats; shown on the "
+        "game page. Otherwise each person plays one seat.",
+    )
 
     def clean_invite(self) -> list[Any]:
         names = [n.strip() for n in self.cleaned_data.get("invite", "").split(",") if n.strip()]

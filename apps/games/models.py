@@ -55,6 +55,11 @@ class Game(models.Model):
         default=3, help_text="Consecutive timeouts after which a bot takes the seat."
     )
     invite_token = models.CharField(max_length=32, default=new_token, unique=True)
+    bot_test = models.BooleanField(
+        default=False,
+        help_text="A bot-test game: its creator lets one person's accounts (bot accounts included) hold "
+        "several seats. Shown on the game page.",
+    )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         null=True,
@@ -112,6 +117,11 @@ class Seat(models.Model):
     )
     bot = models.CharField(max_length=32, blank=True, help_text="Bot name for a bot seat, else empty.")
     bot_takeover = models.BooleanField(default=False, help_text="An absent player's seat played by the bot.")
+    bot_hold = models.BooleanField(
+        default=False,
+        help_text="An organiser handed the seat to the bot: its player cannot take it back; an organiser "
+        "who does not play in the game, or a site admin, gives it back.",
+    )
     consecutive_timeouts = models.PositiveSmallIntegerField(default=0)
     hidden_moves = models.PositiveIntegerField(
         default=0, help_text="This seat's answers to simultaneous decisions that others were not told of."

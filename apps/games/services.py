@@ -24,7 +24,7 @@ from baogame.rules.core import RuleError, visible
 from baogame.rules.registry import get_bots, get_engine
 from baogame.sqlrows import Statement
 
-from . import deadlines, scheduling, signals
+from . import deadlines, people, scheduling, signals
 from . import rows as sql_rows
 from .errors import ServiceError
 from .models import Decision, Game, Move, Seat
@@ -72,8 +72,12 @@ def game_create(
     bots: int = 0,
     bot_name: str | None = None,
     absent_limit: int = 3,
+    bot_test: bool = False,
 ) -> Game:
     """Create a game with ``players`` seats; the creator takes seat 0, the last ``bots`` seats are bots.
+
+    ``bot_test``: one person's accounts (their bot accounts included) may hold several seats; otherwise
+    each person holds at most one (``people``).
 
     Options are validated by the engine's ``setup`` (with a throwaway seed) so a bad option is refused
     now, not when the last player joins. The game starts when every seat is taken.
@@ -103,6 +107,7 @@ def game_create(
             timing_preset=timing_preset if not timing_overrides else "custom",
             timing=timing,
             absent_limit=absent_limit,
+            bot_test=bot_test,
         )
         now = timezone.now()
         for pos in range(players):
@@ -117,7 +122,11 @@ def game_create(
 
 
 def game_join(*, game_id: int, user: User, position: int | None = None) -> Game:
-    """Take an open seat (the lowest, or ``position``); the game starts when the table is full."""
+    """Take an open seat (the lowest, or ``position``); the game starts when the table is full.
+
+    Refused (``same_person``) when another account of the same person (a bot account and its owner)
+    already holds a seat, unless the game is a bot-test game.
+    """
     with transaction.atomic():
         game = _lock_game(game_id)  # the seats come with the lock
         if game is None:
@@ -127,6 +136,13 @@ def game_join(*, game_id: int, user: User, position: int | None = None) -> Game:
         seats = _seats(game)
         if any(s.user_id == user.pk for s in seats.values()):
             raise ServiceError("already_seated", "you already have a seat in this game")
+        if not game.bot_test and people.seat_held_by(seats=seats.values(), user=user) is not None:
+            raise ServiceError(
+                "same_person",
+                "one person cannot hold two seats of a game (their bot accounts included) unless its "
+                "creator made it a bot-test game",
+                status=409,
+            )
         open_seats = [
             s for p, s in sorted(seats.items()) if s.is_empty and (position is None or p == position)
         ]
@@ -573,9 +589,10 @@ def _rewrite_decisions(
             wanted.add((seat, decision_id))
             if (seat, decision_id) in existing:
                 continue
-            if away is None:  # the clock of a player on vacation starts stopped
+            if away is None:  # the clock of a player on vacation (of anyone, for a setup peek) starts stopped
                 away = _away_positions(game)
-            deadline, remaining = deadlines.clock_for(game, timing, now, away=seat in away)
+            held = deadlines.stopped_by_absence(timing, seat, away)
+            deadline, remaining = deadlines.clock_for(game, timing, now, away=held)
             new_rows.append(
                 Decision(
                     game=game,
@@ -738,8 +755,18 @@ def seat_set_skip_pluck_windows(*, game_id: int, user: User, value: bool) -> Sea
     return seat
 
 
+#: Why a player cannot take back a seat an organiser handed to the bot (the page and the API say it).
+BOT_HOLD_TEXT = (
+    "an organiser handed this seat to the bot; only an organiser of the league who does not play in this "
+    "game, or a site admin, can give it back"
+)
+
+
 def seat_take_back(*, game_id: int, user: User) -> Seat:
-    """The player takes their seat back from the bot (one click); the absence count starts again."""
+    """The player takes their seat back from the bot (one click); the absence count starts again.
+
+    Refused (``organiser_hold``) while an organiser's "hand this seat to the bot" stands.
+    """
     with transaction.atomic():
         game = _locked(game_id)
         seat = seat_of(game, user)
@@ -747,6 +774,8 @@ def seat_take_back(*, game_id: int, user: User) -> Seat:
             raise ServiceError("not_seated", "you have no seat in this game", status=403)
         if not seat.bot_takeover:
             return seat
+        if seat.bot_hold:
+            raise ServiceError("organiser_hold", BOT_HOLD_TEXT, status=403)
         seat.bot_takeover, seat.consecutive_timeouts = False, 0
         seat.save(update_fields=["bot_takeover", "consecutive_timeouts"])
         position = seat.position

@@ -8,6 +8,7 @@ urlpatterns = [
     path("games/new/", views.game_new, name="new"),
     path("games/<int:pk>/", views.game_detail, name="detail"),
     path("games/<int:pk>/act/", views.game_act, name="act"),
+    path("games/<int:pk>/take-back/", views.game_take_back, name="take_back"),
     path("games/<int:pk>/history/", views.game_history, name="history"),
     path("games/join/<str:token>/", views.game_join, name="join"),
 ]

@@ -59,6 +59,7 @@ def game_new(request: AuthenticatedHttpRequest) -> HttpResponse:
                     timing_preset=d["timing_preset"],
                     bots=d["bots"],
                     title=d["title"],
+                    bot_test=d["bot_test"],
                 )
                 # Invited by username: each takes a seat at once (the game starts when all are taken).
                 for invitee in d["invite"]:
@@ -126,6 +127,7 @@ def _board_context(request: HttpRequest, game: Game, error: RuleError | None = N
         "history": history,
         "error": error,
         "act_url": reverse("games:act", args=[game.pk]),
+        "bot_hold_text": services.BOT_HOLD_TEXT,
         "invite_url": request.build_absolute_uri(reverse("games:join", args=[game.invite_token])),
     }
 
@@ -207,6 +209,19 @@ def game_act(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     if error is not None:
         messages.error(request, f"Refused: {error.message} ({error.code})")
     return redirect(game)
+
+
+@login_required
+@require_POST
+def game_take_back(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
+    """Take my seat back from the bot (refused while an organiser's hold stands)."""
+    try:
+        services.seat_take_back(game_id=pk, user=request.user)
+    except RuleError as exc:
+        messages.error(request, f"Refused: {exc.message} ({exc.code})")
+    else:
+        messages.success(request, "You play your seat again.")
+    return redirect("games:detail", pk=pk)
 
 
 def game_join(request: HttpRequest, token: str) -> HttpResponse:

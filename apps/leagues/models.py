@@ -205,3 +205,68 @@ class AuditLog(models.Model):
 
     def __str__(self) -> str:
         return f"{self.created_at:%Y-%m-%d %H:%M} {self.actor}: {self.action}"
+
+    @property
+    def public_summary(self) -> str:
+        """What every member may read of the entry's detail: who a seat goes to, which seat."""
+        d = self.detail or {}
+        if self.action in {"substitute_offered", "player_substituted", "substitute_declined"}:
+            previous = d.get("previous_name") or "(nobody)"
+            return f"seat {d.get('seat')}: {previous} → {d.get('newcomer_name') or d.get('newcomer')}"
+        if self.action == "table_shares_a_person":
+            return f"table {d.get('table')} seats two accounts of one person: a bot-test game"
+        if "seat" in d and self.action in {"seat_to_bot", "seat_from_bot", "deadline_extended"}:
+            return f"seat {d['seat']}"
+        return ""
+
+
+class SubstituteOffer(models.Model):
+    """An organiser's offer of a seat in a league game to a member, who must accept it.
+
+    Until the member accepts, the seat is played as before (by its player, or by the bot if it was
+    handed to the bot). A new offer for the same seat withdraws the pending one.
+    """
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Waiting for an answer"
+        ACCEPTED = "accepted", "Accepted"
+        DECLINED = "declined", "Declined"
+        WITHDRAWN = "withdrawn", "Withdrawn"
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="substitute_offers")
+    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="+")
+    position = models.PositiveSmallIntegerField()
+    newcomer = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="substitute_offers"
+    )
+    previous = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        help_text="The seat's player when the offer was made: the offer lapses if that changes.",
+    )
+    offered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    reason = models.TextField(blank=True)
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.PENDING)
+    created_at = models.DateTimeField(auto_now_add=True)
+    answered_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game", "position"],
+                condition=models.Q(status="pending"),
+                name="substitute_offer_one_pending_per_seat",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game} seat {self.position} offered to {self.newcomer} ({self.status})"
+
+    def get_absolute_url(self) -> str:
+        return reverse("leagues:offer", args=[self.league.slug, self.pk])

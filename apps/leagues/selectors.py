@@ -12,11 +12,24 @@ from django.http import Http404
 from apps.accounts.models import display_name
 
 from . import ratings, standings
-from .models import AuditLog, Fixture, League, Membership, RatingHistory, Round, Season, Standing
+from .models import (
+    AuditLog,
+    Fixture,
+    League,
+    Membership,
+    RatingHistory,
+    Round,
+    Season,
+    Standing,
+    SubstituteOffer,
+)
 
 
 def league_list_visible(*, user: User | AnonymousUser | None) -> QuerySet[League]:
-    """Leagues ``user`` may see: public ones, and private ones they organise or belong to."""
+    """Leagues ``user`` may see: public ones, and private ones they organise or belong to (site admins,
+    who may act as league admins, see every league)."""
+    if user is not None and user.is_authenticated and (user.is_staff or user.is_superuser):
+        return League.objects.order_by("name")
     visible = Q(is_public=True)
     if user is not None and user.is_authenticated:
         visible |= Q(organisers=user) | Q(
@@ -128,7 +141,7 @@ def league_fixtures_open(*, league: League) -> QuerySet[Fixture]:
     return (
         Fixture.objects.filter(round__season__league=league, counted_at__isnull=True)
         .select_related("game", "round__season")
-        .prefetch_related("game__seats__user")
+        .prefetch_related("game__seats__user__profile")
         .order_by("round__season__number", "round__number", "table")
     )
 
@@ -145,3 +158,38 @@ def league_members(*, league: League) -> QuerySet[Membership]:
         .select_related("user__profile")
         .order_by("status", "user__username")
     )
+
+
+def offers_pending_for(*, league: League, user: User | AnonymousUser | None) -> list[SubstituteOffer]:
+    """The seat offers of the league waiting for ``user``'s answer."""
+    if user is None or not user.is_authenticated:
+        return []
+    return list(
+        SubstituteOffer.objects.filter(league=league, newcomer=user, status=SubstituteOffer.Status.PENDING)
+        .select_related("game", "league")
+        .order_by("created_at")
+    )
+
+
+def offer_get(*, league: League, offer_id: int, user: User | AnonymousUser | None) -> SubstituteOffer:
+    """One seat offer, for its newcomer or whoever manages the league; ``Http404`` for anyone else."""
+    from .services import league_may_manage
+
+    offer = (
+        SubstituteOffer.objects.filter(league=league, pk=offer_id)
+        .select_related("game", "league", "newcomer__profile", "previous__profile", "offered_by")
+        .first()
+    )
+    if offer is None or not (
+        (user is not None and user.is_authenticated and offer.newcomer_id == user.pk)
+        or league_may_manage(league=league, user=user)
+    ):
+        raise Http404("no such seat offer")
+    return offer
+
+
+def games_played_by(*, games: list[Any], user: User | AnonymousUser | None) -> set[int]:
+    """Ids of ``games`` in which ``user`` (or a bot account of theirs) holds a seat."""
+    from apps.games.people import seat_held_by
+
+    return {g.pk for g in games if seat_held_by(seats=g.seats.all(), user=user) is not None}

@@ -1,8 +1,9 @@
 """Everything that changes a league: leagues, memberships, seasons and rounds, results, organiser tools.
 
-Organiser actions check ``league_is_organiser`` and write an ``AuditLog`` row in the same transaction.
-Game-level tools (substitute, bot takeover, adjudicate, abort) lock the game row first, like every
-change to a game; pausing, resuming and extending deadlines go through ``apps.games.clock``.
+Organiser actions check ``league_may_manage`` (an organiser, or a site admin) and write an ``AuditLog``
+row in the same transaction. Game-level tools (substitute, bot takeover, adjudicate, abort) lock the
+game row first, like every change to a game, and are refused (``own_game``) to anyone who holds a seat
+in that game; pausing, resuming and extending deadlines go through ``apps.games.clock``.
 """
 
 from __future__ import annotations
@@ -16,11 +17,13 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser, User
-from django.core.mail import send_mass_mail
+from django.core.mail import send_mail, send_mass_mail
 from django.db import transaction
 from django.utils import timezone
 from django.utils.text import slugify
 
+from apps.accounts.models import display_name
+from apps.games import people
 from apps.games import scheduling as game_scheduling
 from apps.games import services as game_services
 from apps.games import signals as game_signals
@@ -30,7 +33,17 @@ from apps.games.timing import PRESETS
 from baogame.rules.registry import get_engine
 
 from . import pairing, ratings, standings
-from .models import AuditLog, Fixture, League, Membership, RatingHistory, Round, Season, Standing
+from .models import (
+    AuditLog,
+    Fixture,
+    League,
+    Membership,
+    RatingHistory,
+    Round,
+    Season,
+    Standing,
+    SubstituteOffer,
+)
 
 log = logging.getLogger(__name__)
 
@@ -43,9 +56,33 @@ def league_is_organiser(*, league: League, user: User | AnonymousUser | None) ->
     return bool(user and user.is_authenticated and league.organisers.filter(pk=user.pk).exists())
 
 
+def league_is_admin(*, user: User | AnonymousUser | None) -> bool:
+    """Whether ``user`` is a league admin: site staff, who may use every league's organiser tools.
+
+    The league models have no owner: whoever created a league is one of its organisers like any
+    other. When every organiser plays in a game, a site admin who does not play there acts on it.
+    """
+    return bool(user and user.is_authenticated and (user.is_staff or user.is_superuser))
+
+
+def league_may_manage(*, league: League, user: User | AnonymousUser | None) -> bool:
+    """Whether ``user`` may use the league's organiser tools: an organiser, or a league admin."""
+    return league_is_admin(user=user) or league_is_organiser(league=league, user=user)
+
+
 def _require_organiser(league: League, user: User | AnonymousUser | None) -> None:
-    if not league_is_organiser(league=league, user=user):
+    if not league_may_manage(league=league, user=user):
         raise ServiceError("forbidden", "only the league's organisers can do that", status=403)
+
+
+def league_sole_organiser_plays(*, league: League) -> bool:
+    """Whether the league's only organiser is also an active member: in their own games, nobody but a
+    site admin can use the organiser tools (said on the manage page)."""
+    organisers = list(league.organisers.values_list("pk", flat=True))
+    return (
+        len(organisers) == 1
+        and league.memberships.filter(user_id=organisers[0], status=Membership.Status.ACTIVE).exists()
+    )
 
 
 def audit(
@@ -401,7 +438,14 @@ def round_start(*, season_id: int, by: User | None = None) -> Round:
 def _table_game_create(
     *, league: League, season: Season, rnd: Round, table: int, user_ids: list[int]
 ) -> Game:
-    """Create one table's game and seat its members in a seeded random order."""
+    """Create one table's game and seat its members in a seeded random order.
+
+    The pairing does not keep one person's accounts apart (a member and their bot account): a table
+    that seats two of them is created as a bot-test game, which its page shows, and the audit log says
+    so to every member.
+    """
+    persons = [people.person_of(u) for u in _users(user_ids)]
+    shared = len(set(persons)) < len(persons)
     game = game_services.game_create(
         creator=None,
         engine=league.game,
@@ -410,7 +454,10 @@ def _table_game_create(
         timing_preset=league.timing_preset,
         title=f"{league.name} · season {season.number} · round {rnd.number} · table {table}",
         creator_seat=False,
+        bot_test=shared,
     )
+    if shared:
+        audit(league=league, actor=None, action="table_shares_a_person", game=game, table=table)
     order = list(user_ids)
     random.Random(f"leagues:seats:{season.seed}:{rnd.number}:{table}").shuffle(order)
     users = {u.pk: u for u in _users(order)}
@@ -534,8 +581,9 @@ def _season_finish_if_done(season: Season) -> None:
 # --- organiser tools on a league game ---------------------------------------------------------------------
 
 
-def _league_game(league: League, game_id: int) -> Game:
-    """The game, locked, when it is one of the league's; refused when it is over."""
+def _league_game(league: League, game_id: int, by: User) -> Game:
+    """The game, locked, when it is one of the league's and ``by`` does not play in it; refused when it
+    is over. An organiser who holds a seat (or whose bot account does) has no power over the game."""
     game = (
         Game.objects.select_for_update()
         .filter(pk=game_id, league_fixture__round__season__league=league)
@@ -543,6 +591,7 @@ def _league_game(league: League, game_id: int) -> Game:
     )
     if game is None:
         raise ServiceError("not_found", "no such game in this league", status=404)
+    people.refuse_own_game(game=game, user=by)
     if game.is_over:
         raise ServiceError("game_over", "this game has ended", status=409)
     return game
@@ -556,7 +605,7 @@ def game_deadline_extend(
 
     _require_organiser(league, by)
     with transaction.atomic():
-        game = _league_game(league, game_id)
+        game = _league_game(league, game_id, by)
         clock.decision_extend(game_id=game.pk, seat=seat, by=timedelta(hours=hours), actor=by)
         audit(
             league=league,
@@ -575,7 +624,7 @@ def game_pause(*, league: League, game_id: int, by: User, reason: str = "") -> N
 
     _require_organiser(league, by)
     with transaction.atomic():
-        game = _league_game(league, game_id)
+        game = _league_game(league, game_id, by)
         clock.game_pause(game_id=game.pk, by=by, reason=reason)
         audit(league=league, actor=by, action="game_paused", game=game, reason=reason)
 
@@ -586,7 +635,7 @@ def game_resume(*, league: League, game_id: int, by: User, reason: str = "") -> 
 
     _require_organiser(league, by)
     with transaction.atomic():
-        game = _league_game(league, game_id)
+        game = _league_game(league, game_id, by)
         clock.game_resume(game_id=game.pk, by=by)
         audit(league=league, actor=by, action="game_resumed", game=game, reason=reason)
 
@@ -599,51 +648,164 @@ def seat_substitute(
     user: User,
     by: User,
     reason: str = "",
-) -> Seat:
-    """Put ``user`` into a seat: they play it (and know what it knows) from now on.
+) -> SubstituteOffer:
+    """Offer a seat to ``user``, an active member not seated in the game; they take it when they accept.
 
-    A seat's knowledge lives in the engine state, so the newcomer's view is the seat's view. The
-    newcomer gets the result of the game in the standings.
+    Until then the seat is played as before (its player, or the bot). A pending offer for the same seat
+    is withdrawn. The audit log names the newcomer for every member.
     """
     _require_organiser(league, by)
     with transaction.atomic():
-        game = _league_game(league, game_id)
-        seat = game.seats.filter(position=position).select_related("user").first()
+        game = _league_game(league, game_id, by)
+        seat = game.seats.filter(position=position).select_related("user__profile").first()
         if seat is None or seat.is_bot:
             raise ServiceError("no_such_seat", "no player seat at that position", status=404)
-        if game.seats.filter(user=user).exists():
-            raise ServiceError("already_seated", "that player already has a seat in this game", status=409)
-        previous = seat.user.get_username() if seat.user else ""
-        seat.user, seat.bot_takeover, seat.consecutive_timeouts = user, False, 0
-        seat.save(update_fields=["user", "bot_takeover", "consecutive_timeouts"])
+        _check_newcomer(league=league, game=game, user=user)
+        SubstituteOffer.objects.filter(
+            game=game, position=position, status=SubstituteOffer.Status.PENDING
+        ).update(status=SubstituteOffer.Status.WITHDRAWN, answered_at=timezone.now())
+        offer = SubstituteOffer.objects.create(
+            league=league,
+            game=game,
+            position=position,
+            newcomer=user,
+            previous=seat.user,
+            offered_by=by,
+            reason=reason,
+        )
         audit(
             league=league,
             actor=by,
-            action="player_substituted",
+            action="substitute_offered",
             game=game,
             reason=reason,
-            seat=position,
-            previous=previous,
-            newcomer=user.get_username(),
+            **_offer_detail(offer),
         )
-        notify = _notify_invitation()
-        if notify is not None:
-            transaction.on_commit(partial(notify, game_id=game.pk, user=user))
-    return seat
+        transaction.on_commit(partial(_mail_offer, offer_id=offer.pk))
+    return offer
+
+
+def _check_newcomer(*, league: League, game: Game, user: User) -> None:
+    """A substitute is an active member of the league who holds no seat in the game (nor their bots)."""
+    if not league.memberships.filter(user=user, status=Membership.Status.ACTIVE).exists():
+        raise ServiceError("not_a_member", "a substitute must be an active member of the league", status=409)
+    if people.holds_seat(game=game, user=user):
+        raise ServiceError("already_seated", "that player already has a seat in this game", status=409)
+
+
+def _offer_detail(offer: SubstituteOffer) -> dict[str, Any]:
+    """The audit detail of an offer: the seat and, by name, who leaves it and who takes it."""
+    return {
+        "seat": offer.position,
+        "previous": offer.previous.get_username() if offer.previous else "",
+        "previous_name": display_name(offer.previous) if offer.previous else "",
+        "newcomer": offer.newcomer.get_username(),
+        "newcomer_name": display_name(offer.newcomer),
+        "offer": offer.pk,
+    }
+
+
+def _mail_offer(*, offer_id: int) -> None:
+    """Tell the newcomer about the offer, with the link to accept or decline it."""
+    offer = SubstituteOffer.objects.select_related("league", "newcomer").get(pk=offer_id)
+    if not offer.newcomer.email:
+        return
+    link = f"{settings.SITE_URL.rstrip('/')}{offer.get_absolute_url()}"
+    body = (
+        f"An organiser of {offer.league.name} offers you seat {offer.position} of {offer.game}.\n"
+        f"You play it (and see what it knows) only once you accept: {link}\n"
+    )
+    try:
+        send_mail(
+            f"[{offer.league.name}] A seat for you", body, settings.DEFAULT_FROM_EMAIL, [offer.newcomer.email]
+        )
+    except OSError:
+        log.warning("substitute offer %s: mail not sent", offer_id)
+
+
+def substitute_answer(*, offer_id: int, user: User, accept: bool) -> SubstituteOffer:
+    """The newcomer accepts (takes the seat now) or declines a pending offer.
+
+    Accepting is refused when the offer lapsed: the seat changed hands since, the game ended, the
+    newcomer is no longer an active member or has a seat in the game by now.
+    """
+    game_id = (
+        SubstituteOffer.objects.filter(pk=offer_id, newcomer=user).values_list("game_id", flat=True).first()
+    )
+    if game_id is None:
+        raise ServiceError("no_such_offer", "no such seat offer for you", status=404)
+    lapsed = False
+    with transaction.atomic():
+        # The game row first, then the offer: the order every organiser tool takes (no deadlock).
+        game = Game.objects.select_for_update().get(pk=game_id)
+        offer = (
+            SubstituteOffer.objects.select_for_update(of=("self",))
+            .select_related("league", "newcomer__profile", "previous__profile")
+            .get(pk=offer_id)
+        )
+        if offer.status != SubstituteOffer.Status.PENDING:
+            raise ServiceError(
+                "offer_closed", f"this offer is {offer.get_status_display().lower()}", status=409
+            )
+        league = offer.league
+        offer.answered_at = timezone.now()
+        if not accept:
+            offer.status = SubstituteOffer.Status.DECLINED
+            offer.save(update_fields=["status", "answered_at"])
+            audit(league=league, actor=user, action="substitute_declined", game=game, **_offer_detail(offer))
+            return offer
+        seat = game.seats.filter(position=offer.position).first()
+        lapsed = game.is_over or seat is None or seat.user_id != offer.previous_id
+        if lapsed:  # withdrawn for good (committed), then refused below
+            offer.status = SubstituteOffer.Status.WITHDRAWN
+            offer.save(update_fields=["status", "answered_at"])
+        else:
+            _take_offered_seat(offer=offer, game=game, seat=seat, user=user)
+    if lapsed:
+        raise ServiceError("offer_lapsed", "the seat is no longer the one offered", status=409)
+    return offer
+
+
+def _take_offered_seat(*, offer: SubstituteOffer, game: Game, seat: Seat | None, user: User) -> None:
+    """The newcomer takes the offered seat (inside the caller's transaction, game and offer locked)."""
+    assert seat is not None  # the caller checked that the seat is still the one offered
+    league = offer.league
+    _check_newcomer(league=league, game=game, user=user)
+    seat.user, seat.bot_takeover, seat.bot_hold, seat.consecutive_timeouts = user, False, False, 0
+    seat.save(update_fields=["user", "bot_takeover", "bot_hold", "consecutive_timeouts"])
+    offer.status = SubstituteOffer.Status.ACCEPTED
+    offer.save(update_fields=["status", "answered_at"])
+    audit(
+        league=league,
+        actor=offer.offered_by,
+        action="player_substituted",
+        game=game,
+        reason=offer.reason,
+        **_offer_detail(offer),
+    )
+    if game.status == Game.Status.ACTIVE:
+        game_scheduling.game_schedule(game)
+    notify = _notify_invitation()
+    if notify is not None:
+        transaction.on_commit(partial(notify, game_id=game.pk, user=user))
 
 
 def seat_bot_takeover(
     *, league: League, game_id: int, position: int, on: bool, by: User, reason: str = ""
 ) -> Seat:
-    """Hand a seat to the server's bot (``on``) or give it back to its player."""
+    """Hand a seat to the server's bot (``on``) or give it back to its player.
+
+    Handing it over sets the organiser's hold: the player cannot take the seat back themselves until
+    an organiser who does not play in the game (or a site admin) gives it back.
+    """
     _require_organiser(league, by)
     with transaction.atomic():
-        game = _league_game(league, game_id)
+        game = _league_game(league, game_id, by)
         seat = game.seats.filter(position=position).first()
         if seat is None or seat.is_bot:
             raise ServiceError("no_such_seat", "no player seat at that position", status=404)
-        seat.bot_takeover, seat.consecutive_timeouts = on, 0
-        seat.save(update_fields=["bot_takeover", "consecutive_timeouts"])
+        seat.bot_takeover, seat.bot_hold, seat.consecutive_timeouts = on, on, 0
+        seat.save(update_fields=["bot_takeover", "bot_hold", "consecutive_timeouts"])
         audit(
             league=league,
             actor=by,
@@ -666,7 +828,7 @@ def game_adjudicate(*, league: League, game_id: int, places: dict[int, int], by:
     if not reason.strip():
         raise ServiceError("reason_required", "say why the game is adjudicated")
     with transaction.atomic():
-        game = _league_game(league, game_id)
+        game = _league_game(league, game_id, by)
         if sorted(places) != list(range(game.players)) or any(
             not 1 <= p <= game.players for p in places.values()
         ):
@@ -692,7 +854,7 @@ def game_abort(*, league: League, game_id: int, by: User, reason: str) -> Game:
     if not reason.strip():
         raise ServiceError("reason_required", "say why the game is aborted")
     with transaction.atomic():
-        game = _league_game(league, game_id)
+        game = _league_game(league, game_id, by)
         _end_game(game, status=Game.Status.ABORTED, reason=reason, result=None)
         audit(league=league, actor=by, action="game_aborted", game=game, reason=reason)
     return game

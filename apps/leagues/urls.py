@@ -10,6 +10,8 @@ urlpatterns = [
     path("<slug:slug>/join/<str:token>/", views.league_join, name="join"),
     path("<slug:slug>/request/", views.league_request, name="request"),
     path("<slug:slug>/withdraw/", views.league_withdraw, name="withdraw"),
+    path("<slug:slug>/offers/<int:offer_id>/", views.offer_detail, name="offer"),
+    path("<slug:slug>/offers/<int:offer_id>/<str:answer>/", views.offer_answer, name="offer_answer"),
     path("<slug:slug>/manage/", views.league_manage, name="manage"),
     path("<slug:slug>/manage/<str:action>/", views.league_manage_action, name="manage_action"),
 ]

@@ -7,7 +7,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse, HttpResponseForbidden
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidden
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
@@ -55,8 +55,37 @@ def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "chart": chart,
         "rounds": selectors.season_rounds(season=season) if season else [],
         "audit_log": selectors.league_audit_log(league=league),
+        "offers": selectors.offers_pending_for(league=league, user=request.user),
+        "may_manage": services.league_may_manage(league=league, user=request.user),
     }
     return render(request, "leagues/detail.html", context)
+
+
+@login_required
+def offer_detail(request: AuthenticatedHttpRequest, slug: str, offer_id: int) -> HttpResponse:
+    """A seat offered to a member: they accept (and play the seat from then on) or decline."""
+    league = selectors.league_get_visible(user=request.user, slug=slug)
+    offer = selectors.offer_get(league=league, offer_id=offer_id, user=request.user)
+    return render(request, "leagues/offer.html", {"league": league, "offer": offer})
+
+
+@login_required
+@require_POST
+def offer_answer(request: AuthenticatedHttpRequest, slug: str, offer_id: int, answer: str) -> HttpResponse:
+    """The newcomer accepts or declines a seat offer."""
+    league = selectors.league_get_visible(user=request.user, slug=slug)
+    if answer not in {"accept", "decline"}:
+        raise Http404("no such answer")
+    try:
+        offer = services.substitute_answer(offer_id=offer_id, user=request.user, accept=answer == "accept")
+    except RuleError as exc:
+        messages.error(request, f"{exc.message} ({exc.code})")
+        return redirect("leagues:offer", slug=league.slug, offer_id=offer_id)
+    if answer == "accept":
+        messages.success(request, f"You play seat {offer.position} from now on.")
+        return redirect(offer.game)
+    messages.success(request, "You declined the seat.")
+    return redirect(league)
 
 
 def league_join(request: HttpRequest, slug: str, token: str) -> HttpResponse:
@@ -103,7 +132,7 @@ def league_withdraw(request: AuthenticatedHttpRequest, slug: str) -> HttpRespons
 
 def _organised(request: AuthenticatedHttpRequest, slug: str) -> League | None:
     league = selectors.league_get_visible(user=request.user, slug=slug)
-    return league if services.league_is_organiser(league=league, user=request.user) else None
+    return league if services.league_may_manage(league=league, user=request.user) else None
 
 
 @login_required
@@ -112,11 +141,14 @@ def league_manage(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     league = _organised(request, slug)
     if league is None:
         return HttpResponseForbidden("only the league's organisers can manage it")
+    fixtures = list(selectors.league_fixtures_open(league=league))
     context = {
         "league": league,
         "season": selectors.season_current(league=league),
         "members": selectors.league_members(league=league),
-        "fixtures": selectors.league_fixtures_open(league=league),
+        "fixtures": fixtures,
+        "own_games": selectors.games_played_by(games=[f.game for f in fixtures], user=request.user),
+        "sole_organiser_plays": services.league_sole_organiser_plays(league=league),
         "invite_url": request.build_absolute_uri(f"/leagues/{league.slug}/join/{league.invite_token}/"),
         "season_form": SeasonCreateForm(),
         "email_form": EmailForm(),
@@ -197,7 +229,11 @@ def _game_tool(request: AuthenticatedHttpRequest, league: League) -> str:
             newcomer = get_user_model().objects.filter(username=d["username"]).first()
             if newcomer is None:
                 return "No such user."
-            services.seat_substitute(**common, position=seat or 0, user=newcomer, reason=reason)
+            offer = services.seat_substitute(**common, position=seat or 0, user=newcomer, reason=reason)
+            return (
+                f"Seat {offer.position} offered to {newcomer.get_username()}: they take it when they "
+                "accept; until then it is played as before."
+            )
         case "bot_on" | "bot_off":
             services.seat_bot_takeover(
                 **common, position=seat or 0, on=d["action"] == "bot_on", reason=reason

@@ -10,7 +10,7 @@ import pytest
 from django.core import mail
 
 from apps.games.models import Game
-from apps.leagues.models import AuditLog, Membership
+from apps.leagues.models import AuditLog, League, Membership
 from baogame.rules.registry import get_engine
 
 pytestmark = pytest.mark.django_db
@@ -21,10 +21,12 @@ class Club:
     slug: str
     season_id: int
     game_id: int
-    organiser: Any  # plays too
+    organiser: Any  # plays too: has no organiser power over the game
     member: Any  # plays, does not organise
     api: Any  # the organiser's client
     member_api: Any
+    steward: Any  # a second organiser, who does not play: uses the tools on the game
+    steward_api: Any
 
 
 @pytest.fixture
@@ -42,13 +44,28 @@ def club(client_for: Any, users: list, toy_engine: str) -> Club:
     )
     season = api.post(f"/api/v1/leagues/{league['slug']}/seasons/", {"rounds": 2}, format="json").json()
     rnd = api.post(f"/api/v1/leagues/{league['slug']}/seasons/{season['id']}/rounds/").json()
+    League.objects.get(slug=league["slug"]).organisers.add(users[5])
     return Club(
-        league["slug"], season["id"], rnd["fixtures"][0]["game_id"], users[0], users[1], api, member_api
+        league["slug"],
+        season["id"],
+        rnd["fixtures"][0]["game_id"],
+        users[0],
+        users[1],
+        api,
+        member_api,
+        users[5],
+        client_for(users[5]),
     )
 
 
+def _member(club: Club, user: Any) -> None:
+    """``user`` joins the club (a substitute must be an active member)."""
+    league = League.objects.get(slug=club.slug)
+    Membership.objects.create(league=league, user=user, status=Membership.Status.ACTIVE)
+
+
 def _tool(club: Club, action: str, body: dict[str, Any], client: Any = None) -> Any:
-    return (client or club.api).post(
+    return (client or club.steward_api).post(
         f"/api/v1/leagues/{club.slug}/games/{club.game_id}/{action}/", body, format="json"
     )
 
@@ -71,7 +88,7 @@ def test_a_league_built_through_the_api_seats_its_members_at_a_round_game(club: 
     ("action", "body", "logged"),
     [
         ("pause", {"reason": "storm"}, "game_paused"),
-        ("substitute", {"seat": 0, "username": "{newcomer}", "reason": "left"}, "player_substituted"),
+        ("substitute", {"seat": 0, "username": "{newcomer}", "reason": "left"}, "substitute_offered"),
         ("bot-takeover", {"seat": 1, "on": True, "reason": "absent"}, "seat_to_bot"),
         ("adjudicate", {"places": [2, 1], "reason": "agreed"}, "game_adjudicated"),
         ("abort", {"reason": "broken"}, "game_aborted"),
@@ -80,24 +97,25 @@ def test_a_league_built_through_the_api_seats_its_members_at_a_round_game(club: 
 def test_every_organiser_tool_writes_the_audit_log(
     club: Club, users: list, action: str, body: dict[str, Any], logged: str
 ) -> None:
+    _member(club, users[3])
     body = {
         k: v.format(newcomer=users[3].get_username()) if isinstance(v, str) else v for k, v in body.items()
     }
 
     response = _tool(club, action, body)
 
-    assert response.status_code == 200, response.json()
+    assert response.status_code in (200, 201), response.json()
     entry = AuditLog.objects.filter(league__slug=club.slug).first()
     assert (entry.action, entry.actor, entry.game_id, entry.reason) == (
         logged,
-        club.organiser,
+        club.steward,
         club.game_id,
         body["reason"],
     )
     shown = club.api.get(f"/api/v1/leagues/{club.slug}/audit-log/").json()[0]
     assert (shown["action"], shown["actor"], shown["game_id"]) == (
         logged,
-        club.organiser.get_username(),
+        club.steward.get_username(),
         club.game_id,
     )
 
@@ -218,9 +236,12 @@ def test_an_adjudicated_game_enters_the_standings_and_rating_history(
 
 
 def test_a_substitute_sees_exactly_the_seats_view(club: Club, client_for: Any, users: list) -> None:
-    _tool(club, "substitute", {"seat": 0, "username": users[3].username, "reason": "left"})
+    _member(club, users[3])
+    offer = _tool(club, "substitute", {"seat": 0, "username": users[3].username, "reason": "left"}).json()
+    newcomer = client_for(users[3])
+    newcomer.post(f"/api/v1/leagues/{club.slug}/offers/{offer['id']}/accept/")
 
-    body = client_for(users[3]).get(f"/api/v1/games/{club.game_id}/").json()
+    body = newcomer.get(f"/api/v1/games/{club.game_id}/").json()
 
     game = Game.objects.get(pk=club.game_id)
     assert body["my_seat"] == 0
@@ -282,3 +303,108 @@ def test_patching_a_league_is_for_organisers_and_hidden_from_outsiders(
     assert (by_member.status_code, by_member.json()["code"]) == (403, "forbidden")
     assert by_outsider.status_code == 404
     assert club.api.get(f"/api/v1/leagues/{club.slug}/").json()["timing_preset"] == "weekly"
+
+
+# --- issue 13, point 1: organisers who play -------------------------------------------------------------
+
+OWN_GAME_TOOLS = [
+    ("extend", {"seat": 1, "hours": 5}),
+    ("pause", {"reason": "mine"}),
+    ("resume", {}),
+    ("substitute", {"seat": 1, "username": "{newcomer}"}),
+    ("bot-takeover", {"seat": 1, "on": True}),
+    ("adjudicate", {"places": [1, 2], "reason": "mine"}),
+    ("abort", {"reason": "mine"}),
+]
+
+
+@pytest.mark.parametrize(("action", "body"), OWN_GAME_TOOLS, ids=[a for a, _ in OWN_GAME_TOOLS])
+def test_an_organiser_who_holds_a_seat_has_no_organiser_power_over_that_game(
+    club: Club, users: list, action: str, body: dict[str, Any]
+) -> None:
+    _member(club, users[3])
+    body = {k: v.format(newcomer=users[3].username) if isinstance(v, str) else v for k, v in body.items()}
+    logged = AuditLog.objects.count()
+
+    response = _tool(club, action, body, client=club.api)
+
+    assert (response.status_code, response.json()["code"]) == (403, "own_game")
+    assert AuditLog.objects.count() == logged
+    assert Game.objects.get(pk=club.game_id).status == Game.Status.ACTIVE
+
+
+def test_an_organiser_whose_bot_account_holds_a_seat_has_no_power_over_that_game(
+    club: Club, users: list
+) -> None:
+    from apps.accounts.models import Profile
+
+    Profile.objects.filter(user=club.member).update(is_bot_account=True, bot_owner=club.steward)
+
+    response = _tool(club, "abort", {"reason": "my bot is losing"})
+
+    assert (response.status_code, response.json()["code"]) == (403, "own_game")
+
+
+def test_a_site_admin_who_does_not_play_may_act_on_a_league_game(
+    club: Club, client_for: Any, users: list
+) -> None:
+    admin = users[4]
+    admin.is_staff = True
+    admin.save(update_fields=["is_staff"])
+
+    response = _tool(club, "pause", {"reason": "both organisers play"}, client=client_for(admin))
+
+    assert response.status_code == 200
+    assert Game.objects.get(pk=club.game_id).status == Game.Status.PAUSED
+
+
+def test_a_substitute_takes_the_seat_only_once_they_accept_the_offer(
+    club: Club, client_for: Any, users: list
+) -> None:
+    _member(club, users[3])
+    game = Game.objects.get(pk=club.game_id)
+    before = game.seats.get(position=1).user_id
+
+    offer = _tool(club, "substitute", {"seat": 1, "username": users[3].username, "reason": "left"})
+    waiting = Game.objects.get(pk=club.game_id).seats.get(position=1).user_id
+    accepted = client_for(users[3]).post(f"/api/v1/leagues/{club.slug}/offers/{offer.json()['id']}/accept/")
+
+    assert offer.status_code == 201 and offer.json()["status"] == "pending"
+    assert waiting == before
+    assert accepted.status_code == 200 and accepted.json()["status"] == "accepted"
+    assert Game.objects.get(pk=club.game_id).seats.get(position=1).user_id == users[3].pk
+
+
+def test_only_the_newcomer_can_accept_a_seat_offer(club: Club, users: list) -> None:
+    _member(club, users[3])
+    offer = _tool(club, "substitute", {"seat": 1, "username": users[3].username}).json()
+
+    answer = club.api.post(f"/api/v1/leagues/{club.slug}/offers/{offer['id']}/accept/")
+
+    assert (answer.status_code, answer.json()["code"]) == (404, "no_such_offer")
+
+
+@pytest.mark.parametrize("who", ["not a member", "seated"])
+def test_a_substitute_must_be_an_active_member_not_seated_in_the_game(
+    club: Club, users: list, who: str
+) -> None:
+    newcomer = users[3] if who == "not a member" else club.organiser
+
+    response = _tool(club, "substitute", {"seat": 1, "username": newcomer.username})
+
+    expected = "not_a_member" if who == "not a member" else "already_seated"
+    assert (response.status_code, response.json()["code"]) == (409, expected)
+    assert not AuditLog.objects.filter(action="substitute_offered").exists()
+
+
+def test_the_audit_log_names_the_newcomer_for_every_member(club: Club, client_for: Any, users: list) -> None:
+    _member(club, users[3])
+    offer = _tool(club, "substitute", {"seat": 1, "username": users[3].username}).json()
+    client_for(users[3]).post(f"/api/v1/leagues/{club.slug}/offers/{offer['id']}/accept/")
+
+    log = club.member_api.get(f"/api/v1/leagues/{club.slug}/audit-log/").json()
+
+    from apps.accounts.models import display_name
+
+    assert [e["action"] for e in log[:2]] == ["player_substituted", "substitute_offered"]
+    assert display_name(users[3]) in log[0]["summary"] and display_name(users[3]) in log[1]["summary"]

@@ -82,7 +82,7 @@ def _extend(world: World) -> dict:
 
 
 def _paused(world: World) -> dict:
-    clock.game_pause(game_id=world.with_club().game.pk, by=world.users["player"])
+    clock.game_pause(game_id=world.with_club().game.pk, by=None)
     return {"reason": "back"}
 
 
@@ -103,6 +103,9 @@ CLUB_ORGANISER = {"outsider": 404, "player": 200, "other_seat": 403}
 CLUB_MEMBERS = {"outsider": 404, "player": 200, "other_seat": 200}
 PUBLIC_ORGANISER = {"outsider": 403, "player": 200, "other_seat": 403}
 SEATED = {"outsider": 403, "player": 200, "other_seat": 200}
+#: The game tools on the club's game: the player organises but holds a seat there, so has no organiser
+#: power over it (own_game, 403; issue 13); the plain member is refused as a non-organiser.
+CLUB_OWN_GAME = {"outsider": 404, "player": 403, "other_seat": 403}
 
 # (method, path template, body, {role: status}) — anonymous is always 401 unless given.
 ENDPOINTS: list[tuple[str, str, Any, dict[str, int]]] = [
@@ -182,24 +185,25 @@ ENDPOINTS: list[tuple[str, str, Any, dict[str, int]]] = [
     ("post", "/api/v1/leagues/{club}/members/{pending}/approve/", None, CLUB_ORGANISER | {"player": 404}),
     ("post", "/api/v1/leagues/{club}/email/", {"subject": "Hi", "body": "Round 2"}, CLUB_ORGANISER),
     ("get", "/api/v1/leagues/{club}/games/", None, CLUB_ORGANISER),
-    ("post", "/api/v1/leagues/{club}/games/{club_game}/extend/", _extend, CLUB_ORGANISER),
-    ("post", "/api/v1/leagues/{club}/games/{club_game}/pause/", {"reason": "x"}, CLUB_ORGANISER),
-    ("post", "/api/v1/leagues/{club}/games/{club_game}/resume/", _paused, CLUB_ORGANISER),
-    ("post", "/api/v1/leagues/{club}/games/{club_game}/resume/", {}, CLUB_ORGANISER | {"player": 409}),
-    ("post", "/api/v1/leagues/{club}/games/{club_game}/substitute/", _substitute, CLUB_ORGANISER),
+    ("get", "/api/v1/leagues/{club}/offers/", None, CLUB_MEMBERS),
+    ("post", "/api/v1/leagues/{club}/games/{club_game}/extend/", _extend, CLUB_OWN_GAME),
+    ("post", "/api/v1/leagues/{club}/games/{club_game}/pause/", {"reason": "x"}, CLUB_OWN_GAME),
+    ("post", "/api/v1/leagues/{club}/games/{club_game}/resume/", _paused, CLUB_OWN_GAME),
+    ("post", "/api/v1/leagues/{club}/games/{club_game}/resume/", {}, CLUB_OWN_GAME),
+    ("post", "/api/v1/leagues/{club}/games/{club_game}/substitute/", _substitute, CLUB_OWN_GAME),
     (
         "post",
         "/api/v1/leagues/{club}/games/{club_game}/bot-takeover/",
         {"seat": 1, "on": True},
-        CLUB_ORGANISER,
+        CLUB_OWN_GAME,
     ),
     (
         "post",
         "/api/v1/leagues/{club}/games/{club_game}/adjudicate/",
         {"places": [2, 1], "reason": "agreed"},
-        CLUB_ORGANISER,
+        CLUB_OWN_GAME,
     ),
-    ("post", "/api/v1/leagues/{club}/games/{club_game}/abort/", {"reason": "cheat"}, CLUB_ORGANISER),
+    ("post", "/api/v1/leagues/{club}/games/{club_game}/abort/", {"reason": "cheat"}, CLUB_OWN_GAME),
     ("post", "/api/v1/leagues/{club}/games/{game}/abort/", {"reason": "x"}, CLUB_ORGANISER | {"player": 404}),
     # --- player clock: vacation, my seat's settings, taking a seat back ---
     ("get", "/api/v1/me/vacation/", None, {r: 200 for r in ROLES[1:]}),

@@ -32,9 +32,9 @@ def test_pausing_stops_every_clock_and_resuming_gives_back_the_time_left(
     game = a_game(toy_engine, users, timing_overrides={"turn": 3600})
     Decision.objects.filter(game=game).update(deadline=timezone.now() + timedelta(minutes=10))
 
-    clock.game_pause(game_id=game.pk, by=users[0], reason="organiser away")
+    clock.game_pause(game_id=game.pk, by=users[5], reason="organiser away")
     stopped = Decision.objects.get(game=game)
-    clock.game_resume(game_id=game.pk, by=users[0])
+    clock.game_resume(game_id=game.pk, by=users[5])
 
     row = Decision.objects.get(game=game)
     assert stopped.deadline is None and timedelta(minutes=9) < stopped.remaining <= timedelta(minutes=10)
@@ -74,7 +74,7 @@ def test_resuming_a_game_that_is_not_paused_is_refused(toy_engine: str, users: l
     game = a_game(toy_engine, users)
 
     with pytest.raises(ServiceError) as exc:
-        clock.game_resume(game_id=game.pk, by=users[0])
+        clock.game_resume(game_id=game.pk, by=users[5])
 
     assert exc.value.code == "game_not_paused"
 
@@ -84,7 +84,7 @@ def test_extending_moves_the_deadline_of_every_owner_of_a_window(toy_engine: str
     toy_play(game, users[0])
     before = {r.seat: r.deadline for r in Decision.objects.filter(game=game)}
 
-    clock.decision_extend(game_id=game.pk, seat=1, by=timedelta(hours=2), actor=users[0])
+    clock.decision_extend(game_id=game.pk, seat=1, by=timedelta(hours=2), actor=users[5])
 
     after = {r.seat: r.deadline for r in Decision.objects.filter(game=game)}
     assert set(after) == {1, 2}
@@ -102,7 +102,7 @@ def test_extending_a_seat_that_has_answered_an_open_window_is_not_refused_bb_30_
     services.submit_action(game_id=game.pk, user=users[1], action={"type": "pass", "decision_id": window})
     before = Decision.objects.get(game=game, seat=2).deadline
 
-    clock.decision_extend(game_id=game.pk, seat=1, by=timedelta(hours=2), actor=users[0])
+    clock.decision_extend(game_id=game.pk, seat=1, by=timedelta(hours=2), actor=users[5])
 
     assert list(Decision.objects.filter(game=game).values_list("seat", flat=True)) == [2]
     assert Decision.objects.get(game=game, seat=2).deadline - before == timedelta(hours=2)

@@ -30,6 +30,13 @@ def running(
     return Fixture.objects.get(round__season=season, table=1).game
 
 
+def _reserve(league: League) -> Any:
+    """A member of the league without a table this round: a possible substitute."""
+    user = UserFactory(username="reserve", password=NO_PASSWORD)
+    services.membership_join_by_link(league=league, user=user, token=league.invite_token)
+    return user
+
+
 def _actions(league: League) -> list[str]:
     return list(AuditLog.objects.filter(league=league).order_by("pk").values_list("action", flat=True))
 
@@ -46,7 +53,7 @@ def test_round_seats_each_member_once_in_seeded_order(running: Game, members: li
 def test_each_organiser_action_is_audited(
     toy_league: League, running: Game, organiser: Any, django_capture_on_commit_callbacks: Any
 ) -> None:
-    newcomer = UserFactory(username="reserve", password=NO_PASSWORD)
+    newcomer = _reserve(toy_league)
     before = Decision.objects.get(game=running, seat=running.state["active"])
 
     services.game_deadline_extend(
@@ -54,16 +61,20 @@ def test_each_organiser_action_is_audited(
     )
     services.game_pause(league=toy_league, game_id=running.pk, by=organiser, reason="dispute")
     services.game_resume(league=toy_league, game_id=running.pk, by=organiser)
-    services.seat_substitute(league=toy_league, game_id=running.pk, position=1, user=newcomer, by=organiser)
+    offer = services.seat_substitute(
+        league=toy_league, game_id=running.pk, position=1, user=newcomer, by=organiser
+    )
+    services.substitute_answer(offer_id=offer.pk, user=newcomer, accept=True)
     services.seat_bot_takeover(league=toy_league, game_id=running.pk, position=2, on=False, by=organiser)
     services.league_email_members(league=toy_league, subject="Hello", body="Round 1 is on.", by=organiser)
     with django_capture_on_commit_callbacks(execute=True):
         services.game_abort(league=toy_league, game_id=running.pk, by=organiser, reason="server trouble")
 
-    assert _actions(toy_league)[-7:] == [
+    assert _actions(toy_league)[-8:] == [
         "deadline_extended",
         "game_paused",
         "game_resumed",
+        "substitute_offered",
         "player_substituted",
         "seat_from_bot",
         "members_emailed",
@@ -98,10 +109,13 @@ def test_substitute_takes_over_the_seat_and_its_view(
 ) -> None:
     from apps.games.selectors import game_view
 
-    newcomer = UserFactory(username="reserve", password=NO_PASSWORD)
+    newcomer = _reserve(toy_league)
     old_view = game_view(game=running, seat=1)
 
-    services.seat_substitute(league=toy_league, game_id=running.pk, position=1, user=newcomer, by=organiser)
+    offer = services.seat_substitute(
+        league=toy_league, game_id=running.pk, position=1, user=newcomer, by=organiser
+    )
+    services.substitute_answer(offer_id=offer.pk, user=newcomer, accept=True)
 
     seat = running.seats.get(position=1)
     assert seat.user == newcomer

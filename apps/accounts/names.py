@@ -1,0 +1,38 @@
+"""Display names: unique without regard to case, and never another user's username.
+
+A name that someone else shows, or someone else logs in with, would let one player pass for another
+in a game, a league table or the audit log. The database holds the first rule too (a unique index on
+the lower-cased name); usernames live in another table, so the second is checked here.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth import get_user_model
+
+from .models import Profile
+
+#: The stable code of a refused display name (the API's errors and the forms' messages carry it).
+TAKEN = "display_name_taken"
+
+
+def display_name_problem(*, name: str, user: Any | None) -> str | None:
+    """Why ``user`` (None: an account not created yet) may not show as ``name``; None when it may."""
+    name = name.strip()
+    if not name:
+        return None
+    others = get_user_model().objects.all() if user is None else get_user_model().objects.exclude(pk=user.pk)
+    if others.filter(username__iexact=name).exists():
+        return f"“{name}” is another player's username ({TAKEN})"
+    profiles = Profile.objects.all() if user is None else Profile.objects.exclude(user=user)
+    if profiles.filter(display_name__iexact=name).exists():
+        return f"another player already shows as “{name}” ({TAKEN})"
+    return None
+
+
+def username_problem(*, username: str) -> str | None:
+    """Why a new account may not take ``username``: another player shows as that name."""
+    if Profile.objects.filter(display_name__iexact=username.strip()).exists():
+        return f"another player shows as “{username}” ({TAKEN})"
+    return None

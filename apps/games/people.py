@@ -1,0 +1,59 @@
+"""The person behind an account, and who holds a seat in a game.
+
+A bot account (``Profile.is_bot_account``) belongs to the person who created it (``Profile.bot_owner``):
+its seat is that person's seat too. Two rules rest on this:
+
+* an organiser (or site admin) who holds a seat in a game, directly or through a bot account, has no
+  organiser power over that game (``refuse_own_game``): another organiser or a site admin must act;
+* one person cannot hold two seats of one game unless its creator allowed it for a bot-test game
+  (``Game.bot_test``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from .errors import ServiceError
+from .models import Game, Seat
+
+
+def person_of(user: Any) -> int | None:
+    """The id of the person behind ``user``: the owner of a bot account, else the user itself."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return None
+    profile = getattr(user, "profile", None)
+    owner = getattr(profile, "bot_owner_id", None) if profile is not None else None
+    return int(owner) if owner is not None else int(user.pk)
+
+
+def seat_person(seat: Seat) -> int | None:
+    """The person behind a seat's player (None for a bot or an open seat)."""
+    return person_of(seat.user) if seat.user_id is not None else None
+
+
+def seat_held_by(*, seats: Iterable[Seat], user: Any) -> Seat | None:
+    """The first of ``seats`` held by ``user`` or by one of their bot accounts (or their owner)."""
+    person = person_of(user)
+    if person is None:
+        return None
+    return next((s for s in seats if s.user_id is not None and seat_person(s) == person), None)
+
+
+def holds_seat(*, game: Game, user: Any) -> bool:
+    """Whether ``user`` holds a seat in ``game``, directly or through an account of the same person."""
+    if person_of(user) is None:
+        return False
+    seats = game.seats.select_related("user__profile").exclude(user=None)
+    return seat_held_by(seats=seats, user=user) is not None
+
+
+def refuse_own_game(*, game: Game, user: Any) -> None:
+    """Refuse an organiser tool to someone who plays in the game (``own_game``, 403)."""
+    if holds_seat(game=game, user=user):
+        raise ServiceError(
+            "own_game",
+            "you hold a seat in this game (yourself or through a bot account), so you have no organiser "
+            "power over it: another organiser of the league or a site admin must act",
+            status=403,
+        )

@@ -1,0 +1,214 @@
+"""Issue 13, point 1: an organiser who holds a seat in a game has no organiser power over it; a
+substitute is an active member not seated in the game, who must accept the seat (toy engine)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.test import Client
+
+from apps.accounts.models import display_name
+from apps.games import clock
+from apps.games.errors import ServiceError
+from apps.games.models import Game
+from apps.leagues import services
+from apps.leagues.models import Fixture, League, Membership, SubstituteOffer
+from tests.factories import UserFactory
+from tests.leagues.conftest import NO_PASSWORD
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def playing_organiser(toy_league: League, organiser: Any, members: list[Any]) -> Game:
+    """The organiser joins their own league; round 1 started; returns the organiser's game."""
+    services.membership_join_by_link(league=toy_league, user=organiser, token=toy_league.invite_token)
+    season = services.season_create(league=toy_league, by=organiser, rounds=2)
+    services.round_start(season_id=season.pk, by=organiser)
+    return Fixture.objects.get(round__season=season, game__seats__user=organiser).game
+
+
+def _client(user: Any) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def test_the_clock_refuses_to_pause_a_game_for_someone_who_plays_in_it(playing_organiser: Game) -> None:
+    player = playing_organiser.seats.exclude(user=None).first().user
+
+    with pytest.raises(ServiceError) as exc:
+        clock.game_pause(game_id=playing_organiser.pk, by=player, reason="I am losing")
+
+    assert exc.value.code == "own_game"
+    assert Game.objects.get(pk=playing_organiser.pk).status == Game.Status.ACTIVE
+
+
+def test_the_clock_refuses_an_extension_asked_by_someone_who_plays_in_the_game(
+    playing_organiser: Game,
+) -> None:
+    player = playing_organiser.seats.exclude(user=None).first().user
+
+    with pytest.raises(ServiceError) as exc:
+        clock.decision_extend(game_id=playing_organiser.pk, seat=0, by=timedelta(hours=1), actor=player)
+
+    assert exc.value.code == "own_game"
+
+
+def test_the_manage_page_says_when_the_single_organiser_plays(toy_league: League, organiser: Any) -> None:
+    services.membership_join_by_link(league=toy_league, user=organiser, token=toy_league.invite_token)
+
+    page = _client(organiser).get(f"/leagues/{toy_league.slug}/manage/")
+
+    assert b"single organiser, who also plays" in page.content
+
+
+def test_the_manage_page_offers_no_tools_for_the_organisers_own_game(
+    toy_league: League, organiser: Any, playing_organiser: Game
+) -> None:
+    page = _client(organiser).get(f"/leagues/{toy_league.slug}/manage/")
+
+    assert f'name="game" value="{playing_organiser.pk}"'.encode() not in page.content
+    assert b"You hold a seat in this game" in page.content
+
+
+def test_a_tool_posted_from_the_page_on_the_organisers_own_game_is_refused(
+    toy_league: League, organiser: Any, playing_organiser: Game
+) -> None:
+    page = _client(organiser).post(
+        f"/leagues/{toy_league.slug}/manage/game/",
+        {"game": playing_organiser.pk, "action": "pause", "reason": "mine"},
+        follow=True,
+    )
+
+    assert b"own_game" in page.content
+    assert Game.objects.get(pk=playing_organiser.pk).status == Game.Status.ACTIVE
+
+
+def test_the_newcomer_accepts_a_seat_on_the_offer_page(
+    toy_league: League, organiser: Any, playing_organiser: Game, members: list[Any]
+) -> None:
+    other = (
+        Fixture.objects.filter(round__season__league=toy_league).exclude(game=playing_organiser).first().game
+    )
+    newcomer = UserFactory(username="reserve", password=NO_PASSWORD)
+    services.membership_join_by_link(league=toy_league, user=newcomer, token=toy_league.invite_token)
+    offer = services.seat_substitute(
+        league=toy_league, game_id=other.pk, position=0, user=newcomer, by=organiser
+    )
+    client = _client(newcomer)
+
+    shown = client.get(f"/leagues/{toy_league.slug}/offers/{offer.pk}/")
+    client.post(f"/leagues/{toy_league.slug}/offers/{offer.pk}/accept/")
+
+    assert b"Accept the seat" in shown.content
+    assert other.seats.get(position=0).user == newcomer
+    league_page = _client(members[0]).get(f"/leagues/{toy_league.slug}/")
+    assert (
+        f"seat 0: {display_name(offer.previous)} → {display_name(newcomer)}".encode() in league_page.content
+    )
+
+
+def test_an_offer_lapses_when_the_seat_changed_hands_meanwhile(
+    toy_league: League, organiser: Any, playing_organiser: Game
+) -> None:
+    other = (
+        Fixture.objects.filter(round__season__league=toy_league).exclude(game=playing_organiser).first().game
+    )
+    first, second = (UserFactory(username=f"reserve{i}", password=NO_PASSWORD) for i in range(2))
+    for user in (first, second):
+        services.membership_join_by_link(league=toy_league, user=user, token=toy_league.invite_token)
+    stale = services.seat_substitute(
+        league=toy_league, game_id=other.pk, position=0, user=first, by=organiser
+    )
+    fresh = services.seat_substitute(
+        league=toy_league, game_id=other.pk, position=0, user=second, by=organiser
+    )
+
+    with pytest.raises(ServiceError) as exc:
+        services.substitute_answer(offer_id=stale.pk, user=first, accept=True)
+    services.substitute_answer(offer_id=fresh.pk, user=second, accept=True)
+
+    assert exc.value.code == "offer_closed"
+    assert SubstituteOffer.objects.get(pk=stale.pk).status == SubstituteOffer.Status.WITHDRAWN
+    assert other.seats.get(position=0).user == second
+
+
+def test_a_member_who_withdrew_cannot_accept_an_offer(
+    toy_league: League, organiser: Any, playing_organiser: Game
+) -> None:
+    other = (
+        Fixture.objects.filter(round__season__league=toy_league).exclude(game=playing_organiser).first().game
+    )
+    newcomer = UserFactory(username="reserve", password=NO_PASSWORD)
+    services.membership_join_by_link(league=toy_league, user=newcomer, token=toy_league.invite_token)
+    offer = services.seat_substitute(
+        league=toy_league, game_id=other.pk, position=0, user=newcomer, by=organiser
+    )
+    Membership.objects.filter(user=newcomer).update(status=Membership.Status.WITHDRAWN)
+
+    with pytest.raises(ServiceError) as exc:
+        services.substitute_answer(offer_id=offer.pk, user=newcomer, accept=True)
+
+    assert exc.value.code == "not_a_member"
+    assert other.seats.get(position=0).user != newcomer
+
+
+def test_an_offer_for_a_game_that_ended_meanwhile_lapses_for_good(
+    toy_league: League, organiser: Any, playing_organiser: Game
+) -> None:
+    other = (
+        Fixture.objects.filter(round__season__league=toy_league).exclude(game=playing_organiser).first().game
+    )
+    newcomer = UserFactory(username="reserve", password=NO_PASSWORD)
+    services.membership_join_by_link(league=toy_league, user=newcomer, token=toy_league.invite_token)
+    offer = services.seat_substitute(
+        league=toy_league, game_id=other.pk, position=0, user=newcomer, by=organiser
+    )
+    services.game_abort(league=toy_league, game_id=other.pk, by=organiser, reason="server trouble")
+
+    with pytest.raises(ServiceError) as exc:
+        services.substitute_answer(offer_id=offer.pk, user=newcomer, accept=True)
+
+    assert exc.value.code == "offer_lapsed"
+    assert SubstituteOffer.objects.get(pk=offer.pk).status == SubstituteOffer.Status.WITHDRAWN
+
+
+def test_a_table_seating_a_member_and_their_bot_account_is_a_bot_test_game_said_in_the_log(
+    toy_league: League, organiser: Any
+) -> None:
+    from apps.accounts.models import Profile
+
+    owner, bot = (UserFactory(username=name, password=NO_PASSWORD) for name in ("owner", "owner-bot"))
+    Profile.objects.filter(user=bot).update(is_bot_account=True, bot_owner=owner)
+    for user in (owner, bot):
+        services.membership_join_by_link(league=toy_league, user=user, token=toy_league.invite_token)
+    season = services.season_create(league=toy_league, by=organiser, rounds=1)
+
+    services.round_start(season_id=season.pk, by=organiser)
+
+    game = Fixture.objects.get(round__season=season).game
+    assert game.bot_test
+    assert toy_league.audit_log.filter(action="table_shares_a_person", game=game).exists()
+
+
+def test_the_newcomer_is_mailed_the_link_to_answer_the_offer(
+    toy_league: League, organiser: Any, playing_organiser: Game, django_capture_on_commit_callbacks: Any
+) -> None:
+    from django.core import mail
+
+    other = (
+        Fixture.objects.filter(round__season__league=toy_league).exclude(game=playing_organiser).first().game
+    )
+    newcomer = UserFactory(username="reserve", password=NO_PASSWORD)
+    services.membership_join_by_link(league=toy_league, user=newcomer, token=toy_league.invite_token)
+
+    with django_capture_on_commit_callbacks(execute=True):
+        offer = services.seat_substitute(
+            league=toy_league, game_id=other.pk, position=0, user=newcomer, by=organiser
+        )
+
+    sent = [m for m in mail.outbox if m.to == [newcomer.email]]
+    assert len(sent) == 1 and offer.get_absolute_url() in sent[0].body
