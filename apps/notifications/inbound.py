@@ -85,9 +85,7 @@ def sender_address(message: Message) -> str | None:
     # A message parsed with the default policy holds header objects already parsed, whose defects say
     # what the parser had to drop (their str() no longer shows it); compat32 messages hold strings.
     try:
-        header: Any = (
-            value if hasattr(value, "groups") else policy.default.header_factory("From", str(value))
-        )
+        header: Any = value if hasattr(value, "groups") else policy.default.header_factory("From", str(value))
     except Exception:  # a header the parser cannot read at all is no sender
         return None
     groups = header.groups
