@@ -11,6 +11,7 @@ from django.http import QueryDict
 
 from baogame.rules.core import RuleError
 
+from .models import Game
 from .timing import PRESETS
 
 #: The seats each game takes (BB-1.1, BH-1.1).
@@ -52,6 +53,13 @@ class GameCreateForm(forms.Form):
         help_text="Comma-separated usernames; each gets a seat at once. Others join by the link.",
     )
     title = forms.CharField(required=False, max_length=100)
+    visibility = forms.ChoiceField(
+        label="Who may watch",
+        required=False,
+        choices=Game.Visibility.choices,
+        initial=Game.Visibility.PUBLIC,
+        help_text="Unlisted: only people given the game's link; private: only its players.",
+    )
 
     def clean_invite(self) -> list[Any]:
         names = [n.strip() for n in self.cleaned_data.get("invite", "").split(",") if n.strip()]

@@ -79,11 +79,8 @@ def go(request: HttpRequest, token: str) -> HttpResponse:
     game = Game.objects.filter(pk=data["g"]).first()
     if game is None:
         raise Http404("no such game")
-    target = (
-        game.get_absolute_url()
-        if game.status != Game.Status.OPEN
-        else reverse("games:join", args=[game.invite_token])
-    )
+    # The game page decides who may see it (``game_may_view``); the link carries no invitation.
+    target = game.get_absolute_url()
     if not request.user.is_authenticated:
         return redirect(f"{reverse('account_login')}?next={target}")
     return redirect(target)
