@@ -77,7 +77,9 @@ def test_seat_rows_with_people_equal_the_orms_select_related(game: Game) -> None
     assert loaded[1].user.profile.vacation_started_at is not None
 
 
-def test_attached_seats_answer_without_a_query(game: Game, django_assert_num_queries: Any) -> None:
+def test_attached_seats_answer_without_a_query(
+    game: Game, django_assert_num_queries: Any
+) -> None:
     loaded = rows.game_row(game.pk)
     assert loaded is not None
     rows.attach_seats(loaded, rows.seat_rows(loaded))

@@ -45,9 +45,7 @@ class Migration(migrations.Migration):
         migrations.AlterField(
             model_name="game",
             name="public_id",
-            field=models.CharField(
-                default=new_public_id, editable=False, max_length=24, unique=True
-            ),
+            field=models.CharField(default=new_public_id, editable=False, max_length=24, unique=True),
         ),
         migrations.AddField(
             model_name="game",
@@ -66,7 +64,12 @@ class Migration(migrations.Migration):
         migrations.CreateModel(
             name="Invitation",
             fields=[
-                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
                 ("token", models.CharField(default=new_token, max_length=32, unique=True)),
                 ("single_use", models.BooleanField(default=False)),
                 ("created_at", models.DateTimeField(auto_now_add=True)),
@@ -90,7 +93,9 @@ class Migration(migrations.Migration):
                 (
                     "game",
                     models.ForeignKey(
-                        on_delete=django.db.models.deletion.CASCADE, related_name="invitations", to="games.game"
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="invitations",
+                        to="games.game",
                     ),
                 ),
                 (
