@@ -17,6 +17,7 @@ PRODUCTION = {
     "CELERY_BROKER_URL": "redis://cache.example.org:6379/0",
     "EMAIL_URL": "submission://mailer:pw@smtp.example.org",
     "SITE_URL": "https://baogame.example.org",
+    "ANYMAIL_WEBHOOK_SECRET": "mailhook:webhook-secret-for-the-deploy-check",
 }
 
 

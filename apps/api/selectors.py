@@ -6,6 +6,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
 from django.db.models import QuerySet
 
+from apps.games import selectors as game_selectors
 from apps.games import services as game_services
 from apps.games.errors import ServiceError
 from apps.games.models import Game
@@ -29,26 +30,38 @@ def bot_account_list(*, owner: User) -> QuerySet:
     )
 
 
-def game_get(*, game_id: int, with_people: bool = True) -> Game:
-    """A game with its seats, settled first when a deadline has passed (lazy settlement).
+def game_get(*, game_id: int, user: User, with_people: bool = True) -> Game:
+    """A game that ``user`` may see, with its seats, settled first when a deadline has passed.
 
-    Every signed-in user may look at any game: a seated player sees their seat's view, anybody else
-    the spectator view (``view(state, None)``), exactly like the web pages. ``with_people=False``
-    skips loading the seated users' names (for endpoints that only need seat numbers).
+    A seated player sees their seat's view, anybody else allowed to watch the spectator view
+    (``view(state, None)``), exactly like the web pages. Whoever may not see the game
+    (``game_may_view``, asked by number) gets the same 404 as for a game that does not exist.
+    ``with_people=False`` skips loading the seated users' names (for endpoints that only need seat numbers).
     """
     game = game_services.game_read(game_id, seats="people" if with_people else "plain")
-    if game is None:
+    if game is None or not game_selectors.game_may_view(
+        game=game, user=user, by_number=True, seated=game_services.seat_of(game, user) is not None
+    ):
         raise ServiceError("not_found", "no such game", status=404)
     return game
 
 
 def game_get_with_my_seat(*, game_id: int, user: User) -> tuple[Game, int | None]:
     """``game_get`` without the seats, plus the user's seat position (None: a spectator), in one query
-    when nothing is overdue (for /legal, which every bot move asks first)."""
+    when nothing is overdue and the user is seated (for /legal, which every bot move asks first)."""
     game = game_services.game_read(game_id, seats="none", seat_of_user=user.pk)
     if game is None:
         raise ServiceError("not_found", "no such game", status=404)
-    return game, game.user_seat  # type: ignore[attr-defined]
+    seat: int | None = game.user_seat  # type: ignore[attr-defined]
+    if seat is None and not game_selectors.game_may_view(game=game, user=user, by_number=True, seated=False):
+        raise ServiceError("not_found", "no such game", status=404)
+    return game, seat
+
+
+def game_hidden_from(*, game_id: int, user: User) -> bool:
+    """Whether the game ``game_id`` does not exist for ``user``: absent, or not theirs to see."""
+    game = Game.objects.filter(pk=game_id).first()
+    return game is None or not game_selectors.game_may_view(game=game, user=user, by_number=True)
 
 
 def seat_position(*, game: Game, user: User) -> int | None:

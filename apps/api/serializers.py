@@ -41,7 +41,16 @@ class DecisionSerializer(serializers.Serializer):
 
 
 class GameSummarySerializer(serializers.Serializer):
-    id = serializers.IntegerField()
+    id = serializers.IntegerField(
+        help_text="The game's number in the API's paths. Unlisted games answer it only to their players."
+    )
+    public_id = serializers.CharField(
+        help_text="The game's identifier in links (its page is /games/<public_id>/)."
+    )
+    visibility = serializers.ChoiceField(
+        choices=Game.Visibility.choices,
+        help_text="Who may watch; a private league's games are seen by its members only, whatever this says.",
+    )
     engine = serializers.ChoiceField(choices=Game.Engine.choices)
     title = serializers.CharField(allow_blank=True)
     status = serializers.ChoiceField(choices=Game.Status.choices)
@@ -111,6 +120,8 @@ def game_summary(game: Game, my_seat: int | None, decisions: list[Decision] | No
         waiting = my_seat is not None and any(d.seat == my_seat for d in decisions)
     return {
         "id": game.pk,
+        "public_id": game.public_id,
+        "visibility": game.visibility,
         "engine": game.engine,
         "title": game.title,
         "status": game.status,
@@ -123,6 +134,6 @@ def game_summary(game: Game, my_seat: int | None, decisions: list[Decision] | No
         "my_seat": my_seat,
         "waiting_for_me": bool(waiting) and game.status == Game.Status.ACTIVE,
         "seats": seats_data(game, my_seat),
-        "url": reverse("games:detail", args=[game.pk]),
+        "url": reverse("games:detail", args=[game.public_id]),
         "bot_test": game.bot_test,
     }

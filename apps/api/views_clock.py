@@ -96,7 +96,7 @@ def _seat_body(seat: Seat) -> dict[str, Any]:
 
 
 def _my_seat(request: AuthenticatedRequest, game_id: int) -> Seat:
-    game = selectors.game_get(game_id=game_id, with_people=False)
+    game = selectors.game_get(game_id=game_id, user=request.user, with_people=False)
     seat = game_services.seat_of(game, request.user)
     if seat is None:
         raise ServiceError("not_seated", "you have no seat in this game", status=403)

@@ -12,6 +12,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from apps.accounts.http import AuthenticatedRequest
+from apps.games import invitations
 from apps.games import rows as sql_rows
 from apps.games import selectors as game_selectors
 from apps.games import services as game_services
@@ -53,10 +54,6 @@ def _open_decisions(game: Game, viewer: int | None) -> list[dict[str, Any]]:
     ]
 
 
-def _seated_or_creator(game: Game, user: Any, seat: int | None) -> bool:
-    return seat is not None or (game.created_by_id is not None and game.created_by_id == user.pk)
-
-
 class GameListApi(APIView):
     """My games (GET) and creating a game (POST)."""
 
@@ -83,9 +80,17 @@ class GameListApi(APIView):
             help_text="A bot-test game: one person's accounts (bot accounts included) may hold several "
             "seats. Otherwise joining with a second account of the same person is refused (same_person).",
         )
+        visibility = serializers.ChoiceField(
+            choices=Game.Visibility.choices,
+            default=Game.Visibility.PUBLIC,
+            help_text="public: anyone may watch; unlisted: anyone with the page link (public_id), not by "
+            "number; private: the players only.",
+        )
 
     class CreatedSerializer(GameSummarySerializer):
-        invite_token = serializers.CharField()
+        invite_token = serializers.CharField(
+            allow_null=True, help_text="The game's first invitation (null when no seat is open)."
+        )
 
     @extend_schema(
         operation_id="games_list", parameters=[FilterSerializer], responses=GameSummarySerializer(many=True)
@@ -122,15 +127,17 @@ class GameListApi(APIView):
             bot_name=d["bot"],
             creator_seat=d["take_seat"],
             bot_test=d["bot_test"],
+            visibility=d["visibility"],
         )
         my_seat = 0 if d["take_seat"] else None
         sql_rows.attach_seats(game, sql_rows.seat_rows(game, people=True))
-        body = {**game_summary(game, my_seat), "invite_token": game.invite_token}
+        invitation = game_selectors.invitation_current(game=game)
+        body = {**game_summary(game, my_seat), "invite_token": invitation.token if invitation else None}
         return Response(self.CreatedSerializer(body).data, status=status.HTTP_201_CREATED)
 
 
 class GameJoinApi(APIView):
-    """Take an open seat with an invitation token."""
+    """Take an open seat with an invitation token (404 ``invitation_invalid`` once revoked or used up)."""
 
     class InputSerializer(JsonInput):
         invite_token = serializers.CharField(max_length=64)
@@ -140,13 +147,12 @@ class GameJoinApi(APIView):
     def post(self, request: AuthenticatedRequest) -> Response:
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        game = Game.objects.filter(invite_token=data.validated_data["invite_token"]).first()
-        if game is None:
-            raise ServiceError("not_found", "no such invitation", status=404)
-        game = game_services.game_join(
-            game_id=game.pk, user=request.user, position=data.validated_data["position"]
+        game = invitations.invitation_accept(
+            token=data.validated_data["invite_token"],
+            user=request.user,
+            position=data.validated_data["position"],
         )
-        game = selectors.game_get(game_id=game.pk)
+        game = selectors.game_get(game_id=game.pk, user=request.user)
         return Response(
             GameSummarySerializer(
                 game_summary(game, selectors.seat_position(game=game, user=request.user))
@@ -172,7 +178,7 @@ class GameDetailApi(APIView):
 
     @extend_schema(operation_id="games_retrieve", responses=OutputSerializer)
     def get(self, request: AuthenticatedRequest, game_id: int) -> Response:
-        game = selectors.game_get(game_id=game_id)
+        game = selectors.game_get(game_id=game_id, user=request.user)
         seat = selectors.seat_position(game=game, user=request.user)
         decisions = game_selectors.open_decisions(game=game)
         mine: list[dict[str, Any]] = []
@@ -220,7 +226,7 @@ class GameHistoryApi(APIView):
     def get(self, request: AuthenticatedRequest, game_id: int) -> Response:
         filters = self.FilterSerializer(data=request.query_params)
         filters.is_valid(raise_exception=True)
-        game = selectors.game_get(game_id=game_id, with_people=False)
+        game = selectors.game_get(game_id=game_id, user=request.user, with_people=False)
         seat = selectors.seat_position(game=game, user=request.user)
         after, limit = filters.validated_data["after"], filters.validated_data["limit"]
         events = [e for e in game_selectors.game_history(game=game, seat=seat) if e["seq"] > after]
@@ -361,12 +367,18 @@ class MoveSubmitApi(APIView):
             got = type(action).__name__
             message = f'Expected a dictionary of items but got type "{got}".'
             raise serializers.ValidationError({"action": [message]})
-        result = game_services.submit_action(  # Game.DoesNotExist: 404 (exception handler)
-            game_id=game_id,
-            user=request.user,
-            action=action,
-            key=request.headers.get("Idempotency-Key") or None,
-        )
+        try:
+            result = game_services.submit_action(  # Game.DoesNotExist: 404 (exception handler)
+                game_id=game_id,
+                user=request.user,
+                action=action,
+                key=request.headers.get("Idempotency-Key") or None,
+            )
+        except ServiceError as exc:
+            # not seated: a game the caller may not see answers as if it did not exist
+            if exc.code == "not_seated" and selectors.game_hidden_from(game_id=game_id, user=request.user):
+                raise ServiceError("not_found", "no such game", status=404) from None
+            raise
         seat = result.move.seat if result.move else None
         body: dict[str, Any] = {
             "version": game_selectors.viewer_version(result.game, seat),
@@ -383,22 +395,64 @@ class MoveSubmitApi(APIView):
 
 
 class GameInviteApi(APIView):
-    """The invitation token and link of a game (seated players and the creator)."""
+    """The game's invitation link: seated players and the creator see it; the creator replaces, adds
+    single-use links and revokes them (a token only seats people; the game's id is ``public_id``)."""
 
     class OutputSerializer(serializers.Serializer):
-        invite_token = serializers.CharField()
-        join_url = serializers.CharField()
+        invite_token = serializers.CharField(allow_null=True, help_text="Null: no standing link (revoked).")
+        join_url = serializers.CharField(allow_null=True)
+        single_use = serializers.BooleanField()
+
+    class InputSerializer(serializers.Serializer):
+        single_use = serializers.BooleanField(
+            default=False,
+            help_text="A link that seats one person; otherwise a new standing link replacing the old one.",
+        )
+
+    class RevokeSerializer(serializers.Serializer):
+        invite_token = serializers.CharField(
+            required=False, allow_null=True, default=None, help_text="Only this one; default: every link."
+        )
+
+    class RevokedSerializer(serializers.Serializer):
+        revoked = serializers.IntegerField()
+
+    def _body(self, request: AuthenticatedRequest, invitation: Any) -> dict[str, Any]:
+        if invitation is None:
+            return {"invite_token": None, "join_url": None, "single_use": False}
+        url = request.build_absolute_uri(reverse("games:join", args=[invitation.token]))
+        return {"invite_token": invitation.token, "join_url": url, "single_use": invitation.single_use}
 
     @extend_schema(operation_id="games_invite", responses=OutputSerializer)
     def get(self, request: AuthenticatedRequest, game_id: int) -> Response:
-        game = selectors.game_get(game_id=game_id)
-        if not _seated_or_creator(game, request.user, selectors.seat_position(game=game, user=request.user)):
+        game = selectors.game_get(game_id=game_id, user=request.user)
+        seated = selectors.seat_position(game=game, user=request.user) is not None
+        if not game_selectors.game_may_invite(game=game, user=request.user, seated=seated):
             raise ServiceError("forbidden", "only the game's players can invite", status=403)
-        body = {
-            "invite_token": game.invite_token,
-            "join_url": request.build_absolute_uri(reverse("games:join", args=[game.invite_token])),
-        }
-        return Response(self.OutputSerializer(body).data)
+        invitation = game_selectors.invitation_current(game=game)
+        return Response(self.OutputSerializer(self._body(request, invitation)).data)
+
+    @extend_schema(
+        operation_id="games_invite_create", request=InputSerializer, responses={201: OutputSerializer}
+    )
+    def post(self, request: AuthenticatedRequest, game_id: int) -> Response:
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        invitation = invitations.invitation_create(
+            game_id=game_id, user=request.user, single_use=data.validated_data["single_use"]
+        )
+        return Response(
+            self.OutputSerializer(self._body(request, invitation)).data, status=status.HTTP_201_CREATED
+        )
+
+    @extend_schema(operation_id="games_invite_revoke", request=RevokeSerializer, responses=RevokedSerializer)
+    def delete(self, request: AuthenticatedRequest, game_id: int) -> Response:
+        data = self.RevokeSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        count = invitations.invitation_revoke(
+            game_id=game_id, user=request.user, token=data.validated_data["invite_token"]
+        )
+        return Response(self.RevokedSerializer({"revoked": count}).data)
 
 
 class GameBotAddApi(APIView):
@@ -412,7 +466,7 @@ class GameBotAddApi(APIView):
     def post(self, request: AuthenticatedRequest, game_id: int) -> Response:
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        game = selectors.game_get(game_id=game_id)
+        game = selectors.game_get(game_id=game_id, user=request.user)
         game_services.seat_fill_bot(
             game_id=game.pk,
             user=request.user,

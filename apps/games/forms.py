@@ -11,6 +11,7 @@ from django.http import QueryDict
 from baogame import jsonlimits
 from baogame.rules.core import RuleError
 
+from .models import Game
 from .timing import PRESETS
 
 #: The seats each game takes (BB-1.1, BH-1.1).
@@ -57,6 +58,13 @@ class GameCreateForm(forms.Form):
         label="Bot-test game",
         help_text="Let one person's accounts (you and your bot accounts) take several seats; shown on the "
         "game page. Otherwise each person plays one seat.",
+    )
+    visibility = forms.ChoiceField(
+        label="Who may watch",
+        required=False,
+        choices=Game.Visibility.choices,
+        initial=Game.Visibility.PUBLIC,
+        help_text="Unlisted: only people given the game's link; private: only its players.",
     )
 
     def clean_invite(self) -> list[Any]:

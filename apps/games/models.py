@@ -21,12 +21,29 @@ def new_token() -> str:
     return secrets.token_urlsafe(16)
 
 
+def new_public_id() -> str:
+    """A game's identifier in links: 16 random URL-safe characters (96 bits), never all digits.
+
+    Page URLs, invitation links and mail links name a game by it, so its sequential ``pk`` cannot be
+    used to find games one was not given a link to (``selectors.game_may_view``).
+    """
+    while True:
+        value = secrets.token_urlsafe(12)
+        if not value.isdigit():  # all-digit paths are the integer ids of old links
+            return value
+
+
 class Game(models.Model):
     """One game of Bao Bei or Bao Huang. ``state`` is the engine's plain-data state (never shown)."""
 
     class Engine(models.TextChoices):
         BAOBEI = "baobei", "Bao Bei"
         BAOHUANG = "baohuang", "Bao Huang"
+
+    class Visibility(models.TextChoices):
+        PUBLIC = "public", "Public: anyone may watch"
+        UNLISTED = "unlisted", "Unlisted: anyone with the link may watch"
+        PRIVATE = "private", "Private: players only"
 
     class Status(models.TextChoices):
         OPEN = "open", "Waiting for players"
@@ -54,11 +71,17 @@ class Game(models.Model):
     absent_limit = models.PositiveSmallIntegerField(
         default=3, help_text="Consecutive timeouts after which a bot takes the seat."
     )
-    invite_token = models.CharField(max_length=32, default=new_token, unique=True)
     bot_test = models.BooleanField(
         default=False,
         help_text="A bot-test game: its creator lets one person's accounts (bot accounts included) hold "
         "several seats. Shown on the game page.",
+    )
+    public_id = models.CharField(max_length=24, default=new_public_id, unique=True, editable=False)
+    visibility = models.CharField(
+        max_length=10,
+        choices=Visibility.choices,
+        default=Visibility.PUBLIC,
+        help_text="Who may watch (selectors.game_may_view); a private league's games follow the league.",
     )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -93,7 +116,7 @@ class Game(models.Model):
         super().save(*args, **kwargs)  # type: ignore[arg-type]
 
     def get_absolute_url(self) -> str:
-        return reverse("games:detail", args=[self.pk])
+        return reverse("games:detail", args=[self.public_id])
 
     @property
     def is_over(self) -> bool:
@@ -244,3 +267,36 @@ class Heartbeat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} at {self.at:%Y-%m-%d %H:%M:%S}"
+class Invitation(models.Model):
+    """A link that seats its holder in an open game: revocable, and optionally good for one seat only.
+
+    The token does nothing else (it is not the game's identifier): revoking it, or its single use,
+    ends what it grants. The creator makes, replaces and revokes invitations (``invitations``).
+    """
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="invitations")
+    token = models.CharField(max_length=32, default=new_token, unique=True)
+    single_use = models.BooleanField(default=False)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+    used_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    used_at = models.DateTimeField(null=True, blank=True, help_text="When a single-use invitation was used.")
+
+    class Meta:
+        ordering = ["game", "-created_at", "-pk"]
+
+    def __str__(self) -> str:
+        kind = "single-use invitation" if self.single_use else "invitation"
+        return f"{self.game} {kind}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("games:join", args=[self.token])
+
+    @property
+    def is_active(self) -> bool:
+        return self.revoked_at is None and self.used_at is None

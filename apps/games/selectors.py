@@ -1,17 +1,17 @@
-"""Reads: games for a user, a seat's view, the visible history."""
+"""Reads: who may see a game, games for a user, a seat's view, the visible history."""
 
 from __future__ import annotations
 
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, TypedDict
 
-from django.contrib.auth.models import User
+from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Exists, F, OuterRef, QuerySet
 
 from baogame.rules.core import visible
 from baogame.rules.registry import get_engine
 
-from .models import Decision, Game, Move, Seat
+from .models import Decision, Game, Invitation, Move, Seat
 
 if TYPE_CHECKING:
     from django_stubs_ext import WithAnnotations
@@ -21,6 +21,95 @@ class WaitingForMe(TypedDict):
     """The annotation of ``game_list_for_user``: one of the open decisions is the user's."""
 
     waiting_for_me: bool
+
+
+# --- who may see a game --------------------------------------------------------------------------------
+#
+# One rule for every page, API answer, list and mail that shows a game (issue 13):
+#
+# * its players (seated users) and its creator always may;
+# * a game of a private league: the league's members and organisers (``league_list_visible``), nobody
+#   else, whatever the game's own visibility;
+# * otherwise the game's ``visibility``: ``public``: anybody, anonymous included, by its link or by its
+#   number; ``unlisted``: anybody holding its link (``public_id``), but not by its number, and it is
+#   listed nowhere but its players' lists; ``private``: nobody else.
+#
+# Whoever may not see a game gets the same 404 as for a game that does not exist.
+
+
+def _user_or_none(user: User | AnonymousUser | None) -> User | None:
+    return user if user is not None and user.is_authenticated else None
+
+
+def game_league_id(game: Game) -> tuple[int, bool] | None:
+    """The game's league as ``(league_id, is_public)``, or None for a game outside any league."""
+    if "_league_of_game" not in game.__dict__:
+        from apps.leagues.models import League
+
+        game.__dict__["_league_of_game"] = (
+            League.objects.filter(seasons__round_set__fixtures__game=game)
+            .values_list("pk", "is_public")
+            .first()
+        )
+    found: tuple[int, bool] | None = game.__dict__["_league_of_game"]
+    return found
+
+
+def game_may_view(
+    *, game: Game, user: User | AnonymousUser | None, by_number: bool = False, seated: bool | None = None
+) -> bool:
+    """Whether ``user`` may see ``game`` at all (its page, history, API answers, mails about it).
+
+    ``by_number``: the game was asked for by its sequential ``pk`` (the API, old page links), not by its
+    ``public_id``; an unlisted game is then hidden from anyone but its players and creator.
+    ``seated``: whether the user holds a seat, when the caller knows it already (saves a query).
+    """
+    person = _user_or_none(user)
+    if person is not None:
+        if seated is None:
+            seated = Seat.objects.filter(game=game, user=person).exists()
+        if seated or (game.created_by_id is not None and game.created_by_id == person.pk):
+            return True
+    league = game_league_id(game)
+    if league is not None and not league[1]:
+        from apps.leagues.selectors import league_list_visible
+
+        return person is not None and league_list_visible(user=person).filter(pk=league[0]).exists()
+    if game.visibility == Game.Visibility.PUBLIC:
+        return True
+    return game.visibility == Game.Visibility.UNLISTED and not by_number
+
+
+def game_may_invite(*, game: Game, user: User | AnonymousUser | None, seated: bool) -> bool:
+    """Whether ``user`` is shown the game's invitation link: its players and its creator only."""
+    person = _user_or_none(user)
+    return person is not None and (seated or game.created_by_id == person.pk)
+
+
+def game_may_manage_invitations(*, game: Game, user: User | AnonymousUser | None) -> bool:
+    """Whether ``user`` may make, replace and revoke the game's invitations: its creator only."""
+    person = _user_or_none(user)
+    return person is not None and game.created_by_id is not None and game.created_by_id == person.pk
+
+
+def invitation_current(*, game: Game) -> Invitation | None:
+    """The game's standing (multi-use) invitation, newest first, while the game waits for players."""
+    if game.status != Game.Status.OPEN:
+        return None
+    return (
+        Invitation.objects.filter(game=game, single_use=False, revoked_at=None, used_at=None)
+        .order_by("-created_at", "-pk")
+        .first()
+    )
+
+
+def invitation_list_single_use(*, game: Game) -> list[Invitation]:
+    """The game's single-use invitations not yet used or revoked, newest first."""
+    return list(
+        Invitation.objects.filter(game=game, single_use=True, revoked_at=None, used_at=None).order_by(
+            "-created_at", "-pk"
+        )
+    )
 
 
 def game_ids_with_due_decisions(*, now: datetime) -> list[int]:
@@ -33,7 +122,10 @@ def game_ids_with_due_decisions(*, now: datetime) -> list[int]:
 
 
 def game_list_for_user(*, user: User) -> QuerySet[WithAnnotations[Game, WaitingForMe]]:
-    """The user's games, those waiting for them first, then by most recent."""
+    """The user's games, those waiting for them first, then by most recent.
+
+    Only games the user is seated in: every one of them is visible to the user (``game_may_view``).
+    """
     waiting = Seat.objects.filter(game=OuterRef("pk"), user=user, game__decisions__seat=F("position"))
     return (
         Game.objects.filter(seats__user=user)

@@ -27,7 +27,7 @@ from baogame.sqlrows import Statement
 from . import deadlines, people, scheduling, signals
 from . import rows as sql_rows
 from .errors import ServiceError
-from .models import Decision, Game, Move, Seat
+from .models import Decision, Game, Invitation, Move, Seat
 from .timing import DEFAULT_PRESET, timing_for
 
 log = logging.getLogger(__name__)
@@ -73,6 +73,7 @@ def game_create(
     bot_name: str | None = None,
     absent_limit: int = 3,
     bot_test: bool = False,
+    visibility: str = Game.Visibility.PUBLIC,
 ) -> Game:
     """Create a game with ``players`` seats; the creator takes seat 0, the last ``bots`` seats are bots.
 
@@ -80,8 +81,13 @@ def game_create(
     each person holds at most one (``people``).
 
     Options are validated by the engine's ``setup`` (with a throwaway seed) so a bad option is refused
-    now, not when the last player joins. The game starts when every seat is taken.
+    now, not when the last player joins. The game starts when every seat is taken. A game of a creator
+    with open seats gets its first (multi-use) invitation.
     """
+    if visibility not in Game.Visibility.values:
+        raise ServiceError(
+            "invalid_options", f"visibility must be one of {', '.join(Game.Visibility.values)}"
+        )
     eng = get_engine(engine)
     if not eng.min_players <= players <= eng.max_players:
         raise ServiceError("invalid_options", f"{engine} takes {eng.min_players}-{eng.max_players} players")
@@ -108,6 +114,7 @@ def game_create(
             timing=timing,
             absent_limit=absent_limit,
             bot_test=bot_test,
+            visibility=visibility,
         )
         now = timezone.now()
         for pos in range(players):
@@ -118,6 +125,8 @@ def game_create(
                 seat.bot, seat.joined_at = bot_name, now
             seat.save()
         _start_if_full(game)
+        if creator is not None and game.status == Game.Status.OPEN:
+            Invitation.objects.create(game=game, created_by=creator)
     return game
 
 

@@ -6,9 +6,13 @@ app_name = "games"
 urlpatterns = [
     path("", views.home, name="home"),
     path("games/new/", views.game_new, name="new"),
-    path("games/<int:pk>/", views.game_detail, name="detail"),
-    path("games/<int:pk>/act/", views.game_act, name="act"),
-    path("games/<int:pk>/take-back/", views.game_take_back, name="take_back"),
-    path("games/<int:pk>/history/", views.game_history, name="history"),
+    path("games/<str:public_id>/take-back/", views.game_take_back, name="take_back"),
     path("games/join/<str:token>/", views.game_join, name="join"),
+    # Old links by number redirect to the game's public identifier (for viewers who may see it).
+    path("games/<int:pk>/", views.game_by_number, name="by-number"),
+    path("games/<int:pk>/history/", views.game_by_number, {"page": "history"}, name="history-by-number"),
+    path("games/<str:public_id>/", views.game_detail, name="detail"),
+    path("games/<str:public_id>/act/", views.game_act, name="act"),
+    path("games/<str:public_id>/history/", views.game_history, name="history"),
+    path("games/<str:public_id>/invitations/", views.game_invitations, name="invitations"),
 ]

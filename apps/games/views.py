@@ -13,7 +13,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
@@ -21,7 +21,8 @@ from apps.accounts.http import AuthenticatedHttpRequest, HtmxHttpRequest
 from baogame.rules.core import RuleError
 from baogame.rules.registry import get_engine
 
-from . import selectors, services
+from . import invitations, selectors, services
+from .errors import ServiceError
 from .forms import GameCreateForm, action_from_post
 from .models import Game, Move
 from .presenters import present
@@ -60,6 +61,7 @@ def game_new(request: AuthenticatedHttpRequest) -> HttpResponse:
                     bots=d["bots"],
                     title=d["title"],
                     bot_test=d["bot_test"],
+                    visibility=d["visibility"] or Game.Visibility.PUBLIC,
                 )
                 # Invited by username: each takes a seat at once (the game starts when all are taken).
                 for invitee in d["invite"]:
@@ -126,9 +128,27 @@ def _board_context(request: HttpRequest, game: Game, error: RuleError | None = N
         "next_deadline": min((d.deadline for d in decisions if d.deadline), default=None),
         "history": history,
         "error": error,
-        "act_url": reverse("games:act", args=[game.pk]),
+        "act_url": reverse("games:act", args=[game.public_id]),
         "bot_hold_text": services.BOT_HOLD_TEXT,
-        "invite_url": request.build_absolute_uri(reverse("games:join", args=[game.invite_token])),
+        **_invitation_context(request, game, seated=seat is not None),
+    }
+
+
+def _invitation_context(request: HttpRequest, game: Game, *, seated: bool) -> dict[str, Any]:
+    """The invitation links a viewer is shown: the game's players and creator only (issue 13)."""
+    if game.status != Game.Status.OPEN or not selectors.game_may_invite(
+        game=game, user=request.user, seated=seated
+    ):
+        return {"invite_url": None, "manage_invitations": False}
+    current = selectors.invitation_current(game=game)
+    manage = selectors.game_may_manage_invitations(game=game, user=request.user)
+    return {
+        "invite_url": request.build_absolute_uri(current.get_absolute_url()) if current else None,
+        "manage_invitations": manage,
+        "single_use_urls": [
+            (i.token, request.build_absolute_uri(i.get_absolute_url()))
+            for i in (selectors.invitation_list_single_use(game=game) if manage else [])
+        ],
     }
 
 
@@ -169,20 +189,28 @@ def _waiting_for(decisions: list[Any], names: list[str]) -> list[str]:
     return sorted(out)
 
 
-def game_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+def _visible_game(request: HttpRequest, public_id: str, *, seats: str = "people") -> tuple[Game, Any]:
+    """The game ``public_id`` (settled when due) and the viewer's seat; 404 for whoever may not see it."""
+    game_id = Game.objects.filter(public_id=public_id).values_list("pk", flat=True).first()
+    game = services.game_read(game_id, seats=seats) if game_id is not None else None
+    if game is None:
+        raise Http404("no such game")
+    seat = services.seat_of(game, request.user if request.user.is_authenticated else None)
+    if not selectors.game_may_view(game=game, user=request.user, seated=seat is not None):
+        raise Http404("no such game")
+    return game, seat
+
+
+def game_detail(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
     """Play a game: my view, my open decision as a form, the history. Spectators see public state.
 
     htmx polls ``?since=<version>``: an unchanged game answers 204 (nothing to swap), a changed one
     the board fragment. The version is the viewer's (``selectors.viewer_version``), so a page never
     refreshes because somebody else answered a simultaneous decision (BB-30.6).
     """
-    game = services.game_read(pk)  # settled first when a deadline has passed; seats with people
-    if game is None:
-        raise Http404("no such game")
+    game, seat = _visible_game(request, public_id)  # settled first when a deadline has passed
     if request.htmx:
         since = request.GET.get("since", "")
-        user = request.user if request.user.is_authenticated else None
-        seat = services.seat_of(game, user)
         version = selectors.viewer_version(game, seat.position if seat else None)
         if since == f"{version}-{game.status}":
             return HttpResponse(status=204)
@@ -190,11 +218,25 @@ def game_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     return render(request, "games/detail.html", _board_context(request, game))
 
 
+def game_by_number(request: HttpRequest, pk: int, page: str = "detail") -> HttpResponse:
+    """An old link by the game's number: redirect to its page, for viewers who may see it; else 404.
+
+    By number, an unlisted game is found only by its players and creator (``game_may_view``).
+    """
+    game = Game.objects.filter(pk=pk).first()
+    if game is None:
+        raise Http404("no such game")
+    seated = services.seat_of(game, request.user if request.user.is_authenticated else None) is not None
+    if not selectors.game_may_view(game=game, user=request.user, by_number=True, seated=seated):
+        raise Http404("no such game")
+    return redirect(reverse(f"games:{page}", args=[game.public_id]))
+
+
 @login_required
 @require_POST
-def game_act(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
+def game_act(request: AuthenticatedHttpRequest, public_id: str) -> HttpResponse:
     """Submit one action from a page form; a refusal is shown on the page and writes nothing."""
-    game = get_object_or_404(Game, pk=pk)
+    game, _ = _visible_game(request, public_id, seats="plain")
     error: RuleError | None = None
     try:
         action = action_from_post(engine=game.engine, data=request.POST)
@@ -213,37 +255,71 @@ def game_act(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def game_take_back(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
+def game_take_back(request: AuthenticatedHttpRequest, public_id: str) -> HttpResponse:
     """Take my seat back from the bot (refused while an organiser's hold stands)."""
+    game, _ = _visible_game(request, public_id, seats="plain")
     try:
-        services.seat_take_back(game_id=pk, user=request.user)
+        services.seat_take_back(game_id=game.pk, user=request.user)
     except RuleError as exc:
         messages.error(request, f"Refused: {exc.message} ({exc.code})")
     else:
         messages.success(request, "You play your seat again.")
-    return redirect("games:detail", pk=pk)
+    return redirect(game)
+
+
+@login_required
+@require_POST
+def game_invitations(request: AuthenticatedHttpRequest, public_id: str) -> HttpResponse:
+    """The creator's invitation tools: a new standing link, a single-use link, revoke one or all."""
+    game, _ = _visible_game(request, public_id, seats="plain")
+    what = request.POST.get("do", "")
+    try:
+        if what in {"replace", "single_use"}:
+            made = invitations.invitation_create(
+                game_id=game.pk, user=request.user, single_use=what == "single_use"
+            )
+            if made.single_use:
+                url = request.build_absolute_uri(made.get_absolute_url())
+                messages.success(request, f"New single-use invitation link: {url}")
+            else:
+                messages.success(request, "New invitation link: the previous one no longer works.")
+        elif what == "revoke":
+            count = invitations.invitation_revoke(
+                game_id=game.pk, user=request.user, token=request.POST.get("token") or None
+            )
+            messages.success(request, f"Revoked {count} invitation link{'s' if count != 1 else ''}.")
+        else:
+            messages.error(request, "Unknown invitation action.")
+    except ServiceError as exc:
+        if exc.status == 404:
+            raise Http404("no such game") from None
+        messages.error(request, f"{exc.message} ({exc.code})")
+    return redirect(game)
 
 
 def game_join(request: HttpRequest, token: str) -> HttpResponse:
-    """The invitation link: sign in, then take an open seat."""
-    game = Game.objects.filter(invite_token=token).first()
-    if game is None:
-        raise Http404("no such invitation")
+    """The invitation link: sign in, then take an open seat. It shows the game to its holder."""
+    try:
+        invitation = invitations.invitation_get(token=token)
+    except ServiceError:
+        raise Http404("no such invitation") from None
+    game = invitation.game
     if not request.user.is_authenticated:
         return redirect(f"{reverse('account_login')}?next={request.path}")
     if request.method == "POST":
         try:
-            services.game_join(game_id=game.pk, user=request.user)
+            invitations.invitation_accept(token=token, user=request.user)
         except RuleError as exc:
             messages.error(request, f"{exc.message} ({exc.code})")
+            if not selectors.game_may_view(game=game, user=request.user):
+                return redirect(request.path)
         return redirect(game)
     return render(request, "games/join.html", {"game": game, "seats": game.seats.all()})
 
 
-def game_history(request: HttpRequest, pk: int) -> HttpResponse:
+def game_history(request: HttpRequest, public_id: str) -> HttpResponse:
     """The whole history, filtered by what my seat may see."""
-    game = get_object_or_404(Game.objects.prefetch_related("seats__user__profile"), pk=pk)
-    seat = services.seat_of(game, request.user if request.user.is_authenticated else None)
+    game, seat = _visible_game(request, public_id)
     names = [s.label for s in sorted(game.seats.all(), key=lambda s: s.position)]
     history = history_rows(
         engine=game.engine,

@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import logging
 from dataclasses import dataclass, field
+from email import policy
 from email.message import Message
 from email.utils import getaddresses, make_msgid
 from functools import partial
@@ -70,17 +71,46 @@ def recipients_of(message: Message) -> list[str]:
     return found
 
 
+def sender_address(message: Message) -> str | None:
+    """The one sender address of the mail's single ``From`` header, or None when it is not exactly one.
+
+    The header is parsed strictly (``email.headerregistry``): a second ``From`` header, a list of
+    addresses, group syntax or any parsing defect (``bob@x <mallory@evil>``) gives None. The display
+    name is never read: ``"bob@x" <mallory@evil>`` is mallory's mail.
+    """
+    values = message.get_all("From", [])
+    if len(values) != 1:
+        return None
+    value: Any = values[0]
+    # A message parsed with the default policy holds header objects already parsed, whose defects say
+    # what the parser had to drop (their str() no longer shows it); compat32 messages hold strings.
+    try:
+        header: Any = value if hasattr(value, "groups") else policy.default.header_factory("From", str(value))
+    except Exception:  # a header the parser cannot read at all is no sender
+        return None
+    groups = header.groups
+    if header.defects or len(groups) != 1 or groups[0].display_name is not None:
+        return None
+    addresses = groups[0].addresses
+    if len(addresses) != 1 or not addresses[0].username or not addresses[0].domain:
+        return None
+    return addresses[0].addr_spec
+
+
 def _sender_matches(message: Message, user: User) -> bool:
-    senders = {
-        addr.lower() for _, addr in getaddresses([str(v) for v in message.get_all("From", [])]) if addr
-    }
-    envelope = getattr(message, "envelope_sender", None)
-    if envelope and not senders:
-        senders.add(str(envelope).lower())
+    """Whether the mail comes from exactly one address, and it is one of the user's.
+
+    Addresses are compared case-insensitively as a whole: allauth stores (and matches) every address
+    lowercased, so the case of a local part is not known to us, and no other account can hold an
+    address that differs from this user's only by case.
+    """
+    sender = sender_address(message)
+    if sender is None:
+        return False
     known = {user.email.lower()} | {
         e.lower() for e in EmailAddress.objects.filter(user=user).values_list("email", flat=True)
     }
-    return bool(senders & known)
+    return sender.lower() in known
 
 
 def _resolve(message: Message) -> tuple[tokens.ReplyTarget | None, RuleError | None]:
@@ -196,7 +226,11 @@ def _apply(message: Message, message_id: str, target: tokens.ReplyTarget, user: 
 
 
 def _with_decision(game: Game, user: User, reply: ReplyAddress, action: dict[str, Any]) -> dict[str, Any]:
-    """Fill in the decision the answered mail was about (or the user's open decision)."""
+    """Bind the action to the decision the answered mail was about (or the user's open decision).
+
+    A reply acts on that decision only: a JSON command naming another ``decision_id`` is refused with
+    ``stale_decision``, even when the decision it names is open now.
+    """
     if action.get("type") in FREE_ACTIONS:
         return action
     seat = seat_of(game, user)
@@ -209,13 +243,16 @@ def _with_decision(game: Game, user: User, reply: ReplyAddress, action: dict[str
     if not decision_id:
         row = open_rows.order_by("deadline").first()
         decision_id = row.decision_id if row is not None else ""
+    given = action.get("decision_id")
+    if given is not None and given != decision_id:
+        raise RuleError("stale_decision", "this mail was about another decision; answer the newest mail")
     if game.engine in NO_DECISION_ID:
         if not decision_id or not open_rows.filter(decision_id=decision_id).exists():
             raise RuleError("stale_decision", "the decision this mail was about is no longer open")
         return action
     if not decision_id:
         raise RuleError("stale_decision", "you have no open decision in this game")
-    return {**action, "decision_id": action.get("decision_id", decision_id)}
+    return {**action, "decision_id": decision_id}
 
 
 def _digest(text: str) -> str:

@@ -24,10 +24,10 @@ INBOUND_VIEWS = {
     "sendgrid": "anymail.webhooks.sendgrid.SendGridInboundWebhookView",
     "sparkpost": "anymail.webhooks.sparkpost.SparkPostInboundWebhookView",
 }
-_inbound_view = import_string(INBOUND_VIEWS[getattr(settings, "ANYMAIL_INBOUND_ESP", "mailgun")])
+_inbound_view = import_string(INBOUND_VIEWS[getattr(settings, "ANYMAIL_INBOUND_ESP", "mailgun")]).as_view()
 
 urlpatterns = [
-    path("inbound/", _inbound_view.as_view(), name="inbound"),
+    path("inbound/", views.inbound_guarded(_inbound_view), name="inbound"),
     path("preferences/", views.preferences, name="preferences"),
     path("unsubscribe/<str:token>/", views.unsubscribe, name="unsubscribe"),
     path("go/<str:token>/", views.go, name="go"),

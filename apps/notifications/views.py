@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core import signing
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidden
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt
@@ -15,6 +17,7 @@ from apps.accounts.http import AuthenticatedHttpRequest
 from apps.games.models import Game
 
 from . import selectors, services, tokens
+from .checks import inbound_webhook_secret
 from .models import Category, Mode
 
 
@@ -76,11 +79,24 @@ def go(request: HttpRequest, token: str) -> HttpResponse:
     game = Game.objects.filter(pk=data["g"]).first()
     if game is None:
         raise Http404("no such game")
-    target = (
-        game.get_absolute_url()
-        if game.status != Game.Status.OPEN
-        else reverse("games:join", args=[game.invite_token])
-    )
+    # The game page decides who may see it (``game_may_view``); the link carries no invitation.
+    target = game.get_absolute_url()
     if not request.user.is_authenticated:
         return redirect(f"{reverse('account_login')}?next={target}")
     return redirect(target)
+
+
+def inbound_guarded(webhook: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """The provider's inbound webhook view, refused (403) while no verification secret is configured.
+
+    anymail accepts unauthenticated posts when ANYMAIL_WEBHOOK_SECRET is unset (with a warning), and
+    several providers do not sign inbound webhooks: then anybody could play as anybody.
+    """
+
+    @csrf_exempt  # providers post without a session; anymail checks the secret and any signature
+    def inbound(request: HttpRequest, *args: object, **kwargs: object) -> HttpResponse:
+        if inbound_webhook_secret() is None:
+            return HttpResponseForbidden("the inbound mail webhook has no ANYMAIL_WEBHOOK_SECRET")
+        return webhook(request, *args, **kwargs)
+
+    return inbound

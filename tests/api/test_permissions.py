@@ -248,7 +248,7 @@ def test_permission_matrix(
     if callable(body):
         body = body(world)
     elif body == "invite":
-        body = {"invite_token": world.open_game.invite_token}
+        body = {"invite_token": world.open_game.invitations.get().token}
     elif body == "league_invite":
         body = {"invite_token": world.private_league.invite_token}
 

@@ -50,7 +50,9 @@ def _everything_seen_by(user, game_id: int) -> dict:
     detail = client.get(f"/api/v1/games/{game_id}/").json()
     page = Client()
     page.force_login(user)
-    poll = page.get(f"/games/{game_id}/?since={detail['version']}-{detail['status']}", HTTP_HX_REQUEST="true")
+    poll = page.get(
+        f"/games/{detail['public_id']}/?since={detail['version']}-{detail['status']}", HTTP_HX_REQUEST="true"
+    )
     return {
         "detail": detail,
         "history": client.get(f"/api/v1/games/{game_id}/history/").json(),

@@ -59,7 +59,7 @@ def act(client: Any, game: Any, fields: dict[str, str]) -> str:
     if "action" in data:  # a button: the complete action as JSON
         data["action"] = json.dumps({"decision_id": did, **json.loads(data["action"])})
         del data["decision_id"]
-    response = client.post(f"/games/{game.pk}/act/", data, HTTP_HX_REQUEST="true")
+    response = client.post(f"/games/{game.public_id}/act/", data, HTTP_HX_REQUEST="true")
     html = response.content.decode()
     assert response.status_code == 200 and "<html" not in html
     return html
@@ -77,7 +77,7 @@ def decision_forms(html: str) -> list[str]:
 
 
 def page(client: Any, game: Any) -> str:
-    return client.get(f"/games/{game.pk}/").content.decode()
+    return client.get(f"/games/{game.public_id}/").content.decode()
 
 
 def finish_windows(game: Any, users: list, client_for: Any) -> None:

@@ -28,7 +28,7 @@ def test_creating_a_bao_bei_game_with_bots_starts_it_with_my_options(client_for)
     )
 
     game = Game.objects.get(title="Birds")
-    assert response.status_code == 302 and response["Location"] == f"/games/{game.pk}/"
+    assert response.status_code == 302 and response["Location"] == f"/games/{game.public_id}/"
     assert game.status == Game.Status.ACTIVE and game.timing_preset == "live"
     assert game.options["threshold"] == 20 and game.options["memory_aid"] is False
     assert [s.bot != "" for s in game.seats.order_by("position")] == [False, True, True]
@@ -62,10 +62,10 @@ def test_open_game_shows_the_invitation_link_and_starts_when_the_last_seat_is_ta
     )
     game = Game.objects.get(title="Open")
 
-    page = client_for(me).get(f"/games/{game.pk}/").content.decode()
-    client_for(friend).post(f"/games/join/{game.invite_token}/")
+    page = client_for(me).get(f"/games/{game.public_id}/").content.decode()
+    client_for(friend).post(f"/games/join/{game.invitations.get().token}/")
 
-    assert f"/games/join/{game.invite_token}/" in page
+    assert f"/games/join/{game.invitations.get().token}/" in page
     game.refresh_from_db()
     assert game.status == Game.Status.ACTIVE
     assert game.seats.get(position=1).user == friend
@@ -74,7 +74,7 @@ def test_open_game_shows_the_invitation_link_and_starts_when_the_last_seat_is_ta
 def test_invitation_link_sends_anonymous_visitors_to_log_in(client_for):
     game = services.game_create(creator=UserFactory(), engine="baobei", players=2)
 
-    response = client_for(None).get(f"/games/join/{game.invite_token}/")
+    response = client_for(None).get(f"/games/join/{game.invitations.get().token}/")
 
     assert response.status_code == 302 and response["Location"].startswith("/accounts/login/?next=")
 
@@ -144,7 +144,7 @@ def test_deadline_is_shown_in_my_time_zone(baobei_game, client_for):
     players[0].profile.time_zone = "Asia/Shanghai"
     players[0].profile.save()
 
-    html = client_for(players[0]).get(f"/games/{game.pk}/").content.decode()
+    html = client_for(players[0]).get(f"/games/{game.public_id}/").content.decode()
 
     assert "CST" in html
 

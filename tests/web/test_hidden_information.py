@@ -46,7 +46,7 @@ def play_and_check(game: Any, users: list[Any], client_for: Any, check: Any, max
         game.refresh_from_db()
         for position, c in enumerate(clients):
             seat = None if position == len(users) else position
-            html = c.get(f"/games/{game.pk}/").content.decode()
+            html = c.get(f"/games/{game.public_id}/").content.decode()
             check(html, engine.view(game.state, seat), seat, selectors.game_history(game=game, seat=seat))
             if game.is_over:
                 assert game.seed in html
@@ -112,7 +112,7 @@ def test_the_leak_check_catches_a_page_drawn_from_the_referee_view(baobei_game, 
         },
     )
 
-    html = client_for(players[0]).get(f"/games/{game.pk}/").content.decode()
+    html = client_for(players[0]).get(f"/games/{game.public_id}/").content.decode()
 
     with pytest.raises(AssertionError, match="face the seat has not seen"):
         check_baobei_page(html, engine.view(game.state, 0), [])
@@ -128,7 +128,7 @@ def test_the_hand_check_catches_another_seats_hand(client_for, monkeypatch):
         lambda *, game, seat: {**engine.view(game.state, seat), "hand": engine.view(game.state, 1)["hand"]},
     )
 
-    html = client_for(users[0]).get(f"/games/{game.pk}/").content.decode()
+    html = client_for(users[0]).get(f"/games/{game.public_id}/").content.decode()
 
     with pytest.raises(AssertionError, match="my hand differs"):
         check_baohuang_page(html, engine.view(game.state, 0), 0)

@@ -67,7 +67,7 @@ def test_last_round_panel_draws_every_revealed_display_bb_25_7(ended_round, clie
     game, users = ended_round
 
     for viewer in (users[1], None):  # a player and a spectator see the same public reveal
-        html = client_for(viewer).get(f"/games/{game.pk}/").content.decode()
+        html = client_for(viewer).get(f"/games/{game.public_id}/").content.decode()
 
         panel = _section(html, "last-round")
         revealed = {c.pos: c.code for c in drawn_cards(panel) if c.zone == "reveal"}
@@ -93,7 +93,7 @@ def test_the_new_round_stays_face_down_beside_the_reveal_bb_30(ended_round, clie
     engine = get_engine("baobei")
 
     for seat, viewer in [(0, users[0]), (None, None)]:
-        html = client_for(viewer).get(f"/games/{game.pk}/").content.decode()
+        html = client_for(viewer).get(f"/games/{game.public_id}/").content.decode()
 
         assert engine.view(game.state, seat)["round"] == 5
         check_baobei_page(
@@ -106,7 +106,7 @@ def test_the_new_round_stays_face_down_beside_the_reveal_bb_30(ended_round, clie
 def test_no_last_round_panel_before_a_round_has_ended(baobei_game, client_for):
     game, players = baobei_game
 
-    html = client_for(players[0]).get(f"/games/{game.pk}/").content.decode()
+    html = client_for(players[0]).get(f"/games/{game.public_id}/").content.decode()
 
     assert 'id="last-round"' not in html and 'data-zone="reveal"' not in html
 
@@ -115,7 +115,7 @@ def test_the_leak_check_catches_a_reveal_without_its_round_ended_event(ended_rou
     """A reveal the seat's events do not back (e.g. drawn from the state) fails the page check."""
     game, users = ended_round
     engine = get_engine("baobei")
-    html = client_for(users[0]).get(f"/games/{game.pk}/").content.decode()
+    html = client_for(users[0]).get(f"/games/{game.public_id}/").content.decode()
     events = [h["event"] for h in selectors.game_history(game=game, seat=0)]
     tampered = [
         {**e, "displays": [[DUCK, DUCK], [SPARROW, MAGPIE], [HUM, MAGPIE, HUM]]}
@@ -133,8 +133,8 @@ def test_the_leak_check_catches_a_reveal_without_its_round_ended_event(ended_rou
 def test_history_names_the_players_instead_of_seat_numbers(ended_round, client_for):
     game, users = ended_round
 
-    page = _section(client_for(users[0]).get(f"/games/{game.pk}/").content.decode(), "history")
-    full = client_for(None).get(f"/games/{game.pk}/history/").content.decode()
+    page = _section(client_for(users[0]).get(f"/games/{game.public_id}/").content.decode(), "history")
+    full = client_for(None).get(f"/games/{game.public_id}/history/").content.decode()
 
     for html in (page, full):
         assert '<span class="seat-name" data-seat="2" title="seat 2">cy</span> drew a card.' in html
@@ -155,7 +155,7 @@ def test_bao_huang_history_names_the_players(client_for):
         action = bots[default](engine.view(game.state, seat), random.Random(k))
         services.submit_action(game_id=game.pk, user=users[seat], action=action)
 
-    html = client_for(users[3]).get(f"/games/{game.pk}/history/").content.decode()
+    html = client_for(users[3]).get(f"/games/{game.public_id}/history/").content.decode()
 
     named = re.findall(r'data-seat="(\d)" title="seat \1">([^<]+)</span>', html)
     assert len(named) >= 4 and not re.search(r"\b[Ss]eats? \d", _text(html))

@@ -1,0 +1,71 @@
+"""Invitations: links that seat their holder in an open game; the creator makes and revokes them.
+
+An invitation token only seats people (it is not the game's identifier, which is ``public_id``): a
+standing link can be replaced (the old one stops working) or revoked, and a single-use link seats one
+person. Who sees the link and who manages it is ``selectors.game_may_invite`` / ``..._manage_...``.
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.utils import timezone
+
+from . import selectors, services
+from .errors import ServiceError
+from .models import Game, Invitation
+
+
+def _game_for_manager(game_id: int, user: User) -> Game:
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None or not selectors.game_may_view(game=game, user=user, by_number=True):
+        raise ServiceError("not_found", "no such game", status=404)
+    if not selectors.game_may_manage_invitations(game=game, user=user):
+        raise ServiceError("forbidden", "only the game's creator can change its invitations", status=403)
+    if game.status != Game.Status.OPEN:
+        raise ServiceError("game_not_open", "this game is not waiting for players")
+    return game
+
+
+def invitation_create(*, game_id: int, user: User, single_use: bool = False) -> Invitation:
+    """A new invitation by the creator; a new standing link replaces (revokes) the previous one."""
+    with transaction.atomic():
+        game = _game_for_manager(game_id, user)
+        if not single_use:
+            Invitation.objects.filter(game=game, single_use=False, revoked_at=None).update(
+                revoked_at=timezone.now()
+            )
+        return Invitation.objects.create(game=game, created_by=user, single_use=single_use)
+
+
+def invitation_revoke(*, game_id: int, user: User, token: str | None = None) -> int:
+    """Revoke one invitation (``token``) or every active one of the game; how many were revoked."""
+    with transaction.atomic():
+        game = _game_for_manager(game_id, user)
+        active = Invitation.objects.filter(game=game, revoked_at=None, used_at=None)
+        if token is not None:
+            active = active.filter(token=token)
+        return active.update(revoked_at=timezone.now())
+
+
+def invitation_get(*, token: str) -> Invitation:
+    """The active invitation with ``token``; ``ServiceError`` (404) when unknown, revoked or used up."""
+    invitation = Invitation.objects.select_related("game").filter(token=token).first()
+    if invitation is None or not invitation.is_active or invitation.game.status != Game.Status.OPEN:
+        raise ServiceError("invitation_invalid", "this invitation link is not valid (any more)", status=404)
+    return invitation
+
+
+def invitation_accept(*, token: str, user: User, position: int | None = None) -> Game:
+    """Take an open seat with an invitation; a single-use invitation is used up by it."""
+    with transaction.atomic():
+        found = Invitation.objects.select_for_update().filter(token=token).first()
+        if found is None or not found.is_active:
+            raise ServiceError(
+                "invitation_invalid", "this invitation link is not valid (any more)", status=404
+            )
+        game = services.game_join(game_id=found.game_id, user=user, position=position)
+        if found.single_use:
+            found.used_by, found.used_at = user, timezone.now()
+            found.save(update_fields=["used_by", "used_at"])
+    return game
