@@ -136,3 +136,20 @@ class InboundMessage(models.Model):
 
     def __str__(self) -> str:
         return f"inbound {self.message_id}: {self.status} {self.code}"
+
+
+class CalendarFeed(models.Model):
+    """A user's secret iCalendar address: the deadlines of their open decisions and their league rounds.
+
+    The token is the only credential (calendar programs cannot log in), so it is long and random, and
+    regenerating it (``calendar.feed_regenerate``) voids the old address at once.
+    """
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="calendar_feed"
+    )
+    token = models.CharField(max_length=64, unique=True)
+    created_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"calendar of {self.user}"

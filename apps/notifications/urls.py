@@ -31,4 +31,5 @@ urlpatterns = [
     path("preferences/", views.preferences, name="preferences"),
     path("unsubscribe/<str:token>/", views.unsubscribe, name="unsubscribe"),
     path("go/<str:token>/", views.go, name="go"),
+    path("calendar/", views.calendar_regenerate, name="calendar_regenerate"),
 ]
