@@ -153,3 +153,23 @@ class CalendarFeed(models.Model):
 
     def __str__(self) -> str:
         return f"calendar of {self.user}"
+
+
+class MailSuppression(models.Model):
+    """An address we no longer mail: it bounced hard, or its owner marked our mail as spam.
+
+    Keyed by the address (lower case), not the user: a player who changes their address is mailed
+    again at the new one, and one who says they have fixed the old one clears it.
+    """
+
+    class Reason(models.TextChoices):
+        HARD_BOUNCE = "hard_bounce", "Mail to this address bounced: the receiving server refused it for good"
+        COMPLAINT = "complaint", "A mail to this address was reported as spam"
+
+    email = models.EmailField(unique=True)
+    reason = models.CharField(max_length=16, choices=Reason.choices)
+    detail = models.CharField(max_length=300, blank=True, help_text="The provider's description, if any.")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"{self.email}: {self.reason}"

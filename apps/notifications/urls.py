@@ -25,9 +25,15 @@ INBOUND_VIEWS = {
     "sparkpost": "anymail.webhooks.sparkpost.SparkPostInboundWebhookView",
 }
 _inbound_view = import_string(INBOUND_VIEWS[getattr(settings, "ANYMAIL_INBOUND_ESP", "mailgun")])
+#: The same provider's tracking webhook (delivery events: bounces, complaints), anymail's naming.
+_tracking_view = import_string(
+    INBOUND_VIEWS[getattr(settings, "ANYMAIL_INBOUND_ESP", "mailgun")].replace("Inbound", "Tracking")
+)
 
 urlpatterns = [
     path("inbound/", _inbound_view.as_view(), name="inbound"),
+    path("tracking/", _tracking_view.as_view(), name="tracking"),
+    path("address-fixed/", views.mail_address_fixed, name="address_fixed"),
     path("preferences/", views.preferences, name="preferences"),
     path("unsubscribe/<str:token>/", views.unsubscribe, name="unsubscribe"),
     path("go/<str:token>/", views.go, name="go"),

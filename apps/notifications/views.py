@@ -16,7 +16,7 @@ from django.views.decorators.http import require_POST
 from apps.accounts.http import AuthenticatedHttpRequest
 from apps.games.models import Game
 
-from . import calendar, selectors, services, tokens
+from . import bounces, calendar, selectors, services, tokens
 from .models import Category, Mode
 
 
@@ -115,3 +115,12 @@ def go(request: HttpRequest, token: str) -> HttpResponse:
     if not request.user.is_authenticated:
         return redirect(f"{reverse('account_login')}?next={target}")
     return redirect(target)
+
+
+@login_required
+@require_POST
+def mail_address_fixed(request: AuthenticatedHttpRequest) -> HttpResponse:
+    """The player says their address accepts our mail again (after a bounce or a spam report)."""
+    if bounces.suppression_clear(user=request.user):
+        messages.success(request, f"We will mail {request.user.email} again.")
+    return redirect(request.POST.get("next") or "notifications:preferences")
