@@ -132,6 +132,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "apps.games.context_processors.site",
+                "apps.notifications.bounces.mail_problem",
             ],
         },
     },

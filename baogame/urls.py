@@ -5,6 +5,7 @@ from django.contrib import admin
 from django.urls import include, path
 
 from apps.games.health import healthz
+from apps.notifications.views import calendar_feed
 
 urlpatterns = [
     path("", include("apps.games.urls")),
@@ -15,6 +16,7 @@ urlpatterns = [
     path("mail/", include("apps.notifications.urls")),
     path("admin/", admin.site.urls),
     path("healthz", healthz, name="healthz"),
+    path("calendar/<str:token>.ics", calendar_feed, name="calendar_feed"),
 ]
 
 if settings.DEV_MAILBOX:

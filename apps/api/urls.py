@@ -4,6 +4,7 @@ from django.urls import path, re_path
 from drf_spectacular.views import SpectacularAPIView
 
 from . import views_account as account
+from . import views_calendar as calendar
 from . import views_clock as clock
 from . import views_games as games
 from . import views_league_manage as manage
@@ -17,6 +18,7 @@ urlpatterns = [
     path("v1/me/", account.MeApi.as_view(), name="me"),
     path("v1/me/notifications/", account.NotificationPreferencesApi.as_view(), name="notifications"),
     path("v1/me/vacation/", clock.VacationApi.as_view(), name="vacation"),
+    path("v1/me/calendar/", calendar.CalendarApi.as_view(), name="calendar"),
     path("v1/tokens/", account.TokenListApi.as_view(), name="token-list"),
     path("v1/tokens/<int:token_id>/", account.TokenRevokeApi.as_view(), name="token-revoke"),
     path("v1/bots/", account.BotAccountListApi.as_view(), name="bot-list"),

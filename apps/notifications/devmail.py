@@ -23,6 +23,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import path
 
+from . import bounces
 from .inbound import inbound_process
 
 SEPARATOR = re.compile(rb"\n-{79}\n")
@@ -134,6 +135,9 @@ def reply_build(original: EmailMessage, body: str) -> EmailMessage:
     return reply
 
 
+#: What the development mailbox can pretend a provider reported about a mail (anymail's event types).
+SIMULATED_EVENTS = {"hard bounce": "bounced", "complaint": "complained", "soft bounce": "deferred"}
+
 #: The development mailbox answers only requests from this machine: it shows every player's mail
 #: (their hands included), so a development server reachable from elsewhere must not serve it.
 LOCAL_ADDRESSES = frozenset({"127.0.0.1", "::1"})
@@ -161,6 +165,12 @@ def mail_detail(request: HttpRequest, file: str, index: int) -> HttpResponse:
     """One mail, and a form to answer it by email."""
     _guard(request)
     mail = mail_get(file, index)
+    if request.method == "POST" and request.POST.get("simulate") in SIMULATED_EVENTS:
+        event_type = SIMULATED_EVENTS[request.POST["simulate"]]
+        recipient = parseaddr(str(mail.message["To"]))[1]
+        bounces.tracking_event_record(event_type=event_type, recipient=recipient, description="simulated")
+        messages.info(request, f"Simulated a {request.POST['simulate']} for {recipient}.")
+        return redirect("devmail_list")
     if request.method == "POST":
         result = inbound_process(message=reply_build(mail.message, request.POST.get("body", "")))
         text = f"Reply processed: {result.status}" + (
@@ -168,7 +178,9 @@ def mail_detail(request: HttpRequest, file: str, index: int) -> HttpResponse:
         )
         messages.info(request, text)
         return redirect("devmail_list")
-    return render(request, "notifications/devmail_detail.html", {"mail": mail})
+    return render(
+        request, "notifications/devmail_detail.html", {"mail": mail, "simulated_events": SIMULATED_EVENTS}
+    )
 
 
 urlpatterns = [

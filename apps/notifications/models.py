@@ -136,3 +136,40 @@ class InboundMessage(models.Model):
 
     def __str__(self) -> str:
         return f"inbound {self.message_id}: {self.status} {self.code}"
+
+
+class CalendarFeed(models.Model):
+    """A user's secret iCalendar address: the deadlines of their open decisions and their league rounds.
+
+    The token is the only credential (calendar programs cannot log in), so it is long and random, and
+    regenerating it (``calendar.feed_regenerate``) voids the old address at once.
+    """
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="calendar_feed"
+    )
+    token = models.CharField(max_length=64, unique=True)
+    created_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"calendar of {self.user}"
+
+
+class MailSuppression(models.Model):
+    """An address we no longer mail: it bounced hard, or its owner marked our mail as spam.
+
+    Keyed by the address (lower case), not the user: a player who changes their address is mailed
+    again at the new one, and one who says they have fixed the old one clears it.
+    """
+
+    class Reason(models.TextChoices):
+        HARD_BOUNCE = "hard_bounce", "Mail to this address bounced: the receiving server refused it for good"
+        COMPLAINT = "complaint", "A mail to this address was reported as spam"
+
+    email = models.EmailField(unique=True)
+    reason = models.CharField(max_length=16, choices=Reason.choices)
+    detail = models.CharField(max_length=300, blank=True, help_text="The provider's description, if any.")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"{self.email}: {self.reason}"

@@ -26,7 +26,7 @@ from django.utils import timezone
 from apps.games.models import Decision, Game, Move
 from baogame.celery import publish
 
-from . import commands, compose, selectors, tokens
+from . import bounces, commands, compose, selectors, tokens
 from .models import Category, MailSettings, Mode, Notification, ReplyAddress
 
 log = logging.getLogger(__name__)
@@ -324,6 +324,12 @@ def notification_send(*, notification_id: int) -> bool:
     if claimed != 1:
         return False
     note = Notification.objects.select_related("user__profile", "game").get(pk=notification_id)
+    suppressed = bounces.address_suppressed(note.user.email)
+    if suppressed is not None:
+        Notification.objects.filter(pk=note.pk).update(
+            status=Notification.Status.SKIPPED, last_error=f"Not sent: {suppressed.get_reason_display()}."
+        )
+        return False
     try:
         message = build_message(note)
         if message is None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from anymail.signals import inbound
+from anymail.signals import inbound, tracking
 from django.dispatch import receiver
 
 from apps.games.signals import game_ended, move_applied
@@ -62,3 +62,16 @@ def on_inbound(sender: Any, event: Any, esp_name: str, **kwargs: Any) -> None:
     from .inbound import inbound_process
 
     inbound_process(message=event.message)
+
+
+@receiver(tracking, dispatch_uid="notifications.tracking")
+def on_tracking(sender: Any, event: Any, esp_name: str, **kwargs: Any) -> None:
+    """A provider's delivery event (``/mail/tracking/``): hard bounces and complaints stop our mail."""
+    from .bounces import tracking_event_record
+
+    tracking_event_record(
+        event_type=str(event.event_type or ""),
+        recipient=str(event.recipient or ""),
+        reject_reason=event.reject_reason,
+        description=str(event.description or ""),
+    )

@@ -25,10 +25,18 @@ INBOUND_VIEWS = {
     "sparkpost": "anymail.webhooks.sparkpost.SparkPostInboundWebhookView",
 }
 _inbound_view = import_string(INBOUND_VIEWS[getattr(settings, "ANYMAIL_INBOUND_ESP", "mailgun")]).as_view()
+#: The same provider's tracking webhook (delivery events: bounces, complaints), anymail's naming; it
+#: needs the same verification secret as the inbound one.
+_tracking_view = import_string(
+    INBOUND_VIEWS[getattr(settings, "ANYMAIL_INBOUND_ESP", "mailgun")].replace("Inbound", "Tracking")
+).as_view()
 
 urlpatterns = [
     path("inbound/", views.inbound_guarded(_inbound_view), name="inbound"),
+    path("tracking/", views.inbound_guarded(_tracking_view), name="tracking"),
+    path("address-fixed/", views.mail_address_fixed, name="address_fixed"),
     path("preferences/", views.preferences, name="preferences"),
     path("unsubscribe/<str:token>/", views.unsubscribe, name="unsubscribe"),
     path("go/<str:token>/", views.go, name="go"),
+    path("calendar/", views.calendar_regenerate, name="calendar_regenerate"),
 ]

@@ -11,12 +11,14 @@ from django.core import signing
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidden
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_POST
 
 from apps.accounts.http import AuthenticatedHttpRequest
 from apps.games.models import Game
 
-from . import selectors, services, tokens
+from . import bounces, calendar, selectors, services, tokens
 from .checks import inbound_webhook_secret
 from .models import Category, Mode
 
@@ -53,7 +55,36 @@ def preferences(request: AuthenticatedHttpRequest) -> HttpResponse:
         )
         messages.success(request, "Mail preferences saved.")
         return redirect("notifications:preferences")
-    return render(request, "notifications/preferences.html", {"form": form})
+    feed = calendar.feed_get(user=request.user)
+    return render(
+        request,
+        "notifications/preferences.html",
+        {"form": form, "calendar_url": calendar.feed_url(feed) if feed else None},
+    )
+
+
+@login_required
+@require_POST
+def calendar_regenerate(request: AuthenticatedHttpRequest) -> HttpResponse:
+    """Make the person's calendar address, or replace it (the old address stops working)."""
+    had_one = calendar.feed_get(user=request.user) is not None
+    calendar.feed_regenerate(user=request.user)
+    messages.success(
+        request,
+        "New calendar address made: the old one no longer works." if had_one else "Calendar address made.",
+    )
+    return redirect(f"{reverse('notifications:preferences')}#calendar")
+
+
+@never_cache
+def calendar_feed(request: HttpRequest, token: str) -> HttpResponse:
+    """The secret iCalendar feed of a person's deadlines (no login: the address is the credential)."""
+    user = calendar.feed_user(token=token)
+    if user is None:
+        raise Http404("unknown calendar address")
+    response = HttpResponse(calendar.feed_ics(user=user), content_type="text/calendar; charset=utf-8")
+    response["Content-Disposition"] = 'inline; filename="baogame.ics"'
+    return response
 
 
 @csrf_exempt  # RFC 8058 one-click POSTs come from mail providers, without a session or CSRF token
@@ -100,3 +131,12 @@ def inbound_guarded(webhook: Callable[..., HttpResponse]) -> Callable[..., HttpR
         return webhook(request, *args, **kwargs)
 
     return inbound
+
+
+@login_required
+@require_POST
+def mail_address_fixed(request: AuthenticatedHttpRequest) -> HttpResponse:
+    """The player says their address accepts our mail again (after a bounce or a spam report)."""
+    if bounces.suppression_clear(user=request.user):
+        messages.success(request, f"We will mail {request.user.email} again.")
+    return redirect(request.POST.get("next") or "notifications:preferences")

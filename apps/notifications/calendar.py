@@ -1,0 +1,165 @@
+"""A calendar of deadlines: each person's secret iCalendar address (RFC 5545, the ``icalendar`` library).
+
+The feed lists the deadlines of the person's own open decisions and the start of their leagues' next
+rounds, and is built on every request, so it follows the games as they move. It names the game, the
+kind of decision and its deadline — what the person's own page shows of it — and never a card: it
+reads only ``Decision`` rows (seat, kind, deadline) and league schedules, never a game's state or view.
+Calendar programs cannot log in, so the address itself is the credential; regenerating it voids the
+old one.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from urllib.parse import urlsplit
+
+from django.conf import settings
+from django.contrib.auth.models import User
+from django.db.models import F
+from django.urls import reverse
+from django.utils import timezone
+from icalendar import Calendar, Event
+
+from apps.games.models import Decision, Game
+from apps.leagues.models import Membership, Season
+
+from .compose import describe_decision
+from .models import CalendarFeed
+
+#: A decision's entry ends at its deadline and starts this long before it (a zero-length entry is
+#: hidden or mis-drawn by several calendar programs).
+ENTRY_LENGTH = timedelta(minutes=15)
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One calendar entry: a decision's deadline or a league round's start."""
+
+    uid: str
+    summary: str
+    description: str
+    starts: datetime
+    ends: datetime
+    url: str
+
+
+def _new_token() -> str:
+    return secrets.token_urlsafe(32)
+
+
+def feed_get(*, user: User) -> CalendarFeed | None:
+    """The person's calendar address, or None if they have not made one."""
+    return CalendarFeed.objects.filter(user=user).first()
+
+
+def feed_regenerate(*, user: User) -> CalendarFeed:
+    """Make the person's calendar address, or a new one that voids the old (which then answers 404)."""
+    feed, _ = CalendarFeed.objects.update_or_create(user=user, defaults={"token": _new_token()})
+    return feed
+
+
+def feed_user(*, token: str) -> User | None:
+    """Whose calendar address ``token`` is (None: unknown or regenerated since)."""
+    feed = CalendarFeed.objects.filter(token=token).select_related("user").first()
+    return feed.user if feed is not None and feed.user.is_active else None
+
+
+def feed_url(feed: CalendarFeed) -> str:
+    """The absolute address calendar programs subscribe to."""
+    return settings.SITE_URL + reverse("calendar_feed", args=[feed.token])
+
+
+def _host() -> str:
+    return urlsplit(settings.SITE_URL).hostname or "baogame"
+
+
+def decision_entries(*, user: User) -> list[Entry]:
+    """The deadlines of the person's own open decisions with a running clock.
+
+    Seats played by the server (an absent player's seat handed to the bot) are left out: the bot
+    answers there until the player takes the seat back. A stopped clock (paused game, vacation) has no
+    deadline to show.
+    """
+    rows = (
+        Decision.objects.filter(
+            game__status=Game.Status.ACTIVE,
+            game__seats__user=user,
+            game__seats__position=F("seat"),
+            game__seats__bot_takeover=False,
+            deadline__isnull=False,
+        )
+        .select_related("game")
+        .order_by("deadline", "game_id", "decision_id")
+    )
+    host = _host()
+    entries = []
+    for row in rows:
+        assert row.deadline is not None  # filtered above
+        game = row.game
+        what = describe_decision(game.engine, {"kind": row.kind})
+        entries.append(
+            Entry(
+                uid=f"decision-{game.pk}-{row.seat}-{row.decision_id}@{host}",
+                summary=f"{game}: {what.rstrip('.')}",
+                description=f"{what} Deadline of your decision in {game} ({game.get_engine_display()}).",
+                starts=row.deadline - ENTRY_LENGTH,
+                ends=row.deadline,
+                url=settings.SITE_URL + game.get_absolute_url(),
+            )
+        )
+    return entries
+
+
+def round_entries(*, user: User, now: datetime) -> list[Entry]:
+    """The scheduled starts of the next rounds in the leagues where the person is an active member."""
+    leagues = Membership.objects.filter(user=user, status=Membership.Status.ACTIVE).values("league_id")
+    seasons = (
+        Season.objects.filter(league_id__in=leagues)
+        .exclude(status=Season.Status.FINISHED)
+        .select_related("league")
+        .order_by("starts_at", "pk")
+    )
+    host = _host()
+    entries = []
+    for season in seasons:
+        started = season.round_set.count()
+        for number in range(started + 1, season.rounds + 1):
+            starts = season.starts_at + timedelta(days=season.round_interval_days * (number - 1))
+            if starts < now:
+                continue  # overdue: the beat starts it within minutes
+            entries.append(
+                Entry(
+                    uid=f"round-{season.pk}-{number}@{host}",
+                    summary=f"{season.league.name}: round {number} of season {season.number} starts",
+                    description=f"Round {number} of {season.rounds} of season {season.number} "
+                    f"of the league {season.league.name}.",
+                    starts=starts,
+                    ends=starts + ENTRY_LENGTH,
+                    url=settings.SITE_URL + season.league.get_absolute_url(),
+                )
+            )
+    return entries
+
+
+def feed_ics(*, user: User, now: datetime | None = None) -> bytes:
+    """The person's calendar as iCalendar bytes (one VEVENT per entry, times in UTC)."""
+    now = now or timezone.now()
+    cal = Calendar()
+    cal.add("prodid", "-//baogame//deadlines//EN")
+    cal.add("version", "2.0")
+    cal.add("calscale", "GREGORIAN")
+    cal.add("x-wr-calname", "baogame deadlines")
+    cal.add("refresh-interval", timedelta(minutes=15), parameters={"VALUE": "DURATION"})
+    for entry in decision_entries(user=user) + round_entries(user=user, now=now):
+        event = Event()
+        event.add("uid", entry.uid)
+        event.add("dtstamp", now)
+        event.add("dtstart", entry.starts)
+        event.add("dtend", entry.ends)
+        event.add("summary", entry.summary)
+        event.add("description", entry.description)
+        event.add("url", entry.url)
+        cal.add_component(event)
+    return cal.to_ical()
