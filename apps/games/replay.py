@@ -7,9 +7,10 @@ the timeout rules) and the service's automatic passes, so replaying the actions 
 rebuilds the game.
 
 ``replay_game`` rebuilds a game; ``verify_game`` compares the rebuilt game with the stored one
-(``manage.py verify_games``); ``state_after`` gives the state after any number of moves (the replay
-page). Problems name the fields and moves that differ, never their values: a stored state holds
-face-down cards, and these reports go to logs and terminals.
+(``manage.py verify_games``); ``replay_step`` gives a finished game's state after any number of moves
+with the moves as a viewer may know them (the replay page). Problems name the fields and moves that
+differ, never their values: a stored state holds face-down cards, and these reports go to logs and
+terminals.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from typing import Any
 
 from django.db import transaction
 
-from baogame.rules.core import RuleError
+from baogame.rules.core import RuleError, visible
 from baogame.rules.registry import get_engine
 
 from .models import Decision, Game, Move
@@ -30,7 +31,7 @@ State = dict[str, Any]
 Event = dict[str, Any]
 
 #: The fields of a Move that a replay reads.
-MOVE_FIELDS = ("seq", "seat", "action", "events", "by_timeout", "hidden")
+MOVE_FIELDS = ("seq", "seat", "action", "events", "by_timeout", "by_bot", "hidden")
 
 
 class ReplayRefused(Exception):
@@ -111,6 +112,63 @@ def state_after(*, game: Game, moves: list[Move], step: int) -> State:
     for after, _ in replay_moves(game=game, moves=moves[:step], state=state):
         state = after
     return state
+
+
+@dataclass(frozen=True)
+class StepMove:
+    """One move of the log as a replay's viewer may know it.
+
+    ``seat`` is None and ``events`` empty for a move the viewing seat was not told of (another seat's
+    hidden answer to a simultaneous decision, BB-30.6).
+    """
+
+    step: int
+    seat: int | None
+    by_timeout: bool
+    by_bot: bool
+    events: list[Event]
+
+
+@dataclass(frozen=True)
+class ReplayStep:
+    """A finished game after ``step`` of its ``steps`` moves, for the replay page."""
+
+    step: int
+    steps: int
+    state: State
+    moves: list[StepMove]
+
+    @property
+    def move(self) -> StepMove | None:
+        """The move that led to this step; None at the deal."""
+        return self.moves[self.step - 1] if self.step else None
+
+
+def replay_step(*, game: Game, step: int, seat: int | None) -> ReplayStep:
+    """``game`` after its first ``step`` moves (clamped to the log), with every move as ``seat`` knew it.
+
+    ``seat`` None is the face-up replay: every move and event. Only for a game that is over, when the
+    seed is public and nothing is secret any more (BB-25.10, BH-25.9): raises ``ValueError`` otherwise.
+    """
+    if not game.is_over or game.state is None:
+        raise ValueError(f"game {game.pk} is not over: no replay while it is in play")
+    moves = game_moves(game)
+    step = max(0, min(step, len(moves)))
+    return ReplayStep(
+        step=step,
+        steps=len(moves),
+        state=state_after(game=game, moves=moves, step=step),
+        moves=[_as_known(move, seat) for move in moves],
+    )
+
+
+def _as_known(move: Move, seat: int | None) -> StepMove:
+    if seat is not None and move.hidden and move.seat != seat:
+        return StepMove(step=move.seq, seat=None, by_timeout=False, by_bot=False, events=[])
+    events = move.events if seat is None else [e for e in move.events if visible(e, seat)]
+    return StepMove(
+        step=move.seq, seat=move.seat, by_timeout=move.by_timeout, by_bot=move.by_bot, events=events
+    )
 
 
 def replay_game(*, game: Game, moves: list[Move] | None = None) -> Replayed:

@@ -12,7 +12,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db import transaction
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
@@ -21,11 +21,12 @@ from apps.accounts.http import AuthenticatedHttpRequest, HtmxHttpRequest
 from baogame.rules.core import RuleError
 from baogame.rules.registry import get_engine
 
-from . import selectors, services
+from . import replay, selectors, services
 from .forms import GameCreateForm, action_from_post
 from .models import Game, Move
 from .presenters import present
 from .presenters.common import describe_decision, history_rows
+from .presenters.replay import replay_board, step_rows
 
 #: How many recent history entries the game page shows (the history page has them all).
 RECENT_HISTORY = 30
@@ -167,6 +168,15 @@ def _waiting_for(decisions: list[Any], names: list[str]) -> list[str]:
     return sorted(out)
 
 
+def _game_for_page(request: HttpRequest, pk: int) -> Game:
+    """The game as its pages show it (the game page, its replay): settled first when a deadline has
+    passed, with its seats and people; 404 when there is no such game for this viewer."""
+    game = services.game_read(pk)
+    if game is None:
+        raise Http404("no such game")
+    return game
+
+
 def game_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """Play a game: my view, my open decision as a form, the history. Spectators see public state.
 
@@ -174,9 +184,7 @@ def game_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     the board fragment. The version is the viewer's (``selectors.viewer_version``), so a page never
     refreshes because somebody else answered a simultaneous decision (BB-30.6).
     """
-    game = services.game_read(pk)  # settled first when a deadline has passed; seats with people
-    if game is None:
-        raise Http404("no such game")
+    game = _game_for_page(request, pk)
     if request.htmx:
         since = request.GET.get("since", "")
         user = request.user if request.user.is_authenticated else None
@@ -236,3 +244,67 @@ def game_history(request: HttpRequest, pk: int) -> HttpResponse:
         names=names,
     )
     return render(request, "games/history.html", {"game": game, "history": history})
+
+
+#: The replay's ``seat`` parameter for every card face up.
+FACE_UP = "all"
+
+
+def game_replay(request: HttpRequest, pk: int) -> HttpResponse:
+    """Step through a game that is over: ``?step=N&seat=S`` (``seat=all``: every card face up).
+
+    Nothing of it exists while the game is in play (404). A seat's replay draws that seat's
+    ``engine.view`` of each replayed state, so it shows exactly what that seat saw at that step.
+    """
+    game = _game_for_page(request, pk)
+    if not game.is_over or game.state is None:
+        raise Http404("a game is replayed once it is over")
+    try:
+        step, seat = _replay_params(request.GET, players=game.players)
+    except ValueError as exc:
+        return HttpResponseBadRequest(str(exc), content_type="text/plain; charset=utf-8")
+    at = replay.replay_step(game=game, step=step, seat=seat)
+    names = [s.label for s in sorted(game.seats.all(), key=lambda s: s.position)]
+    seat_param = FACE_UP if seat is None else str(seat)
+    steps = step_rows(engine=game.engine, at=at, seat=seat, names=names)
+    return render(
+        request,
+        "games/replay.html",
+        {
+            "game": game,
+            "at": at,
+            "seat": seat,
+            "seat_param": seat_param,
+            "seat_choices": [
+                (FACE_UP, "Every card face up"),
+                *((str(p), f"As {n} saw it") for p, n in enumerate(names)),
+            ],
+            "viewer_name": None if seat is None else names[seat],
+            "steps": steps,
+            "current": steps[at.step - 1] if at.step else None,
+            "links": {
+                name: f"?step={target}&seat={seat_param}"
+                for name, target in (
+                    ("first", 0),
+                    ("prev", at.step - 1),
+                    ("next", at.step + 1),
+                    ("last", at.steps),
+                )
+                if 0 <= target <= at.steps and target != at.step
+            },
+            **replay_board(engine=game.engine, at=at, seat=seat, names=names),
+        },
+    )
+
+
+def _replay_params(query: QueryDict, *, players: int) -> tuple[int, int | None]:
+    """``step`` (default 0, clamped later) and ``seat`` (default face up) of a replay URL."""
+    raw_step = query.get("step", "0").strip() or "0"
+    raw_seat = query.get("seat", FACE_UP).strip() or FACE_UP
+    if not raw_step.isdigit():
+        raise ValueError("invalid_step: step is a move number, 0 for the deal")
+    if raw_seat == FACE_UP:
+        return int(raw_step), None
+    if not raw_seat.isdigit() or int(raw_seat) >= players:
+        raise ValueError(f"invalid_seat: seat is {FACE_UP} or a seat number from 0 to {players - 1}")
+    return int(raw_step), int(raw_seat)

@@ -15,18 +15,14 @@ from apps.games import services
 from apps.games.models import Decision, Game, Move, Seat
 from apps.games.replay import replay_game, state_after, verify_game
 from tests.factories import UserFactory
+from tests.support import played
 from tests.support.played import a_seeded_game, play_to_the_end
 
 pytestmark = pytest.mark.django_db
 
 
 def a_finished_baobei_game() -> Game:
-    """3 seats, threshold 1 (one round): seat 0 a person who does not wait for windows and times out."""
-    game = a_seeded_game(
-        engine="baobei", players=3, user=UserFactory(), seed="replay-2", options={"threshold": 1}
-    )
-    Seat.objects.filter(game=game, position=0).update(skip_pluck_windows=True)
-    return play_to_the_end(game)
+    return played.a_finished_baobei_game(UserFactory())
 
 
 def event_types(game: Game) -> set[str]:

@@ -8,7 +8,7 @@ from typing import Any
 from django.contrib.auth.models import User
 
 from apps.games import services
-from apps.games.models import Decision, Game
+from apps.games.models import Decision, Game, Seat
 
 #: Deadlines passed in a test's loop before it gives up (a game that never ends is a bug to report).
 MAX_ROUNDS = 2000
@@ -43,3 +43,11 @@ def play_to_the_end(game: Game) -> Game:
         Decision.objects.filter(game=game).update(deadline=game.started_at)
         services.settle_due(game.pk)
     raise AssertionError(f"game {game.pk} did not end")
+
+
+def a_finished_baobei_game(user: User, *, seed: str = "replay-2") -> Game:
+    """3 seats, threshold 1 (one round), ``user`` in seat 0: a person who does not wait for plucking
+    windows (automatic passes) and lets every other decision time out until the bot takes the seat."""
+    game = a_seeded_game(engine="baobei", players=3, user=user, seed=seed, options={"threshold": 1})
+    Seat.objects.filter(game=game, position=0).update(skip_pluck_windows=True)
+    return play_to_the_end(game)
