@@ -119,7 +119,8 @@ class StepMove:
     """One move of the log as a replay's viewer may know it.
 
     ``seat`` is None and ``events`` empty for a move the viewing seat was not told of (another seat's
-    hidden answer to a simultaneous decision, BB-30.6).
+    hidden answer to a simultaneous decision, BB-30.6). ``action`` only face up or for the seat's own
+    moves: another seat's action may name what only that seat knew.
     """
 
     step: int
@@ -127,6 +128,7 @@ class StepMove:
     by_timeout: bool
     by_bot: bool
     events: list[Event]
+    action: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -167,7 +169,12 @@ def _as_known(move: Move, seat: int | None) -> StepMove:
         return StepMove(step=move.seq, seat=None, by_timeout=False, by_bot=False, events=[])
     events = move.events if seat is None else [e for e in move.events if visible(e, seat)]
     return StepMove(
-        step=move.seq, seat=move.seat, by_timeout=move.by_timeout, by_bot=move.by_bot, events=events
+        step=move.seq,
+        seat=move.seat,
+        by_timeout=move.by_timeout,
+        by_bot=move.by_bot,
+        events=events,
+        action=move.action if seat is None or seat == move.seat else None,
     )
 
 

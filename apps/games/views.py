@@ -264,7 +264,8 @@ def game_replay(request: HttpRequest, pk: int) -> HttpResponse:
     except ValueError as exc:
         return HttpResponseBadRequest(str(exc), content_type="text/plain; charset=utf-8")
     at = replay.replay_step(game=game, step=step, seat=seat)
-    names = [s.label for s in sorted(game.seats.all(), key=lambda s: s.position)]
+    names = _distinct_names([s.label for s in sorted(game.seats.all(), key=lambda s: s.position)])
+    me = services.seat_of(game, request.user if request.user.is_authenticated else None)
     seat_param = FACE_UP if seat is None else str(seat)
     steps = step_rows(engine=game.engine, at=at, seat=seat, names=names)
     return render(
@@ -292,9 +293,16 @@ def game_replay(request: HttpRequest, pk: int) -> HttpResponse:
                 )
                 if 0 <= target <= at.steps and target != at.step
             },
-            **replay_board(engine=game.engine, at=at, seat=seat, names=names),
+            **replay_board(
+                engine=game.engine, at=at, seat=seat, names=names, mine=me is not None and me.position == seat
+            ),
         },
     )
+
+
+def _distinct_names(names: list[str]) -> list[str]:
+    """Seat labels with the seat number added where two seats share a label (two bots)."""
+    return [f"{n} (seat {p})" if names.count(n) > 1 else n for p, n in enumerate(names)]
 
 
 def _replay_params(query: QueryDict, *, players: int) -> tuple[int, int | None]:

@@ -21,8 +21,13 @@ from . import face_up_cards, face_up_view, present
 from .common import describe_decision, describe_event, name_seats
 
 
-def replay_board(*, engine: str, at: ReplayStep, seat: int | None, names: list[str]) -> dict[str, Any]:
-    """Everything the replay page draws for step ``at.step``; ``seat`` None: every card face up."""
+def replay_board(
+    *, engine: str, at: ReplayStep, seat: int | None, names: list[str], mine: bool = False
+) -> dict[str, Any]:
+    """Everything the replay page draws for step ``at.step``; ``seat`` None: every card face up.
+
+    ``mine``: the viewer played ``seat``, so the board may call it "you".
+    """
     eng = get_engine(engine)
     if seat is None:
         referee = eng.referee_view(at.state)
@@ -35,12 +40,21 @@ def replay_board(*, engine: str, at: ReplayStep, seat: int | None, names: list[s
     seen = [e for move in at.moves[: at.step] for e in move.events]
     board = present(engine=engine, view=view, seat=seat, names=names, events=seen)
     board["guess_seats"] = []  # Bao Huang's partner guess is a form of its own
+    if not mine:
+        _not_you(board)
     return {
         "board": board,
         "face_up": face_up,
         "decision_text": describe_decision(engine, decision) if decision else "",
         "waiting": _waiting(eng.pending(at.state), seat, names),
     }
+
+
+def _not_you(board: dict[str, Any]) -> None:
+    """Another player's seat is drawn by name, never as "you"."""
+    last_round = board.get("last_round") or {}
+    for row in [*board.get("seats", []), *board.get("scores", []), *last_round.get("rows", [])]:
+        row["is_me"] = False
 
 
 def _waiting(pending: list[dict[str, Any]], seat: int | None, names: list[str]) -> list[str]:
@@ -76,10 +90,15 @@ def move_text(*, engine: str, move: StepMove, seat: int | None, names: list[str]
     """The move's events as sentences naming the players.
 
     Face up, an event only some seats saw is marked with who saw it; as a seat, the events that seat
-    saw, or a note that it was not told of the move.
+    saw, or a note that it was not told of the move. A move without events is named by its action
+    where the viewer may know it (face up, or the seat's own move).
     """
     if move.seat is None:
         return mark_safe('<span class="muted">A move this seat was not told of.</span>')
+    if not move.events and move.action is not None:  # e.g. a pass that left a window open
+        return format_html(
+            "<em>{}</em>.", str(move.action.get("type", "move")).replace("_", " ").capitalize()
+        )
     if not move.events:
         return mark_safe('<span class="muted">Nothing this seat could see.</span>')
     return format_html_join(
