@@ -234,6 +234,7 @@ def test_bao_huang_seat_replay_shows_only_that_seats_hand_and_face_up_every_hand
     face_up = drawn_cards(client.get(replay_url(game, step=step, seat="all")).content.decode())
 
     check_baohuang_page(as_seat, engine.view(state, 3), 3)
+    assert "Your hand" not in as_seat, "the viewer plays seat 0, not seat 3"
     hands = engine.referee_view(state)["hands"]
     for seat in range(5):
         shown = [c.code for c in face_up if c.zone == "hand-face-up" and c.seat == str(seat)]
