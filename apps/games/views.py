@@ -7,6 +7,7 @@ filtered by visibility; never from ``game.state`` directly.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django.contrib import messages
@@ -305,14 +306,18 @@ def _distinct_names(names: list[str]) -> list[str]:
     return [f"{n} (seat {p})" if names.count(n) > 1 else n for p, n in enumerate(names)]
 
 
+#: A step or seat number of a replay URL (a longer one is no step of any game).
+_NUMBER = re.compile(r"[0-9]{1,9}")
+
+
 def _replay_params(query: QueryDict, *, players: int) -> tuple[int, int | None]:
     """``step`` (default 0, clamped later) and ``seat`` (default face up) of a replay URL."""
     raw_step = query.get("step", "0").strip() or "0"
     raw_seat = query.get("seat", FACE_UP).strip() or FACE_UP
-    if not raw_step.isdigit():
+    if not _NUMBER.fullmatch(raw_step):
         raise ValueError("invalid_step: step is a move number, 0 for the deal")
     if raw_seat == FACE_UP:
         return int(raw_step), None
-    if not raw_seat.isdigit() or int(raw_seat) >= players:
+    if not _NUMBER.fullmatch(raw_seat) or int(raw_seat) >= players:
         raise ValueError(f"invalid_seat: seat is {FACE_UP} or a seat number from 0 to {players - 1}")
     return int(raw_step), int(raw_seat)

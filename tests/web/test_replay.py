@@ -189,7 +189,14 @@ def test_a_step_past_the_end_shows_the_end_and_the_deal_has_no_previous_link(fin
 
 @pytest.mark.parametrize(
     ("params", "code"),
-    [({"step": "x"}, "invalid_step"), ({"step": "-1"}, "invalid_step"), ({"seat": "3"}, "invalid_seat")],
+    [
+        ({"step": "x"}, "invalid_step"),
+        ({"step": "-1"}, "invalid_step"),
+        ({"step": "²"}, "invalid_step"),
+        ({"step": "9" * 5000}, "invalid_step"),
+        ({"seat": "3"}, "invalid_seat"),
+        ({"seat": "x"}, "invalid_seat"),
+    ],
 )
 def test_bad_step_or_seat_is_refused_with_its_code(finished, client_for, params, code):
     game, user = finished
