@@ -103,6 +103,8 @@ def replay_moves(
             current, events = engine.apply(current, move.seat, move.action)
         except RuleError as exc:
             raise ReplayRefused(move.seq, exc.code) from None
+        except Exception as exc:  # noqa: BLE001 - a damaged log must be reported, not stop the check
+            raise ReplayRefused(move.seq, type(exc).__name__) from None
         yield current, events
 
 
@@ -268,7 +270,8 @@ def _log_problems(game: Game, moves: list[Move]) -> list[Problem]:
             )
         )
     for move in moves:
-        if move.by_timeout != (move.action.get("timeout") is True):
+        timeout_action = isinstance(move.action, dict) and move.action.get("timeout") is True
+        if move.by_timeout != timeout_action:
             problems.append(
                 Problem(
                     "by_timeout_differs", "by_timeout does not match the action's timeout field", move.seq

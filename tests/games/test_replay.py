@@ -106,6 +106,28 @@ def test_stored_events_that_the_engine_did_not_produce_are_reported_with_their_m
     assert [(p.code, p.seq) for p in discrepancy.problems] == [("events_differ", 3)]
 
 
+def test_stored_action_the_engine_refuses_is_reported_with_its_move_and_code():
+    game = a_finished_baobei_game()
+    Move.objects.filter(game=game, seq=4).update(action={"type": "fly_away"})
+
+    discrepancy = verify_game(game_id=game.pk)
+
+    assert discrepancy is not None
+    [refused] = [p for p in discrepancy.problems if p.code == "move_refused"]
+    assert (refused.seq, refused.detail) == (4, "the engine refuses the stored action (malformed_action)")
+
+
+def test_a_damaged_action_that_breaks_the_engine_is_reported_not_raised():
+    game = a_finished_baobei_game()
+    Move.objects.filter(game=game, seq=4).update(action=[1, 2])
+
+    discrepancy = verify_game(game_id=game.pk)
+
+    assert discrepancy is not None
+    refused = [(p.code, p.seq) for p in discrepancy.problems if p.code == "move_refused"]
+    assert refused == [("move_refused", 4)]
+
+
 def test_a_timeout_mark_without_a_timeout_action_is_reported():
     """DESIGN.md: a deadline's default carries ``"timeout": true``; ``by_timeout`` must say so too."""
     game = a_finished_baobei_game()
