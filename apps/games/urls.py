@@ -15,4 +15,5 @@ urlpatterns = [
     path("games/<str:public_id>/act/", views.game_act, name="act"),
     path("games/<str:public_id>/history/", views.game_history, name="history"),
     path("games/<str:public_id>/invitations/", views.game_invitations, name="invitations"),
+    path("games/<str:public_id>/replay/", views.game_replay, name="replay"),
 ]

@@ -7,12 +7,13 @@ filtered by visibility; never from ``game.state`` directly.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db import transaction
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest, QueryDict
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
@@ -21,12 +22,13 @@ from apps.accounts.http import AuthenticatedHttpRequest, HtmxHttpRequest
 from baogame.rules.core import RuleError
 from baogame.rules.registry import get_engine
 
-from . import invitations, selectors, services
+from . import invitations, replay, selectors, services
 from .errors import ServiceError
 from .forms import GameCreateForm, action_from_post
 from .models import Game, Move
 from .presenters import present
 from .presenters.common import describe_decision, history_rows
+from .presenters.replay import replay_board, step_rows
 
 #: How many recent history entries the game page shows (the history page has them all).
 RECENT_HISTORY = 30
@@ -327,3 +329,79 @@ def game_history(request: HttpRequest, public_id: str) -> HttpResponse:
         names=names,
     )
     return render(request, "games/history.html", {"game": game, "history": history})
+
+
+#: The replay's ``seat`` parameter for every card face up.
+FACE_UP = "all"
+
+
+def game_replay(request: HttpRequest, public_id: str) -> HttpResponse:
+    """Step through a game that is over: ``?step=N&seat=S`` (``seat=all``: every card face up).
+
+    Nothing of it exists while the game is in play (404). A seat's replay draws that seat's
+    ``engine.view`` of each replayed state, so it shows exactly what that seat saw at that step.
+    """
+    game, _ = _visible_game(request, public_id)
+    if not game.is_over or game.state is None:
+        raise Http404("a game is replayed once it is over")
+    try:
+        step, seat = _replay_params(request.GET, players=game.players)
+    except ValueError as exc:
+        return HttpResponseBadRequest(str(exc), content_type="text/plain; charset=utf-8")
+    at = replay.replay_step(game=game, step=step, seat=seat)
+    names = _distinct_names([s.label for s in sorted(game.seats.all(), key=lambda s: s.position)])
+    me = services.seat_of(game, request.user if request.user.is_authenticated else None)
+    seat_param = FACE_UP if seat is None else str(seat)
+    steps = step_rows(engine=game.engine, at=at, seat=seat, names=names)
+    return render(
+        request,
+        "games/replay.html",
+        {
+            "game": game,
+            "at": at,
+            "seat": seat,
+            "seat_param": seat_param,
+            "seat_choices": [
+                (FACE_UP, "Every card face up"),
+                *((str(p), f"As {n} saw it") for p, n in enumerate(names)),
+            ],
+            "viewer_name": None if seat is None else names[seat],
+            "steps": steps,
+            "current": steps[at.step - 1] if at.step else None,
+            "links": {
+                name: f"?step={target}&seat={seat_param}"
+                for name, target in (
+                    ("first", 0),
+                    ("prev", at.step - 1),
+                    ("next", at.step + 1),
+                    ("last", at.steps),
+                )
+                if 0 <= target <= at.steps and target != at.step
+            },
+            **replay_board(
+                engine=game.engine, at=at, seat=seat, names=names, mine=me is not None and me.position == seat
+            ),
+        },
+    )
+
+
+def _distinct_names(names: list[str]) -> list[str]:
+    """Seat labels with the seat number added where two seats share a label (two bots)."""
+    return [f"{n} (seat {p})" if names.count(n) > 1 else n for p, n in enumerate(names)]
+
+
+#: A step or seat number of a replay URL (a longer one is no step of any game).
+_NUMBER = re.compile(r"[0-9]{1,9}")
+
+
+def _replay_params(query: QueryDict, *, players: int) -> tuple[int, int | None]:
+    """``step`` (default 0, clamped later) and ``seat`` (default face up) of a replay URL."""
+    raw_step = query.get("step", "0").strip() or "0"
+    raw_seat = query.get("seat", FACE_UP).strip() or FACE_UP
+    if not _NUMBER.fullmatch(raw_step):
+        raise ValueError("invalid_step: step is a move number, 0 for the deal")
+    if raw_seat == FACE_UP:
+        return int(raw_step), None
+    if not _NUMBER.fullmatch(raw_seat) or int(raw_seat) >= players:
+        raise ValueError(f"invalid_seat: seat is {FACE_UP} or a seat number from 0 to {players - 1}")
+    return int(raw_step), int(raw_seat)

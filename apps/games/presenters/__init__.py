@@ -33,3 +33,31 @@ def present(
     if engine == "baohuang":
         return baohuang.present(view=view, seat=seat, names=names, plays=legal)
     return generic.present(view=view, seat=seat, names=names, legal=legal)
+
+
+def face_up_view(*, engine: str, spectator: dict[str, Any], referee: dict[str, Any]) -> dict[str, Any]:
+    """A view of a game that is over with every card face up, for its replay.
+
+    Once a game is over its seed is public (BB-25.10, BH-25.9), so every card of every step can be
+    recomputed by anyone: the replay shows the spectator's view with the referee's cards put in.
+    """
+    if engine == "baobei":
+        return baobei.face_up_view(spectator=spectator, referee=referee)
+    if engine == "baohuang":
+        return baohuang.face_up_view(spectator=spectator, referee=referee)
+    return {**spectator, "referee": referee}
+
+
+def face_up_cards(*, engine: str, referee: dict[str, Any], names: list[str]) -> dict[str, Any]:
+    """The cards of a face-up replay that the board does not draw: Bao Bei's draw pile, Bao Huang's
+    hands (``{"draw": [code, …]}`` top first, or ``{"hands": [{"name", "position", "cards"}, …]}``)."""
+    if engine == "baobei":
+        return {"draw": list(referee["draw"])}
+    if engine == "baohuang":
+        return {
+            "hands": [
+                {"name": names[s], "position": s, "cards": baohuang.sorted_hand(hand)}
+                for s, hand in enumerate(referee["hands"])
+            ]
+        }
+    return {}

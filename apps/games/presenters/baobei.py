@@ -89,6 +89,11 @@ def last_round(*, events: list[dict[str, Any]], seat: int | None, names: list[st
     }
 
 
+def face_up_view(*, spectator: dict[str, Any], referee: dict[str, Any]) -> dict[str, Any]:
+    """The spectator's view with every display card and the drawn cards face up (a game that is over)."""
+    return {**spectator, "displays": referee["displays"], "drawn": referee["drawn"]}
+
+
 def commit_end_turn_offered(view: dict[str, Any], seat: int | None) -> bool:
     """Whether the forms of ``seat``'s open decision offer "and end my turn without BAO" (BB-20.7).
 

@@ -36,6 +36,21 @@ def _label(action: dict[str, Any]) -> str:
     return ACTION_LABELS.get(action["type"], action["type"].replace("_", " "))
 
 
+def sorted_hand(hand: list[str]) -> list[str]:
+    """A hand from the weakest card to the strongest, a marked joker after its plain twin."""
+    return sorted(hand, key=lambda c: (STRENGTH[c], c.endswith("*")))
+
+
+def face_up_view(*, spectator: dict[str, Any], referee: dict[str, Any]) -> dict[str, Any]:
+    """The spectator's view with the roles known (a game that is over: BH-23.5's secrets are out)."""
+    return {
+        **spectator,
+        "partner": referee["partner"],
+        "alone": referee["alone"],
+        "partner_public": True,
+    }
+
+
 def present(
     *, view: dict[str, Any], seat: int | None, names: list[str], plays: list[dict[str, Any]] | None = None
 ) -> dict[str, Any]:
@@ -82,7 +97,7 @@ def present(
         "template": TEMPLATE,
         "decision_template": DECISION_TEMPLATE,
         "seats": seats,
-        "hand": None if hand is None else sorted(hand, key=lambda c: (STRENGTH[c], c.endswith("*"))),
+        "hand": None if hand is None else sorted_hand(hand),
         "top": None
         if top is None
         else {

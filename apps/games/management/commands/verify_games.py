@@ -1,0 +1,63 @@
+"""``manage.py verify_games [--game ID …]``: replay stored games from seed and move log, report differences.
+
+Every game (or the ones named) is rebuilt through its engine from its seed and its move log and
+compared with what is stored (``apps.games.replay.verify_game``): the move numbering, each move's
+events, the state, the version counters, the status and the open decisions. Prints one line per game
+that differs, a summary, then one JSON line; exits with status 1 when any game differs (2 for a game id
+that does not exist). The lines name fields and moves, never card values.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from apps.games.models import Game
+from apps.games.replay import Discrepancy, verify_games
+
+
+class Command(BaseCommand):
+    help = "Replay stored games from their seed and move log and report any whose stored state differs."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument(
+            "--game",
+            type=int,
+            action="append",
+            dest="games",
+            metavar="ID",
+            help="only this game (repeatable)",
+        )
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        game_ids: list[int] | None = options["games"]
+        if game_ids:
+            unknown = sorted(
+                set(game_ids) - set(Game.objects.filter(pk__in=game_ids).values_list("pk", flat=True))
+            )
+            if unknown:
+                raise CommandError(f"no such game: {', '.join(map(str, unknown))}", returncode=2)
+        checked = 0
+        differ: list[Discrepancy] = []
+        for game_id, discrepancy in verify_games(game_ids=game_ids):
+            checked += 1
+            if discrepancy is not None:
+                differ.append(discrepancy)
+                for problem in discrepancy.problems:
+                    where = f" move {problem.seq}" if problem.seq is not None else ""
+                    self.stdout.write(f"game {game_id}{where}: {problem.code}: {problem.detail}")
+        games = f"{checked} game{'s' if checked != 1 else ''}"
+        summary = f"verified {games}: {checked - len(differ)} match, {len(differ)} differ"
+        self.stdout.write(self.style.ERROR(summary) if differ else self.style.SUCCESS(summary))
+        report = {
+            "games": checked,
+            "matching": checked - len(differ),
+            "differing": len(differ),
+            "discrepancies": [d.to_json() for d in differ],
+        }
+        self.stdout.write(json.dumps(report, separators=(",", ":")))
+        if differ:
+            sys.exit(1)
