@@ -5,9 +5,12 @@ from django.contrib import admin
 from django.urls import include, path
 
 from apps.games.health import healthz
+from apps.games.rules_views import favicon, rules_index, rules_page
 
 urlpatterns = [
     path("", include("apps.games.urls")),
+    path("rules/", rules_index, name="rules-index"),
+    path("rules/<slug:game>/", rules_page, name="rules"),
     path("accounts/", include("allauth.urls")),
     path("accounts/", include("apps.accounts.urls")),
     path("leagues/", include("apps.leagues.urls")),
@@ -15,6 +18,7 @@ urlpatterns = [
     path("mail/", include("apps.notifications.urls")),
     path("admin/", admin.site.urls),
     path("healthz", healthz, name="healthz"),
+    path("favicon.ico", favicon),
 ]
 
 if settings.DEV_MAILBOX:
