@@ -52,6 +52,20 @@ BAOBEI_SECTIONS = {
 BAOHUANG_SECTIONS = {"tribute": "tribute", "turn": "play"}
 
 
+#: The headings of the sections a decision box links to, for the link's words.
+SECTION_TITLES = {
+    "setup": "setting up a round",
+    "turn": "a turn, step by step",
+    "plucking": "plucking",
+    "abilities": "abilities",
+    "bao": "BAO",
+    "tribute": "tribute",
+    "emperor": "the emperor",
+    "declarations": "declarations",
+    "play": "tricks",
+} | {info["anchor"]: f"the {info['name'].lower()} ability" for info in ABILITIES.values()}
+
+
 def rules_url(engine: str, section: str = "") -> str:
     """The rules page of ``engine``, at ``section`` when given."""
     url = reverse("rules", args=[engine])
@@ -74,12 +88,12 @@ def decision_section(engine: str, decision: dict[str, Any]) -> str | None:
     return None
 
 
-def decision_rules_url(engine: str, decision: dict[str, Any] | None) -> str | None:
-    """The link a decision box gives to its explanation, or None."""
+def decision_rules_link(engine: str, decision: dict[str, Any] | None) -> dict[str, str] | None:
+    """The link a decision box gives to its explanation (``url`` and ``title``), or None."""
     if not decision or engine not in GAMES:
         return None
-    section = decision_section(engine, decision)
-    return rules_url(engine, section or "")
+    section = decision_section(engine, decision) or ""
+    return {"url": rules_url(engine, section), "title": SECTION_TITLES.get(section, "the rules")}
 
 
 def bird_rows() -> list[dict[str, Any]]:

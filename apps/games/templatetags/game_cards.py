@@ -12,7 +12,7 @@ from typing import Any
 
 from django import template
 
-from apps.games.rulebook import ABILITIES
+from apps.games.rulebook import ABILITIES, ability_legend, rules_url
 from baogame.rules.baobei.cards import CARDS as BIRDS
 from baogame.rules.baohuang.cards import NAMES as PLAYING_NAMES
 
@@ -72,3 +72,15 @@ def bird_name(code: str | None) -> str:
     """The display name of a bird code."""
     meta = BIRDS.get(code or "")
     return meta["name"] if meta else "a face-down card"
+
+
+@register.inclusion_tag("games/cards/ability_legend.html")
+def ability_icons_legend() -> dict[str, Any]:
+    """The visible legend of the ability icons drawn on Bao Bei cards (phones have no hover tooltips)."""
+    return {"abilities": ability_legend(), "url": rules_url("baobei", "abilities")}
+
+
+@register.simple_tag
+def rules_link(engine: str, section: str = "") -> str:
+    """The URL of a section of a game's rules page."""
+    return rules_url(engine, section)
