@@ -76,7 +76,11 @@ def bird_name(code: str | None) -> str:
 
 @register.inclusion_tag("games/cards/ability_legend.html")
 def ability_icons_legend() -> dict[str, Any]:
-    """The visible legend of the ability icons drawn on Bao Bei cards (phones have no hover tooltips)."""
+    """The visible legend of the ability icons drawn on Bao Bei cards (phones have no hover tooltips).
+
+    Icons and ability names only: the board names no bird the seat has not seen (the leak checks read
+    every bird name on the page); the rules page it links to says which bird carries which ability.
+    """
     return {"abilities": ability_legend(), "url": rules_url("baobei", "abilities")}
 
 
