@@ -122,7 +122,10 @@ def ability_legend() -> list[dict[str, str]]:
     return [
         {
             "key": key,
-            **info,
+            "icon": info["icon"],
+            "name": info["name"],
+            "anchor": info["anchor"],
+            "rule": info["rule"],
             "birds": " and ".join(c["name"] for c in CARDS.values() if c["ability"] == key),
             "text": next(c["ability_text"] for c in CARDS.values() if c["ability"] == key),
         }

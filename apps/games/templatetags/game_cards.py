@@ -39,7 +39,7 @@ def bird(code: str | None, zone: str = "", pos: str = "", touched: bool = False)
         "icon": ability["icon"] if ability else "",
         "ability_name": ability["name"] if ability else "",
         # A single word this long (Hummingbird) gets a smaller type so that it is never cut.
-        "long_name": bool(meta) and max(len(word) for word in meta["name"].split()) > LONG_WORD,
+        "long_name": meta is not None and max(len(word) for word in meta["name"].split()) > LONG_WORD,
     }
 
 
