@@ -5,10 +5,13 @@ from django.contrib import admin
 from django.urls import include, path
 
 from apps.games.health import healthz
+from apps.games.rules_views import favicon, rules_index, rules_page
 from apps.notifications.views import calendar_feed
 
 urlpatterns = [
     path("", include("apps.games.urls")),
+    path("rules/", rules_index, name="rules-index"),
+    path("rules/<slug:game>/", rules_page, name="rules"),
     path("accounts/", include("allauth.urls")),
     path("accounts/", include("apps.accounts.urls")),
     path("leagues/", include("apps.leagues.urls")),
@@ -17,6 +20,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("healthz", healthz, name="healthz"),
     path("calendar/<str:token>.ics", calendar_feed, name="calendar_feed"),
+    path("favicon.ico", favicon),
 ]
 
 if settings.DEV_MAILBOX:

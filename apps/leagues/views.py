@@ -15,6 +15,7 @@ from apps.accounts.http import AuthenticatedHttpRequest
 from baogame.rules.core import RuleError
 
 from . import charts, selectors, services
+from .auditlog import audit_sentence
 from .forms import EmailForm, GameToolForm, LeagueCreateForm, LeagueSettingsForm, SeasonCreateForm
 from .models import League
 
@@ -54,9 +55,17 @@ def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "table": table,
         "chart": chart,
         "rounds": selectors.season_rounds(season=season) if season else [],
-        "audit_log": selectors.league_audit_log(league=league),
+        "audit_log": [
+            {"entry": entry, "sentence": audit_sentence(entry)}
+            for entry in selectors.league_audit_log(league=league)
+        ],
         "offers": selectors.offers_pending_for(league=league, user=request.user),
         "may_manage": services.league_may_manage(league=league, user=request.user),
+        "organiser_ids": set(league.organisers.values_list("pk", flat=True)),
+        "organisers": sorted(
+            (u.profile.name or u.get_username() for u in league.organisers.select_related("profile")),
+            key=str.lower,
+        ),
     }
     return render(request, "leagues/detail.html", context)
 

@@ -47,7 +47,7 @@ def test_web_form_refuses_a_decision_id_int_refuses_with_stale_decision_bb_22_0(
     client.force_login(users[0])
 
     response = client.post(
-        f"/games/{baobei_game.pk}/act/",
+        f"/games/{baobei_game.public_id}/act/",
         {"type": "choose_peek", "decision_id": did, "slots": ["0", "1"]},
         HTTP_HX_REQUEST="true",
     )
@@ -93,7 +93,7 @@ def test_web_form_refuses_an_action_nested_too_deep_as_malformed(
 ) -> None:
     client.force_login(users[0])
 
-    response = client.post(f"/games/{baobei_game.pk}/act/", {"action": DEEP}, HTTP_HX_REQUEST="true")
+    response = client.post(f"/games/{baobei_game.public_id}/act/", {"action": DEEP}, HTTP_HX_REQUEST="true")
 
     assert response.status_code == 200
     assert b"malformed_action" in response.content

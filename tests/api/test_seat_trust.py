@@ -57,7 +57,7 @@ def test_a_bot_test_game_lets_one_person_seat_their_accounts_and_says_so(
     page.force_login(users[0])
 
     assert answer.status_code == 200 and answer.json()["bot_test"] is True
-    assert b"Bot-test game" in page.get(f"/games/{game.pk}/").content
+    assert b"Bot-test game" in page.get(f"/games/{game.public_id}/").content
 
 
 @pytest.fixture
@@ -97,7 +97,7 @@ def test_the_game_page_says_who_can_end_an_organisers_hold(held_seat: tuple[Game
     client = Client()
     client.force_login(player)
 
-    page = client.get(f"/games/{game.pk}/").content
+    page = client.get(f"/games/{game.public_id}/").content
 
     assert b"only an organiser of the league who does not play in this game, or a site admin" in page
     assert b"Take my seat back" not in page
@@ -110,8 +110,8 @@ def test_a_player_takes_back_from_the_page_a_seat_the_bot_played_for_absence(
     client = Client()
     client.force_login(users[1])
 
-    shown = client.get(f"/games/{toy_game.pk}/").content
-    client.post(f"/games/{toy_game.pk}/take-back/")
+    shown = client.get(f"/games/{toy_game.public_id}/").content
+    client.post(f"/games/{toy_game.public_id}/take-back/")
 
     assert b"Take my seat back" in shown
     assert not toy_game.seats.get(position=1).bot_takeover

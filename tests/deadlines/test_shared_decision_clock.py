@@ -40,7 +40,7 @@ def _seen_on_the_page(game: Game, user: Any) -> bytes:
     """The status line of the game page: what the game waits for, and until when."""
     client = Client()
     client.force_login(user)
-    page = client.get(f"/games/{game.pk}/").content
+    page = client.get(f"/games/{game.public_id}/").content
     start = page.index(b'<div class="status-line">')
     return page[start : page.index(b"</div>", start)]
 

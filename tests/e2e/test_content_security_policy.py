@@ -52,8 +52,8 @@ def test_the_main_pages_report_no_csp_violation(live_server: Any, page: Any) -> 
     pages = ["/", "/accounts/login/", "/accounts/signup/", "/leagues/", "/api/docs/"]
     signed_in = [
         "/",
-        f"/games/{game.pk}/",
-        f"/games/{game.pk}/history/",
+        f"/games/{game.public_id}/",
+        f"/games/{game.public_id}/history/",
         "/games/new/",
         "/leagues/",
         f"/leagues/{league.slug}/",
@@ -73,7 +73,7 @@ def test_the_main_pages_report_no_csp_violation(live_server: Any, page: Any) -> 
     page.wait_for_load_state("networkidle")
     for path in signed_in:
         found["signed in " + path] = _visit(page, live_server.url + path)
-    page.goto(f"{live_server.url}/games/{game.pk}/")
+    page.goto(f"{live_server.url}/games/{game.public_id}/")
     page.wait_for_selector("#decision")
     page.locator("#decision input[name=slots]").nth(0).check()
     page.locator("#decision input[name=slots]").nth(1).check()

@@ -67,11 +67,16 @@ def check_baobei_page(html: str, view: dict[str, Any], events: list[dict[str, An
     * drawn cards and the discard top are those of the view; decision cards are in the view's decision;
     * the "last round" reveal (zone ``reveal``) is exactly the displays of the last ``round_ended``
       event among the seat's events (BB-25.7, public once the round is over), and absent before one;
+      once the game is over the displays themselves are that event's, face up;
     * every bird named anywhere on the page (code or name) occurs in the view or the seat's events.
     """
     cards = drawn_cards(html)
     display = {c.pos: c for c in cards if c.zone == "display"}
-    expected = {f"{s}.{k}": card for s, d in enumerate(view["displays"]) for k, card in enumerate(d)}
+    ended = next((e for e in reversed(events) if e["type"] == "round_ended"), None)
+    # Once the game is over the board shows the final displays face up, exactly as the last (public)
+    # round_ended event revealed them (BB-14.1); until then, exactly what the view names.
+    displays = ended["displays"] if view["over"] and ended is not None else view["displays"]
+    expected = {f"{s}.{k}": card for s, d in enumerate(displays) for k, card in enumerate(d)}
     assert len(display) == len([c for c in cards if c.zone == "display"]), "a position drawn twice"
     assert set(display) == set(expected), "display positions differ from the view"
     for pos, card in expected.items():
@@ -94,7 +99,6 @@ def check_baobei_page(html: str, view: dict[str, Any], events: list[dict[str, An
                 f"decision card {c.code} not in the view"
             )
         assert c.zone in BAOBEI_ZONES, f"unknown zone {c.zone}"
-    ended = next((e for e in reversed(events) if e["type"] == "round_ended"), None)
     revealed = {} if ended is None else _occupied(ended["displays"])
     assert {c.pos: c.code for c in cards if c.zone == "reveal"} == revealed, (
         "the reveal differs from the last round_ended event the seat has seen"

@@ -70,7 +70,8 @@ def test_game_page_links_the_replay_only_once_the_game_is_over(baobei_game, fini
     over, user = finished
 
     assert "/replay/" not in client_for(users[0]).get(f"/games/{running.public_id}/").content.decode()
-    assert f'href="/games/{over.public_id}/replay/"' in client_for(user).get(f"/games/{over.public_id}/").content.decode()
+    page = client_for(user).get(f"/games/{over.public_id}/").content.decode()
+    assert f'href="/games/{over.public_id}/replay/"' in page
 
 
 def test_seat_replay_shows_exactly_that_seats_view_at_every_step_bb_25_6(finished, client_for):

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from apps.games.rulebook import decision_rules_link
+
 from . import baobei, baohuang, generic
 
 
@@ -29,10 +31,15 @@ def present(
     committed the end of the current turn (BB-20.7).
     """
     if engine == "baobei":
-        return baobei.present(view=view, seat=seat, names=names, events=events or [], committed=committed)
-    if engine == "baohuang":
-        return baohuang.present(view=view, seat=seat, names=names, plays=legal)
-    return generic.present(view=view, seat=seat, names=names, legal=legal)
+        board = baobei.present(view=view, seat=seat, names=names, events=events or [], committed=committed)
+    elif engine == "baohuang":
+        board = baohuang.present(view=view, seat=seat, names=names, plays=legal)
+    else:
+        board = generic.present(view=view, seat=seat, names=names, legal=legal)
+    if board.get("decision") is not None:
+        # Every decision box links to the rules section that explains it.
+        board["decision"]["rules"] = decision_rules_link(engine, view.get("decision"))
+    return board
 
 
 def face_up_view(*, engine: str, spectator: dict[str, Any], referee: dict[str, Any]) -> dict[str, Any]:

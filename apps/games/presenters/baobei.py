@@ -94,6 +94,19 @@ def face_up_view(*, spectator: dict[str, Any], referee: dict[str, Any]) -> dict[
     return {**spectator, "displays": referee["displays"], "drawn": referee["drawn"]}
 
 
+def final_displays(*, view: dict[str, Any], events: list[dict[str, Any]]) -> list[list[str | None]] | None:
+    """Once the game is over, every display face up as the last round ended (BB-14.1); else None.
+
+    The ``round_ended`` event that reveals them is public, so a finished board shows every card.
+    """
+    if not view["over"]:
+        return None
+    ended = next((e for e in reversed(events) if e.get("type") == "round_ended"), None)
+    if ended is None or len(ended["displays"]) != len(view["displays"]):
+        return None
+    return [list(d) if d is not None else [] for d in ended["displays"]]
+
+
 def commit_end_turn_offered(view: dict[str, Any], seat: int | None) -> bool:
     """Whether the forms of ``seat``'s open decision offer "and end my turn without BAO" (BB-20.7).
 
@@ -132,6 +145,8 @@ def present(
     n = len(view["displays"])
     participants = set(view.get("participants", range(n)))
     touched = {(p["seat"], p["slot"]) for p in view.get("ability_touched", [])}
+    final = final_displays(view=view, events=events or [])
+    displays = final if final is not None else view["displays"]
     seats = []
     for s in _seat_order(n, seat):
         slots = [
@@ -142,7 +157,7 @@ def present(
                 "card": None if card in (None, "?") else card,
                 "touched": (s, k) in touched,
             }
-            for k, card in enumerate(view["displays"][s])
+            for k, card in enumerate(displays[s])
         ]
         seats.append(
             {
@@ -153,7 +168,7 @@ def present(
                 "participant": s in participants,
                 "bao": s == view["bao_caller"],
                 "slots": slots,
-                "count": sum(1 for c in view["displays"][s] if c is not None),
+                "count": sum(1 for c in displays[s] if c is not None),
             }
         )
     scores = score_rows(view, seat, names, n)

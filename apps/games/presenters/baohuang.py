@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from baogame.rules.baohuang.cards import STRENGTH
+from baogame.rules.baohuang.cards import CODES, NAMES, STRENGTH
 
 from .common import button, score_rows
 
@@ -26,13 +26,51 @@ DECLARATIONS = {
 }
 #: Quick-play buttons are offered when the legal plays are this few (otherwise: pick cards).
 MAX_QUICK_PLAYS = 24
+#: Plural names of the ranks, for sentences like "two kings".
+PLURALS = {"6": "sixes"}
+NUMBER_WORDS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight"}
+#: What playing a marked joker tells the table (BH-14), said on every button that plays one.
+MARKED_NOTES = {
+    "BJ*": "BJ* is the partner card: playing it shows everyone your role",
+    "RJ*": "RJ* is the emperor's card",
+}
+
+
+def _cards_in_words(cards: list[str]) -> str:
+    """``["K", "K", "BJ*"]`` as "two kings and the marked black joker", high cards last."""
+    parts = []
+    for code in CODES:
+        n = cards.count(code)
+        if not n:
+            continue
+        name = NAMES[code]
+        if code.endswith("*"):
+            parts.append(f"the {name}")
+        elif n == 1:
+            parts.append(f"an {name}" if name[0] in "aeiou" else f"a {name}")
+        else:
+            plural = PLURALS.get(code, f"{name}s")
+            parts.append(f"{NUMBER_WORDS.get(n, str(n))} {plural}")
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def play_label(cards: list[str], verb: str = "Play") -> str:
+    """A button's words for playing (or giving) ``cards``: what it plays, in words and in codes.
+
+    A marked joker is always named as such, with what it means (BH-2.5, BH-14): no button plays one
+    without saying so.
+    """
+    codes = " ".join(sorted(cards, key=lambda c: (STRENGTH[c], c.endswith("*"))))
+    notes = [MARKED_NOTES[c] for c in MARKED_NOTES if c in cards]
+    warning = f" ⚠ {'; '.join(notes)}" if notes else ""
+    return f"{verb} {_cards_in_words(cards)} ({codes}){warning}"
 
 
 def _label(action: dict[str, Any]) -> str:
     if action["type"] == "pledge":
         return "Pledge support for the emperor" if action["side"] == "support" else "Pledge opposition"
     if action["type"] == "give_tribute":
-        return f"Give {' '.join(action['cards'])}"
+        return play_label(action["cards"], verb="Give")
     return ACTION_LABELS.get(action["type"], action["type"].replace("_", " "))
 
 
@@ -166,7 +204,7 @@ def _decision(
             out["buttons"].append(button("Pass", {"type": "pass"}, style="quiet"))
         quick = [p for p in (plays or []) if p.get("type") == "play"]
         if 0 < len(quick) <= MAX_QUICK_PLAYS:
-            out["quick_plays"] = [button(" ".join(p["cards"]), p) for p in quick]
+            out["quick_plays"] = [button(play_label(p["cards"]), p) for p in quick]
     else:
         out["buttons"] = [button(_label(a), a) for a in d.get("actions", [])]
     return out

@@ -65,9 +65,11 @@ def describe_decision(engine: str, decision: dict[str, Any]) -> str:
     module = text_module(engine)
     if module is not None and hasattr(module, "describe_decision"):
         try:
-            return str(module.describe_decision(decision))
+            sentence = str(module.describe_decision(decision))
         except (KeyError, TypeError, ValueError, IndexError):
             pass
+        else:
+            return sentence[:1].upper() + sentence[1:]  # prompts start with a capital letter
     return f"Decide: {str(decision.get('kind', '')).replace('_', ' ')}."
 
 

@@ -12,35 +12,34 @@ from typing import Any
 
 from django import template
 
+from apps.games.rulebook import ABILITIES, ability_legend, rules_url
 from baogame.rules.baobei.cards import CARDS as BIRDS
 from baogame.rules.baohuang.cards import NAMES as PLAYING_NAMES
 
 register = template.Library()
 
-#: Which drawing each bird family uses (static/img/cards.svg).
-SHAPES = {
-    "toucan": "toucan",
-    "pelican": "pelican",
-    "crowned_crane": "wader",
-    "crested_ibis": "wader",
-    "shoebill": "shoebill",
-    "peacock": "peacock",
-    "mandarin_duck": "duck",
-}
-ABILITY_ICONS = {"peek": "◉", "reveal": "☀", "blind_swap": "⇄", "macaw": "⇆", "toco": "+", "shoebill": "⇊"}
+#: Names with a word longer than this are set smaller on a card, so that they fit its width.
+LONG_WORD = 10
 
 
 @register.inclusion_tag("games/cards/bird.html")
 def bird(code: str | None, zone: str = "", pos: str = "", touched: bool = False) -> dict[str, Any]:
-    """A Bao Bei card: face up when ``code`` is a card code, face down for ``None`` or ``"?"``."""
+    """A Bao Bei card: face up when ``code`` is a card code, face down for ``None`` or ``"?"``.
+
+    Each kind of bird has its own drawing in ``static/img/birds.svg`` (symbol id = card code); a card
+    with an ability carries the ability's icon, explained by the legend on the board and the rules page.
+    """
     meta = BIRDS.get(code or "")
+    ability = ABILITIES.get(meta["ability"] or "") if meta else None
     return {
         "meta": meta,
         "zone": zone,
         "pos": pos,
         "touched": touched,
-        "shape": SHAPES.get(meta["family"], "songbird") if meta else "",
-        "icon": ABILITY_ICONS.get(meta["ability"] or "", "") if meta else "",
+        "icon": ability["icon"] if ability else "",
+        "ability_name": ability["name"] if ability else "",
+        # A single word this long (Hummingbird) gets a smaller type so that it is never cut.
+        "long_name": meta is not None and max(len(word) for word in meta["name"].split()) > LONG_WORD,
     }
 
 
@@ -73,3 +72,19 @@ def bird_name(code: str | None) -> str:
     """The display name of a bird code."""
     meta = BIRDS.get(code or "")
     return meta["name"] if meta else "a face-down card"
+
+
+@register.inclusion_tag("games/cards/ability_legend.html")
+def ability_icons_legend() -> dict[str, Any]:
+    """The visible legend of the ability icons drawn on Bao Bei cards (phones have no hover tooltips).
+
+    Icons and ability names only: the board names no bird the seat has not seen (the leak checks read
+    every bird name on the page); the rules page it links to says which bird carries which ability.
+    """
+    return {"abilities": ability_legend(), "url": rules_url("baobei", "abilities")}
+
+
+@register.simple_tag
+def rules_link(engine: str, section: str = "") -> str:
+    """The URL of a section of a game's rules page."""
+    return rules_url(engine, section)

@@ -125,7 +125,8 @@ def describe_decision(decision: dict[str, Any]) -> str:
         what = "give the owed tribute cards"
     else:
         what = KIND_TEXT.get(decision.get("kind", ""), "decide")
-    return f"{who}{what}."
+    sentence = f"{who}{what}."
+    return sentence[0].upper() + sentence[1:]  # a prompt starts with a capital letter
 
 
 def card_name(code: str) -> str:

@@ -1,0 +1,87 @@
+"""The league page in words: the rating chart, the organisers, the organiser log (issue 16, point 8)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from apps.leagues import charts
+from apps.leagues.auditlog import audit_sentence
+from apps.leagues.models import AuditLog
+from tests.factories import UserFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def test_a_chart_name_is_escaped_exactly_once():
+    svg = str(charts.rating_chart(series={"Tom & <Jerry>": [0.0, 1.5]}))
+
+    assert "Tom &amp; &lt;Jerry&gt;" in svg
+    assert "&amp;amp;" not in svg and "<Jerry>" not in svg
+
+
+def test_a_long_chart_name_is_never_cut_and_fits_the_picture():
+    name = "Archibald Featherstonehaugh-Montmorency"
+    svg = str(charts.rating_chart(series={name: [0.0, 2.0], "ann": [0.0, -1.0]}))
+
+    legend = re.findall(r'<text class="legend-name" x="([\d.]+)"[^>]*>([^<]*)</text>', svg)
+    width = float(re.search(r'<svg[^>]*width="([\d.]+)"', svg).group(1))
+    assert name in [text for _, text in legend]
+    x = float(next(x for x, text in legend if text == name))
+    assert x + len(name) * charts.CHAR_WIDTH <= width
+
+
+def test_the_chart_has_labelled_axes():
+    svg = str(charts.rating_chart(series={"ann": [0.0, 1.0, 2.0]}))
+
+    titles = re.findall(r'<text class="axis-title (x|y)"[^>]*>([^<]*)</text>', svg)
+    assert dict(titles) == {"x": charts.X_TITLE, "y": charts.Y_TITLE}
+
+
+def test_the_league_page_shows_the_organiser_as_organiser(client: Any, toy_league: Any, organiser: Any):
+    html = client.get(f"/leagues/{toy_league.slug}/").content.decode()
+
+    block = html.split('class="organisers"')[1].split("</p>")[0]
+    assert (organiser.profile.name or organiser.username) in block
+    assert '<span class="tag">organiser</span>' in block
+
+
+def test_the_organiser_log_shows_sentences_not_codes(client: Any, toy_league: Any, organiser: Any):
+    html = client.get(f"/leagues/{toy_league.slug}/").content.decode()
+
+    log = html.split('class="audit-log"')[1].split("</ul>")[0]
+    visible = re.sub(r"<[^>]+>", "", log)
+    assert "created the league." in visible
+    assert "league_created" not in visible
+
+
+@pytest.mark.parametrize(
+    ("action", "detail", "sentence"),
+    [
+        (
+            "round_started",
+            {"season": 1, "round": 2, "tables": 3},
+            "Boss started round 2 of season 1 (3 tables).",
+        ),
+        ("deadline_extended", {"seat": 1, "hours": 24}, "Boss gave seat 1 24 more hours."),
+        ("member_declined", {"user": "secret-applicant"}, "Boss declined a request to join."),
+        ("members_emailed", {"subject": "private", "recipients": 4}, "Boss e-mailed the members."),
+        ("seat_to_bot", {"seat": 2}, "Boss handed seat 2 to the bot."),
+    ],
+)
+def test_each_organiser_action_reads_as_a_sentence(toy_league: Any, action: str, detail: dict, sentence: str):
+    boss = UserFactory(username="boss")
+    boss.profile.display_name = "Boss"
+    boss.profile.save()
+    entry = AuditLog.objects.create(league=toy_league, actor=boss, action=action, detail=detail)
+
+    assert audit_sentence(entry) == sentence
+
+
+def test_an_entry_of_the_schedule_is_said_so(toy_league: Any):
+    entry = AuditLog.objects.create(league=toy_league, actor=None, action="round_started",
+                                    detail={"season": 1, "round": 1, "tables": 2})
+
+    assert audit_sentence(entry) == "The schedule started round 1 of season 1 (2 tables)."
