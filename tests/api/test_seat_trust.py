@@ -10,6 +10,7 @@ import pytest
 from django.test import Client
 
 from apps.api import services as api_services
+from apps.games import selectors as game_selectors
 from apps.games import services as game_services
 from apps.games.models import Game
 from apps.leagues import services as league_services
@@ -19,7 +20,9 @@ pytestmark = pytest.mark.django_db
 
 
 def _join(client: Any, game: Game) -> Any:
-    return client.post("/api/v1/games/join/", {"invite_token": game.invite_token}, format="json")
+    invitation = game_selectors.invitation_current(game=game)
+    assert invitation is not None
+    return client.post("/api/v1/games/join/", {"invite_token": invitation.token}, format="json")
 
 
 def test_a_bot_account_cannot_join_a_game_its_owner_plays(client_for: Any, users: list) -> None:

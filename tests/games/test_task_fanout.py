@@ -80,5 +80,7 @@ def test_an_all_bot_game_plays_in_the_background_queue_and_queues_no_mail(celery
     finally:
         scheduling.publish = mail_signals.publish = original
     celery_worker.wait_for(lambda: Game.objects.get(pk=game.pk).version > 0, timeout=60)
+    # Let the game finish: a worker still writing would deadlock with the teardown's TRUNCATE.
+    celery_worker.wait_for(lambda: Game.objects.get(pk=game.pk).is_over, timeout=180)
 
     assert sent == ["apps.games.tasks.play_bots->background"]

@@ -19,7 +19,7 @@ def _vary(response: Any) -> set[str]:
 
 
 @pytest.mark.parametrize(
-    "path", ["/", "/leagues/", "/accounts/profile/", "/games/{game}/", "/api/v1/games/{game}/"]
+    "path", ["/", "/leagues/", "/accounts/profile/", "/games/{public_id}/", "/api/v1/games/{game}/"]
 )
 def test_per_viewer_answers_are_private_no_store_and_vary_on_authorization_and_cookie(
     users: list, path: str
@@ -28,7 +28,7 @@ def test_per_viewer_answers_are_private_no_store_and_vary_on_authorization_and_c
     client = Client()
     client.force_login(users[0])
 
-    response = client.get(path.format(game=game.pk))
+    response = client.get(path.format(game=game.pk, public_id=game.public_id))
 
     assert response.status_code == 200
     assert {"private", "no-store"} <= {d.strip() for d in response["Cache-Control"].split(",")}
