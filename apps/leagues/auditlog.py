@@ -40,7 +40,10 @@ def _actor(entry: AuditLog) -> str:
 
 def audit_sentence(entry: AuditLog) -> str:
     """One entry as a sentence, e.g. "ann started round 2 of season 1 (3 tables)."."""
-    detail: dict[str, Any] = {"previous": "nobody", **(entry.detail or {})}
+    detail: dict[str, Any] = dict(entry.detail or {})
+    # Substitutions record usernames and display names: say the names people see on the pages.
+    for key in ("previous", "newcomer"):
+        detail[key] = detail.get(f"{key}_name") or detail.get(key) or "nobody"
     template = SENTENCES.get(entry.action)
     if template is None:
         return f"{_actor(entry)}: {entry.action.replace('_', ' ')}."
