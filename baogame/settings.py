@@ -404,6 +404,9 @@ NOTIFICATIONS_CLAIM_TIMEOUT = env_int("NOTIFICATIONS_CLAIM_TIMEOUT", 15 * 60)
 EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 60)
 #: Seconds after which a notification still ``pending`` (its send task lost) is queued again.
 NOTIFICATIONS_PENDING_RETRY = env_int("NOTIFICATIONS_PENDING_RETRY", 120)
+#: Seconds after which a move's mail fan-out still in the outbox (its notify_move_applied task lost) is
+#: queued again, by the same sweep.
+NOTIFICATIONS_OUTBOX_RETRY = env_int("NOTIFICATIONS_OUTBOX_RETRY", 60)
 CELERY_BEAT_SCHEDULE["notifications-reclaim-stale"] = {
     "task": "apps.notifications.tasks.reclaim_stale_notifications",
     "schedule": float(GAMES_SWEEP_INTERVAL),

@@ -199,19 +199,16 @@ def _start_if_full(game: Game) -> None:
     opened, new_rows = _rewrite_decisions(game, engine.pending(game.state), now)
     game_id = game.pk
     transaction.on_commit(partial(signals.game_started.send, sender=Game, game_id=game_id))
-    transaction.on_commit(
-        partial(
-            signals.move_applied.send,
-            sender=Game,
-            game_id=game_id,
-            version=0,
-            move_id=None,
-            opened=opened,
-            by_timeout=False,
-            in_person_seat=None,
-            event_types=frozenset(),
-            people=_people(game),
-        )
+    signals.move_sent(  # move_recorded now (the mail outbox), move_applied on commit
+        sender=Game,
+        game_id=game_id,
+        version=0,
+        move_id=None,
+        opened=opened,
+        by_timeout=False,
+        in_person_seat=None,
+        event_types=frozenset(),
+        people=_people(game),
     )
     _schedule_after_move(game, new_rows, now)  # a bot to play first, or a near deadline
 
@@ -455,21 +452,18 @@ def _apply_one(
     opened, new_rows = _rewrite_decisions(game, decisions, now, writes=writes)
     sqlrows.batch(writes)  # the move's writes in one round trip
     game_id, version, move_id = game.pk, game.version, move.pk
-    transaction.on_commit(
-        partial(
-            signals.move_applied.send,
-            sender=Game,
-            game_id=game_id,
-            version=version,
-            move_id=move_id,
-            opened=opened,
-            by_timeout=by_timeout,
-            in_person_seat=(
-                seat.position if user is not None and not (by_timeout or by_bot or automatic) else None
-            ),
-            event_types=frozenset(e.get("type") for e in events),
-            people=_people(game),
-        )
+    signals.move_sent(  # move_recorded now (the mail outbox), move_applied on commit
+        sender=Game,
+        game_id=game_id,
+        version=version,
+        move_id=move_id,
+        opened=opened,
+        by_timeout=by_timeout,
+        in_person_seat=(
+            seat.position if user is not None and not (by_timeout or by_bot or automatic) else None
+        ),
+        event_types=frozenset(e.get("type") for e in events),
+        people=_people(game),
     )
     if not decisions:
         transaction.on_commit(

@@ -1,8 +1,14 @@
 """Signals the games app sends after a commit; other apps (notifications, leagues) listen.
 
-All are sent from ``transaction.on_commit``, so receivers always see committed rows.
+All but ``move_recorded`` are sent from ``transaction.on_commit``, so receivers always see committed
+rows; ``move_recorded`` is sent inside the move's transaction, for the one write that must commit or
+roll back with the move (the notifications app's outbox row). ``move_sent`` sends both.
 """
 
+from functools import partial
+from typing import Any
+
+from django.db import transaction
 from django.dispatch import Signal
 
 #: A move was applied. kwargs: ``game_id``, ``version`` (after the move), ``move_id``, ``opened``
@@ -11,6 +17,16 @@ from django.dispatch import Signal
 #: timeout, a bot or an automatic pass), ``event_types`` (the set of the move's event types) and
 #: ``people`` (the seats a person plays now, neither a bot nor handed to the bot: who may be mailed).
 move_applied = Signal()
+
+#: The same move, inside its transaction (same kwargs as ``move_applied``). A receiver may write rows
+#: that must exist exactly when the move does (an outbox); it must not fail, nor do slow work.
+move_recorded = Signal()
+
+
+def move_sent(sender: Any, **kwargs: Any) -> None:
+    """In a move's transaction: ``move_recorded`` now, and ``move_applied`` when it commits."""
+    move_recorded.send(sender=sender, **kwargs)
+    transaction.on_commit(partial(move_applied.send, sender=sender, **kwargs))
 
 #: A game ended (finished, adjudicated or aborted). kwargs: ``game_id``, and ``people`` (as above)
 #: when the sender knows it.

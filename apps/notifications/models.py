@@ -173,3 +173,27 @@ class MailSuppression(models.Model):
 
     def __str__(self) -> str:
         return f"{self.email}: {self.reason}"
+
+
+class MoveMailOutbox(models.Model):
+    """A move's mail fan-out still to do: the transactional outbox of ``notify_move_applied``.
+
+    Written in the move's own transaction (``apps.notifications.outbox``), so it exists exactly when
+    the move does; the ``notify_move_applied`` task deletes it once the move's notifications are
+    recorded, and the recovery sweep queues the task again for a row left past
+    ``NOTIFICATIONS_OUTBOX_RETRY`` seconds (its task was lost). Recording is idempotent (a notification
+    is unique per user, game, version and kind), so a task run twice mails nobody twice.
+    """
+
+    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="+")
+    version = models.PositiveIntegerField()
+    move_id = models.BigIntegerField(null=True, blank=True)
+    opened = models.JSONField(default=list, help_text="[seat, kind, decision_id] to mail about.")
+    created_at = models.DateTimeField(auto_now_add=True)
+    queued_at = models.DateTimeField(help_text="When its task was last queued.", db_index=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["game", "version"], name="move_mail_outbox_once")]
+
+    def __str__(self) -> str:
+        return f"mails of game {self.game_id} v{self.version}"

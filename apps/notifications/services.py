@@ -26,7 +26,7 @@ from django.utils import timezone
 from apps.games.models import Decision, Game, Move
 from baogame.celery import publish
 
-from . import bounces, commands, compose, selectors, tokens
+from . import bounces, commands, compose, outbox, selectors, tokens
 from .models import Category, MailSettings, Mode, Notification, ReplyAddress
 
 log = logging.getLogger(__name__)
@@ -177,7 +177,10 @@ def _human_players(game: Game) -> dict[int, User]:
 
 
 def notify_move_applied(*, game_id: int, version: int, move_id: int | None, opened: list[list[Any]]) -> int:
-    """Mail each human seat for which a decision opened; round results when a round ended."""
+    """Mail each human seat for which a decision opened; round results when a round ended.
+
+    Then the move's outbox row is done (``outbox``); run twice, it records nothing twice.
+    """
     game = Game.objects.filter(pk=game_id).first()
     if game is None:
         return 0
@@ -214,6 +217,7 @@ def notify_move_applied(*, game_id: int, version: int, move_id: int | None, open
                     seat=position,
                 )
             )
+    outbox.consume(game_id=game_id, version=version)
     return made
 
 
@@ -409,8 +413,13 @@ def notifications_requeue_pending(*, now: datetime | None = None) -> int:
 
 
 def notifications_recover(*, now: datetime | None = None) -> int:
-    """The recovery sweep: take back dead workers' claims and re-queue lost sends; returns the re-queued."""
-    return notifications_reclaim_stale(now=now) + notifications_requeue_pending(now=now)
+    """The recovery sweep: take back dead workers' claims, re-queue lost sends and lost move-mail tasks
+    (the outbox); returns the re-queued."""
+    return (
+        notifications_reclaim_stale(now=now)
+        + notifications_requeue_pending(now=now)
+        + outbox.requeue_stale(now=now)
+    )
 
 
 def absolute(path: str) -> str:

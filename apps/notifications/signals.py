@@ -1,7 +1,8 @@
 """Receivers: game signals (sent on commit) and anymail's inbound signal.
 
 A notification problem must never break a move, so the game receivers only enqueue a task, through
-``baogame.celery.publish``, which logs any failure to do so.
+``baogame.celery.publish``, which logs any failure to do so; the one receiver that runs inside the
+move's transaction (``move_recorded``) writes a single outbox row, so that a lost task is queued again.
 """
 
 from __future__ import annotations
@@ -11,12 +12,14 @@ from typing import Any
 from anymail.signals import inbound, tracking
 from django.dispatch import receiver
 
-from apps.games.signals import game_ended, move_applied
+from apps.games.signals import game_ended, move_recorded
 from baogame.celery import publish
 
+from . import outbox
 
-@receiver(move_applied, dispatch_uid="notifications.move_applied")
-def on_move_applied(
+
+@receiver(move_recorded, dispatch_uid="notifications.move_recorded")
+def on_move_recorded(
     sender: Any,
     *,
     game_id: int,
@@ -28,24 +31,17 @@ def on_move_applied(
     people: frozenset[int] | None = None,
     **kwargs: Any,
 ) -> None:
-    """Enqueue the decision and round-result mails of a move, when it calls for any.
+    """In the move's transaction: record the move's mails in the outbox, when it calls for any.
 
-    Only seats a person plays are mailed (``people``), so a move of an all-bot game queues nothing. A
-    player who has just moved in person is not mailed about the decisions their own move opened for
-    them: the page, the API reply or the answer to their mail shows those already (a reminder still
-    comes near the deadline). No task is queued when nobody else has a new decision and no round ended.
+    Only seats a person plays are mailed (``people``), so a move of an all-bot game records and queues
+    nothing; neither does a move after which nobody else has a new decision and no round ended.
+    ``outbox.record`` queues ``notify_move_applied`` on commit; the sweep queues it again if it is lost.
     """
-    from .services import ROUND_END_EVENTS
-
-    wanted = [
-        list(o)
-        for o in opened
-        if (in_person_seat is None or o[0] != in_person_seat) and (people is None or o[0] in people)
-    ]
-    round_ended = bool(event_types & ROUND_END_EVENTS) and (people is None or bool(people))
-    if not wanted and not round_ended:
-        return
-    publish("apps.notifications.tasks.notify_move_applied", (game_id, version, move_id, wanted))
+    wanted, round_ended = outbox.wanted_mails(
+        opened=opened, in_person_seat=in_person_seat, event_types=event_types, people=people
+    )
+    if wanted or round_ended:
+        outbox.record(game_id=game_id, version=version, move_id=move_id, opened=wanted)
 
 
 @receiver(game_ended, dispatch_uid="notifications.game_ended")

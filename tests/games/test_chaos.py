@@ -91,15 +91,20 @@ class Beat:
         self.process: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:
-        cmd = [sys.executable, "-m", "celery", "-A", "baogame", "beat", "--loglevel=WARNING"]
-        self.process = subprocess.Popen(
-            cmd,
-            cwd=ROOT,
-            env=self.env,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            start_new_session=True,
-        )
+        cmd = [sys.executable, "-m", "celery", "-A", "baogame", "beat", "--loglevel=INFO"]
+        with open(self.schedule.with_suffix(".log"), "ab") as log:
+            self.process = subprocess.Popen(
+                cmd,
+                cwd=ROOT,
+                env=self.env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
+
+    def log(self, lines: int = 40) -> str:
+        path = self.schedule.with_suffix(".log")
+        return "\n".join(path.read_text(errors="replace").splitlines()[-lines:]) if path.exists() else ""
 
     def stop(self) -> None:
         if self.process is not None and self.process.poll() is None:
@@ -187,7 +192,7 @@ class Watch:
             self.stop.wait(0.5)
 
 
-def _heartbeat_since(moment: datetime, workers: list[CeleryWorker]) -> datetime:
+def _heartbeat_since(moment: datetime, workers: list[CeleryWorker], beat: Beat) -> datetime:
     """Wait until every queue's worker has recorded a heartbeat after ``moment``; returns when."""
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
@@ -199,7 +204,8 @@ def _heartbeat_since(moment: datetime, workers: list[CeleryWorker]) -> datetime:
             return timezone.now()
         connection.close()
         time.sleep(0.5)
-    raise AssertionError("the workers did not come back:\n" + "\n".join(workers[0].log[-40:]))
+    logs = [f"worker {w.queues}:\n" + "\n".join(w.log[-30:]) for w in workers]
+    raise AssertionError("the workers did not come back:\n" + "\n".join(logs) + "\nbeat:\n" + beat.log())
 
 
 def test_games_survive_a_redis_outage_and_killed_workers(chaos: dict[str, Any]) -> None:
@@ -229,7 +235,7 @@ def test_games_survive_a_redis_outage_and_killed_workers(chaos: dict[str, Any]) 
         redis_server.stop()
         time.sleep(20)
         redis_server.start()
-        away.append((stopped, _heartbeat_since(stopped + timedelta(seconds=20), workers)))
+        away.append((stopped, _heartbeat_since(stopped + timedelta(seconds=20), workers, chaos["beat"])))
         dead = [w for w in workers if w.process is None or w.process.poll() is not None]
         assert not dead, "a worker died in the Redis outage:\n" + "\n".join(dead[0].log[-30:])
 
@@ -240,7 +246,7 @@ def test_games_survive_a_redis_outage_and_killed_workers(chaos: dict[str, Any]) 
         for worker in workers:
             worker.start()
         restarted = timezone.now()
-        away.append((killed, _heartbeat_since(restarted, workers)))
+        away.append((killed, _heartbeat_since(restarted, workers, chaos["beat"])))
 
         def bots_resumed() -> bool:
             return all(

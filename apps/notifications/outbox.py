@@ -1,0 +1,88 @@
+"""The transactional outbox of a move's mails: nothing a move calls for is lost with its task.
+
+A move's transaction writes one ``MoveMailOutbox`` row when the move calls for any mail (a person has
+a new decision, or a round ended in a game a person plays), and queues ``notify_move_applied`` when it
+commits. The task records the notifications and deletes the row (``consume``). A task lost on the way
+(a publish that failed after commit, a broker that restarted empty, a worker killed before it ran)
+leaves its row behind: the recovery sweep (``requeue_stale``) queues the task again for every row
+older than ``NOTIFICATIONS_OUTBOX_RETRY`` seconds.
+
+Mail stays at most once: a notification is unique per (user, game, version, kind), so a task run twice
+(a late task and the sweep's) records each one once, and sending claims the row first. The only
+at-least-once case is the send's own (``notifications_reclaim_stale``: a worker that died after the
+SMTP server accepted a mail but before writing ``sent``).
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime, timedelta
+from functools import partial
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from baogame.celery import publish
+
+from .models import MoveMailOutbox
+
+log = logging.getLogger(__name__)
+
+NOTIFY_MOVE_APPLIED = "apps.notifications.tasks.notify_move_applied"
+
+
+def wanted_mails(
+    *,
+    opened: list[list[Any]],
+    in_person_seat: int | None,
+    event_types: frozenset[str],
+    people: frozenset[int] | None,
+) -> tuple[list[list[Any]], bool]:
+    """The opened decisions to mail about, and whether a round result is to be mailed.
+
+    Only seats a person plays are mailed (``people``). A player who has just moved in person is not
+    mailed about the decisions their own move opened for them: the page, the API reply or the answer
+    to their mail shows those already (a reminder still comes near the deadline).
+    """
+    from .services import ROUND_END_EVENTS
+
+    wanted = [
+        list(o)
+        for o in opened
+        if (in_person_seat is None or o[0] != in_person_seat) and (people is None or o[0] in people)
+    ]
+    round_ended = bool(event_types & ROUND_END_EVENTS) and (people is None or bool(people))
+    return wanted, round_ended
+
+
+def record(*, game_id: int, version: int, move_id: int | None, opened: list[list[Any]]) -> None:
+    """In the move's transaction: write its outbox row, and queue the task when the move commits."""
+    now = timezone.now()
+    MoveMailOutbox.objects.bulk_create(
+        [MoveMailOutbox(game_id=game_id, version=version, move_id=move_id, opened=opened, queued_at=now)],
+        ignore_conflicts=True,  # recorded already (never by a move, but nothing here may break one)
+    )
+    transaction.on_commit(partial(publish, NOTIFY_MOVE_APPLIED, (game_id, version, move_id, opened)))
+
+
+def consume(*, game_id: int, version: int) -> None:
+    """The move's notifications are recorded: its outbox row is done."""
+    MoveMailOutbox.objects.filter(game_id=game_id, version=version).delete()
+
+
+def requeue_stale(*, now: datetime | None = None) -> int:
+    """Queue ``notify_move_applied`` again for every outbox row whose task has not run for
+    ``NOTIFICATIONS_OUTBOX_RETRY`` seconds; each row once per such period (a conditional update
+    claims it, so two sweeps queue it once). Returns the number of tasks queued."""
+    now = now or timezone.now()
+    cutoff = now - timedelta(seconds=settings.NOTIFICATIONS_OUTBOX_RETRY)
+    requeued = 0
+    for row in MoveMailOutbox.objects.filter(queued_at__lt=cutoff).order_by("pk")[:500]:
+        if not MoveMailOutbox.objects.filter(pk=row.pk, queued_at=row.queued_at).update(queued_at=now):
+            continue  # another sweep took it, or its task consumed it
+        requeued += publish(NOTIFY_MOVE_APPLIED, (row.game_id, row.version, row.move_id, row.opened))
+    if requeued:
+        log.warning("%d lost move-mail tasks queued again", requeued)
+    return requeued

@@ -1,0 +1,119 @@
+"""The move-mail outbox (issue 14, "nothing lost"): a move's transaction records its mail fan-out, the
+``notify_move_applied`` task consumes it, and the recovery sweep queues the task again when it was lost
+(here: the broker was down when the move committed). Real worker on Redis, PostgreSQL."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from apps.games import services
+from apps.games.models import Game
+from apps.notifications import services as notifications
+from apps.notifications.models import MoveMailOutbox, Notification
+from tests.factories import UserFactory
+from tests.support.celery_worker import (
+    BROKER_URL,
+    _reset_producer_pool,
+    celery_worker,  # noqa: F401 - the module-scoped fixture
+)
+
+pytestmark = [pytest.mark.celery, pytest.mark.django_db(transaction=True)]
+
+DEAD_BROKER = "redis://127.0.0.1:1/0"  # nothing listens there
+
+
+@contextmanager
+def broker_down() -> Iterator[None]:
+    """Publishing fails (connection refused) inside the block; the worker's own broker is untouched."""
+    from baogame.celery import app
+
+    os.environ["CELERY_BROKER_URL"] = app.conf.broker_url = DEAD_BROKER
+    _reset_producer_pool(app)
+    try:
+        yield
+    finally:
+        os.environ["CELERY_BROKER_URL"] = app.conf.broker_url = BROKER_URL
+        _reset_producer_pool(app)
+
+
+def _two_player_game() -> tuple[Game, list]:
+    """A Bao Bei game of two people, open: the second one's join deals and opens both setup peeks."""
+    users = [UserFactory(), UserFactory()]
+    game = services.game_create(creator=users[0], engine="baobei", players=2)
+    return game, users
+
+
+def _sent(game: Game) -> list[tuple[int, str]]:
+    return sorted(
+        Notification.objects.filter(game=game, status=Notification.Status.SENT).values_list(
+            "user_id", "decision_kind"
+        )
+    )
+
+
+def test_a_move_mail_task_lost_at_commit_is_sent_once_after_the_sweep(celery_worker, settings) -> None:  # noqa: F811
+    game, users = _two_player_game()
+    with broker_down():
+        services.game_join(game_id=game.pk, user=users[1])  # BB-3: both seats owe a setup peek
+
+    game.refresh_from_db()
+    assert game.status == Game.Status.ACTIVE
+    row = MoveMailOutbox.objects.get(game=game)  # written by the dealing move's own transaction
+    assert row.version == 0 and sorted(o[0] for o in row.opened) == [0, 1]
+    assert not Notification.objects.filter(game=game).exists()  # its task never reached the broker
+
+    assert notifications.notifications_recover() == 0  # too young: its task may only be late
+    MoveMailOutbox.objects.filter(pk=row.pk).update(
+        queued_at=timezone.now() - timedelta(seconds=settings.NOTIFICATIONS_OUTBOX_RETRY + 1)
+    )
+    assert notifications.notifications_recover() == 1  # queued again, to the real worker
+    assert notifications.notifications_recover() == 0  # a second sweep right after queues nothing
+
+    celery_worker.wait_for(lambda: len(_sent(game)) == 2, timeout=30)
+    celery_worker.wait_for(lambda: not MoveMailOutbox.objects.filter(game=game).exists(), timeout=10)
+    assert _sent(game) == sorted((u.pk, "setup_peek") for u in users)
+    assert Notification.objects.filter(game=game).count() == 2  # each mail once
+    assert set(Notification.objects.filter(game=game).values_list("attempts", flat=True)) == {1}
+
+
+def test_a_move_mail_task_that_ran_leaves_no_outbox_row(celery_worker) -> None:  # noqa: F811
+    game, users = _two_player_game()
+    services.game_join(game_id=game.pk, user=users[1])
+
+    celery_worker.wait_for(lambda: len(_sent(game)) == 2, timeout=30)
+    celery_worker.wait_for(lambda: not MoveMailOutbox.objects.filter(game=game).exists(), timeout=10)
+
+
+def test_the_task_queued_twice_mails_nobody_twice(celery_worker, settings) -> None:  # noqa: F811
+    """A late task and the sweep's both run: each notification is recorded and sent once."""
+    game, users = _two_player_game()
+    with broker_down():
+        services.game_join(game_id=game.pk, user=users[1])
+    row = MoveMailOutbox.objects.get(game=game)
+    args = (row.game_id, row.version, row.move_id, row.opened)
+
+    from baogame.celery import publish
+
+    assert publish("apps.notifications.tasks.notify_move_applied", args)  # the "late" original
+    assert publish("apps.notifications.tasks.notify_move_applied", args)  # the sweep's copy
+
+    celery_worker.wait_for(lambda: len(_sent(game)) == 2, timeout=30)
+    celery_worker.wait_for(lambda: not MoveMailOutbox.objects.filter(game=game).exists(), timeout=10)
+    assert Notification.objects.filter(game=game).count() == 2
+
+
+def test_an_all_bot_game_writes_no_outbox_row(celery_worker) -> None:  # noqa: F811
+    game = services.game_create(
+        creator=None, engine="baobei", players=3, creator_seat=False, bots=3, options={"threshold": 8}
+    )
+    celery_worker.wait_for(
+        lambda: Game.objects.get(pk=game.pk).status != Game.Status.ACTIVE, timeout=120, every=0.5
+    )
+    assert not MoveMailOutbox.objects.filter(game=game).exists()
+    assert not Notification.objects.filter(game=game).exists()
