@@ -3,8 +3,8 @@ short-clock human games play while Redis is stopped for 20 s (and comes back emp
 workers are killed with SIGKILL and started again.
 
 Afterwards every game replays from its seed and move log to its stored state, no timeout was applied
-twice or later than a sweep interval (counted from when the workers were back for deadlines that fell
-while they were away), every bot resumed within a minute, every notification was sent once, and
+twice or later than the sweep interval (counted from when the workers were back for deadlines whose
+sweep fell while they were away), every bot resumed within a minute, every notification was sent once, and
 /healthz answered 503 while the workers were gone.
 """
 
@@ -42,8 +42,6 @@ pytestmark = [pytest.mark.chaos, pytest.mark.celery, pytest.mark.django_db(trans
 PORT = 6391
 BROKER = f"redis://127.0.0.1:{PORT}/0"
 SWEEP_INTERVAL = 2  # seconds: GAMES_SWEEP_INTERVAL of the beat and workers
-#: What a loaded test machine adds to a timeout's lateness beyond the sweep interval (a task's run time).
-SLACK = 4.0
 SHORT = {key: 4 for key in ("setup", "turn", "reaction", "ability", "finish", "tribute", "declare")}
 SETTINGS = {
     "GAMES_SWEEP_INTERVAL": str(SWEEP_INTERVAL),
@@ -118,7 +116,7 @@ class Beat:
 
 @pytest.fixture
 def chaos(tmp_path: Path, django_db_blocker: Any) -> Iterator[dict[str, Any]]:
-    """Redis on its own port, two workers (urgent: deadlines and people; background) and beat."""
+    """Redis on its own port, one worker per queue as in production (README) and beat."""
     if connection.vendor != "postgresql":
         pytest.skip("the chaos test needs PostgreSQL (set DATABASE_URL)")
     if shutil.which("redis-server") is None:
@@ -139,7 +137,7 @@ def chaos(tmp_path: Path, django_db_blocker: Any) -> Iterator[dict[str, Any]]:
             kinds=kinds,
             production=True,
         )
-        for kinds in ((DEADLINES, PEOPLE), (BACKGROUND,))
+        for kinds in ((DEADLINES,), (PEOPLE,), (BACKGROUND,))
     ]
     beat = Beat(workers[0].env(), tmp_path / "beat")
     saved = {key: app.conf.get(key) for key in ("task_always_eager", "broker_url", "task_default_queue")}
@@ -315,23 +313,39 @@ def _assert_replays(game: Game) -> None:
 def _assert_timeouts_once_and_on_time(
     games: list[Game], deadlines: dict[tuple[int, int, str], datetime], away: list[tuple[datetime, datetime]]
 ) -> None:
+    """Each timeout once, and none applied more than the sweep interval late.
+
+    A deadline's own task settles it on time; when that task is lost, the first sweep after the deadline
+    settles it, at most one interval later. When the workers were away at any time from the deadline to
+    one interval after it (the sweep that was to catch it fell while they were gone), the lateness
+    counts from when they were back.
+    """
     timeouts = list(Move.objects.filter(game__in=games, by_timeout=True, by_bot=False))
     assert timeouts, "no timeout was applied"
     keys = [(m.game_id, m.seat, m.action.get("decision_id")) for m in timeouts]
     assert len(keys) == len(set(keys)), "a timeout was applied twice"
+    interval = timedelta(seconds=SWEEP_INTERVAL)
+    lateness = []
     for move, key in zip(timeouts, keys, strict=True):
         deadline = deadlines.get(key)
         if deadline is None:
             continue  # opened and settled between two samples: on time
         due = deadline
         for start, back in away:
-            if start <= deadline <= back:
-                due = back  # nothing but a page view could settle it before the workers were back
+            if start <= deadline + interval and deadline <= back:
+                due = max(due, back)  # nothing but a page view could settle it before they were back
         late = (move.created_at - due).total_seconds()
-        assert late <= SWEEP_INTERVAL + SLACK, (
+        lateness.append(late)
+        assert late <= SWEEP_INTERVAL, (
             f"timeout {key} applied {late:.1f} s late: deadline {deadline:%H:%M:%S.%f}, applied "
             f"{move.created_at:%H:%M:%S.%f}, workers away {[(f'{a:%X}', f'{b:%X}') for a, b in away]}"
         )
+    lateness.sort()
+    assert lateness, "no timeout's deadline was sampled"
+    print(  # noqa: T201 - the figures of a run (pytest -s shows them)
+        f"chaos: {len(timeouts)} timeouts, {len(lateness)} with a sampled deadline; lateness (s) "
+        f"median {lateness[len(lateness) // 2]:.2f}, max {lateness[-1]:.2f}; sweep interval {SWEEP_INTERVAL}"
+    )
 
 
 def _assert_every_notification_sent_once(mail_dir: Path) -> None:
