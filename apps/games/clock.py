@@ -230,9 +230,10 @@ def sweep(*, now: datetime | None = None) -> int:
 
     Returns the number of timeouts applied. Safe to run twice or concurrently with deadline tasks.
     """
+    started = timezone.now()
     vacation_end_exhausted(now=now)
     settled = services.settle_overdue(now=now)
     scheduling.schedule_upcoming(now=now)  # a task at each deadline of the coming minutes
     scheduling.bots_requeue_stalled(now=now)
-    heartbeats.record(name=heartbeats.SWEEP)
+    heartbeats.record(name=heartbeats.SWEEP, now=started)  # what was overdue when it began is settled
     return settled

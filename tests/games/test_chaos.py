@@ -29,7 +29,7 @@ from django.db import connection
 from django.test import Client, override_settings
 from django.utils import timezone
 
-from apps.games import clock, services
+from apps.games import clock, heartbeats, services
 from apps.games.models import Decision, Game, Heartbeat, Move
 from apps.notifications.models import Notification
 from baogame.celery import BACKGROUND, DEADLINES, PEOPLE
@@ -191,13 +191,14 @@ class Watch:
 
 
 def _heartbeat_since(moment: datetime, workers: list[CeleryWorker], beat: Beat) -> datetime:
-    """Wait until every queue's worker has recorded a heartbeat after ``moment``; returns when."""
+    """Wait until every queue's worker has recorded a heartbeat after ``moment``, and a sweep has run to
+    its end (settling everything then overdue), begun after it; returns when."""
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         dead = [w for w in workers if w.process is None or w.process.poll() is not None]
         assert not dead, "a worker died:\n" + "\n".join(dead[0].log[-40:])
         beats = dict(Heartbeat.objects.values_list("name", "at"))
-        names = [f"worker:{q}" for q in (DEADLINES, PEOPLE, BACKGROUND)]
+        names = [f"worker:{q}" for q in (DEADLINES, PEOPLE, BACKGROUND)] + [heartbeats.SWEEP]
         if all(beats.get(n) and beats[n] > moment for n in names):
             return timezone.now()
         connection.close()
@@ -331,9 +332,9 @@ def _assert_timeouts_once_and_on_time(
         if deadline is None:
             continue  # opened and settled between two samples: on time
         due = deadline
-        for start, back in away:
-            if start <= deadline + interval and deadline <= back:
-                due = max(due, back)  # nothing but a page view could settle it before they were back
+        for start, back in sorted(away):  # in order: a second outage may begin as soon as the first ends
+            if start <= due + interval and due <= back:
+                due = back  # nothing but a page view could settle it before they were back
         late = (move.created_at - due).total_seconds()
         lateness.append(late)
         assert late <= SWEEP_INTERVAL, (
