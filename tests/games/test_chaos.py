@@ -14,6 +14,7 @@ import json
 import os
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -39,7 +40,15 @@ from tests.support.celery_worker import ROOT, CeleryWorker, _reset_producer_pool
 
 pytestmark = [pytest.mark.chaos, pytest.mark.celery, pytest.mark.django_db(transaction=True)]
 
-PORT = 6391
+
+def _free_port() -> int:
+    """A TCP port nothing listens on now (several test runs on one machine must not share a Redis)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+PORT = int(os.environ.get("CHAOS_REDIS_PORT") or 0) or _free_port()
 BROKER = f"redis://127.0.0.1:{PORT}/0"
 SWEEP_INTERVAL = 2  # seconds: GAMES_SWEEP_INTERVAL of the beat and workers
 SHORT = {key: 4 for key in ("setup", "turn", "reaction", "ability", "finish", "tribute", "declare")}
@@ -48,6 +57,7 @@ SETTINGS = {
     "GAMES_BOT_STALL": "5",
     "HEALTHZ_MAX_AGE": "6",
     "NOTIFICATIONS_PENDING_RETRY": "5",
+    "NOTIFICATIONS_OUTBOX_RETRY": "5",
     "NOTIFICATIONS_CLAIM_TIMEOUT": "10",
 }
 
@@ -67,6 +77,8 @@ class RedisServer:
         import redis
 
         for _ in range(100):
+            if self.process.poll() is not None:
+                raise RuntimeError(f"redis-server could not start on port {PORT} (in use?)")
             try:
                 redis.Redis(port=PORT, socket_connect_timeout=0.2).ping()
                 return
