@@ -1,5 +1,5 @@
-"""Every page of a game, the dashboard and a league: no serious or critical axe-core violation, and
-nothing wider than a 390 px phone screen."""
+"""Every page of a game (its replay included), the rules, the dashboard and a league: no serious or
+critical axe-core violation, and nothing wider than a 390 px phone screen."""
 
 from __future__ import annotations
 
@@ -41,12 +41,15 @@ def demo_site(settings: Any) -> tuple[User, list[str]]:
     Seat.objects.filter(game=games[-1], user=demo).update(bot_takeover=True)  # the take-back banner
     league = League.objects.get()
     pages = ["/", "/games/new/", "/accounts/profile/", "/leagues/", f"/leagues/{league.slug}/"]
+    pages += ["/rules/baobei/", "/rules/baohuang/"]
     pages += [f"/leagues/{league.slug}/manage/", f"/games/{waiting.public_id}/"]
     for game in games:
         pages += [f"/games/{game.public_id}/", f"/games/{game.public_id}/history/"]
     finished = Game.objects.filter(status=Game.Status.FINISHED).first()
-    if finished is not None:
-        pages.append(f"/games/{finished.public_id}/")
+    assert finished is not None  # the demo league's all-bot table, played to its end
+    pages += [f"/games/{finished.public_id}/", f"/games/{finished.public_id}/history/"]
+    replay = f"/games/{finished.public_id}/replay/"
+    pages += [f"{replay}?step=5", f"{replay}?step=9&seat=0"]
     return demo, pages
 
 
@@ -71,7 +74,8 @@ def test_no_page_has_a_serious_or_critical_axe_violation(live_server, page, demo
 
 def test_the_pages_without_signing_in_have_no_serious_axe_violation(live_server, page, demo_site):
     _, pages = demo_site
-    public = ["/accounts/login/", "/accounts/signup/", *[p for p in pages if p.startswith("/games/")]]
+    public = ["/accounts/login/", "/accounts/signup/"]
+    public += [p for p in pages if p.startswith(("/games/", "/rules/")) and p != "/games/new/"]
 
     found = {}
     for path in public:

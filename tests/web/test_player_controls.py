@@ -104,9 +104,51 @@ def test_take_back_ignores_a_next_address_off_the_site(baobei_game, client_for):
     game, players = baobei_game
     _taken_over(game, 0)
 
-    answer = client_for(players[0]).post(f"/games/{game.public_id}/take-back/", {"next": "https://evil.example/"})
+    answer = client_for(players[0]).post(
+        f"/games/{game.public_id}/take-back/", {"next": "https://evil.example/"}
+    )
 
     assert answer["Location"] == f"/games/{game.public_id}/"
+
+
+def test_an_organiser_held_seat_shows_why_and_offers_no_take_back_button(baobei_game, client_for):
+    """While an organiser's "hand this seat to the bot" stands, the banners on the game page and on
+    My games say who can give the seat back, and neither offers the button."""
+    game, players = baobei_game
+    Seat.objects.filter(game=game, position=0).update(bot_takeover=True, bot_hold=True)
+    client = client_for(players[0])
+
+    page = client.get(f"/games/{game.public_id}/").content.decode()
+    mine = client.get("/").content.decode()
+
+    banner = page[page.index('id="takeover"') : page.index("</div>", page.index('id="takeover"'))]
+    assert "A bot is playing your seat" in banner and services.BOT_HOLD_TEXT in banner
+    assert "Take my seat back" not in banner and "/take-back/" not in page
+    assert "A bot is playing your seat in" in mine and "/take-back/" not in mine
+    assert services.BOT_HOLD_TEXT[1:] in mine  # capitalised first letter
+
+
+def test_taking_back_an_organiser_held_seat_is_refused_with_its_code_and_the_seat_stays(
+    baobei_game, client_for
+):
+    game, players = baobei_game
+    Seat.objects.filter(game=game, position=0).update(bot_takeover=True, bot_hold=True)
+
+    answer = client_for(players[0]).post(f"/games/{game.public_id}/take-back/", follow=True)
+
+    assert "organiser_hold" in answer.content.decode()
+    assert Seat.objects.get(game=game, position=0).bot_takeover
+
+
+def test_take_back_by_htmx_answers_the_board_without_the_banner(baobei_game, client_for):
+    game, players = baobei_game
+    _taken_over(game, 0)
+
+    answer = client_for(players[0]).post(f"/games/{game.public_id}/take-back/", HTTP_HX_REQUEST="true")
+
+    html = answer.content.decode()
+    assert answer.status_code == 200 and html.lstrip().startswith('<div id="board"')
+    assert 'id="takeover"' not in html and not Seat.objects.get(game=game, position=0).bot_takeover
 
 
 # --- don't wait for me on plucking windows --------------------------------------------------------------
