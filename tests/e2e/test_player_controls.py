@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import zoneinfo
 from datetime import timedelta
 from typing import Any
 
@@ -164,7 +165,8 @@ def _tab_to(page: Any, wanted: str, limit: int = 200) -> None:
 def _turn_ended(game: Game, seat: int) -> bool:
     return any(
         e.get("type") == "turn_ended" and e.get("seat") == seat
-        for m in Move.objects.filter(game=game) for e in m.events
+        for m in Move.objects.filter(game=game)
+        for e in m.events
     )
 
 
@@ -210,3 +212,24 @@ def test_a_whole_bao_bei_turn_with_the_keyboard_alone(live_server, page, screens
     assert _turn_ended(game, 0)
     made = [m.action["type"] for m in Move.objects.filter(game=game, seat=0, by_bot=False, by_timeout=False)]
     assert made[:3] == ["choose_peek", "draw", "discard"]
+
+
+def test_a_deadline_written_in_utc_is_shown_in_the_browsers_time_zone(live_server, browser):
+    """wren has chosen no zone (UTC): in a browser in Tokyo the absolute time reads in JST, while the
+    time left is the same; no JavaScript needed for the words, only for the zone."""
+    wren = UserFactory(username="wren")
+    game = _against_bots(wren)
+    deadline = timezone.now() + timedelta(hours=3)
+    Decision.objects.filter(game=game, seat=0).update(deadline=deadline)
+    context = browser.new_context(timezone_id="Asia/Tokyo")
+    tokyo = context.new_page()
+    sign_in(tokyo, live_server, wren)
+    _open(tokyo, live_server, game)
+
+    at = tokyo.locator("#decision .countdown .at time")
+    tokyo.wait_for_function("() => document.querySelector('#decision .countdown[data-local]')")
+    local = deadline.astimezone(zoneinfo.ZoneInfo("Asia/Tokyo"))
+    text = at.inner_text()
+    context.close()
+
+    assert text == f"{local:%a} {local.day} {local:%b}, {local:%H:%M} GMT+9"

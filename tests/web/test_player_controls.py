@@ -13,7 +13,7 @@ from django.utils import timezone
 from django.utils.dateformat import format as date_format
 
 from apps.games import services
-from apps.games.models import Decision, Seat
+from apps.games.models import Decision, Game, Seat
 from apps.games.timeleft import time_left_words
 from baogame.rules.registry import get_engine
 from tests.factories import UserFactory
@@ -288,6 +288,19 @@ def test_my_deadline_shows_the_time_left_and_the_time_in_my_zone(baobei_game, cl
     assert f"{tokyo} JST" in countdown and f'data-deadline="{deadline.isoformat()}"' in countdown
 
 
+def test_a_countdown_says_which_zone_the_server_wrote_it_in(baobei_game, client_for):
+    """static/js/countdown.js rewrites a time written in UTC in the browser's zone, and only that."""
+    game, players = baobei_game
+    players[1].profile.time_zone = "Asia/Tokyo"
+    players[1].profile.save()
+    Decision.objects.filter(game=game).update(deadline=timezone.now() + timedelta(hours=1))
+
+    utc = _my_countdown(client_for(players[0]).get(f"/games/{game.public_id}/").content.decode())
+    tokyo = _my_countdown(client_for(players[1]).get(f"/games/{game.public_id}/").content.decode())
+
+    assert 'data-zone="UTC"' in utc and 'data-zone="Asia/Tokyo"' in tokyo
+
+
 def test_a_deadline_near_its_end_is_rendered_urgent(baobei_game, client_for):
     game, players = baobei_game
     Decision.objects.filter(game=game, seat=0).update(deadline=timezone.now() + timedelta(seconds=40))
@@ -349,3 +362,18 @@ def test_only_the_creator_may_put_a_bot_in_a_seat(client_for):
 
     assert "Put a bot here" not in html
     assert "forbidden" in answer.content.decode() and not Seat.objects.get(game=game, position=2).is_bot
+
+
+def test_my_games_says_your_move_only_for_the_games_waiting_for_me(client_for):
+    """A finished game, listed under All my games, never reads as waiting for my move."""
+    ann = UserFactory(username="ann")
+    waiting = services.game_create(creator=ann, engine="baobei", players=3, bots=2)
+    done = services.game_create(creator=ann, engine="baobei", players=3, bots=2)
+    Game.objects.filter(pk=done.pk).update(status=Game.Status.FINISHED)
+
+    html = client_for(ann).get("/").content.decode()
+
+    others = html[html.index('id="others"') :]
+    mine = html[html.index('id="waiting"') : html.index('id="others"')]
+    assert f'data-game="{waiting.pk}"' in mine and "your move" in mine
+    assert f'data-game="{done.pk}"' in others and "your move" not in others

@@ -3,7 +3,8 @@
 The element carries ``data-deadline`` (ISO 8601) and ``data-urgent`` (seconds) for
 ``static/js/countdown.js``, which ticks it each second; the words written here are what a page without
 JavaScript shows. The absolute time is rendered in the active time zone: the signed-in player's
-profile zone (``UserTimezoneMiddleware``).
+profile zone (``UserTimezoneMiddleware``). When that is UTC (a visitor, or a player who has not chosen a
+zone) the script rewrites it in the browser's own zone, so nobody reads UTC unless it is theirs.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ def countdown(deadline: datetime | None, length: timedelta | int | None = None) 
         "words": time_left_phrase(left),
         "urgent_at": urgent_at,
         "urgent": left <= urgent_at,
+        "zone": timezone.get_current_timezone_name(),
     }
 
 
