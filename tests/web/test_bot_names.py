@@ -101,3 +101,25 @@ def test_a_bot_playing_an_absent_players_seat_is_named_as_such_while_it_thinks(c
     html = client_for(ann).get(f"/games/{game.public_id}/").content.decode()
 
     assert "The bot playing cy is thinking…" in html
+
+
+def test_the_pluck_target_list_names_a_bot_seat_by_its_bird_name(client_for, settings):
+    """EX-13: seat 2 (a bot) takes its turn; in the plucking window its discard opens, ann's target
+    list names the bot's cards by the bot's name, like the board."""
+    from baogame.rules.registry import get_engine
+
+    from .test_round_reveal_and_names import EX_13
+
+    settings.GAMES_SCHEDULE_TASKS = False  # the bot plays below, when told to
+    ann, bob = UserFactory(username="ann"), UserFactory(username="bob")
+    game = services.game_create(creator=ann, engine="baobei", players=3, bots=1, options=EX_13)
+    services.game_join(game_id=game.pk, user=bob)
+    bot = game.seats.get(position=2).label
+    services.play_bots(game.pk)
+    game.refresh_from_db()
+    assert get_engine("baobei").pending(game.state)[0]["kind"] == "pluck_window"
+
+    html = client_for(ann).get(f"/games/{game.public_id}/").content.decode()
+
+    targets = re.search(r'<select name="target1">(.*?)</select>', html, re.S)
+    assert targets and f"{bot} · slot 0" in targets.group(1)
