@@ -40,15 +40,18 @@ def seat_take_back(request: AuthenticatedHttpRequest, public_id: str) -> HttpRes
     """"Take my seat back": the bot stops playing the user's seat in this game (refused, and said so,
     while an organiser's hold on the seat stands)."""
     game, _ = _visible_game(request, public_id, seats="plain")
+    error: RuleError | None = None
     try:
         services.seat_take_back(game_id=game.pk, user=request.user)
     except RuleError as exc:
-        _refused(request, exc)
+        error = exc
+    if request.htmx:  # the board answers: the banner has gone, or the refusal shows on it
+        game = Game.objects.prefetch_related("seats__user__profile").get(pk=game.pk)
+        return render(request, "games/_board.html", board_context(request, game, error=error))
+    if error is not None:
+        _refused(request, error)
     else:
         messages.success(request, f"You have your seat back in {game}: the bot no longer plays for you.")
-    if request.htmx:
-        game = Game.objects.prefetch_related("seats__user__profile").get(pk=game.pk)
-        return render(request, "games/_board.html", board_context(request, game))
     return _back(request, game.get_absolute_url())
 
 

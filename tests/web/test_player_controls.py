@@ -377,3 +377,14 @@ def test_my_games_says_your_move_only_for_the_games_waiting_for_me(client_for):
     mine = html[html.index('id="waiting"') : html.index('id="others"')]
     assert f'data-game="{waiting.pk}"' in mine and "your move" in mine
     assert f'data-game="{done.pk}"' in others and "your move" not in others
+
+
+def test_a_refused_take_back_by_htmx_shows_the_refusal_on_the_board(baobei_game, client_for):
+    game, players = baobei_game
+    Seat.objects.filter(game=game, position=0).update(bot_takeover=True, bot_hold=True)
+
+    answer = client_for(players[0]).post(f"/games/{game.public_id}/take-back/", HTTP_HX_REQUEST="true")
+
+    html = answer.content.decode()
+    assert 'data-error-code="organiser_hold"' in html and 'id="takeover"' in html
+    assert Seat.objects.get(game=game, position=0).bot_takeover
