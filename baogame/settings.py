@@ -53,6 +53,17 @@ def env_int(name: str, default: int) -> int:
         raise ImproperlyConfigured(f"{name} must be an integer, not {value!r}.") from None
 
 
+def env_float(name: str, default: float) -> float:
+    """A number (seconds, say) from the environment."""
+    value = os.environ.get(name)
+    if value is None or value == "":
+        return default
+    try:
+        return float(value)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name} must be a number, not {value!r}.") from None
+
+
 def env_list(name: str, default: list[str]) -> list[str]:
     """A comma-separated list."""
     value = os.environ.get(name)
@@ -216,6 +227,9 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
         "processed_folder": str(VAR_DIR / "celery" / "processed"),
         "control_folder": str(VAR_DIR / "celery" / "control"),
         "store_processed": False,
+        # How often a worker looks for new messages (kombu's default is 1 s): a bot's answer or a mail
+        # should not wait a second for the worker to notice its task.
+        "polling_interval": env_float("CELERY_POLLING_INTERVAL", 0.1),
     }
     for _folder in (_queue_dir, VAR_DIR / "celery" / "processed", VAR_DIR / "celery" / "control"):
         _folder.mkdir(parents=True, exist_ok=True)
@@ -326,6 +340,14 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
 }
 #: Seconds a bot seat may own a decision with no move before the sweep queues its bot task again.
 GAMES_BOT_STALL = env_int("GAMES_BOT_STALL", 60)
+#: Seconds an all-bot game's bot loop pauses between moves (outside its transaction). SQLite lets one
+#: writer in at a time and a loop that takes the lock again at once starves the games where people wait,
+#: so with SQLite (``make run``) the all-bot games leave room; PostgreSQL locks rows and needs no pause
+#: (nor do the tests, whose bots play in one process).
+GAMES_BACKGROUND_BOT_PAUSE = env_float(
+    "GAMES_BACKGROUND_BOT_PAUSE",
+    0.05 if DATABASES["default"]["ENGINE"].endswith("sqlite3") and not TESTING else 0.0,
+)
 #: /healthz answers 503 when the sweep or a queue's worker has not done its work for this many seconds.
 HEALTHZ_MAX_AGE = env_int("HEALTHZ_MAX_AGE", 3 * GAMES_SWEEP_INTERVAL)
 

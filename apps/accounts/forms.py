@@ -7,6 +7,10 @@ from django import forms
 from .models import Profile
 from .names import display_name_problem
 
+#: The server's bots are named "<bird> (bot)" (``games.models.BOT_SUFFIX``); a person's name may not
+#: look like one.
+BOT_SUFFIX = "(bot)"
+
 
 class ProfileForm(forms.ModelForm):
     class Meta:
@@ -14,8 +18,11 @@ class ProfileForm(forms.ModelForm):
         fields = ["display_name", "time_zone"]
 
     def clean_display_name(self) -> str:
-        """Unique without regard to case, and not another user's username (``display_name_taken``)."""
+        """Unique without regard to case, not another user's username (``display_name_taken``), and not
+        ending in "(bot)", which the server's bots' names do."""
         name = str(self.cleaned_data.get("display_name") or "").strip()
+        if name.lower().endswith(BOT_SUFFIX):
+            raise forms.ValidationError("Names ending in “(bot)” are kept for the server's bots.")
         problem = display_name_problem(name=name, user=self.instance.user if self.instance.pk else None)
         if problem:
             raise forms.ValidationError(problem, code="display_name_taken")

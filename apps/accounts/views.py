@@ -6,6 +6,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
+from django.utils import timezone
 
 from .forms import ProfileForm
 from .http import AuthenticatedHttpRequest
@@ -24,4 +25,18 @@ def profile(request: AuthenticatedHttpRequest) -> HttpResponse:
             return redirect("accounts:profile")
     else:
         form = ProfileForm(instance=prof)
-    return render(request, "accounts/profile.html", {"form": form, "profile": prof})
+    return render(request, "accounts/profile.html", {"form": form, "profile": prof, **_vacation(prof)})
+
+
+def _vacation(profile: Profile) -> dict[str, object]:
+    """The vacation panel: this year's budget, what is left of it and, while away, when it runs out."""
+    from apps.games.deadlines import vacation_budget, vacation_left, vacation_left_words  # the games' clocks
+
+    now = timezone.now()
+    left = vacation_left(profile, now)
+    return {
+        "vacation_budget_days": vacation_budget().days,
+        "vacation_left_words": vacation_left_words(profile, now),
+        "vacation_ends_at": now + left if profile.on_vacation else None,
+        "vacation_length": vacation_budget(),
+    }

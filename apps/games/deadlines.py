@@ -126,6 +126,14 @@ def vacation_left(profile: Any, now: datetime | None = None) -> timedelta:
     return max(vacation_budget() - used, timedelta(0))
 
 
+def vacation_left_words(profile: Any, now: datetime | None = None) -> str:
+    """What is left of this year's vacation, in words ("29 days 4 h"; "no time" when spent)."""
+    from .timeleft import time_left_words
+
+    left = vacation_left(profile, now).total_seconds()
+    return time_left_words(left) if left >= 1 else "no time"
+
+
 # --- what pages and the API show ------------------------------------------------------------------------
 
 

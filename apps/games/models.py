@@ -33,6 +33,17 @@ def new_public_id() -> str:
             return value
 
 
+#: Names of the server's bots: birds that are not Bao Bei cards, so a name never reads as a card.
+BOT_NAMES = ("Heron", "Wren", "Plover", "Lark", "Kestrel", "Puffin", "Egret", "Curlew", "Finch", "Robin")
+#: What every bot's name ends with: people's display names may not (``accounts.forms``).
+BOT_SUFFIX = " (bot)"
+
+
+def bot_seat_name(*, game_id: int, position: int) -> str:
+    """A bot seat's name, e.g. ``Heron (bot)``: distinct within a game (at most 6 seats, 10 names)."""
+    return BOT_NAMES[(game_id + position) % len(BOT_NAMES)] + BOT_SUFFIX
+
+
 class Game(models.Model):
     """One game of Bao Bei or Bao Huang. ``state`` is the engine's plain-data state (never shown)."""
 
@@ -181,8 +192,9 @@ class Seat(models.Model):
 
     @property
     def label(self) -> str:
+        """How the seat is named everywhere: pages, mails and the API (a bot by its own bird name)."""
         if self.bot:
-            return f"Bot ({self.bot})"
+            return bot_seat_name(game_id=self.game_id, position=self.position)
         if self.user is None:
             return "(open seat)"
         return display_name(self.user)

@@ -12,6 +12,7 @@ from baogame.rules.core import visible
 from baogame.rules.registry import get_engine
 
 from .models import Decision, Game, Invitation, Move, Seat
+from .timing import duration
 
 if TYPE_CHECKING:
     from django_stubs_ext import WithAnnotations
@@ -138,6 +139,19 @@ def game_list_for_user(*, user: User) -> QuerySet[WithAnnotations[Game, WaitingF
 def game_list_awaiting(*, user: User) -> QuerySet[WithAnnotations[Game, WaitingForMe]]:
     """Active games with an open decision owned by the user's seat."""
     return game_list_for_user(user=user).filter(waiting_for_me=True, status=Game.Status.ACTIVE)
+
+
+def my_clocks(*, user: User, game_ids: list[int]) -> dict[int, dict[str, Any]]:
+    """The user's soonest open decision in each of ``game_ids``: ``{"deadline", "length"}`` (the
+    deadline None while the clock is stopped). Only the user's own decisions: nothing about others."""
+    rows = Decision.objects.filter(
+        game_id__in=game_ids, game__seats__user=user, seat=F("game__seats__position")
+    ).select_related("game")
+    out: dict[int, dict[str, Any]] = {}
+    for row in sorted(rows, key=lambda r: (r.deadline is None, r.deadline or r.opened_at)):
+        if row.game_id not in out:
+            out[row.game_id] = {"deadline": row.deadline, "length": duration(row.game.timing, row.timing)}
+    return out
 
 
 def game_view(*, game: Game, seat: int | None) -> dict[str, Any] | None:

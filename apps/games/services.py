@@ -10,16 +10,19 @@ from __future__ import annotations
 import logging
 import random
 import re
+import time
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import partial
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.models import AnonymousUser, User
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from baogame import sqlrows
+from baogame.celery import BACKGROUND
 from baogame.rules.core import RuleError, visible
 from baogame.rules.registry import get_bots, get_engine
 from baogame.sqlrows import Statement
@@ -840,6 +843,11 @@ def play_bots(game_id: int, version: int | None = None) -> int:
                 apply_locked(game, seat, fallback, by_timeout=True, by_bot=True)
             version = game.bot_task
             made += 1
+            background = scheduling.bot_queue(_seats(game)) == BACKGROUND
+        if background and settings.GAMES_BACKGROUND_BOT_PAUSE > 0:
+            # Outside the transaction: on SQLite (one writer at a time) a loop that takes the write lock
+            # again at once starves the moves of games where people wait (``make run``'s demo league).
+            time.sleep(settings.GAMES_BACKGROUND_BOT_PAUSE)
 
 
 def _bot_choice(game: Game) -> tuple[Seat, dict[str, Any]] | None:

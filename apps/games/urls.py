@@ -1,12 +1,12 @@
 from django.urls import path
 
-from . import views
+from . import views, views_seat
 
 app_name = "games"
 urlpatterns = [
     path("", views.home, name="home"),
     path("games/new/", views.game_new, name="new"),
-    path("games/<str:public_id>/take-back/", views.game_take_back, name="take_back"),
+    path("games/<str:public_id>/take-back/", views_seat.seat_take_back, name="take_back"),
     path("games/join/<str:token>/", views.game_join, name="join"),
     # Old links by number redirect to the game's public identifier (for viewers who may see it).
     path("games/<int:pk>/", views.game_by_number, name="by-number"),
@@ -16,4 +16,7 @@ urlpatterns = [
     path("games/<str:public_id>/history/", views.game_history, name="history"),
     path("games/<str:public_id>/invitations/", views.game_invitations, name="invitations"),
     path("games/<str:public_id>/replay/", views.game_replay, name="replay"),
+    path("games/<str:public_id>/seat/", views_seat.seat_settings, name="seat-settings"),
+    path("games/<str:public_id>/bots/", views_seat.seat_add_bot, name="add-bot"),
+    path("vacation/", views_seat.vacation, name="vacation"),
 ]

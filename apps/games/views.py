@@ -16,6 +16,7 @@ from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest, QueryDict
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from apps.accounts.http import AuthenticatedHttpRequest, HtmxHttpRequest
@@ -29,9 +30,13 @@ from .models import Game, Move
 from .presenters import present
 from .presenters.common import describe_decision, history_rows
 from .presenters.replay import replay_board, step_rows
+from .presenters.table import seat_away, table_clocks, table_seats
 
 #: How many recent history entries the game page shows (the history page has them all).
 RECENT_HISTORY = 30
+#: How often the board asks whether the game has changed; faster while a bot is thinking.
+POLL_SECONDS = 4
+THINKING_POLL_SECONDS = 1
 #: Bao Huang legal plays are listed (quick-play buttons) only in these decisions.
 QUICK_PLAY_KINDS = {"turn"}
 
@@ -41,9 +46,24 @@ def home(request: HttpRequest) -> HttpResponse:
     if not request.user.is_authenticated:
         return render(request, "home.html")
     games = list(selectors.game_list_for_user(user=request.user).prefetch_related("seats__user__profile"))
+    clocks = selectors.my_clocks(user=request.user, game_ids=[g.pk for g in games])
+    for g in games:
+        g.my_seat = next((s for s in g.seats.all() if s.user_id == request.user.pk), None)  # type: ignore[attr-defined]
+        g.my_clock = clocks.get(g.pk)  # type: ignore[attr-defined]
     waiting = [g for g in games if g.waiting_for_me and g.status == Game.Status.ACTIVE]
     others = [g for g in games if g not in waiting]
-    return render(request, "games/dashboard.html", {"waiting": waiting, "others": others})
+    profile = getattr(request.user, "profile", None)
+    return render(
+        request,
+        "games/dashboard.html",
+        {
+            "waiting": waiting,
+            "others": others,
+            "taken_over": [g for g in games if g.my_seat and g.my_seat.bot_takeover and not g.is_over],  # type: ignore[attr-defined]
+            "me_away": profile is not None and profile.on_vacation,
+            "bot_hold_text": services.BOT_HOLD_TEXT,
+        },
+    )
 
 
 @login_required
@@ -76,7 +96,7 @@ def game_new(request: AuthenticatedHttpRequest) -> HttpResponse:
     return render(request, "games/new.html", {"form": form})
 
 
-def _board_context(request: HttpRequest, game: Game, error: RuleError | None = None) -> dict[str, Any]:
+def board_context(request: HttpRequest, game: Game, error: RuleError | None = None) -> dict[str, Any]:
     """Everything the board fragment shows, for the signed-in user's seat (or a spectator)."""
     seats = list(game.seats.all())
     seat = services.seat_of(game, request.user if request.user.is_authenticated else None)
@@ -112,10 +132,23 @@ def _board_context(request: HttpRequest, game: Game, error: RuleError | None = N
             events=[h["event"] for h in visible_history],
             committed=committed,
         )
-    mine = [d for d in decisions if position is not None and d.seat == position]
     history = history_rows(engine=game.engine, history=visible_history[-RECENT_HISTORY:], names=names)
     history.reverse()
-    waiting_for = _waiting_for(decisions, names)
+    clocks = table_clocks(
+        rows=selectors.public_decision_rows(game=game, viewer=position, rows=decisions),
+        viewer=position,
+        names=names,
+        bot_played={s.position for s in seats if s.played_by_bot},
+        timing=game.timing,
+        paused=game.status == Game.Status.PAUSED,
+    )
+    mine = [c for c in clocks if c["mine"]]
+    taken_over = {s.position for s in seats if s.bot_takeover and not s.is_bot}
+    thinking = [
+        f"The bot playing {c['who']}" if c["seat"] in taken_over else c["who"]
+        for c in clocks
+        if c["thinking"]
+    ]
     return {
         "game": game,
         "version": selectors.viewer_version(game, position),
@@ -125,9 +158,12 @@ def _board_context(request: HttpRequest, game: Game, error: RuleError | None = N
         "decision_text": describe_decision(game.engine, view["decision"])
         if view and view.get("decision")
         else "",
-        "my_deadline": min((d.deadline for d in mine if d.deadline), default=None),
-        "waiting_for": waiting_for,
-        "next_deadline": min((d.deadline for d in decisions if d.deadline), default=None),
+        "my_clock": mine[0] if mine else None,
+        "clocks": clocks,
+        "thinking": sorted(set(thinking)),
+        "table_seats": table_seats(seats=seats, viewer=position, now=timezone.now()),
+        "me_away": seat_away(seat),
+        "poll_seconds": THINKING_POLL_SECONDS if thinking else POLL_SECONDS,
         "history": history,
         "error": error,
         "act_url": reverse("games:act", args=[game.public_id]),
@@ -171,26 +207,6 @@ def _committed_this_turn(game: Game, seat: int, history: list[dict[str, Any]]) -
     return Move.objects.filter(game=game, seat=seat, seq__gt=started, action__commit_end_turn=True).exists()
 
 
-#: Simultaneous decisions are named, not their remaining owners (selectors.SIMULTANEOUS_TIMINGS).
-_SIMULTANEOUS_LABELS = {
-    "pluck_window": "a plucking window",
-    "setup_peek": "the setup peek",
-    "tribute": "the tribute",
-    "declare": "a declaration",
-}
-
-
-def _waiting_for(decisions: list[Any], names: list[str]) -> list[str]:
-    """Who or what the game is waiting for, without revealing who answered a simultaneous decision."""
-    out: set[str] = set()
-    for d in decisions:
-        if d.timing not in selectors.SIMULTANEOUS_TIMINGS:
-            out.add(names[d.seat])
-        else:
-            out.add(_SIMULTANEOUS_LABELS.get(d.kind, d.kind.replace("_", " ")))
-    return sorted(out)
-
-
 def _visible_game(request: HttpRequest, public_id: str, *, seats: str = "people") -> tuple[Game, Any]:
     """The game ``public_id`` (settled when due) and the viewer's seat; 404 for whoever may not see it."""
     game_id = Game.objects.filter(public_id=public_id).values_list("pk", flat=True).first()
@@ -216,8 +232,8 @@ def game_detail(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
         version = selectors.viewer_version(game, seat.position if seat else None)
         if since == f"{version}-{game.status}":
             return HttpResponse(status=204)
-        return render(request, "games/_board.html", _board_context(request, game))
-    return render(request, "games/detail.html", _board_context(request, game))
+        return render(request, "games/_board.html", board_context(request, game))
+    return render(request, "games/detail.html", board_context(request, game))
 
 
 def game_by_number(request: HttpRequest, pk: int, page: str = "detail") -> HttpResponse:
@@ -249,23 +265,9 @@ def game_act(request: AuthenticatedHttpRequest, public_id: str) -> HttpResponse:
         error = exc
     if request.htmx:
         game = Game.objects.prefetch_related("seats__user__profile").get(pk=game.pk)
-        return render(request, "games/_board.html", _board_context(request, game, error=error))
+        return render(request, "games/_board.html", board_context(request, game, error=error))
     if error is not None:
         messages.error(request, f"Refused: {error.message} ({error.code})")
-    return redirect(game)
-
-
-@login_required
-@require_POST
-def game_take_back(request: AuthenticatedHttpRequest, public_id: str) -> HttpResponse:
-    """Take my seat back from the bot (refused while an organiser's hold stands)."""
-    game, _ = _visible_game(request, public_id, seats="plain")
-    try:
-        services.seat_take_back(game_id=game.pk, user=request.user)
-    except RuleError as exc:
-        messages.error(request, f"Refused: {exc.message} ({exc.code})")
-    else:
-        messages.success(request, "You play your seat again.")
     return redirect(game)
 
 

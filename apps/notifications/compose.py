@@ -23,6 +23,7 @@ from django.utils.html import strip_tags
 from apps.games.models import Game, Move
 from apps.games.presenters.common import engine_sentence, name_seats
 from apps.games.selectors import game_view
+from apps.games.timeleft import time_left_words
 from baogame.rules.core import visible
 from baogame.rules.registry import get_engine
 
@@ -115,7 +116,7 @@ def view_lines_baobei(view: dict[str, Any], seat: int | None, names: Sequence[st
         lines.append(f"You drew: {', '.join(drawn)}.")
     if view.get("bao_caller") is not None:
         shield = " (Shield active)" if view.get("shield_active") else ""
-        lines.append(f"{_name(names, view['bao_caller'])} called BAO{shield}.")
+        lines.append(f"{seat_name(names, view['bao_caller'])} called BAO{shield}.")
     return lines
 
 
@@ -125,20 +126,21 @@ def view_lines_baohuang(view: dict[str, Any], seat: int | None, names: Sequence[
     if view.get("hand") is not None:
         lines.append(f"Your hand ({len(view['hand'])}): {' '.join(view['hand']) or 'empty'}")
     counts = view.get("counts") or []
-    lines.append("Cards held: " + ", ".join(f"{_name(names, s)}: {n}" for s, n in enumerate(counts)) + ".")
+    held = ", ".join(f"{seat_name(names, s)}: {n}" for s, n in enumerate(counts))
+    lines.append(f"Cards held: {held}.")
     if view.get("emperor") is not None:
-        lines.append(f"Emperor: {_name(names, view['emperor'])}.")
+        lines.append(f"Emperor: {seat_name(names, view['emperor'])}.")
     if view.get("partner") is not None:
-        lines.append(f"Partner: {_name(names, view['partner'])}.")
+        lines.append(f"Partner: {seat_name(names, view['partner'])}.")
     if view.get("multiplier", 1) != 1:
         lines.append(f"Multiplier: x{view['multiplier']}.")
     top = view.get("top")
     if top:
-        lines.append(f"To beat: {' '.join(top['cards'])} by {_name(names, top['seat'])}.")
+        lines.append(f"To beat: {' '.join(top['cards'])} by {seat_name(names, top['seat'])}.")
     return lines
 
 
-def _name(names: Sequence[str], seat: int) -> str:
+def seat_name(names: Sequence[str], seat: int) -> str:
     """A player's label with their seat number (the mail's commands use seat numbers)."""
     return f"{names[seat]} (seat {seat})" if 0 <= seat < len(names) else f"Seat {seat}"
 
@@ -237,6 +239,16 @@ def local_time(moment: datetime | None, user: AbstractBaseUser) -> str:
     zone = user_zone(user)
     local = timezone.localtime(moment, zone)
     return f"{local:%a %d %b %Y, %H:%M} ({zone.key})"
+
+
+def deadline_text(moment: datetime | None, user: AbstractBaseUser, now: datetime | None = None) -> str:
+    """A deadline in a mail: the time in the user's zone and how long was left when the mail was
+    written, e.g. ``Mon 02 Jun 2025, 18:00 (Europe/Paris), 2 days 3 h after this mail was sent``."""
+    if moment is None:
+        return "no deadline (the clock is stopped)"
+    left = time_left_words((moment - (now or timezone.now())).total_seconds())
+    after = "already due" if left == "due now" else f"{left} after this mail was sent"
+    return f"{local_time(moment, user)}, {after}"
 
 
 def action_json(action: dict[str, Any]) -> str:

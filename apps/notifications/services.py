@@ -524,7 +524,7 @@ def build_message(note: Notification) -> EmailMultiAlternatives | None:
     if decision_row is not None and seat is not None:
         decision = compose.open_decision(game, seat) or {"kind": note.decision_kind}
         context["decision_text"] = compose.describe_decision(game.engine, decision)
-        context["deadline"] = compose.local_time(decision_row.deadline, user)
+        context["deadline"] = compose.deadline_text(decision_row.deadline, user)
         context["choices"] = compose.choices(game, seat)
         reminder = note.kind == Notification.Kind.REMINDER
         context["heading"] = "Reminder: the deadline is near" if reminder else "Your move"
@@ -554,13 +554,18 @@ def build_message(note: Notification) -> EmailMultiAlternatives | None:
 
 def _result_lines(game: Game, seat: int | None) -> list[str]:
     result = game.result or {}
+    names = compose.seat_names(game)
     lines = []
     for row in result.get("standings") or []:
         you = " (you)" if row.get("seat") == seat else ""
-        lines.append(f"{row.get('position')}. Seat {row.get('seat')}{you}: {row.get('total')}")
-    if not lines and result.get("totals") is not None:
-        totals, winners = compose.plain(result.get("totals")), compose.plain(result.get("winners"))
-        lines.append(f"Totals: {totals}; winners: {winners}")
+        who = compose.seat_name(names, int(row.get("seat", -1)))
+        lines.append(f"{row.get('position')}. {who}{you}: {row.get('total')}")
+    if not lines and isinstance(result.get("totals"), list):
+        for position, total in enumerate(result["totals"]):
+            you = " (you)" if position == seat else ""
+            lines.append(f"{compose.seat_name(names, position)}{you}: {compose.plain(total)}")
+        winners = [compose.seat_name(names, int(w)) for w in result.get("winners") or []]
+        lines.append(f"Winner{'s' if len(winners) != 1 else ''}: {', '.join(winners) or 'none'}")
     if game.status == Game.Status.ABORTED:
         lines.append(f"The game was aborted. {game.status_reason}")
     return lines
@@ -582,7 +587,7 @@ def _digest_message(note: Notification) -> EmailMultiAlternatives | None:
             {
                 "name": _game_name(game),
                 "what": compose.describe_decision(game.engine, decision),
-                "deadline": compose.local_time(row.deadline if row else None, user),
+                "deadline": compose.deadline_text(row.deadline if row else None, user),
                 "link": game_link(game, user),
                 "reply": reply_address_for(user=user, game=game),
             }

@@ -115,16 +115,16 @@ def test_a_display_name_is_text_in_the_text_body_and_escaped_in_the_html_body(
     assert "<b>Cy" not in html
 
 
-def test_bot_seats_are_named_as_the_pages_name_them(django_capture_on_commit_callbacks):
-    """Two bots of one kind are told apart by their seat number, as in the page history."""
+def test_each_bot_seat_has_its_own_name_in_mails_as_on_the_pages(django_capture_on_commit_callbacks):
+    """Two bots of one game are told apart by their own names ("Heron (bot)"), as in the page history."""
     game, users = _start(django_capture_on_commit_callbacks, {}, bots=2)
     names = seat_names(game)
 
     assert names == [s.label for s in sorted(game.seats.all(), key=lambda s: s.position)]
-    assert names[1] == names[2] and names[1].startswith("Bot (")
+    assert names[1] != names[2] and names[1].endswith(" (bot)") and names[2].endswith(" (bot)")
     assert name_players("Seats [1, 2] may pluck; seat 1 slot 0.", names) == (
-        f"{names[1]} (seat 1) and {names[2]} (seat 2) may pluck; {names[1]} (seat 1)'s slot 0."
+        f"{names[1]} and {names[2]} may pluck; {names[1]}'s slot 0."
     )
     lines = _what_happened(mails_to(users[0])[-1].body)  # the bot at seat 2 played its turn
-    assert lines[0].startswith(f"{names[2]} (seat 2) ")
-    assert lines[-1].startswith(f"ann and {names[1]} (seat 1) may pluck against ")
+    assert lines[0].startswith(f"{names[2]} ")
+    assert lines[-1].startswith(f"ann and {names[1]} may pluck against ")

@@ -140,27 +140,46 @@ def test_digest_category_queues_instead_of_sending(
     assert Notification.objects.get().status == Notification.Status.QUEUED_DIGEST
 
 
+def _play_to_the_end(game: Game, users: list) -> None:
+    """Both people play the toy game to its end: their first card, or pass."""
+    while game.status == Game.Status.ACTIVE:
+        decision = Decision.objects.filter(game=game).first()
+        user = users[decision.seat]
+        view = game.state
+        action = (
+            {"type": "play", "decision_id": decision.decision_id, "card": view["hands"][decision.seat][0]}
+            if decision.kind == "turn"
+            else {"type": "pass", "decision_id": decision.decision_id}
+        )
+        games.submit_action(game_id=game.pk, user=user, action=action)
+        game.refresh_from_db()
+
+
 def test_game_result_goes_to_every_human_seat(
     started: Any, users: list, django_capture_on_commit_callbacks: Any
 ) -> None:
     with django_capture_on_commit_callbacks(execute=True):
         game = started(2)
         games.play_bots(game.pk)  # nobody is a bot: nothing happens
-        while game.status == Game.Status.ACTIVE:
-            decision = Decision.objects.filter(game=game).first()
-            user = users[decision.seat]
-            view = game.state
-            action = (
-                {"type": "play", "decision_id": decision.decision_id, "card": view["hands"][decision.seat][0]}
-                if decision.kind == "turn"
-                else {"type": "pass", "decision_id": decision.decision_id}
-            )
-            games.submit_action(game_id=game.pk, user=user, action=action)
-            game.refresh_from_db()
+        _play_to_the_end(game, users)
 
     results = [m for m in mail.outbox if "final result" in m.subject]
     assert sorted(m.to[0] for m in results) == [users[0].email, users[1].email]
     assert all(m.reply_to == [] for m in results)
+
+
+def test_game_result_mail_names_the_players_as_the_pages_do(
+    started: Any, users: list, django_capture_on_commit_callbacks: Any
+) -> None:
+    """The standings name each player with the seat number the mail commands use, never "Seat 1"."""
+    with django_capture_on_commit_callbacks(execute=True):
+        game = started(2)
+        _play_to_the_end(game, users)
+
+    body = next(m.body for m in mail.outbox if "final result" in m.subject and m.to == [users[0].email])
+    assert f"{users[0].username} (seat 0) (you):" in body
+    assert f"{users[1].username} (seat 1):" in body
+    assert "Seat 1" not in body
 
 
 def test_round_end_event_mails_the_round_result(

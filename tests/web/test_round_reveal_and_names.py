@@ -173,10 +173,10 @@ def test_name_seats_escapes_names_and_keeps_unknown_seats() -> None:
 
 
 def test_name_seats_tells_apart_seats_of_the_same_name_and_lists_seats() -> None:
-    names = ["ann", "Bot (random)", "Bot (random)"]
+    names = ["ann", "Sam", "Sam"]  # two people who chose the same display name
 
     assert name_seats("Seats [1, 2] may pluck.", names) == (
-        '<span class="seat-name" data-seat="1" title="seat 1">Bot (random) (seat 1)</span> and '
-        '<span class="seat-name" data-seat="2" title="seat 2">Bot (random) (seat 2)</span> may pluck.'
+        '<span class="seat-name" data-seat="1" title="seat 1">Sam (seat 1)</span> and '
+        '<span class="seat-name" data-seat="2" title="seat 2">Sam (seat 2)</span> may pluck.'
     )
     assert name_seats("The window closed; seats [] passed.", names) == "The window closed; nobody passed."

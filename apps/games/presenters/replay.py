@@ -111,9 +111,9 @@ def _sentence(engine: str, event: dict[str, Any], names: list[str]) -> SafeStrin
 
 
 def _private_to(event: dict[str, Any], seat: int | None, names: list[str]) -> SafeString:
-    """``[only Heron saw:]`` before a private event, in the face-up replay."""
+    """``[Only Heron saw:]`` before a private event, in the face-up replay."""
     to = event.get("visible_to", "all")
     if seat is not None or to == "all":
         return mark_safe("")
     who = ", ".join(names[s] for s in to) or "nobody"
-    return format_html('<span class="private">only {} saw:</span> ', who)
+    return format_html('<span class="private">Only {} saw:</span> ', who)

@@ -1,0 +1,115 @@
+"""A player's own controls on the pages: take the seat back from the bot, the plucking-window switch,
+vacation. Each is a plain form (POST, then a redirect) that works without JavaScript; htmx posts of the
+take-back button get the board fragment back. The API offers the same (``apps/api/views_clock.py``).
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.http import require_POST
+
+from apps.accounts.http import AuthenticatedHttpRequest
+from baogame.rules.core import RuleError
+
+from . import clock, services
+from .deadlines import vacation_left_words
+from .models import Game
+from .views import _visible_game, board_context
+
+
+def _back(request: AuthenticatedHttpRequest, default: str) -> HttpResponse:
+    """Redirect to the form's ``next`` when it is a page of this site, else to ``default``."""
+    target = request.POST.get("next", "")
+    if not url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}):
+        target = default
+    return redirect(target)
+
+
+def _refused(request: AuthenticatedHttpRequest, exc: RuleError) -> None:
+    messages.error(request, f"Refused: {exc.message} ({exc.code})")
+
+
+@login_required
+@require_POST
+def seat_take_back(request: AuthenticatedHttpRequest, public_id: str) -> HttpResponse:
+    """"Take my seat back": the bot stops playing the user's seat in this game (refused, and said so,
+    while an organiser's hold on the seat stands)."""
+    game, _ = _visible_game(request, public_id, seats="plain")
+    error: RuleError | None = None
+    try:
+        services.seat_take_back(game_id=game.pk, user=request.user)
+    except RuleError as exc:
+        error = exc
+    if request.htmx:  # the board answers: the banner has gone, or the refusal shows on it
+        game = Game.objects.prefetch_related("seats__user__profile").get(pk=game.pk)
+        return render(request, "games/_board.html", board_context(request, game, error=error))
+    if error is not None:
+        _refused(request, error)
+    else:
+        messages.success(request, f"You have your seat back in {game}: the bot no longer plays for you.")
+    return _back(request, game.get_absolute_url())
+
+
+@login_required
+@require_POST
+def seat_settings(request: AuthenticatedHttpRequest, public_id: str) -> HttpResponse:
+    """My seat's private settings: "don't wait for me on plucking windows"."""
+    game, _ = _visible_game(request, public_id, seats="plain")
+    skip = request.POST.get("skip_pluck_windows") == "on"
+    try:
+        services.seat_set_skip_pluck_windows(game_id=game.pk, user=request.user, value=skip)
+    except RuleError as exc:
+        _refused(request, exc)
+    else:
+        messages.success(
+            request,
+            "Plucking windows no longer wait for you: you pass them at once."
+            if skip
+            else "Plucking windows wait for you again.",
+        )
+    return redirect(game)
+
+
+@login_required
+@require_POST
+def seat_add_bot(request: AuthenticatedHttpRequest, public_id: str) -> HttpResponse:
+    """The creator puts a server bot into an open seat of a game waiting for players."""
+    game, _ = _visible_game(request, public_id, seats="plain")
+    try:
+        position = int(request.POST.get("position", ""))
+    except ValueError:
+        messages.error(request, "Refused: choose an open seat (no_open_seat).")
+        return redirect(game)
+    try:
+        services.seat_fill_bot(game_id=game.pk, user=request.user, position=position)
+    except RuleError as exc:
+        _refused(request, exc)
+    return redirect(game)
+
+
+@login_required
+@require_POST
+def vacation(request: AuthenticatedHttpRequest) -> HttpResponse:
+    """Start (``action=start``) or end (``action=end``) the user's vacation."""
+    action = request.POST.get("action")
+    try:
+        if action == "start":
+            profile = clock.vacation_start(user=request.user)
+            left = vacation_left_words(profile)
+            said = f"You are on vacation: your clocks are stopped in every game ({left} left this year)."
+            messages.success(request, said)
+        elif action == "end":
+            profile = clock.vacation_end(user=request.user)
+            left = vacation_left_words(profile)
+            said = f"Welcome back: your clocks run again ({left} of vacation left this year)."
+            messages.success(request, said)
+        else:
+            messages.error(request, "Refused: choose to start or to end your vacation (invalid_action).")
+    except RuleError as exc:
+        _refused(request, exc)
+    return _back(request, reverse("accounts:profile"))

@@ -1,0 +1,100 @@
+"""Every page of a game (its replay included), the rules, the dashboard and a league: no serious or
+critical axe-core violation, and nothing wider than a 390 px phone screen."""
+
+from __future__ import annotations
+
+from io import StringIO
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+from django.core.management import call_command
+
+from apps.games import services
+from apps.games.models import Game, Seat
+from apps.leagues.models import League
+
+from .axe import overflow, serious_violations, sign_in
+from .test_play_in_browser import wait_for_board
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.fixture
+def demo_site(settings: Any) -> tuple[User, list[str]]:
+    """``make run``'s demo (the demo user's games against bots, the demo league, whose all-bot table is
+    played to its end), plus a game waiting for players and a seat the bot has taken over; returns the
+    demo user and every page to check."""
+    settings.GAMES_SCHEDULE_TASKS = False  # bots play below, not through nested eager tasks
+    call_command("seed_demo", stdout=StringIO())
+    call_command("seed_demo_league", stdout=StringIO())
+    demo = User.objects.get(username="demo")
+    for game in Game.objects.exclude(seats__user=demo).filter(status=Game.Status.ACTIVE):
+        for _ in range(100):
+            if not services.play_bots(game.pk):
+                break
+    settings.GAMES_SCHEDULE_TASKS = True
+    waiting = services.game_create(creator=demo, engine="baobei", players=4, bots=1, title="Open table")
+    games = list(Game.objects.filter(seats__user=demo).exclude(pk=waiting.pk).order_by("pk"))
+    Seat.objects.filter(game=games[-1], user=demo).update(bot_takeover=True)  # the take-back banner
+    league = League.objects.get()
+    pages = ["/", "/games/new/", "/accounts/profile/", "/leagues/", f"/leagues/{league.slug}/"]
+    pages += ["/rules/baobei/", "/rules/baohuang/"]
+    pages += [f"/leagues/{league.slug}/manage/", f"/games/{waiting.public_id}/"]
+    for game in games:
+        pages += [f"/games/{game.public_id}/", f"/games/{game.public_id}/history/"]
+    finished = Game.objects.filter(status=Game.Status.FINISHED).first()
+    assert finished is not None  # the demo league's all-bot table, played to its end
+    pages += [f"/games/{finished.public_id}/", f"/games/{finished.public_id}/history/"]
+    replay = f"/games/{finished.public_id}/replay/"
+    pages += [f"{replay}?step=5", f"{replay}?step=9&seat=0"]
+    return demo, pages
+
+
+def _visit(page: Any, url: str) -> None:
+    page.goto(url)
+    page.wait_for_load_state("networkidle")
+    if page.locator("#board").count():
+        wait_for_board(page)
+
+
+def test_no_page_has_a_serious_or_critical_axe_violation(live_server, page, demo_site):
+    demo, pages = demo_site
+    sign_in(page, live_server, demo)
+
+    found = {}
+    for path in pages:
+        _visit(page, live_server.url + path)
+        found[path] = serious_violations(page)
+
+    assert {path: v for path, v in found.items() if v} == {}
+
+
+def test_the_pages_without_signing_in_have_no_serious_axe_violation(live_server, page, demo_site):
+    _, pages = demo_site
+    public = ["/accounts/login/", "/accounts/signup/"]
+    public += [p for p in pages if p.startswith(("/games/", "/rules/")) and p != "/games/new/"]
+
+    found = {}
+    for path in public:
+        _visit(page, live_server.url + path)
+        found[path] = serious_violations(page)
+
+    assert {path: v for path, v in found.items() if v} == {}
+
+
+def test_nothing_overflows_a_390_px_phone_screen(live_server, browser, demo_site, screenshot):
+    demo, pages = demo_site
+    context = browser.new_context(viewport=PHONE)
+    phone = context.new_page()
+    sign_in(phone, live_server, demo)
+
+    wider = {}
+    for path in pages:
+        _visit(phone, live_server.url + path)
+        wider[path] = overflow(phone)
+    context.close()
+
+    assert {path: px for path, px in wider.items() if px > 0} == {}

@@ -1,0 +1,125 @@
+"""Bots you can tell apart: every bot seat has its own name, used on pages, in the API and in forms."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from apps.games import services
+from tests.factories import UserFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def _game_against_bots(bots: int = 2):
+    user = UserFactory(username="ann")
+    game = services.game_create(creator=user, engine="baobei", players=bots + 1, bots=bots)
+    return game, user
+
+
+def test_each_bot_seat_has_its_own_bird_name_on_the_board_and_in_the_scores(client_for):
+    game, user = _game_against_bots(bots=3)
+
+    html = client_for(user).get(f"/games/{game.public_id}/").content.decode()
+
+    board_names = re.findall(r'<div class="who">(?:▶ )?<strong>([^<]+)</strong>', html)
+    score_names = re.findall(r"<tr[^>]*><td>([^<★]+?)(?: ★)?</td>", html)
+    bots = [n for n in board_names if n.endswith(" (bot)")]
+    assert len(bots) == 3 and len(set(bots)) == 3
+    assert sorted(score_names) == sorted(board_names)
+    assert "Bot (" not in html
+
+
+def test_the_api_names_bot_seats_as_the_page_does(client_for):
+    game, user = _game_against_bots()
+
+    seats = client_for(user).get(f"/api/v1/games/{game.pk}/").json()["seats"]
+
+    labels = [s.label for s in game.seats.order_by("position")]
+    assert [s["name"] for s in seats] == [labels[0], labels[1], labels[2]]
+    assert labels[1] != labels[2] and labels[1].endswith(" (bot)")
+
+
+def test_a_person_may_not_take_a_name_that_reads_as_a_bot(client_for):
+    user = UserFactory()
+
+    answer = client_for(user).post("/accounts/profile/", {"display_name": "Heron (bot)", "time_zone": "UTC"})
+
+    user.profile.refresh_from_db()
+    assert answer.status_code == 200 and "kept for the server" in answer.content.decode()
+    assert user.profile.display_name == ""
+
+
+def test_the_new_game_form_counts_seats_from_zero_like_the_game_page(client_for):
+    user = UserFactory()
+
+    html = client_for(user).get("/games/new/").content.decode()
+
+    assert "You take seat 0" in html and "seat 1" not in html
+
+
+def test_while_a_bot_is_to_act_the_page_says_it_is_thinking_and_polls_faster(client_for):
+    """EX-13 starts at seat 2's turn; seat 2 is a bot that has not moved yet (no worker here)."""
+    from .test_round_reveal_and_names import EX_13
+
+    ann, bob = UserFactory(username="ann"), UserFactory(username="bob")
+    game = services.game_create(creator=ann, engine="baobei", players=3, bots=1, options=EX_13)
+    services.game_join(game_id=game.pk, user=bob)
+    bot = game.seats.get(position=2).label
+
+    html = client_for(ann).get(f"/games/{game.public_id}/").content.decode()
+
+    assert f'<span class="thinking" role="status">{bot} is thinking…</span>' in html
+    assert "every 1s" in html
+
+
+def test_nobody_is_said_to_think_while_a_person_is_to_act(client_for):
+    from .test_round_reveal_and_names import EX_13
+
+    ann, bob, cy = (UserFactory(username=n) for n in ("ann", "bob", "cy"))
+    game = services.game_create(creator=ann, engine="baobei", players=3, options=EX_13)
+    services.game_join(game_id=game.pk, user=bob)
+    services.game_join(game_id=game.pk, user=cy)
+
+    html = client_for(ann).get(f"/games/{game.public_id}/").content.decode()
+
+    assert "is thinking" not in html and "every 4s" in html
+
+
+def test_a_bot_playing_an_absent_players_seat_is_named_as_such_while_it_thinks(client_for):
+    from apps.games.models import Seat
+
+    from .test_round_reveal_and_names import EX_13
+
+    ann, bob, cy = (UserFactory(username=n) for n in ("ann", "bob", "cy"))
+    game = services.game_create(creator=ann, engine="baobei", players=3, options=EX_13)
+    services.game_join(game_id=game.pk, user=bob)
+    services.game_join(game_id=game.pk, user=cy)
+    Seat.objects.filter(game=game, position=2).update(bot_takeover=True)  # EX-13: seat 2 is to act
+
+    html = client_for(ann).get(f"/games/{game.public_id}/").content.decode()
+
+    assert "The bot playing cy is thinking…" in html
+
+
+def test_the_pluck_target_list_names_a_bot_seat_by_its_bird_name(client_for, settings):
+    """EX-13: seat 2 (a bot) takes its turn; in the plucking window its discard opens, ann's target
+    list names the bot's cards by the bot's name, like the board."""
+    from baogame.rules.registry import get_engine
+
+    from .test_round_reveal_and_names import EX_13
+
+    settings.GAMES_SCHEDULE_TASKS = False  # the bot plays below, when told to
+    ann, bob = UserFactory(username="ann"), UserFactory(username="bob")
+    game = services.game_create(creator=ann, engine="baobei", players=3, bots=1, options=EX_13)
+    services.game_join(game_id=game.pk, user=bob)
+    bot = game.seats.get(position=2).label
+    services.play_bots(game.pk)
+    game.refresh_from_db()
+    assert get_engine("baobei").pending(game.state)[0]["kind"] == "pluck_window"
+
+    html = client_for(ann).get(f"/games/{game.public_id}/").content.decode()
+
+    targets = re.search(r'<select name="target1">(.*?)</select>', html, re.S)
+    assert targets and f"{bot} · slot 0" in targets.group(1)
