@@ -126,6 +126,7 @@ class CeleryWorker:
             CELERY_UNACKED_RESTORE_THROTTLE="1",
             PYTHONUNBUFFERED="1",
             CELERY_QUEUE_PREFIX=f"{self.queue}-",
+            NOTIFY_SETTLE_SECONDS="0",  # as in the test process; a test measuring it passes extra_env
         )
         env.update(self.extra_env)
         return env
