@@ -26,7 +26,7 @@ from django.utils import timezone
 from apps.games.models import Decision, Game, Move
 from baogame.celery import publish
 
-from . import bounces, commands, compose, quiet, selectors, tokens
+from . import bounces, clock, commands, compose, quiet, selectors, tokens
 from .models import Category, MailSettings, Mode, Notification, ReplyAddress
 
 log = logging.getLogger(__name__)
@@ -185,7 +185,7 @@ def notification_create(
     anything falling due inside the person's quiet hours waits for their end (``quiet.py``). Digest
     mails wait for the user's digest hour.
     """
-    now = now or timezone.now()
+    now = now or clock.now()
     mode = _wants(user, game, category) if kind != Notification.Kind.DIGEST else Mode.IMMEDIATE
     if mode == Mode.OFF:
         return None
@@ -306,7 +306,7 @@ def notify_invitation(*, game_id: int, user: User) -> Notification | None:
 
 def reminders_send_due(*, now: datetime | None = None) -> int:
     """Remind each human owner of a decision whose time is 75% gone; each decision once."""
-    now = now or timezone.now()
+    now = now or clock.now()
     made = 0
     due = Decision.objects.filter(
         reminded_at__isnull=True, deadline__gt=now, game__status=Game.Status.ACTIVE
@@ -341,7 +341,7 @@ def reminders_send_due(*, now: datetime | None = None) -> int:
 
 def digests_send_due(*, now: datetime | None = None) -> int:
     """Send each digest user whose local hour is now their digest hour one mail for the day."""
-    now = now or timezone.now()
+    now = now or clock.now()
     made = 0
     for prefs in MailSettings.objects.select_related("user__profile"):
         if Mode.DIGEST not in prefs.modes.values():
@@ -378,7 +378,7 @@ def notification_send(*, notification_id: int, now: datetime | None = None) -> b
     notification not yet due, or falling inside the person's quiet hours, is left (or put) back to
     wait. Returns False when nothing was sent.
     """
-    now = now or timezone.now()
+    now = now or clock.now()
     note = Notification.objects.select_related("user__profile", "game").filter(pk=notification_id).first()
     if note is None or note.due_at > now:
         return False  # gone, or not due yet: its ETA task or the sweep sends it
