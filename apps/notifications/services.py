@@ -9,7 +9,7 @@ one narrow case at-least-once, see there). Inbound mail (play by email) lives in
 from __future__ import annotations
 
 import logging
-from datetime import datetime, timedelta
+from datetime import datetime, time, timedelta
 from functools import partial
 from typing import Any
 
@@ -97,6 +97,17 @@ def preferences_set(
         fields.append("live_games")
     if fields:
         prefs.save(update_fields=fields)
+    return prefs
+
+
+def quiet_hours_set(*, user: User, start: time | None, end: time | None) -> MailSettings:
+    """Set the person's quiet hours (local times; both None: none); ``ValueError`` if only one is set
+    or they are equal."""
+    if (start is None) != (end is None) or (start is not None and start == end):
+        raise ValueError("quiet hours need a start and a different end, or neither")
+    prefs, _ = MailSettings.objects.get_or_create(user=user)
+    prefs.quiet_start, prefs.quiet_end = start, end
+    prefs.save(update_fields=["quiet_start", "quiet_end"])
     return prefs
 
 
