@@ -570,6 +570,7 @@ def compose_mail(
         "category_label": Category(category).label if category in Category.values else category,
         "preferences_url": absolute(reverse("notifications:preferences")),
         "summary": commands.summary(engine) if engine else [],
+        "notation": commands.notation(engine) if engine else "",
         "reply_to": reply_to,
     }
     all_headers = {
