@@ -181,7 +181,7 @@ class NotificationCellSerializer(serializers.Serializer):
 
 class NotificationRowSerializer(serializers.Serializer):
     category = serializers.CharField()
-    label = serializers.CharField()
+    label = serializers.CharField()  # type: ignore[assignment]  # the key is "label"
     cells = serializers.DictField(
         child=NotificationCellSerializer(),
         help_text="Channel -> cell (absent: does not apply).",

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 
 from .models import Category, MailSettings, Mode
 
@@ -90,12 +90,12 @@ def _to_mail(mode: str) -> str:
     return Mode.IMMEDIATE.value if mode == IMMEDIATELY else mode
 
 
-def _settings(user: AbstractBaseUser) -> MailSettings:
+def _settings(user: User) -> MailSettings:
     prefs = MailSettings.objects.filter(user=user).first()
-    return prefs if prefs is not None else MailSettings(user=user)  # type: ignore[misc]
+    return prefs if prefs is not None else MailSettings(user=user)
 
 
-def _mode(prefs: MailSettings, user: AbstractBaseUser, category: str, channel: str) -> str:
+def _mode(prefs: MailSettings, user: User, category: str, channel: str) -> str:
     if not modes_for(category, channel):
         return OFF
     if channel == "mail":
@@ -107,7 +107,7 @@ def _mode(prefs: MailSettings, user: AbstractBaseUser, category: str, channel: s
     return IMMEDIATELY if has_endpoint is None or has_endpoint(user) else OFF
 
 
-def mode_for(user: AbstractBaseUser, category: str, channel: str) -> str:
+def mode_for(user: User, category: str, channel: str) -> str:
     """How ``user`` wants ``category`` (a row key, or a mail category) on ``channel``.
 
     ``"off"`` for a cell that does not apply or an unknown category or channel.
@@ -118,7 +118,7 @@ def mode_for(user: AbstractBaseUser, category: str, channel: str) -> str:
     return _mode(_settings(user), user, category, channel)
 
 
-def table_get(*, user: AbstractBaseUser) -> list[dict[str, Any]]:
+def table_get(*, user: User) -> list[dict[str, Any]]:
     """The whole table: per row its key, label and, per channel, the mode and the modes offered."""
     prefs = _settings(user)
     return [
@@ -138,7 +138,7 @@ def table_get(*, user: AbstractBaseUser) -> list[dict[str, Any]]:
     ]
 
 
-def cell_set(*, user: AbstractBaseUser, category: str, channel: str, mode: str) -> None:
+def cell_set(*, user: User, category: str, channel: str, mode: str) -> None:
     """Set one cell; ``ValueError`` for a cell that does not apply or a mode it does not offer."""
     offered = modes_for(category, channel)
     if not offered:
