@@ -424,6 +424,9 @@ CELERY_BEAT_SCHEDULE["notifications-digests"] = {
 #: so the SMTP backend gets a timeout (Django's default is none: a hung connection would hang forever).
 NOTIFICATIONS_CLAIM_TIMEOUT = env_int("NOTIFICATIONS_CLAIM_TIMEOUT", 15 * 60)
 EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 60)
+#: Seconds a decision or round-result mail waits so that a burst becomes one mail (never more than a
+#: quarter of the time left to the decision's deadline). The tests set it where they measure it.
+NOTIFY_SETTLE_SECONDS = env_int("NOTIFY_SETTLE_SECONDS", 0 if TESTING else 90)
 #: Seconds after which a notification still ``pending`` (its send task lost) is queued again.
 NOTIFICATIONS_PENDING_RETRY = env_int("NOTIFICATIONS_PENDING_RETRY", 120)
 #: Seconds after which a move's mail fan-out still in the outbox (its notify_move_applied task lost) is

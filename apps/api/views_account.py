@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import time
 from typing import Any
 
 from drf_spectacular.utils import extend_schema
@@ -13,6 +14,7 @@ from apps.accounts.forms import ProfileForm
 from apps.accounts.http import AuthenticatedRequest
 from apps.accounts.models import Profile
 from apps.games.errors import ServiceError
+from apps.notifications import preferences as notification_preferences
 from apps.notifications import selectors as notification_selectors
 from apps.notifications import services as notification_services
 
@@ -172,20 +174,56 @@ class BotTokenCreateApi(APIView):
         return Response(NewTokenSerializer(_token_body(token, raw)).data, status=status.HTTP_201_CREATED)
 
 
+class NotificationCellSerializer(serializers.Serializer):
+    mode = serializers.CharField(help_text="immediately, digest or off.")
+    modes = serializers.ListField(child=serializers.CharField(), help_text="What this cell offers.")
+
+
+class NotificationRowSerializer(serializers.Serializer):
+    category = serializers.CharField()
+    label = serializers.CharField()  # type: ignore[assignment]  # the key is "label"
+    cells = serializers.DictField(
+        child=NotificationCellSerializer(),
+        help_text="Channel -> cell (absent: does not apply).",
+    )
+
+
 class NotificationPreferencesApi(APIView):
-    """My notification preferences (GET); change a category's mode, the digest hour or live games (PATCH)."""
+    """My notification preferences (GET): the mail mode per category (``categories``, as before), the
+    Notifications table (``table``: rows by channel, cells immediately / digest / off), the digest
+    hour, live games and quiet hours. PATCH changes one of them: ``category`` + ``mode`` (a mail
+    category and a mode of ``modes``), or ``category`` + ``channel`` + ``mode`` (a table cell), the
+    digest hour, live games, or ``quiet_hours`` (``{"start": "22:00", "end": "07:00"}``; null: none).
+    """
+
+    class QuietHoursSerializer(serializers.Serializer):
+        start = serializers.TimeField(help_text="Local time, HH:MM.")
+        end = serializers.TimeField(help_text="Local time, HH:MM; may be earlier than start (overnight).")
 
     class InputSerializer(JsonInput):
-        category = serializers.CharField(max_length=40, required=False, help_text="One of the categories.")
-        mode = serializers.CharField(max_length=20, required=False, help_text="One of ``modes``.")
+        category = serializers.CharField(
+            max_length=40, required=False, help_text="A mail category, or a table row with ``channel``."
+        )
+        channel = serializers.ChoiceField(
+            choices=list(notification_preferences.CHANNELS), required=False, help_text="A table column."
+        )
+        mode = serializers.CharField(
+            max_length=20, required=False, help_text="One of ``modes`` (or a cell's)."
+        )
         digest_hour = serializers.IntegerField(min_value=0, max_value=23, required=False)
         live_games = serializers.BooleanField(required=False, help_text="Also mail about live-timed games.")
+        quiet_hours = serializers.JSONField(
+            required=False, allow_null=True, help_text='{"start": "HH:MM", "end": "HH:MM"} or null.'
+        )
 
     class OutputSerializer(serializers.Serializer):
         categories = serializers.DictField(child=serializers.CharField(), help_text="Category -> mode.")
         digest_hour = serializers.IntegerField(allow_null=True, help_text="Local hour of the daily digest.")
         live_games = serializers.BooleanField()
         modes = serializers.ListField(child=serializers.CharField())
+        channels = serializers.ListField(child=serializers.CharField())
+        table = NotificationRowSerializer(many=True, help_text="The Notifications table.")
+        quiet_hours = serializers.DictField(allow_null=True, help_text="Local start and end, or null.")
 
     @extend_schema(operation_id="notification_preferences_retrieve", responses=OutputSerializer)
     def get(self, request: AuthenticatedRequest) -> Response:
@@ -198,11 +236,32 @@ class NotificationPreferencesApi(APIView):
     def patch(self, request: AuthenticatedRequest) -> Response:
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        if ("category" in data.validated_data) != ("mode" in data.validated_data):
+        values = dict(data.validated_data)
+        if ("category" in values) != ("mode" in values):
             raise ServiceError("invalid", "category and mode go together")
+        if "channel" in values and "category" not in values:
+            raise ServiceError("invalid", "channel goes with category and mode")
         try:
-            notification_services.preferences_set(user=request.user, **data.validated_data)
+            if "quiet_hours" in values:
+                start, end = self._quiet_hours(values.pop("quiet_hours"))
+                notification_services.quiet_hours_set(user=request.user, start=start, end=end)
+            if "channel" in values:
+                notification_preferences.cell_set(
+                    user=request.user,
+                    category=values.pop("category"),
+                    channel=values.pop("channel"),
+                    mode=values.pop("mode"),
+                )
+            notification_services.preferences_set(user=request.user, **values)
         except ValueError as exc:
             raise ServiceError("invalid", str(exc)) from None
         prefs = notification_selectors.preferences_get(user=request.user)
         return Response(self.OutputSerializer(prefs).data)
+
+    def _quiet_hours(self, value: object) -> tuple[time | None, time | None]:
+        if value is None:
+            return None, None
+        hours = self.QuietHoursSerializer(data=value)
+        if not isinstance(value, dict) or not hours.is_valid():
+            raise ServiceError("invalid", 'quiet_hours is {"start": "HH:MM", "end": "HH:MM"} or null')
+        return hours.validated_data["start"], hours.validated_data["end"]

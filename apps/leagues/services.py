@@ -30,6 +30,7 @@ from apps.games import signals as game_signals
 from apps.games.errors import ServiceError
 from apps.games.models import Decision, Game, Seat
 from apps.games.timing import PRESETS
+from apps.notifications.preferences import mode_for
 from baogame.rules.registry import get_engine
 
 from . import pairing, ratings, standings
@@ -886,11 +887,12 @@ def league_email_members(*, league: League, subject: str, body: str, by: User) -
         raise ServiceError("invalid_message", "a message needs a subject and a text")
     if any(ord(c) < 32 or ord(c) == 127 for c in subject):  # a line break would end the mail header
         raise ServiceError("invalid_message", "the subject is one line without control characters")
-    recipients = list(
+    members = (
         Membership.objects.filter(league=league, status=Membership.Status.ACTIVE)
         .exclude(user__email="")
-        .values_list("user__email", flat=True)
-    )
+        .select_related("user")
+    )  # a member who switched league news off on their Notifications page is not mailed
+    recipients = [m.user.email for m in members if mode_for(m.user, "league_news", "mail") != "off"]
     prefix = f"[{league.name}] "
     messages = [(prefix + subject, body, settings.DEFAULT_FROM_EMAIL, [email]) for email in recipients]
     with transaction.atomic():

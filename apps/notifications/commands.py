@@ -48,12 +48,30 @@ SUMMARY: dict[str, list[tuple[str, str]]] = {
         ("guess 3", "guess that seat 3 is the partner"),
     ],
 }
+#: How each game's commands and views write positions and cards (the mail footer says it).
+NOTATION: dict[str, str] = {
+    "baobei": (
+        "Positions are seat.slot (1.2 is seat 1, slot 2); seats and slots count from 0. "
+        "Cards are named as on the page, with their value: Magpie (4)."
+    ),
+    "baohuang": (
+        "Cards are written as on the page: 6-10, J, Q, K, A, 2, BJ / RJ (black / red joker) and "
+        "BJ* / RJ* (the marked jokers); a command lists the cards it plays, in any order. "
+        "Seats count from 0."
+    ),
+}
+GENERIC_NOTATION = "Commands are the game's actions in its wire format."
 GENERIC_SUMMARY = [("<type> key=value …", "the action's wire format, e.g. 'play card=3'")]
 
 
 class CommandError(RuleError):
     """A line that is not a command of the game (codes: ``no_command``, ``unknown_command``,
     ``malformed_action``)."""
+
+
+def notation(engine: str) -> str:
+    """How ``engine``'s commands write positions and cards."""
+    return NOTATION.get(engine, GENERIC_NOTATION)
 
 
 def summary(engine: str) -> list[tuple[str, str]]:

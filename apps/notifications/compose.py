@@ -21,6 +21,7 @@ from django.utils import timezone
 from django.utils.html import strip_tags
 
 from apps.games.models import Game, Move
+from apps.games.presenters.baobei import card_label
 from apps.games.presenters.common import engine_sentence, name_seats
 from apps.games.selectors import game_view
 from apps.games.timeleft import time_left_words
@@ -96,9 +97,10 @@ def plain(value: Any) -> str:
 
 
 def _bb_card(code: Any) -> str:
+    """A card as the page names it: ``Magpie (4)``; ``face down`` when unknown, ``—`` for an empty slot."""
     if code is None:
         return "—"
-    return "?" if code == "?" else str(code)
+    return card_label(str(code))
 
 
 def view_lines_baobei(view: dict[str, Any], seat: int | None, names: Sequence[str]) -> list[str]:
@@ -107,11 +109,13 @@ def view_lines_baobei(view: dict[str, Any], seat: int | None, names: Sequence[st
     for s in view.get("participants", range(len(view.get("displays", [])))):
         display = view["displays"][s]
         who = "You" if s == seat else (names[s] if s < len(names) else f"Seat {s}")
-        slots = "  ".join(f"{k}:{_bb_card(c)}" for k, c in enumerate(display))
+        slots = "  ".join(f"{k}: {_bb_card(c)}" for k, c in enumerate(display))
         lines.append(f"{who} (seat {s}): {slots or 'no cards'}")
     discard = view.get("discard") or []
-    lines.append(f"Discard top: {discard[-1] if discard else '—'}; draw pile: {view.get('draw')} cards.")
-    drawn = [c for c in view.get("drawn") or [] if c != "?"]
+    lines.append(
+        f"Discard top: {_bb_card(discard[-1]) if discard else '—'}; draw pile: {view.get('draw')} cards."
+    )
+    drawn = [_bb_card(c) for c in view.get("drawn") or [] if c != "?"]
     if drawn:
         lines.append(f"You drew: {', '.join(drawn)}.")
     if view.get("bao_caller") is not None:
@@ -175,6 +179,18 @@ def open_decision(game: Game, seat: int) -> dict[str, Any] | None:
     return engine.view(game.state, seat).get("decision")
 
 
+#: Action type -> its field whose order means nothing (the two slots of a setup peek, a set of cards).
+UNORDERED = {"choose_peek": "slots", "play": "cards", "give_tribute": "cards", "tribute": "cards"}
+
+
+def _same_choice(action: dict[str, Any]) -> str:
+    """A key equal for two actions that are the same choice (order-free fields sorted)."""
+    field = UNORDERED.get(str(action.get("type")))
+    if field and isinstance(action.get(field), list):
+        action = {**action, field: sorted(action[field], key=str)}
+    return json.dumps(action, sort_keys=True, default=str)
+
+
 def choices(game: Game, seat: int) -> list[str]:
     """The recipient's legal choices as command lines (a sample when there are many)."""
     if game.state is None or game.is_over:
@@ -186,7 +202,12 @@ def choices(game: Game, seat: int) -> list[str]:
         log.warning("legal_actions failed for game %s seat %s", game.pk, seat)
         return []
     by_type: dict[str, list[str]] = {}
+    seen: set[str] = set()
     for action in actions:
+        key = _same_choice(action)
+        if key in seen:
+            continue  # the same choice in another order (peek 1 0 is peek 0 1)
+        seen.add(key)
         line = commands.format_command(engine=game.engine, action=action)
         bucket = by_type.setdefault(str(action.get("type")), [])
         if line not in bucket:

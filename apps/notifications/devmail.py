@@ -25,6 +25,7 @@ from django.urls import path
 
 from . import bounces
 from .inbound import inbound_process
+from .models import InboundMessage
 
 SEPARATOR = re.compile(rb"\n-{79}\n")
 FILE_NAME = re.compile(r"^[\w.-]+\.log$")
@@ -43,33 +44,33 @@ class StoredMail:
     def key(self) -> str:
         return f"{self.file}:{self.index}"
 
-    def _header(self, name: str) -> str:
+    def header(self, name: str) -> str:
         value = self.message.get(name)
         return str(value) if value is not None else ""
 
     @property
     def subject(self) -> str:
-        return self._header("Subject")
+        return self.header("Subject")
 
     @property
     def to(self) -> str:
-        return self._header("To")
+        return self.header("To")
 
     @property
     def sender(self) -> str:
-        return self._header("From")
+        return self.header("From")
 
     @property
     def reply_to(self) -> str:
-        return self._header("Reply-To")
+        return self.header("Reply-To")
 
     @property
     def unsubscribe(self) -> str:
-        return self._header("List-Unsubscribe")
+        return self.header("List-Unsubscribe")
 
     @property
     def date(self) -> str:
-        return self._header("Date")
+        return self.header("Date")
 
     def text(self) -> str:
         part = self.message.get_body(preferencelist=("plain",))
@@ -177,13 +178,33 @@ def mail_detail(request: HttpRequest, file: str, index: int) -> HttpResponse:
             f" ({result.code}: {result.detail})" if result.code else ""
         )
         messages.info(request, text)
-        return redirect("devmail_list")
+        if result.inbound_id is None:  # a duplicate or an ignored mail gets no answer
+            return redirect("devmail_list")
+        return redirect("devmail_answer", inbound_id=result.inbound_id)
     return render(
         request, "notifications/devmail_detail.html", {"mail": mail, "simulated_events": SIMULATED_EVENTS}
     )
 
 
+def answer_find(message_id: str) -> StoredMail | None:
+    """The stored answer to the inbound mail ``message_id`` (its In-Reply-To), if it was sent yet."""
+    return next((m for m in mails_list() if m.header("In-Reply-To") == message_id), None)
+
+
+def mail_answer(request: HttpRequest, inbound_id: int) -> HttpResponse:
+    """After a reply: the answer it produced, once the worker has sent it (the page reloads till then)."""
+    _guard(request)
+    record = InboundMessage.objects.filter(pk=inbound_id).first()
+    if record is None:
+        raise Http404("no such reply")
+    found = answer_find(record.message_id)
+    if found is not None:
+        return redirect("devmail_detail", file=found.file, index=found.index)
+    return render(request, "notifications/devmail_waiting.html", {"record": record})
+
+
 urlpatterns = [
     path("", mailbox, name="devmail_list"),
+    path("answer/<int:inbound_id>/", mail_answer, name="devmail_answer"),
     path("<str:file>/<int:index>/", mail_detail, name="devmail_detail"),
 ]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
 
 
 class Category(models.TextChoices):
@@ -18,6 +19,7 @@ class Category(models.TextChoices):
     REMINDER = "reminder", "Reminders before a deadline"
     RESULTS = "results", "Round and game results"
     INVITATION = "invitation", "Invitations"
+    LEAGUE = "league", "League news"
     DIGEST = "digest", "Daily digest"
 
 
@@ -36,6 +38,11 @@ class MailSettings(models.Model):
     modes = models.JSONField(default=dict, blank=True, help_text="Category -> mode; missing = immediate.")
     digest_hour = models.PositiveSmallIntegerField(default=8, help_text="Local hour (0-23) of the digest.")
     live_games = models.BooleanField(default=False, help_text="Also mail about live (fast) games.")
+    channel_modes = models.JSONField(
+        default=dict, blank=True, help_text="Channel (push, webhook) -> {table category -> mode}."
+    )
+    quiet_start = models.TimeField(null=True, blank=True, help_text="Local start of the quiet hours.")
+    quiet_end = models.TimeField(null=True, blank=True, help_text="Local end of the quiet hours.")
 
     class Meta:
         verbose_name_plural = "mail settings"
@@ -67,6 +74,7 @@ class Notification(models.Model):
         QUEUED_DIGEST = "queued_digest", "Waiting for the digest"
         DIGESTED = "digested", "Sent in a digest"
         SKIPPED = "skipped", "Skipped"
+        MERGED = "merged", "Sent within another mail"
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications")
     game = models.ForeignKey("games.Game", null=True, blank=True, on_delete=models.CASCADE)
@@ -81,6 +89,10 @@ class Notification(models.Model):
     last_error = models.TextField(blank=True)
     subject = models.CharField(max_length=200, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    due_at = models.DateTimeField(
+        default=timezone.now, db_index=True, help_text="Not sent before (settle time, quiet hours)."
+    )
+    held = models.BooleanField(default=False, help_text="Held by quiet hours: sent as one mail at their end.")
     claimed_at = models.DateTimeField(null=True, blank=True)
     sent_at = models.DateTimeField(null=True, blank=True)
 

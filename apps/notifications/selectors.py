@@ -9,6 +9,7 @@ from django.contrib.auth.models import User
 from apps.games.models import Game
 from apps.games.selectors import game_list_awaiting
 
+from . import preferences
 from .models import Category, MailSettings, Mode
 
 
@@ -19,9 +20,16 @@ def mail_settings_for(*, user: User) -> MailSettings:
 
 
 def preferences_get(*, user: User) -> dict[str, Any]:
-    """Every category's mode, the digest hour (local) and whether live games send mail."""
+    """Every mail category's mode, the Notifications table, the digest hour (local), whether live
+    games send mail, and the quiet hours (local ``HH:MM``, or None)."""
     prefs = mail_settings_for(user=user)
+    quiet = None
+    if prefs.quiet_start is not None and prefs.quiet_end is not None:
+        quiet = {"start": f"{prefs.quiet_start:%H:%M}", "end": f"{prefs.quiet_end:%H:%M}"}
     return {
+        "table": preferences.table_get(user=user),
+        "channels": list(preferences.CHANNELS),
+        "quiet_hours": quiet,
         "categories": {c.value: prefs.mode_for(c.value) for c in Category if c != Category.DIGEST},
         "digest_hour": prefs.digest_hour,
         "live_games": prefs.live_games,

@@ -9,7 +9,7 @@ one narrow case at-least-once, see there). Inbound mail (play by email) lives in
 from __future__ import annotations
 
 import logging
-from datetime import datetime, timedelta
+from datetime import datetime, time, timedelta
 from functools import partial
 from typing import Any
 
@@ -18,7 +18,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
 from django.core.mail import EmailMultiAlternatives
 from django.db import IntegrityError, transaction
-from django.db.models import F
+from django.db.models import F, Q
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
@@ -26,7 +26,7 @@ from django.utils import timezone
 from apps.games.models import Decision, Game, Move
 from baogame.celery import publish
 
-from . import bounces, commands, compose, outbox, selectors, tokens
+from . import bounces, clock, commands, compose, outbox, quiet, selectors, tokens
 from .models import Category, MailSettings, Mode, Notification, ReplyAddress
 
 log = logging.getLogger(__name__)
@@ -55,6 +55,11 @@ SEND_NOTIFICATION = "apps.notifications.tasks.send_notification"
 
 #: Claims of one notification before it is given up: a first try and the send task's six retries.
 SEND_MAX_ATTEMPTS = 7
+
+#: Kinds that wait the settle time and go out together, one mail per person and game.
+BURST_KINDS = frozenset({Notification.Kind.DECISION, Notification.Kind.ROUND_RESULT})
+#: Send tasks are queued with an ETA up to this far ahead; later ones are queued by the sweep.
+NEAR = timedelta(minutes=15)
 
 
 class SendFailed(Exception):
@@ -95,6 +100,17 @@ def preferences_set(
     return prefs
 
 
+def quiet_hours_set(*, user: User, start: time | None, end: time | None) -> MailSettings:
+    """Set the person's quiet hours (local times; both None: none); ``ValueError`` if only one is set
+    or they are equal."""
+    if (start is None) != (end is None) or (start is not None and start == end):
+        raise ValueError("quiet hours need a start and a different end, or neither")
+    prefs, _ = MailSettings.objects.get_or_create(user=user)
+    prefs.quiet_start, prefs.quiet_end = start, end
+    prefs.save(update_fields=["quiet_start", "quiet_end"])
+    return prefs
+
+
 def unsubscribe(*, token: str) -> tuple[User, str]:
     """One-click unsubscribe: switch the token's category off (the digest: every digest category).
 
@@ -128,6 +144,40 @@ def _wants(user: User, game: Game | None, category: str) -> str:
     return prefs.mode_for(category)
 
 
+def _settle_seconds(*, game: Game | None, seat: int | None, now: datetime) -> float:
+    """``NOTIFY_SETTLE_SECONDS``, but never more than a quarter of the time left to the seat's nearest
+    deadline in ``game`` (so the mail always comes well before the reminder, at 75% of the time)."""
+    settle = float(settings.NOTIFY_SETTLE_SECONDS)
+    if game is None or seat is None:
+        return settle
+    nearest = (
+        Decision.objects.filter(game=game, seat=seat, deadline__isnull=False)
+        .order_by("deadline")
+        .values_list("deadline", flat=True)
+        .first()
+    )
+    if nearest is not None:
+        settle = min(settle, max(0.0, (nearest - now).total_seconds() / 4))
+    return settle
+
+
+def _deadline_of(game: Game | None, seat: int | None, decision_id: str) -> datetime | None:
+    if game is None or seat is None:
+        return None
+    row = Decision.objects.filter(game=game, seat=seat, decision_id=decision_id).only("deadline").first()
+    return row.deadline if row is not None else None
+
+
+def _hold_for_quiet(*, user: User, kind: str, due: datetime, deadline: datetime | None) -> datetime | None:
+    """When quiet hours hold a mail due at ``due``: their end; None when it may go out."""
+    ends = quiet.quiet_until(selectors.mail_settings_for(user=user), compose.user_zone(user), due)
+    if ends is None or kind == Notification.Kind.DIGEST:
+        return None
+    if kind == Notification.Kind.REMINDER and quiet.reminder_may_break(deadline, ends):
+        return None
+    return ends
+
+
 def notification_create(
     *,
     user: User,
@@ -138,15 +188,24 @@ def notification_create(
     seat: int | None = None,
     decision_id: str = "",
     decision_kind: str = "",
+    now: datetime | None = None,
 ) -> Notification | None:
-    """Record one notification unless the user switched it off or it exists; send it after commit.
+    """Record one notification unless the user switched it off or it exists; send it when due.
 
-    Immediate mails are sent by a task after commit; digest ones wait for the user's digest hour.
+    Decision and round-result mails wait ``_settle_seconds`` so that a burst of them becomes one mail;
+    anything falling due inside the person's quiet hours waits for their end (``quiet.py``). Digest
+    mails wait for the user's digest hour.
     """
+    now = now or clock.now()
     mode = _wants(user, game, category) if kind != Notification.Kind.DIGEST else Mode.IMMEDIATE
     if mode == Mode.OFF:
         return None
     status = Notification.Status.QUEUED_DIGEST if mode == Mode.DIGEST else Notification.Status.PENDING
+    due = now
+    if kind in BURST_KINDS:
+        due = now + timedelta(seconds=_settle_seconds(game=game, seat=seat, now=now))
+    deadline = _deadline_of(game, seat, decision_id)
+    held_until = _hold_for_quiet(user=user, kind=kind, due=due, deadline=deadline)
     try:
         with transaction.atomic():
             note = Notification.objects.create(
@@ -159,12 +218,23 @@ def notification_create(
                 decision_id=decision_id,
                 decision_kind=decision_kind,
                 status=status,
+                due_at=held_until or due,
+                held=held_until is not None,
             )
     except IntegrityError:
         return None  # already recorded: at most once
     if status == Notification.Status.PENDING:  # a lost task: notifications_requeue_pending sends it
-        transaction.on_commit(partial(publish, SEND_NOTIFICATION, (note.pk,)))
+        _queue_send(note, now=now)
     return note
+
+
+def _queue_send(note: Notification, *, now: datetime) -> None:
+    """Queue the send task after commit: now, at its due time when that is near, else by the sweep."""
+    if note.due_at <= now:
+        transaction.on_commit(partial(publish, SEND_NOTIFICATION, (note.pk,)))
+    elif note.due_at - now <= NEAR and not note.held:
+        transaction.on_commit(partial(publish, SEND_NOTIFICATION, (note.pk,), eta=note.due_at))
+    # later (quiet hours): notifications_requeue_pending queues it once due
 
 
 def _human_players(game: Game) -> dict[int, User]:
@@ -251,7 +321,7 @@ def notify_invitation(*, game_id: int, user: User) -> Notification | None:
 
 def reminders_send_due(*, now: datetime | None = None) -> int:
     """Remind each human owner of a decision whose time is 75% gone; each decision once."""
-    now = now or timezone.now()
+    now = now or clock.now()
     made = 0
     due = Decision.objects.filter(
         reminded_at__isnull=True, deadline__gt=now, game__status=Game.Status.ACTIVE
@@ -286,7 +356,7 @@ def reminders_send_due(*, now: datetime | None = None) -> int:
 
 def digests_send_due(*, now: datetime | None = None) -> int:
     """Send each digest user whose local hour is now their digest hour one mail for the day."""
-    now = now or timezone.now()
+    now = now or clock.now()
     made = 0
     for prefs in MailSettings.objects.select_related("user__profile"):
         if Mode.DIGEST not in prefs.modes.values():
@@ -314,45 +384,84 @@ def digests_send_due(*, now: datetime | None = None) -> int:
 # --- sending ----------------------------------------------------------------------------------------
 
 
-def notification_send(*, notification_id: int) -> bool:
-    """Claim one notification and send it; ``SendFailed`` (recorded on the row) when sending fails.
+def notification_send(*, notification_id: int, now: datetime | None = None) -> bool:
+    """Claim one due notification and send it; ``SendFailed`` (recorded on the row) when sending fails.
 
-    Returns False when there is nothing to send (already sent or being sent, or stale).
+    A decision or round-result mail takes along every other one still pending for the same person
+    and game (they become ``merged``): one mail per burst, naming what is open at sending time. A mail
+    held by quiet hours takes along everything else held for the person: one mail when they end. A
+    notification not yet due, or falling inside the person's quiet hours, is left (or put) back to
+    wait. Returns False when nothing was sent.
     """
-    now = timezone.now()
+    now = now or clock.now()
+    note = Notification.objects.select_related("user__profile", "game").filter(pk=notification_id).first()
+    if note is None or note.due_at > now:
+        return False  # gone, or not due yet: its ETA task or the sweep sends it
+    if not note.held and note.status in {Notification.Status.PENDING, Notification.Status.FAILED}:
+        deadline = _deadline_of(note.game, note.seat, note.decision_id)
+        held_until = _hold_for_quiet(user=note.user, kind=note.kind, due=now, deadline=deadline)
+        if held_until is not None:
+            Notification.objects.filter(pk=note.pk, status=note.status).update(due_at=held_until, held=True)
+            return False
     claimed = Notification.objects.filter(  # a row that used up its attempts is never claimed again
         pk=notification_id,
         status__in=[Notification.Status.PENDING, Notification.Status.FAILED],
         attempts__lt=SEND_MAX_ATTEMPTS,
+        due_at__lte=now,
     ).update(status=Notification.Status.SENDING, claimed_at=now, attempts=F("attempts") + 1)
     if claimed != 1:
         return False
-    note = Notification.objects.select_related("user__profile", "game").get(pk=notification_id)
+    note.refresh_from_db()
+    group = _claim_group(note, now=now)
     suppressed = bounces.address_suppressed(note.user.email)
     if suppressed is not None:
-        Notification.objects.filter(pk=note.pk).update(
+        Notification.objects.filter(pk__in=[note.pk, *group]).update(
             status=Notification.Status.SKIPPED, last_error=f"Not sent: {suppressed.get_reason_display()}."
         )
         return False
     try:
-        message = build_message(note)
+        message = build_message(note, group=group)
         if message is None:
-            Notification.objects.filter(pk=note.pk).update(status=Notification.Status.SKIPPED)
+            Notification.objects.filter(pk__in=[note.pk, *group]).update(status=Notification.Status.SKIPPED)
             return False
         message.send()
     except Exception as exc:
+        Notification.objects.filter(pk__in=group).update(status=Notification.Status.PENDING)
         Notification.objects.filter(pk=note.pk).update(
             status=Notification.Status.FAILED, last_error=f"{type(exc).__name__}: {exc}"[:2000]
         )
         raise SendFailed(str(exc)) from exc
+    sent_at, subject = timezone.now(), message.subject[:200]
     Notification.objects.filter(pk=note.pk).update(
-        status=Notification.Status.SENT, sent_at=timezone.now(), subject=message.subject[:200], last_error=""
+        status=Notification.Status.SENT, sent_at=sent_at, subject=subject, last_error=""
+    )
+    Notification.objects.filter(pk__in=group).update(
+        status=Notification.Status.MERGED, sent_at=sent_at, subject=subject, last_error=""
     )
     if note.kind == Notification.Kind.DIGEST:
         Notification.objects.filter(
             user=note.user, status=Notification.Status.QUEUED_DIGEST, created_at__lte=note.created_at
         ).update(status=Notification.Status.DIGESTED)
     return True
+
+
+def _claim_group(note: Notification, *, now: datetime) -> list[int]:
+    """Claim the pending notifications that go out in ``note``'s mail; their ids."""
+    pending = Notification.objects.filter(user=note.user, status=Notification.Status.PENDING)
+    pending = pending.exclude(pk=note.pk)
+    if note.held:
+        rows = pending.filter(held=True, due_at__lte=now)
+    elif note.kind in BURST_KINDS:
+        rows = pending.filter(game=note.game, kind__in=BURST_KINDS, held=False)
+    else:
+        return []
+    claimed = []
+    for pk in rows.values_list("pk", flat=True):
+        if Notification.objects.filter(pk=pk, status=Notification.Status.PENDING).update(
+            status=Notification.Status.SENDING, claimed_at=now
+        ):
+            claimed.append(pk)
+    return claimed
 
 
 def notifications_reclaim_stale(*, now: datetime | None = None) -> int:
@@ -399,13 +508,20 @@ def notifications_reclaim_stale(*, now: datetime | None = None) -> int:
 
 
 def notifications_requeue_pending(*, now: datetime | None = None) -> int:
-    """Queue the send task again for every notification still ``pending`` after
-    ``NOTIFICATIONS_PENDING_RETRY`` seconds: its task was lost (a publish that failed after commit, a
-    broker that dropped it). Sending claims the row first, so a task that was only late sends nothing
-    twice. Returns the number of rows re-queued.
+    """Queue the send task again for every notification still ``pending``
+    ``NOTIFICATIONS_PENDING_RETRY`` seconds past its due time: its task was lost (a publish that
+    failed after commit, a broker that dropped it). Sending claims the row first, so a task that was
+    only late sends nothing twice. Mail held by quiet hours, and any other whose due time was too
+    far ahead for an ETA task (``NEAR``), is queued here as soon as it is due. Returns the number
+    of rows re-queued.
     """
-    cutoff = (now or timezone.now()) - timedelta(seconds=settings.NOTIFICATIONS_PENDING_RETRY)
-    pending = Notification.objects.filter(status=Notification.Status.PENDING, created_at__lt=cutoff)
+    now = now or timezone.now()
+    cutoff = now - timedelta(seconds=settings.NOTIFICATIONS_PENDING_RETRY)
+    pending = Notification.objects.filter(status=Notification.Status.PENDING).filter(
+        Q(due_at__lt=cutoff)
+        | Q(due_at__lte=now, held=True)
+        | Q(due_at__lte=now, due_at__gt=F("created_at") + NEAR)
+    )
     requeued = sum(publish(SEND_NOTIFICATION, (pk,)) for pk in pending.values_list("pk", flat=True))
     if requeued:
         log.warning("%d pending notifications queued again", requeued)
@@ -463,6 +579,7 @@ def compose_mail(
         "category_label": Category(category).label if category in Category.values else category,
         "preferences_url": absolute(reverse("notifications:preferences")),
         "summary": commands.summary(engine) if engine else [],
+        "notation": commands.notation(engine) if engine else "",
         "reply_to": reply_to,
     }
     all_headers = {
@@ -487,16 +604,29 @@ def _game_name(game: Game) -> str:
     return f"{game} (#{game.pk})" if game.title else str(game)
 
 
-def build_message(note: Notification) -> EmailMultiAlternatives | None:
-    """The mail for a claimed notification, or None when it no longer applies (decision closed)."""
+def build_message(note: Notification, group: list[int] | None = None) -> EmailMultiAlternatives | None:
+    """The mail for a claimed notification (with the ``group`` it takes along), or None when nothing
+    in it applies any more (every decision closed, the seat changed hands)."""
     if note.kind == Notification.Kind.DIGEST:
         return _digest_message(note)
+    if note.held:
+        return _held_message(note, group or [])
     game, user, seat = note.game, note.user, note.seat
     assert game is not None
     if seat is not None and not game.seats.filter(position=seat, user=user).exists():
         return None  # the recipient no longer holds that seat (substituted): their view is not theirs
     decision_row = None
-    if note.kind in {Notification.Kind.DECISION, Notification.Kind.REMINDER}:
+    round_ended = note.kind == Notification.Kind.ROUND_RESULT or (
+        note.kind == Notification.Kind.DECISION
+        and Notification.objects.filter(pk__in=group or [], kind=Notification.Kind.ROUND_RESULT).exists()
+    )
+    open_rows: list[Decision] = []
+    if note.kind in BURST_KINDS and seat is not None:  # what is open for them now, not when it opened
+        open_rows = list(Decision.objects.filter(game=game, seat=seat).order_by("deadline", "pk"))
+        decision_row = open_rows[0] if open_rows else None
+        if decision_row is None and not round_ended:
+            return None  # they acted (or it closed) meanwhile and nothing is left for them
+    elif note.kind == Notification.Kind.REMINDER:
         if seat is not None:
             decision_row = Decision.objects.filter(game=game, seat=seat, decision_id=note.decision_id).first()
         if decision_row is None:
@@ -526,12 +656,25 @@ def build_message(note: Notification) -> EmailMultiAlternatives | None:
         context["decision_text"] = compose.describe_decision(game.engine, decision)
         context["deadline"] = compose.deadline_text(decision_row.deadline, user)
         context["choices"] = compose.choices(game, seat)
+        if len(open_rows) > 1:
+            context["also_open"] = [
+                f"{compose.describe_decision(game.engine, {'kind': row.kind})} "
+                f"Deadline: {compose.deadline_text(row.deadline, user)}"
+                for row in open_rows[1:]
+            ]
         reminder = note.kind == Notification.Kind.REMINDER
-        context["heading"] = "Reminder: the deadline is near" if reminder else "Your move"
-        subject = (
-            f"{subject_prefix}: " + ("reminder, " if reminder else "") + context["decision_text"].rstrip(".")
+        context["heading"] = (
+            "Reminder: the deadline is near"
+            if reminder
+            else ("A round has ended; your move" if round_ended else "Your move")
         )
-        reply_to = reply_address_for(user=user, game=game, decision_id=note.decision_id)
+        subject = (
+            f"{subject_prefix}: "
+            + ("reminder, " if reminder else "")
+            + ("round result, " if round_ended else "")
+            + context["decision_text"].rstrip(".")
+        )
+        reply_to = reply_address_for(user=user, game=game, decision_id=decision_row.decision_id)
     elif note.kind == Notification.Kind.ROUND_RESULT:
         context["heading"] = "A round has ended"
         subject = f"{subject_prefix}: round result"
@@ -572,12 +715,30 @@ def _result_lines(game: Game, seat: int | None) -> list[str]:
 
 
 def _digest_message(note: Notification) -> EmailMultiAlternatives | None:
-    user = note.user
     queued = list(
         Notification.objects.filter(
-            user=user, status=Notification.Status.QUEUED_DIGEST, created_at__lte=note.created_at
+            user=note.user, status=Notification.Status.QUEUED_DIGEST, created_at__lte=note.created_at
         ).select_related("game")
     )
+    return _summary_message(note.user, queued, heading="Your daily digest", subject="daily digest")
+
+
+def _held_message(note: Notification, group: list[int]) -> EmailMultiAlternatives | None:
+    """One mail for everything quiet hours held: the games waiting for them now, and the news."""
+    held = [note, *Notification.objects.filter(pk__in=group).select_related("game")]
+    return _summary_message(
+        note.user,
+        held,
+        heading="While your quiet hours lasted",
+        subject="after your quiet hours",
+        category=note.category,
+    )
+
+
+def _summary_message(
+    user: User, queued: list[Notification], *, heading: str, subject: str, category: str = Category.DIGEST
+) -> EmailMultiAlternatives | None:
+    """A digest-like mail: every game waiting for ``user`` now, and the news among ``queued``."""
     waiting = []
     for game in selectors.digest_games(user=user):
         seat = next(s.position for s in game.seats.all() if s.user_id == user.pk)
@@ -605,10 +766,10 @@ def _digest_message(note: Notification) -> EmailMultiAlternatives | None:
         return None
     return compose_mail(
         user=user,
-        subject=f"[baogame] daily digest: {len(waiting)} game(s) waiting for you",
+        subject=f"[baogame] {subject}: {len(waiting)} game(s) waiting for you",
         template="digest",
-        context={"waiting": waiting, "news": news, "heading": "Your daily digest"},
-        category=Category.DIGEST,
+        context={"waiting": waiting, "news": news, "heading": heading},
+        category=category,
     )
 
 

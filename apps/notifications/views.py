@@ -18,48 +18,102 @@ from django.views.decorators.http import require_POST
 from apps.accounts.http import AuthenticatedHttpRequest
 from apps.games.models import Game
 
-from . import bounces, calendar, selectors, services, tokens
+from . import bounces, calendar, preferences, selectors, services, tokens
 from .checks import inbound_webhook_secret
-from .models import Category, Mode
+from .models import Category
+
+TIME_INPUT = {"type": "time"}
+MODE_LABELS = {"immediately": "Immediately", "digest": "Daily digest", "off": "Off"}
 
 
-class PreferencesForm(forms.Form):
-    """One select per category, the digest hour and the live-games switch."""
+class NotificationsForm(forms.Form):
+    """The Notifications table (a select per cell that applies), the digest hour, live games and the
+    quiet hours."""
 
     digest_hour = forms.IntegerField(min_value=0, max_value=23, label="Digest hour (your local time)")
-    live_games = forms.BooleanField(required=False, label="Also mail me about live (fast) games")
+    live_games = forms.BooleanField(required=False, label="Also notify me about live (fast) games")
+    quiet_start = forms.TimeField(
+        required=False, label="Quiet from", widget=forms.TimeInput(attrs={"type": "time"})
+    )
+    quiet_end = forms.TimeField(required=False, label="until", widget=forms.TimeInput(attrs={"type": "time"}))
 
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
-        for category in services.PREFERENCE_CATEGORIES:
-            self.fields[f"mode_{category.value}"] = forms.ChoiceField(
-                choices=Mode.choices, label=category.label
-            )
+        for row in preferences.ROWS:
+            for channel in preferences.CHANNELS:
+                offered = preferences.modes_for(row.key, channel)
+                if offered:
+                    self.fields[cell_field(row.key, channel)] = forms.ChoiceField(
+                        choices=[(m, MODE_LABELS[m]) for m in offered], label=f"{row.label}: {channel}"
+                    )
+
+    def clean(self) -> dict[str, object]:
+        data = super().clean() or {}
+        start, end = data.get("quiet_start"), data.get("quiet_end")
+        if (start is None) != (end is None):
+            raise forms.ValidationError("Quiet hours need both a start and an end (or neither).")
+        if start is not None and start == end:
+            raise forms.ValidationError("Quiet hours need an end different from their start.")
+        return data
+
+    def table(self) -> list[dict[str, object]]:
+        """The rows for the template: a label and, per channel, the bound select or None."""
+        return [
+            {
+                "label": row.label,
+                "cells": [
+                    self[cell_field(row.key, channel)] if preferences.modes_for(row.key, channel) else None
+                    for channel in preferences.CHANNELS
+                ],
+            }
+            for row in preferences.ROWS
+        ]
+
+
+def cell_field(category: str, channel: str) -> str:
+    return f"cell_{category}_{channel}"
 
 
 @login_required
-def preferences(request: AuthenticatedHttpRequest) -> HttpResponse:
-    """Show and change the user's mail preferences."""
+def preferences_page(request: AuthenticatedHttpRequest) -> HttpResponse:
+    """Show and change the Notifications table, digest hour, live games and quiet hours."""
     current = selectors.preferences_get(user=request.user)
-    initial = {"digest_hour": current["digest_hour"], "live_games": current["live_games"]}
-    initial.update({f"mode_{c}": m for c, m in current["categories"].items()})
-    form = PreferencesForm(request.POST or None, initial=initial)
+    quiet_hours = current["quiet_hours"] or {}
+    initial: dict[str, object] = {
+        "digest_hour": current["digest_hour"],
+        "live_games": current["live_games"],
+        "quiet_start": quiet_hours.get("start"),
+        "quiet_end": quiet_hours.get("end"),
+    }
+    for row in current["table"]:
+        initial.update({cell_field(row["category"], ch): cell["mode"] for ch, cell in row["cells"].items()})
+    form = NotificationsForm(request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
-        for category in services.PREFERENCE_CATEGORIES:
-            services.preferences_set(
-                user=request.user, category=category.value, mode=data[f"mode_{category.value}"]
-            )
+        for row in preferences.ROWS:
+            for channel in preferences.CHANNELS:
+                if preferences.modes_for(row.key, channel):
+                    preferences.cell_set(
+                        user=request.user,
+                        category=row.key,
+                        channel=channel,
+                        mode=data[cell_field(row.key, channel)],
+                    )
         services.preferences_set(
             user=request.user, digest_hour=data["digest_hour"], live_games=data["live_games"]
         )
-        messages.success(request, "Mail preferences saved.")
+        services.quiet_hours_set(user=request.user, start=data["quiet_start"], end=data["quiet_end"])
+        messages.success(request, "Notification settings saved.")
         return redirect("notifications:preferences")
     feed = calendar.feed_get(user=request.user)
     return render(
         request,
         "notifications/preferences.html",
-        {"form": form, "calendar_url": calendar.feed_url(feed) if feed else None},
+        {
+            "form": form,
+            "channels": preferences.CHANNELS,
+            "calendar_url": calendar.feed_url(feed) if feed else None,
+        },
     )
 
 

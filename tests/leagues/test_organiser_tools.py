@@ -252,3 +252,15 @@ def test_standings_selector_ranks_with_shared_places(toy_league: League, running
 
     assert {row.rank for row in table} == {1}
     assert len(table) == 6
+
+
+def test_league_mail_skips_members_who_switched_league_news_off(
+    toy_league: League, members: list[Any], organiser: Any
+) -> None:
+    from apps.notifications import preferences
+
+    preferences.cell_set(user=members[1], category="league_news", channel="mail", mode="off")
+
+    sent = services.league_email_members(league=toy_league, subject="News", body="Hi", by=organiser)
+
+    assert sent == 5 and members[1].email not in [m.to[0] for m in mail.outbox]

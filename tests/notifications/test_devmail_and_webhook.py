@@ -105,3 +105,29 @@ def test_inbound_webhook_refuses_unauthenticated_posts(client: Any, settings: An
     response = client.post("/mail/inbound/", {"body-mime": "From: x@y\n\ndraw"})
 
     assert response.status_code in {400, 401, 403}
+
+
+def test_a_reply_from_the_mailbox_shows_the_answer_it_produced(
+    client: Any, mail_folder: Path, settings: Any, started: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    """Issue 17 point 8: after sending a reply, the mailbox shows the answer mail (once it was sent)."""
+    with django_capture_on_commit_callbacks(execute=True):
+        game = started(2)
+    _to_files(mail_folder, list(mail.outbox))
+    stored = devmail.mails_list()[0]
+    card = game.state["hands"][0][0]
+    settings.EMAIL_BACKEND = "django.core.mail.backends.filebased.EmailBackend"
+
+    with django_capture_on_commit_callbacks(execute=False) as sends:  # the worker has not sent it yet
+        posted = client.post(f"/dev/mail/{stored.file}/{stored.index}/", {"body": f"play card={card}"})
+    waiting = client.get(posted.url)
+    for send in sends:
+        send()
+    shown = client.get(posted.url, follow=True)
+
+    assert "/dev/mail/answer/" in posted.url
+    assert waiting.status_code == 200 and b"on its way" in waiting.content
+    assert b'http-equiv="refresh"' in waiting.content
+    page = shown.content.decode()
+    assert shown.redirect_chain and f"done: play card={card}" in page
+    assert "Done" in page

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from django.core import mail
 
-from apps.notifications import selectors, services, tokens
+from apps.notifications import preferences, selectors, services, tokens
 from apps.notifications.models import Mode, Notification
 
 pytestmark = pytest.mark.django_db
@@ -79,8 +79,10 @@ def test_preferences_set_refuses_unknown_values(users: list) -> None:
 
 def test_preferences_page_saves_modes(client: Any, users: list) -> None:
     client.force_login(users[0])
-    data = {f"mode_{c.value}": "immediate" for c in services.PREFERENCE_CATEGORIES}
-    data.update({"mode_results": "digest", "digest_hour": 7})
+    data = {
+        f"cell_{row.key}_{channel}": "immediately" for row in preferences.ROWS for channel in row.channels
+    }
+    data.update({"cell_results_mail": "digest", "digest_hour": 7})
 
     response = client.post("/mail/preferences/", data)
 

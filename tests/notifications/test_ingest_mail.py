@@ -46,17 +46,15 @@ def _round_ended(game: Any) -> bool:
     return any(e["type"] == "round_ended" for m in Move.objects.filter(game=game) for e in m.events)
 
 
-@pytest.mark.xfail(
-    reason="Order-dependent: passes alone and in its folder, but in the whole suite on PostgreSQL no "
-    "round_result notification is recorded (seen on the main branch before this change too); "
-    "the cause is not found yet (known defect, see the session note).",
-    strict=False,
-)
 def test_a_full_bao_bei_round_played_by_email_replies(
     tmp_path: Path, users: list, django_capture_on_commit_callbacks: Any
 ) -> None:
+    # With about 3% of the random deals (8 of 300 seeds with this strategy) the first round's scores
+    # already reach the default threshold (100 for two players, BB-1.3): the game ends with the round,
+    # which mails the final result and no round result. That, not the order of the tests, made this
+    # test fail now and then. A threshold no round reaches keeps the game going.
     with django_capture_on_commit_callbacks(execute=True):
-        game = play_game("baobei", users[:2], 2)
+        game = play_game("baobei", users[:2], 2, options={"threshold": 10_000})
     engine = get_engine("baobei")
     step = 0
 
@@ -74,6 +72,8 @@ def test_a_full_bao_bei_round_played_by_email_replies(
     assert step > 6  # both setup peeks, then turns until BAO and the final turn
     assert InboundMessage.objects.filter(status="refused").count() == 0
     assert Move.objects.filter(game=game).count() == InboundMessage.objects.filter(status="applied").count()
+    game.refresh_from_db()
+    assert not game.is_over
     assert Notification.objects.filter(game=game, kind="round_result").count() == 2
     assert any("round result" in m.subject for m in mails_to(users[0]))
 

@@ -17,6 +17,7 @@ from django.core import mail
 
 from apps.games import services as games
 from apps.games.models import Game, Move
+from apps.games.presenters.baobei import card_label
 from apps.notifications.compose import describe_event, describe_event_named, seat_names
 from baogame.rules.core import visible
 from baogame.rules.registry import get_bots, get_engine
@@ -46,10 +47,10 @@ def _check_baobei(body: str, view: dict[str, Any]) -> None:
     assert sorted(int(seat) for seat, _ in lines) == sorted(view["participants"])  # every display, once
     for seat_text, slots_text in lines:
         display = view["displays"][int(seat_text)]
-        for token in slots_text.split():
-            slot, _, card = token.partition(":")
+        for token in slots_text.split("  "):
+            slot, _, card = token.partition(": ")
             expected = display[int(slot)]
-            assert card == ("—" if expected is None else expected), (seat_text, slot, card)
+            assert card == ("—" if expected is None else card_label(expected)), (seat_text, slot, card)
 
 
 def _check_baohuang(body: str, view: dict[str, Any], referee: dict[str, Any], seat: int) -> None:

@@ -126,6 +126,7 @@ class CeleryWorker:
             CELERY_UNACKED_RESTORE_THROTTLE="1",
             PYTHONUNBUFFERED="1",
             CELERY_QUEUE_PREFIX=f"{self.queue}-",
+            NOTIFY_SETTLE_SECONDS="0",  # as in the test process; a test measuring it passes extra_env
         )
         env.update(self.extra_env)
         return env
@@ -229,8 +230,12 @@ def _redis_reachable(url: str) -> bool:
 
 
 @pytest.fixture(scope="module")
-def celery_worker(django_db_setup: None, django_db_blocker: Any) -> Iterator[CeleryWorker]:
-    """A real worker for the whole module, and this process publishing to it (see the module doc)."""
+def celery_worker(
+    request: pytest.FixtureRequest, django_db_setup: None, django_db_blocker: Any
+) -> Iterator[CeleryWorker]:
+    """A real worker for the whole module, and this process publishing to it (see the module doc).
+
+    A test module may set ``CELERY_WORKER_ENV`` (a dict) for the worker's environment."""
     from django.db import connection
 
     from baogame.celery import app
@@ -249,7 +254,9 @@ def celery_worker(django_db_setup: None, django_db_blocker: Any) -> Iterator[Cel
     _reset_producer_pool(app)
     app.conf.update(task_always_eager=False, broker_url=BROKER_URL, task_default_queue=f"{queue}-people")
     prefix.enable()
-    worker = CeleryWorker(queue=queue, db_url=database_url())
+    worker = CeleryWorker(
+        queue=queue, db_url=database_url(), extra_env=getattr(request.module, "CELERY_WORKER_ENV", None)
+    )
     worker.start()
     try:
         yield worker

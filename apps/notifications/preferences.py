@@ -1,0 +1,156 @@
+"""The Notifications table: categories (rows) by channels (columns), each cell a mode.
+
+This is the one place every channel asks whether to tell a person about something:
+``mode_for(user, category, channel)`` returns ``"immediately"``, ``"digest"`` or ``"off"``.
+
+* The mail column is stored in ``MailSettings.modes`` by the finer mail categories (``Category``), so
+  the older per-kind settings and one-click unsubscribe links keep working: the "your move" row is the
+  six decision categories (the cell shows the mode of "your turn", setting it sets all six).
+* Push and webhook columns are stored in ``MailSettings.channel_modes``; they know immediately and off
+  only. Their default is "immediately" where the person has a push subscription or a webhook endpoint,
+  which the app owning that channel tells us through ``register_channel`` (until one registers, the
+  default is "immediately": a channel without an endpoint sends nothing anyway).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth.models import User
+
+from .models import Category, MailSettings, Mode
+
+CHANNELS = ("mail", "push", "webhook")
+IMMEDIATELY, DIGEST, OFF = "immediately", "digest", "off"
+MODES = (IMMEDIATELY, DIGEST, OFF)
+
+
+@dataclass(frozen=True)
+class TableCategory:
+    """One row of the table: its key, label, the mail categories it covers, and its channels."""
+
+    key: str
+    label: str
+    mail_categories: tuple[str, ...]
+    channels: tuple[str, ...] = CHANNELS
+
+
+_MOVE_CATEGORIES = (
+    Category.TURN.value,
+    Category.PLUCK.value,
+    Category.ABILITY.value,
+    Category.SETUP.value,
+    Category.TRIBUTE.value,
+    Category.DECLARE.value,
+)
+
+ROWS: tuple[TableCategory, ...] = (
+    TableCategory("your_move", "Your move", _MOVE_CATEGORIES),
+    TableCategory("reminders", "Reminders before a deadline", (Category.REMINDER.value,)),
+    TableCategory("results", "Round and game results", (Category.RESULTS.value,)),
+    TableCategory("invitations", "Invitations", (Category.INVITATION.value,)),
+    TableCategory("league_news", "League news", (Category.LEAGUE.value,), channels=("mail", "push")),
+)
+CATEGORIES = tuple(row.key for row in ROWS)
+_ROW = {row.key: row for row in ROWS}
+#: Mail category -> table row.
+ROW_OF_MAIL_CATEGORY = {c: row.key for row in ROWS for c in row.mail_categories}
+
+#: Channel -> the modes its cells offer. A digest is a mail; league news is never held for one.
+_CHANNEL_MODES = {"mail": MODES, "push": (IMMEDIATELY, OFF), "webhook": (IMMEDIATELY, OFF)}
+
+#: Channel -> "has this person somewhere to receive it" (a push subscription, a webhook endpoint).
+_ENDPOINTS: dict[str, Callable[[Any], bool]] = {}
+
+
+def register_channel(channel: str, has_endpoint: Callable[[Any], bool]) -> None:
+    """Called by the app owning ``channel`` (in its ``AppConfig.ready``): who can receive it."""
+    if channel not in CHANNELS or channel == "mail":
+        raise ValueError(f"unknown channel {channel!r}")
+    _ENDPOINTS[channel] = has_endpoint
+
+
+def modes_for(category: str, channel: str) -> tuple[str, ...]:
+    """The modes a cell offers (empty: the cell does not apply)."""
+    row = _ROW.get(category)
+    if row is None or channel not in row.channels:
+        return ()
+    if channel == "mail" and category == "league_news":
+        return (IMMEDIATELY, OFF)
+    return _CHANNEL_MODES[channel]
+
+
+def _from_mail(mode: str) -> str:
+    return IMMEDIATELY if mode == Mode.IMMEDIATE else mode
+
+
+def _to_mail(mode: str) -> str:
+    return Mode.IMMEDIATE.value if mode == IMMEDIATELY else mode
+
+
+def _settings(user: User) -> MailSettings:
+    prefs = MailSettings.objects.filter(user=user).first()
+    return prefs if prefs is not None else MailSettings(user=user)
+
+
+def _mode(prefs: MailSettings, user: User, category: str, channel: str) -> str:
+    if not modes_for(category, channel):
+        return OFF
+    if channel == "mail":
+        return _from_mail(prefs.mode_for(_ROW[category].mail_categories[0]))
+    stored = (prefs.channel_modes or {}).get(channel, {}).get(category)
+    if stored in _CHANNEL_MODES[channel]:
+        return str(stored)
+    has_endpoint = _ENDPOINTS.get(channel)
+    return IMMEDIATELY if has_endpoint is None or has_endpoint(user) else OFF
+
+
+def mode_for(user: User, category: str, channel: str) -> str:
+    """How ``user`` wants ``category`` (a row key, or a mail category) on ``channel``.
+
+    ``"off"`` for a cell that does not apply or an unknown category or channel.
+    """
+    category = ROW_OF_MAIL_CATEGORY.get(category, category)
+    if category not in _ROW or channel not in CHANNELS:
+        return OFF
+    return _mode(_settings(user), user, category, channel)
+
+
+def table_get(*, user: User) -> list[dict[str, Any]]:
+    """The whole table: per row its key, label and, per channel, the mode and the modes offered."""
+    prefs = _settings(user)
+    return [
+        {
+            "category": row.key,
+            "label": row.label,
+            "cells": {
+                channel: {
+                    "mode": _mode(prefs, user, row.key, channel),
+                    "modes": list(modes_for(row.key, channel)),
+                }
+                for channel in CHANNELS
+                if modes_for(row.key, channel)
+            },
+        }
+        for row in ROWS
+    ]
+
+
+def cell_set(*, user: User, category: str, channel: str, mode: str) -> None:
+    """Set one cell; ``ValueError`` for a cell that does not apply or a mode it does not offer."""
+    offered = modes_for(category, channel)
+    if not offered:
+        raise ValueError(f"no cell for {category!r} and {channel!r}")
+    if mode not in offered:
+        raise ValueError(f"{channel} for {category!r} is one of {', '.join(offered)}")
+    prefs, _ = MailSettings.objects.get_or_create(user=user)
+    if channel == "mail":
+        prefs.modes = {**prefs.modes, **{c: _to_mail(mode) for c in _ROW[category].mail_categories}}
+        prefs.save(update_fields=["modes"])
+        return
+    modes = dict(prefs.channel_modes or {})
+    modes[channel] = {**modes.get(channel, {}), category: mode}
+    prefs.channel_modes = modes
+    prefs.save(update_fields=["channel_modes"])
