@@ -16,11 +16,12 @@ import logging
 from datetime import datetime
 from typing import Any
 
+import requests
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.utils import timezone
-from py_vapid import Vapid01
+from py_vapid import Vapid02
 from pywebpush import WebPushException, webpush
 
 from apps.games.models import Decision, Game
@@ -134,8 +135,8 @@ def _ttl(deadlines: list[datetime | None]) -> int:
     return max(60, min(86400, int((min(known) - timezone.now()).total_seconds())))
 
 
-def _vapid() -> Vapid01:
-    return Vapid01.from_raw(settings.VAPID_PRIVATE_KEY.encode())
+def _vapid() -> Vapid02:
+    return Vapid02.from_raw(settings.VAPID_PRIVATE_KEY.encode())
 
 
 def push_send(
@@ -162,6 +163,9 @@ def push_send(
             timeout=settings.WEBHOOKS_TIMEOUT,
         )
         status = int(answer.status_code)
+    except requests.RequestException as exc:
+        log.warning("push to subscription %s failed: %s", subscription.pk, type(exc).__name__)
+        return 0
     except urlguard.UrlRefused as exc:
         log.warning("push endpoint refused for subscription %s: %s", subscription.pk, exc.message)
         return 0
