@@ -111,20 +111,31 @@ def push_decisions(*, game_id: int, version: int, opened: list[list[Any]]) -> in
     sent = 0
     for position, decisions in sorted(wanted.items()):
         user = players[position]
-        rows = {
-            r.decision_id: r for r in Decision.objects.filter(game=game, seat=position)
-        }  # a decision closed meanwhile is not announced
-        still_open = [(k, rows[d].deadline) for k, d in decisions if d in rows]
-        categories = {KIND_CATEGORY.get(k, Category.TURN) for k, _ in still_open}
-        if not still_open or not any(_channel_enabled(user, c, "push") for c in categories):
+        notice = seat_notice(game=game, seat=position, decisions=decisions)
+        if notice is None:
             continue
-        body = payloads.encode(payloads.push_payload(game=game, decisions=still_open))
-        ttl = _ttl([d for _, d in still_open])
+        body, categories, ttl = notice
+        if not any(_channel_enabled(user, c, "push") for c in categories):
+            continue
         for sub in PushSubscription.objects.filter(user=user):
             if all(mode_of(sub.categories, c) != "immediately" for c in categories):
                 continue
             sent += push_send(subscription=sub, game=game, version=version, body=body, ttl=ttl)
     return sent
+
+
+def seat_notice(
+    *, game: Game, seat: int, decisions: list[tuple[str, str]]
+) -> tuple[bytes, set[str], int] | None:
+    """The notice (payload bytes before encryption, its categories, its TTL) for ``seat``'s new
+    ``decisions`` (kind, decision id) that are still open; None when all have closed meanwhile."""
+    rows = {r.decision_id: r for r in Decision.objects.filter(game=game, seat=seat)}
+    still_open = [(kind, rows[d].deadline) for kind, d in decisions if d in rows]
+    if not still_open:
+        return None
+    categories = {str(KIND_CATEGORY.get(kind, Category.TURN)) for kind, _ in still_open}
+    body = payloads.encode(payloads.push_payload(game=game, decisions=still_open))
+    return body, categories, _ttl([d for _, d in still_open])
 
 
 def _ttl(deadlines: list[datetime | None]) -> int:
