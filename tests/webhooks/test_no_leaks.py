@@ -69,7 +69,9 @@ def test_webhook_bodies_and_push_notices_hold_only_what_the_seat_has_seen(
             webhook_services.endpoint_create(user=user, url=f"{hooks.origin}/seat{i}", secret="s" * 20)
             client = Client()
             client.force_login(user)
-            client.post("/push/subscriptions/", json.dumps(pushes.subscription(f"seat{i}")), "application/json")
+            client.post(
+                "/push/subscriptions/", json.dumps(pushes.subscription(f"seat{i}")), "application/json"
+            )
 
         game = _play(engine_name, users, seed, 30, django_capture_on_commit_callbacks)
         received = list(hooks.received)
@@ -89,7 +91,9 @@ def test_webhook_bodies_and_push_notices_hold_only_what_the_seat_has_seen(
         assert body["events"] == known.get(body["version"], [])
     hidden = Move.objects.filter(game=game, hidden=True)
     for move in hidden:  # nobody but the mover hears of a hidden answer
-        assert not WebhookDelivery.objects.filter(game=game, move_seq=move.seq).exclude(seat=move.seat).exists()
+        assert (
+            not WebhookDelivery.objects.filter(game=game, move_seq=move.seq).exclude(seat=move.seat).exists()
+        )
     assert notices
     for notice in notices:
         payload = json.loads(notice.plaintext or b"")
