@@ -25,8 +25,17 @@
     return;
   }
 
+  // A browser whose push service is out of reach never settles subscribe(): say so instead of waiting.
+  function withTimeout(promise, seconds, what) {
+    return Promise.race([
+      promise,
+      new Promise((_, reject) => setTimeout(() => reject(new Error(`${what} did not answer`)), seconds * 1000)),
+    ]);
+  }
+
   button.addEventListener("click", async () => {
     button.disabled = true;
+    say("Asking this browser…");
     try {
       const permission = await Notification.requestPermission();
       if (permission !== "granted") throw new Error(`notifications are ${permission} for this site`);
@@ -34,10 +43,14 @@
       await navigator.serviceWorker.ready;
       const subscription =
         (await registration.pushManager.getSubscription()) ||
-        (await registration.pushManager.subscribe({
-          userVisibleOnly: true,
-          applicationServerKey: keyBytes(button.dataset.vapidKey),
-        }));
+        (await withTimeout(
+          registration.pushManager.subscribe({
+            userVisibleOnly: true,
+            applicationServerKey: keyBytes(button.dataset.vapidKey),
+          }),
+          20,
+          "this browser's push service"
+        ));
       const answer = await fetch(button.dataset.subscribeUrl, {
         method: "POST",
         credentials: "same-origin",
