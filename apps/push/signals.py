@@ -23,11 +23,14 @@ def on_move_applied(
 ) -> None:
     """Queue the notices, as for mail: people only, not the one who just moved in person."""
     from . import services
+    from .models import PushSubscription
 
     wanted = [
         list(o)
         for o in opened
         if (in_person_seat is None or o[0] != in_person_seat) and (people is None or o[0] in people)
     ]
-    if wanted and services.enabled():
+    if not wanted or not services.enabled():
+        return
+    if PushSubscription.objects.filter(user__seats__game_id=game_id).exists():
         publish("apps.push.tasks.push_decisions", (game_id, version, wanted))

@@ -7,4 +7,4 @@ class WebhooksConfig(AppConfig):
     verbose_name = "Webhooks for bots and integrations"
 
     def ready(self) -> None:
-        from . import signals  # noqa: F401 - connects the receivers
+        from . import checks, signals  # noqa: F401 - registers the check, connects the receivers

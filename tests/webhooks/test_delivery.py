@@ -65,12 +65,13 @@ def test_events_are_signed_and_each_seat_gets_its_own_view(
     """Each seat's body holds the move's events it may see (``visible``), its version, its decisions."""
     _register(users[0], f"{receiver.origin}/zero")
     _register(users[1], f"{receiver.origin}/one")
-    game = game_services.game_create(creator=users[0], engine="baohuang", players=5, bots=3)
+    game = game_services.game_create(creator=users[0], engine="baobei", players=2)
 
     with django_capture_on_commit_callbacks(execute=True):
         game_services.game_join(game_id=game.pk, user=users[1])
 
     got = receiver.wait_for(2)
+    assert len(got) == 2
     for request in got:
         assert signing.verify(
             secret=SECRET,
@@ -124,16 +125,19 @@ def test_an_endpoint_is_switched_off_after_repeated_failures_with_a_notice(
     settings.WEBHOOKS_DISABLE_AFTER = 2
     with webhook_receiver(fail_first=100) as failing:
         _register(users[1], f"{failing.origin}/hook")
-        game = game_services.game_create(creator=users[0], engine="baohuang", players=5, bots=3)
+        game = game_services.game_create(creator=users[0], engine="baobei", players=2)
         with django_capture_on_commit_callbacks(execute=True):
-            game_services.game_join(game_id=game.pk, user=users[1])
-        failing.wait_for(2)
+            game_services.game_join(game_id=game.pk, user=users[1])  # the start: one event, one attempt
+        failing.wait_for(1)
+        delivery = WebhookDelivery.objects.get()
+        assert delivery.status == WebhookDelivery.Status.FAILED  # one attempt allowed here: given up
+        WebhookDelivery.objects.filter(pk=delivery.pk).update(status=WebhookDelivery.Status.PENDING)
+
+        with pytest.raises(services.DeliveryFailed):
+            services.delivery_attempt(delivery_id=delivery.pk)  # the second failure in a row
         sent = len(failing.received)
 
-    assert sent == 2  # nothing after the endpoint was switched off
-    delivery = WebhookDelivery.objects.order_by("pk").first()
-    assert delivery is not None
-    WebhookDelivery.objects.filter(pk=delivery.pk).update(status=WebhookDelivery.Status.PENDING)
+    assert sent == 2
     endpoint = WebhookEndpoint.objects.get()
     assert not endpoint.active and endpoint.failures == 2 and "HTTP 500" in endpoint.disabled_reason
     [notice] = [m for m in mail.outbox if "webhook was switched off" in m.subject]
@@ -141,4 +145,39 @@ def test_an_endpoint_is_switched_off_after_repeated_failures_with_a_notice(
     client = Client()
     client.force_login(users[1])
     assert "switched off" in client.get("/webhooks/").content.decode()
+    WebhookDelivery.objects.filter(pk=delivery.pk).update(status=WebhookDelivery.Status.PENDING)
     assert services.delivery_attempt(delivery_id=delivery.pk) is False  # nothing more is sent
+    assert WebhookDelivery.objects.get(pk=delivery.pk).attempts == 2
+
+
+def test_the_page_registers_a_webhook_and_shows_its_secret_once(
+    users: list[Any], receiver: WebhookReceiver
+) -> None:
+    client = Client()
+    client.force_login(users[0])
+
+    made = client.post("/webhooks/", {"url": f"{receiver.origin}/page", "secret": ""}).content.decode()
+    again = client.get("/webhooks/").content.decode()
+
+    endpoint = WebhookEndpoint.objects.get(user=users[0])
+    assert endpoint.secret in made and endpoint.secret not in again
+    assert f"{receiver.origin}/page" in again
+
+
+def test_a_bot_account_registers_its_own_webhook_with_its_token(
+    users: list[Any], receiver: WebhookReceiver
+) -> None:
+    from apps.api.services import bot_account_create, bot_token_create
+
+    bot = bot_account_create(owner=users[0], username="hookbot")
+    _, token = bot_token_create(owner=users[0], bot_id=bot.pk, name="hooks")
+
+    answer = Client().post(
+        "/api/v1/me/webhooks/",
+        {"url": f"{receiver.origin}/bot", "secret": SECRET},
+        "application/json",
+        HTTP_AUTHORIZATION=f"Bearer {token}",
+    )
+
+    assert answer.status_code == 201
+    assert WebhookEndpoint.objects.get().user == bot

@@ -112,3 +112,15 @@ def test_the_page_refuses_a_private_url(production: None, users: list[Any]) -> N
 
     assert "cannot be used" in page.content.decode()
     assert not WebhookEndpoint.objects.exists()
+
+
+def test_check_deploy_warns_while_private_addresses_are_allowed(settings: Any) -> None:
+    from apps.webhooks.checks import webhooks_private_addresses
+
+    settings.WEBHOOKS_ALLOW_PRIVATE, settings.WEBHOOKS_ALLOW_HTTP = True, False
+    warned = webhooks_private_addresses(None)
+    settings.WEBHOOKS_ALLOW_PRIVATE = False
+    quiet = webhooks_private_addresses(None)
+
+    assert [w.id for w in warned] == ["webhooks.W001"]
+    assert quiet == []
