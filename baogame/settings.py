@@ -444,6 +444,10 @@ WEBHOOKS_MAX_ATTEMPTS = env_int("WEBHOOKS_MAX_ATTEMPTS", 12)
 WEBHOOKS_DISABLE_AFTER = env_int("WEBHOOKS_DISABLE_AFTER", 30)
 #: Seconds to wait for a webhook receiver or a push service to answer.
 WEBHOOKS_TIMEOUT = env_int("WEBHOOKS_TIMEOUT", 10)
+CELERY_BEAT_SCHEDULE["webhooks-requeue-lost"] = {
+    "task": "apps.webhooks.tasks.requeue_lost_webhooks",
+    "schedule": float(GAMES_SWEEP_INTERVAL),
+}
 
 # --- Leagues (apps.leagues; leagues engineer) ---------------------------------------------------------
 # Start every league round whose scheduled time has come (Season.starts_at + n × round_interval_days).

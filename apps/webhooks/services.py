@@ -10,6 +10,7 @@ failed attempts in a row switch the endpoint off and tell its owner by mail and 
 from __future__ import annotations
 
 import logging
+from datetime import timedelta
 from typing import Any
 
 import requests
@@ -175,6 +176,18 @@ def delivery_attempt(*, delivery_id: int) -> bool:
             endpoint=endpoint, reason=f"{endpoint.failures} failed attempts in a row, the last: {error}"
         )
     raise DeliveryFailed(error)
+
+
+def deliveries_requeue_lost(*, older_than: timedelta = timedelta(minutes=2)) -> int:
+    """Queue again each event never tried whose task was lost (a publish that failed after commit).
+
+    Called by the beat; an event tried at least once has its retry held by the broker already.
+    """
+    cutoff = timezone.now() - older_than
+    lost = WebhookDelivery.objects.filter(
+        status=WebhookDelivery.Status.PENDING, attempts=0, created_at__lte=cutoff, endpoint__active=True
+    ).values_list("pk", flat=True)
+    return sum(publish(DELIVER, (pk,)) for pk in lost)
 
 
 def delivery_give_up(*, delivery_id: int) -> None:

@@ -26,3 +26,9 @@ def deliver_webhook(self: Any, delivery_id: int) -> bool:
             services.delivery_give_up(delivery_id=delivery_id)
             return False
         raise self.retry(exc=exc, countdown=services.backoff(self.request.retries)) from None
+
+
+@shared_task(name="apps.webhooks.tasks.requeue_lost_webhooks", ignore_result=True)
+def requeue_lost_webhooks() -> int:
+    """Beat: queue again the events whose delivery task was lost."""
+    return services.deliveries_requeue_lost()

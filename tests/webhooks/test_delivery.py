@@ -181,3 +181,25 @@ def test_a_bot_account_registers_its_own_webhook_with_its_token(
 
     assert answer.status_code == 201
     assert WebhookEndpoint.objects.get().user == bot
+
+
+def test_an_event_whose_task_was_lost_is_queued_again_by_the_beat(
+    users: list[Any], receiver: WebhookReceiver, settings: Any
+) -> None:
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    _register(users[1], f"{receiver.origin}/hook")
+    game = game_services.game_create(creator=users[0], engine="baobei", players=2)
+    game_services.game_join(game_id=game.pk, user=users[1])  # no commit here: the fan-out never ran
+    services.webhooks_fanout(game_id=game.pk, move_id=None)  # recorded; its task "lost" (never run)
+    delivery = WebhookDelivery.objects.get()
+    WebhookDelivery.objects.filter(pk=delivery.pk).update(created_at=timezone.now() - timedelta(minutes=5))
+
+    requeued = services.deliveries_requeue_lost()
+
+    assert requeued == 1
+    receiver.wait_for(1)
+    assert WebhookDelivery.objects.get(pk=delivery.pk).status == WebhookDelivery.Status.DELIVERED
+    assert services.deliveries_requeue_lost() == 0
