@@ -41,6 +41,16 @@ def seat_decisions(*, game: Game, seat: int) -> list[dict[str, Any]]:
     return out
 
 
+def _game_ref(game: Game) -> dict[str, Any]:
+    return {
+        "id": game.pk,
+        "public_id": game.public_id,
+        "engine": game.engine,
+        "url": settings.SITE_URL + game.get_absolute_url(),
+        "api": settings.SITE_URL + reverse("api:game-detail", args=[game.pk]),
+    }
+
+
 def webhook_body(*, game: Game, seat: int, move: Move | None) -> dict[str, Any] | None:
     """The event ``seat`` is sent about ``move`` (None: the game started), or None when it is told nothing.
 
@@ -51,19 +61,29 @@ def webhook_body(*, game: Game, seat: int, move: Move | None) -> dict[str, Any] 
     events = [e for e in move.events if visible(e, seat)] if move is not None else []
     return {
         "type": "game.move" if move is not None else "game.started",
-        "game": {
-            "id": game.pk,
-            "public_id": game.public_id,
-            "engine": game.engine,
-            "url": settings.SITE_URL + game.get_absolute_url(),
-            "api": settings.SITE_URL + reverse("api:game-detail", args=[game.pk]),
-        },
+        "game": _game_ref(game),
         "seat": seat,
         "version": seat_version_after(move, seat) if move is not None else 0,
         "by_timeout": bool(move.by_timeout) if move is not None else False,
         "events": events,
         "status": game.status,
         "decisions": seat_decisions(game=game, seat=seat),
+    }
+
+
+def webhook_end_body(*, game: Game, seat: int) -> dict[str, Any]:
+    """The event ``seat`` is sent when its game ends (finished, adjudicated or aborted): the result is
+    public by then (the API detail shows it to anyone who may see the game)."""
+    return {
+        "type": "game.ended",
+        "game": _game_ref(game),
+        "seat": seat,
+        "version": game_selectors.viewer_version(game, seat),
+        "by_timeout": False,
+        "events": [],
+        "status": game.status,
+        "result": game.result if game.is_over else None,
+        "decisions": [],
     }
 
 

@@ -83,8 +83,13 @@ def _category(body: dict[str, Any], event_types: set[str]) -> str:
     return Category.TURN
 
 
-def webhooks_fanout(*, game_id: int, move_id: int | None) -> int:
-    """Record and queue the event of one move (None: the game's start) for every endpoint of its seats.
+#: ``WebhookDelivery.move_seq`` of a game's end event (after every move).
+END_SEQ = 2_147_483_647
+
+
+def webhooks_fanout(*, game_id: int, move_id: int | None, ended: bool = False) -> int:
+    """Record and queue the event of one move (None: the game's start; ``ended``: the game's end) for
+    every endpoint of its seats.
 
     Returns how many deliveries were recorded (0 when they exist already: at most once).
     """
@@ -105,20 +110,24 @@ def webhooks_fanout(*, game_id: int, move_id: int | None) -> int:
         mine = endpoints.get(user.pk)
         if not mine:
             continue
-        body = payloads.webhook_body(game=game, seat=position, move=move)
+        if ended:
+            body: dict[str, Any] | None = payloads.webhook_end_body(game=game, seat=position)
+        else:
+            body = payloads.webhook_body(game=game, seat=position, move=move)
         if body is None:
             continue
         if not _channel_enabled(user, _category(body, {e.get("type") for e in body["events"]}), "webhook"):
             continue
         for endpoint in mine:
-            made += _delivery_record(endpoint=endpoint, game=game, move=move, seat=position, body=body)
+            seq = END_SEQ if ended else (move.seq if move else 0)
+            made += _delivery_record(endpoint=endpoint, game=game, seq=seq, seat=position, body=body)
     return made
 
 
 def _delivery_record(
-    *, endpoint: WebhookEndpoint, game: Game, move: Move | None, seat: int, body: dict[str, Any]
+    *, endpoint: WebhookEndpoint, game: Game, seq: int, seat: int, body: dict[str, Any]
 ) -> int:
-    delivery = WebhookDelivery(endpoint=endpoint, game=game, move_seq=move.seq if move else 0, seat=seat)
+    delivery = WebhookDelivery(endpoint=endpoint, game=game, move_seq=seq, seat=seat)
     delivery.body = payloads.encode({**body, "event_id": str(delivery.event_id)})
     try:
         with transaction.atomic():

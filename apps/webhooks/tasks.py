@@ -11,9 +11,9 @@ from . import services
 
 
 @shared_task(name="apps.webhooks.tasks.webhooks_fanout", ignore_result=True)
-def webhooks_fanout(game_id: int, move_id: int | None) -> int:
-    """Record and queue the events of one move for its seats' endpoints."""
-    return services.webhooks_fanout(game_id=game_id, move_id=move_id)
+def webhooks_fanout(game_id: int, move_id: int | None, ended: bool = False) -> int:
+    """Record and queue the events of one move (or the game's end) for its seats' endpoints."""
+    return services.webhooks_fanout(game_id=game_id, move_id=move_id, ended=ended)
 
 
 @shared_task(name="apps.webhooks.tasks.deliver_webhook", bind=True, ignore_result=True, max_retries=None)

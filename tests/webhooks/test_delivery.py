@@ -203,3 +203,24 @@ def test_an_event_whose_task_was_lost_is_queued_again_by_the_beat(
     receiver.wait_for(1)
     assert WebhookDelivery.objects.get(pk=delivery.pk).status == WebhookDelivery.Status.DELIVERED
     assert services.deliveries_requeue_lost() == 0
+
+
+def test_a_game_that_ends_without_a_move_sends_an_end_event(
+    users: list[Any], receiver: WebhookReceiver, django_capture_on_commit_callbacks: Any
+) -> None:
+    """An aborted (or adjudicated) game: each seat's webhook hears of it, so a bot stops waiting."""
+    from apps.games.signals import game_ended
+
+    _register(users[1], f"{receiver.origin}/hook")
+    game = game_services.game_create(creator=users[0], engine="baobei", players=2)
+    with django_capture_on_commit_callbacks(execute=True):
+        game_services.game_join(game_id=game.pk, user=users[1])
+    receiver.wait_for(1)
+    Game.objects.filter(pk=game.pk).update(status=Game.Status.ABORTED)
+
+    with django_capture_on_commit_callbacks(execute=True):
+        game_ended.send(sender=Game, game_id=game.pk)
+
+    got = receiver.wait_for(2)
+    body = json.loads(got[1].body)
+    assert body["type"] == "game.ended" and body["status"] == "aborted" and body["decisions"] == []
