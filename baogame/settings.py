@@ -110,6 +110,8 @@ INSTALLED_APPS = [
     "apps.leagues",
     "apps.notifications",
     "apps.api",
+    "apps.push",
+    "apps.webhooks",
 ]
 
 MIDDLEWARE = [
@@ -439,6 +441,40 @@ CELERY_BEAT_SCHEDULE["notifications-reclaim-stale"] = {
 CELERY_BEAT_SCHEDULE["notifications-expire-reply-addresses"] = {
     "task": "apps.notifications.tasks.expire_reply_addresses",
     "schedule": 24 * 3600.0,
+}
+
+# --- Web Push and webhooks (apps.push, apps.webhooks) ---------------------------------------------------
+# VAPID keys (RFC 8292), base64url: the public key as an uncompressed P-256 point (the browser's
+# applicationServerKey), the private key as its raw 32 bytes. Without them the site offers no push. In
+# development `make run` writes keys to var/vapid.json, read here when the environment has none.
+VAPID_PUBLIC_KEY = env_str("VAPID_PUBLIC_KEY", "")
+VAPID_PRIVATE_KEY = env_str("VAPID_PRIVATE_KEY", "")
+if DEBUG and not (VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY):
+    from apps.push.vapid import load_dev_keys as _load_dev_keys
+
+    _dev_vapid = _load_dev_keys(VAR_DIR / "vapid.json")
+    VAPID_PUBLIC_KEY = _dev_vapid.get("public_key", "")
+    VAPID_PRIVATE_KEY = _dev_vapid.get("private_key", "")
+#: The VAPID "sub" claim: how a push service reaches the site's operator (mailto: or https:).
+VAPID_SUBJECT = env_str("VAPID_SUBJECT", "mailto:" + DEFAULT_FROM_EMAIL.rsplit("<", 1)[-1].rstrip(">"))
+#: Where the push switch lives (the profile page); its forms come back here.
+PUSH_SETTINGS_PAGE = "/accounts/profile/#push"
+#: Webhook and push URLs resolving to private, loopback or link-local addresses are refused unless this
+#: is on (off in production unless set; on in development so a receiver on 127.0.0.1 works).
+WEBHOOKS_ALLOW_PRIVATE = env_bool("WEBHOOKS_ALLOW_PRIVATE", DEBUG)
+#: Plain http:// webhook URLs, to loopback addresses only (development).
+WEBHOOKS_ALLOW_HTTP = env_bool("WEBHOOKS_ALLOW_HTTP", DEBUG)
+#: Seconds before the first retry of a failed webhook; each later retry waits twice as long (≤ 1 h).
+WEBHOOKS_RETRY_SECONDS = env_int("WEBHOOKS_RETRY_SECONDS", 10)
+#: Attempts of one event before it is given up (the first and its retries: about 3 h with the defaults).
+WEBHOOKS_MAX_ATTEMPTS = env_int("WEBHOOKS_MAX_ATTEMPTS", 12)
+#: Failed attempts in a row (over all events) after which an endpoint is switched off, with a notice.
+WEBHOOKS_DISABLE_AFTER = env_int("WEBHOOKS_DISABLE_AFTER", 30)
+#: Seconds to wait for a webhook receiver or a push service to answer.
+WEBHOOKS_TIMEOUT = env_int("WEBHOOKS_TIMEOUT", 10)
+CELERY_BEAT_SCHEDULE["webhooks-requeue-lost"] = {
+    "task": "apps.webhooks.tasks.requeue_lost_webhooks",
+    "schedule": float(GAMES_SWEEP_INTERVAL),
 }
 
 # --- Leagues (apps.leagues; leagues engineer) ---------------------------------------------------------

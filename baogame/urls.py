@@ -7,6 +7,8 @@ from django.urls import include, path
 from apps.games.health import healthz
 from apps.games.rules_views import favicon, rules_index, rules_page
 from apps.notifications.views import calendar_feed
+from apps.push.views import service_worker
+from apps.webhooks.api import WebhookDetailApi, WebhookListApi
 
 urlpatterns = [
     path("", include("apps.games.urls")),
@@ -15,7 +17,12 @@ urlpatterns = [
     path("accounts/", include("allauth.urls")),
     path("accounts/", include("apps.accounts.urls")),
     path("leagues/", include("apps.leagues.urls")),
+    path("api/v1/me/webhooks/", WebhookListApi.as_view(), name="api-webhooks"),
+    path("api/v1/me/webhooks/<int:endpoint_id>/", WebhookDetailApi.as_view(), name="api-webhook"),
     path("api/", include("apps.api.urls")),
+    path("push/", include("apps.push.urls")),
+    path("sw.js", service_worker, name="service-worker"),
+    path("webhooks/", include("apps.webhooks.urls")),
     path("mail/", include("apps.notifications.urls")),
     path("admin/", admin.site.urls),
     path("healthz", healthz, name="healthz"),

@@ -3,7 +3,8 @@
 For seeded playthroughs of both games (the engines' own bots play every seat), a viewer (a seat, or a
 signed-in spectator) reads everything it can: the game page, its poll fragment, the history page, the
 API detail, history and legal actions, refused moves (API and page), the reply to a move of its own
-and the mail about its open decision. Then a *twin* of the game is made that differs only in what the
+the mail about its open decision, the body of every webhook event its seat is sent and the Web Push
+notice of its open decisions (issue 17). Then a *twin* of the game is made that differs only in what the
 viewer has not seen, and every read must be byte-identical, time stamps, CSRF tokens and one-time
 keys apart:
 
@@ -30,9 +31,12 @@ from hypothesis import HealthCheck, Phase, assume, given, settings
 from hypothesis import strategies as st
 
 from apps.games import services
-from apps.games.models import Game, Move
+from apps.games.models import Decision, Game, Move
 from apps.notifications.models import Category, Notification
 from apps.notifications.services import build_message
+from apps.push.services import seat_notice
+from apps.webhooks.payloads import encode as webhook_encode
+from apps.webhooks.payloads import webhook_body
 from baogame.rules.baobei.cards import CODE_OF
 from baogame.rules.baohuang.cards import RANKS
 from baogame.rules.core import RuleError, visible
@@ -289,14 +293,31 @@ def _reads(game: Game, user: Any, seat: int | None, move: dict[str, Any] | None)
                 if message is None
                 else "\n".join([message.subject, message.body, *(str(a[0]) for a in message.alternatives)])
             )
+    if seat is not None:
+        out.update(_pushed(game, seat))
     if move is not None:
         with _rolled_back():
             answer = client.post(f"{api}actions/", {"action": move}, "application/json")
             out["move reply"] = f"{answer.status_code} {answer.content.decode()}"
+            game.refresh_from_db()
+            out["webhook after move"] = _pushed(game, seat)["webhook bodies"] if seat is not None else ""
             out["board after move"] = client.get(
                 f"{page}?since=stale", HTTP_HX_REQUEST="true"
             ).content.decode()
     return {name: _normal(text) for name, text in out.items()}
+
+
+def _pushed(game: Game, seat: int) -> dict[str, str]:
+    """What the seat's webhooks and browsers are sent: the body of every event of the game (its start and
+    each move; another seat's hidden answer is none) and the push notice of its open decisions."""
+    moves = [None, *Move.objects.filter(game=game).order_by("seq")]
+    bodies = [webhook_body(game=game, seat=seat, move=m) for m in moves]
+    rows = Decision.objects.filter(game=game, seat=seat).order_by("decision_id")
+    notice = seat_notice(game=game, seat=seat, decisions=[(r.kind, r.decision_id) for r in rows])
+    return {
+        "webhook bodies": "\n".join(webhook_encode(b) for b in bodies if b is not None),
+        "push notice": "" if notice is None else notice[0].decode(),
+    }
 
 
 def _assert_same(before: dict[str, str], after: dict[str, str]) -> None:

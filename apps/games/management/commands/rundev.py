@@ -57,6 +57,13 @@ class Command(BaseCommand):
         parser.add_argument("--addr", default="127.0.0.1:8000")
 
     def handle(self, *args: Any, addr: str, **options: Any) -> None:
+        if not (settings.VAPID_PUBLIC_KEY and settings.VAPID_PRIVATE_KEY):
+            from apps.push.vapid import ensure_dev_keys
+
+            if ensure_dev_keys(settings.VAR_DIR / "vapid.json"):  # read by the processes started below
+                self.stdout.write(
+                    f"Wrote development Web Push (VAPID) keys to {settings.VAR_DIR / 'vapid.json'}"
+                )
         (settings.VAR_DIR / "celery" / "queue").mkdir(parents=True, exist_ok=True)
         (settings.VAR_DIR / "celery" / "processed").mkdir(parents=True, exist_ok=True)
         py = sys.executable

@@ -1,0 +1,10 @@
+from django.apps import AppConfig
+
+
+class PushConfig(AppConfig):
+    name = "apps.push"
+    label = "push"
+    verbose_name = "Web Push notifications"
+
+    def ready(self) -> None:
+        from . import signals  # noqa: F401 - connects the receivers

@@ -1,0 +1,47 @@
+"""Browsers that asked for Web Push notices, and each notice sent to one (at most once)."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+
+class PushSubscription(models.Model):
+    """One browser's push subscription (RFC 8030 endpoint and RFC 8291 keys), per person and device."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="push_subscriptions"
+    )
+    endpoint = models.URLField(max_length=1000, unique=True)
+    p256dh = models.CharField(max_length=200, help_text="The browser's P-256 public key, base64url.")
+    auth = models.CharField(max_length=100, help_text="The browser's authentication secret, base64url.")
+    label = models.CharField(max_length=200, blank=True, help_text="Which browser, as its user agent says.")
+    categories = models.JSONField(
+        default=dict, help_text="category -> immediately | off (missing: immediately)"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_sent_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["user", "created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.user}: {self.label or self.endpoint[:40]}"
+
+
+class PushMessage(models.Model):
+    """A notice sent to one subscription about one move's decisions (unique: sent at most once)."""
+
+    subscription = models.ForeignKey(PushSubscription, on_delete=models.CASCADE, related_name="messages")
+    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="+", db_index=False)
+    version = models.PositiveIntegerField()
+    status_code = models.PositiveSmallIntegerField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["subscription", "game", "version"], name="push_message_once")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.subscription_id} game {self.game_id} v{self.version}"

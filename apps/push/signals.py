@@ -1,0 +1,36 @@
+"""Receivers: a committed move that opens decisions for people queues their push notices."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.dispatch import receiver
+
+from apps.games.signals import move_applied
+from baogame.celery import publish
+
+
+@receiver(move_applied, dispatch_uid="push.move_applied")
+def on_move_applied(
+    sender: Any,
+    *,
+    game_id: int,
+    version: int,
+    opened: list[list[Any]],
+    in_person_seat: int | None = None,
+    people: frozenset[int] | None = None,
+    **kwargs: Any,
+) -> None:
+    """Queue the notices, as for mail: people only, not the one who just moved in person."""
+    from . import services
+    from .models import PushSubscription
+
+    wanted = [
+        list(o)
+        for o in opened
+        if (in_person_seat is None or o[0] != in_person_seat) and (people is None or o[0] in people)
+    ]
+    if not wanted or not services.enabled():
+        return
+    if PushSubscription.objects.filter(user__seats__game_id=game_id).exists():
+        publish("apps.push.tasks.push_decisions", (game_id, version, wanted))

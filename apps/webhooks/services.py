@@ -1,0 +1,229 @@
+"""Webhooks: register endpoints, fan a move out to the seats' endpoints, deliver with retries.
+
+Every move (and a game's start) queues ``webhooks_fanout`` after commit (``signals``). It records one
+``WebhookDelivery`` per endpoint and seat with the exact body to send (unique, so a repeated fan-out
+adds nothing) and queues ``deliver_webhook`` for each. Delivery POSTs the body signed afresh; a non-2xx
+answer or a network error is retried with exponential backoff by the task; ``WEBHOOKS_DISABLE_AFTER``
+failed attempts in a row switch the endpoint off and tell its owner by mail and on the page.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import timedelta
+from typing import Any
+
+import requests
+from django.conf import settings
+from django.contrib.auth.models import User
+from django.core.mail import send_mail
+from django.db import IntegrityError, transaction
+from django.db.models import F
+from django.urls import reverse
+from django.utils import timezone
+
+from apps.games.models import Game, Move
+from apps.notifications.models import Category
+from apps.push.channels import _channel_enabled
+from baogame.celery import publish
+
+from . import payloads, signing, urlguard
+from .models import WebhookDelivery, WebhookEndpoint, new_secret
+
+log = logging.getLogger(__name__)
+
+DELIVER = "apps.webhooks.tasks.deliver_webhook"
+#: Endpoints one person may register.
+MAX_ENDPOINTS = 5
+
+
+class DeliveryFailed(Exception):
+    """An attempt failed (network error or a non-2xx answer); the task retries it."""
+
+
+# --- endpoints ----------------------------------------------------------------------------------------
+
+
+def endpoint_create(*, user: User, url: str, secret: str = "") -> WebhookEndpoint:
+    """Register ``url`` for ``user``'s seats; ``urlguard.UrlRefused`` / ``ValueError`` when it may not be."""
+    url = url.strip()
+    urlguard.check_url(url)
+    if WebhookEndpoint.objects.filter(user=user).count() >= MAX_ENDPOINTS:
+        raise ValueError(f"at most {MAX_ENDPOINTS} webhooks per account")
+    secret = secret.strip() or new_secret()
+    if len(secret) < 16:
+        raise ValueError("the secret needs at least 16 characters")
+    try:
+        with transaction.atomic():
+            return WebhookEndpoint.objects.create(user=user, url=url, secret=secret)
+    except IntegrityError:
+        raise ValueError("that URL is registered already") from None
+
+
+def endpoint_enable(*, user: User, endpoint_id: int) -> WebhookEndpoint:
+    """Switch a disabled endpoint on again (its failure count starts afresh)."""
+    endpoint = WebhookEndpoint.objects.get(pk=endpoint_id, user=user)
+    endpoint.active, endpoint.failures, endpoint.disabled_at, endpoint.disabled_reason = True, 0, None, ""
+    endpoint.save(update_fields=["active", "failures", "disabled_at", "disabled_reason"])
+    return endpoint
+
+
+def endpoint_delete(*, user: User, endpoint_id: int) -> None:
+    """Remove an endpoint and its queued events (``DoesNotExist`` when it is not the user's)."""
+    WebhookEndpoint.objects.get(pk=endpoint_id, user=user).delete()
+
+
+# --- fan-out --------------------------------------------------------------------------------------------
+
+
+def _category(body: dict[str, Any], event_types: set[str]) -> str:
+    """The notification category an event belongs to (for the channel preference)."""
+    if event_types & {"round_ended", "deal_ended", "game_ended"} or body["status"] != Game.Status.ACTIVE:
+        return Category.RESULTS
+    return Category.TURN
+
+
+#: ``WebhookDelivery.move_seq`` of a game's end event (after every move).
+END_SEQ = 2_147_483_647
+
+
+def webhooks_fanout(*, game_id: int, move_id: int | None, ended: bool = False) -> int:
+    """Record and queue the event of one move (None: the game's start; ``ended``: the game's end) for
+    every endpoint of its seats.
+
+    Returns how many deliveries were recorded (0 when they exist already: at most once).
+    """
+    seats = {
+        s.position: s.user
+        for s in Game.objects.get(pk=game_id).seats.select_related("user")
+        if s.user is not None
+    }
+    endpoints: dict[int, list[WebhookEndpoint]] = {}
+    for endpoint in WebhookEndpoint.objects.filter(user_id__in=[u.pk for u in seats.values()], active=True):
+        endpoints.setdefault(endpoint.user_id, []).append(endpoint)
+    if not endpoints:
+        return 0
+    game = Game.objects.get(pk=game_id)
+    move = Move.objects.filter(pk=move_id).first() if move_id is not None else None
+    made = 0
+    for position, user in sorted(seats.items()):
+        mine = endpoints.get(user.pk)
+        if not mine:
+            continue
+        if ended:
+            body: dict[str, Any] | None = payloads.webhook_end_body(game=game, seat=position)
+        else:
+            body = payloads.webhook_body(game=game, seat=position, move=move)
+        if body is None:
+            continue
+        if not _channel_enabled(user, _category(body, {e.get("type") for e in body["events"]}), "webhook"):
+            continue
+        for endpoint in mine:
+            seq = END_SEQ if ended else (move.seq if move else 0)
+            made += _delivery_record(endpoint=endpoint, game=game, seq=seq, seat=position, body=body)
+    return made
+
+
+def _delivery_record(
+    *, endpoint: WebhookEndpoint, game: Game, seq: int, seat: int, body: dict[str, Any]
+) -> int:
+    delivery = WebhookDelivery(endpoint=endpoint, game=game, move_seq=seq, seat=seat)
+    delivery.body = payloads.encode({**body, "event_id": str(delivery.event_id)})
+    try:
+        with transaction.atomic():
+            delivery.save()
+    except IntegrityError:
+        return 0  # recorded by an earlier run of the fan-out
+    transaction.on_commit(lambda: publish(DELIVER, (delivery.pk,)))
+    return 1
+
+
+# --- delivery -------------------------------------------------------------------------------------------
+
+
+def backoff(retries: int) -> int:
+    """Seconds before retry number ``retries + 1``: base × 2^retries, at most an hour."""
+    return int(min(3600, settings.WEBHOOKS_RETRY_SECONDS * 2**retries))
+
+
+def delivery_attempt(*, delivery_id: int) -> bool:
+    """POST a pending event once. True when delivered now; False when there is nothing (left) to do.
+
+    Raises ``DeliveryFailed`` after a failed attempt (the failure is counted first).
+    """
+    delivery = WebhookDelivery.objects.select_related("endpoint").filter(pk=delivery_id).first()
+    if delivery is None or delivery.status != WebhookDelivery.Status.PENDING or not delivery.endpoint.active:
+        return False
+    endpoint = delivery.endpoint
+    body = delivery.body.encode()
+    try:
+        urlguard.check_url(endpoint.url)
+        answer = requests.post(
+            endpoint.url,
+            data=body,
+            headers=signing.headers(secret=endpoint.secret, event_id=str(delivery.event_id), body=body),
+            timeout=settings.WEBHOOKS_TIMEOUT,
+            allow_redirects=False,
+        )
+        error = "" if 200 <= answer.status_code < 300 else f"HTTP {answer.status_code}"
+    except urlguard.UrlRefused as exc:
+        error = f"refused: {exc.message}"
+    except requests.RequestException as exc:
+        error = f"{type(exc).__name__}"
+    now = timezone.now()
+    WebhookDelivery.objects.filter(pk=delivery.pk).update(attempts=F("attempts") + 1, last_error=error[:300])
+    if not error:
+        WebhookDelivery.objects.filter(pk=delivery.pk).update(
+            status=WebhookDelivery.Status.DELIVERED, delivered_at=now
+        )
+        WebhookEndpoint.objects.filter(pk=endpoint.pk).update(failures=0, last_success_at=now)
+        return True
+    WebhookEndpoint.objects.filter(pk=endpoint.pk).update(failures=F("failures") + 1)
+    endpoint.refresh_from_db(fields=["failures", "active"])
+    if endpoint.active and endpoint.failures >= settings.WEBHOOKS_DISABLE_AFTER:
+        endpoint_disable(
+            endpoint=endpoint, reason=f"{endpoint.failures} failed attempts in a row, the last: {error}"
+        )
+    raise DeliveryFailed(error)
+
+
+def deliveries_requeue_lost(*, older_than: timedelta = timedelta(minutes=2)) -> int:
+    """Queue again each event never tried whose task was lost (a publish that failed after commit).
+
+    Called by the beat; an event tried at least once has its retry held by the broker already.
+    """
+    cutoff = timezone.now() - older_than
+    lost = WebhookDelivery.objects.filter(
+        status=WebhookDelivery.Status.PENDING, attempts=0, created_at__lte=cutoff, endpoint__active=True
+    ).values_list("pk", flat=True)
+    return sum(publish(DELIVER, (pk,)) for pk in lost)
+
+
+def delivery_give_up(*, delivery_id: int) -> None:
+    """The retries are spent: the event is given up (the endpoint's failures are counted already)."""
+    WebhookDelivery.objects.filter(pk=delivery_id, status=WebhookDelivery.Status.PENDING).update(
+        status=WebhookDelivery.Status.FAILED
+    )
+
+
+def endpoint_disable(*, endpoint: WebhookEndpoint, reason: str) -> None:
+    """Switch an endpoint off and tell its owner (a mail, and a notice on the webhooks page)."""
+    claimed = WebhookEndpoint.objects.filter(pk=endpoint.pk, active=True).update(
+        active=False, disabled_at=timezone.now(), disabled_reason=reason[:300]
+    )
+    if not claimed:
+        return
+    WebhookDelivery.objects.filter(endpoint=endpoint, status=WebhookDelivery.Status.PENDING).update(
+        status=WebhookDelivery.Status.FAILED
+    )
+    user = endpoint.user
+    if user.email:
+        page = settings.SITE_URL + reverse("webhooks:list")
+        send_mail(
+            "Your baogame webhook was switched off",
+            f"We stopped sending events to {endpoint.url}: {reason}.\n\n"
+            f"Fix the receiver, then switch it on again at {page}\n",
+            None,
+            [user.email],
+            fail_silently=True,
+        )

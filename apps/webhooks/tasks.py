@@ -1,0 +1,34 @@
+"""Webhook tasks: thin wrappers around the services, sent by name."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from celery import shared_task
+from django.conf import settings
+
+from . import services
+
+
+@shared_task(name="apps.webhooks.tasks.webhooks_fanout", ignore_result=True)
+def webhooks_fanout(game_id: int, move_id: int | None, ended: bool = False) -> int:
+    """Record and queue the events of one move (or the game's end) for its seats' endpoints."""
+    return services.webhooks_fanout(game_id=game_id, move_id=move_id, ended=ended)
+
+
+@shared_task(name="apps.webhooks.tasks.deliver_webhook", bind=True, ignore_result=True, max_retries=None)
+def deliver_webhook(self: Any, delivery_id: int) -> bool:
+    """POST one event; retried with exponential backoff until a 2xx or ``WEBHOOKS_MAX_ATTEMPTS``."""
+    try:
+        return services.delivery_attempt(delivery_id=delivery_id)
+    except services.DeliveryFailed as exc:
+        if self.request.retries + 1 >= settings.WEBHOOKS_MAX_ATTEMPTS:
+            services.delivery_give_up(delivery_id=delivery_id)
+            return False
+        raise self.retry(exc=exc, countdown=services.backoff(self.request.retries)) from None
+
+
+@shared_task(name="apps.webhooks.tasks.requeue_lost_webhooks", ignore_result=True)
+def requeue_lost_webhooks() -> int:
+    """Beat: queue again the events whose delivery task was lost."""
+    return services.deliveries_requeue_lost()

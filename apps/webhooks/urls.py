@@ -1,0 +1,10 @@
+from django.urls import path
+
+from . import views
+
+app_name = "webhooks"
+urlpatterns = [
+    path("", views.webhook_list, name="list"),
+    path("<int:endpoint_id>/delete/", views.webhook_delete, name="delete"),
+    path("<int:endpoint_id>/enable/", views.webhook_enable, name="enable"),
+]

@@ -1,0 +1,57 @@
+"""The webhooks page: register a URL and secret, see each endpoint's state, remove or switch on."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpResponse
+from django.shortcuts import redirect, render
+
+from apps.accounts.http import AuthenticatedHttpRequest
+
+from . import services, urlguard
+from .models import WebhookEndpoint
+
+
+@login_required
+def webhook_list(request: AuthenticatedHttpRequest) -> HttpResponse:
+    """List the user's webhooks (GET) or register one (POST: url, secret)."""
+    new_secret = None
+    if request.method == "POST":
+        try:
+            endpoint = services.endpoint_create(
+                user=request.user, url=request.POST.get("url", ""), secret=request.POST.get("secret", "")
+            )
+        except urlguard.UrlRefused as exc:
+            messages.error(request, f"That URL cannot be used: {exc.message}.")
+        except ValueError as exc:
+            messages.error(request, f"{exc}.")
+        else:
+            messages.success(request, f"Events will be sent to {endpoint.url}.")
+            new_secret = endpoint.secret
+    endpoints = WebhookEndpoint.objects.filter(user=request.user)
+    return render(request, "webhooks/list.html", {"endpoints": endpoints, "new_secret": new_secret})
+
+
+@login_required
+def webhook_delete(request: AuthenticatedHttpRequest, endpoint_id: int) -> HttpResponse:
+    if request.method != "POST":
+        return redirect("webhooks:list")
+    try:
+        services.endpoint_delete(user=request.user, endpoint_id=endpoint_id)
+    except WebhookEndpoint.DoesNotExist:
+        raise Http404 from None
+    messages.success(request, "Webhook removed.")
+    return redirect("webhooks:list")
+
+
+@login_required
+def webhook_enable(request: AuthenticatedHttpRequest, endpoint_id: int) -> HttpResponse:
+    if request.method != "POST":
+        return redirect("webhooks:list")
+    try:
+        services.endpoint_enable(user=request.user, endpoint_id=endpoint_id)
+    except WebhookEndpoint.DoesNotExist:
+        raise Http404 from None
+    messages.success(request, "Webhook switched on again.")
+    return redirect("webhooks:list")

@@ -1,0 +1,187 @@
+"""Web Push (issue 17 point 3): subscriptions, encrypted notices checked by a local push service.
+
+The push service on 127.0.0.1 decrypts each message with the browser's keys (RFC 8291, aes128gcm) and
+verifies the VAPID JWT (RFC 8292), so encryption and signature are checked for real.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from django.test import Client
+
+from apps.games import services as game_services
+from apps.games.models import Decision, Game
+from apps.push import services
+from apps.push.models import PushMessage, PushSubscription
+from apps.push.vapid import generate
+from tests.support.receivers import PushService, push_service
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def vapid(settings: Any) -> dict[str, str]:
+    keys = generate()
+    settings.VAPID_PUBLIC_KEY, settings.VAPID_PRIVATE_KEY = keys["public_key"], keys["private_key"]
+    settings.VAPID_SUBJECT = "mailto:ops@baogame.example"
+    settings.WEBHOOKS_ALLOW_PRIVATE, settings.WEBHOOKS_ALLOW_HTTP = True, True  # the local push service
+    return keys
+
+
+@pytest.fixture
+def service() -> Iterator[PushService]:
+    with push_service() as running:
+        yield running
+
+
+def _subscribe(user: Any, subscription: dict[str, Any]) -> Any:
+    client = Client()
+    client.force_login(user)
+    return client.post(
+        "/push/subscriptions/", json.dumps(subscription), "application/json", HTTP_USER_AGENT="Chromium test"
+    )
+
+
+def _start_baobei(users: list[Any], capture: Any) -> Game:
+    game = game_services.game_create(creator=users[0], engine="baobei", players=2)
+    with capture(execute=True):
+        game_services.game_join(game_id=game.pk, user=users[1])
+    game.refresh_from_db()
+    return game
+
+
+def test_a_decision_is_pushed_encrypted_and_vapid_signed(
+    users: list[Any], service: PushService, django_capture_on_commit_callbacks: Any
+) -> None:
+    """The browser's push service gets the game, the decision kind and its deadline — nothing else."""
+    assert _subscribe(users[1], service.subscription()).status_code == 201
+
+    game = _start_baobei(users, django_capture_on_commit_callbacks)
+
+    [got] = service.wait_for(1)
+    deadline = Decision.objects.get(game=game, seat=1).deadline
+    assert json.loads(got.plaintext or b"") == {
+        "game": game.public_id,
+        "url": f"http://127.0.0.1:8000/games/{game.public_id}/",
+        "title": "Bao Bei: your move",
+        "decisions": [{"kind": "setup_peek", "deadline": deadline.isoformat() if deadline else None}],
+    }
+    claims = got.vapid_claims or {}
+    assert claims["aud"] == service.origin
+    assert claims["sub"] == "mailto:ops@baogame.example"
+    assert time.time() < claims["exp"] <= time.time() + 24 * 3600
+    assert got.vapid_key == services.settings.VAPID_PUBLIC_KEY
+    assert int(got.headers["ttl"]) > 0
+
+
+def test_each_notice_goes_out_once(
+    users: list[Any], service: PushService, django_capture_on_commit_callbacks: Any
+) -> None:
+    _subscribe(users[1], service.subscription())
+    game = _start_baobei(users, django_capture_on_commit_callbacks)
+    service.wait_for(1)
+
+    again = services.push_decisions(game_id=game.pk, version=0, opened=[[1, "setup_peek", "x"]])
+
+    assert again == 0
+    assert len(service.received) == 1
+    assert PushMessage.objects.filter(game=game).count() == 1
+
+
+def test_a_gone_subscription_is_deleted(
+    users: list[Any], service: PushService, django_capture_on_commit_callbacks: Any
+) -> None:
+    """A 410 (or 404) from the push service: the browser unsubscribed, the subscription is deleted."""
+    _subscribe(users[1], service.subscription())
+    service.status = 410
+
+    _start_baobei(users, django_capture_on_commit_callbacks)
+
+    service.wait_for(1)
+    assert not PushSubscription.objects.filter(user=users[1]).exists()
+
+
+def test_a_category_switched_off_on_a_browser_sends_nothing_there(
+    users: list[Any], service: PushService, django_capture_on_commit_callbacks: Any
+) -> None:
+    _subscribe(users[1], service.subscription())
+    sub = PushSubscription.objects.get(user=users[1])
+    client = Client()
+    client.force_login(users[1])
+    client.post(f"/push/subscriptions/{sub.pk}/", {"cat_turn": "immediately"})  # setup peek unticked
+
+    _start_baobei(users, django_capture_on_commit_callbacks)
+
+    assert PushSubscription.objects.get(pk=sub.pk).categories["setup"] == "off"
+    assert service.received == []
+
+
+def test_the_mover_is_not_pushed_about_what_their_own_move_opened(
+    users: list[Any], service: PushService, django_capture_on_commit_callbacks: Any
+) -> None:
+    _subscribe(users[0], service.subscription())
+
+    _start_baobei(users, django_capture_on_commit_callbacks)  # users[1] joined: both peek
+    service.wait_for(1)
+
+    assert len(service.received) == 1  # the start is nobody's own move
+
+
+def test_a_browser_is_removed_from_the_profile(users: list[Any], service: PushService) -> None:
+    _subscribe(users[1], service.subscription())
+    sub = PushSubscription.objects.get(user=users[1])
+    other = Client()
+    other.force_login(users[2])
+    client = Client()
+    client.force_login(users[1])
+
+    refused = other.post(f"/push/subscriptions/{sub.pk}/delete/")
+    answer = client.post(f"/push/subscriptions/{sub.pk}/delete/")
+
+    assert refused.status_code == 404
+    assert answer.status_code == 302
+    assert not PushSubscription.objects.filter(pk=sub.pk).exists()
+
+
+def test_bad_subscriptions_are_refused(users: list[Any], service: PushService, settings: Any) -> None:
+    good = service.subscription()
+    bad_keys = {**good, "keys": {"p256dh": "AAAA", "auth": good["keys"]["auth"]}}
+    settings.WEBHOOKS_ALLOW_PRIVATE = False
+
+    assert _subscribe(users[1], bad_keys).status_code == 400
+    private = _subscribe(users[1], good)
+
+    assert private.status_code == 400 and private.json()["code"] in {"private_address", "insecure_url"}
+    assert not PushSubscription.objects.exists()
+
+
+def test_the_profile_has_the_switch_and_the_service_worker_is_served_at_the_root(
+    users: list[Any], vapid: dict[str, str]
+) -> None:
+    client = Client()
+    client.force_login(users[0])
+
+    page = client.get("/accounts/profile/").content.decode()
+    worker = client.get("/sw.js")
+
+    assert 'id="push-switch"' in page and f'data-vapid-key="{vapid["public_key"]}"' in page
+    assert "push/switch.js" in page
+    assert worker.status_code == 200
+    assert worker["Service-Worker-Allowed"] == "/"
+    assert worker["Content-Type"].startswith("text/javascript")
+    assert b'addEventListener("push"' in worker.content
+
+
+def test_without_vapid_keys_the_site_offers_no_push(users: list[Any], settings: Any) -> None:
+    settings.VAPID_PUBLIC_KEY = settings.VAPID_PRIVATE_KEY = ""
+    client = Client()
+    client.force_login(users[0])
+
+    page = client.get("/accounts/profile/").content.decode()
+
+    assert 'id="push-switch"' not in page and "no VAPID keys" in page
