@@ -32,7 +32,7 @@ from apps.games.models import Decision, Game, Seat
 from apps.games.timing import PRESETS
 from baogame.rules.registry import get_engine
 
-from . import pairing, ratings, standings
+from . import pairing, ratings, separation, standings
 from .models import (
     AuditLog,
     Fixture,
@@ -373,7 +373,7 @@ def _plan_next(season: Season, members: list[int], number: int) -> pairing.Round
         members=members,
         size=size,
         min_size=smallest,
-        history=history,
+        history=separation.weigh(history, separation.forbidden_pairs(members)),
         bye_counts=bye_counts,
         rounds=remaining,
         seed=f"{season.seed}:{number}",
@@ -412,6 +412,7 @@ def round_start(*, season_id: int, by: User | None = None) -> Round:
                 "too_few_members", f"a round needs at least {smallest} active members", status=409
             )
         plan = _plan_next(season, members, number)
+        separation.check_tables(plan.tables, separation.forbidden_pairs(members))
         rnd = Round.objects.create(
             season=season, number=number, started_at=timezone.now(), started_by=by, byes=plan.byes
         )
@@ -440,12 +441,10 @@ def _table_game_create(
 ) -> Game:
     """Create one table's game and seat its members in a seeded random order.
 
-    The pairing does not keep one person's accounts apart (a member and their bot account): a table
-    that seats two of them is created as a bot-test game, which its page shows, and the audit log says
-    so to every member.
+    The pairing never seats one person's accounts (a member and their bot account) at one table
+    (``separation``; ``round_start`` refuses a round it cannot seat so), and the game is never a
+    bot-test game: ``game_join`` refuses a second seat of one person.
     """
-    persons = [people.person_of(u) for u in _users(user_ids)]
-    shared = len(set(persons)) < len(persons)
     game = game_services.game_create(
         creator=None,
         engine=league.game,
@@ -454,10 +453,7 @@ def _table_game_create(
         timing_preset=league.timing_preset,
         title=f"{league.name} · season {season.number} · round {rnd.number} · table {table}",
         creator_seat=False,
-        bot_test=shared,
     )
-    if shared:
-        audit(league=league, actor=None, action="table_shares_a_person", game=game, table=table)
     order = list(user_ids)
     random.Random(f"leagues:seats:{season.seed}:{rnd.number}:{table}").shuffle(order)
     users = {u.pk: u for u in _users(order)}
