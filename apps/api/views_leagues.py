@@ -374,3 +374,22 @@ class RoundListApi(RoundStartApi):
         _, season = visible_season(user=request.user, slug=slug, season_id=season_id)
         body = [round_body(r) for r in league_selectors.season_rounds(season=season)]
         return Response(RoundSerializer(body, many=True).data)
+
+
+class SeasonExportApi(APIView):
+    """A season's ``standings``, ``ratings`` (every rating change, in counted order) or ``games`` as JSON
+    rows: the same columns as the CSV downloads of the league page."""
+
+    @extend_schema(
+        operation_id="leagues_season_export",
+        responses={200: serializers.ListField(child=serializers.DictField())},
+    )
+    def get(self, request: AuthenticatedRequest, slug: str, season_id: int, kind: str) -> Response:
+        from apps.leagues import exports
+
+        _, season = visible_season(user=request.user, slug=slug, season_id=season_id)
+        if kind not in exports.KINDS:
+            raise ServiceError(
+                "not_found", f"no export {kind!r}: one of {', '.join(exports.KINDS)}", status=404
+            )
+        return Response(exports.rows(kind, season))

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import record_views, views
 
 app_name = "games"
 urlpatterns = [
@@ -16,4 +16,5 @@ urlpatterns = [
     path("games/<str:public_id>/history/", views.game_history, name="history"),
     path("games/<str:public_id>/invitations/", views.game_invitations, name="invitations"),
     path("games/<str:public_id>/replay/", views.game_replay, name="replay"),
+    path("games/<str:public_id>/record.json", record_views.game_record_download, name="record"),
 ]

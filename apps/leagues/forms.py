@@ -17,9 +17,8 @@ def game_choices() -> list[tuple[str, str]]:
     return [(name, LABELS.get(name, name.title())) for name in registry.ENGINES]
 
 
-
 def _int_list(raw: str) -> list[int]:
-    """"3,2,1" -> [3, 2, 1]; empty -> []."""
+    """ "3,2,1" -> [3, 2, 1]; empty -> []."""
     raw = raw.strip()
     if not raw:
         return []
@@ -27,6 +26,7 @@ def _int_list(raw: str) -> list[int]:
         return [int(p) for p in raw.split(",")]
     except ValueError:
         raise forms.ValidationError("whole numbers separated by commas") from None
+
 
 class LeaguePresetForm(forms.Form):
     """The league fields an organiser sets when creating the league and may change later."""
@@ -40,6 +40,22 @@ class LeaguePresetForm(forms.Form):
     points_table = forms.CharField(
         required=False,
         help_text="League points by place, comma-separated (e.g. 3,2,1); empty: table size minus place.",
+    )
+
+    confirmation_hours = forms.IntegerField(
+        min_value=0,
+        max_value=720,
+        initial=0,
+        label="Confirmation period (hours)",
+        help_text="A result stays provisional this long, open to an organiser's objection; 0: none.",
+    )
+    min_reliability = forms.IntegerField(
+        min_value=0,
+        max_value=100,
+        initial=0,
+        label="Minimum reliability (%)",
+        help_text="Share of decisions answered on time over 12 months needed to join and at each new "
+        "season; 0: none.",
     )
 
     def clean_points_table(self) -> list[int]:
@@ -59,6 +75,8 @@ class LeagueCreateForm(LeaguePresetForm):
         "allow_smaller_tables",
         "timing_preset",
         "points_table",
+        "confirmation_hours",
+        "min_reliability",
         "join",
     ]
 
@@ -109,6 +127,9 @@ class GameToolForm(forms.Form):
         ("bot_off", "Give a seat back"),
         ("adjudicate", "Adjudicate"),
         ("abort", "Abort"),
+        ("confirm", "Confirm a provisional result"),
+        ("reopen", "Reopen a provisional result"),
+        ("adjudicate_result", "Adjudicate a reopened result"),
     ]
     action = forms.ChoiceField(choices=ACTIONS)
     seat = forms.IntegerField(min_value=0, max_value=5, required=False)

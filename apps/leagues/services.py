@@ -23,7 +23,7 @@ from django.utils import timezone
 from django.utils.text import slugify
 
 from apps.accounts.models import display_name
-from apps.games import people
+from apps.games import people, reliability
 from apps.games import scheduling as game_scheduling
 from apps.games import services as game_services
 from apps.games import signals as game_signals
@@ -32,7 +32,7 @@ from apps.games.models import Decision, Game, Seat
 from apps.games.timing import PRESETS
 from baogame.rules.registry import get_engine
 
-from . import pairing, ratings, separation, standings
+from . import confirmation, eligibility, pairing, ratings, separation, standings
 from .models import (
     AuditLog,
     Fixture,
@@ -116,6 +116,8 @@ def league_create(
     timing_preset: str = "weekly",
     points_table: list[int] | None = None,
     join: bool = False,
+    confirmation_hours: int = 0,
+    min_reliability: int = 0,
 ) -> League:
     """Create a league organised by ``creator`` (who also plays when ``join``)."""
     _preset_check(
@@ -126,6 +128,7 @@ def league_create(
         timing_preset=timing_preset,
         points_table=points_table or [],
     )
+    _check_rec_settings(confirmation_hours=confirmation_hours, min_reliability=min_reliability)
     base = slugify(name)[:80] or "league"
     slug, n = base, 1
     while League.objects.filter(slug=slug).exists():
@@ -143,6 +146,8 @@ def league_create(
             engine_options=engine_options or {},
             timing_preset=timing_preset,
             points_table=[int(p) for p in points_table or []],
+            confirmation_hours=confirmation_hours,
+            min_reliability=min_reliability,
         )
         league.organisers.add(creator)
         if join:
@@ -151,6 +156,14 @@ def league_create(
             )
         audit(league=league, actor=creator, action="league_created", game_name=game)
     return league
+
+
+def _check_rec_settings(*, confirmation_hours: int | None, min_reliability: int | None) -> None:
+    """The confirmation period is 0-720 hours (30 days), the minimum reliability 0-100 percent."""
+    if confirmation_hours is not None and not 0 <= confirmation_hours <= 720:
+        raise ServiceError("invalid_options", "the confirmation period is 0-720 hours")
+    if min_reliability is not None and not 0 <= min_reliability <= 100:
+        raise ServiceError("invalid_options", "the minimum reliability is a percentage, 0-100")
 
 
 def _preset_check(
@@ -197,6 +210,8 @@ LEAGUE_EDITABLE = (
     "engine_options",
     "timing_preset",
     "points_table",
+    "confirmation_hours",
+    "min_reliability",
 )
 _TABLE_FIELDS = {"players_per_table", "allow_smaller_tables"}
 
@@ -213,6 +228,8 @@ def league_update(
     engine_options: dict[str, Any] | None = None,
     timing_preset: str | None = None,
     points_table: list[int] | None = None,
+    confirmation_hours: int | None = None,
+    min_reliability: int | None = None,
 ) -> League:
     """An organiser changes the league's name, description, visibility or game preset (None: unchanged).
 
@@ -232,9 +249,12 @@ def league_update(
         "engine_options": engine_options,
         "timing_preset": timing_preset,
         "points_table": [int(p) for p in points_table] if points_table is not None else None,
+        "confirmation_hours": confirmation_hours,
+        "min_reliability": min_reliability,
     }
     if name is not None and not name.strip():
         raise ServiceError("invalid_options", "a league needs a name")
+    _check_rec_settings(confirmation_hours=confirmation_hours, min_reliability=min_reliability)
     with transaction.atomic():
         league = League.objects.select_for_update().get(pk=league.pk)
         wanted = {field: getattr(league, field) if value is None else value for field, value in given.items()}
@@ -267,6 +287,8 @@ def membership_join_by_link(*, league: League, user: User, token: str) -> Member
     """Join with the league's invite link: an active member at once."""
     if token != league.invite_token:
         raise ServiceError("invalid_invite", "this invite link is not valid", status=404)
+    if not Membership.objects.filter(league=league, user=user, status=Membership.Status.ACTIVE).exists():
+        eligibility.require_reliable(league=league, user=user)
     membership, _ = Membership.objects.get_or_create(league=league, user=user)
     if membership.status != Membership.Status.ACTIVE:
         membership.status, membership.joined_at = Membership.Status.ACTIVE, timezone.now()
@@ -278,6 +300,7 @@ def membership_request(*, league: League, user: User) -> Membership:
     """Ask to join a public league; an organiser approves."""
     if not league.is_public:
         raise ServiceError("forbidden", "a private league is joined by its invite link", status=403)
+    eligibility.require_reliable(league=league, user=user)
     membership, created = Membership.objects.get_or_create(league=league, user=user)
     if not created and membership.status == Membership.Status.WITHDRAWN:
         membership.status = Membership.Status.PENDING
@@ -341,6 +364,7 @@ def season_create(
             round_interval_days=round_interval_days,
         )
         audit(league=league, actor=by, action="season_created", season=number, rounds=rounds)
+        eligibility.withdraw_below_minimum(league=league, by=by, audit=audit)
     return season
 
 
@@ -528,6 +552,7 @@ def fixture_record_result(*, game_id: int) -> bool:
         changed = False
         if game.status == Game.Status.FINISHED and game.result:
             _count_result(season=season, game=game)
+            confirmation.on_counted(fixture, now=fixture.counted_at)
             changed = True
         _season_finish_if_done(season)
     return changed
@@ -767,6 +792,7 @@ def _take_offered_seat(*, offer: SubstituteOffer, game: Game, seat: Seat | None,
     assert seat is not None  # the caller checked that the seat is still the one offered
     league = offer.league
     _check_newcomer(league=league, game=game, user=user)
+    reliability.seat_changed(seat=seat, previous_id=seat.user_id, newcomer_id=user.pk)
     seat.user, seat.bot_takeover, seat.bot_hold, seat.consecutive_timeouts = user, False, False, 0
     seat.save(update_fields=["user", "bot_takeover", "bot_hold", "consecutive_timeouts"])
     offer.status = SubstituteOffer.Status.ACCEPTED
@@ -802,6 +828,8 @@ def seat_bot_takeover(
             raise ServiceError("no_such_seat", "no player seat at that position", status=404)
         seat.bot_takeover, seat.bot_hold, seat.consecutive_timeouts = on, on, 0
         seat.save(update_fields=["bot_takeover", "bot_hold", "consecutive_timeouts"])
+        if on:
+            reliability.handed_to_bot(seat)
         audit(
             league=league,
             actor=by,
