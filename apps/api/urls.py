@@ -98,6 +98,9 @@ urlpatterns = [
             ("substitute", manage.SeatSubstituteApi),
             ("bot-takeover", manage.SeatBotTakeoverApi),
             ("adjudicate", manage.GameAdjudicateApi),
+            ("result-confirm", manage.ResultConfirmApi),
+            ("result-reopen", manage.ResultReopenApi),
+            ("result-adjudicate", manage.ResultAdjudicateApi),
             ("abort", manage.GameAbortApi),
         ]
     ],
