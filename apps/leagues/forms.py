@@ -43,6 +43,7 @@ class LeaguePresetForm(forms.Form):
     )
 
     confirmation_hours = forms.IntegerField(
+        required=False,
         min_value=0,
         max_value=720,
         initial=0,
@@ -50,6 +51,7 @@ class LeaguePresetForm(forms.Form):
         help_text="A result stays provisional this long, open to an organiser's objection; 0: none.",
     )
     min_reliability = forms.IntegerField(
+        required=False,
         min_value=0,
         max_value=100,
         initial=0,

@@ -116,8 +116,8 @@ def league_create(
     timing_preset: str = "weekly",
     points_table: list[int] | None = None,
     join: bool = False,
-    confirmation_hours: int = 0,
-    min_reliability: int = 0,
+    confirmation_hours: int | None = 0,
+    min_reliability: int | None = 0,
 ) -> League:
     """Create a league organised by ``creator`` (who also plays when ``join``)."""
     _preset_check(
@@ -146,8 +146,8 @@ def league_create(
             engine_options=engine_options or {},
             timing_preset=timing_preset,
             points_table=[int(p) for p in points_table or []],
-            confirmation_hours=confirmation_hours,
-            min_reliability=min_reliability,
+            confirmation_hours=confirmation_hours or 0,
+            min_reliability=min_reliability or 0,
         )
         league.organisers.add(creator)
         if join:
