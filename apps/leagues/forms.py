@@ -17,8 +17,9 @@ def game_choices() -> list[tuple[str, str]]:
     return [(name, LABELS.get(name, name.title())) for name in registry.ENGINES]
 
 
+
 def _int_list(raw: str) -> list[int]:
-    """ "3,2,1" -> [3, 2, 1]; empty -> []."""
+    """"3,2,1" -> [3, 2, 1]; empty -> []."""
     raw = raw.strip()
     if not raw:
         return []
@@ -26,7 +27,6 @@ def _int_list(raw: str) -> list[int]:
         return [int(p) for p in raw.split(",")]
     except ValueError:
         raise forms.ValidationError("whole numbers separated by commas") from None
-
 
 class LeaguePresetForm(forms.Form):
     """The league fields an organiser sets when creating the league and may change later."""
