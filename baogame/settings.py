@@ -483,3 +483,8 @@ CELERY_BEAT_SCHEDULE["leagues-start-due-rounds"] = {
     "task": "apps.leagues.tasks.start_due_rounds",
     "schedule": 300.0,
 }
+# Confirm every provisional league result whose confirmation period has ended (League.confirmation_hours).
+CELERY_BEAT_SCHEDULE["leagues-confirm-due-results"] = {
+    "task": "apps.leagues.tasks.confirm_due_results",
+    "schedule": 300.0,
+}

@@ -65,3 +65,19 @@ def display_name(user: Any) -> str:
     """The name others see for ``user``: the profile's display name, else the username."""
     profile = getattr(user, "profile", None)
     return str(profile.name) if profile is not None else str(user.get_username())
+
+
+class VacationSpell(models.Model):
+    """One vacation, from its start to its end (None while it lasts): the reliability record's days away."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="vacation_spells"
+    )
+    started_at = models.DateTimeField()
+    ended_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["user", "started_at"]
+
+    def __str__(self) -> str:
+        return f"{self.user} away from {self.started_at:%Y-%m-%d}"

@@ -25,7 +25,12 @@ def profile(request: AuthenticatedHttpRequest) -> HttpResponse:
             return redirect("accounts:profile")
     else:
         form = ProfileForm(instance=prof)
-    return render(request, "accounts/profile.html", {"form": form, "profile": prof, **_vacation(prof)})
+    from apps.games import reliability
+
+    record = reliability.record_for(request.user)
+    return render(
+        request, "accounts/profile.html", {"form": form, "profile": prof, "record": record, **_vacation(prof)}
+    )
 
 
 def _vacation(profile: Profile) -> dict[str, object]:

@@ -27,6 +27,7 @@ urlpatterns = [
     path("v1/games/join/", games.GameJoinApi.as_view(), name="game-join"),
     path("v1/games/<int:game_id>/", games.GameDetailApi.as_view(), name="game-detail"),
     path("v1/games/<int:game_id>/history/", games.GameHistoryApi.as_view(), name="game-history"),
+    path("v1/games/<int:game_id>/record/", games.GameRecordApi.as_view(), name="game-record"),
     path("v1/games/<int:game_id>/legal/", games.GameLegalApi.as_view(), name="game-legal"),
     path("v1/games/<int:game_id>/actions/", games.MoveSubmitApi.as_view(), name="game-act"),
     path("v1/games/<int:game_id>/invite/", games.GameInviteApi.as_view(), name="game-invite"),
@@ -39,6 +40,11 @@ urlpatterns = [
         "v1/leagues/<slug:slug>/seasons/<int:season_id>/standings/",
         leagues.SeasonStandingsApi.as_view(),
         name="season-standings",
+    ),
+    path(
+        "v1/leagues/<slug:slug>/seasons/<int:season_id>/exports/<str:kind>/",
+        leagues.SeasonExportApi.as_view(),
+        name="season-export",
     ),
     path(
         "v1/leagues/<slug:slug>/seasons/<int:season_id>/rounds/",
@@ -92,6 +98,9 @@ urlpatterns = [
             ("substitute", manage.SeatSubstituteApi),
             ("bot-takeover", manage.SeatBotTakeoverApi),
             ("adjudicate", manage.GameAdjudicateApi),
+            ("result-confirm", manage.ResultConfirmApi),
+            ("result-reopen", manage.ResultReopenApi),
+            ("result-adjudicate", manage.ResultAdjudicateApi),
             ("abort", manage.GameAbortApi),
         ]
     ],

@@ -481,3 +481,20 @@ def game_answer(request: AuthenticatedRequest, game_id: int) -> Response:
     game = Game.objects.prefetch_related("seats__user__profile").get(pk=game_id)
     seat = selectors.seat_position(game=game, user=request.user)
     return Response(GameSummarySerializer(game_summary(game, seat)).data)
+
+
+class GameRecordApi(APIView):
+    """A finished game's full record: seed, options, every move with its events, status and result.
+
+    404 while the game is in play (its seed is secret until it ends) and for whoever may not see the game.
+    ``manage.py verify_games --file`` replays a saved record and checks it.
+    """
+
+    @extend_schema(operation_id="games_record", responses={200: serializers.JSONField()})
+    def get(self, request: AuthenticatedRequest, game_id: int) -> Response:
+        from apps.games import records
+
+        game = selectors.game_get(game_id=game_id, user=request.user, with_people=True)
+        if not game.is_over:
+            raise ServiceError("not_found", "a game's record exists once it is over", status=404)
+        return Response(records.game_record(game))

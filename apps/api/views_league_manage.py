@@ -19,9 +19,11 @@ from rest_framework.views import APIView
 
 from apps.accounts.http import AuthenticatedRequest
 from apps.accounts.models import display_name
+from apps.games import reliability
 from apps.games import services as game_services
 from apps.games.errors import ServiceError
 from apps.games.models import Game
+from apps.leagues import confirmation
 from apps.leagues import selectors as league_selectors
 from apps.leagues import services as league_services
 
@@ -39,6 +41,28 @@ class RequiredReasonSerializer(JsonInput):
     reason = serializers.CharField(max_length=500, help_text="Why; written to the audit log.")
 
 
+class ReliabilitySerializer(serializers.Serializer):
+    games = serializers.IntegerField()
+    answered = serializers.IntegerField(help_text="Decisions answered on time.")
+    timeouts = serializers.IntegerField()
+    handed_to_bot = serializers.IntegerField(help_text="Games whose seat went to the bot.")
+    abandoned = serializers.IntegerField(help_text="Games left before their end.")
+    vacation_days = serializers.FloatField()
+    on_time_percent = serializers.IntegerField(allow_null=True, help_text="null: no decisions yet.")
+
+
+def reliability_body(record: reliability.Record) -> dict[str, Any]:
+    return {
+        "games": record.games,
+        "answered": record.answered,
+        "timeouts": record.timeouts,
+        "handed_to_bot": record.handed_to_bot,
+        "abandoned": record.abandoned,
+        "vacation_days": record.vacation_days,
+        "on_time_percent": record.on_time_percent,
+    }
+
+
 # --- members -------------------------------------------------------------------------------------------
 
 
@@ -53,10 +77,13 @@ class LeagueMemberListApi(APIView):
         status = serializers.CharField(help_text="pending, active or withdrawn")
         created_at = serializers.DateTimeField()
         joined_at = serializers.DateTimeField(allow_null=True)
+        reliability = ReliabilitySerializer(help_text="The player's record over the last 12 months.")
 
     @extend_schema(operation_id="leagues_members_list", responses=OutputSerializer(many=True))
     def get(self, request: AuthenticatedRequest, slug: str) -> Response:
         league = league_organised(request, slug)
+        members = list(league_selectors.league_members(league=league))
+        records = reliability.records_for([m.user_id for m in members])
         body = [
             {
                 "id": m.pk,
@@ -66,8 +93,9 @@ class LeagueMemberListApi(APIView):
                 "status": m.status,
                 "created_at": m.created_at,
                 "joined_at": m.joined_at,
+                "reliability": reliability_body(records[m.user_id]),
             }
-            for m in league_selectors.league_members(league=league)
+            for m in members
         ]
         return Response(self.OutputSerializer(body, many=True).data)
 
@@ -400,5 +428,61 @@ class GameAbortApi(APIView):
         data.is_valid(raise_exception=True)
         league_services.game_abort(
             league=league, game_id=game_id, by=request.user, reason=data.validated_data["reason"]
+        )
+        return game_answer(request, game_id)
+
+
+# --- results: the confirmation period -------------------------------------------------------------------
+
+
+class ResultConfirmApi(APIView):
+    """An organiser confirms a provisional result at once (not in a game they hold a seat in)."""
+
+    @extend_schema(
+        operation_id="leagues_result_confirm", request=ReasonSerializer, responses=GameSummarySerializer
+    )
+    def post(self, request: AuthenticatedRequest, slug: str, game_id: int) -> Response:
+        league = league_organised(request, slug)
+        data = ReasonSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        confirmation.result_confirm(league=league, game_id=game_id, by=request.user, **data.validated_data)
+        return game_answer(request, game_id)
+
+
+class ResultReopenApi(APIView):
+    """Within the confirmation period, an organiser withdraws a provisional result to adjudicate it."""
+
+    @extend_schema(
+        operation_id="leagues_result_reopen",
+        request=RequiredReasonSerializer,
+        responses=GameSummarySerializer,
+    )
+    def post(self, request: AuthenticatedRequest, slug: str, game_id: int) -> Response:
+        league = league_organised(request, slug)
+        data = RequiredReasonSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        confirmation.result_reopen(league=league, game_id=game_id, by=request.user, **data.validated_data)
+        return game_answer(request, game_id)
+
+
+class ResultAdjudicateApi(APIView):
+    """An organiser gives a reopened result its places; counted and confirmed at once."""
+
+    @extend_schema(
+        operation_id="leagues_result_adjudicate",
+        request=GameAdjudicateApi.InputSerializer,
+        responses=GameSummarySerializer,
+    )
+    def post(self, request: AuthenticatedRequest, slug: str, game_id: int) -> Response:
+        league = league_organised(request, slug)
+        data = GameAdjudicateApi.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        d = data.validated_data
+        confirmation.result_adjudicate(
+            league=league,
+            game_id=game_id,
+            places=dict(enumerate(d["places"])),
+            by=request.user,
+            reason=d["reason"],
         )
         return game_answer(request, game_id)

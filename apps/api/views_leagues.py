@@ -21,6 +21,15 @@ from apps.leagues.models import League, Season
 
 from .inputs import JsonInput, QueryInput
 
+CONFIRMATION_HELP = (
+    "Hours a finished game's result stays provisional, open to an organiser's objection; "
+    "0: confirmed at once."
+)
+RELIABILITY_HELP = (
+    "Percent of decisions answered on time over the last 12 months needed to join and at each new season; "
+    "0: no minimum."
+)
+
 
 class LeagueSerializer(serializers.Serializer):
     slug = serializers.CharField()
@@ -67,6 +76,8 @@ class LeagueDetailSerializer(LeagueSerializer):
     points_table = serializers.ListField(
         child=serializers.IntegerField(), help_text="League points by place; empty: table size minus place."
     )
+    confirmation_hours = serializers.IntegerField(help_text=CONFIRMATION_HELP)
+    min_reliability = serializers.IntegerField(help_text=RELIABILITY_HELP)
     seasons = SeasonSerializer(many=True)
     me = RoleSerializer()
 
@@ -77,6 +88,8 @@ def _league_detail(league: League, user: Any) -> dict[str, Any]:
         "allow_smaller_tables": league.allow_smaller_tables,
         "engine_options": league.engine_options,
         "points_table": league.points_table,
+        "confirmation_hours": league.confirmation_hours,
+        "min_reliability": league.min_reliability,
         "seasons": list(league.seasons.order_by("-number")),
         "me": league_selectors.league_role(league=league, user=user),
     }
@@ -113,6 +126,12 @@ class LeagueCreateApi(APIView):
             help_text="League points by place, e.g. [3, 2, 1]; empty: table size minus place.",
         )
         join = serializers.BooleanField(default=True, help_text="I play in the league too.")
+        confirmation_hours = serializers.IntegerField(
+            min_value=0, max_value=720, default=0, help_text=CONFIRMATION_HELP
+        )
+        min_reliability = serializers.IntegerField(
+            min_value=0, max_value=100, default=0, help_text=RELIABILITY_HELP
+        )
 
     @extend_schema(
         operation_id="leagues_create", request=InputSerializer, responses={201: LeagueDetailSerializer}
@@ -165,6 +184,12 @@ class LeagueDetailApi(APIView):
             required=False,
             max_length=6,
             help_text="League points by place, e.g. [3, 2, 1]; empty: table size minus place.",
+        )
+        confirmation_hours = serializers.IntegerField(
+            min_value=0, max_value=720, required=False, help_text=CONFIRMATION_HELP
+        )
+        min_reliability = serializers.IntegerField(
+            min_value=0, max_value=100, required=False, help_text=RELIABILITY_HELP
         )
 
     @extend_schema(operation_id="leagues_retrieve", responses=LeagueDetailSerializer)
@@ -374,3 +399,22 @@ class RoundListApi(RoundStartApi):
         _, season = visible_season(user=request.user, slug=slug, season_id=season_id)
         body = [round_body(r) for r in league_selectors.season_rounds(season=season)]
         return Response(RoundSerializer(body, many=True).data)
+
+
+class SeasonExportApi(APIView):
+    """A season's ``standings``, ``ratings`` (every rating change, in counted order) or ``games`` as JSON
+    rows: the same columns as the CSV downloads of the league page."""
+
+    @extend_schema(
+        operation_id="leagues_season_export",
+        responses={200: serializers.ListField(child=serializers.DictField())},
+    )
+    def get(self, request: AuthenticatedRequest, slug: str, season_id: int, kind: str) -> Response:
+        from apps.leagues import exports
+
+        _, season = visible_season(user=request.user, slug=slug, season_id=season_id)
+        if kind not in exports.KINDS:
+            raise ServiceError(
+                "not_found", f"no export {kind!r}: one of {', '.join(exports.KINDS)}", status=404
+            )
+        return Response(exports.rows(kind, season))

@@ -8,3 +8,5 @@ class GamesConfig(AppConfig):
     def ready(self) -> None:
         # Load the Celery app so that @shared_task binds to it in every Django process.
         import baogame.celery  # noqa: F401
+
+        from . import reliability_signals  # noqa: F401

@@ -18,7 +18,7 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from apps.accounts.models import Profile
+from apps.accounts.models import Profile, VacationSpell
 from baogame.rules.registry import get_engine
 
 from . import deadlines, heartbeats, people, scheduling, services, signals
@@ -176,6 +176,7 @@ def vacation_start(*, user: User) -> Profile:
             raise ServiceError("vacation_budget_exhausted", "no vacation days left this year", status=409)
         profile.vacation_started_at = now
         profile.save(update_fields=["vacation_started_at", "vacation_year", "vacation_seconds_used"])
+        VacationSpell.objects.create(user=user, started_at=now)  # the reliability record's days away
         for game_id in _seated_games(user):
             game = Game.objects.select_for_update().get(pk=game_id)
             services.settle_locked(game, now)  # what is already due is not saved by leaving
@@ -203,6 +204,7 @@ def vacation_end(*, user: User) -> Profile:
             profile.vacation_seconds_used = int((now - max(started, year_start)).total_seconds())
         profile.vacation_started_at = None
         profile.save(update_fields=["vacation_started_at", "vacation_year", "vacation_seconds_used"])
+        VacationSpell.objects.filter(user=user, ended_at=None).update(ended_at=now)
         for game_id in _seated_games(user):
             game = Game.objects.select_for_update().get(pk=game_id)
             _restart_clocks(game, now)

@@ -17,7 +17,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from . import signals
+from . import reliability, signals
 from .timing import duration
 
 if TYPE_CHECKING:
@@ -91,6 +91,7 @@ def record_timeout(game: Game, seat: Seat, *, timing: str = "turn") -> bool:
         seat.bot_takeover = True
         fields.append("bot_takeover")
     seat.save(update_fields=fields)
+    reliability.timed_out(seat, handed=handed)
     if handed:
         game_id, position = game.pk, seat.position
         transaction.on_commit(

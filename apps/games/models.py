@@ -279,6 +279,8 @@ class Heartbeat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} at {self.at:%Y-%m-%d %H:%M:%S}"
+
+
 class Invitation(models.Model):
     """A link that seats its holder in an open game: revocable, and optionally good for one seat only.
 
@@ -312,3 +314,41 @@ class Invitation(models.Model):
     @property
     def is_active(self) -> bool:
         return self.revoked_at is None and self.used_at is None
+
+
+class SeatTenure(models.Model):
+    """One player's time in one seat of one game, with what they did there (``apps.games.reliability``).
+
+    A tenure starts when the player takes the seat (the game starts, or they accept it as a substitute)
+    and ends when the game ends or the seat goes to someone else; a substitute starts a tenure of their
+    own and does not inherit the predecessor's record.
+    """
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="tenures")
+    position = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="seat_tenures")
+    started_at = models.DateTimeField()
+    ended_at = models.DateTimeField(null=True, blank=True)
+    answered = models.PositiveIntegerField(default=0, help_text="Decisions the player answered in time.")
+    timeouts = models.PositiveIntegerField(default=0, help_text="Decisions left to their deadline.")
+    handed_to_bot = models.BooleanField(
+        default=False, help_text="The seat was handed to the bot (repeated timeouts, or an organiser)."
+    )
+    abandoned = models.BooleanField(
+        default=False,
+        help_text="Left before the game's end: replaced by a substitute, or in the bot's hands at the end.",
+    )
+
+    class Meta:
+        ordering = ["game", "position", "started_at"]
+        indexes = [models.Index(fields=["user", "started_at"], name="tenure_user_started")]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game", "position"],
+                condition=models.Q(ended_at=None),
+                name="tenure_one_open_per_seat",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} in {self.game} seat {self.position}"

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views, views_seat
+from . import record_views, views, views_seat
 
 app_name = "games"
 urlpatterns = [
@@ -19,4 +19,5 @@ urlpatterns = [
     path("games/<str:public_id>/seat/", views_seat.seat_settings, name="seat-settings"),
     path("games/<str:public_id>/bots/", views_seat.seat_add_bot, name="add-bot"),
     path("vacation/", views_seat.vacation, name="vacation"),
+    path("games/<str:public_id>/record.json", record_views.game_record_download, name="record"),
 ]

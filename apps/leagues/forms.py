@@ -42,6 +42,24 @@ class LeaguePresetForm(forms.Form):
         help_text="League points by place, comma-separated (e.g. 3,2,1); empty: table size minus place.",
     )
 
+    confirmation_hours = forms.IntegerField(
+        required=False,
+        min_value=0,
+        max_value=720,
+        initial=0,
+        label="Confirmation period (hours)",
+        help_text="A result stays provisional this long, open to an organiser's objection; 0: none.",
+    )
+    min_reliability = forms.IntegerField(
+        required=False,
+        min_value=0,
+        max_value=100,
+        initial=0,
+        label="Minimum reliability (%)",
+        help_text="Share of decisions answered on time over 12 months needed to join and at each new "
+        "season; 0: none.",
+    )
+
     def clean_points_table(self) -> list[int]:
         return _int_list(self.cleaned_data["points_table"])
 
@@ -59,6 +77,8 @@ class LeagueCreateForm(LeaguePresetForm):
         "allow_smaller_tables",
         "timing_preset",
         "points_table",
+        "confirmation_hours",
+        "min_reliability",
         "join",
     ]
 
@@ -109,6 +129,9 @@ class GameToolForm(forms.Form):
         ("bot_off", "Give a seat back"),
         ("adjudicate", "Adjudicate"),
         ("abort", "Abort"),
+        ("confirm", "Confirm a provisional result"),
+        ("reopen", "Reopen a provisional result"),
+        ("adjudicate_result", "Adjudicate a reopened result"),
     ]
     action = forms.ChoiceField(choices=ACTIONS)
     seat = forms.IntegerField(min_value=0, max_value=5, required=False)

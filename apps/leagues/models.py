@@ -43,6 +43,16 @@ class League(models.Model):
         blank=True,
         help_text="League points by finishing place, e.g. [3, 2, 1]; empty: table size minus place.",
     )
+    confirmation_hours = models.PositiveSmallIntegerField(
+        default=0,
+        help_text="Hours a finished game's result stays provisional, open to an organiser's objection; "
+        "0: results are confirmed at once.",
+    )
+    min_reliability = models.PositiveSmallIntegerField(
+        default=0,
+        help_text="Joining (and each new season) needs this share, in percent, of decisions answered on "
+        "time over the last 12 months; 0: no minimum. Players with no decisions yet may join.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -133,6 +143,14 @@ class Fixture(models.Model):
     counted_at = models.DateTimeField(
         null=True, blank=True, help_text="When its result entered the standings."
     )
+    # The confirmation period (``apps.leagues.confirmation``): a counted result is provisional until
+    # ``confirmed_at``; ``confirm_by`` ends the period; ``reopened_at``: withdrawn to be adjudicated.
+    confirm_by = models.DateTimeField(null=True, blank=True, db_index=True)
+    confirmed_at = models.DateTimeField(null=True, blank=True)
+    confirmed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    reopened_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["round", "table"]

@@ -23,7 +23,7 @@ from django.utils import timezone
 from django.utils.text import slugify
 
 from apps.accounts.models import display_name
-from apps.games import people
+from apps.games import people, reliability
 from apps.games import scheduling as game_scheduling
 from apps.games import services as game_services
 from apps.games import signals as game_signals
@@ -33,7 +33,7 @@ from apps.games.timing import PRESETS
 from apps.notifications.preferences import mode_for
 from baogame.rules.registry import get_engine
 
-from . import pairing, ratings, standings
+from . import confirmation, eligibility, pairing, ratings, separation, standings
 from .models import (
     AuditLog,
     Fixture,
@@ -117,6 +117,8 @@ def league_create(
     timing_preset: str = "weekly",
     points_table: list[int] | None = None,
     join: bool = False,
+    confirmation_hours: int | None = 0,
+    min_reliability: int | None = 0,
 ) -> League:
     """Create a league organised by ``creator`` (who also plays when ``join``)."""
     _preset_check(
@@ -127,6 +129,7 @@ def league_create(
         timing_preset=timing_preset,
         points_table=points_table or [],
     )
+    _check_rec_settings(confirmation_hours=confirmation_hours, min_reliability=min_reliability)
     base = slugify(name)[:80] or "league"
     slug, n = base, 1
     while League.objects.filter(slug=slug).exists():
@@ -144,6 +147,8 @@ def league_create(
             engine_options=engine_options or {},
             timing_preset=timing_preset,
             points_table=[int(p) for p in points_table or []],
+            confirmation_hours=confirmation_hours or 0,
+            min_reliability=min_reliability or 0,
         )
         league.organisers.add(creator)
         if join:
@@ -152,6 +157,14 @@ def league_create(
             )
         audit(league=league, actor=creator, action="league_created", game_name=game)
     return league
+
+
+def _check_rec_settings(*, confirmation_hours: int | None, min_reliability: int | None) -> None:
+    """The confirmation period is 0-720 hours (30 days), the minimum reliability 0-100 percent."""
+    if confirmation_hours is not None and not 0 <= confirmation_hours <= 720:
+        raise ServiceError("invalid_options", "the confirmation period is 0-720 hours")
+    if min_reliability is not None and not 0 <= min_reliability <= 100:
+        raise ServiceError("invalid_options", "the minimum reliability is a percentage, 0-100")
 
 
 def _preset_check(
@@ -198,6 +211,8 @@ LEAGUE_EDITABLE = (
     "engine_options",
     "timing_preset",
     "points_table",
+    "confirmation_hours",
+    "min_reliability",
 )
 _TABLE_FIELDS = {"players_per_table", "allow_smaller_tables"}
 
@@ -214,6 +229,8 @@ def league_update(
     engine_options: dict[str, Any] | None = None,
     timing_preset: str | None = None,
     points_table: list[int] | None = None,
+    confirmation_hours: int | None = None,
+    min_reliability: int | None = None,
 ) -> League:
     """An organiser changes the league's name, description, visibility or game preset (None: unchanged).
 
@@ -233,9 +250,12 @@ def league_update(
         "engine_options": engine_options,
         "timing_preset": timing_preset,
         "points_table": [int(p) for p in points_table] if points_table is not None else None,
+        "confirmation_hours": confirmation_hours,
+        "min_reliability": min_reliability,
     }
     if name is not None and not name.strip():
         raise ServiceError("invalid_options", "a league needs a name")
+    _check_rec_settings(confirmation_hours=confirmation_hours, min_reliability=min_reliability)
     with transaction.atomic():
         league = League.objects.select_for_update().get(pk=league.pk)
         wanted = {field: getattr(league, field) if value is None else value for field, value in given.items()}
@@ -268,6 +288,8 @@ def membership_join_by_link(*, league: League, user: User, token: str) -> Member
     """Join with the league's invite link: an active member at once."""
     if token != league.invite_token:
         raise ServiceError("invalid_invite", "this invite link is not valid", status=404)
+    if not Membership.objects.filter(league=league, user=user, status=Membership.Status.ACTIVE).exists():
+        eligibility.require_reliable(league=league, user=user)
     membership, _ = Membership.objects.get_or_create(league=league, user=user)
     if membership.status != Membership.Status.ACTIVE:
         membership.status, membership.joined_at = Membership.Status.ACTIVE, timezone.now()
@@ -279,6 +301,7 @@ def membership_request(*, league: League, user: User) -> Membership:
     """Ask to join a public league; an organiser approves."""
     if not league.is_public:
         raise ServiceError("forbidden", "a private league is joined by its invite link", status=403)
+    eligibility.require_reliable(league=league, user=user)
     membership, created = Membership.objects.get_or_create(league=league, user=user)
     if not created and membership.status == Membership.Status.WITHDRAWN:
         membership.status = Membership.Status.PENDING
@@ -342,6 +365,7 @@ def season_create(
             round_interval_days=round_interval_days,
         )
         audit(league=league, actor=by, action="season_created", season=number, rounds=rounds)
+        eligibility.withdraw_below_minimum(league=league, by=by, audit=audit)
     return season
 
 
@@ -374,7 +398,7 @@ def _plan_next(season: Season, members: list[int], number: int) -> pairing.Round
         members=members,
         size=size,
         min_size=smallest,
-        history=history,
+        history=separation.weigh(history, separation.forbidden_pairs(members)),
         bye_counts=bye_counts,
         rounds=remaining,
         seed=f"{season.seed}:{number}",
@@ -413,6 +437,7 @@ def round_start(*, season_id: int, by: User | None = None) -> Round:
                 "too_few_members", f"a round needs at least {smallest} active members", status=409
             )
         plan = _plan_next(season, members, number)
+        separation.check_tables(plan.tables, separation.forbidden_pairs(members))
         rnd = Round.objects.create(
             season=season, number=number, started_at=timezone.now(), started_by=by, byes=plan.byes
         )
@@ -441,12 +466,10 @@ def _table_game_create(
 ) -> Game:
     """Create one table's game and seat its members in a seeded random order.
 
-    The pairing does not keep one person's accounts apart (a member and their bot account): a table
-    that seats two of them is created as a bot-test game, which its page shows, and the audit log says
-    so to every member.
+    The pairing never seats one person's accounts (a member and their bot account) at one table
+    (``separation``; ``round_start`` refuses a round it cannot seat so), and the game is never a
+    bot-test game: ``game_join`` refuses a second seat of one person.
     """
-    persons = [people.person_of(u) for u in _users(user_ids)]
-    shared = len(set(persons)) < len(persons)
     game = game_services.game_create(
         creator=None,
         engine=league.game,
@@ -455,10 +478,7 @@ def _table_game_create(
         timing_preset=league.timing_preset,
         title=f"{league.name} · season {season.number} · round {rnd.number} · table {table}",
         creator_seat=False,
-        bot_test=shared,
     )
-    if shared:
-        audit(league=league, actor=None, action="table_shares_a_person", game=game, table=table)
     order = list(user_ids)
     random.Random(f"leagues:seats:{season.seed}:{rnd.number}:{table}").shuffle(order)
     users = {u.pk: u for u in _users(order)}
@@ -533,6 +553,7 @@ def fixture_record_result(*, game_id: int) -> bool:
         changed = False
         if game.status == Game.Status.FINISHED and game.result:
             _count_result(season=season, game=game)
+            confirmation.on_counted(fixture, now=fixture.counted_at)
             changed = True
         _season_finish_if_done(season)
     return changed
@@ -772,6 +793,7 @@ def _take_offered_seat(*, offer: SubstituteOffer, game: Game, seat: Seat | None,
     assert seat is not None  # the caller checked that the seat is still the one offered
     league = offer.league
     _check_newcomer(league=league, game=game, user=user)
+    reliability.seat_changed(seat=seat, previous_id=seat.user_id, newcomer_id=user.pk)
     seat.user, seat.bot_takeover, seat.bot_hold, seat.consecutive_timeouts = user, False, False, 0
     seat.save(update_fields=["user", "bot_takeover", "bot_hold", "consecutive_timeouts"])
     offer.status = SubstituteOffer.Status.ACCEPTED
@@ -807,6 +829,8 @@ def seat_bot_takeover(
             raise ServiceError("no_such_seat", "no player seat at that position", status=404)
         seat.bot_takeover, seat.bot_hold, seat.consecutive_timeouts = on, on, 0
         seat.save(update_fields=["bot_takeover", "bot_hold", "consecutive_timeouts"])
+        if on:
+            reliability.handed_to_bot(seat)
         audit(
             league=league,
             actor=by,

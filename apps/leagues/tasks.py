@@ -11,3 +11,11 @@ from . import services
 def start_due_rounds() -> int:
     """Beat: start every league round whose scheduled time has come."""
     return services.rounds_start_due()
+
+
+@shared_task(acks_late=True)
+def confirm_due_results() -> int:
+    """Beat: confirm every provisional league result whose confirmation period has ended."""
+    from . import confirmation
+
+    return confirmation.confirm_due()

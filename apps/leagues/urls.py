@@ -12,6 +12,7 @@ urlpatterns = [
     path("<slug:slug>/withdraw/", views.league_withdraw, name="withdraw"),
     path("<slug:slug>/offers/<int:offer_id>/", views.offer_detail, name="offer"),
     path("<slug:slug>/offers/<int:offer_id>/<str:answer>/", views.offer_answer, name="offer_answer"),
+    path("<slug:slug>/seasons/<int:number>/<str:kind>.csv", views.season_export_csv, name="season_export"),
     path("<slug:slug>/manage/", views.league_manage, name="manage"),
     path("<slug:slug>/manage/<str:action>/", views.league_manage_action, name="manage_action"),
 ]

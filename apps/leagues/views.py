@@ -12,9 +12,10 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from apps.accounts.http import AuthenticatedHttpRequest
+from apps.games import reliability
 from baogame.rules.core import RuleError
 
-from . import charts, selectors, services
+from . import charts, confirmation, exports, selectors, services
 from .auditlog import audit_sentence
 from .forms import EmailForm, GameToolForm, LeagueCreateForm, LeagueSettingsForm, SeasonCreateForm
 from .models import League
@@ -54,7 +55,9 @@ def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "season": season,
         "table": table,
         "chart": chart,
-        "rounds": selectors.season_rounds(season=season) if season else [],
+        "rounds": _with_result_states(selectors.season_rounds(season=season)) if season else [],
+        "provisional": confirmation.provisional_players(season) if season else {},
+        "reliability": reliability.records_for([row.user_id for row in table]),
         "audit_log": [
             {"entry": entry, "sentence": audit_sentence(entry)}
             for entry in selectors.league_audit_log(league=league)
@@ -68,6 +71,23 @@ def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
         ),
     }
     return render(request, "leagues/detail.html", context)
+
+
+def _with_result_states(rounds: list[Any]) -> list[Any]:
+    """Each fixture of the rounds gets ``result_state`` (provisional, confirmed, …) for the page."""
+    for rnd in rounds:
+        for fixture in rnd.fixtures.all():
+            fixture.result_state = confirmation.result_state(fixture)
+    return rounds
+
+
+def _with_records(memberships: Any) -> list[Any]:
+    """Each membership gets its player's reliability ``record`` (the organiser's member list)."""
+    rows = list(memberships)
+    records = reliability.records_for([m.user_id for m in rows])
+    for membership in rows:
+        membership.record = records[membership.user_id]
+    return rows
 
 
 @login_required
@@ -154,7 +174,9 @@ def league_manage(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     context = {
         "league": league,
         "season": selectors.season_current(league=league),
-        "members": selectors.league_members(league=league),
+        "members": _with_records(selectors.league_members(league=league)),
+        "results": (results := exports.results_open_to_organisers(league=league)),
+        "own_result_games": selectors.games_played_by(games=[f.game for f in results], user=request.user),
         "fixtures": fixtures,
         "own_games": selectors.games_played_by(games=[f.game for f in fixtures], user=request.user),
         "sole_organiser_plays": services.league_sole_organiser_plays(league=league),
@@ -251,4 +273,26 @@ def _game_tool(request: AuthenticatedHttpRequest, league: League) -> str:
             services.game_adjudicate(**common, places=dict(enumerate(d["places"])), reason=reason)
         case "abort":
             services.game_abort(**common, reason=reason)
+        case "confirm":
+            confirmation.result_confirm(**common, reason=reason)
+            return "Result confirmed."
+        case "reopen":
+            confirmation.result_reopen(**common, reason=reason)
+            return "Result reopened: it left the standings until you adjudicate it."
+        case "adjudicate_result":
+            confirmation.result_adjudicate(**common, places=dict(enumerate(d["places"])), reason=reason)
+            return "Result adjudicated and confirmed."
     return "Done."
+
+
+def season_export_csv(request: HttpRequest, slug: str, number: int, kind: str) -> HttpResponse:
+    """``/leagues/<slug>/seasons/<n>/<standings|ratings|games>.csv`` for whoever may see the league."""
+    league = selectors.league_get_visible(user=request.user, slug=slug)
+    season = league.seasons.filter(number=number).first()
+    if season is None or kind not in exports.KINDS:
+        raise Http404("no such export")
+    response = HttpResponse(
+        exports.to_csv(kind, exports.rows(kind, season)), content_type="text/csv; charset=utf-8"
+    )
+    response["Content-Disposition"] = f'attachment; filename="{league.slug}-season-{number}-{kind}.csv"'
+    return response

@@ -176,24 +176,6 @@ def test_an_offer_for_a_game_that_ended_meanwhile_lapses_for_good(
     assert SubstituteOffer.objects.get(pk=offer.pk).status == SubstituteOffer.Status.WITHDRAWN
 
 
-def test_a_table_seating_a_member_and_their_bot_account_is_a_bot_test_game_said_in_the_log(
-    toy_league: League, organiser: Any
-) -> None:
-    from apps.accounts.models import Profile
-
-    owner, bot = (UserFactory(username=name, password=NO_PASSWORD) for name in ("owner", "owner-bot"))
-    Profile.objects.filter(user=bot).update(is_bot_account=True, bot_owner=owner)
-    for user in (owner, bot):
-        services.membership_join_by_link(league=toy_league, user=user, token=toy_league.invite_token)
-    season = services.season_create(league=toy_league, by=organiser, rounds=1)
-
-    services.round_start(season_id=season.pk, by=organiser)
-
-    game = Fixture.objects.get(round__season=season).game
-    assert game.bot_test
-    assert toy_league.audit_log.filter(action="table_shares_a_person", game=game).exists()
-
-
 def test_the_newcomer_is_mailed_the_link_to_answer_the_offer(
     toy_league: League, organiser: Any, playing_organiser: Game, django_capture_on_commit_callbacks: Any
 ) -> None:

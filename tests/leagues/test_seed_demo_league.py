@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from django.core.management import call_command
+from django.test import Client
 
-from apps.games.models import Seat
+from apps.games.models import Game, Seat
+from apps.leagues import confirmation
 from apps.leagues.models import Fixture, League, Membership, Season
 
 pytestmark = pytest.mark.django_db
@@ -19,10 +23,27 @@ def test_seed_demo_league_creates_a_running_season_once() -> None:
 
     league = League.objects.get(slug="demo-league")
     assert league.organisers.filter(username="demo").exists()
-    assert Membership.objects.filter(league=league, status=Membership.Status.ACTIVE).count() == 6
+    assert Membership.objects.filter(league=league, status=Membership.Status.ACTIVE).count() == 9
     assert Season.objects.get(league=league).status == Season.Status.RUNNING
-    assert Fixture.objects.filter(round__season__league=league).count() == 2
-    bot_seats = Seat.objects.filter(
-        game__league_fixture__round__season__league=league, user__username__startswith="demo-bot"
-    )
-    assert bot_seats.count() == 5 and all(s.bot_takeover for s in bot_seats)
+    fixtures = list(Fixture.objects.filter(round__season__league=league).select_related("game"))
+    assert len(fixtures) == 3
+    mine = next(f for f in fixtures if f.game.seats.filter(user__username="demo").exists())
+    assert mine.game.status == Game.Status.ACTIVE
+    bot_seats = Seat.objects.filter(game=mine.game, user__username__startswith="demo-bot")
+    assert bot_seats.count() == 2 and all(s.bot_takeover for s in bot_seats)
+    states = sorted(confirmation.result_state(f) for f in fixtures if f != mine)
+    assert states == [confirmation.CONFIRMED, confirmation.PROVISIONAL]
+
+
+def test_the_demo_league_page_shows_reliability_and_both_result_states(
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    call_command("seed_demo", stdout=None)
+    with django_capture_on_commit_callbacks(execute=True):  # as in production: receivers after commit
+        call_command("seed_demo_league")
+
+    page = Client().get("/leagues/demo-league/").content.decode()
+
+    assert "<th>Reliability</th>" in page and "100%" in page
+    assert "result confirmed" in page and "provisional result until" in page
+    assert page.count('class="provisional"') >= 4  # three players' lines and their table

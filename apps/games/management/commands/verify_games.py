@@ -1,10 +1,14 @@
-"""``manage.py verify_games [--game ID …]``: replay stored games from seed and move log, report differences.
+"""``manage.py verify_games [--game ID …] [--file RECORD.json …]``: replay games, report differences.
 
 Every game (or the ones named) is rebuilt through its engine from its seed and its move log and
 compared with what is stored (``apps.games.replay.verify_game``): the move numbering, each move's
 events, the state, the version counters, the status and the open decisions. Prints one line per game
 that differs, a summary, then one JSON line; exits with status 1 when any game differs (2 for a game id
 that does not exist). The lines name fields and moves, never card values.
+
+``--file`` checks downloaded game records instead (``apps.games.records``: a finished game's JSON record
+from its page or the API), with no database: each is replayed from its seed and actions and compared
+with its recorded events and result. Status 2 for a file that cannot be read or is not a record.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from apps.games.models import Game
+from apps.games.records import RecordCheck, verify_record
 from apps.games.replay import Discrepancy, verify_games
 
 
@@ -31,8 +36,18 @@ class Command(BaseCommand):
             metavar="ID",
             help="only this game (repeatable)",
         )
+        parser.add_argument(
+            "--file",
+            action="append",
+            dest="files",
+            metavar="RECORD",
+            help="check a downloaded game record (JSON) instead of stored games (repeatable)",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
+        if options.get("files"):
+            self._check_files(options["files"])
+            return
         game_ids: list[int] | None = options["games"]
         if game_ids:
             unknown = sorted(
@@ -57,6 +72,32 @@ class Command(BaseCommand):
             "matching": checked - len(differ),
             "differing": len(differ),
             "discrepancies": [d.to_json() for d in differ],
+        }
+        self.stdout.write(json.dumps(report, separators=(",", ":")))
+        if differ:
+            sys.exit(1)
+
+    def _check_files(self, paths: list[str]) -> None:
+        checks: list[RecordCheck] = []
+        for path in paths:
+            try:
+                with open(path, encoding="utf-8") as handle:
+                    checks.append(verify_record(json.load(handle)))
+            except (OSError, ValueError, KeyError, TypeError) as exc:
+                raise CommandError(f"{path}: not a readable game record ({exc})", returncode=2) from None
+        differ = [c for c in checks if c.problems]
+        for check in differ:
+            for problem in check.problems:
+                where = f" move {problem.seq}" if problem.seq is not None else ""
+                self.stdout.write(f"record {check.public_id}{where}: {problem.code}: {problem.detail}")
+        records = f"{len(checks)} record{'s' if len(checks) != 1 else ''}"
+        summary = f"verified {records}: {len(checks) - len(differ)} match, {len(differ)} differ"
+        self.stdout.write(self.style.ERROR(summary) if differ else self.style.SUCCESS(summary))
+        report = {
+            "records": len(checks),
+            "matching": len(checks) - len(differ),
+            "differing": len(differ),
+            "discrepancies": [c.to_json() for c in differ],
         }
         self.stdout.write(json.dumps(report, separators=(",", ":")))
         if differ:

@@ -1,7 +1,11 @@
 """``manage.py seed_demo_league``: a demo Bao Bei league with the demo user and bot accounts (idempotent).
 
-Run ``manage.py seed_demo`` first (it creates the user ``demo``). The bot accounts' seats are played by
-the server's bot, so the demo season moves without anybody else.
+Run ``manage.py seed_demo`` first (it creates the user ``demo``). The house bot accounts belong to
+nobody (a member never sits at a table with their own bot account). Round 1 seats them at three tables:
+the two without ``demo`` are played to the end at once by their accounts (one result confirmed by the
+organiser, one provisional for the league's 48-hour confirmation period), and in ``demo``'s table the
+server's bot plays the bot accounts' seats, so the season moves without anybody else. The standings
+show every member's reliability record.
 """
 
 from __future__ import annotations
@@ -14,10 +18,10 @@ from django.db import transaction
 
 from apps.accounts.models import Profile
 from apps.games.models import Seat
-from apps.leagues import services
+from apps.leagues import demo_results, services
 from apps.leagues.models import League, Membership
 
-BOTS = 5
+BOTS = 8
 
 
 class Command(BaseCommand):
@@ -34,10 +38,12 @@ class Command(BaseCommand):
                 creator=demo,
                 name="Demo league",
                 game="baobei",
-                description="A demo league: you and five bot accounts, tables of 3, daily timing.",
+                description="A demo league: you and eight house bot accounts, tables of 3, daily timing; "
+                "results stay provisional for 48 hours.",
                 players_per_table=3,
                 timing_preset="daily",
                 join=True,
+                confirmation_hours=48,
             )
         bots = []
         for i in range(1, BOTS + 1):
@@ -48,7 +54,7 @@ class Command(BaseCommand):
                 bot.set_unusable_password()
                 bot.save()
             Profile.objects.filter(user=bot).update(
-                is_bot_account=True, bot_owner=demo, display_name=f"Bot {i}"
+                is_bot_account=True, bot_owner=None, display_name=f"Bot {i}"
             )
             services.membership_join_by_link(league=league, user=bot, token=league.invite_token)
             bots.append(bot)
@@ -59,9 +65,15 @@ class Command(BaseCommand):
         if not season.round_set.exists():
             with transaction.atomic():
                 rnd = services.round_start(season_id=season.pk, by=demo)
+            mine = rnd.fixtures.filter(game__seats__user=demo)
+            finished = list(rnd.fixtures.exclude(pk__in=mine.values("pk")).order_by("table"))
+            for fixture in finished:
+                demo_results.play_as_api_bots(fixture.game_id)
+            demo_results.confirm_one_leave_one(league=league, fixtures=finished, by=demo)
+            with transaction.atomic():
                 # Nobody drives the bot accounts through the API: let the server's bot play their seats.
-                Seat.objects.filter(game__league_fixture__round=rnd, user__in=bots).update(bot_takeover=True)
-                for fixture in rnd.fixtures.all():
+                Seat.objects.filter(game__league_fixture__in=mine, user__in=bots).update(bot_takeover=True)
+                for fixture in mine:
                     from apps.games.scheduling import game_schedule
 
                     game_schedule(fixture.game)

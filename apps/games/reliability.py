@@ -1,0 +1,190 @@
+"""The reliability record: what each player did with the seats they held over the last 12 months.
+
+Kept per **seat tenure** (``SeatTenure``): a tenure starts when a player takes a seat (the game starts,
+or they accept it as a substitute) and ends when the game ends or the seat goes to someone else. A
+substitute starts a tenure of their own, so nobody inherits a predecessor's timeouts or handovers.
+
+Per tenure:
+
+* **answered**: decisions the player answered themselves, from a page, the API or a mail
+  (``move_applied`` with ``in_person_seat``); the server's automatic passes and the bot don't count;
+* **timeouts**: decisions left to their deadline that count as absence (``deadlines.record_timeout``;
+  an unanswered plucking window is a choice, not an absence);
+* **handed to a bot**: the seat went to the bot, after repeated timeouts or by an organiser;
+* **abandoned**: the player left before the game's end (replaced by a substitute), or the game ended
+  with their seat still in the bot's hands.
+
+Vacation days used come from ``accounts.VacationSpell`` (each vacation from start to end), counting the
+part of each spell inside the window. ``record_for`` and ``records_for`` add up the tenures that were
+open at some time in the last 12 months.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.db.models import Count, F, Q, Sum
+from django.utils import timezone
+
+from .models import Game, Move, Seat, SeatTenure
+
+#: The record's window.
+WINDOW = timedelta(days=365)
+
+
+@dataclass(frozen=True)
+class Record:
+    """A player's reliability over the window."""
+
+    games: int = 0
+    answered: int = 0
+    timeouts: int = 0
+    handed_to_bot: int = 0
+    abandoned: int = 0
+    vacation_days: float = 0.0
+
+    @property
+    def decisions(self) -> int:
+        return self.answered + self.timeouts
+
+    @property
+    def on_time_percent(self) -> int | None:
+        """Decisions answered on time, in percent of all the player's decisions; None: no decisions yet."""
+        return round(100 * self.answered / self.decisions) if self.decisions else None
+
+    def meets(self, minimum: int) -> bool:
+        """Whether the record meets a league's minimum (percent on time); no decisions yet passes."""
+        percent = self.on_time_percent
+        return minimum <= 0 or percent is None or percent >= minimum
+
+    @property
+    def summary(self) -> str:
+        """One line for a table cell."""
+        percent = "no decisions yet" if self.on_time_percent is None else f"{self.on_time_percent}% on time"
+        return (
+            f"{percent} · {self.timeouts} timeout{'s' if self.timeouts != 1 else ''} · "
+            f"{self.handed_to_bot} to bot · {self.abandoned} abandoned · {self.vacation_days:g} vacation days"
+        )
+
+
+# --- recording ------------------------------------------------------------------------------------------
+
+
+def tenure_open(*, game_id: int, position: int, user_id: int, now: datetime | None = None) -> SeatTenure:
+    """The seat's open tenure for ``user_id``; a tenure of someone else on that seat is ended first."""
+    now = now or timezone.now()
+    current = SeatTenure.objects.filter(game_id=game_id, position=position, ended_at=None).first()
+    if current is not None and current.user_id == user_id:
+        return current
+    if current is not None:
+        current.ended_at = now
+        current.save(update_fields=["ended_at"])
+    return SeatTenure.objects.create(game_id=game_id, position=position, user_id=user_id, started_at=now)
+
+
+def game_started(*, game_id: int) -> None:
+    """Open a tenure for every player's seat of a game that started."""
+    for seat in Seat.objects.filter(game_id=game_id, user__isnull=False):
+        assert seat.user_id is not None
+        tenure_open(game_id=game_id, position=seat.position, user_id=seat.user_id)
+
+
+def answered(*, move_id: int) -> None:
+    """A player answered a decision themselves (the move's user, in the move's seat)."""
+    move = Move.objects.filter(pk=move_id).values("game_id", "seat", "user_id").first()
+    if move is None or move["user_id"] is None:
+        return
+    tenure = tenure_open(game_id=move["game_id"], position=move["seat"], user_id=move["user_id"])
+    SeatTenure.objects.filter(pk=tenure.pk).update(answered=F("answered") + 1)
+
+
+def timed_out(seat: Seat, *, handed: bool) -> None:
+    """A seat's player let a decision time out (inside the move's transaction); ``handed``: and the seat
+    went to the bot because of it."""
+    if seat.user_id is None:
+        return
+    tenure = tenure_open(game_id=seat.game_id, position=seat.position, user_id=seat.user_id)
+    fields: dict[str, Any] = {"timeouts": F("timeouts") + 1}
+    if handed:
+        fields["handed_to_bot"] = True
+    SeatTenure.objects.filter(pk=tenure.pk).update(**fields)
+
+
+def handed_to_bot(seat: Seat) -> None:
+    """An organiser handed a player's seat to the bot."""
+    if seat.user_id is None:
+        return
+    tenure = tenure_open(game_id=seat.game_id, position=seat.position, user_id=seat.user_id)
+    SeatTenure.objects.filter(pk=tenure.pk).update(handed_to_bot=True)
+
+
+def seat_changed(*, seat: Seat, previous_id: int | None, newcomer_id: int) -> None:
+    """A substitute took a seat mid-game: the previous player's tenure ends abandoned, a new one opens."""
+    now = timezone.now()
+    if previous_id is not None:
+        SeatTenure.objects.filter(
+            game_id=seat.game_id, position=seat.position, user_id=previous_id, ended_at=None
+        ).update(ended_at=now, abandoned=True)
+    tenure_open(game_id=seat.game_id, position=seat.position, user_id=newcomer_id, now=now)
+
+
+def game_ended(*, game_id: int) -> None:
+    """Close the game's open tenures; a seat still in the bot's hands is abandoned."""
+    now = timezone.now()
+    in_bot_hands = set(
+        Seat.objects.filter(game_id=game_id, bot_takeover=True).values_list("position", flat=True)
+    )
+    for tenure in SeatTenure.objects.filter(game_id=game_id, ended_at=None):
+        tenure.ended_at = now
+        tenure.abandoned = tenure.abandoned or tenure.position in in_bot_hands
+        tenure.save(update_fields=["ended_at", "abandoned"])
+
+
+# --- reading --------------------------------------------------------------------------------------------
+
+
+def record_for(user: Any, *, now: datetime | None = None) -> Record:
+    """``user``'s record over the last 12 months."""
+    return records_for([user.pk], now=now).get(user.pk, Record())
+
+
+def records_for(user_ids: Iterable[int], *, now: datetime | None = None) -> dict[int, Record]:
+    """The records of several players at once (every id gets one, empty when nothing is recorded)."""
+    from apps.accounts.models import VacationSpell
+
+    now = now or timezone.now()
+    since = now - WINDOW
+    ids = list(user_ids)
+    rows = (
+        SeatTenure.objects.filter(user_id__in=ids, started_at__lte=now)
+        .filter(Q(ended_at=None) | Q(ended_at__gte=since))
+        .exclude(game__status=Game.Status.OPEN)
+        .values("user_id")
+        .annotate(
+            games=Count("game", distinct=True),
+            answered_sum=Sum("answered"),
+            timeouts_sum=Sum("timeouts"),
+            handed=Count("pk", filter=Q(handed_to_bot=True)),
+            abandoned_count=Count("pk", filter=Q(abandoned=True)),
+        )
+    )
+    away: dict[int, float] = {}
+    for spell in VacationSpell.objects.filter(user_id__in=ids, started_at__lte=now).filter(
+        Q(ended_at=None) | Q(ended_at__gte=since)
+    ):
+        start, end = max(spell.started_at, since), min(spell.ended_at or now, now)
+        away[spell.user_id] = away.get(spell.user_id, 0.0) + max(0.0, (end - start).total_seconds())
+    out = {uid: Record(vacation_days=round(away.get(uid, 0.0) / 86400, 1)) for uid in ids}
+    for row in rows:
+        out[row["user_id"]] = Record(
+            games=row["games"],
+            answered=row["answered_sum"] or 0,
+            timeouts=row["timeouts_sum"] or 0,
+            handed_to_bot=row["handed"],
+            abandoned=row["abandoned_count"],
+            vacation_days=out[row["user_id"]].vacation_days,
+        )
+    return out

@@ -1,0 +1,46 @@
+"""The demo league's finished tables (``manage.py seed_demo_league``): played to the end by the house bot
+accounts as API clients would play them (their answers count in the reliability record), then one
+result confirmed by the organiser and one left provisional."""
+
+from __future__ import annotations
+
+import random
+
+from django.contrib.auth.models import User
+
+from apps.games import services as game_services
+from apps.games.models import Game
+from baogame.rules.registry import get_bots, get_engine
+
+from . import confirmation, services
+from .models import Fixture, League
+
+MAX_MOVES = 5000
+
+
+def play_as_api_bots(game_id: int) -> None:
+    """Every seat's account answers its open decisions with the engine's default bot, from its own view."""
+    for _ in range(MAX_MOVES):
+        game = Game.objects.get(pk=game_id)
+        if game.status != Game.Status.ACTIVE or game.state is None:
+            return
+        engine = get_engine(game.engine)
+        bots, default = get_bots(game.engine)
+        decision = engine.pending(game.state)[0]
+        position = decision["seats"][0]
+        seat = game.seats.select_related("user").get(position=position)
+        assert seat.user is not None  # every seat of a league table has its member
+        rng = random.Random(f"demo:{game.seed}:{game.version}:{position}")
+        action = bots[default](engine.view(game.state, position), rng)
+        game_services.submit_action(game_id=game.pk, user=seat.user, action=action)
+    raise RuntimeError(f"demo game {game_id} did not end")
+
+
+def confirm_one_leave_one(*, league: League, fixtures: list[Fixture], by: User) -> None:
+    """Confirm the first finished table's result at once; the second stays provisional."""
+    for fixture in fixtures:  # counted by the game_ended receiver after commit; idempotent here
+        services.fixture_record_result(game_id=fixture.game_id)
+    first = fixtures[0]
+    first.refresh_from_db()
+    if confirmation.result_state(first) == confirmation.PROVISIONAL:
+        confirmation.result_confirm(league=league, game_id=first.game_id, by=by, reason="demo: checked")

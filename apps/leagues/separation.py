@@ -1,0 +1,66 @@
+"""Keep one person's accounts apart at league tables: a member never plays their own bot account.
+
+A bot account (``Profile.bot_owner``) is its owner's seat too (``apps.games.people``), so a table that
+seats both would let one person play two hands. The pairing treats this as a hard constraint:
+
+* ``forbidden_pairs`` names the pairs of members that are one person;
+* ``weigh`` adds them to the planner's meeting history with a weight no spread of ordinary repeats
+  can match, so the annealer seats them apart whenever any seating does;
+* ``check_tables`` refuses a round whose tables still seat two accounts of one person: the planner
+  could not keep them apart (e.g. four members at one table of four, two of them one person), and the
+  organiser is told which accounts and what to change (``owner_at_own_table``, 409).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from itertools import combinations
+
+from django.contrib.auth import get_user_model
+
+from apps.accounts.models import display_name
+from apps.games import people
+from apps.games.errors import ServiceError
+
+from .pairing import Pair, pair
+
+#: The history weight of a forbidden pair: placing it adds about ``2 * WEIGHT`` to the planner's cost
+#: (a sum of squared meeting counts), more than any season of ordinary repeats costs.
+WEIGHT = 1000
+
+
+def persons(member_ids: Sequence[int]) -> dict[int, int]:
+    """Member id -> the id of the person behind the account (the bot owner, else the member)."""
+    users = get_user_model().objects.filter(pk__in=member_ids).select_related("profile")
+    return {u.pk: people.person_of(u) or u.pk for u in users}
+
+
+def forbidden_pairs(member_ids: Sequence[int]) -> set[Pair]:
+    """Pairs of members who are one person (a member and their bot account, or two of their bots)."""
+    person = persons(member_ids)
+    return {pair(a, b) for a, b in combinations(sorted(person), 2) if person[a] == person[b]}
+
+
+def weigh(history: Counter[Pair], forbidden: set[Pair]) -> Counter[Pair]:
+    """The meeting history with every forbidden pair made too costly to seat together."""
+    weighted = Counter(history)
+    for p in forbidden:
+        weighted[p] += WEIGHT
+    return weighted
+
+
+def check_tables(tables: Sequence[Sequence[int]], forbidden: set[Pair]) -> None:
+    """Refuse (``owner_at_own_table``) a round that seats two accounts of one person at one table."""
+    for number, table in enumerate(tables, start=1):
+        clash = sorted(pair(a, b) for a, b in combinations(table, 2) if pair(a, b) in forbidden)
+        if clash:
+            a, b = clash[0]
+            users = get_user_model().objects.select_related("profile").in_bulk([a, b])
+            raise ServiceError(
+                "owner_at_own_table",
+                f"the pairing cannot keep {display_name(users[a])} and {display_name(users[b])} apart "
+                f"(one person's accounts) at table {number}: with these members every seating puts them "
+                "together. Withdraw one of the two accounts, or add members, before starting the round.",
+                status=409,
+            )
