@@ -8,7 +8,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('games', '0007_game_public_id_visibility_invitations'),
-        ('notifications', '0004_mail_suppression'),
+        ('notifications', '0005_settle_time_quiet_hours_channel_modes'),
     ]
 
     operations = [
