@@ -8,3 +8,6 @@ class PushConfig(AppConfig):
 
     def ready(self) -> None:
         from . import signals  # noqa: F401 - connects the receivers
+        from .channels import register_endpoints
+
+        register_endpoints()

@@ -1,35 +1,43 @@
 """Whether a person wants a category of notice on a channel (``push`` or ``webhook``).
 
-One gate for both new channels. Until the notifications preferences table exists it reads the
-channel's own per-device / per-endpoint settings: a person wants a category on a channel when at
-least one of their push subscriptions (or active webhook endpoints) has it on. The caller still
-filters each device by its own setting. When ``apps.notifications.preferences.mode_for`` lands,
-this becomes ``mode_for(user, category, channel) == "immediately"``.
+One gate for both channels: the Notifications table (``apps.notifications.preferences.mode_for``)
+decides per person, category and channel; a push subscription then filters by its own per-browser
+setting (``mode_of``). Each app tells the table whether a person has somewhere to receive its
+channel (``register_endpoints``, called from the apps' ``ready``), which sets the cell's default.
 """
 
 from __future__ import annotations
 
 from django.contrib.auth.models import User
 
+from apps.notifications.preferences import mode_for, register_channel
+
 #: Channel values of a category on a device or endpoint.
 IMMEDIATELY, OFF = "immediately", "off"
 CHANNEL_MODES = (IMMEDIATELY, OFF)
 
 
-def _channel_enabled(user: User, category: str, channel: str) -> bool:
-    """True when ``user`` wants ``category`` notices on ``channel`` ("push" or "webhook") now."""
-    if not user.is_active:
-        return False
-    if channel == "push":
-        from .models import PushSubscription
+def channel_enabled(user: User, category: str, channel: str) -> bool:
+    """True when ``user`` wants ``category`` (a mail category or a table row) on ``channel`` now."""
+    return user.is_active and mode_for(user, category, channel) == IMMEDIATELY
 
-        subs = PushSubscription.objects.filter(user=user).values_list("categories", flat=True)
-        return any(mode_of(categories, category) == IMMEDIATELY for categories in subs)
-    if channel == "webhook":
-        from apps.webhooks.models import WebhookEndpoint
 
-        return WebhookEndpoint.objects.filter(user=user, active=True).exists()
-    return False
+def has_push_subscription(user: User) -> bool:
+    from .models import PushSubscription
+
+    return PushSubscription.objects.filter(user=user).exists()
+
+
+def has_webhook_endpoint(user: User) -> bool:
+    from apps.webhooks.models import WebhookEndpoint
+
+    return WebhookEndpoint.objects.filter(user=user, active=True).exists()
+
+
+def register_endpoints() -> None:
+    """Tell the Notifications table who can receive push notices and webhook events."""
+    register_channel("push", has_push_subscription)
+    register_channel("webhook", has_webhook_endpoint)
 
 
 def mode_of(categories: dict[str, str], category: str) -> str:

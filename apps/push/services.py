@@ -30,7 +30,7 @@ from apps.notifications.services import KIND_CATEGORY
 from apps.webhooks import urlguard
 
 from . import payloads
-from .channels import CHANNEL_MODES, _channel_enabled, mode_of
+from .channels import CHANNEL_MODES, channel_enabled, mode_of
 from .models import PushMessage, PushSubscription
 
 log = logging.getLogger(__name__)
@@ -115,7 +115,7 @@ def push_decisions(*, game_id: int, version: int, opened: list[list[Any]]) -> in
         if notice is None:
             continue
         body, categories, ttl = notice
-        if not any(_channel_enabled(user, c, "push") for c in categories):
+        if not any(channel_enabled(user, c, "push") for c in categories):
             continue
         for sub in PushSubscription.objects.filter(user=user):
             if all(mode_of(sub.categories, c) != "immediately" for c in categories):

@@ -24,7 +24,7 @@ from django.utils import timezone
 
 from apps.games.models import Game, Move
 from apps.notifications.models import Category
-from apps.push.channels import _channel_enabled
+from apps.push.channels import channel_enabled
 from baogame.celery import publish
 
 from . import payloads, signing, urlguard
@@ -116,7 +116,7 @@ def webhooks_fanout(*, game_id: int, move_id: int | None, ended: bool = False) -
             body = payloads.webhook_body(game=game, seat=position, move=move)
         if body is None:
             continue
-        if not _channel_enabled(user, _category(body, {e.get("type") for e in body["events"]}), "webhook"):
+        if not channel_enabled(user, _category(body, {e.get("type") for e in body["events"]}), "webhook"):
             continue
         for endpoint in mine:
             seq = END_SEQ if ended else (move.seq if move else 0)

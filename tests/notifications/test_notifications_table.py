@@ -14,11 +14,27 @@ from apps.notifications.models import MailSettings
 pytestmark = pytest.mark.django_db
 
 
-def test_defaults_are_immediately_everywhere_a_cell_applies(users: list) -> None:
+def test_defaults_are_immediately_where_a_cell_applies_and_there_is_somewhere_to_send(users: list) -> None:
+    """Mail cells default to immediately; push and webhook cells only once the person has a browser
+    subscribed or an active endpoint (the channel's app registers who has one)."""
+    from apps.push.models import PushSubscription
+    from apps.webhooks.models import WebhookEndpoint
+
+    def expected(category: str, channel: str, reachable: bool) -> str:
+        if not preferences.modes_for(category, channel):
+            return "off"
+        return "immediately" if channel == "mail" or reachable else "off"
+
     for category in preferences.CATEGORIES:
         for channel in preferences.CHANNELS:
-            expected = "immediately" if preferences.modes_for(category, channel) else "off"
-            assert preferences.mode_for(users[0], category, channel) == expected, (category, channel)
+            assert preferences.mode_for(users[0], category, channel) == expected(category, channel, False)
+    PushSubscription.objects.create(
+        user=users[0], endpoint="https://push.example/1", p256dh="k", auth="a", categories={}
+    )
+    WebhookEndpoint.objects.create(user=users[0], url="https://hooks.example/1", secret="s" * 16)
+    for category in preferences.CATEGORIES:
+        for channel in preferences.CHANNELS:
+            assert preferences.mode_for(users[0], category, channel) == expected(category, channel, True)
     assert preferences.modes_for("league_news", "webhook") == ()  # a bot program gets no league news
     assert preferences.modes_for("your_move", "push") == ("immediately", "off")
 
