@@ -5,7 +5,6 @@ point 4)."""
 from __future__ import annotations
 
 import re
-
 from datetime import timedelta
 from typing import Any
 from unittest import mock
