@@ -4,6 +4,7 @@ point 4)."""
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 from typing import Any
 from unittest import mock
@@ -37,12 +38,13 @@ def _seen(game: Game, user: Any) -> list[Any]:
 
 
 def _seen_on_the_page(game: Game, user: Any) -> bytes:
-    """The status line of the game page: what the game waits for, and until when."""
+    """The clocks of the game page: what the game waits for, and until when (the deadlines, without the
+    time left, which moves on between two requests)."""
     client = Client()
     client.force_login(user)
     page = client.get(f"/games/{game.public_id}/").content
-    start = page.index(b'<div class="status-line">')
-    return page[start : page.index(b"</div>", start)]
+    start = page.index(b'<ul class="clocks"')
+    return re.sub(rb'<strong class="left">[^<]*</strong>', b"", page[start : page.index(b"</ul>", start)])
 
 
 @pytest.fixture
