@@ -50,6 +50,7 @@ def test_the_your_move_row_sets_every_decision_category_of_mail(users: list) -> 
 
 
 def test_push_and_webhook_cells_are_stored_apart_from_mail(users: list) -> None:
+    preferences.cell_set(user=users[0], category="results", channel="webhook", mode="immediately")
     preferences.cell_set(user=users[0], category="results", channel="push", mode="off")
 
     assert preferences.mode_for(users[0], "results", "push") == "off"
