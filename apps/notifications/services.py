@@ -401,7 +401,9 @@ def notification_send(*, notification_id: int, now: datetime | None = None) -> b
         deadline = _deadline_of(note.game, note.seat, note.decision_id)
         held_until = _hold_for_quiet(user=note.user, kind=note.kind, due=now, deadline=deadline)
         if held_until is not None:
-            Notification.objects.filter(pk=note.pk, status=note.status).update(due_at=held_until, held=True)
+            Notification.objects.filter(pk=note.pk, status=note.status).update(  # the sweep sends it
+                due_at=held_until, held=True, status=Notification.Status.PENDING
+            )
             return False
     claimed = Notification.objects.filter(  # a row that used up its attempts is never claimed again
         pk=notification_id,

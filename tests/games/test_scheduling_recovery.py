@@ -76,9 +76,8 @@ def test_a_notification_left_pending_is_sent_once_by_the_recovery_sweep(
     game = _game_against_a_bot(user)
     with django_capture_on_commit_callbacks(execute=False):  # its send task is lost
         note = notifications.notify_invitation(game_id=game.pk, user=UserFactory())
-    Notification.objects.filter(pk=note.pk).update(
-        created_at=timezone.now() - timedelta(seconds=settings.NOTIFICATIONS_PENDING_RETRY + 1)
-    )
+    long_ago = timezone.now() - timedelta(seconds=settings.NOTIFICATIONS_PENDING_RETRY + 1)
+    Notification.objects.filter(pk=note.pk).update(created_at=long_ago, due_at=long_ago)
     Game.objects.filter(pk=game.pk).update(status=Game.Status.OPEN)  # an invitation to an open game
     mail.outbox.clear()
 

@@ -177,3 +177,37 @@ def test_a_reminder_breaks_quiet_hours_only_for_a_deadline_inside_them_or_an_hou
     assert bool(mails_to(users[0])) is not held
     if held:
         assert reminder.due_at == opened + timedelta(hours=quiet_to)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("status", ["pending", "failed"])
+def test_a_mail_falling_due_after_quiet_hours_began_waits_for_their_end(
+    status: str,
+    settings: Any,
+    started: Any,
+    users: list,
+    moved: dict,
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    """Quiet hours set (or begun) after a mail was recorded still hold it; a failed try waits too."""
+    settings.NOTIFY_SETTLE_SECONDS = 90
+    capture = django_capture_on_commit_callbacks
+    moved["now"] = _utc(2026, 6, 10, 21, 59)
+    with capture(execute=True):
+        started(2)
+    note = Notification.objects.get(user=users[0])
+    assert not note.held and mails_to(users[0]) == []
+    Notification.objects.filter(pk=note.pk).update(status=status)
+    _quiet(users[0], "Europe/Berlin", time(22, 0), time(7, 0))
+
+    moved["now"] = note.due_at
+    with capture(execute=True):
+        assert services.notification_send(notification_id=note.pk) is False
+
+    note.refresh_from_db()
+    assert (note.status, note.held, note.due_at) == ("pending", True, _utc(2026, 6, 11, 7, 0))
+    assert mails_to(users[0]) == []
+    with capture(execute=True):
+        moved["now"] = note.due_at
+        services.notifications_requeue_pending(now=note.due_at)
+    assert len(mails_to(users[0])) == 1
