@@ -14,7 +14,7 @@ from django.views.decorators.http import require_POST
 from apps.accounts.http import AuthenticatedHttpRequest
 from baogame.rules.core import RuleError
 
-from . import charts, selectors, services
+from . import charts, divisions, selectors, services
 from .auditlog import audit_sentence
 from .forms import EmailForm, GameToolForm, LeagueCreateForm, LeagueSettingsForm, SeasonCreateForm
 from .models import League
@@ -44,16 +44,29 @@ def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
     """Standings, the rating chart, rounds and their games, the audit log."""
     league = selectors.league_get_visible(user=request.user, slug=slug)
     season = selectors.season_current(league=league)
-    table = selectors.season_standings(season=season) if season else []
+    views = selectors.season_divisions(season=season) if season else []
+    table = [row for view in views for row in view.table]
     names = {row.user_id: row.name for row in table}
-    history = selectors.season_rating_history(season=season) if season else {}
-    chart = charts.rating_chart(series={names.get(uid, str(uid)): line for uid, line in history.items()})
+    divisions = [
+        {
+            "division": view.division,
+            "table": view.table,
+            "rounds": view.rounds,
+            "chart": charts.rating_chart(
+                series={names.get(uid, str(uid)): line for uid, line in view.history.items()}
+            ),
+        }
+        for view in views
+    ]
+    chart = divisions[0]["chart"] if len(divisions) == 1 else None
     context: dict[str, Any] = {
         "league": league,
         "role": selectors.league_role(league=league, user=request.user),
         "season": season,
         "table": table,
         "chart": chart,
+        "divisions": divisions,
+        "many_divisions": len(divisions) > 1,
         "rounds": selectors.season_rounds(season=season) if season else [],
         "audit_log": [
             {"entry": entry, "sentence": audit_sentence(entry)}
@@ -201,6 +214,9 @@ def _run_manage_action(request: AuthenticatedHttpRequest, league: League, action
         season_form = SeasonCreateForm(request.POST)
         if not season_form.is_valid():
             return f"Invalid season: {season_form.errors.as_text()}"
+        if league.divisions > 1:
+            season = divisions.season_propose(league=league, by=user, **season_form.cleaned_data)
+            return f"Season {season.number} scheduled: review and confirm its divisions below."
         season = services.season_create(league=league, by=user, **season_form.cleaned_data)
         return f"Season {season.number} scheduled."
     if action == "round":
