@@ -267,6 +267,8 @@ class Heartbeat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} at {self.at:%Y-%m-%d %H:%M:%S}"
+
+
 class Invitation(models.Model):
     """A link that seats its holder in an open game: revocable, and optionally good for one seat only.
 
