@@ -171,8 +171,9 @@ def placement_move(
         if season.divisions_confirmed_at is not None:
             raise ServiceError("divisions_confirmed", "this season's divisions are confirmed", status=409)
         placement = (
-            DivisionPlacement.objects.select_for_update()
+            DivisionPlacement.objects.select_for_update(of=("self",))
             .select_related("user__profile")
+            .order_by()
             .filter(season=season, user_id=user_id)
             .first()
         )
