@@ -1,4 +1,8 @@
-"""``manage.py seed_demo_league``: a demo Bao Bei league with the demo user and bot accounts (idempotent).
+"""``manage.py seed_demo_league``: demo Bao Bei leagues with the demo user and bot accounts (idempotent).
+
+``demo-league``: the demo user and five bot accounts, round-robin pairing. ``demo-divisions``: twelve
+bot accounts in three divisions with Swiss pairing, a finished season and the next one from it
+(``apps.leagues.demo_divisions``).
 
 Run ``manage.py seed_demo`` first (it creates the user ``demo``). The bot accounts' seats are played by
 the server's bot, so the demo season moves without anybody else.
@@ -15,6 +19,7 @@ from django.db import transaction
 from apps.accounts.models import Profile
 from apps.games.models import Seat
 from apps.leagues import services
+from apps.leagues.demo_divisions import seed_divisions_league
 from apps.leagues.models import League, Membership
 
 BOTS = 5
@@ -38,6 +43,7 @@ class Command(BaseCommand):
                 players_per_table=3,
                 timing_preset="daily",
                 join=True,
+                pairing_format="round_robin",
             )
         bots = []
         for i in range(1, BOTS + 1):
@@ -66,3 +72,5 @@ class Command(BaseCommand):
 
                     game_schedule(fixture.game)
         self.stdout.write(self.style.SUCCESS(f"Demo league: /leagues/{league.slug}/"))
+        divided = seed_divisions_league(demo=demo)
+        self.stdout.write(self.style.SUCCESS(f"Demo league with three divisions: /leagues/{divided.slug}/"))
