@@ -1,9 +1,10 @@
 """The three-division demo league of ``seed_demo_league``: Swiss pairing, one up and one down a season.
 
-Twelve bot accounts (owned by the user ``demo``, who organises) in three divisions of four. Season 1
-(one round) is played out at once by the server's bot, in this process; season 2 is proposed from it
-(the top of divisions 2 and 3 up, the bottom of divisions 1 and 2 down), two members swap divisions by
-hand (audited), the divisions are confirmed and its first round starts: the running workers play it.
+Twelve demo accounts whose seats the server's bot plays, in three divisions of four; the user ``demo``
+organises. Season 1 (one round) is played out at once by the server's bot, in this process; season 2
+is proposed from it (the top of divisions 2 and 3 up, the bottom of divisions 1 and 2 down), two
+members swap divisions by hand (audited), the divisions are confirmed and its first round starts:
+the running workers play it.
 """
 
 from __future__ import annotations
@@ -45,7 +46,7 @@ def seed_divisions_league(*, demo: Any) -> League:
         pairing_format="swiss",
     )
     assert league.slug == SLUG, league.slug
-    bots = [_bot(demo, i) for i in range(1, MEMBERS + 1)]
+    bots = [_bot(i) for i in range(1, MEMBERS + 1)]
     for bot in bots:
         services.membership_join_by_link(league=league, user=bot, token=league.invite_token)
     first = divisions.season_propose(league=league, by=demo, rounds=1)
@@ -72,7 +73,7 @@ def seed_divisions_league(*, demo: Any) -> League:
     return league
 
 
-def _bot(demo: Any, i: int) -> Any:
+def _bot(i: int) -> Any:
     User = get_user_model()
     bot, created = User.objects.get_or_create(
         username=f"demo-div-bot-{i}", defaults={"email": f"demo-div-bot-{i}@example.com"}
@@ -80,7 +81,8 @@ def _bot(demo: Any, i: int) -> Any:
     if created:
         bot.set_unusable_password()
         bot.save()
-    Profile.objects.filter(user=bot).update(is_bot_account=True, bot_owner=demo, display_name=f"Div bot {i}")
+    # Not a bot account of demo's: the pairing treats accounts of one person as one (a bot-test game).
+    Profile.objects.filter(user=bot).update(display_name=f"Div bot {i}", is_bot_account=False, bot_owner=None)
     return bot
 
 

@@ -44,6 +44,9 @@ def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
     """Standings, the rating chart, rounds and their games, the audit log."""
     league = selectors.league_get_visible(user=request.user, slug=slug)
     season = selectors.season_current(league=league)
+    wanted = request.GET.get("season", "")
+    if wanted.isdigit():  # an earlier season: ?season=<number>
+        season = league.seasons.filter(number=int(wanted)).first() or season
     views = selectors.season_divisions(season=season) if season else []
     table = [row for view in views for row in view.table]
     names = {row.user_id: row.name for row in table}
@@ -67,6 +70,7 @@ def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "chart": chart,
         "divisions": divisions,
         "many_divisions": len(divisions) > 1,
+        "season_numbers": list(league.seasons.order_by("number").values_list("number", flat=True)),
         "rounds": selectors.season_rounds(season=season) if season else [],
         "audit_log": [
             {"entry": entry, "sentence": audit_sentence(entry)}

@@ -121,6 +121,12 @@ def test_a_season_of_two_divisions_then_promotion_and_relegation(
     assert placements[newcomer.pk].division == 2 and placements[newcomer.pk].movement == "new"
     assert sorted(p.division for p in placements.values()).count(1) == 4
 
+    # The league page shows the newest season and links the earlier one, with its final standings.
+    page = _client(people[0]).get(f"/leagues/{league.slug}/").content.decode()
+    assert "Season 2 ·" in page and '<a href="?season=1">1</a>' in page
+    earlier = _client(people[0]).get(f"/leagues/{league.slug}/?season=1").content.decode()
+    assert "Season 1 · Finished" in earlier and earlier.count('class="standings"') == 2
+
 
 def test_a_new_season_waits_for_the_previous_one(club: tuple[League, list[Any]], organiser: Any) -> None:
     league, _ = club
@@ -149,7 +155,7 @@ def test_the_proposal_screen_moves_and_confirms_and_only_organisers_see_it(
     boss.post(f"{base}/move/", {"user": people[0].pk, "division": 2, "reason": "rusty"})
     moved = DivisionPlacement.objects.get(season=season, user=people[0])
     assert moved.division == 2 and moved.moved_by_hand
-    assert "moved by hand" in boss.get(f"{base}/").content.decode()
+    assert "Moved by hand (proposed: first season)" in boss.get(f"{base}/").content.decode()
     boss.post(f"{base}/confirm/")
     season.refresh_from_db()
     assert season.divisions_confirmed_at is not None

@@ -38,8 +38,12 @@ def test_the_sign_up_verification_mail_names_the_site_not_example_com(client: An
 
     client.post(
         "/accounts/signup/",
-        {"email": "kite@example.net", "username": "kite", "password1": "a-long-kite-pw-42",
-         "password2": "a-long-kite-pw-42"},
+        {
+            "email": "kite@example.net",
+            "username": "kite",
+            "password1": "a-long-kite-pw-42",
+            "password2": "a-long-kite-pw-42",
+        },
     )
 
     message = mail.outbox[-1]
@@ -47,8 +51,9 @@ def test_the_sign_up_verification_mail_names_the_site_not_example_com(client: An
     assert "baogame" in message.subject
 
 
-def test_a_game_mail_ends_with_the_sites_name_and_url(started: Any, settings: Any,
-                                                      django_capture_on_commit_callbacks: Any) -> None:
+def test_a_game_mail_ends_with_the_sites_name_and_url(
+    started: Any, settings: Any, django_capture_on_commit_callbacks: Any
+) -> None:
     settings.SITE_URL = "https://baogame.example.org"
 
     with django_capture_on_commit_callbacks(execute=True):
