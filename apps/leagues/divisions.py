@@ -229,11 +229,12 @@ def divisions_confirm(*, season: Season, by: User) -> Season:
 def members_by_division(*, season: Season, members: Sequence[int]) -> dict[int, list[int]]:
     """The round's members by division (inside round start's transaction).
 
-    A league of one division: everybody in division 1. Otherwise the season's divisions must be
-    confirmed (``divisions_unconfirmed``); a member without a place (joined since) gets the lowest.
+    A season without placements (a league of one division, or a season scheduled before the league
+    had divisions): everybody in division 1. Otherwise the season's divisions must be confirmed
+    (``divisions_unconfirmed``); a member without a place (joined since) gets the lowest.
     """
     league = season.league
-    if league.divisions <= 1 and not season.placements.exists():
+    if not season.placements.exists():  # a season without divisions (or from before they were set)
         return {1: sorted(members)} if members else {}
     if season.divisions_confirmed_at is None:
         raise ServiceError(

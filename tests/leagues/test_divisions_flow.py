@@ -220,3 +220,22 @@ def test_swiss_and_round_robin_leagues_pair_by_their_format(
         pairs = {tuple(sorted(t)) for t in tables}
         # 6 players at tables of 2 over 5 rounds: both formats seat every pair exactly once.
         assert len(tables) == 15 and len(pairs) == 15, fmt
+
+
+def test_switching_divisions_on_mid_season_leaves_the_running_season_in_one_division(
+    toy_engine: str, organiser: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    league = services.league_create(creator=organiser, name="Late", game=toy_engine, players_per_table=2)
+    for i in range(4):
+        user = UserFactory(username=f"late{i}", password=NO_PASSWORD)
+        services.membership_join_by_link(league=league, user=user, token=league.invite_token)
+    season = services.season_create(league=league, by=organiser, rounds=2)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.round_start(season_id=season.pk, by=organiser)
+    services.league_update(league=league, by=organiser, divisions=2)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.round_start(season_id=season.pk, by=organiser)
+    assert set(Fixture.objects.filter(round__season=season).values_list("division", flat=True)) == {1}
+    with pytest.raises(ServiceError) as refused:  # the next season waits for this one to finish
+        divisions.season_propose(league=league, by=organiser)
+    assert refused.value.code == "previous_season_running"
