@@ -23,11 +23,20 @@ PRODUCTION = {
 
 def _manage(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
     dropped = {"DJANGO_ALLOW_ASYNC_UNSAFE"}  # set by the browser tests' conftest in this process
-    clean = {k: v for k, v in os.environ.items()
-             if k not in PRODUCTION and k not in dropped and not k.startswith("PYTEST")}
+    clean = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in PRODUCTION and k not in dropped and not k.startswith("PYTEST")
+    }
     clean["BAOGAME_TESTING"] = "0"
-    return subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env={**clean, **env},
-                          capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env={**clean, **env},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 def test_check_deploy_is_clean_with_the_production_variables() -> None:

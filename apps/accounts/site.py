@@ -24,7 +24,5 @@ def sync_site(**kwargs: Any) -> None:
     """Give the current ``Site`` row the name ``baogame`` and the domain of ``SITE_URL``."""
     from django.contrib.sites.models import Site
 
-    Site.objects.update_or_create(
-        pk=settings.SITE_ID, defaults={"domain": site_domain(), "name": SITE_NAME}
-    )
+    Site.objects.update_or_create(pk=settings.SITE_ID, defaults={"domain": site_domain(), "name": SITE_NAME})
     Site.objects.clear_cache()

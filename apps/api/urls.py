@@ -7,6 +7,7 @@ from . import views_account as account
 from . import views_calendar as calendar
 from . import views_clock as clock
 from . import views_games as games
+from . import views_league_divisions as league_divisions
 from . import views_league_manage as manage
 from . import views_leagues as leagues
 from . import web
@@ -57,6 +58,21 @@ urlpatterns = [
         name="season-ratings",
     ),
     path("v1/leagues/<slug:slug>/seasons/", manage.SeasonCreateApi.as_view(), name="season-create"),
+    path(
+        "v1/leagues/<slug:slug>/seasons/<int:season_id>/divisions/",
+        league_divisions.SeasonDivisionsApi.as_view(),
+        name="season-divisions",
+    ),
+    path(
+        "v1/leagues/<slug:slug>/seasons/<int:season_id>/divisions/move/",
+        league_divisions.SeasonDivisionMoveApi.as_view(),
+        name="season-division-move",
+    ),
+    path(
+        "v1/leagues/<slug:slug>/seasons/<int:season_id>/divisions/confirm/",
+        league_divisions.SeasonDivisionsConfirmApi.as_view(),
+        name="season-divisions-confirm",
+    ),
     path("v1/leagues/<slug:slug>/join/", leagues.LeagueJoinApi.as_view(), name="league-join"),
     path("v1/leagues/<slug:slug>/withdraw/", leagues.LeagueWithdrawApi.as_view(), name="league-withdraw"),
     path("v1/leagues/<slug:slug>/audit-log/", leagues.LeagueAuditLogApi.as_view(), name="league-audit-log"),

@@ -24,6 +24,7 @@ from apps.games import services as game_services
 from apps.games.errors import ServiceError
 from apps.games.models import Game
 from apps.leagues import confirmation
+from apps.leagues import divisions as league_divisions
 from apps.leagues import selectors as league_selectors
 from apps.leagues import services as league_services
 
@@ -180,7 +181,11 @@ class LeagueEmailApi(APIView):
 
 
 class SeasonCreateApi(APIView):
-    """An organiser schedules a new season; round 1 starts at ``starts_at`` (or when started by hand)."""
+    """An organiser schedules a new season; round 1 starts at ``starts_at`` (or when started by hand).
+
+    In a league of several divisions the season starts from the previous one (which must have
+    finished): its divisions are proposed (``…/seasons/<id>/divisions/``) and round 1 waits until an
+    organiser confirms them."""
 
     class InputSerializer(JsonInput):
         starts_at = serializers.DateTimeField(
@@ -196,7 +201,10 @@ class SeasonCreateApi(APIView):
         league = league_organised(request, slug)
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        season = league_services.season_create(league=league, by=request.user, **data.validated_data)
+        if league.divisions > 1:  # with the proposed divisions, which an organiser confirms
+            season = league_divisions.season_propose(league=league, by=request.user, **data.validated_data)
+        else:
+            season = league_services.season_create(league=league, by=request.user, **data.validated_data)
         return Response(SeasonSerializer(season).data, status=status.HTTP_201_CREATED)
 
 

@@ -17,6 +17,7 @@ from apps.games.errors import ServiceError
 from apps.games.timing import PRESETS
 from apps.leagues import selectors as league_selectors
 from apps.leagues import services as league_services
+from apps.leagues.formats import FORMATS
 from apps.leagues.models import League, Season
 
 from .inputs import JsonInput, QueryInput
@@ -28,6 +29,12 @@ CONFIRMATION_HELP = (
 RELIABILITY_HELP = (
     "Percent of decisions answered on time over the last 12 months needed to join and at each new season; "
     "0: no minimum."
+)
+DIVISIONS_HELP = "Number of divisions (1 = top); used by the next season's proposal."
+PROMOTION_HELP = "How many players move up (and down) between neighbouring divisions each season."
+FORMAT_HELP = (
+    "spread: opponents repeat as little as possible; swiss: similar standings meet, no rematch while "
+    "avoidable; round_robin: every pair meets equally often, as far as table sizes allow."
 )
 
 
@@ -49,6 +56,10 @@ class SeasonSerializer(serializers.Serializer):
     starts_at = serializers.DateTimeField()
     rounds = serializers.IntegerField()
     round_interval_days = serializers.IntegerField()
+    divisions_confirmed_at = serializers.DateTimeField(
+        allow_null=True,
+        help_text="When an organiser confirmed the divisions (null: not yet, or no divisions).",
+    )
 
 
 class StandingSerializer(serializers.Serializer):
@@ -63,6 +74,7 @@ class StandingSerializer(serializers.Serializer):
     mu = serializers.FloatField()
     sigma = serializers.FloatField()
     rating = serializers.FloatField()
+    division = serializers.IntegerField(help_text="The player's division this season (1 = top).")
 
 
 class RoleSerializer(serializers.Serializer):
@@ -78,6 +90,11 @@ class LeagueDetailSerializer(LeagueSerializer):
     )
     confirmation_hours = serializers.IntegerField(help_text=CONFIRMATION_HELP)
     min_reliability = serializers.IntegerField(help_text=RELIABILITY_HELP)
+    divisions = serializers.IntegerField(help_text="Number of divisions (1 = top).")
+    promotion = serializers.IntegerField(
+        help_text="Players moving up and down between divisions each season."
+    )
+    pairing_format = serializers.ChoiceField(choices=FORMATS, help_text="spread, swiss or round_robin.")
     seasons = SeasonSerializer(many=True)
     me = RoleSerializer()
 
@@ -90,6 +107,9 @@ def _league_detail(league: League, user: Any) -> dict[str, Any]:
         "points_table": league.points_table,
         "confirmation_hours": league.confirmation_hours,
         "min_reliability": league.min_reliability,
+        "divisions": league.divisions,
+        "promotion": league.promotion,
+        "pairing_format": league.pairing_format,
         "seasons": list(league.seasons.order_by("-number")),
         "me": league_selectors.league_role(league=league, user=user),
     }
@@ -132,6 +152,9 @@ class LeagueCreateApi(APIView):
         min_reliability = serializers.IntegerField(
             min_value=0, max_value=100, default=0, help_text=RELIABILITY_HELP
         )
+        divisions = serializers.IntegerField(min_value=1, max_value=20, default=1, help_text=DIVISIONS_HELP)
+        promotion = serializers.IntegerField(min_value=0, max_value=50, default=1, help_text=PROMOTION_HELP)
+        pairing_format = serializers.ChoiceField(choices=FORMATS, default="spread", help_text=FORMAT_HELP)
 
     @extend_schema(
         operation_id="leagues_create", request=InputSerializer, responses={201: LeagueDetailSerializer}
@@ -191,6 +214,13 @@ class LeagueDetailApi(APIView):
         min_reliability = serializers.IntegerField(
             min_value=0, max_value=100, required=False, help_text=RELIABILITY_HELP
         )
+        divisions = serializers.IntegerField(
+            min_value=1, max_value=20, required=False, help_text=DIVISIONS_HELP
+        )
+        promotion = serializers.IntegerField(
+            min_value=0, max_value=50, required=False, help_text=PROMOTION_HELP
+        )
+        pairing_format = serializers.ChoiceField(choices=FORMATS, required=False, help_text=FORMAT_HELP)
 
     @extend_schema(operation_id="leagues_retrieve", responses=LeagueDetailSerializer)
     def get(self, request: AuthenticatedRequest, slug: str) -> Response:
@@ -350,6 +380,7 @@ class LeagueAuditLogApi(APIView):
 
 class FixtureSerializer(serializers.Serializer):
     table = serializers.IntegerField()
+    division = serializers.IntegerField(help_text="The division whose table it is (1 = top).")
     game_id = serializers.IntegerField()
     status = serializers.CharField()
     players = serializers.ListField(child=serializers.CharField(), help_text="Names, by seat.")
@@ -371,6 +402,7 @@ def round_body(rnd: Any) -> dict[str, Any]:
         fixtures.append(
             {
                 "table": f.table,
+                "division": f.division,
                 "game_id": f.game_id,
                 "status": f.game.status,
                 "players": [s.label for s in seats],

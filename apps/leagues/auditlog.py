@@ -28,6 +28,8 @@ SENTENCES: dict[str, str] = {
     "game_adjudicated": "{actor} adjudicated the game.",
     "game_aborted": "{actor} aborted the game.",
     "members_emailed": "{actor} e-mailed the members.",
+    "division_moved": "{actor} moved {name} from division {before} to division {after} for season {season}.",
+    "divisions_confirmed": "{actor} confirmed the divisions of season {season}.",
 }
 
 

@@ -7,6 +7,8 @@ from django import forms
 from apps.games.timing import PRESETS
 from baogame.rules import registry
 
+from .formats import FORMATS
+from .formats import LABELS as FORMAT_LABELS
 from .models import League
 
 LABELS = {"baobei": "Bao Bei", "baohuang": "Bao Huang"}
@@ -17,9 +19,8 @@ def game_choices() -> list[tuple[str, str]]:
     return [(name, LABELS.get(name, name.title())) for name in registry.ENGINES]
 
 
-
 def _int_list(raw: str) -> list[int]:
-    """"3,2,1" -> [3, 2, 1]; empty -> []."""
+    """ "3,2,1" -> [3, 2, 1]; empty -> []."""
     raw = raw.strip()
     if not raw:
         return []
@@ -27,6 +28,7 @@ def _int_list(raw: str) -> list[int]:
         return [int(p) for p in raw.split(",")]
     except ValueError:
         raise forms.ValidationError("whole numbers separated by commas") from None
+
 
 class LeaguePresetForm(forms.Form):
     """The league fields an organiser sets when creating the league and may change later."""
@@ -59,9 +61,34 @@ class LeaguePresetForm(forms.Form):
         help_text="Share of decisions answered on time over 12 months needed to join and at each new "
         "season; 0: none.",
     )
+    divisions = forms.IntegerField(
+        min_value=1,
+        max_value=20,
+        initial=1,
+        required=False,
+        help_text="1 = no divisions; division 1 is the top.",
+    )
+    promotion = forms.IntegerField(
+        min_value=0,
+        max_value=50,
+        initial=1,
+        required=False,
+        label="Promoted and relegated",
+        help_text="How many players move up (and down) between neighbouring divisions each season.",
+    )
+    pairing_format = forms.ChoiceField(
+        choices=[(f, FORMAT_LABELS[f]) for f in FORMATS],
+        initial="spread",
+        required=False,
+        help_text="Spread: opponents repeat as little as possible. Swiss: similar standings meet, "
+        "no rematch while avoidable. Round robin: every pair meets equally often.",
+    )
 
     def clean_points_table(self) -> list[int]:
         return _int_list(self.cleaned_data["points_table"])
+
+    def clean_pairing_format(self) -> str | None:
+        return self.cleaned_data["pairing_format"] or None
 
 
 class LeagueCreateForm(LeaguePresetForm):
@@ -80,7 +107,20 @@ class LeagueCreateForm(LeaguePresetForm):
         "confirmation_hours",
         "min_reliability",
         "join",
+        "divisions",
+        "promotion",
+        "pairing_format",
     ]
+
+    #: What a field left out of the form means for a new league.
+    DEFAULTS = {"divisions": 1, "promotion": 1, "pairing_format": "spread"}
+
+    def clean(self) -> dict:
+        data = super().clean() or {}
+        for field, default in self.DEFAULTS.items():
+            if data.get(field) is None:
+                data[field] = default
+        return data
 
 
 class LeagueSettingsForm(LeaguePresetForm):
@@ -142,3 +182,11 @@ class GameToolForm(forms.Form):
 
     def clean_places(self) -> list[int]:
         return _int_list(self.cleaned_data["places"])
+
+
+class DivisionMoveForm(forms.Form):
+    """The organiser moves one member to another division of a proposed season."""
+
+    user = forms.IntegerField(widget=forms.HiddenInput)
+    division = forms.IntegerField(min_value=1, max_value=20)
+    reason = forms.CharField(required=False, max_length=500)

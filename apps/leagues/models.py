@@ -53,6 +53,18 @@ class League(models.Model):
         help_text="Joining (and each new season) needs this share, in percent, of decisions answered on "
         "time over the last 12 months; 0: no minimum. Players with no decisions yet may join.",
     )
+    # Divisions and pairing (see apps.leagues.divisions and apps.leagues.formats).
+    divisions = models.PositiveSmallIntegerField(
+        default=1, help_text="Number of divisions (1 = top); a new season moves players between them."
+    )
+    promotion = models.PositiveSmallIntegerField(
+        default=1, help_text="How many move up (and down) between neighbouring divisions each season."
+    )
+    pairing_format = models.CharField(
+        max_length=12,
+        default="spread",
+        choices=[("spread", "Spread the opponents"), ("swiss", "Swiss"), ("round_robin", "Round robin")],
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -82,6 +94,9 @@ class Season(models.Model):
     seed = models.CharField(max_length=32, default=new_season_seed, editable=False)
     plan = models.JSONField(
         default=dict, blank=True, editable=False, help_text="The pairing plan of the remaining rounds."
+    )
+    divisions_confirmed_at = models.DateTimeField(
+        null=True, blank=True, help_text="When an organiser confirmed who plays in which division."
     )
 
     class Meta:
@@ -140,6 +155,7 @@ class Fixture(models.Model):
     table = models.PositiveSmallIntegerField()
     game = models.OneToOneField("games.Game", on_delete=models.CASCADE, related_name="league_fixture")
     players = models.JSONField(default=list, help_text="User ids as paired (the pairing history).")
+    division = models.PositiveSmallIntegerField(default=1)
     counted_at = models.DateTimeField(
         null=True, blank=True, help_text="When its result entered the standings."
     )
@@ -172,6 +188,7 @@ class Standing(models.Model):
     score_total = models.IntegerField(default=0)
     mu = models.FloatField(default=25.0)
     sigma = models.FloatField(default=25.0 / 3)
+    division = models.PositiveSmallIntegerField(default=1)
 
     class Meta:
         ordering = ["season", "-points"]
@@ -288,3 +305,30 @@ class SubstituteOffer(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("leagues:offer", args=[self.league.slug, self.pk])
+
+
+class DivisionPlacement(models.Model):
+    """Who plays in which division in a season, and why: proposed, moved by hand, then confirmed."""
+
+    class Movement(models.TextChoices):
+        UP = "up", "Promoted"
+        DOWN = "down", "Relegated"
+        STAYED = "stayed", "Stays"
+        NEW = "new", "Newcomer"
+        SEEDED = "seeded", "First season"
+
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="placements")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    division = models.PositiveSmallIntegerField()
+    previous_division = models.PositiveSmallIntegerField(null=True, blank=True)
+    movement = models.CharField(max_length=8, choices=Movement.choices)
+    moved_by_hand = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["season", "division", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["season", "user"], name="division_placement_unique_user")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} in division {self.division} of {self.season}"

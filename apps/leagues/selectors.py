@@ -78,10 +78,12 @@ class StandingRow:
     mu: float
     sigma: float
     rating: float
+    division: int = 1
 
 
 def season_standings(*, season: Season) -> list[StandingRow]:
-    """The season's table, best first (tie-breaks of ``standings``); equal lines share a rank."""
+    """The season's table, division by division (1 first), each best first (tie-breaks of
+    ``standings``); ranks count within a division, and equal lines share a rank."""
     engine = season.league.game
     rows = list(Standing.objects.filter(season=season).select_related("user__profile"))
 
@@ -96,11 +98,14 @@ def season_standings(*, season: Season) -> list[StandingRow]:
             engine=engine,
         )
 
-    rows.sort(key=key)
+    rows.sort(key=lambda s: (s.division, key(s)))
     out: list[StandingRow] = []
+    first = 0
     for index, s in enumerate(rows):
-        rank = index + 1
-        if index and key(s)[:-1] == key(rows[index - 1])[:-1]:
+        if index and s.division != rows[index - 1].division:
+            first = index
+        rank = index - first + 1
+        if index > first and key(s)[:-1] == key(rows[index - 1])[:-1]:
             rank = out[-1].rank
         out.append(
             StandingRow(
@@ -115,6 +120,55 @@ def season_standings(*, season: Season) -> list[StandingRow]:
                 mu=s.mu,
                 sigma=s.sigma,
                 rating=round(ratings.ordinal(s.mu, s.sigma), 2),
+                division=s.division,
+            )
+        )
+    return out
+
+
+@dataclass(frozen=True)
+class DivisionView:
+    """One division of a season as the league page shows it: standings, rating lines and rounds."""
+
+    division: int
+    table: list[StandingRow]
+    history: dict[int, list[float]]
+    rounds: list[RoundView]
+
+
+@dataclass(frozen=True)
+class RoundView:
+    """One round of one division: its tables and how many of the division sat out."""
+
+    number: int
+    tables: list[Fixture]
+    byes: list[int]
+
+
+def season_divisions(*, season: Season) -> list[DivisionView]:
+    """The season split by division: each division's standings, its players' rating lines and its
+    tables round by round (a league of one division gives one view)."""
+    table = season_standings(season=season)
+    history = season_rating_history(season=season)
+    rounds = season_rounds(season=season)
+    numbers = sorted({row.division for row in table} | {f.division for r in rounds for f in r.fixtures.all()})
+    out = []
+    for d in numbers or [1]:
+        rows = [row for row in table if row.division == d]
+        ids = {row.user_id for row in rows}
+        out.append(
+            DivisionView(
+                division=d,
+                table=rows,
+                history={u: line for u, line in history.items() if u in ids},
+                rounds=[
+                    RoundView(
+                        number=r.number,
+                        tables=[f for f in r.fixtures.all() if f.division == d],
+                        byes=[u for u in r.byes if u in ids],
+                    )
+                    for r in rounds
+                ],
             )
         )
     return out

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import logging
 import random
-from collections import Counter
 from datetime import timedelta
 from functools import partial
 from typing import Any
@@ -33,7 +32,7 @@ from apps.games.timing import PRESETS
 from apps.notifications.preferences import mode_for
 from baogame.rules.registry import get_engine
 
-from . import confirmation, eligibility, pairing, ratings, separation, standings
+from . import confirmation, divisions, eligibility, ratings, roundplan, separation, standings
 from .models import (
     AuditLog,
     Fixture,
@@ -119,8 +118,12 @@ def league_create(
     join: bool = False,
     confirmation_hours: int | None = 0,
     min_reliability: int | None = 0,
+    divisions: int = 1,
+    promotion: int = 1,
+    pairing_format: str = "spread",
 ) -> League:
     """Create a league organised by ``creator`` (who also plays when ``join``)."""
+    _structure_check(divisions=divisions, promotion=promotion, pairing_format=pairing_format)
     _preset_check(
         game=game,
         players_per_table=players_per_table,
@@ -149,6 +152,9 @@ def league_create(
             points_table=[int(p) for p in points_table or []],
             confirmation_hours=confirmation_hours or 0,
             min_reliability=min_reliability or 0,
+            divisions=divisions,
+            promotion=promotion,
+            pairing_format=pairing_format,
         )
         league.organisers.add(creator)
         if join:
@@ -201,6 +207,18 @@ def _preset_check(
         engine.setup(players, {**engine.default_options(players), **engine_options}, "options-check")
 
 
+def _structure_check(*, divisions: int, promotion: int, pairing_format: str) -> None:
+    """Refuse a number of divisions, a promotion count or a pairing format the league cannot use."""
+    from .formats import FORMATS
+
+    if not 1 <= divisions <= 20:
+        raise ServiceError("invalid_options", "a league has 1-20 divisions")
+    if not 0 <= promotion <= 50:
+        raise ServiceError("invalid_options", "promotion moves 0-50 players")
+    if pairing_format not in FORMATS:
+        raise ServiceError("invalid_options", f"unknown pairing format {pairing_format!r}")
+
+
 #: The league fields ``league_update`` may change (the game and the slug stay).
 LEAGUE_EDITABLE = (
     "name",
@@ -213,8 +231,11 @@ LEAGUE_EDITABLE = (
     "points_table",
     "confirmation_hours",
     "min_reliability",
+    "divisions",
+    "promotion",
+    "pairing_format",
 )
-_TABLE_FIELDS = {"players_per_table", "allow_smaller_tables"}
+_TABLE_FIELDS = {"players_per_table", "allow_smaller_tables", "pairing_format"}
 
 
 def league_update(
@@ -231,13 +252,18 @@ def league_update(
     points_table: list[int] | None = None,
     confirmation_hours: int | None = None,
     min_reliability: int | None = None,
+    divisions: int | None = None,
+    promotion: int | None = None,
+    pairing_format: str | None = None,
 ) -> League:
     """An organiser changes the league's name, description, visibility or game preset (None: unchanged).
 
     The preset (table size, engine options, timing) applies to the games created from then on: games
     already created keep their options and clocks. A new table size also re-plans the pairings of the
     rounds not yet started. A new points table counts for the results recorded from then on (results
-    already in the standings keep their points). The game and the slug (the league's address) stay.
+    already in the standings keep their points). A new pairing format re-plans the rounds not yet
+    started too; a new number of divisions or promotion count applies to the next season's proposal
+    (``divisions.season_propose``). The game and the slug (the league's address) stay.
     Writes a ``league_updated`` audit entry listing the changed fields; nothing when nothing changed.
     """
     _require_organiser(league, by)
@@ -252,6 +278,9 @@ def league_update(
         "points_table": [int(p) for p in points_table] if points_table is not None else None,
         "confirmation_hours": confirmation_hours,
         "min_reliability": min_reliability,
+        "divisions": divisions,
+        "promotion": promotion,
+        "pairing_format": pairing_format,
     }
     if name is not None and not name.strip():
         raise ServiceError("invalid_options", "a league needs a name")
@@ -266,6 +295,11 @@ def league_update(
             engine_options=wanted["engine_options"],
             timing_preset=wanted["timing_preset"],
             points_table=wanted["points_table"],
+        )
+        _structure_check(
+            divisions=wanted["divisions"],
+            promotion=wanted["promotion"],
+            pairing_format=wanted["pairing_format"],
         )
         changed = [field for field in LEAGUE_EDITABLE if wanted[field] != getattr(league, field)]
         if not changed:
@@ -376,41 +410,6 @@ def _table_limits(league: League) -> tuple[int, int]:
     return league.players_per_table, max(smallest, engine.min_players)
 
 
-def _history(season: Season) -> tuple[Counter[pairing.Pair], dict[int, int]]:
-    """Meetings and byes so far in the season, as the pairing placed them."""
-    tables = [f.players for f in Fixture.objects.filter(round__season=season)]
-    byes: Counter[int] = Counter()
-    for byes_of_round in season.round_set.values_list("byes", flat=True):
-        byes.update(byes_of_round)
-    return pairing.meetings([tables]), dict(byes)
-
-
-def _plan_next(season: Season, members: list[int], number: int) -> pairing.RoundPlan:
-    """The next round of the stored season plan; planned again when the members changed."""
-    plan = season.plan or {}
-    if plan.get("members") == members and str(number) in plan.get("rounds", {}):
-        stored = plan["rounds"][str(number)]
-        return pairing.RoundPlan(tables=stored["tables"], byes=stored["byes"])
-    size, smallest = _table_limits(season.league)
-    history, bye_counts = _history(season)
-    remaining = max(1, season.rounds - number + 1)
-    rounds = pairing.plan_rounds(
-        members=members,
-        size=size,
-        min_size=smallest,
-        history=separation.weigh(history, separation.forbidden_pairs(members)),
-        bye_counts=bye_counts,
-        rounds=remaining,
-        seed=f"{season.seed}:{number}",
-    )
-    season.plan = {
-        "members": members,
-        "rounds": {str(number + i): {"tables": r.tables, "byes": r.byes} for i, r in enumerate(rounds)},
-    }
-    season.save(update_fields=["plan"])
-    return rounds[0]
-
-
 def round_start(*, season_id: int, by: User | None = None) -> Round:
     """Start the season's next round: seat the active members at tables and create their games.
 
@@ -431,21 +430,36 @@ def round_start(*, season_id: int, by: User | None = None) -> Round:
                 "user_id", flat=True
             )
         )
-        _, smallest = _table_limits(league)
+        size, smallest = _table_limits(league)
         if len(members) < smallest:
             raise ServiceError(
                 "too_few_members", f"a round needs at least {smallest} active members", status=409
             )
-        plan = _plan_next(season, members, number)
-        separation.check_tables(plan.tables, separation.forbidden_pairs(members))
-        rnd = Round.objects.create(
-            season=season, number=number, started_at=timezone.now(), started_by=by, byes=plan.byes
+        by_division = divisions.members_by_division(season=season, members=members)
+        plans = roundplan.plan_divisions(
+            season=season, divisions=by_division, number=number, size=size, smallest=smallest
         )
-        for table, user_ids in enumerate(plan.tables, start=1):
-            game = _table_game_create(league=league, season=season, rnd=rnd, table=table, user_ids=user_ids)
-            Fixture.objects.create(round=rnd, table=table, game=game, players=user_ids)
+        separation.check_tables(
+            [t for _, plan in plans for t in plan.tables], separation.forbidden_pairs(members)
+        )
+        season.save(update_fields=["plan"])
+        byes = sorted(m for _, plan in plans for m in plan.byes)
+        rnd = Round.objects.create(
+            season=season, number=number, started_at=timezone.now(), started_by=by, byes=byes
+        )
+        table = 0
+        for division, plan in plans:
+            for user_ids in plan.tables:
+                table += 1
+                game = _table_game_create(
+                    league=league, season=season, rnd=rnd, table=table, user_ids=user_ids
+                )
+                Fixture.objects.create(round=rnd, table=table, game=game, players=user_ids, division=division)
+        division_of = {m: d for d, ms in by_division.items() for m in ms}
         for user_id in members:
-            Standing.objects.get_or_create(season=season, user_id=user_id)
+            Standing.objects.get_or_create(
+                season=season, user_id=user_id, defaults={"division": division_of.get(user_id, 1)}
+            )
         if season.status == Season.Status.SCHEDULED:
             season.status = Season.Status.RUNNING
             season.save(update_fields=["status"])
@@ -455,8 +469,8 @@ def round_start(*, season_id: int, by: User | None = None) -> Round:
             action="round_started",
             season=season.number,
             round=number,
-            tables=len(plan.tables),
-            byes=len(plan.byes),
+            tables=table,
+            byes=len(byes),
         )
     return rnd
 

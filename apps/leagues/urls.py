@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import views, views_divisions
 
 app_name = "leagues"
 urlpatterns = [
@@ -14,5 +14,15 @@ urlpatterns = [
     path("<slug:slug>/offers/<int:offer_id>/<str:answer>/", views.offer_answer, name="offer_answer"),
     path("<slug:slug>/seasons/<int:number>/<str:kind>.csv", views.season_export_csv, name="season_export"),
     path("<slug:slug>/manage/", views.league_manage, name="manage"),
+    path(
+        "<slug:slug>/manage/seasons/<int:number>/divisions/",
+        views_divisions.season_divisions,
+        name="divisions",
+    ),
+    path(
+        "<slug:slug>/manage/seasons/<int:number>/divisions/<str:action>/",
+        views_divisions.season_divisions_action,
+        name="divisions_action",
+    ),
     path("<slug:slug>/manage/<str:action>/", views.league_manage_action, name="manage_action"),
 ]

@@ -15,7 +15,7 @@ from apps.accounts.http import AuthenticatedHttpRequest
 from apps.games import reliability
 from baogame.rules.core import RuleError
 
-from . import charts, confirmation, exports, selectors, services
+from . import charts, confirmation, divisions, exports, selectors, services
 from .auditlog import audit_sentence
 from .forms import EmailForm, GameToolForm, LeagueCreateForm, LeagueSettingsForm, SeasonCreateForm
 from .models import League
@@ -45,17 +45,35 @@ def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
     """Standings, the rating chart, rounds and their games, the audit log."""
     league = selectors.league_get_visible(user=request.user, slug=slug)
     season = selectors.season_current(league=league)
-    table = selectors.season_standings(season=season) if season else []
+    wanted = request.GET.get("season", "")
+    if wanted.isdigit():  # an earlier season: ?season=<number>
+        season = league.seasons.filter(number=int(wanted)).first() or season
+    views = selectors.season_divisions(season=season) if season else []
+    for view in views:
+        _with_result_states(view.rounds)
+    table = [row for view in views for row in view.table]
     names = {row.user_id: row.name for row in table}
-    history = selectors.season_rating_history(season=season) if season else {}
-    chart = charts.rating_chart(series={names.get(uid, str(uid)): line for uid, line in history.items()})
+    divisions = [
+        {
+            "division": view.division,
+            "table": view.table,
+            "rounds": view.rounds,
+            "chart": charts.rating_chart(
+                series={names.get(uid, str(uid)): line for uid, line in view.history.items()}
+            ),
+        }
+        for view in views
+    ]
+    chart = divisions[0]["chart"] if len(divisions) == 1 else None
     context: dict[str, Any] = {
         "league": league,
         "role": selectors.league_role(league=league, user=request.user),
         "season": season,
         "table": table,
         "chart": chart,
-        "rounds": _with_result_states(selectors.season_rounds(season=season)) if season else [],
+        "divisions": divisions,
+        "many_divisions": len(divisions) > 1,
+        "season_numbers": list(league.seasons.order_by("number").values_list("number", flat=True)),
         "provisional": confirmation.provisional_players(season) if season else {},
         "reliability": reliability.records_for([row.user_id for row in table]),
         "audit_log": [
@@ -74,9 +92,9 @@ def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def _with_result_states(rounds: list[Any]) -> list[Any]:
-    """Each fixture of the rounds gets ``result_state`` (provisional, confirmed, …) for the page."""
+    """Each fixture of a division's rounds gets ``result_state`` (provisional, confirmed, …) for the page."""
     for rnd in rounds:
-        for fixture in rnd.fixtures.all():
+        for fixture in rnd.tables:
             fixture.result_state = confirmation.result_state(fixture)
     return rounds
 
@@ -223,6 +241,9 @@ def _run_manage_action(request: AuthenticatedHttpRequest, league: League, action
         season_form = SeasonCreateForm(request.POST)
         if not season_form.is_valid():
             return f"Invalid season: {season_form.errors.as_text()}"
+        if league.divisions > 1:
+            season = divisions.season_propose(league=league, by=user, **season_form.cleaned_data)
+            return f"Season {season.number} scheduled: review and confirm its divisions below."
         season = services.season_create(league=league, by=user, **season_form.cleaned_data)
         return f"Season {season.number} scheduled."
     if action == "round":

@@ -29,9 +29,11 @@ def _watch(page: Any) -> list[str]:
     page.add_init_script(VIOLATION_LISTENER)
     page.on(
         "console",
-        lambda msg: reports.append(f"{msg.text} ({msg.location.get('url')})")
-        if msg.type == "error" or "Content Security Policy" in msg.text
-        else None,
+        lambda msg: (
+            reports.append(f"{msg.text} ({msg.location.get('url')})")
+            if msg.type == "error" or "Content Security Policy" in msg.text
+            else None
+        ),
     )
     page.on("pageerror", lambda exc: reports.append(str(exc)))
     return reports

@@ -81,7 +81,8 @@ def test_each_organiser_action_reads_as_a_sentence(toy_league: Any, action: str,
 
 
 def test_an_entry_of_the_schedule_is_said_so(toy_league: Any):
-    entry = AuditLog.objects.create(league=toy_league, actor=None, action="round_started",
-                                    detail={"season": 1, "round": 1, "tables": 2})
+    entry = AuditLog.objects.create(
+        league=toy_league, actor=None, action="round_started", detail={"season": 1, "round": 1, "tables": 2}
+    )
 
     assert audit_sentence(entry) == "The schedule started round 1 of season 1 (2 tables)."

@@ -177,9 +177,7 @@ def test_the_settings_form_refuses_a_member(toy_league: League, members: list[An
 
 
 @pytest.mark.parametrize("key", ["deal", "deals", "start"])
-def test_a_stacked_deal_is_refused_in_a_league_preset(
-    toy_league: League, organiser: Any, key: str
-) -> None:
+def test_a_stacked_deal_is_refused_in_a_league_preset(toy_league: League, organiser: Any, key: str) -> None:
     """Stacked deals (BB-25.1, BH-25.4) are for tests: the organiser would know every hidden card."""
     with pytest.raises(ServiceError) as exc:
         services.league_update(league=toy_league, by=organiser, engine_options={key: {}})

@@ -33,6 +33,7 @@ def test_seed_demo_league_creates_a_running_season_once() -> None:
     assert bot_seats.count() == 2 and all(s.bot_takeover for s in bot_seats)
     states = sorted(confirmation.result_state(f) for f in fixtures if f != mine)
     assert states == [confirmation.CONFIRMED, confirmation.PROVISIONAL]
+    assert league.pairing_format == "round_robin"
 
 
 def test_the_demo_league_page_shows_reliability_and_both_result_states(
@@ -47,3 +48,24 @@ def test_the_demo_league_page_shows_reliability_and_both_result_states(
     assert "<th>Reliability</th>" in page and "100%" in page
     assert "result confirmed" in page and "provisional result until" in page
     assert page.count('class="provisional"') >= 4  # three players' lines and their table
+
+
+def test_seed_demo_league_creates_a_three_division_league_with_a_finished_season_and_the_next() -> None:
+    from apps.leagues.models import DivisionPlacement
+
+    call_command("seed_demo", stdout=None)
+    call_command("seed_demo_league")
+    call_command("seed_demo_league")
+
+    league = League.objects.get(slug="demo-divisions")
+    assert (league.divisions, league.promotion, league.pairing_format) == (3, 1, "swiss")
+    first, second = league.seasons.order_by("number")
+    assert first.status == Season.Status.FINISHED and second.status == Season.Status.RUNNING
+    movements = set(DivisionPlacement.objects.filter(season=second).values_list("movement", flat=True))
+    assert {"up", "down", "stayed"} <= movements
+    assert DivisionPlacement.objects.filter(season=second, moved_by_hand=True).count() == 2
+    assert sorted(Fixture.objects.filter(round__season=second).values_list("division", flat=True)) == [
+        1,
+        2,
+        3,
+    ]

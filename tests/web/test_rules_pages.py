@@ -63,8 +63,20 @@ def test_threshold_table_comes_from_the_engines_defaults_bb_2_3(client):
 def test_baobei_rules_have_the_sections_players_need(client):
     html = client.get("/rules/baobei/").content.decode()
 
-    needed = {"aim", "birds", "abilities", "setup", "turn", "plucking", "gifts", "bao", "shield", "scoring",
-              "threshold", "example"}
+    needed = {
+        "aim",
+        "birds",
+        "abilities",
+        "setup",
+        "turn",
+        "plucking",
+        "gifts",
+        "bao",
+        "shield",
+        "scoring",
+        "threshold",
+        "example",
+    }
     assert needed <= anchors(html)
     assert "max(" not in html and "doubled" in html  # the failed-BAO doubling, in words
 
@@ -72,8 +84,21 @@ def test_baobei_rules_have_the_sections_players_need(client):
 def test_baohuang_rules_explain_ranks_and_the_marked_jokers_bh_2(client):
     html = client.get("/rules/baohuang/").content.decode()
 
-    needed = {"aim", "ranks", "marked-jokers", "tribute", "emperor", "partner", "declarations", "guesses",
-              "combinations", "beating", "play", "scoring", "example"}
+    needed = {
+        "aim",
+        "ranks",
+        "marked-jokers",
+        "tribute",
+        "emperor",
+        "partner",
+        "declarations",
+        "guesses",
+        "combinations",
+        "beating",
+        "play",
+        "scoring",
+        "example",
+    }
     assert needed <= anchors(html)
     ranks = re.findall(r'<tr id="rank-\d+" data-code="([^"]+)">', html)
     assert ranks == list(reversed(CODES))

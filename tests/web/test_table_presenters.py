@@ -51,8 +51,13 @@ def test_quick_play_buttons_on_the_board_use_the_words():
     seat = engine.pending(state)[0]["seats"][0]
     view = engine.view(state, seat)
 
-    board = present(engine="baohuang", view=view, seat=seat, names=[*NAMES, "dan", "eve"],
-                    legal=engine.legal_actions(state, seat))
+    board = present(
+        engine="baohuang",
+        view=view,
+        seat=seat,
+        names=[*NAMES, "dan", "eve"],
+        legal=engine.legal_actions(state, seat),
+    )
 
     labels = [b["label"] for b in board["decision"]["quick_plays"]]
     assert labels and all(label.startswith("Play ") for label in labels)
@@ -67,8 +72,15 @@ def test_a_finished_bao_bei_board_shows_the_final_displays_face_up_bb_14_1():
     state = engine.setup(3, {}, "finished")
     view = engine.view(state, 0) | {"over": True, "winners": [1]}
     final = [["magpie", None, "peacock"], ["hummingbird"], []]
-    ended = {"type": "round_ended", "round": 1, "displays": final, "round_totals": [16, 1, 0],
-             "scores": [16, 1, 0], "totals": [16, 1, 0], "bao": None}
+    ended = {
+        "type": "round_ended",
+        "round": 1,
+        "displays": final,
+        "round_totals": [16, 1, 0],
+        "scores": [16, 1, 0],
+        "totals": [16, 1, 0],
+        "bao": None,
+    }
 
     board = present(engine="baobei", view=view, seat=0, names=NAMES, events=[ended])
 
@@ -80,8 +92,15 @@ def test_a_running_bao_bei_board_keeps_unknown_cards_face_down_bb_30():
     engine = get_engine("baobei")
     state = engine.setup(3, {}, "running")
     view = engine.view(state, 0)
-    ended = {"type": "round_ended", "round": 0, "displays": [["magpie"] * 4] * 3, "round_totals": [0] * 3,
-             "scores": [0] * 3, "totals": [0] * 3, "bao": None}
+    ended = {
+        "type": "round_ended",
+        "round": 0,
+        "displays": [["magpie"] * 4] * 3,
+        "round_totals": [0] * 3,
+        "scores": [0] * 3,
+        "totals": [0] * 3,
+        "bao": None,
+    }
 
     board = present(engine="baobei", view=view, seat=0, names=NAMES, events=[ended])
 
@@ -89,9 +108,12 @@ def test_a_running_bao_bei_board_keeps_unknown_cards_face_down_bb_30():
 
 
 def test_a_bao_huang_prompt_starts_with_a_capital_letter():
-    for decision in ({"kind": "turn", "allowed": ["play"]}, {"kind": "turn", "allowed": ["play", "pass"]},
-                     {"kind": "declare", "allowed": ["keep_emperor", "pass_emperor"]},
-                     {"kind": "tribute", "allowed": ["give_tribute"]}):
+    for decision in (
+        {"kind": "turn", "allowed": ["play"]},
+        {"kind": "turn", "allowed": ["play", "pass"]},
+        {"kind": "declare", "allowed": ["keep_emperor", "pass_emperor"]},
+        {"kind": "tribute", "allowed": ["give_tribute"]},
+    ):
         sentence = describe_decision("baohuang", decision)
 
         assert sentence[0].isupper(), sentence

@@ -17,8 +17,14 @@ Event = dict[str, Any]
 PLACE_CARDS = ["7", "8", "9", "10", "J"]
 
 
-def a_game(hands: list[list[str]], *, start: dict[str, Any] | None = None, target: int | None = None,
-           deals: list[list[list[str]]] | None = None, seed: str = "test") -> State:
+def a_game(
+    hands: list[list[str]],
+    *,
+    start: dict[str, Any] | None = None,
+    target: int | None = None,
+    deals: list[list[list[str]]] | None = None,
+    seed: str = "test",
+) -> State:
     """A game whose first deal is stacked with ``hands`` (and optional later stacked deals)."""
     options: dict[str, Any] = {"deals": [{"hands": hands}] + [{"hands": h} for h in deals or []]}
     if start is not None:
@@ -52,8 +58,9 @@ def find(events: list[Event], kind: str) -> Event:
     return next(e for e in events if e["type"] == kind)
 
 
-def keep_and_declare(state: State, declarations: dict[int, dict[str, Any]] | None = None
-                     ) -> tuple[State, list[Event]]:
+def keep_and_declare(
+    state: State, declarations: dict[int, dict[str, Any]] | None = None
+) -> tuple[State, list[Event]]:
     """The offer holder keeps; every seat answers the declarations (default ``no_declaration``)."""
     events: list[Event] = []
     if ENGINE.pending(state)[0]["allowed"] == ["keep_emperor", "pass_emperor"]:
@@ -102,9 +109,13 @@ def order_script(order: list[int], emperor: int, partner: int | None) -> list[tu
     return first + [(emperor, ["6"])] + [(s, [PLACE_CARDS[i]]) for i, s in enumerate(order)]
 
 
-def play_deal(order: list[int], emperor: int, partner: int | None,
-              declarations: dict[int, dict[str, Any]] | None = None, **game: Any
-              ) -> tuple[State, list[Event]]:
+def play_deal(
+    order: list[int],
+    emperor: int,
+    partner: int | None,
+    declarations: dict[int, dict[str, Any]] | None = None,
+    **game: Any,
+) -> tuple[State, list[Event]]:
     """A whole stacked deal in which the seats go out in ``order`` (the deal may end earlier)."""
     state = a_game(order_hands(order, emperor, partner), **game)
     state, ev1 = keep_and_declare(state, declarations)

@@ -43,16 +43,22 @@ def test_options_and_stacked_deal_validation_bh_3():
     """BH-3.2, BH-3.3, BH-25.1: target_score default 30; invalid stacked deals are rejected."""
     assert ENGINE.default_options(5) == {"target_score": 30}
     bad = [
-        {"target_score": 0}, {"target_score": True}, {"colour": 1},
+        {"target_score": 0},
+        {"target_score": True},
+        {"colour": 1},
         {"deal": {"hands": [["RJ*"], ["BJ*"], ["6"], ["6"]]}},
         {"deal": {"hands": [["RJ*"], ["BJ*"], ["6"], ["6"], []]}},
         {"deal": {"hands": [["RJ"], ["BJ*"], ["6"], ["6"], ["7"]]}},
         {"deal": {"hands": [["RJ*", "RJ*"], ["BJ*"], ["6"], ["6"], ["7"]]}},
         {"deal": {"hands": [["RJ*"], ["BJ*"], ["5"], ["6"], ["7"]]}},
         {"deal": {"hands": [["RJ*"], ["BJ*"], ["6"], ["6"], ["7"]], "x": 1}},
-        {"deal": {"hands": [["RJ*"], ["BJ*"], ["6"], ["6"], ["7"]]},
-         "deals": [{"hands": [["RJ*"], ["BJ*"], ["6"], ["6"], ["7"]]}]},
-        {"start": {"deal": 0}}, {"start": {"totals": [0, 0, 0]}}, {"start": {"foo": 1}},
+        {
+            "deal": {"hands": [["RJ*"], ["BJ*"], ["6"], ["6"], ["7"]]},
+            "deals": [{"hands": [["RJ*"], ["BJ*"], ["6"], ["6"], ["7"]]}],
+        },
+        {"start": {"deal": 0}},
+        {"start": {"totals": [0, 0, 0]}},
+        {"start": {"foo": 1}},
         {"start": {"previous": {"emperor": 0, "partner": 1, "result": "won"}}},
         {"start": {"deal": 2, "previous": {"emperor": 0, "partner": 0, "result": "won"}}},
         {"start": {"deal": 2, "previous": {"emperor": 0, "partner": 1, "result": "maybe"}}},

@@ -26,8 +26,13 @@ def test_emperor_card_passes_to_next_seat_and_keeper_becomes_emperor_bh_6_w_2():
     counts = ENGINE.view(state, None)["counts"]
     state, ev3 = act(state, 0, {"type": "keep_emperor"})
 
-    assert find(ev1, "emperor_card_passed") == {"type": "emperor_card_passed", "visible_to": "all",
-                                                "from": 3, "to": 4, "by_timeout": False}
+    assert find(ev1, "emperor_card_passed") == {
+        "type": "emperor_card_passed",
+        "visible_to": "all",
+        "from": 3,
+        "to": 4,
+        "by_timeout": False,
+    }
     assert counts == [3, 3, 2, 2, 2]
     assert types(ev3) == ["emperor_settled", "partner_notice"]
     assert find(ev3, "partner_notice") == {"type": "partner_notice", "visible_to": [0], "partner": 1}
@@ -45,8 +50,12 @@ def test_emperor_card_returning_to_original_holder_is_a_forced_keep_bh_6_3():
             assert refused(state, seat, {"type": "keep_emperor"}) == "not_your_turn"
     state, events = act(state, 1, {"type": "pass_emperor"})
 
-    assert find(events, "emperor_settled") == {"type": "emperor_settled", "visible_to": "all", "seat": 2,
-                                               "forced": True}
+    assert find(events, "emperor_settled") == {
+        "type": "emperor_settled",
+        "visible_to": "all",
+        "seat": 2,
+        "forced": True,
+    }
     assert ENGINE.referee_view(state)["emperor"] == 2
     assert ENGINE.view(state, 1)["emperor_card"]["passed"] == [2, 3, 4, 0, 1]
 
@@ -69,8 +78,12 @@ def test_only_marked_red_joker_forces_original_holder_bh_25_4():
     hands[1] = ["RJ*"]
     state, events = ENGINE.setup_with_events(5, {"deal": {"hands": hands}}, 1)
 
-    assert find(events, "emperor_settled") == {"type": "emperor_settled", "visible_to": "all", "seat": 1,
-                                               "forced": True}
+    assert find(events, "emperor_settled") == {
+        "type": "emperor_settled",
+        "visible_to": "all",
+        "seat": 1,
+        "forced": True,
+    }
     assert state["phase"] == "declare"
 
 
@@ -117,12 +130,23 @@ def test_declarations_window_and_first_pledge_doubles_bh_8():
     state, _ = act(state, 1, {"type": "no_declaration"})
     state, ev3 = act(state, 4, {"type": "no_declaration"})
 
-    assert find(ev1, "declaration") == {"type": "declaration", "visible_to": "all", "seat": 2,
-                                        "what": "oppose", "doubled": True, "by_timeout": False}
+    assert find(ev1, "declaration") == {
+        "type": "declaration",
+        "visible_to": "all",
+        "seat": 2,
+        "what": "oppose",
+        "doubled": True,
+        "by_timeout": False,
+    }
     assert find(ev2, "declaration")["doubled"] is False
     assert find(ev3, "declarations_closed")["multiplier"] == 2
-    assert ENGINE.pending(state)[0] == {"kind": "turn", "seats": [0], "allowed": ["play"], "timing": "turn",
-                                        "decision_id": state["decision_id"]}
+    assert ENGINE.pending(state)[0] == {
+        "kind": "turn",
+        "seats": [0],
+        "allowed": ["play"],
+        "timing": "turn",
+        "decision_id": state["decision_id"],
+    }
     assert ENGINE.view(state, 1)["partner"] == 3  # BH-8.5: a support pledge identifies the partner
 
 

@@ -17,8 +17,9 @@ def in_play(hands: list[list[str]]) -> dict:
 
 def test_combinations_are_one_rank_plus_any_jokers_bh_10_w_3():
     """BH-10.1, BH-10.2, W-3: one rank plus jokers, jokers alone; no mixed ranks."""
-    state = in_play([["RJ*", "7", "8", "7", "BJ", "RJ", "2", "A"] + ["10"] * 5,
-                     ["BJ*", "6"], ["6"], ["6"], ["6"]])
+    state = in_play(
+        [["RJ*", "7", "8", "7", "BJ", "RJ", "2", "A"] + ["10"] * 5, ["BJ*", "6"], ["6"], ["6"], ["6"]]
+    )
 
     assert refused(state, 0, {"type": "play", "cards": ["7", "8"]}) == "not_a_combination"
     assert refused(state, 0, {"type": "play", "cards": ["2", "A", "RJ"]}) == "not_a_combination"
@@ -45,8 +46,9 @@ def test_singles_beating_w_3_bh_11():
 
 def test_beating_sets_with_jokers_w_4():
     """W-4, BH-11.1, BH-11.3: the top K,K,BJ against each attempt, through apply."""
-    state = in_play([["RJ*", "K", "K", "BJ"], ["BJ*", "A", "A", "RJ", "2", "BJ", "A", "6"],
-                     ["6"], ["6"], ["6"]])
+    state = in_play(
+        [["RJ*", "K", "K", "BJ"], ["BJ*", "A", "A", "RJ", "2", "BJ", "A", "6"], ["6"], ["6"], ["6"]]
+    )
     state, _ = act(state, 0, {"type": "play", "cards": ["K", "K", "BJ"]})
 
     assert refused(state, 1, {"type": "play", "cards": ["A", "A", "BJ"]}) == "does_not_beat"
@@ -71,8 +73,13 @@ def test_leader_must_play_and_follower_may_pass_bh_12_3():
 
 def test_passing_and_coming_back_in_w_5_bh_12():
     """W-5, BH-12.4 to BH-12.8: s2 passed, later plays 2,2; four passes end the trick; s2 leads."""
-    hands = [["BJ*", "6", "6", "7"], ["RJ*", "9", "9", "A", "A", "8"], ["2", "2", "6", "7"],
-             ["J", "J", "6", "7"], ["K", "6", "7"]]
+    hands = [
+        ["BJ*", "6", "6", "7"],
+        ["RJ*", "9", "9", "A", "A", "8"],
+        ["2", "2", "6", "7"],
+        ["J", "J", "6", "7"],
+        ["K", "6", "7"],
+    ]
     state = in_play(hands)
     script = [(1, ["9", "9"]), (3, ["J", "J"]), (1, ["A", "A"]), (2, ["2", "2"])]
     state, events = run_script(state, script)
@@ -80,8 +87,14 @@ def test_passing_and_coming_back_in_w_5_bh_12():
         state, last = act(state, seat, {"type": "pass"})
         events += last
 
-    assert [(e["seat"], e["type"]) for e in events if e["type"] in ("play", "pass")][:6] == \
-        [(1, "play"), (2, "pass"), (3, "play"), (4, "pass"), (0, "pass"), (1, "play")]
+    assert [(e["seat"], e["type"]) for e in events if e["type"] in ("play", "pass")][:6] == [
+        (1, "play"),
+        (2, "pass"),
+        (3, "play"),
+        (4, "pass"),
+        (0, "pass"),
+        (1, "play"),
+    ]
     assert find(last, "trick_won") == {"type": "trick_won", "visible_to": "all", "seat": 2, "next_leader": 2}
     assert ENGINE.referee_view(state)["trick"] is None and ENGINE.referee_view(state)["leader"] == 2
     assert ENGINE.pending(state)[0]["seats"] == [2]
@@ -124,8 +137,12 @@ def test_last_play_of_player_out_stays_top_and_next_lead_goes_right_bh_13_3():
         state, ev = act(state, seat, {"type": "pass"})
         events += ev
 
-    assert find(events, "trick_won") == {"type": "trick_won", "visible_to": "all", "seat": 2,
-                                         "next_leader": 3}
+    assert find(events, "trick_won") == {
+        "type": "trick_won",
+        "visible_to": "all",
+        "seat": 2,
+        "next_leader": 3,
+    }
     assert ENGINE.view(state, 2)["decision"] is None
 
 
@@ -138,8 +155,12 @@ def test_marked_black_joker_reveals_partner_bh_14_1():
 
     state, events = act(state, 1, {"type": "play", "cards": ["BJ*"]})
 
-    assert find(events, "partner_revealed") == {"type": "partner_revealed", "visible_to": "all", "seat": 1,
-                                                "alone": False}
+    assert find(events, "partner_revealed") == {
+        "type": "partner_revealed",
+        "visible_to": "all",
+        "seat": 1,
+        "alone": False,
+    }
     assert ENGINE.view(state, 2)["partner"] == 1 and ENGINE.view(state, None)["partner"] == 1
     assert ENGINE.referee_view(state)["multiplier"] == 1
 

@@ -33,14 +33,22 @@ def random_deal(rng: random.Random) -> dict[str, Any]:
 
 
 def random_options(rng: random.Random) -> dict[str, Any]:
-    options: dict[str, Any] = {"deals": [random_deal(rng) for _ in range(rng.randint(1, 4))],
-                               "target_score": rng.randint(1, 8)}
+    options: dict[str, Any] = {
+        "deals": [random_deal(rng) for _ in range(rng.randint(1, 4))],
+        "target_score": rng.randint(1, 8),
+    }
     if rng.random() < 0.6:
         emperor = rng.randrange(5)
         partner = rng.choice([None, (emperor + rng.randint(1, 4)) % 5])
-        options["start"] = {"deal": rng.randint(2, 9), "totals": [rng.randint(-5, 5) for _ in range(5)],
-                            "previous": {"emperor": emperor, "partner": partner,
-                                         "result": rng.choice(["won", "lost", "draw"])}}
+        options["start"] = {
+            "deal": rng.randint(2, 9),
+            "totals": [rng.randint(-5, 5) for _ in range(5)],
+            "previous": {
+                "emperor": emperor,
+                "partner": partner,
+                "result": rng.choice(["won", "lost", "draw"]),
+            },
+        }
     return options
 
 
@@ -56,7 +64,8 @@ class Knowledge:
                 if not visible(e, seat):
                     continue
                 if e["type"] in ("partner_notice", "partner_revealed", "deal_started") or (
-                        e["type"] == "declaration" and e["what"] in ("support", "alone")):
+                    e["type"] == "declaration" and e["what"] in ("support", "alone")
+                ):
                     self.known[i] = e["type"] != "deal_started"
 
 
@@ -86,8 +95,19 @@ def check_views(state: dict[str, Any], knowledge: Knowledge) -> None:
 
 
 def random_unlisted(rng: random.Random, hand: list[str]) -> dict[str, Any]:
-    kind = rng.choice(["play", "play", "pass", "keep_emperor", "pass_emperor", "no_declaration",
-                       "declare_alone", "pledge", "give_tribute"])
+    kind = rng.choice(
+        [
+            "play",
+            "play",
+            "pass",
+            "keep_emperor",
+            "pass_emperor",
+            "no_declaration",
+            "declare_alone",
+            "pledge",
+            "give_tribute",
+        ]
+    )
     if kind in ("play", "give_tribute"):
         pool = hand + list(CODES)
         return {"type": kind, "cards": rng.sample(pool, rng.randint(0, min(4, len(pool))))}
@@ -109,8 +129,11 @@ def play_checked_game(seed: int, *, options: dict[str, Any], bot: str | None, ma
     while not state["over"] and state["deal"] < first_deal + max_deals:
         steps += 1
         referee = ENGINE.referee_view(state)
-        pile = Counter(c for g in (state["tribute"] or {}).get("given", []) if g for c in g) \
-            if state["phase"] == "tribute" else Counter()
+        pile = (
+            Counter(c for g in (state["tribute"] or {}).get("given", []) if g for c in g)
+            if state["phase"] == "tribute"
+            else Counter()
+        )
         assert Counter(c for h in referee["hands"] for c in h) + played + pile == dealt  # BH-2.6
         assert not dealt - Counter(PACK)
         check_views(state, knowledge)
@@ -126,9 +149,11 @@ def play_checked_game(seed: int, *, options: dict[str, Any], bot: str | None, ma
             ENGINE.apply(state, seat, a)
         for _ in range(3):
             cand = random_unlisted(rng, referee["hands"][seat])
-            if cand not in legal and not (cand["type"] == "play" and cand.get("cards")
-                                          and {"type": "play", "cards": sorted(cand["cards"],
-                                               key=CODES.index)} in legal):
+            if cand not in legal and not (
+                cand["type"] == "play"
+                and cand.get("cards")
+                and {"type": "play", "cards": sorted(cand["cards"], key=CODES.index)} in legal
+            ):
                 try:
                     ENGINE.apply(state, seat, cand)
                     raise AssertionError(f"unlisted action applied: {cand}")
@@ -152,8 +177,9 @@ def play_checked_game(seed: int, *, options: dict[str, Any], bot: str | None, ma
                 played.update(e["cards"])
             if e["type"] == "deal_ended":
                 assert sum(e["scores"]) == 0  # BH-16.5
-                assert (e["scores"], e["result"]) == deal_scores(e["places"], e["emperor"], e["partner"],
-                                                                 e["multiplier"])
+                assert (e["scores"], e["result"]) == deal_scores(
+                    e["places"], e["emperor"], e["partner"], e["multiplier"]
+                )
                 assert sorted(e["finished"]) == [0, 1, 2, 3, 4]
             if e["type"] == "deal_started":
                 played = Counter()
@@ -174,8 +200,12 @@ def test_random_stacked_games_hold_every_property(batch: int) -> None:
     (in ``BATCHES`` interleaved batches, so parallel runs can share them)."""
     for seed in range(batch, 300, BATCHES):
         rng = random.Random(f"opts:{seed}")
-        play_checked_game(seed, options=random_options(rng), bot=rng.choice([None, "random", "strategic"]),
-                          max_deals=len(random_options(random.Random(f"opts:{seed}"))["deals"]))
+        play_checked_game(
+            seed,
+            options=random_options(rng),
+            bot=rng.choice([None, "random", "strategic"]),
+            max_deals=len(random_options(random.Random(f"opts:{seed}"))["deals"]),
+        )
 
 
 def test_full_shuffled_games_hold_every_property():

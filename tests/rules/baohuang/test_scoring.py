@@ -15,9 +15,15 @@ SUPPORT = {"type": "pledge", "side": "support"}
 OPPOSE = {"type": "pledge", "side": "oppose"}
 
 TABLE = [  # BH-16.7: imperial places, S, E, partner, commoner (times m), result
-    ((1, 2), 3, 6, 3, -3, "won"), ((1, 3), 2, 4, 2, -2, "won"), ((1, 4), 1, 2, 1, -1, "won"),
-    ((2, 3), 1, 2, 1, -1, "won"), ((1, 5), 0, 0, 0, 0, "draw"), ((2, 4), 0, 0, 0, 0, "draw"),
-    ((2, 5), -1, -2, -1, 1, "lost"), ((3, 4), -1, -2, -1, 1, "lost"), ((3, 5), -2, -4, -2, 2, "lost"),
+    ((1, 2), 3, 6, 3, -3, "won"),
+    ((1, 3), 2, 4, 2, -2, "won"),
+    ((1, 4), 1, 2, 1, -1, "won"),
+    ((2, 3), 1, 2, 1, -1, "won"),
+    ((1, 5), 0, 0, 0, 0, "draw"),
+    ((2, 4), 0, 0, 0, 0, "draw"),
+    ((2, 5), -1, -2, -1, 1, "lost"),
+    ((3, 4), -1, -2, -1, 1, "lost"),
+    ((3, 5), -2, -4, -2, 2, "lost"),
     ((4, 5), -3, -6, -3, 3, "lost"),
 ]
 
@@ -66,6 +72,7 @@ def test_deal_ends_when_both_imperials_out_bh_15_1():
 def test_remaining_places_by_fewest_cards_bh_15_4():
     """BH-15.4: players still holding cards are placed by fewest cards left."""
     from baogame.rules.baohuang.scoring import finishing_order
+
     st = {"finished": [2, 0], "hands": [[0] * 14, [0] * 13 + [3], [0] * 14, [1] + [0] * 13, [2] + [0] * 13]}
 
     assert finishing_order(st, 0) == [2, 0, 3, 4, 1]
@@ -152,14 +159,18 @@ def test_target_score_option_and_standings_bh_17_5():
 
     assert state["over"] and find(events, "game_over")["winner"] == 0
     assert standings([6, -3, 3, -3, -3]) == [
-        {"seat": 0, "total": 6, "position": 1}, {"seat": 2, "total": 3, "position": 2},
-        {"seat": 1, "total": -3, "position": 3}, {"seat": 3, "total": -3, "position": 3},
-        {"seat": 4, "total": -3, "position": 3}]
+        {"seat": 0, "total": 6, "position": 1},
+        {"seat": 2, "total": 3, "position": 2},
+        {"seat": 1, "total": -3, "position": 3},
+        {"seat": 3, "total": -3, "position": 3},
+        {"seat": 4, "total": -3, "position": 3},
+    ]
 
 
 def test_guess_results_recorded_at_deal_end_bh_9_4():
     """BH-9.4, BH-15.5, BH-25.6: each current guess recorded correct or incorrect."""
     from .helpers import a_game, act, keep_and_declare, order_hands, order_script, run_script
+
     state = a_game(order_hands([0, 2, 1, 3, 4], 0, 2))
     state, _ = act(state, 0, {"type": "keep_emperor"})
     state, _ = act(state, 1, {"type": "guess_partner", "seat": 2})
@@ -167,8 +178,13 @@ def test_guess_results_recorded_at_deal_end_bh_9_4():
     state, _ = keep_and_declare(state)
     state, events = run_script(state, order_script([0, 2, 1, 3, 4], 0, 2))
 
-    assert find(events, "deal_ended")["guesses"] == [None, {"target": 2, "correct": True}, None,
-                                                     {"target": 4, "correct": False}, None]
+    assert find(events, "deal_ended")["guesses"] == [
+        None,
+        {"target": 2, "correct": True},
+        None,
+        {"target": 4, "correct": False},
+        None,
+    ]
 
 
 def test_every_finishing_order_scores_sum_to_zero_bh_16_5():

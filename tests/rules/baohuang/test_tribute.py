@@ -119,8 +119,12 @@ def test_short_pile_serves_receivers_in_seat_order_bh_5_5():
 
     assert state["tribute"]["owed"] == [1, 0, 0, 0, 0]
     state, events = act(state, 0, {"type": "give_tribute", "cards": ["6"]})
-    assert [(e["seat"], e["count"]) for e in events if e["type"] == "tribute_received"] == \
-        [(1, 1), (2, 0), (3, 0), (4, 0)]
+    assert [(e["seat"], e["count"]) for e in events if e["type"] == "tribute_received"] == [
+        (1, 1),
+        (2, 0),
+        (3, 0),
+        (4, 0),
+    ]
 
 
 def test_marked_jokers_never_move_in_tribute_and_roles_come_from_previous_deal_bh_5_2_bh_5_6():

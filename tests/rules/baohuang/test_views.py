@@ -9,8 +9,21 @@ from baogame.rules.baohuang.engine import ENGINE
 from .helpers import a_game, act, find, keep_and_declare, play_deal, run_script
 
 HANDS = [["RJ*", "9", "6", "6", "2"], ["BJ*", "A", "K"], ["7", "7", "A"], ["8", "Q"], ["10", "J"]]
-REFEREE_KEYS = {"hands", "trick", "leader", "active", "emperor", "partner", "alone", "multiplier",
-                "finished", "round_scores", "totals", "over", "winners"}
+REFEREE_KEYS = {
+    "hands",
+    "trick",
+    "leader",
+    "active",
+    "emperor",
+    "partner",
+    "alone",
+    "multiplier",
+    "finished",
+    "round_scores",
+    "totals",
+    "over",
+    "winners",
+}
 
 
 def test_views_show_own_hand_and_only_counts_of_others_bh_23_2():
@@ -70,8 +83,20 @@ def test_end_of_deal_publishes_hands_partner_and_guesses_bh_23_11_bh_25_6():
 
     ended = find(events, "deal_ended")
     assert ended["visible_to"] == "all"
-    assert {"deal", "finished", "places", "emperor", "partner", "alone", "multiplier", "result", "scores",
-            "totals", "hands", "guesses"} <= set(ended)
+    assert {
+        "deal",
+        "finished",
+        "places",
+        "emperor",
+        "partner",
+        "alone",
+        "multiplier",
+        "result",
+        "scores",
+        "totals",
+        "hands",
+        "guesses",
+    } <= set(ended)
     assert ENGINE.view(state, 3)["last_deal"]["partner"] == 2
     assert ENGINE.referee_view(state)["round_scores"] == ended["scores"]
 

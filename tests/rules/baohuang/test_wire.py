@@ -22,8 +22,12 @@ def test_pending_decision_shapes_bh_18_1_bh_25_2():
     play = playing()
 
     assert ENGINE.pending(tribute)[0] | {"decision_id": None} == {
-        "kind": "tribute", "seats": [0, 3, 4], "allowed": ["give_tribute"], "timing": "tribute",
-        "decision_id": None}
+        "kind": "tribute",
+        "seats": [0, 3, 4],
+        "allowed": ["give_tribute"],
+        "timing": "tribute",
+        "decision_id": None,
+    }
     assert ENGINE.pending(offer)[0]["seats"] == [0] and ENGINE.pending(offer)[0]["kind"] == "declare"
     assert ENGINE.pending(state)[0]["allowed"] == ["declare_alone", "pledge", "no_declaration"]
     assert ENGINE.pending(play)[0]["timing"] == "turn"
@@ -98,6 +102,7 @@ def test_rejected_action_changes_nothing_bh_19_4():
     import copy
 
     from baogame.rules.core import RuleError
+
     state = playing()
     before = copy.deepcopy(state)
     try:
@@ -114,21 +119,46 @@ def test_action_catalogue_effects_bh_20():
     state, events = act(state, 1, {"type": "pass"})
 
     assert events[0] == {"type": "pass", "visible_to": "all", "seat": 1, "by_timeout": False}
-    assert ENGINE.referee_view(state)["trick"] == {"cards": ["6", "6"], "seat": 0, "passes": 1,
-                                                   "no_beat_request": True}
+    assert ENGINE.referee_view(state)["trick"] == {
+        "cards": ["6", "6"],
+        "seat": 0,
+        "passes": 1,
+        "no_beat_request": True,
+    }
 
 
 def test_every_error_code_exists_bh_21():
     """BH-21: the codes raised above are exactly the standard list (plus invalid_options at setup)."""
     import pathlib
     import re
+
     source = "\n".join(p.read_text() for p in pathlib.Path(__file__).parent.glob("test_*.py"))
-    codes = ["malformed_action", "unknown_action_type", "game_over", "wrong_phase", "not_your_turn",
-             "already_submitted", "invalid_card", "card_not_in_hand", "empty_play", "not_a_combination",
-             "wrong_card_count", "does_not_beat", "cannot_pass_lead", "not_emperor", "not_alone",
-             "emperor_cannot_pledge", "pledge_side_mismatch", "wrong_tribute_count", "wrong_tribute_cards",
-             "emperor_cannot_guess", "invalid_seat", "cannot_guess_self", "partner_already_revealed",
-             "invalid_options"]
+    codes = [
+        "malformed_action",
+        "unknown_action_type",
+        "game_over",
+        "wrong_phase",
+        "not_your_turn",
+        "already_submitted",
+        "invalid_card",
+        "card_not_in_hand",
+        "empty_play",
+        "not_a_combination",
+        "wrong_card_count",
+        "does_not_beat",
+        "cannot_pass_lead",
+        "not_emperor",
+        "not_alone",
+        "emperor_cannot_pledge",
+        "pledge_side_mismatch",
+        "wrong_tribute_count",
+        "wrong_tribute_cards",
+        "emperor_cannot_guess",
+        "invalid_seat",
+        "cannot_guess_self",
+        "partner_already_revealed",
+        "invalid_options",
+    ]
     for code in codes:
         assert re.search(f'"{code}"', source), code
 

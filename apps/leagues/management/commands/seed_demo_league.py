@@ -1,4 +1,8 @@
-"""``manage.py seed_demo_league``: a demo Bao Bei league with the demo user and bot accounts (idempotent).
+"""``manage.py seed_demo_league``: demo Bao Bei leagues with the demo user and bot accounts (idempotent).
+
+``demo-league``: the demo user and five bot accounts, round-robin pairing. ``demo-divisions``: twelve
+bot accounts in three divisions with Swiss pairing, a finished season and the next one from it
+(``apps.leagues.demo_divisions``).
 
 Run ``manage.py seed_demo`` first (it creates the user ``demo``). The house bot accounts belong to
 nobody (a member never sits at a table with their own bot account). Round 1 seats them at three tables:
@@ -19,6 +23,7 @@ from django.db import transaction
 from apps.accounts.models import Profile
 from apps.games.models import Seat
 from apps.leagues import demo_results, services
+from apps.leagues.demo_divisions import seed_divisions_league
 from apps.leagues.models import League, Membership
 
 BOTS = 8
@@ -44,6 +49,7 @@ class Command(BaseCommand):
                 timing_preset="daily",
                 join=True,
                 confirmation_hours=48,
+                pairing_format="round_robin",
             )
         bots = []
         for i in range(1, BOTS + 1):
@@ -78,3 +84,5 @@ class Command(BaseCommand):
 
                     game_schedule(fixture.game)
         self.stdout.write(self.style.SUCCESS(f"Demo league: /leagues/{league.slug}/"))
+        divided = seed_divisions_league(demo=demo)
+        self.stdout.write(self.style.SUCCESS(f"Demo league with three divisions: /leagues/{divided.slug}/"))

@@ -1,0 +1,100 @@
+"""The three-division demo league of ``seed_demo_league``: Swiss pairing, one up and one down a season.
+
+Twelve demo accounts whose seats the server's bot plays, in three divisions of four; the user ``demo``
+organises. Season 1 (one round) is played out at once by the server's bot, in this process; season 2
+is proposed from it (the top of divisions 2 and 3 up, the bottom of divisions 1 and 2 down), two
+members swap divisions by hand (audited), the divisions are confirmed and its first round starts:
+the running workers play it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+
+from apps.accounts.models import Profile
+from apps.games import services as game_services
+from apps.games.models import Game, Seat
+from apps.games.scheduling import game_schedule
+from apps.leagues import divisions, services
+from apps.leagues.models import League, Round, Season
+
+SLUG = "demo-divisions"
+MEMBERS = 12
+
+
+def seed_divisions_league(*, demo: Any) -> League:
+    """Create (once) the demo league of three divisions; returns it."""
+    league = League.objects.filter(slug=SLUG).first()
+    if league is not None:
+        return league
+    league = services.league_create(
+        creator=demo,
+        name="Demo divisions",
+        game="baobei",
+        description=(
+            "Three divisions of four bot players, Swiss pairing, one player up and one down each season. "
+            "Season 1 is over; season 2 started from it."
+        ),
+        players_per_table=4,
+        engine_options={"threshold": 12},
+        timing_preset="daily",
+        divisions=3,
+        promotion=1,
+        pairing_format="swiss",
+    )
+    assert league.slug == SLUG, league.slug
+    bots = [_bot(i) for i in range(1, MEMBERS + 1)]
+    for bot in bots:
+        services.membership_join_by_link(league=league, user=bot, token=league.invite_token)
+    first = divisions.season_propose(league=league, by=demo, rounds=1)
+    divisions.divisions_confirm(season=first, by=demo)
+    _play_out(services.round_start(season_id=first.pk, by=demo))
+    second = divisions.season_propose(league=league, by=demo, rounds=3)
+    for low, high in ((3, 2), (2, 3)):  # swap two who stay, by hand (audited): the tables stay full
+        stays = second.placements.filter(division=low, movement="stayed", moved_by_hand=False)
+        first_stays = stays.order_by("user__username").first()
+        if first_stays is not None:
+            divisions.placement_move(
+                season=second,
+                user_id=first_stays.user_id,
+                division=high,
+                by=demo,
+                reason="demo: a swap by hand",
+            )
+    divisions.divisions_confirm(season=second, by=demo)
+    with transaction.atomic():
+        rnd = services.round_start(season_id=second.pk, by=demo)
+        Seat.objects.filter(game__league_fixture__round=rnd).update(bot_takeover=True)
+        for fixture in rnd.fixtures.select_related("game"):
+            game_schedule(fixture.game)
+    return league
+
+
+def _bot(i: int) -> Any:
+    User = get_user_model()
+    bot, created = User.objects.get_or_create(
+        username=f"demo-div-bot-{i}", defaults={"email": f"demo-div-bot-{i}@example.com"}
+    )
+    if created:
+        bot.set_unusable_password()
+        bot.save()
+    # Not a bot account of demo's: the pairing treats accounts of one person as one (a bot-test game).
+    Profile.objects.filter(user=bot).update(display_name=f"Div bot {i}", is_bot_account=False, bot_owner=None)
+    return bot
+
+
+def _play_out(rnd: Round) -> None:
+    """Let the server's bot play every game of the round to its end, here and now."""
+    Seat.objects.filter(game__league_fixture__round=rnd).update(bot_takeover=True)
+    for fixture in rnd.fixtures.all():
+        while Game.objects.filter(pk=fixture.game_id, status=Game.Status.ACTIVE).exists():
+            if not game_services.play_bots(fixture.game_id):
+                break
+        services.fixture_record_result(game_id=fixture.game_id)  # idempotent; also inside a transaction
+    season = Season.objects.get(pk=rnd.season_id)
+    if season.status != Season.Status.FINISHED:
+        states = list(Game.objects.filter(league_fixture__round=rnd).values_list("pk", "status"))
+        raise RuntimeError(f"the demo's first season did not finish: {states}")

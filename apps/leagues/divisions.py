@@ -1,0 +1,264 @@
+"""Divisions (1 = top), promotion and relegation between seasons.
+
+**The proposal** (``propose``, a pure function): from the previous season's final standings of each
+division (best first, ties broken as the standings break them), members who have withdrawn leave
+first; then in each division the top ``N`` move up one division (not from division 1) and the bottom
+``N`` move down one (not from the lowest); a division with fewer than ``2N`` players sends up its top
+``N`` (or all of them) and down as many of the rest as there are, at most ``N``. Everybody else stays.
+Newcomers (active members who did not play the previous season) join the lowest division. A league
+whose number of divisions changed keeps everybody in range (a former division 4 of a league now of 3
+plays in division 3).
+
+**The first season** of a league with divisions (``seed_first_season``) splits the members, in the
+order they joined, into divisions of sizes as even as possible (division 1 the earliest).
+
+**Flow**: ``season_propose`` schedules a season and writes the proposal; an organiser may move people
+by hand (``placement_move``, audited) until they confirm it (``divisions_confirm``, audited); only then
+can its first round start. A member who joins later is placed in the lowest division when the next
+round starts. A league of one division needs none of this: everybody plays in division 1.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.utils import timezone
+
+from apps.accounts.models import display_name
+from apps.games.errors import ServiceError
+
+from .models import DivisionPlacement, League, Membership, Season, Standing
+
+Movement = DivisionPlacement.Movement
+
+
+@dataclass(frozen=True)
+class Proposed:
+    """One member's division in the proposal."""
+
+    division: int
+    previous: int | None
+    movement: str
+
+
+def propose(
+    *,
+    ranked: Mapping[int, Sequence[int]],
+    divisions: int,
+    promotion: int,
+    newcomers: Sequence[int] = (),
+    leaving: frozenset[int] | set[int] = frozenset(),
+) -> dict[int, Proposed]:
+    """The next season's divisions from the last one's (see the module docstring).
+
+    ``ranked`` maps each previous division to its members best first.
+    """
+    if divisions < 1:
+        raise ValueError("a league has at least one division")
+    out: dict[int, Proposed] = {}
+    for old, members in ranked.items():
+        staying = [m for m in members if m not in leaving]
+        here = min(old, divisions)
+        up = staying[:promotion] if here > 1 else []
+        rest = staying[len(up) :]
+        down_count = min(promotion, len(rest)) if here < divisions else 0
+        down = rest[len(rest) - down_count :] if down_count else []
+        for m in staying:
+            if m in up:
+                out[m] = Proposed(here - 1, old, Movement.UP)
+            elif m in down:
+                out[m] = Proposed(here + 1, old, Movement.DOWN)
+            else:
+                out[m] = Proposed(here, old, Movement.STAYED)
+    for m in newcomers:
+        if m not in out and m not in leaving:
+            out[m] = Proposed(divisions, None, Movement.NEW)
+    return out
+
+
+def seed_first_season(*, members: Sequence[int], divisions: int) -> dict[int, Proposed]:
+    """Split ``members`` (in the order they joined) into ``divisions`` divisions as even as possible."""
+    out: dict[int, Proposed] = {}
+    count = len(members)
+    start = 0
+    for d in range(1, divisions + 1):
+        size = count // divisions + (1 if d <= count % divisions else 0)
+        for m in members[start : start + size]:
+            out[m] = Proposed(d, None, Movement.SEEDED)
+        start += size
+    return out
+
+
+# --- the database side -----------------------------------------------------------------------------------
+
+
+def _active_members(league: League) -> list[int]:
+    """Active members in the order they joined."""
+    return list(
+        Membership.objects.filter(league=league, status=Membership.Status.ACTIVE)
+        .order_by("joined_at", "pk")
+        .values_list("user_id", flat=True)
+    )
+
+
+def previous_ranking(season: Season) -> dict[int, list[int]]:
+    """Each division's members of ``season``, best first, as the standings order them."""
+    from .selectors import season_standings
+
+    ranked: dict[int, list[int]] = {}
+    for row in season_standings(season=season):
+        ranked.setdefault(row.division, []).append(row.user_id)
+    return ranked
+
+
+def season_propose(
+    *, league: League, by: User, starts_at: Any = None, rounds: int = 5, round_interval_days: int = 7
+) -> Season:
+    """Schedule a new season with the proposed divisions (from the previous season, or the first split).
+
+    Refused while the previous season is still being played (``previous_season_running``).
+    """
+    from .services import season_create
+
+    previous = league.seasons.order_by("-number").first()
+    if previous is not None and previous.status != Season.Status.FINISHED:
+        raise ServiceError("previous_season_running", "the previous season has not finished yet", status=409)
+    with transaction.atomic():
+        season = season_create(
+            league=league, by=by, starts_at=starts_at, rounds=rounds, round_interval_days=round_interval_days
+        )
+        active = _active_members(league)
+        if previous is None:
+            proposal = seed_first_season(members=active, divisions=league.divisions)
+        else:
+            played = set(previous.standings.values_list("user_id", flat=True))
+            proposal = propose(
+                ranked=previous_ranking(previous),
+                divisions=league.divisions,
+                promotion=league.promotion,
+                newcomers=[m for m in active if m not in played],
+                leaving=played - set(active),
+            )
+        DivisionPlacement.objects.bulk_create(
+            DivisionPlacement(
+                season=season,
+                user_id=m,
+                division=p.division,
+                previous_division=p.previous,
+                movement=p.movement,
+            )
+            for m, p in proposal.items()
+        )
+    return season
+
+
+def placement_move(
+    *, season: Season, user_id: int, division: int, by: User, reason: str = ""
+) -> DivisionPlacement:
+    """An organiser moves a member to another division before confirming the proposal (audited)."""
+    from .services import _require_organiser, audit
+
+    league = season.league
+    _require_organiser(league, by)
+    if not 1 <= division <= league.divisions:
+        raise ServiceError("invalid_division", f"divisions are 1 to {league.divisions}")
+    with transaction.atomic():
+        season = Season.objects.select_for_update().get(pk=season.pk)
+        if season.divisions_confirmed_at is not None:
+            raise ServiceError("divisions_confirmed", "this season's divisions are confirmed", status=409)
+        placement = (
+            DivisionPlacement.objects.select_for_update(of=("self",))
+            .select_related("user__profile")
+            .order_by()
+            .filter(season=season, user_id=user_id)
+            .first()
+        )
+        if placement is None:
+            raise ServiceError("not_placed", "that member has no place in this season", status=404)
+        if placement.division == division:
+            return placement
+        before = placement.division
+        placement.division, placement.moved_by_hand = division, True
+        placement.save(update_fields=["division", "moved_by_hand"])
+        audit(
+            league=league,
+            actor=by,
+            action="division_moved",
+            reason=reason,
+            season=season.number,
+            user=placement.user.get_username(),
+            name=display_name(placement.user),
+            before=before,
+            after=division,
+        )
+    return placement
+
+
+def divisions_confirm(*, season: Season, by: User) -> Season:
+    """An organiser confirms the season's divisions (audited); its first round may start from then on."""
+    from .services import _require_organiser, audit
+
+    league = season.league
+    _require_organiser(league, by)
+    with transaction.atomic():
+        season = Season.objects.select_for_update().get(pk=season.pk)
+        if season.divisions_confirmed_at is not None:
+            return season
+        season.divisions_confirmed_at = timezone.now()
+        season.save(update_fields=["divisions_confirmed_at"])
+        sizes: dict[int, int] = {}
+        for placement in season.placements.all():
+            sizes[placement.division] = sizes.get(placement.division, 0) + 1
+            Standing.objects.update_or_create(
+                season=season, user_id=placement.user_id, defaults={"division": placement.division}
+            )
+        audit(
+            league=league,
+            actor=by,
+            action="divisions_confirmed",
+            season=season.number,
+            sizes={str(d): n for d, n in sorted(sizes.items())},
+        )
+    return season
+
+
+def members_by_division(*, season: Season, members: Sequence[int]) -> dict[int, list[int]]:
+    """The round's members by division (inside round start's transaction).
+
+    A season without placements (a league of one division, or a season scheduled before the league
+    had divisions): everybody in division 1. Otherwise the season's divisions must be confirmed
+    (``divisions_unconfirmed``); a member without a place (joined since) gets the lowest.
+    """
+    league = season.league
+    if not season.placements.exists():  # a season without divisions (or from before they were set)
+        return {1: sorted(members)} if members else {}
+    if season.divisions_confirmed_at is None:
+        raise ServiceError(
+            "divisions_unconfirmed", "confirm the season's divisions before its first round", status=409
+        )
+    placed = dict(season.placements.filter(user_id__in=members).values_list("user_id", "division"))
+    for m in members:
+        if m not in placed:
+            DivisionPlacement.objects.create(
+                season=season, user_id=m, division=league.divisions, movement=Movement.NEW
+            )
+            placed[m] = league.divisions
+    out: dict[int, list[int]] = {}
+    for m in sorted(members):
+        out.setdefault(placed[m], []).append(m)
+    return dict(sorted(out.items()))
+
+
+def season_proposal(*, season: Season) -> list[dict[str, Any]]:
+    """The season's divisions for the proposal screen: each division's placements, by name."""
+    rows: dict[int, list[DivisionPlacement]] = {}
+    for p in season.placements.select_related("user__profile").order_by("division", "user__username"):
+        rows.setdefault(p.division, []).append(p)
+    return [
+        {"division": d, "placements": rows.get(d, [])}
+        for d in range(1, max([season.league.divisions, *rows]) + 1)
+    ]

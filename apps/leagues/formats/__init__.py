@@ -1,0 +1,13 @@
+"""Pairing formats of a league (``League.pairing_format``), each deterministic from the season's seed.
+
+* ``spread`` (``apps.leagues.pairing``): the season's rounds planned together so that opponents
+  repeat as little as possible;
+* ``swiss`` (``swiss``): each round seats players of similar standing together, rematches avoided first;
+* ``round_robin`` (``round_robin``): every pair of a division meets equally often, as far as the
+  table sizes allow.
+"""
+
+from __future__ import annotations
+
+FORMATS = ("spread", "swiss", "round_robin")
+LABELS = {"spread": "Spread the opponents", "swiss": "Swiss", "round_robin": "Round robin"}
