@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.urls import reverse
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.request import Request
@@ -490,7 +491,7 @@ class GameRecordApi(APIView):
     ``manage.py verify_games --file`` replays a saved record and checks it.
     """
 
-    @extend_schema(operation_id="games_record", responses={200: serializers.JSONField()})
+    @extend_schema(operation_id="games_record", responses={200: OpenApiTypes.OBJECT})
     def get(self, request: AuthenticatedRequest, game_id: int) -> Response:
         from apps.games import records
 

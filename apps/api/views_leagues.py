@@ -6,6 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from drf_spectacular.plumbing import build_array_type, build_basic_type
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.response import Response
@@ -439,7 +441,7 @@ class SeasonExportApi(APIView):
 
     @extend_schema(
         operation_id="leagues_season_export",
-        responses={200: serializers.ListField(child=serializers.DictField())},
+        responses={200: build_array_type(build_basic_type(OpenApiTypes.OBJECT) or {})},
     )
     def get(self, request: AuthenticatedRequest, slug: str, season_id: int, kind: str) -> Response:
         from apps.leagues import exports
