@@ -195,9 +195,17 @@ class MoveMailOutbox(models.Model):
     recorded, and the recovery sweep queues the task again for a row left past
     ``NOTIFICATIONS_OUTBOX_RETRY`` seconds (its task was lost). Recording is idempotent (a notification
     is unique per user, game, version and kind), so a task run twice mails nobody twice.
+
+    A game's end has its row too (``kind`` "game_end", for ``notify_game_ended``), written when the end
+    is published (just after its commit), so a lost result-mail task is queued again the same way.
     """
 
+    class Kind(models.TextChoices):
+        MOVE = "move", "A move"
+        GAME_END = "game_end", "The end of the game"
+
     game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="+")
+    kind = models.CharField(max_length=8, choices=Kind.choices, default=Kind.MOVE)
     version = models.PositiveIntegerField()
     move_id = models.BigIntegerField(null=True, blank=True)
     opened = models.JSONField(default=list, help_text="[seat, kind, decision_id] to mail about.")
@@ -205,7 +213,9 @@ class MoveMailOutbox(models.Model):
     queued_at = models.DateTimeField(help_text="When its task was last queued.", db_index=True)
 
     class Meta:
-        constraints = [models.UniqueConstraint(fields=["game", "version"], name="move_mail_outbox_once")]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "kind", "version"], name="move_mail_outbox_once")
+        ]
 
     def __str__(self) -> str:
-        return f"mails of game {self.game_id} v{self.version}"
+        return f"{self.kind} mails of game {self.game_id} v{self.version}"

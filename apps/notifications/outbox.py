@@ -31,6 +31,7 @@ from .models import MoveMailOutbox
 log = logging.getLogger(__name__)
 
 NOTIFY_MOVE_APPLIED = "apps.notifications.tasks.notify_move_applied"
+NOTIFY_GAME_ENDED = "apps.notifications.tasks.notify_game_ended"
 
 
 def wanted_mails(
@@ -69,20 +70,50 @@ def record(*, game_id: int, version: int, move_id: int | None, opened: list[list
 
 def consume(*, game_id: int, version: int) -> None:
     """The move's notifications are recorded: its outbox row is done."""
-    MoveMailOutbox.objects.filter(game_id=game_id, version=version).delete()
+    MoveMailOutbox.objects.filter(game_id=game_id, kind=MoveMailOutbox.Kind.MOVE, version=version).delete()
+
+
+def record_game_end(*, game_id: int) -> None:
+    """The game has ended (its end is committed): write its outbox row, then queue the result mails.
+
+    Unlike a move's row this one is written just after the end commits (the end is published on
+    commit), so it covers a task lost with the broker or a worker, not a web process that died in
+    between.
+    """
+    MoveMailOutbox.objects.bulk_create(
+        [
+            MoveMailOutbox(
+                game_id=game_id,
+                kind=MoveMailOutbox.Kind.GAME_END,
+                version=0,
+                opened=[],
+                queued_at=timezone.now(),
+            )
+        ],
+        ignore_conflicts=True,  # an end published twice
+    )
+    publish(NOTIFY_GAME_ENDED, (game_id,))
+
+
+def consume_game_end(*, game_id: int) -> None:
+    """The final-result notifications are recorded: the end's outbox row is done."""
+    MoveMailOutbox.objects.filter(game_id=game_id, kind=MoveMailOutbox.Kind.GAME_END).delete()
 
 
 def requeue_stale(*, now: datetime | None = None) -> int:
-    """Queue ``notify_move_applied`` again for every outbox row whose task has not run for
-    ``NOTIFICATIONS_OUTBOX_RETRY`` seconds; each row once per such period (a conditional update
-    claims it, so two sweeps queue it once). Returns the number of tasks queued."""
+    """Queue ``notify_move_applied`` (``notify_game_ended`` for an end) again for every outbox row
+    whose task has not run for ``NOTIFICATIONS_OUTBOX_RETRY`` seconds; each row once per such period
+    (a conditional update claims it, so two sweeps queue it once). Returns the number of tasks queued."""
     now = now or timezone.now()
     cutoff = now - timedelta(seconds=settings.NOTIFICATIONS_OUTBOX_RETRY)
     requeued = 0
     for row in MoveMailOutbox.objects.filter(queued_at__lt=cutoff).order_by("pk")[:500]:
         if not MoveMailOutbox.objects.filter(pk=row.pk, queued_at=row.queued_at).update(queued_at=now):
             continue  # another sweep took it, or its task consumed it
-        requeued += publish(NOTIFY_MOVE_APPLIED, (row.game_id, row.version, row.move_id, row.opened))
+        if row.kind == MoveMailOutbox.Kind.GAME_END:
+            requeued += publish(NOTIFY_GAME_ENDED, (row.game_id,))
+        else:
+            requeued += publish(NOTIFY_MOVE_APPLIED, (row.game_id, row.version, row.move_id, row.opened))
     if requeued:
         log.warning("%d lost move-mail tasks queued again", requeued)
     return requeued

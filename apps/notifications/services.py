@@ -308,6 +308,7 @@ def notify_game_ended(*, game_id: int) -> int:
                 seat=position,
             )
         )
+    outbox.consume_game_end(game_id=game_id)
     return made
 
 

@@ -13,7 +13,6 @@ from anymail.signals import inbound, tracking
 from django.dispatch import receiver
 
 from apps.games.signals import game_ended, move_recorded
-from baogame.celery import publish
 
 from . import outbox
 
@@ -49,7 +48,7 @@ def on_game_ended(sender: Any, *, game_id: int, people: frozenset[int] | None = 
     """Enqueue the final-result mails (none when nobody but bots plays the game)."""
     if people is not None and not people:
         return
-    publish("apps.notifications.tasks.notify_game_ended", (game_id,))
+    outbox.record_game_end(game_id=game_id)
 
 
 @receiver(inbound, dispatch_uid="notifications.anymail_inbound")

@@ -117,3 +117,34 @@ def test_an_all_bot_game_writes_no_outbox_row(celery_worker) -> None:  # noqa: F
     )
     assert not MoveMailOutbox.objects.filter(game=game).exists()
     assert not Notification.objects.filter(game=game).exists()
+
+
+def test_a_result_mail_task_lost_when_the_game_ended_is_sent_once_after_the_sweep(
+    celery_worker,  # noqa: F811
+    settings,
+) -> None:
+    """The end of a game writes its own outbox row when it is published, so the final-result mails of
+    a game whose ``notify_game_ended`` task never reached the broker are sent after the sweep."""
+    from apps.games import signals as game_signals
+
+    game, users = _two_player_game()
+    services.game_join(game_id=game.pk, user=users[1])
+    celery_worker.wait_for(lambda: len(_sent(game)) == 2, timeout=30)  # the setup peeks' mails
+    Game.objects.filter(pk=game.pk).update(
+        status=Game.Status.ABORTED, status_reason="test", finished_at=timezone.now()
+    )
+    with broker_down():
+        game_signals.game_ended.send(sender=Game, game_id=game.pk, people=frozenset({0, 1}))
+
+    row = MoveMailOutbox.objects.get(game=game, kind=MoveMailOutbox.Kind.GAME_END)
+    assert not Notification.objects.filter(game=game, kind=Notification.Kind.GAME_RESULT).exists()
+    MoveMailOutbox.objects.filter(pk=row.pk).update(
+        queued_at=timezone.now() - timedelta(seconds=settings.NOTIFICATIONS_OUTBOX_RETRY + 1)
+    )
+    assert notifications.notifications_recover() == 1
+    assert notifications.notifications_recover() == 0
+
+    results = Notification.objects.filter(game=game, kind=Notification.Kind.GAME_RESULT)
+    celery_worker.wait_for(lambda: results.filter(status=Notification.Status.SENT).count() == 2, timeout=30)
+    celery_worker.wait_for(lambda: not MoveMailOutbox.objects.filter(game=game).exists(), timeout=10)
+    assert sorted(results.values_list("user_id", flat=True)) == sorted(u.pk for u in users)

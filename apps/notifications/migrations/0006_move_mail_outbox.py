@@ -16,6 +16,7 @@ class Migration(migrations.Migration):
             name='MoveMailOutbox',
             fields=[
                 ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('kind', models.CharField(choices=[('move', 'A move'), ('game_end', 'The end of the game')], default='move', max_length=8)),
                 ('version', models.PositiveIntegerField()),
                 ('move_id', models.BigIntegerField(blank=True, null=True)),
                 ('opened', models.JSONField(default=list, help_text='[seat, kind, decision_id] to mail about.')),
@@ -24,7 +25,7 @@ class Migration(migrations.Migration):
                 ('game', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='games.game')),
             ],
             options={
-                'constraints': [models.UniqueConstraint(fields=('game', 'version'), name='move_mail_outbox_once')],
+                'constraints': [models.UniqueConstraint(fields=('game', 'kind', 'version'), name='move_mail_outbox_once')],
             },
         ),
     ]
