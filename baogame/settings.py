@@ -72,6 +72,7 @@ def env_list(name: str, default: list[str]) -> list[str]:
     return [item.strip() for item in value.split(",") if item.strip()]
 
 
+# --- Site: paths, mode, hosts -------------------------------------------------------------------------
 VAR_DIR = Path(env_str("BAOGAME_VAR_DIR", str(BASE_DIR / "var")))
 DEBUG = env_bool("DEBUG", True)
 #: Under pytest: eager Celery tasks by default, plain static storage.
@@ -88,6 +89,7 @@ ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "testserver
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 SITE_URL = env_str("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
 
+# --- Applications, middleware, templates -------------------------------------------------------------
 INSTALLED_APPS = [
     "django.contrib.admin",
     "django.contrib.auth",
@@ -100,7 +102,6 @@ INSTALLED_APPS = [
     "allauth",
     "allauth.account",
     "rest_framework",
-    "rest_framework.authtoken",
     "drf_spectacular",
     "django_celery_beat",
     "django_htmx",
@@ -208,8 +209,6 @@ CONTENT_SECURITY_POLICY = {
 STATIC_URL = "/static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = Path(env_str("STATIC_ROOT", str(VAR_DIR / "staticfiles")))
-if DEBUG or TESTING:
-    STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # whitenoise warns about a missing folder
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
@@ -221,6 +220,8 @@ STORAGES = {
 
 # --- Celery -----------------------------------------------------------------------------------------
 CELERY_BROKER_URL = env_str("CELERY_BROKER_URL", "filesystem://localhost/")
+# The filesystem transport's folders are made when Django starts (``apps.games.apps``), not here.
+CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, object] = {}
 if CELERY_BROKER_URL.startswith("filesystem://"):
     _queue_dir = VAR_DIR / "celery" / "queue"
     CELERY_BROKER_TRANSPORT_OPTIONS = {
@@ -233,8 +234,15 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
         # should not wait a second for the worker to notice its task.
         "polling_interval": env_float("CELERY_POLLING_INTERVAL", 0.1),
     }
-    for _folder in (_queue_dir, VAR_DIR / "celery" / "processed", VAR_DIR / "celery" / "control"):
-        _folder.mkdir(parents=True, exist_ok=True)
+elif CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
+    # acks_late: a message a killed worker held comes back after ``visibility_timeout`` seconds. An ETA
+    # task (a deadline) further away than that is delivered again meanwhile; settling is idempotent
+    # and the beat sweep settles anything missed, so this is safe.
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 3600),
+        "unacked_restore_interval": env_int("CELERY_UNACKED_RESTORE_INTERVAL", 10),
+        "unacked_restore_throttle": env_int("CELERY_UNACKED_RESTORE_THROTTLE", 10),
+    }
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", TESTING)
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_ACKS_LATE = True
@@ -282,66 +290,30 @@ else:
         "EMAIL_URL must start with file://, smtp://, smtps://, submission://, "
         "console://, locmem:// or anymail://<provider>."
     )
-ANYMAIL: dict[str, str | None] = {
-    key[len("ANYMAIL_") :]: value for key, value in os.environ.items() if key.startswith("ANYMAIL_")
+#: Which ESP's inbound webhook /mail/inbound/ speaks: mailgun, postmark, sendgrid, amazon_ses, …
+ANYMAIL_INBOUND_ESP = env_str("ANYMAIL_INBOUND_ESP", "mailgun")
+#: Every ``ANYMAIL_*`` variable but ``ANYMAIL_INBOUND_ESP``, as anymail's settings: the provider's keys,
+#: and ``WEBHOOK_SECRET`` ("user:password"), the basic auth that guards /mail/inbound/ (ESPs that sign
+#: their webhooks also need their key, e.g. ``ANYMAIL_MAILGUN_WEBHOOK_SIGNING_KEY``).
+ANYMAIL: dict[str, str] = {
+    key[len("ANYMAIL_") :]: value
+    for key, value in os.environ.items()
+    if key.startswith("ANYMAIL_") and key != "ANYMAIL_INBOUND_ESP"
 }
 #: The development mailbox at /dev/mail/ exists only with the file backend in DEBUG.
 DEV_MAILBOX = DEBUG and EMAIL_BACKEND == "django.core.mail.backends.filebased.EmailBackend"
 
-# --- REST framework ---------------------------------------------------------------------------------
-REST_FRAMEWORK = {
-    "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.SessionAuthentication",
-        "rest_framework.authentication.TokenAuthentication",
-    ],
-    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-}
-SPECTACULAR_SETTINGS = {
-    "TITLE": "baogame API",
-    "DESCRIPTION": "Play Bao Bei and Bao Huang asynchronously: games, moves, leagues.",
-    "VERSION": "1.0.0",
-    "SERVE_INCLUDE_SCHEMA": False,
-}
-
-# --- Game service -----------------------------------------------------------------------------------
-#: Yearly vacation budget in days (issue: absent players).
+# --- Games: clocks, vacations, bots, the sweep (apps.games) --------------------------------------------
+#: Yearly vacation budget in days.
 VACATION_DAYS_PER_YEAR = env_int("VACATION_DAYS_PER_YEAR", 30)
-
-# --- Security (production) --------------------------------------------------------------------------
-if not DEBUG:
-    SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
-    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
-    SESSION_COOKIE_SECURE = True
-    CSRF_COOKIE_SECURE = True
-    SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 31536000)
-    SECURE_HSTS_INCLUDE_SUBDOMAINS = True
-    SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", True)
-    SECURE_CONTENT_TYPE_NOSNIFF = True
-
-LOGGING = {
-    "version": 1,
-    "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
-    "loggers": {"django.db.backends": {"level": "WARNING"}},
-}
-
 #: Seconds between two sweeps (and two heartbeats of each queue's worker, see /healthz).
 GAMES_SWEEP_INTERVAL = env_int("GAMES_SWEEP_INTERVAL", 60)
-CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
-    "games-sweep-due": {"task": "apps.games.tasks.sweep_due", "schedule": float(GAMES_SWEEP_INTERVAL)},
-    **{
-        f"games-heartbeat-{_queue}": {
-            "task": "apps.games.tasks.heartbeat",
-            "schedule": float(GAMES_SWEEP_INTERVAL),
-            "args": (_queue,),
-        }
-        for _queue in ("deadlines", "people", "background")
-    },
-}
 #: Seconds a bot seat may own a decision with no move before the sweep queues its bot task again.
 GAMES_BOT_STALL = env_int("GAMES_BOT_STALL", 60)
+#: /healthz answers 503 when the sweep or a queue's worker has not done its work for this many seconds.
+HEALTHZ_MAX_AGE = env_int("HEALTHZ_MAX_AGE", 3 * GAMES_SWEEP_INTERVAL)
+#: Moves enqueue deadline and bot tasks after commit; only the deadline benchmark turns this off.
+GAMES_SCHEDULE_TASKS = env_bool("GAMES_SCHEDULE_TASKS", True)
 #: Seconds an all-bot game's bot loop pauses between moves (outside its transaction). SQLite lets one
 #: writer in at a time and a loop that takes the lock again at once starves the games where people wait,
 #: so with SQLite (``make run``) the all-bot games leave room; PostgreSQL locks rows and needs no pause
@@ -350,77 +322,10 @@ GAMES_BACKGROUND_BOT_PAUSE = env_float(
     "GAMES_BACKGROUND_BOT_PAUSE",
     0.05 if DATABASES["default"]["ENGINE"].endswith("sqlite3") and not TESTING else 0.0,
 )
-#: /healthz answers 503 when the sweep or a queue's worker has not done its work for this many seconds.
-HEALTHZ_MAX_AGE = env_int("HEALTHZ_MAX_AGE", 3 * GAMES_SWEEP_INTERVAL)
 
-# --- API (apps.api: issue 8) -----------------------------------------------------------------------
-# Personal API tokens (Bearer) first, so an anonymous request gets 401 with WWW-Authenticate; the
-# session still works for the browser. Every error is {"code", "detail"}; writes are rate-limited.
-REST_FRAMEWORK["DEFAULT_AUTHENTICATION_CLASSES"] = [
-    "apps.api.authentication.ApiTokenAuthentication",
-    "rest_framework.authentication.SessionAuthentication",
-]
-REST_FRAMEWORK["EXCEPTION_HANDLER"] = "apps.api.exceptions.api_exception_handler"
-REST_FRAMEWORK["DEFAULT_THROTTLE_CLASSES"] = ["apps.api.throttling.WriteRateThrottle"]
-# Bodies are JSON only (the schema says so; form encodings would turn every value into a string).
-REST_FRAMEWORK["DEFAULT_PARSER_CLASSES"] = ["apps.api.parsers.BoundedJSONParser"]
-#: Writes (POST/PUT/PATCH/DELETE) per user, DRF's "N/s|min|hour|day"; "off" disables the limit.
-API_WRITE_RATE = env_str("API_WRITE_RATE", "120/min")
-SPECTACULAR_SETTINGS["POSTPROCESSING_HOOKS"] = [
-    "drf_spectacular.hooks.postprocess_schema_enums",
-    "apps.api.schema.add_error_responses",
-]
-SPECTACULAR_SETTINGS["SCHEMA_PATH_PREFIX"] = "/api/v1"
-SPECTACULAR_SETTINGS["COMPONENT_SPLIT_REQUEST"] = True
-REST_FRAMEWORK["DEFAULT_SCHEMA_CLASS"] = "apps.api.schema.ApiAutoSchema"
-#: The write-rate counters live in this cache. The default (per-process memory) counts per gunicorn
-#: worker; production sets API_CACHE_URL=redis://…/N so that all workers share one count.
-API_THROTTLE_CACHE = "default"
-if env_str("API_CACHE_URL", ""):
-    CACHES = {
-        **globals().get("CACHES", {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}),
-        "api": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
-            "LOCATION": env_str("API_CACHE_URL"),
-            # A Redis that is down or stuck must answer fast: the throttle then lets writes through.
-            "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
-        },
-    }
-    API_THROTTLE_CACHE = "api"
-
-# --- Deadlines, windows and absence (apps.games.deadlines / clock; deadlines engineer) --------------
-if CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
-    # acks_late: a message a killed worker held comes back after ``visibility_timeout`` seconds. An ETA
-    # task (a deadline) further away than that is delivered again meanwhile; settling is idempotent
-    # and the beat sweep settles anything missed, so this is safe.
-    CELERY_BROKER_TRANSPORT_OPTIONS = {
-        "visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 3600),
-        "unacked_restore_interval": env_int("CELERY_UNACKED_RESTORE_INTERVAL", 10),
-        "unacked_restore_throttle": env_int("CELERY_UNACKED_RESTORE_THROTTLE", 10),
-    }
-#: Moves enqueue deadline and bot tasks after commit; only the deadline benchmark turns this off.
-GAMES_SCHEDULE_TASKS = env_bool("GAMES_SCHEDULE_TASKS", True)
-
-# --- Notifications and play by email (apps.notifications; notifications engineer) ------------------
-# ANYMAIL["WEBHOOK_SECRET"] (env ANYMAIL_WEBHOOK_SECRET, "user:password") guards /mail/inbound/ with
-# basic auth; ESPs that sign their webhooks also need their key (e.g. ANYMAIL_MAILGUN_WEBHOOK_SIGNING_KEY).
-ANYMAIL.setdefault("WEBHOOK_SECRET", env_str("ANYMAIL_WEBHOOK_SECRET", "") or None)
-if ANYMAIL["WEBHOOK_SECRET"] is None:
-    del ANYMAIL["WEBHOOK_SECRET"]
-#: Which ESP's inbound webhook /mail/inbound/ speaks: mailgun, postmark, sendgrid, amazon_ses, …
-ANYMAIL_INBOUND_ESP = env_str("ANYMAIL_INBOUND_ESP", "mailgun")
-ANYMAIL.pop("INBOUND_ESP", None)  # read above; not an anymail setting
+# --- Notifications and play by e-mail (apps.notifications) --------------------------------------------
 #: Seconds a signed reply address (and a game link in a mail) stays valid.
 NOTIFICATIONS_REPLY_MAX_AGE = env_int("NOTIFICATIONS_REPLY_MAX_AGE", 30 * 24 * 3600)
-CELERY_BEAT_SCHEDULE["notifications-reminders"] = {
-    "task": "apps.notifications.tasks.send_reminders",
-    "schedule": 300.0,
-}
-CELERY_BEAT_SCHEDULE["notifications-digests"] = {
-    # Every 10 minutes; each user's digest goes out once per local day, in their chosen hour.
-    "task": "apps.notifications.tasks.send_digests",
-    "schedule": 600.0,
-}
 #: Seconds after which a notification still ``sending`` counts as claimed by a dead worker and is
 #: re-queued (sent again if that worker had in fact sent it). It must exceed the longest real send,
 #: so the SMTP backend gets a timeout (Django's default is none: a hung connection would hang forever).
@@ -434,14 +339,6 @@ NOTIFICATIONS_PENDING_RETRY = env_int("NOTIFICATIONS_PENDING_RETRY", 120)
 #: Seconds after which a move's mail fan-out still in the outbox (its notify_move_applied task lost) is
 #: queued again, by the same sweep.
 NOTIFICATIONS_OUTBOX_RETRY = env_int("NOTIFICATIONS_OUTBOX_RETRY", 60)
-CELERY_BEAT_SCHEDULE["notifications-reclaim-stale"] = {
-    "task": "apps.notifications.tasks.reclaim_stale_notifications",
-    "schedule": float(GAMES_SWEEP_INTERVAL),
-}
-CELERY_BEAT_SCHEDULE["notifications-expire-reply-addresses"] = {
-    "task": "apps.notifications.tasks.expire_reply_addresses",
-    "schedule": 24 * 3600.0,
-}
 
 # --- Web Push and webhooks (apps.push, apps.webhooks) ---------------------------------------------------
 # VAPID keys (RFC 8292), base64url: the public key as an uncompressed P-256 point (the browser's
@@ -472,19 +369,100 @@ WEBHOOKS_MAX_ATTEMPTS = env_int("WEBHOOKS_MAX_ATTEMPTS", 12)
 WEBHOOKS_DISABLE_AFTER = env_int("WEBHOOKS_DISABLE_AFTER", 30)
 #: Seconds to wait for a webhook receiver or a push service to answer.
 WEBHOOKS_TIMEOUT = env_int("WEBHOOKS_TIMEOUT", 10)
-CELERY_BEAT_SCHEDULE["webhooks-requeue-lost"] = {
-    "task": "apps.webhooks.tasks.requeue_lost_webhooks",
-    "schedule": float(GAMES_SWEEP_INTERVAL),
+
+# --- Periodic tasks (Celery beat) ---------------------------------------------------------------------
+CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
+    # Games: settle what is overdue, queue near deadlines and lost bots; each queue's worker's heartbeat.
+    "games-sweep-due": {"task": "apps.games.tasks.sweep_due", "schedule": float(GAMES_SWEEP_INTERVAL)},
+    **{
+        f"games-heartbeat-{_queue}": {
+            "task": "apps.games.tasks.heartbeat",
+            "schedule": float(GAMES_SWEEP_INTERVAL),
+            "args": (_queue,),
+        }
+        for _queue in ("deadlines", "people", "background")
+    },
+    "notifications-reminders": {"task": "apps.notifications.tasks.send_reminders", "schedule": 300.0},
+    # Every 10 minutes; each user's digest goes out once per local day, in their chosen hour.
+    "notifications-digests": {"task": "apps.notifications.tasks.send_digests", "schedule": 600.0},
+    "notifications-reclaim-stale": {
+        "task": "apps.notifications.tasks.reclaim_stale_notifications",
+        "schedule": float(GAMES_SWEEP_INTERVAL),
+    },
+    "notifications-expire-reply-addresses": {
+        "task": "apps.notifications.tasks.expire_reply_addresses",
+        "schedule": 24 * 3600.0,
+    },
+    "webhooks-requeue-lost": {
+        "task": "apps.webhooks.tasks.requeue_lost_webhooks",
+        "schedule": float(GAMES_SWEEP_INTERVAL),
+    },
+    # Leagues: start every round whose time has come (Season.starts_at + n × round_interval_days).
+    "leagues-start-due-rounds": {"task": "apps.leagues.tasks.start_due_rounds", "schedule": 300.0},
+    # Confirm every provisional league result whose confirmation period has ended.
+    "leagues-confirm-due-results": {"task": "apps.leagues.tasks.confirm_due_results", "schedule": 300.0},
 }
 
-# --- Leagues (apps.leagues; leagues engineer) ---------------------------------------------------------
-# Start every league round whose scheduled time has come (Season.starts_at + n × round_interval_days).
-CELERY_BEAT_SCHEDULE["leagues-start-due-rounds"] = {
-    "task": "apps.leagues.tasks.start_due_rounds",
-    "schedule": 300.0,
+# --- JSON API (Django REST framework, drf-spectacular; apps.api) --------------------------------------
+# Personal API tokens (Bearer) first, so an anonymous request gets 401 with WWW-Authenticate; the
+# session still works for the browser. Every error is {"code", "detail"}; writes are rate-limited.
+# Bodies are JSON only (the schema says so; form encodings would turn every value into a string).
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "apps.api.authentication.ApiTokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    "DEFAULT_SCHEMA_CLASS": "apps.api.schema.ApiAutoSchema",
+    "EXCEPTION_HANDLER": "apps.api.exceptions.api_exception_handler",
+    "DEFAULT_THROTTLE_CLASSES": ["apps.api.throttling.WriteRateThrottle"],
+    "DEFAULT_PARSER_CLASSES": ["apps.api.parsers.BoundedJSONParser"],
 }
-# Confirm every provisional league result whose confirmation period has ended (League.confirmation_hours).
-CELERY_BEAT_SCHEDULE["leagues-confirm-due-results"] = {
-    "task": "apps.leagues.tasks.confirm_due_results",
-    "schedule": 300.0,
+SPECTACULAR_SETTINGS = {
+    "TITLE": "baogame API",
+    "DESCRIPTION": "Play Bao Bei and Bao Huang asynchronously: games, moves, leagues.",
+    "VERSION": "1.0.0",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "apps.api.schema.add_error_responses",
+    ],
+    "SCHEMA_PATH_PREFIX": "/api/v1",
+    "COMPONENT_SPLIT_REQUEST": True,
+}
+#: Writes (POST/PUT/PATCH/DELETE) per user, DRF's "N/s|min|hour|day"; "off" disables the limit.
+API_WRITE_RATE = env_str("API_WRITE_RATE", "120/min")
+#: The write-rate counters live in this cache. The default (per-process memory) counts per gunicorn
+#: worker; production sets API_CACHE_URL=redis://…/N so that all workers share one count.
+CACHES: dict[str, dict[str, object]] = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+}
+API_THROTTLE_CACHE = "default"
+if env_str("API_CACHE_URL", ""):
+    CACHES["api"] = {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": env_str("API_CACHE_URL"),
+        # A Redis that is down or stuck must answer fast: the throttle then lets writes through.
+        "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
+    }
+    API_THROTTLE_CACHE = "api"
+
+# --- Security (production) --------------------------------------------------------------------------
+if not DEBUG:
+    SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+    SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 31536000)
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = True
+    SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", True)
+    SECURE_CONTENT_TYPE_NOSNIFF = True
+
+# --- Logging ------------------------------------------------------------------------------------------
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
+    "loggers": {"django.db.backends": {"level": "WARNING"}},
 }

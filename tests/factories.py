@@ -52,11 +52,11 @@ class GameFactory(factory.django.DjangoModelFactory):
 
     @classmethod
     def _create(cls, model_class: type[Game], *args: Any, seated: list[Any], **kwargs: Any) -> Game:
-        from apps.games import services
+        from apps.games import lifecycle
 
-        game = services.game_create(creator=seated[0], **kwargs)
+        game = lifecycle.game_create(creator=seated[0], **kwargs)
         for user in seated[1:]:
-            services.game_join(game_id=game.pk, user=user)
+            lifecycle.game_join(game_id=game.pk, user=user)
         game.refresh_from_db()
         return game
 
@@ -81,9 +81,9 @@ class SeatFactory(factory.django.DjangoModelFactory):
     def _create(
         cls, model_class: type[Seat], *args: Any, game: Game, user: Any, position: int | None
     ) -> Seat:
-        from apps.games import services
+        from apps.games import lifecycle
 
-        services.game_join(game_id=game.pk, user=user, position=position)
+        lifecycle.game_join(game_id=game.pk, user=user, position=position)
         game.refresh_from_db()
         return Seat.objects.select_related("game").get(game=game, user=user)
 

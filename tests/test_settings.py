@@ -60,3 +60,18 @@ def test_bad_boolean_names_the_variable() -> None:
 
     assert result.returncode != 0
     assert "DEBUG must be one of" in result.stderr
+
+
+def test_importing_the_settings_makes_no_folder(tmp_path: Path) -> None:
+    """The embedded defaults' folders (broker, static root) are made when Django starts, not on import."""
+    var = tmp_path / "var"
+    env = {k: v for k, v in os.environ.items() if k not in {"CELERY_BROKER_URL", "DATABASE_URL"}}
+    env.update(BAOGAME_VAR_DIR=str(var), BAOGAME_TESTING="0")
+    code = "import baogame.settings as s; print(s.CELERY_BROKER_TRANSPORT_OPTIONS['data_folder_in'])"
+
+    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True,
+                            timeout=120)
+
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == str(var / "celery" / "queue")
+    assert not var.exists()

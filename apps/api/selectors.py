@@ -7,7 +7,6 @@ from django.contrib.auth.models import User
 from django.db.models import QuerySet
 
 from apps.games import selectors as game_selectors
-from apps.games import services as game_services
 from apps.games.errors import ServiceError
 from apps.games.models import Game
 
@@ -38,24 +37,25 @@ def game_get(*, game_id: int, user: User, with_people: bool = True) -> Game:
     (``game_may_view``, asked by number) gets the same 404 as for a game that does not exist.
     ``with_people=False`` skips loading the seated users' names (for endpoints that only need seat numbers).
     """
-    game = game_services.game_read(game_id, seats="people" if with_people else "plain")
+    game = game_selectors.game_read(game_id, seats="people" if with_people else "plain")
     if game is None or not game_selectors.game_may_view(
-        game=game, user=user, by_number=True, seated=game_services.seat_of(game, user) is not None
+        game=game, user=user, by_number=True, seated=game_selectors.seat_of(game, user) is not None
     ):
         raise ServiceError("not_found", "no such game", status=404)
     return game
 
 
-def game_get_with_my_seat(*, game_id: int, user: User) -> tuple[Game, int | None]:
-    """``game_get`` without the seats, plus the user's seat position (None: a spectator), in one query
-    when nothing is overdue and the user is seated (for /legal, which every bot move asks first)."""
-    game = game_services.game_read(game_id, seats="none", seat_of_user=user.pk)
-    if game is None:
+def game_get_with_my_seat(*, game_id: int, user: User) -> tuple[Game, int | None, int]:
+    """``game_get`` without the seats, plus the user's seat position (None: a spectator) and the game's
+    version as that seat knows it, in one query when nothing is overdue and the user is seated (for
+    /legal, which every bot move asks first)."""
+    found = game_selectors.game_read_for_user(game_id, user_id=user.pk)
+    if found is None:
         raise ServiceError("not_found", "no such game", status=404)
-    seat: int | None = game.user_seat  # type: ignore[attr-defined]
+    game, seat, version = found
     if seat is None and not game_selectors.game_may_view(game=game, user=user, by_number=True, seated=False):
         raise ServiceError("not_found", "no such game", status=404)
-    return game, seat
+    return game, seat, version
 
 
 def game_hidden_from(*, game_id: int, user: User) -> bool:
@@ -66,5 +66,5 @@ def game_hidden_from(*, game_id: int, user: User) -> bool:
 
 def seat_position(*, game: Game, user: User) -> int | None:
     """The user's seat number in the game, or None for a spectator."""
-    seat = game_services.seat_of(game, user)
+    seat = game_selectors.seat_of(game, user)
     return seat.position if seat else None

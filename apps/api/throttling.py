@@ -32,11 +32,11 @@ class WriteRateThrottle(SimpleRateThrottle):
     def __init__(self) -> None:
         from django.core.cache import caches
 
-        self.cache = caches[getattr(settings, "API_THROTTLE_CACHE", "default")]
+        self.cache = caches[settings.API_THROTTLE_CACHE]
         super().__init__()
 
     def get_rate(self) -> str | None:
-        rate = getattr(settings, "API_WRITE_RATE", None)
+        rate: str = settings.API_WRITE_RATE
         return None if not rate or rate.lower() in {"off", "none"} else rate
 
     def allow_request(self, request: Request, view: APIView) -> bool:

@@ -17,7 +17,8 @@ from rest_framework.views import APIView
 from apps.accounts.http import AuthenticatedRequest
 from apps.accounts.models import Profile
 from apps.games import clock, deadlines
-from apps.games import services as game_services
+from apps.games import lifecycle as game_lifecycle
+from apps.games import selectors as game_selectors
 from apps.games.errors import ServiceError
 from apps.games.models import Seat
 
@@ -97,7 +98,7 @@ def _seat_body(seat: Seat) -> dict[str, Any]:
 
 def _my_seat(request: AuthenticatedRequest, game_id: int) -> Seat:
     game = selectors.game_get(game_id=game_id, user=request.user, with_people=False)
-    seat = game_services.seat_of(game, request.user)
+    seat = game_selectors.seat_of(game, request.user)
     if seat is None:
         raise ServiceError("not_seated", "you have no seat in this game", status=403)
     return seat
@@ -120,7 +121,7 @@ class MySeatApi(APIView):
         _my_seat(request, game_id)
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        seat = game_services.seat_set_skip_pluck_windows(
+        seat = game_lifecycle.seat_set_skip_pluck_windows(
             game_id=game_id, user=request.user, value=data.validated_data["skip_pluck_windows"]
         )
         seat.refresh_from_db()
@@ -137,6 +138,6 @@ class SeatTakeBackApi(APIView):
     @extend_schema(operation_id="games_my_seat_take_back", request=None, responses=MySeatSerializer)
     def post(self, request: AuthenticatedRequest, game_id: int) -> Response:
         _my_seat(request, game_id)
-        seat = game_services.seat_take_back(game_id=game_id, user=request.user)
+        seat = game_lifecycle.seat_take_back(game_id=game_id, user=request.user)
         seat.refresh_from_db()
         return Response(MySeatSerializer(_seat_body(seat)).data)

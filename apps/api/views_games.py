@@ -14,11 +14,12 @@ from rest_framework.views import APIView
 
 from apps.accounts.http import AuthenticatedRequest
 from apps.games import invitations
-from apps.games import rows as sql_rows
+from apps.games import lifecycle as game_lifecycle
+from apps.games import pipeline as game_pipeline
 from apps.games import selectors as game_selectors
-from apps.games import services as game_services
+from apps.games import store as game_store
 from apps.games.errors import ServiceError
-from apps.games.models import Game
+from apps.games.models import Game, Move
 from apps.games.timing import PRESETS
 from baogame.rules.registry import get_engine
 
@@ -107,7 +108,7 @@ class GameListApi(APIView):
         games = select(user=request.user).prefetch_related("seats__user__profile")[:200]
         data = []
         for game in games:
-            seat = game_services.seat_of(game, request.user)
+            seat = game_selectors.seat_of(game, request.user)
             data.append(game_summary(game, seat.position if seat else None))
         return Response(GameSummarySerializer(data, many=True).data)
 
@@ -116,8 +117,8 @@ class GameListApi(APIView):
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         d = data.validated_data
-        game_services.refuse_stacking_options(d["options"])
-        game = game_services.game_create(
+        game_lifecycle.refuse_stacking_options(d["options"])
+        game = game_lifecycle.game_create(
             creator=request.user,
             engine=d["engine"],
             players=d["players"],
@@ -131,7 +132,7 @@ class GameListApi(APIView):
             visibility=d["visibility"],
         )
         my_seat = 0 if d["take_seat"] else None
-        sql_rows.attach_seats(game, sql_rows.seat_rows(game, people=True))
+        game_store.attach_seats(game, game_store.seat_rows(game, people=True))
         invitation = game_selectors.invitation_current(game=game)
         body = {**game_summary(game, my_seat), "invite_token": invitation.token if invitation else None}
         return Response(self.CreatedSerializer(body).data, status=status.HTTP_201_CREATED)
@@ -280,10 +281,9 @@ class GameLegalApi(APIView):
         # serializers above describe the same shapes in the schema (schemathesis checks they agree).
         offset = _int_param(request, "offset", 0, 0, None)
         limit = _int_param(request, "limit", LEGAL_DEFAULT_LIMIT, 1, LEGAL_MAX_LIMIT)
-        game, seat = selectors.game_get_with_my_seat(game_id=game_id, user=request.user)
+        game, seat, version = selectors.game_get_with_my_seat(game_id=game_id, user=request.user)
         if seat is None:
             raise ServiceError("not_seated", "you have no seat in this game", status=403)
-        version = game_selectors.viewer_version(game, seat)
         return Response({"version": version, "seat": seat, **_legal_page(game, seat, offset, limit)})
 
 
@@ -311,6 +311,10 @@ def _legal_page(game: Game, seat: int, offset: int, limit: int) -> dict[str, Any
         actions = engine.legal_actions(game.state, seat)
         total, page = len(actions), actions[offset : offset + limit]
     return {"total": total, "offset": offset, "actions": page}
+
+
+def _seat_seq(move: Move | None) -> int | None:
+    return game_selectors.seat_seq(move) if move is not None else None
 
 
 class MoveSubmitApi(APIView):
@@ -369,7 +373,7 @@ class MoveSubmitApi(APIView):
             message = f'Expected a dictionary of items but got type "{got}".'
             raise serializers.ValidationError({"action": [message]})
         try:
-            result = game_services.submit_action(  # Game.DoesNotExist: 404 (exception handler)
+            result = game_pipeline.submit_action(  # Game.DoesNotExist: 404 (exception handler)
                 game_id=game_id,
                 user=request.user,
                 action=action,
@@ -382,8 +386,8 @@ class MoveSubmitApi(APIView):
             raise
         seat = result.move.seat if result.move else None
         body: dict[str, Any] = {
-            "version": game_selectors.viewer_version(result.game, seat),
-            "seq": game_selectors.seat_seq(result.move) if result.move else None,
+            "version": game_selectors.viewer_version(result.game, seat, seats=result.seats),
+            "seq": result.seq if result.seq is not None else _seat_seq(result.move),
             "replayed": result.replayed,
             "status": result.game.status,
             "events": result.events,
@@ -468,7 +472,7 @@ class GameBotAddApi(APIView):
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         game = selectors.game_get(game_id=game_id, user=request.user)
-        game_services.seat_fill_bot(
+        game_lifecycle.seat_fill_bot(
             game_id=game.pk,
             user=request.user,
             position=data.validated_data["position"],

@@ -20,7 +20,7 @@ from rest_framework.views import APIView
 from apps.accounts.http import AuthenticatedRequest
 from apps.accounts.models import display_name
 from apps.games import reliability
-from apps.games import services as game_services
+from apps.games import selectors as game_selectors
 from apps.games.errors import ServiceError
 from apps.games.models import Game
 from apps.leagues import confirmation
@@ -236,7 +236,7 @@ class LeagueOpenGameListApi(APIView):
 
 
 def _position(game: Game, user: Any) -> int | None:
-    seat = game_services.seat_of(game, user)
+    seat = game_selectors.seat_of(game, user)
     return seat.position if seat else None
 
 

@@ -1,4 +1,7 @@
+from pathlib import Path
+
 from django.apps import AppConfig
+from django.conf import settings
 
 
 class GamesConfig(AppConfig):
@@ -10,3 +13,16 @@ class GamesConfig(AppConfig):
         import baogame.celery  # noqa: F401
 
         from . import reliability_signals  # noqa: F401
+
+        make_local_folders()
+
+
+def make_local_folders() -> None:
+    """The folders the embedded defaults write to: the filesystem broker's (``make run``) and, in
+    development and tests, the static root (whitenoise warns about a missing one)."""
+    options = settings.CELERY_BROKER_TRANSPORT_OPTIONS
+    for key in ("data_folder_in", "data_folder_out", "processed_folder", "control_folder"):
+        if key in options:
+            Path(str(options[key])).mkdir(parents=True, exist_ok=True)
+    if settings.DEBUG or settings.TESTING:
+        Path(settings.STATIC_ROOT).mkdir(parents=True, exist_ok=True)

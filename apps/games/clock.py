@@ -1,4 +1,5 @@
-"""Stopping and restarting clocks: pausing a game, extending a decision, vacation, the beat sweep.
+"""Clocks outside a move: settling a game's deadlines, pausing a game, extending a decision, vacation,
+the beat sweep.
 
 A stopped decision keeps the time it had left in ``Decision.remaining`` (``deadline`` is null) and
 gets ``deadline = now + remaining`` when its clock restarts. A decision's clock runs only while its
@@ -21,15 +22,56 @@ from django.utils import timezone
 from apps.accounts.models import Profile, VacationSpell
 from baogame.rules.registry import get_engine
 
-from . import deadlines, heartbeats, people, scheduling, services, signals
+from . import deadlines, heartbeats, people, pipeline, scheduling, signals
+from .deadlines import SIMULTANEOUS_TIMINGS
 from .errors import ServiceError
 from .models import Decision, Game, Move, Seat
-from .selectors import SIMULTANEOUS_TIMINGS
+from .store import LockedGame, lock_game
 
 log = logging.getLogger(__name__)
 
 
-def _stop_clocks(game: Game, now: datetime, *, away: set[int] | None = None) -> int:
+# --- settling deadlines ---------------------------------------------------------------------------------
+
+
+def settle_game(game_id: int) -> int:
+    """Settle everything overdue in one game (its deadline task); safe to run twice, concurrently or
+    late. Returns the timeouts applied."""
+    with transaction.atomic():
+        try:
+            locked = lock_game(game_id)
+        except Game.DoesNotExist:
+            return 0
+        return pipeline.settle(locked, timezone.now())
+
+
+def game_ids_with_due_decisions(*, now: datetime) -> list[int]:
+    """Ids of active games with a decision past its deadline."""
+    return list(
+        Decision.objects.filter(deadline__lte=now, game__status=Game.Status.ACTIVE)
+        .values_list("game_id", flat=True)
+        .distinct()
+    )
+
+
+def settle_overdue(*, now: datetime | None = None) -> int:
+    """Settle every active game with an overdue decision (the beat sweep); returns the timeouts applied.
+
+    Each game settles in its own transaction; a game that fails is logged and the sweep goes on.
+    """
+    settled = 0
+    for game_id in game_ids_with_due_decisions(now=now or timezone.now()):
+        try:
+            settled += settle_game(game_id)
+        except Exception:  # one broken game must not stop every other game's clock
+            log.exception("settling game %s failed", game_id)
+    return settled
+
+
+# --- stopping and restarting clocks ----------------------------------------------------------------------
+
+
+def _stop_clocks(locked: LockedGame, now: datetime, *, away: set[int] | None = None) -> int:
     """Stop the running clocks of ``game``; returns how many.
 
     ``away`` None: every clock (a pause). Otherwise the clocks that vacations stop, ``away`` being the
@@ -37,27 +79,28 @@ def _stop_clocks(game: Game, now: datetime, *, away: set[int] | None = None) -> 
     all its owners, and any other decision of an away seat but a plucking window.
     """
     stopped = 0
-    for row in Decision.objects.filter(game=game, deadline__isnull=False):
+    for row in locked.decisions:
+        if row.deadline is None:
+            continue
         if away is not None and not deadlines.stopped_by_absence(row.timing, row.seat, away):
             continue
-        assert row.deadline is not None  # filtered on deadline__isnull=False
         row.remaining, row.deadline = max(row.deadline - now, timedelta(0)), None
         row.save(update_fields=["remaining", "deadline"])
         stopped += 1
     return stopped
 
 
-def _restart_clocks(game: Game, now: datetime) -> int:
-    """Restart every stopped clock of ``game`` that nothing stops any more; a paused game restarts none.
+def _restart_clocks(locked: LockedGame, now: datetime) -> int:
+    """Restart every stopped clock of the game that nothing stops any more; a paused game restarts none.
 
     A setup peek's clock restarts for all its owners at once, when no seat of the game is away.
     """
-    if game.status != Game.Status.ACTIVE:
+    if locked.game.status != Game.Status.ACTIVE:
         return 0
-    away = services._away_positions(game)
+    away = locked.away()
     restarted = 0
-    for row in Decision.objects.filter(game=game, deadline__isnull=True):
-        if deadlines.stopped_by_absence(row.timing, row.seat, away):
+    for row in locked.decisions:
+        if row.deadline is not None or deadlines.stopped_by_absence(row.timing, row.seat, away):
             continue
         row.deadline, row.remaining = now + (row.remaining or timedelta(0)), None
         row.save(update_fields=["deadline", "remaining"])
@@ -74,15 +117,16 @@ def game_pause(*, game_id: int, by: User | None, reason: str = "") -> Game:
     What was already overdue is settled first. ``by`` is recorded in the log; the caller authorises.
     """
     with transaction.atomic():
-        game = Game.objects.select_for_update().get(pk=game_id)
+        locked = lock_game(game_id)
+        game = locked.game
         people.refuse_own_game(game=game, user=by)
         now = timezone.now()
-        services.settle_locked(game, now)
+        pipeline.settle(locked, now)
         if game.status != Game.Status.ACTIVE:
             raise ServiceError("game_not_active", "only a game in play can be paused", status=409)
         game.status, game.paused_at, game.status_reason = Game.Status.PAUSED, now, reason
         game.save(update_fields=["status", "paused_at", "status_reason"])
-        _stop_clocks(game, now)
+        _stop_clocks(locked, now)
         log.info("game %s paused by %s: %s", game.pk, getattr(by, "pk", None), reason)
         transaction.on_commit(partial(signals.game_paused.send, sender=Game, game_id=game.pk))
     return game
@@ -91,14 +135,15 @@ def game_pause(*, game_id: int, by: User | None, reason: str = "") -> Game:
 def game_resume(*, game_id: int, by: User | None) -> Game:
     """Restart a paused game's clocks with the time each decision had left."""
     with transaction.atomic():
-        game = Game.objects.select_for_update().get(pk=game_id)
+        locked = lock_game(game_id)
+        game = locked.game
         people.refuse_own_game(game=game, user=by)
         if game.status != Game.Status.PAUSED:
             raise ServiceError("game_not_paused", "this game is not paused", status=409)
         game.status, game.paused_at, game.status_reason = Game.Status.ACTIVE, None, ""
         game.save(update_fields=["status", "paused_at", "status_reason"])
-        _restart_clocks(game, timezone.now())
-        scheduling.game_schedule(game)
+        _restart_clocks(locked, timezone.now())
+        scheduling.queue_game_tasks(locked)
         log.info("game %s resumed by %s", game.pk, getattr(by, "pk", None))
         transaction.on_commit(partial(signals.game_resumed.send, sender=Game, game_id=game.pk))
     return game
@@ -117,9 +162,10 @@ def decision_extend(
     if by <= timedelta(0):
         raise ServiceError("invalid_extension", "an extension must be positive")
     with transaction.atomic():
-        game = Game.objects.select_for_update().get(pk=game_id)
+        locked = lock_game(game_id)
+        game = locked.game
         people.refuse_own_game(game=game, user=actor)
-        services.settle_locked(game, timezone.now())
+        pipeline.settle(locked, timezone.now())
         ids = list(Decision.objects.filter(game=game, seat=position).values_list("decision_id", flat=True))
         if not ids and _answered_an_open_decision(game, position):
             # Refusing would tell the organiser, who may be playing, that this seat has answered a
@@ -136,7 +182,8 @@ def decision_extend(
         for row in rows.filter(deadline__isnull=True):
             row.remaining = (row.remaining or timedelta(0)) + by
             row.save(update_fields=["remaining"])
-        scheduling.game_schedule(game)
+        locked.reload_decisions()
+        scheduling.queue_game_tasks(locked)
         log.info("game %s seat %s extended by %s (%s)", game.pk, position, by, getattr(actor, "pk", None))
         return list(rows)
 
@@ -178,13 +225,12 @@ def vacation_start(*, user: User) -> Profile:
         profile.save(update_fields=["vacation_started_at", "vacation_year", "vacation_seconds_used"])
         VacationSpell.objects.create(user=user, started_at=now)  # the reliability record's days away
         for game_id in _seated_games(user):
-            game = Game.objects.select_for_update().get(pk=game_id)
-            services.settle_locked(game, now)  # what is already due is not saved by leaving
-            _stop_clocks(game, now, away=services._away_positions(game))
-            if game.status == Game.Status.ACTIVE:
-                assert game.state is not None  # a game in play has a state
-                services._auto_pass_windows(game, get_engine(game.engine).pending(game.state))
-                scheduling.game_schedule(game)
+            locked = lock_game(game_id)
+            pipeline.settle(locked, now)  # what is already due is not saved by leaving
+            _stop_clocks(locked, now, away=locked.away())
+            if locked.game.status == Game.Status.ACTIVE:
+                pipeline.auto_pass_windows(locked, get_engine(locked.game.engine).pending(locked.state))
+                scheduling.queue_game_tasks(locked)
     return profile
 
 
@@ -206,9 +252,9 @@ def vacation_end(*, user: User) -> Profile:
         profile.save(update_fields=["vacation_started_at", "vacation_year", "vacation_seconds_used"])
         VacationSpell.objects.filter(user=user, ended_at=None).update(ended_at=now)
         for game_id in _seated_games(user):
-            game = Game.objects.select_for_update().get(pk=game_id)
-            _restart_clocks(game, now)
-            scheduling.game_schedule(game)
+            locked = lock_game(game_id)
+            _restart_clocks(locked, now)
+            scheduling.queue_game_tasks(locked)
     return profile
 
 
@@ -234,8 +280,8 @@ def sweep(*, now: datetime | None = None) -> int:
     """
     started = timezone.now()
     vacation_end_exhausted(now=now)
-    settled = services.settle_overdue(now=now)
-    scheduling.schedule_upcoming(now=now)  # a task at each deadline of the coming minutes
-    scheduling.bots_requeue_stalled(now=now)
+    settled = settle_overdue(now=now)
+    scheduling.queue_upcoming_deadlines(now=now)  # a task at each deadline of the coming minutes
+    scheduling.queue_stalled_bots(now=now)
     heartbeats.record(name=heartbeats.SWEEP, now=started)  # what was overdue when it began is settled
     return settled

@@ -43,6 +43,10 @@ def clock_for(
     return now + length, None
 
 
+#: Timings of decisions that several seats answer at once. Who has already answered one is published
+#: only when it closes (BB-30.6), so the public sees the decision, not its remaining owners.
+SIMULTANEOUS_TIMINGS = frozenset({"setup", "reaction", "tribute", "declare"})
+
 #: Simultaneous decisions whose answers stay hidden until they close (BB-30.6: the setup peek, a
 #: plucking window) run on one clock for all their owners: every owner's row has the same deadline (or
 #: the same time left) at all times, so what anyone sees of the decision's deadline, the countdown and
@@ -64,11 +68,6 @@ def stopped_by_absence(timing_class: str, seat: int, away: set[int] | frozenset[
     if timing_class in SHARED_CLOCK:
         return False
     return seat in away
-
-
-def deadline_for(game: Game, seat: int, timing_class: str, now: datetime) -> datetime | None:
-    """The deadline of a decision of ``timing_class`` opened now for ``seat``; None: clock stopped."""
-    return clock_for(game, timing_class, now)[0]
 
 
 def counts_as_absence(timing_class: str) -> bool:
@@ -102,7 +101,7 @@ def record_timeout(game: Game, seat: Seat, *, timing: str = "turn") -> bool:
 
 def scheduling_enabled() -> bool:
     """Whether moves enqueue deadline and bot tasks (off only in the deadline benchmark)."""
-    return bool(getattr(settings, "GAMES_SCHEDULE_TASKS", True))
+    return bool(settings.GAMES_SCHEDULE_TASKS)
 
 
 # --- vacation budget ------------------------------------------------------------------------------------
@@ -110,7 +109,7 @@ def scheduling_enabled() -> bool:
 
 def vacation_budget() -> timedelta:
     """The yearly vacation budget (``settings.VACATION_DAYS_PER_YEAR``)."""
-    return timedelta(days=int(getattr(settings, "VACATION_DAYS_PER_YEAR", 30)))
+    return timedelta(days=int(settings.VACATION_DAYS_PER_YEAR))
 
 
 def vacation_left(profile: Any, now: datetime | None = None) -> timedelta:

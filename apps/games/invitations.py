@@ -11,7 +11,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
-from . import selectors, services
+from . import lifecycle, selectors
 from .errors import ServiceError
 from .models import Game, Invitation
 
@@ -64,7 +64,7 @@ def invitation_accept(*, token: str, user: User, position: int | None = None) ->
             raise ServiceError(
                 "invitation_invalid", "this invitation link is not valid (any more)", status=404
             )
-        game = services.game_join(game_id=found.game_id, user=user, position=position)
+        game = lifecycle.game_join(game_id=found.game_id, user=user, position=position)
         if found.single_use:
             found.used_by, found.used_at = user, timezone.now()
             found.save(update_fields=["used_by", "used_at"])

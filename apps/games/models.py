@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from functools import cached_property
 
 from django.conf import settings
 from django.db import models
@@ -137,6 +138,18 @@ class Game(models.Model):
     def seed_revealed(self) -> str | None:
         """The seed, only once the game has ended (BB-25.10)."""
         return self.seed if self.is_over else None
+
+    @cached_property
+    def league_of_game(self) -> tuple[int, bool] | None:
+        """The game's league as ``(league_id, is_public)``, or None outside any league (read once)."""
+        from apps.leagues.models import League
+
+        found: tuple[int, bool] | None = (
+            League.objects.filter(seasons__round_set__fixtures__game=self)
+            .values_list("pk", "is_public")
+            .first()
+        )
+        return found
 
 
 class Seat(models.Model):

@@ -25,7 +25,8 @@ from django.db import transaction
 from baogame.rules.core import RuleError, visible
 from baogame.rules.registry import get_engine
 
-from .models import Decision, Game, Move
+from .models import Game, Move
+from .store import lock_game
 
 State = dict[str, Any]
 Event = dict[str, Any]
@@ -206,11 +207,10 @@ def verify_game(*, game_id: int) -> Discrepancy | None:
     move being made cannot make a sound game look broken.
     """
     with transaction.atomic():
-        game = Game.objects.select_for_update().filter(pk=game_id).first()
-        if game is None:
-            raise Game.DoesNotExist(f"no game {game_id}")
+        locked = lock_game(game_id)  # Game.DoesNotExist when there is none
+        game = locked.game
         moves = game_moves(game)
-        rows = list(Decision.objects.filter(game=game).values_list("seat", "kind", "decision_id"))
+        rows = [(d.seat, d.kind, d.decision_id) for d in locked.decisions]
     problems = _log_problems(game, moves)
     replayed = replay_game(game=game, moves=moves)
     if replayed.refused is not None:

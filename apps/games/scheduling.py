@@ -1,8 +1,14 @@
 """What to queue after a commit, sent by task name (nothing imports tasks.py but Celery).
 
+Every function that queues is named ``queue_*``: after a move (``queue_after_move``), after a seat was
+handed to the bot (``queue_after_handover``), the bot loop's hand-over to a fresh task
+(``queue_bots_continue``), a deadline task (``queue_settle``), the sweep's near deadlines
+(``queue_upcoming_deadlines``) and lost bot tasks (``queue_stalled_bots``), and a fresh look at a game
+after a service outside the move pipeline changed its seats or clocks (``queue_game_tasks``).
+
 * **Bots: one task per game at a time.** ``Game.bot_task`` holds the version the game's bot task
   carries (null: none is queued). A move that leaves a server-played seat owning a decision queues
-  ``play_bots(game, version)`` after commit only if it can claim the empty marker; the bot loop
+  ``autoplay.play_bots(game, version)`` after commit only if it can claim the empty marker; the bot loop
   advances the marker with every move it makes and clears it when no bot has anything left to do, so a
   task carrying any other version is stale and does nothing. Moves made inside the bot loop queue no
   bot task for the game being played (the loop goes on), and no deadline task for bot-owned decisions.
@@ -10,13 +16,12 @@
   game where a person plays goes to ``people``, that of an all-bot game to ``background``.
 * **Nothing lost.** Every publish goes through ``baogame.celery.publish``, which logs a broker failure
   instead of raising it into a committed move; the sweep then re-queues what is missing: due and near
-  deadlines (``schedule_upcoming``) and bots whose seat has owned a decision for ``GAMES_BOT_STALL``
-  seconds (``bots_requeue_stalled``).
+  deadlines (``queue_upcoming_deadlines``) and bots whose seat has owned a decision for
+  ``GAMES_BOT_STALL`` seconds (``queue_stalled_bots``).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from django.conf import settings
@@ -28,6 +33,7 @@ from baogame.celery import BACKGROUND, PEOPLE, publish
 
 from . import deadlines
 from .models import Decision, Game, Seat
+from .store import LockedGame, TaskPlan
 
 #: Deadline tasks are queued with ``eta`` only for deadlines this close; the minute sweep queues the
 #: later ones when they come this close. A broker then never holds a task for days (Redis would deliver
@@ -47,39 +53,21 @@ def bot_queue(seats: dict[int, Seat] | list[Seat]) -> str:
     return PEOPLE if any(s.user_id is not None and not s.played_by_bot for s in rows) else BACKGROUND
 
 
-def in_bot_loop(game: Game) -> bool:
-    """Whether ``game`` is the locked game of a bot loop (``services.play_bots``)."""
-    return bool(game.__dict__.get("_bot_loop"))
-
-
-@dataclass
-class _Plan:
-    """What one transaction queues for one game when it commits."""
-
-    game_id: int
-    version: int = 0
-    bots: bool = False
-    bots_handed_over: bool = False
-    queue: str = BACKGROUND
-    deadlines: set[datetime] = field(default_factory=set)
-
-
-def after_move(
-    game: Game, *, seats: dict[int, Seat], decisions: list[Decision], new_rows: list[Decision], now: datetime
-) -> None:
+def queue_after_move(locked: LockedGame, *, new_rows: list[Decision], now: datetime) -> None:
     """Plan, from this transaction's own rows (no queries), the tasks to queue when it commits.
 
     Called after every move on the locked game; queued once per game and transaction: the bot task if a
     server-played seat owns a decision (not from inside the bot loop), and tasks for near new deadlines.
     """
+    game = locked.game
     if game.status != Game.Status.ACTIVE or not deadlines.scheduling_enabled():
         return
-    plan = _plan(game)
-    loop = in_bot_loop(game)
-    bots = {p for p, s in seats.items() if s.played_by_bot}
+    plan = _plan(locked)
+    loop = locked.bot_loop
+    bots = {p for p, s in locked.seats.items() if s.played_by_bot}
     plan.version = game.version
-    plan.bots = not loop and any(d.seat in bots for d in decisions)
-    plan.queue = bot_queue(seats)
+    plan.bots = not loop and any(d.seat in bots for d in locked.decisions)
+    plan.queue = bot_queue(locked.seats)
     horizon = now + SCHEDULE_AHEAD
     plan.deadlines.update(
         r.deadline
@@ -88,30 +76,34 @@ def after_move(
     )
 
 
-def after_handover(game: Game) -> None:
+def queue_after_handover(locked: LockedGame) -> None:
     """After commit: the bot task, because a seat was just handed to the bot (absent player)."""
-    if game.status == Game.Status.ACTIVE and deadlines.scheduling_enabled() and not in_bot_loop(game):
-        plan = _plan(game)
+    game = locked.game
+    if game.status == Game.Status.ACTIVE and deadlines.scheduling_enabled() and not locked.bot_loop:
+        plan = _plan(locked)
         plan.version, plan.bots_handed_over = game.version, True
 
 
-def _plan(game: Game) -> _Plan:
-    plan: _Plan | None = game.__dict__.get("_tx_plan")
-    if plan is None:
-        plan = game._tx_plan = _Plan(game_id=game.pk)  # type: ignore[attr-defined]
+def _plan(locked: LockedGame) -> TaskPlan:
+    """The locked game's task plan, sent when the transaction commits (registered once)."""
+    plan = locked.tasks
+    if not plan.after_commit:
+        plan.after_commit = True
+        game_id = locked.pk
+        if not plan.queue:
+            plan.queue = BACKGROUND
 
         def run() -> None:
-            game.__dict__.pop("_tx_plan", None)
             if plan.bots or plan.bots_handed_over:
-                bots_queue(game_id=plan.game_id, version=plan.version, queue=plan.queue)
+                _queue_bots(game_id=game_id, version=plan.version, queue=plan.queue)
             for deadline in sorted(plan.deadlines):
-                settle_at(game_id=plan.game_id, deadline=deadline)
+                queue_settle(game_id=game_id, deadline=deadline)
 
         transaction.on_commit(run)
     return plan
 
 
-def bots_queue(*, game_id: int, version: int, queue: str) -> bool:
+def _queue_bots(*, game_id: int, version: int, queue: str) -> bool:
     """Queue the game's bot task unless one is queued already (claiming the empty marker)."""
     claimed = Game.objects.filter(pk=game_id, status=Game.Status.ACTIVE, bot_task__isnull=True).update(
         bot_task=version
@@ -119,17 +111,17 @@ def bots_queue(*, game_id: int, version: int, queue: str) -> bool:
     return claimed == 1 and publish(PLAY_BOTS, (game_id, version), queue=queue)
 
 
-def bots_continue(*, game_id: int, version: int, queue: str) -> None:
+def queue_bots_continue(*, game_id: int, version: int, queue: str) -> None:
     """After commit: the bot loop hands the rest of its game to a fresh task (other games get a turn)."""
     transaction.on_commit(lambda: publish(PLAY_BOTS, (game_id, version), queue=queue))
 
 
-def settle_at(*, game_id: int, deadline: datetime) -> bool:
+def queue_settle(*, game_id: int, deadline: datetime) -> bool:
     """Run ``settle_game`` at ``deadline`` (the beat sweep catches anything this misses)."""
     return publish(SETTLE_GAME, (game_id,), eta=deadline)
 
 
-def schedule_upcoming(*, now: datetime | None = None) -> int:
+def queue_upcoming_deadlines(*, now: datetime | None = None) -> int:
     """Queue a deadline task for every game whose next deadline falls within ``SCHEDULE_AHEAD``.
 
     Called by the minute sweep; a task queued twice for one deadline settles once.
@@ -144,12 +136,12 @@ def schedule_upcoming(*, now: datetime | None = None) -> int:
     )
     count = 0
     for row in upcoming:
-        settle_at(game_id=row["game_id"], deadline=row["first"])
+        queue_settle(game_id=row["game_id"], deadline=row["first"])
         count += 1
     return count
 
 
-def bots_requeue_stalled(*, now: datetime | None = None) -> int:
+def queue_stalled_bots(*, now: datetime | None = None) -> int:
     """Queue a fresh bot task for every game whose server-played seat has owned a decision for more than
     ``GAMES_BOT_STALL`` seconds: its task was lost (a publish that failed, a broker that dropped it).
 
@@ -174,22 +166,23 @@ def bots_requeue_stalled(*, now: datetime | None = None) -> int:
     return requeued
 
 
-def game_schedule(game: Game) -> None:
+def queue_game_tasks(locked: LockedGame) -> None:
     """After commit: the bot task if a bot must act, and a task for the soonest deadline if it is near.
 
     For services outside the move pipeline that change seats or clocks (resume, extend, substitute,
-    bot takeover). Queued once per game and transaction; the queries run after commit, on committed
-    rows. The bot task takes the marker (any older one becomes stale). The sweep catches anything missed.
+    bot takeover). Queued once per locked game; the queries run after commit, on committed rows. The
+    bot task takes the marker (any older one becomes stale). The sweep catches anything missed.
     """
-    if game.status != Game.Status.ACTIVE or not deadlines.scheduling_enabled():
+    if locked.game.status != Game.Status.ACTIVE or not deadlines.scheduling_enabled():
         return
-    if getattr(game, "_schedule_queued", False):
+    plan = locked.tasks
+    if plan.rescan:
         return
-    game._schedule_queued = True  # type: ignore[attr-defined]
+    plan.rescan = True
+    game_id = locked.pk
 
     def schedule() -> None:
-        game._schedule_queued = False  # type: ignore[attr-defined]
-        _schedule_tasks(game.pk)
+        _schedule_tasks(game_id)
 
     transaction.on_commit(schedule)
 
@@ -209,4 +202,4 @@ def _schedule_tasks(game_id: int) -> None:
         .first()
     )
     if deadline is not None and deadline <= timezone.now() + SCHEDULE_AHEAD:
-        settle_at(game_id=game_id, deadline=deadline)
+        queue_settle(game_id=game_id, deadline=deadline)

@@ -1,16 +1,19 @@
-"""Reads: who may see a game, games for a user, a seat's view, the visible history."""
+"""Reads: who may see a game, a game as it stands, games for a user, a seat's view, the visible history."""
 
 from __future__ import annotations
 
-from datetime import datetime
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, TypedDict
 
 from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Exists, F, OuterRef, QuerySet
+from django.utils import timezone
 
 from baogame.rules.core import visible
 from baogame.rules.registry import get_engine
 
+from . import clock, store
+from .deadlines import SIMULTANEOUS_TIMINGS
 from .models import Decision, Game, Invitation, Move, Seat
 from .timing import duration
 
@@ -44,16 +47,7 @@ def _user_or_none(user: User | AnonymousUser | None) -> User | None:
 
 def game_league_id(game: Game) -> tuple[int, bool] | None:
     """The game's league as ``(league_id, is_public)``, or None for a game outside any league."""
-    if "_league_of_game" not in game.__dict__:
-        from apps.leagues.models import League
-
-        game.__dict__["_league_of_game"] = (
-            League.objects.filter(seasons__round_set__fixtures__game=game)
-            .values_list("pk", "is_public")
-            .first()
-        )
-    found: tuple[int, bool] | None = game.__dict__["_league_of_game"]
-    return found
+    return game.league_of_game
 
 
 def game_may_view(
@@ -113,13 +107,45 @@ def invitation_list_single_use(*, game: Game) -> list[Invitation]:
     )
 
 
-def game_ids_with_due_decisions(*, now: datetime) -> list[int]:
-    """Ids of active games with a decision past its deadline."""
-    return list(
-        Decision.objects.filter(deadline__lte=now, game__status=Game.Status.ACTIVE)
-        .values_list("game_id", flat=True)
-        .distinct()
-    )
+def game_read(game_id: int, *, seats: str = "people") -> Game | None:
+    """A game as it stands, for a page or an API read: settled first when a deadline has passed (the
+    game query itself says whether anything is due, so this is cheap when nothing is).
+
+    ``seats``: "people" loads the seats with their users and profiles, "plain" the seats only, "none"
+    nothing (``game.seats`` then queries). None when there is no such game.
+    """
+    found = _read_settled(game_id)
+    if found is None:
+        return None
+    if seats != "none":
+        store.attach_seats(found.game, store.seat_rows(found.game, people=seats == "people"))
+    return found.game
+
+
+def game_read_for_user(game_id: int, *, user_id: int) -> tuple[Game, int | None, int] | None:
+    """``game_read`` without the seats, plus the user's seat position (None: not seated) and the game's
+    version as that seat knows it (``viewer_version``), all in the one game query when nothing is due."""
+    found = _read_settled(game_id, seat_of_user=user_id)
+    if found is None:
+        return None
+    game, seat = found.game, found.user_seat
+    version = game.public_version + found.user_hidden_moves if seat is not None else game.public_version
+    return game, seat, version
+
+
+def _read_settled(game_id: int, *, seat_of_user: int | None = None) -> store.GameRow | None:
+    found = store.game_row(game_id, overdue_at=timezone.now(), seat_of_user=seat_of_user)
+    due = found is not None and found.game.status == Game.Status.ACTIVE and found.overdue
+    if found is not None and due and clock.settle_game(game_id):
+        found.game.refresh_from_db()
+    return found
+
+
+def seat_of(game: Game, user: User | AnonymousUser | None) -> Seat | None:
+    """The user's seat in the game, or None."""
+    if user is None or not user.is_authenticated:
+        return None
+    return next((s for s in game.seats.all() if s.user_id == user.pk), None)
 
 
 def game_list_for_user(*, user: User) -> QuerySet[WithAnnotations[Game, WaitingForMe]]:
@@ -161,26 +187,21 @@ def game_view(*, game: Game, seat: int | None) -> dict[str, Any] | None:
     return get_engine(game.engine).view(game.state, seat)
 
 
-def viewer_version(game: Game, seat: int | None) -> int:
+def viewer_version(game: Game, seat: int | None, *, seats: Mapping[int, Seat] | None = None) -> int:
     """The game's version as ``seat`` (None: a spectator) may know it (BB-30.6).
 
     It counts the public moves and the seat's own hidden answers to simultaneous decisions, never
     another seat's: a client comparing versions cannot tell that somebody else has answered a window.
+    ``seats``: the game's seats by position when the caller holds them (a move's result).
     """
     if seat is None:
         return game.public_version
-    if "user_hidden_moves" in game.__dict__ and game.__dict__.get("user_seat") == seat:
-        return game.public_version + (game.__dict__["user_hidden_moves"] or 0)  # read with the game row
-    cache = game.__dict__.get("_seat_cache")
-    found = cache.get(seat) if cache else next((s for s in game.seats.all() if s.position == seat), None)
+    found = seats.get(seat) if seats else next((s for s in game.seats.all() if s.position == seat), None)
     return game.public_version + (found.hidden_moves if found is not None else 0)
 
 
 def seat_seq(move: Move) -> int:
     """The move's number as its own seat knows it: ``seq`` in that seat's history (BB-30.6)."""
-    known = getattr(move, "seat_seq", None)
-    if known is not None:
-        return int(known)
     own_hidden = Move.objects.filter(game_id=move.game_id, seat=move.seat, hidden=True, seq__lte=move.seq)
     return move.public_seq + own_hidden.count()
 
@@ -219,11 +240,6 @@ def game_history(*, game: Game, seat: int | None) -> list[dict[str, Any]]:
 def open_decisions(*, game: Game) -> list[Decision]:
     """The open decision rows, soonest deadline first."""
     return list(Decision.objects.filter(game=game).order_by("deadline", "seat"))
-
-
-#: Timings of decisions that several seats answer at once. Who has already answered one is published
-#: only when it closes (BB-30.6), so the public sees the decision, not its remaining owners.
-SIMULTANEOUS_TIMINGS = frozenset({"setup", "reaction", "tribute", "declare"})
 
 
 def public_owner_seats(*, timing: str, seats: list[int], viewer: int | None) -> list[int]:

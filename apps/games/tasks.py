@@ -12,7 +12,7 @@ from typing import Any
 
 from celery import shared_task
 
-from . import clock, heartbeats, services
+from . import autoplay, clock, heartbeats
 
 RETRYING: dict[str, Any] = {
     "acks_late": True,
@@ -28,13 +28,13 @@ RETRYING: dict[str, Any] = {
 def play_bots(game_id: int, version: int | None = None) -> int:
     """Let the server-played seats (bots, absent players' seats) answer their decisions; a task whose
     ``version`` is stale does nothing."""
-    return services.play_bots(game_id, version)
+    return autoplay.play_bots(game_id, version)
 
 
 @shared_task(**RETRYING)
 def settle_game(game_id: int) -> int:
     """Apply every timeout due in one game (queued for each deadline)."""
-    return services.settle_due(game_id)
+    return clock.settle_game(game_id)
 
 
 @shared_task(acks_late=True, autoretry_for=(Exception,), retry_backoff=True, max_retries=2)

@@ -23,7 +23,7 @@ from apps.accounts.http import AuthenticatedHttpRequest, HtmxHttpRequest
 from baogame.rules.core import RuleError
 from baogame.rules.registry import get_engine
 
-from . import invitations, replay, selectors, services
+from . import invitations, lifecycle, pipeline, replay, selectors
 from .errors import ServiceError
 from .forms import GameCreateForm, action_from_post
 from .models import Game, Move
@@ -61,7 +61,7 @@ def home(request: HttpRequest) -> HttpResponse:
             "others": others,
             "taken_over": [g for g in games if g.my_seat and g.my_seat.bot_takeover and not g.is_over],  # type: ignore[attr-defined]
             "me_away": profile is not None and profile.on_vacation,
-            "bot_hold_text": services.BOT_HOLD_TEXT,
+            "bot_hold_text": lifecycle.BOT_HOLD_TEXT,
         },
     )
 
@@ -74,7 +74,7 @@ def game_new(request: AuthenticatedHttpRequest) -> HttpResponse:
         d = form.cleaned_data
         try:
             with transaction.atomic():
-                game = services.game_create(
+                game = lifecycle.game_create(
                     creator=request.user,
                     engine=d["engine"],
                     players=d["players"],
@@ -88,7 +88,7 @@ def game_new(request: AuthenticatedHttpRequest) -> HttpResponse:
                 # Invited by username: each takes a seat at once (the game starts when all are taken).
                 for invitee in d["invite"]:
                     if invitee.pk != request.user.pk:
-                        services.game_join(game_id=game.pk, user=invitee)
+                        lifecycle.game_join(game_id=game.pk, user=invitee)
         except RuleError as exc:
             form.add_error(None, f"{exc.message} ({exc.code})")
         else:
@@ -99,7 +99,7 @@ def game_new(request: AuthenticatedHttpRequest) -> HttpResponse:
 def board_context(request: HttpRequest, game: Game, error: RuleError | None = None) -> dict[str, Any]:
     """Everything the board fragment shows, for the signed-in user's seat (or a spectator)."""
     seats = list(game.seats.all())
-    seat = services.seat_of(game, request.user if request.user.is_authenticated else None)
+    seat = selectors.seat_of(game, request.user if request.user.is_authenticated else None)
     position = seat.position if seat else None
     names = [s.label for s in sorted(seats, key=lambda s: s.position)]
     decisions = selectors.open_decisions(game=game)
@@ -167,7 +167,7 @@ def board_context(request: HttpRequest, game: Game, error: RuleError | None = No
         "history": history,
         "error": error,
         "act_url": reverse("games:act", args=[game.public_id]),
-        "bot_hold_text": services.BOT_HOLD_TEXT,
+        "bot_hold_text": lifecycle.BOT_HOLD_TEXT,
         **_invitation_context(request, game, seated=seat is not None),
     }
 
@@ -207,13 +207,13 @@ def _committed_this_turn(game: Game, seat: int, history: list[dict[str, Any]]) -
     return Move.objects.filter(game=game, seat=seat, seq__gt=started, action__commit_end_turn=True).exists()
 
 
-def _visible_game(request: HttpRequest, public_id: str, *, seats: str = "people") -> tuple[Game, Any]:
+def visible_game(request: HttpRequest, public_id: str, *, seats: str = "people") -> tuple[Game, Any]:
     """The game ``public_id`` (settled when due) and the viewer's seat; 404 for whoever may not see it."""
     game_id = Game.objects.filter(public_id=public_id).values_list("pk", flat=True).first()
-    game = services.game_read(game_id, seats=seats) if game_id is not None else None
+    game = selectors.game_read(game_id, seats=seats) if game_id is not None else None
     if game is None:
         raise Http404("no such game")
-    seat = services.seat_of(game, request.user if request.user.is_authenticated else None)
+    seat = selectors.seat_of(game, request.user if request.user.is_authenticated else None)
     if not selectors.game_may_view(game=game, user=request.user, seated=seat is not None):
         raise Http404("no such game")
     return game, seat
@@ -226,7 +226,7 @@ def game_detail(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
     the board fragment. The version is the viewer's (``selectors.viewer_version``), so a page never
     refreshes because somebody else answered a simultaneous decision (BB-30.6).
     """
-    game, seat = _visible_game(request, public_id)  # settled first when a deadline has passed
+    game, seat = visible_game(request, public_id)  # settled first when a deadline has passed
     if request.htmx:
         since = request.GET.get("since", "")
         version = selectors.viewer_version(game, seat.position if seat else None)
@@ -244,7 +244,7 @@ def game_by_number(request: HttpRequest, pk: int, page: str = "detail") -> HttpR
     game = Game.objects.filter(pk=pk).first()
     if game is None:
         raise Http404("no such game")
-    seated = services.seat_of(game, request.user if request.user.is_authenticated else None) is not None
+    seated = selectors.seat_of(game, request.user if request.user.is_authenticated else None) is not None
     if not selectors.game_may_view(game=game, user=request.user, by_number=True, seated=seated):
         raise Http404("no such game")
     return redirect(reverse(f"games:{page}", args=[game.public_id]))
@@ -254,11 +254,11 @@ def game_by_number(request: HttpRequest, pk: int, page: str = "detail") -> HttpR
 @require_POST
 def game_act(request: AuthenticatedHttpRequest, public_id: str) -> HttpResponse:
     """Submit one action from a page form; a refusal is shown on the page and writes nothing."""
-    game, _ = _visible_game(request, public_id, seats="plain")
+    game, _ = visible_game(request, public_id, seats="plain")
     error: RuleError | None = None
     try:
         action = action_from_post(engine=game.engine, data=request.POST)
-        services.submit_action(
+        pipeline.submit_action(
             game_id=game.pk, user=request.user, action=action, key=request.POST.get("idempotency_key") or None
         )
     except RuleError as exc:
@@ -275,7 +275,7 @@ def game_act(request: AuthenticatedHttpRequest, public_id: str) -> HttpResponse:
 @require_POST
 def game_invitations(request: AuthenticatedHttpRequest, public_id: str) -> HttpResponse:
     """The creator's invitation tools: a new standing link, a single-use link, revoke one or all."""
-    game, _ = _visible_game(request, public_id, seats="plain")
+    game, _ = visible_game(request, public_id, seats="plain")
     what = request.POST.get("do", "")
     try:
         if what in {"replace", "single_use"}:
@@ -323,7 +323,7 @@ def game_join(request: HttpRequest, token: str) -> HttpResponse:
 
 def game_history(request: HttpRequest, public_id: str) -> HttpResponse:
     """The whole history, filtered by what my seat may see."""
-    game, seat = _visible_game(request, public_id)
+    game, seat = visible_game(request, public_id)
     names = [s.label for s in sorted(game.seats.all(), key=lambda s: s.position)]
     history = history_rows(
         engine=game.engine,
@@ -343,7 +343,7 @@ def game_replay(request: HttpRequest, public_id: str) -> HttpResponse:
     Nothing of it exists while the game is in play (404). A seat's replay draws that seat's
     ``engine.view`` of each replayed state, so it shows exactly what that seat saw at that step.
     """
-    game, _ = _visible_game(request, public_id)
+    game, _ = visible_game(request, public_id)
     if not game.is_over or game.state is None:
         raise Http404("a game is replayed once it is over")
     try:
@@ -352,7 +352,7 @@ def game_replay(request: HttpRequest, public_id: str) -> HttpResponse:
         return HttpResponseBadRequest(str(exc), content_type="text/plain; charset=utf-8")
     at = replay.replay_step(game=game, step=step, seat=seat)
     names = _distinct_names([s.label for s in sorted(game.seats.all(), key=lambda s: s.position)])
-    me = services.seat_of(game, request.user if request.user.is_authenticated else None)
+    me = selectors.seat_of(game, request.user if request.user.is_authenticated else None)
     seat_param = FACE_UP if seat is None else str(seat)
     steps = step_rows(engine=game.engine, at=at, seat=seat, names=names)
     return render(

@@ -16,10 +16,10 @@ from django.views.decorators.http import require_POST
 from apps.accounts.http import AuthenticatedHttpRequest
 from baogame.rules.core import RuleError
 
-from . import clock, services
+from . import clock, lifecycle
 from .deadlines import vacation_left_words
 from .models import Game
-from .views import _visible_game, board_context
+from .views import board_context, visible_game
 
 
 def _back(request: AuthenticatedHttpRequest, default: str) -> HttpResponse:
@@ -39,10 +39,10 @@ def _refused(request: AuthenticatedHttpRequest, exc: RuleError) -> None:
 def seat_take_back(request: AuthenticatedHttpRequest, public_id: str) -> HttpResponse:
     """"Take my seat back": the bot stops playing the user's seat in this game (refused, and said so,
     while an organiser's hold on the seat stands)."""
-    game, _ = _visible_game(request, public_id, seats="plain")
+    game, _ = visible_game(request, public_id, seats="plain")
     error: RuleError | None = None
     try:
-        services.seat_take_back(game_id=game.pk, user=request.user)
+        lifecycle.seat_take_back(game_id=game.pk, user=request.user)
     except RuleError as exc:
         error = exc
     if request.htmx:  # the board answers: the banner has gone, or the refusal shows on it
@@ -59,10 +59,10 @@ def seat_take_back(request: AuthenticatedHttpRequest, public_id: str) -> HttpRes
 @require_POST
 def seat_settings(request: AuthenticatedHttpRequest, public_id: str) -> HttpResponse:
     """My seat's private settings: "don't wait for me on plucking windows"."""
-    game, _ = _visible_game(request, public_id, seats="plain")
+    game, _ = visible_game(request, public_id, seats="plain")
     skip = request.POST.get("skip_pluck_windows") == "on"
     try:
-        services.seat_set_skip_pluck_windows(game_id=game.pk, user=request.user, value=skip)
+        lifecycle.seat_set_skip_pluck_windows(game_id=game.pk, user=request.user, value=skip)
     except RuleError as exc:
         _refused(request, exc)
     else:
@@ -79,14 +79,14 @@ def seat_settings(request: AuthenticatedHttpRequest, public_id: str) -> HttpResp
 @require_POST
 def seat_add_bot(request: AuthenticatedHttpRequest, public_id: str) -> HttpResponse:
     """The creator puts a server bot into an open seat of a game waiting for players."""
-    game, _ = _visible_game(request, public_id, seats="plain")
+    game, _ = visible_game(request, public_id, seats="plain")
     try:
         position = int(request.POST.get("position", ""))
     except ValueError:
         messages.error(request, "Refused: choose an open seat (no_open_seat).")
         return redirect(game)
     try:
-        services.seat_fill_bot(game_id=game.pk, user=request.user, position=position)
+        lifecycle.seat_fill_bot(game_id=game.pk, user=request.user, position=position)
     except RuleError as exc:
         _refused(request, exc)
     return redirect(game)

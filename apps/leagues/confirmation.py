@@ -21,7 +21,7 @@ so standings and the rating history are what they would have been without the wi
 from __future__ import annotations
 
 from collections import Counter
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 from django.contrib.auth.models import User
@@ -31,6 +31,7 @@ from django.utils import timezone
 from apps.games import people
 from apps.games.errors import ServiceError
 from apps.games.models import Game
+from apps.games.store import lock_game
 
 from . import ratings, services
 from .models import Fixture, League, RatingHistory, Season, Standing
@@ -48,16 +49,6 @@ def result_state(fixture: Fixture) -> str:
     if fixture.reopened_at is not None:
         return REOPENED
     return CONFIRMED if fixture.confirmed_at is not None else PROVISIONAL
-
-
-def on_counted(fixture: Fixture, *, now: datetime) -> None:
-    """A result just counted: provisional for the league's period, or confirmed at once (no period)."""
-    hours = fixture.round.season.league.confirmation_hours
-    if hours:
-        fixture.confirm_by = now + timedelta(hours=hours)
-    else:
-        fixture.confirmed_at = now
-    fixture.save(update_fields=["confirm_by", "confirmed_at"])
 
 
 def provisional_players(season: Season) -> Counter[int]:
@@ -103,14 +94,10 @@ def confirm_due(*, now: datetime | None = None) -> int:
 
 def _locked_result(league: League, game_id: int, by: User) -> tuple[Game, Fixture]:
     """The league game (locked first, then its fixture) whose result ``by`` may act on."""
-    services._require_organiser(league, by)
-    game = (
-        Game.objects.select_for_update()
-        .filter(pk=game_id, league_fixture__round__season__league=league)
-        .first()
-    )
-    if game is None:
+    services.require_organiser(league, by)
+    if not Game.objects.filter(pk=game_id, league_fixture__round__season__league=league).exists():
         raise ServiceError("not_found", "no such game in this league", status=404)
+    game = lock_game(game_id).game
     people.refuse_own_game(game=game, user=by)
     fixture = Fixture.objects.select_for_update().select_related("round__season").get(game=game)
     if fixture.counted_at is None or game.status != Game.Status.FINISHED or not game.result:
@@ -221,4 +208,4 @@ def season_recount(season: Season) -> None:
     for fixture in counted:
         game: Any = fixture.game
         if game.status == Game.Status.FINISHED and game.result:
-            services._count_result(season=season, game=game)
+            services.count_result(season=season, game=game)

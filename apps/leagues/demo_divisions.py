@@ -15,9 +15,10 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 
 from apps.accounts.models import Profile
-from apps.games import services as game_services
+from apps.games import autoplay as game_autoplay
 from apps.games.models import Game, Seat
-from apps.games.scheduling import game_schedule
+from apps.games.scheduling import queue_game_tasks
+from apps.games.store import lock_game
 from apps.leagues import divisions, services
 from apps.leagues.models import League, Round, Season
 
@@ -69,7 +70,7 @@ def seed_divisions_league(*, demo: Any) -> League:
         rnd = services.round_start(season_id=second.pk, by=demo)
         Seat.objects.filter(game__league_fixture__round=rnd).update(bot_takeover=True)
         for fixture in rnd.fixtures.select_related("game"):
-            game_schedule(fixture.game)
+            queue_game_tasks(lock_game(fixture.game_id))
     return league
 
 
@@ -91,7 +92,7 @@ def _play_out(rnd: Round) -> None:
     Seat.objects.filter(game__league_fixture__round=rnd).update(bot_takeover=True)
     for fixture in rnd.fixtures.all():
         while Game.objects.filter(pk=fixture.game_id, status=Game.Status.ACTIVE).exists():
-            if not game_services.play_bots(fixture.game_id):
+            if not game_autoplay.play_bots(fixture.game_id):
                 break
         services.fixture_record_result(game_id=fixture.game_id)  # idempotent; also inside a transaction
     season = Season.objects.get(pk=rnd.season_id)

@@ -8,7 +8,7 @@ import random
 
 from django.contrib.auth.models import User
 
-from apps.games import services as game_services
+from apps.games import pipeline as game_pipeline
 from apps.games.models import Game
 from baogame.rules.registry import get_bots, get_engine
 
@@ -32,7 +32,7 @@ def play_as_api_bots(game_id: int) -> None:
         assert seat.user is not None  # every seat of a league table has its member
         rng = random.Random(f"demo:{game.seed}:{game.version}:{position}")
         action = bots[default](engine.view(game.state, position), rng)
-        game_services.submit_action(game_id=game.pk, user=seat.user, action=action)
+        game_pipeline.submit_action(game_id=game.pk, user=seat.user, action=action)
     raise RuntimeError(f"demo game {game_id} did not end")
 
 

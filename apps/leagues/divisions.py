@@ -160,10 +160,10 @@ def placement_move(
     *, season: Season, user_id: int, division: int, by: User, reason: str = ""
 ) -> DivisionPlacement:
     """An organiser moves a member to another division before confirming the proposal (audited)."""
-    from .services import _require_organiser, audit
+    from .services import audit, require_organiser
 
     league = season.league
-    _require_organiser(league, by)
+    require_organiser(league, by)
     if not 1 <= division <= league.divisions:
         raise ServiceError("invalid_division", f"divisions are 1 to {league.divisions}")
     with transaction.atomic():
@@ -200,10 +200,10 @@ def placement_move(
 
 def divisions_confirm(*, season: Season, by: User) -> Season:
     """An organiser confirms the season's divisions (audited); its first round may start from then on."""
-    from .services import _require_organiser, audit
+    from .services import audit, require_organiser
 
     league = season.league
-    _require_organiser(league, by)
+    require_organiser(league, by)
     with transaction.atomic():
         season = Season.objects.select_for_update().get(pk=season.pk)
         if season.divisions_confirmed_at is not None:
@@ -224,33 +224,6 @@ def divisions_confirm(*, season: Season, by: User) -> Season:
             sizes={str(d): n for d, n in sorted(sizes.items())},
         )
     return season
-
-
-def members_by_division(*, season: Season, members: Sequence[int]) -> dict[int, list[int]]:
-    """The round's members by division (inside round start's transaction).
-
-    A season without placements (a league of one division, or a season scheduled before the league
-    had divisions): everybody in division 1. Otherwise the season's divisions must be confirmed
-    (``divisions_unconfirmed``); a member without a place (joined since) gets the lowest.
-    """
-    league = season.league
-    if not season.placements.exists():  # a season without divisions (or from before they were set)
-        return {1: sorted(members)} if members else {}
-    if season.divisions_confirmed_at is None:
-        raise ServiceError(
-            "divisions_unconfirmed", "confirm the season's divisions before its first round", status=409
-        )
-    placed = dict(season.placements.filter(user_id__in=members).values_list("user_id", "division"))
-    for m in members:
-        if m not in placed:
-            DivisionPlacement.objects.create(
-                season=season, user_id=m, division=league.divisions, movement=Movement.NEW
-            )
-            placed[m] = league.divisions
-    out: dict[int, list[int]] = {}
-    for m in sorted(members):
-        out.setdefault(placed[m], []).append(m)
-    return dict(sorted(out.items()))
 
 
 def season_proposal(*, season: Season) -> list[dict[str, Any]]:

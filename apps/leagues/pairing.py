@@ -211,7 +211,7 @@ def _season_floor(*, members: list[int], sizes: list[int], rounds: int) -> Calla
         sets = [set(b) for b in byes]
         key = tuple(sorted(len(a & b) for i, a in enumerate(sets) for b in sets[i + 1 :]))
         if key not in cache:
-            layout = [_layout([m for m in members if m not in b], sizes) for b in sets]
+            layout = [table_layout([m for m in members if m not in b], sizes) for b in sets]
             cache[key] = 2 * repeat_lower_bound(members=len(members), rounds=layout) + played
         return cache[key]
 
@@ -222,7 +222,7 @@ def _steps(members: int, rounds: int) -> int:
     return 600 * members * rounds
 
 
-def _layout(playing: Sequence[int], sizes: Sequence[int]) -> list[list[int]]:
+def table_layout(playing: Sequence[int], sizes: Sequence[int]) -> list[list[int]]:
     """``playing`` cut into consecutive tables of ``sizes``."""
     tables, start = [], 0
     for s in sizes:
@@ -257,14 +257,14 @@ def _anneal(
     for byes in round_byes:
         playing = [m for m in members if m not in byes]
         rng.shuffle(playing)
-        tables = _layout(playing, sizes)
+        tables = table_layout(playing, sizes)
         plan.append(tables)
         for table in tables:
             for a, b in combinations(table, 2):
                 counts[pair(a, b)] += 1
     byes_of = [list(b) for b in round_byes]
     cost = sum(c * c for c in counts.values())
-    even = _even_floor(sum(counts.values()), len(members) * (len(members) - 1) // 2)
+    even = even_floor(sum(counts.values()), len(members) * (len(members) - 1) // 2)
     floor = max(target(byes_of), even)
     trades = len(plan) > 1 and any(byes_of)
     if cost <= floor or (len(sizes) < 2 and not trades):
@@ -391,7 +391,7 @@ def _byes_rotate_fairly(
     return True
 
 
-def _even_floor(total: int, pairs: int) -> int:
+def even_floor(total: int, pairs: int) -> int:
     """The least ``sum m^2`` over ``pairs`` counts summing to ``total`` (all counts as even as possible)."""
     if pairs == 0:
         return 0

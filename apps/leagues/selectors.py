@@ -23,6 +23,7 @@ from .models import (
     Standing,
     SubstituteOffer,
 )
+from .permissions import league_may_manage
 
 
 def league_list_visible(*, user: User | AnonymousUser | None) -> QuerySet[League]:
@@ -227,8 +228,6 @@ def offers_pending_for(*, league: League, user: User | AnonymousUser | None) -> 
 
 def offer_get(*, league: League, offer_id: int, user: User | AnonymousUser | None) -> SubstituteOffer:
     """One seat offer, for its newcomer or whoever manages the league; ``Http404`` for anyone else."""
-    from .services import league_may_manage
-
     offer = (
         SubstituteOffer.objects.filter(league=league, pk=offer_id)
         .select_related("game", "league", "newcomer__profile", "previous__profile", "offered_by")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 import random
-from datetime import timedelta
+from datetime import datetime, timedelta
 from functools import partial
 from typing import Any
 
@@ -22,17 +22,18 @@ from django.utils import timezone
 from django.utils.text import slugify
 
 from apps.accounts.models import display_name
+from apps.games import clock as game_clock
+from apps.games import lifecycle as game_lifecycle
 from apps.games import people, reliability
 from apps.games import scheduling as game_scheduling
-from apps.games import services as game_services
-from apps.games import signals as game_signals
 from apps.games.errors import ServiceError
-from apps.games.models import Decision, Game, Seat
+from apps.games.models import Game, Seat
+from apps.games.store import LockedGame, lock_game
 from apps.games.timing import PRESETS
 from apps.notifications.preferences import mode_for
 from baogame.rules.registry import get_engine
 
-from . import confirmation, divisions, eligibility, ratings, roundplan, separation, standings
+from . import division_members, eligibility, ratings, roundplan, separation, standings
 from .models import (
     AuditLog,
     Fixture,
@@ -44,6 +45,9 @@ from .models import (
     Standing,
     SubstituteOffer,
 )
+from .permissions import league_is_admin as league_is_admin
+from .permissions import league_is_organiser as league_is_organiser
+from .permissions import league_may_manage as league_may_manage
 
 log = logging.getLogger(__name__)
 
@@ -51,26 +55,7 @@ log = logging.getLogger(__name__)
 # --- permissions and the audit log --------------------------------------------------------------------
 
 
-def league_is_organiser(*, league: League, user: User | AnonymousUser | None) -> bool:
-    """Whether ``user`` organises the league."""
-    return bool(user and user.is_authenticated and league.organisers.filter(pk=user.pk).exists())
-
-
-def league_is_admin(*, user: User | AnonymousUser | None) -> bool:
-    """Whether ``user`` is a league admin: site staff, who may use every league's organiser tools.
-
-    The league models have no owner: whoever created a league is one of its organisers like any
-    other. When every organiser plays in a game, a site admin who does not play there acts on it.
-    """
-    return bool(user and user.is_authenticated and (user.is_staff or user.is_superuser))
-
-
-def league_may_manage(*, league: League, user: User | AnonymousUser | None) -> bool:
-    """Whether ``user`` may use the league's organiser tools: an organiser, or a league admin."""
-    return league_is_admin(user=user) or league_is_organiser(league=league, user=user)
-
-
-def _require_organiser(league: League, user: User | AnonymousUser | None) -> None:
+def require_organiser(league: League, user: User | AnonymousUser | None) -> None:
     if not league_may_manage(league=league, user=user):
         raise ServiceError("forbidden", "only the league's organisers can do that", status=403)
 
@@ -201,7 +186,7 @@ def _preset_check(
         raise ServiceError("invalid_options", "league points cannot be negative")
     if not isinstance(engine_options, dict):
         raise ServiceError("invalid_options", "engine options must be an object")
-    game_services.refuse_stacking_options(engine_options)
+    game_lifecycle.refuse_stacking_options(engine_options)
     smallest = engine.min_players if allow_smaller_tables else players_per_table
     for players in range(smallest, players_per_table + 1):
         engine.setup(players, {**engine.default_options(players), **engine_options}, "options-check")
@@ -266,7 +251,7 @@ def league_update(
     (``divisions.season_propose``). The game and the slug (the league's address) stay.
     Writes a ``league_updated`` audit entry listing the changed fields; nothing when nothing changed.
     """
-    _require_organiser(league, by)
+    require_organiser(league, by)
     given: dict[str, Any] = {
         "name": name,
         "description": description,
@@ -345,7 +330,7 @@ def membership_request(*, league: League, user: User) -> Membership:
 
 def membership_approve(*, league: League, membership_id: int, by: User, approve: bool = True) -> Membership:
     """An organiser approves (or declines) a request to join."""
-    _require_organiser(league, by)
+    require_organiser(league, by)
     with transaction.atomic():
         membership = Membership.objects.select_for_update().get(pk=membership_id, league=league)
         if membership.status != Membership.Status.PENDING:
@@ -386,7 +371,7 @@ def season_create(
     round_interval_days: int = 7,
 ) -> Season:
     """Schedule a new season; round 1 starts at ``starts_at`` (beat) or when an organiser starts it."""
-    _require_organiser(league, by)
+    require_organiser(league, by)
     if not 1 <= rounds <= 100:
         raise ServiceError("invalid_options", "a season has 1-100 rounds")
     with transaction.atomic():
@@ -419,7 +404,7 @@ def round_start(*, season_id: int, by: User | None = None) -> Round:
         season = Season.objects.select_for_update().select_related("league").get(pk=season_id)
         league = season.league
         if by is not None:
-            _require_organiser(league, by)
+            require_organiser(league, by)
         if season.status == Season.Status.FINISHED:
             raise ServiceError("season_finished", "this season is over", status=409)
         number = season.round_set.count() + 1
@@ -435,7 +420,7 @@ def round_start(*, season_id: int, by: User | None = None) -> Round:
             raise ServiceError(
                 "too_few_members", f"a round needs at least {smallest} active members", status=409
             )
-        by_division = divisions.members_by_division(season=season, members=members)
+        by_division = division_members.members_by_division(season=season, members=members)
         plans = roundplan.plan_divisions(
             season=season, divisions=by_division, number=number, size=size, smallest=smallest
         )
@@ -484,7 +469,7 @@ def _table_game_create(
     (``separation``; ``round_start`` refuses a round it cannot seat so), and the game is never a
     bot-test game: ``game_join`` refuses a second seat of one person.
     """
-    game = game_services.game_create(
+    game = game_lifecycle.game_create(
         creator=None,
         engine=league.game,
         players=len(user_ids),
@@ -497,7 +482,7 @@ def _table_game_create(
     random.Random(f"leagues:seats:{season.seed}:{rnd.number}:{table}").shuffle(order)
     users = {u.pk: u for u in _users(order)}
     for position, user_id in enumerate(order):
-        game_services.game_join(game_id=game.pk, user=users[user_id], position=position)
+        game_lifecycle.game_join(game_id=game.pk, user=users[user_id], position=position)
     notify = _notify_invitation()
     if notify is not None:
         game_id = game.pk
@@ -566,14 +551,25 @@ def fixture_record_result(*, game_id: int) -> bool:
         season = fixture.round.season
         changed = False
         if game.status == Game.Status.FINISHED and game.result:
-            _count_result(season=season, game=game)
-            confirmation.on_counted(fixture, now=fixture.counted_at)
+            count_result(season=season, game=game)
+            _on_counted(fixture, now=fixture.counted_at)
             changed = True
         _season_finish_if_done(season)
     return changed
 
 
-def _count_result(*, season: Season, game: Game) -> None:
+def _on_counted(fixture: Fixture, *, now: datetime) -> None:
+    """A result just counted: provisional for the league's confirmation period (``confirmation``), or
+    confirmed at once (no period)."""
+    hours = fixture.round.season.league.confirmation_hours
+    if hours:
+        fixture.confirm_by = now + timedelta(hours=hours)
+    else:
+        fixture.confirmed_at = now
+    fixture.save(update_fields=["confirm_by", "confirmed_at"])
+
+
+def count_result(*, season: Season, game: Game) -> None:
     league = season.league
     assert game.result is not None  # the caller counts only finished games with a result
     places = standings.placements(result=game.result, engine=game.engine, players=game.players)
@@ -617,32 +613,26 @@ def _season_finish_if_done(season: Season) -> None:
 # --- organiser tools on a league game ---------------------------------------------------------------------
 
 
-def _league_game(league: League, game_id: int, by: User) -> Game:
+def _league_game(league: League, game_id: int, by: User) -> LockedGame:
     """The game, locked, when it is one of the league's and ``by`` does not play in it; refused when it
     is over. An organiser who holds a seat (or whose bot account does) has no power over the game."""
-    game = (
-        Game.objects.select_for_update()
-        .filter(pk=game_id, league_fixture__round__season__league=league)
-        .first()
-    )
-    if game is None:
+    if not Game.objects.filter(pk=game_id, league_fixture__round__season__league=league).exists():
         raise ServiceError("not_found", "no such game in this league", status=404)
-    people.refuse_own_game(game=game, user=by)
-    if game.is_over:
+    locked = lock_game(game_id)
+    people.refuse_own_game(game=locked.game, user=by)
+    if locked.game.is_over:
         raise ServiceError("game_over", "this game has ended", status=409)
-    return game
+    return locked
 
 
 def game_deadline_extend(
     *, league: League, game_id: int, seat: int, hours: int, by: User, reason: str = ""
 ) -> None:
     """Give a seat's open decision ``hours`` more time."""
-    from apps.games import clock
-
-    _require_organiser(league, by)
+    require_organiser(league, by)
     with transaction.atomic():
-        game = _league_game(league, game_id, by)
-        clock.decision_extend(game_id=game.pk, seat=seat, by=timedelta(hours=hours), actor=by)
+        game = _league_game(league, game_id, by).game
+        game_clock.decision_extend(game_id=game.pk, seat=seat, by=timedelta(hours=hours), actor=by)
         audit(
             league=league,
             actor=by,
@@ -656,23 +646,19 @@ def game_deadline_extend(
 
 def game_pause(*, league: League, game_id: int, by: User, reason: str = "") -> None:
     """Stop every clock of a league game."""
-    from apps.games import clock
-
-    _require_organiser(league, by)
+    require_organiser(league, by)
     with transaction.atomic():
-        game = _league_game(league, game_id, by)
-        clock.game_pause(game_id=game.pk, by=by, reason=reason)
+        game = _league_game(league, game_id, by).game
+        game_clock.game_pause(game_id=game.pk, by=by, reason=reason)
         audit(league=league, actor=by, action="game_paused", game=game, reason=reason)
 
 
 def game_resume(*, league: League, game_id: int, by: User, reason: str = "") -> None:
     """Restart a paused league game's clocks."""
-    from apps.games import clock
-
-    _require_organiser(league, by)
+    require_organiser(league, by)
     with transaction.atomic():
-        game = _league_game(league, game_id, by)
-        clock.game_resume(game_id=game.pk, by=by)
+        game = _league_game(league, game_id, by).game
+        game_clock.game_resume(game_id=game.pk, by=by)
         audit(league=league, actor=by, action="game_resumed", game=game, reason=reason)
 
 
@@ -690,10 +676,10 @@ def seat_substitute(
     Until then the seat is played as before (its player, or the bot). A pending offer for the same seat
     is withdrawn. The audit log names the newcomer for every member.
     """
-    _require_organiser(league, by)
+    require_organiser(league, by)
     with transaction.atomic():
-        game = _league_game(league, game_id, by)
-        seat = game.seats.filter(position=position).select_related("user__profile").first()
+        locked = _league_game(league, game_id, by)
+        game, seat = locked.game, locked.seats.get(position)
         if seat is None or seat.is_bot:
             raise ServiceError("no_such_seat", "no player seat at that position", status=404)
         _check_newcomer(league=league, game=game, user=user)
@@ -773,7 +759,8 @@ def substitute_answer(*, offer_id: int, user: User, accept: bool) -> SubstituteO
     lapsed = False
     with transaction.atomic():
         # The game row first, then the offer: the order every organiser tool takes (no deadlock).
-        game = Game.objects.select_for_update().get(pk=game_id)
+        locked = lock_game(game_id)
+        game = locked.game
         offer = (
             SubstituteOffer.objects.select_for_update(of=("self",))
             .select_related("league", "newcomer__profile", "previous__profile")
@@ -790,21 +777,22 @@ def substitute_answer(*, offer_id: int, user: User, accept: bool) -> SubstituteO
             offer.save(update_fields=["status", "answered_at"])
             audit(league=league, actor=user, action="substitute_declined", game=game, **_offer_detail(offer))
             return offer
-        seat = game.seats.filter(position=offer.position).first()
+        seat = locked.seats.get(offer.position)
         lapsed = game.is_over or seat is None or seat.user_id != offer.previous_id
         if lapsed:  # withdrawn for good (committed), then refused below
             offer.status = SubstituteOffer.Status.WITHDRAWN
             offer.save(update_fields=["status", "answered_at"])
         else:
-            _take_offered_seat(offer=offer, game=game, seat=seat, user=user)
+            _take_offered_seat(offer=offer, locked=locked, seat=seat, user=user)
     if lapsed:
         raise ServiceError("offer_lapsed", "the seat is no longer the one offered", status=409)
     return offer
 
 
-def _take_offered_seat(*, offer: SubstituteOffer, game: Game, seat: Seat | None, user: User) -> None:
+def _take_offered_seat(*, offer: SubstituteOffer, locked: LockedGame, seat: Seat | None, user: User) -> None:
     """The newcomer takes the offered seat (inside the caller's transaction, game and offer locked)."""
     assert seat is not None  # the caller checked that the seat is still the one offered
+    game = locked.game
     league = offer.league
     _check_newcomer(league=league, game=game, user=user)
     reliability.seat_changed(seat=seat, previous_id=seat.user_id, newcomer_id=user.pk)
@@ -821,7 +809,7 @@ def _take_offered_seat(*, offer: SubstituteOffer, game: Game, seat: Seat | None,
         **_offer_detail(offer),
     )
     if game.status == Game.Status.ACTIVE:
-        game_scheduling.game_schedule(game)
+        game_scheduling.queue_game_tasks(locked)
     notify = _notify_invitation()
     if notify is not None:
         transaction.on_commit(partial(notify, game_id=game.pk, user=user))
@@ -835,10 +823,10 @@ def seat_bot_takeover(
     Handing it over sets the organiser's hold: the player cannot take the seat back themselves until
     an organiser who does not play in the game (or a site admin) gives it back.
     """
-    _require_organiser(league, by)
+    require_organiser(league, by)
     with transaction.atomic():
-        game = _league_game(league, game_id, by)
-        seat = game.seats.filter(position=position).first()
+        locked = _league_game(league, game_id, by)
+        game, seat = locked.game, locked.seats.get(position)
         if seat is None or seat.is_bot:
             raise ServiceError("no_such_seat", "no player seat at that position", status=404)
         seat.bot_takeover, seat.bot_hold, seat.consecutive_timeouts = on, on, 0
@@ -854,7 +842,7 @@ def seat_bot_takeover(
             seat=position,
         )
         if on and game.status == Game.Status.ACTIVE:
-            game_scheduling.game_schedule(game)
+            game_scheduling.queue_game_tasks(locked)
     return seat
 
 
@@ -863,56 +851,28 @@ def game_adjudicate(*, league: League, game_id: int, places: dict[int, int], by:
 
     The result counts in the standings like a played one.
     """
-    _require_organiser(league, by)
+    require_organiser(league, by)
     if not reason.strip():
         raise ServiceError("reason_required", "say why the game is adjudicated")
     with transaction.atomic():
-        game = _league_game(league, game_id, by)
-        if sorted(places) != list(range(game.players)) or any(
-            not 1 <= p <= game.players for p in places.values()
-        ):
-            raise ServiceError("invalid_result", "give every seat a place from 1 to the number of players")
-        totals = _public_totals(game)
-        result = {
-            "standings": [
-                {"seat": s, "total": totals[s], "position": places[s]}
-                for s in sorted(places, key=lambda s: (places[s], s))
-            ],
-            "totals": totals,
-            "winners": sorted(s for s, p in places.items() if p == 1),
-            "adjudicated": True,
-        }
-        _end_game(game, status=Game.Status.FINISHED, reason=reason, result=result)
+        locked = _league_game(league, game_id, by)
+        game_lifecycle.game_adjudicate(locked, places=places, reason=reason)
+        game = locked.game
         audit(league=league, actor=by, action="game_adjudicated", game=game, reason=reason, places=places)
     return game
 
 
 def game_abort(*, league: League, game_id: int, by: User, reason: str) -> Game:
     """End a game without a result; it does not count in the standings."""
-    _require_organiser(league, by)
+    require_organiser(league, by)
     if not reason.strip():
         raise ServiceError("reason_required", "say why the game is aborted")
     with transaction.atomic():
-        game = _league_game(league, game_id, by)
-        _end_game(game, status=Game.Status.ABORTED, reason=reason, result=None)
+        locked = _league_game(league, game_id, by)
+        game_lifecycle.game_abort(locked, reason=reason)
+        game = locked.game
         audit(league=league, actor=by, action="game_aborted", game=game, reason=reason)
     return game
-
-
-def _public_totals(game: Game) -> list[int]:
-    """Running totals so far (public: announced at every round end), zeros if the engine has none."""
-    if game.state is None:
-        return [0] * game.players
-    totals = get_engine(game.engine).referee_view(game.state).get("totals") or [0] * game.players
-    return [int(t or 0) for t in totals]
-
-
-def _end_game(game: Game, *, status: str, reason: str, result: dict[str, Any] | None) -> None:
-    """Finish or abort a locked game, close its decisions and announce it after commit."""
-    game.status, game.status_reason, game.finished_at, game.result = status, reason, timezone.now(), result
-    game.save(update_fields=["status", "status_reason", "finished_at", "result"])
-    Decision.objects.filter(game=game).delete()
-    transaction.on_commit(partial(game_signals.game_ended.send, sender=Game, game_id=game.pk))
 
 
 # --- mail to members ----------------------------------------------------------------------------------
@@ -920,7 +880,7 @@ def _end_game(game: Game, *, status: str, reason: str, result: dict[str, Any] | 
 
 def league_email_members(*, league: League, subject: str, body: str, by: User) -> int:
     """Email every active member; returns the number of messages sent."""
-    _require_organiser(league, by)
+    require_organiser(league, by)
     if not subject.strip() or not body.strip():
         raise ServiceError("invalid_message", "a message needs a subject and a text")
     if any(ord(c) < 32 or ord(c) == 127 for c in subject):  # a line break would end the mail header

@@ -24,7 +24,8 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from apps.games.models import Decision, Game
-from apps.games.services import seat_of, submit_action
+from apps.games.pipeline import submit_action
+from apps.games.selectors import seat_of
 from baogame.rules.core import RuleError
 
 from . import commands, compose, mailtext, services, tokens

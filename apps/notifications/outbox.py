@@ -28,6 +28,9 @@ from baogame.celery import publish
 
 from .models import MoveMailOutbox
 
+#: Events that end a round (Bao Bei) or a deal (Bao Huang): their move brings the round's result mail.
+ROUND_END_EVENTS = {"round_ended", "deal_ended"}
+
 log = logging.getLogger(__name__)
 
 NOTIFY_MOVE_APPLIED = "apps.notifications.tasks.notify_move_applied"
@@ -47,8 +50,6 @@ def wanted_mails(
     mailed about the decisions their own move opened for them: the page, the API reply or the answer
     to their mail shows those already (a reminder still comes near the deadline).
     """
-    from .services import ROUND_END_EVENTS
-
     wanted = [
         list(o)
         for o in opened

@@ -46,7 +46,6 @@ KIND_CATEGORY = {
     "turn": Category.TURN,
     "window": Category.PLUCK,
 }
-ROUND_END_EVENTS = {"round_ended", "deal_ended"}
 #: Categories a user can set (the digest itself is not one).
 PREFERENCE_CATEGORIES = [c for c in Category if c != Category.DIGEST]
 
@@ -274,7 +273,7 @@ def notify_move_applied(*, game_id: int, version: int, move_id: int | None, open
             )
         )
     move = Move.objects.filter(pk=move_id).only("events").first() if move_id else None
-    ended_round = move is not None and any(e.get("type") in ROUND_END_EVENTS for e in move.events)
+    ended_round = move is not None and any(e.get("type") in outbox.ROUND_END_EVENTS for e in move.events)
     if ended_round and not game.is_over:  # at the game's end the game result says it all
         for position, player in players.items():
             made += bool(

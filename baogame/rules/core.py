@@ -18,9 +18,6 @@ Decision = dict[str, Any]
 
 T = TypeVar("T")
 
-#: The ``timing`` classes a decision may carry; the service maps each to a duration.
-TIMINGS = ("setup", "turn", "reaction", "ability", "finish", "tribute", "declare")
-
 
 class RuleError(Exception):
     """An illegal action or invalid options.

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
-from apps.games import services as game_services
+from apps.games import autoplay as game_autoplay
 from apps.games.models import Seat
 from apps.leagues import confirmation, services
 from apps.leagues.models import Fixture, League
@@ -46,7 +46,7 @@ def test_settings_results_and_member_records_through_the_api(
     fixture = Fixture.objects.get(round__season=season)
     Seat.objects.filter(game=fixture.game).update(bot_takeover=True)
     with django_capture_on_commit_callbacks(execute=True):
-        game_services.play_bots(fixture.game_id)
+        game_autoplay.play_bots(fixture.game_id)
     fixture.refresh_from_db()
     assert confirmation.result_state(fixture) == confirmation.PROVISIONAL
     base = f"/api/v1/leagues/{league.slug}/games/{fixture.game_id}"

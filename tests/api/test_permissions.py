@@ -14,7 +14,7 @@ import pytest
 
 from apps.api import services as api_services
 from apps.games import clock
-from apps.games import services as game_services
+from apps.games import lifecycle as game_lifecycle
 from apps.games.models import Game
 from apps.leagues import services as league_services
 from baogame.rules.registry import get_engine
@@ -61,10 +61,10 @@ class World:
 
 @pytest.fixture
 def world(toy_engine: str, users: list) -> World:
-    game = game_services.game_create(creator=users[0], engine=toy_engine, players=2, options={})
-    game_services.game_join(game_id=game.pk, user=users[1])
+    game = game_lifecycle.game_create(creator=users[0], engine=toy_engine, players=2, options={})
+    game_lifecycle.game_join(game_id=game.pk, user=users[1])
     game.refresh_from_db()
-    open_game = game_services.game_create(creator=users[0], engine="baobei", players=3)
+    open_game = game_lifecycle.game_create(creator=users[0], engine="baobei", players=3)
     token, _ = api_services.token_create(user=users[0], name="spare")
     bot = api_services.bot_account_create(owner=users[0], username="matrixbot")
     league = league_services.league_create(creator=users[0], name="Open league", game="baobei", join=True)

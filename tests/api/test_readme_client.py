@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from apps.api.services import token_create
-from apps.games import services as game_services
+from apps.games import lifecycle as game_lifecycle
 from apps.games.models import Game
 
 README = Path(__file__).resolve().parents[2] / "README.md"
@@ -30,7 +30,7 @@ def test_the_readme_client_plays_a_game_to_its_end(
     live_server: Any, toy_engine: str, users: list[Any], tmp_path: Path
 ) -> None:
     """Against a server bot (Celery runs eagerly in tests, so the bot answers within each request)."""
-    game = game_services.game_create(creator=users[0], engine=toy_engine, players=2, bots=1)
+    game = game_lifecycle.game_create(creator=users[0], engine=toy_engine, players=2, bots=1)
     _, token = token_create(user=users[0], name="readme")
     script = tmp_path / "play.py"
     script.write_text(_client_source())

@@ -10,8 +10,8 @@ import pytest
 from django.test import Client
 
 from apps.api import services as api_services
+from apps.games import lifecycle as game_lifecycle
 from apps.games import selectors as game_selectors
-from apps.games import services as game_services
 from apps.games.models import Game
 from apps.leagues import services as league_services
 from apps.leagues.models import Fixture
@@ -26,7 +26,7 @@ def _join(client: Any, game: Game) -> Any:
 
 
 def test_a_bot_account_cannot_join_a_game_its_owner_plays(client_for: Any, users: list) -> None:
-    game = game_services.game_create(creator=users[0], engine="baobei", players=3)
+    game = game_lifecycle.game_create(creator=users[0], engine="baobei", players=3)
     bot = api_services.bot_account_create(owner=users[0], username="wren-bot")
 
     answer = _join(client_for(bot), game)
@@ -37,8 +37,8 @@ def test_a_bot_account_cannot_join_a_game_its_owner_plays(client_for: Any, users
 
 def test_the_owner_cannot_join_a_game_their_bot_account_plays(client_for: Any, users: list) -> None:
     bot = api_services.bot_account_create(owner=users[1], username="robin-bot")
-    game = game_services.game_create(creator=users[0], engine="baobei", players=3)
-    game_services.game_join(game_id=game.pk, user=bot)
+    game = game_lifecycle.game_create(creator=users[0], engine="baobei", players=3)
+    game_lifecycle.game_join(game_id=game.pk, user=bot)
 
     answer = _join(client_for(users[1]), game)
 

@@ -6,7 +6,7 @@ import pytest
 from django.test import Client
 from rest_framework.test import APIClient
 
-from apps.games import services
+from apps.games import lifecycle
 from tests.deadlines.helpers import a_game, pending, toy_play
 
 pytestmark = pytest.mark.django_db
@@ -156,7 +156,7 @@ def test_an_automatic_pass_for_a_seat_that_skips_windows_is_not_counted_for_othe
     """Seat 1 does not wait for windows, so it passes the moment seat 0's play opens one: seats 0 and 2
     see one new move (the play), exactly as if seat 1 were still thinking."""
     game = a_game(toy_engine, users, players=3)
-    services.seat_set_skip_pluck_windows(game_id=game.pk, user=users[1], value=True)
+    lifecycle.seat_set_skip_pluck_windows(game_id=game.pk, user=users[1], value=True)
     before = {u.pk: _client(u).get(f"/api/v1/games/{game.pk}/").json()["version"] for u in users[:3]}
 
     toy_play(game, users[0])

@@ -7,7 +7,7 @@ from typing import Any
 
 from django.utils import timezone
 
-from apps.games import services
+from apps.games import lifecycle, pipeline, selectors
 from apps.games.models import Decision, Game
 from baogame.rules.registry import get_engine
 
@@ -17,9 +17,9 @@ LONG = {key: 24 * 3600 for key in ("setup", "turn", "reaction", "ability", "fini
 def a_game(engine: str, users: list[Any], players: int = 2, **kwargs: Any) -> Game:
     """A started game with ``players`` seats, ``users[i]`` in seat i, long clocks unless overridden."""
     kwargs.setdefault("timing_overrides", LONG)
-    game = services.game_create(creator=users[0], engine=engine, players=players, **kwargs)
+    game = lifecycle.game_create(creator=users[0], engine=engine, players=players, **kwargs)
     for user in users[1:players]:
-        services.game_join(game_id=game.pk, user=user)
+        lifecycle.game_join(game_id=game.pk, user=user)
     game.refresh_from_db()
     return game
 
@@ -37,9 +37,9 @@ def overdue(game: Game, *, seconds: int = 1, **filters: Any) -> None:
 def toy_play(game: Game, user: Any) -> None:
     """The active toy seat plays its lowest card (opens a window for the others)."""
     d = pending(game)[0]
-    seat = services.seat_of(game, user).position
+    seat = selectors.seat_of(game, user).position
     card = min(game.state["hands"][seat])
-    services.submit_action(
+    pipeline.submit_action(
         game_id=game.pk, user=user, action={"type": "play", "decision_id": d["decision_id"], "card": card}
     )
 
@@ -49,18 +49,18 @@ def baobei_window(users: list[Any], players: int, **kwargs: Any) -> Game:
     game = a_game("baobei", users, players=players, **kwargs)
     for user in users[:players]:
         d = pending(game)[0]
-        services.submit_action(
+        pipeline.submit_action(
             game_id=game.pk,
             user=user,
             action={"type": "choose_peek", "decision_id": d["decision_id"], "slots": [0, 1]},
         )
     d = pending(game)[0]
     active = users[d["seats"][0]]
-    services.submit_action(
+    pipeline.submit_action(
         game_id=game.pk, user=active, action={"type": "draw", "decision_id": d["decision_id"]}
     )
     d = pending(game)[0]
-    services.submit_action(
+    pipeline.submit_action(
         game_id=game.pk, user=active, action={"type": "discard", "decision_id": d["decision_id"]}
     )
     game.refresh_from_db()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from apps.games import services, signals
+from apps.games import clock, lifecycle, pipeline, signals
 from apps.games.models import Move, Seat
 
 from .helpers import a_game, overdue, pending, toy_play
@@ -14,7 +14,7 @@ pytestmark = pytest.mark.django_db
 
 def _time_out_turn(game) -> None:
     overdue(game, kind="turn")
-    services.settle_due(game.pk)
+    clock.settle_game(game.pk)
 
 
 def _until_turn_of(game, seat: int, users: list, *, silent: int | None = None) -> None:
@@ -24,9 +24,9 @@ def _until_turn_of(game, seat: int, users: list, *, silent: int | None = None) -
             for owner in d["seats"]:
                 if owner == silent:
                     overdue(game, seat=owner)
-                    services.settle_due(game.pk)
+                    clock.settle_game(game.pk)
                 else:
-                    services.submit_action(
+                    pipeline.submit_action(
                         game_id=game.pk,
                         user=users[owner],
                         action={"type": "pass", "decision_id": d["decision_id"]},
@@ -85,7 +85,7 @@ def test_the_bot_plays_for_the_absent_seat_until_the_player_takes_it_back(
         toy_play(game, users[1])
     bot_moves = Move.objects.filter(game=game, seat=0, by_bot=True).count()
 
-    seat = services.seat_take_back(game_id=game.pk, user=users[0])
+    seat = lifecycle.seat_take_back(game_id=game.pk, user=users[0])
     _until_turn_of(game, 1, users)
     with django_capture_on_commit_callbacks(execute=True):
         toy_play(game, users[1])  # opens a window for seat 0: nobody answers it for the player now

@@ -8,7 +8,7 @@ import pytest
 from django.utils import timezone
 
 from apps.accounts.models import Profile
-from apps.games import clock, deadlines, services
+from apps.games import clock, deadlines, pipeline
 from apps.games.errors import ServiceError
 from apps.games.models import Decision, Game, Move
 
@@ -50,7 +50,7 @@ def test_nothing_times_out_and_nobody_can_move_while_paused(toy_engine: str, use
 
     swept = clock.sweep()
     with pytest.raises(ServiceError) as exc:
-        services.submit_action(
+        pipeline.submit_action(
             game_id=game.pk,
             user=users[0],
             action={"type": "play", "decision_id": d["decision_id"], "card": game.state["hands"][0][0]},
@@ -99,7 +99,7 @@ def test_extending_a_seat_that_has_answered_an_open_window_is_not_refused_bb_30_
     game = a_game(toy_engine, users, players=3)
     toy_play(game, users[0])
     window = pending(game)[0]["decision_id"]
-    services.submit_action(game_id=game.pk, user=users[1], action={"type": "pass", "decision_id": window})
+    pipeline.submit_action(game_id=game.pk, user=users[1], action={"type": "pass", "decision_id": window})
     before = Decision.objects.get(game=game, seat=2).deadline
 
     clock.decision_extend(game_id=game.pk, seat=1, by=timedelta(hours=2), actor=users[5])
@@ -124,7 +124,7 @@ def test_vacation_stops_the_players_clocks_and_resumes_them_with_the_time_left(
 
     clock.vacation_start(user=users[0])
     on_vacation = Decision.objects.get(game=game, seat=0)
-    overdue_now = services.settle_due(game.pk)
+    overdue_now = clock.settle_game(game.pk)
     clock.vacation_end(user=users[0])
 
     back = Decision.objects.get(game=game, seat=0)

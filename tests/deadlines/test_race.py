@@ -8,8 +8,9 @@ from typing import Any
 import pytest
 from django.db import connection, transaction
 
-from apps.games import clock, services
+from apps.games import clock, pipeline
 from apps.games.models import Game, Move
+from apps.games.store import LockedGame
 from baogame.rules.core import RuleError
 from tests.conftest import requires_postgres
 from tests.factories import UserFactory
@@ -47,22 +48,22 @@ def test_fifty_racing_plucks_resolve_exactly_one_the_first_valid_by_lock_order_b
     owners = window["seats"]
     order: list[int] = []
     outcome: dict[int, str] = {}
-    real_settle = services.settle_locked
+    real_settle = pipeline.settle
 
-    def settle_recording_lock_order(locked_game: Game, now: Any) -> int:
+    def settle_recording_lock_order(locked_game: LockedGame, now: Any) -> int:
         index = threading.current_thread().index
         if index not in order:  # submit_action calls this right after taking the row lock
             order.append(index)  # (later calls come from the deadline task queued on commit)
         return real_settle(locked_game, now)
 
-    monkeypatch.setattr(services, "settle_locked", settle_recording_lock_order)
+    monkeypatch.setattr(pipeline, "settle", settle_recording_lock_order)
 
     def attempt(index: int) -> None:
         threading.current_thread().index = index
         seat = owners[index % len(owners)]
         slot = 9 if index < 25 else 0  # the first 25 name a slot that does not exist: refused
         try:
-            services.submit_action(
+            pipeline.submit_action(
                 game_id=game.pk,
                 user=users[seat],
                 action={
@@ -117,7 +118,7 @@ def test_two_sweeps_and_a_deadline_task_at_once_apply_each_timeout_once() -> Non
     workers = [
         threading.Thread(target=run, args=(clock.sweep,)),
         threading.Thread(target=run, args=(clock.sweep,)),
-        threading.Thread(target=run, args=(lambda: services.settle_due(games[0].pk),)),
+        threading.Thread(target=run, args=(lambda: clock.settle_game(games[0].pk),)),
     ]
     for t in workers:
         t.start()

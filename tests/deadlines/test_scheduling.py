@@ -19,7 +19,7 @@ pytestmark = pytest.mark.django_db
 def queued(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, object]]:
     calls: list[tuple[int, object]] = []
     monkeypatch.setattr(
-        scheduling, "settle_at", lambda *, game_id, deadline: calls.append((game_id, deadline)) or True
+        scheduling, "queue_settle", lambda *, game_id, deadline: calls.append((game_id, deadline)) or True
     )
     return calls
 

@@ -7,7 +7,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from apps.games import clock, scheduling, services, tasks
+from apps.games import clock, pipeline, scheduling, selectors, tasks
 from apps.games.models import Decision, Game, Move
 from apps.games.timing import PRESETS, timing_for
 
@@ -41,7 +41,7 @@ def test_settle_due_applies_the_timeout_default_through_the_pipeline(toy_engine:
     lowest = min(game.state["hands"][0])
     overdue(game)
 
-    applied = services.settle_due(game.pk)
+    applied = clock.settle_game(game.pk)
 
     move = Move.objects.get(game=game)
     assert applied == 1
@@ -56,7 +56,7 @@ def test_settle_due_applies_timeouts_in_deadline_order(toy_engine: str, users: l
     Decision.objects.filter(game=game, seat=2).update(deadline=now - timedelta(minutes=5))
     Decision.objects.filter(game=game, seat=1).update(deadline=now - timedelta(minutes=1))
 
-    services.settle_due(game.pk)
+    clock.settle_game(game.pk)
 
     passes = list(
         Move.objects.filter(game=game, by_timeout=True).order_by("seq").values_list("seat", flat=True)
@@ -68,8 +68,8 @@ def test_settling_twice_applies_each_timeout_once(toy_engine: str, users: list) 
     game = a_game(toy_engine, users)
     overdue(game)
 
-    first = services.settle_due(game.pk)
-    second = services.settle_due(game.pk)
+    first = clock.settle_game(game.pk)
+    second = clock.settle_game(game.pk)
     swept = clock.sweep()
 
     assert (first, second, swept) == (1, 0, 0)
@@ -79,7 +79,7 @@ def test_settling_twice_applies_each_timeout_once(toy_engine: str, users: list) 
 def test_a_late_deadline_task_finds_nothing_to_do(toy_engine: str, users: list) -> None:
     game = a_game(toy_engine, users)
     overdue(game)
-    services.settle_due(game.pk)
+    clock.settle_game(game.pk)
 
     assert tasks.settle_game.apply(args=(game.pk,)).get() == 0
     assert Move.objects.filter(game=game).count() == 1
@@ -88,15 +88,17 @@ def test_a_late_deadline_task_finds_nothing_to_do(toy_engine: str, users: list) 
 def test_nothing_is_settled_before_its_deadline(toy_engine: str, users: list) -> None:
     game = a_game(toy_engine, users)
 
-    assert services.settle_due(game.pk) == 0
-    assert services.settle_if_due(game=game).version == 0
+    assert clock.settle_game(game.pk) == 0
+    shown = selectors.game_read(game.pk)
+    assert shown is not None and shown.version == 0
 
 
-def test_settle_if_due_settles_lazily_before_a_read(toy_engine: str, users: list) -> None:
+def test_a_read_settles_lazily_what_is_due(toy_engine: str, users: list) -> None:
     game = a_game(toy_engine, users)
     overdue(game)
 
-    shown = services.settle_if_due(game=game)
+    shown = selectors.game_read(game.pk)
+    assert shown is not None
 
     assert shown.version == 1
     assert Move.objects.get(game=game).by_timeout
@@ -108,7 +110,7 @@ def test_submit_action_settles_what_is_due_before_applying(toy_engine: str, user
     d = pending(game)[0]
 
     with pytest.raises(Exception) as exc:  # seat 0's turn was played by the timeout first
-        services.submit_action(
+        pipeline.submit_action(
             game_id=game.pk,
             user=users[0],
             action={"type": "play", "decision_id": d["decision_id"], "card": game.state["hands"][0][-1]},
@@ -134,7 +136,7 @@ def test_game_scheduling_queues_a_deadline_task_after_commit(
 ) -> None:
     scheduled: list[tuple[int, object]] = []
     monkeypatch.setattr(
-        scheduling, "settle_at", lambda *, game_id, deadline: scheduled.append((game_id, deadline)) or True
+        scheduling, "queue_settle", lambda *, game_id, deadline: scheduled.append((game_id, deadline)) or True
     )
 
     with django_capture_on_commit_callbacks(execute=True):

@@ -13,7 +13,7 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
-from apps.games import clock, services
+from apps.games import clock, pipeline
 from apps.games.models import Decision, Game
 
 from .helpers import a_game, pending
@@ -23,7 +23,7 @@ pytestmark = pytest.mark.django_db
 
 def _peek(game: Game, user: Any) -> None:
     d = pending(game)[0]
-    services.submit_action(
+    pipeline.submit_action(
         game_id=game.pk,
         user=user,
         action={"type": "choose_peek", "decision_id": d["decision_id"], "slots": [0, 1]},
@@ -121,8 +121,8 @@ def test_a_present_owner_does_not_time_out_while_another_owner_is_away(setup_pee
     """The price of hiding who has answered: the setup peek waits for everyone's return."""
     clock.vacation_start(user=users[0])
 
-    with mock.patch("apps.games.services.timezone.now", return_value=timezone.now() + timedelta(days=3)):
-        settled = services.settle_due(setup_peek.pk)
+    with mock.patch("apps.games.clock.timezone.now", return_value=timezone.now() + timedelta(days=3)):
+        settled = clock.settle_game(setup_peek.pk)
 
     assert settled == 0
     assert Decision.objects.filter(game=setup_peek).count() == 3

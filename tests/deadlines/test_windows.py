@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django.utils import timezone
 
-from apps.games import deadlines, services
+from apps.games import clock, deadlines, lifecycle, pipeline
 from apps.games.models import Decision, Move
 from baogame.rules.core import RuleError
 
@@ -16,7 +16,7 @@ pytestmark = pytest.mark.django_db
 
 def _pass(game, user) -> None:
     d = pending(game)[0]
-    services.submit_action(
+    pipeline.submit_action(
         game_id=game.pk, user=user, action={"type": "pass", "decision_id": d["decision_id"]}
     )
 
@@ -43,7 +43,7 @@ def test_illegal_pluck_is_refused_and_leaves_the_window_open_bb_6_6_d(users: lis
     version = game.version
 
     with pytest.raises(RuleError) as exc:
-        services.submit_action(
+        pipeline.submit_action(
             game_id=game.pk,
             user=users[seat],
             action={
@@ -68,7 +68,7 @@ def test_first_valid_pluck_closes_the_window_and_later_ones_are_refused_bb_6_6_c
     first, second = window["seats"][:2]
 
     def pluck(seat: int) -> None:
-        services.submit_action(
+        pipeline.submit_action(
             game_id=game.pk,
             user=users[seat],
             action={
@@ -91,7 +91,7 @@ def test_first_valid_pluck_closes_the_window_and_later_ones_are_refused_bb_6_6_c
 def test_switched_off_waiting_passes_at_once_so_the_window_closes_with_the_discard(users: list) -> None:
     game = a_game("baobei", users, players=3)
     for seat in (0, 1, 2):
-        services.seat_set_skip_pluck_windows(game_id=game.pk, user=users[seat], value=True)
+        lifecycle.seat_set_skip_pluck_windows(game_id=game.pk, user=users[seat], value=True)
 
     game = _to_window(game, users)
 
@@ -105,7 +105,7 @@ def _to_window(game, users):
     """Peek, draw and discard in ``game`` (the same steps as helpers.baobei_window)."""
     for user in users[: game.players]:
         d = pending(game)[0]
-        services.submit_action(
+        pipeline.submit_action(
             game_id=game.pk,
             user=user,
             action={"type": "choose_peek", "decision_id": d["decision_id"], "slots": [0, 1]},
@@ -114,7 +114,7 @@ def _to_window(game, users):
     active = users[d["seats"][0]]
     for kind in ("draw", "discard"):
         d = pending(game)[0]
-        services.submit_action(
+        pipeline.submit_action(
             game_id=game.pk, user=active, action={"type": kind, "decision_id": d["decision_id"]}
         )
     game.refresh_from_db()
@@ -123,7 +123,7 @@ def _to_window(game, users):
 
 def test_one_seat_switched_off_leaves_the_window_to_the_others(users: list) -> None:
     game = a_game("baobei", users, players=3)
-    services.seat_set_skip_pluck_windows(game_id=game.pk, user=users[1], value=True)
+    lifecycle.seat_set_skip_pluck_windows(game_id=game.pk, user=users[1], value=True)
 
     game = _to_window(game, users)
 
@@ -137,7 +137,7 @@ def test_switching_on_during_an_open_window_passes_it(toy_engine: str, users: li
     toy_play(game, users[0])
     assert pending(game)[0]["kind"] == "window"
 
-    services.seat_set_skip_pluck_windows(game_id=game.pk, user=users[1], value=True)
+    lifecycle.seat_set_skip_pluck_windows(game_id=game.pk, user=users[1], value=True)
 
     assert pending(game)[0]["kind"] == "turn"
     assert Move.objects.filter(game=game, seat=1, action__type="pass").count() == 1
@@ -148,7 +148,7 @@ def test_window_timeouts_are_passes_that_do_not_count_as_absence(toy_engine: str
     toy_play(game, users[0])
     Decision.objects.filter(game=game).update(deadline="2000-01-01T00:00:00Z")
 
-    services.settle_due(game.pk)
+    clock.settle_game(game.pk)
 
     move = Move.objects.get(game=game, by_timeout=True)
     assert move.action["type"] == "pass"

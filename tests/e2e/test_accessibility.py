@@ -10,7 +10,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.core.management import call_command
 
-from apps.games import services
+from apps.games import autoplay, lifecycle
 from apps.games.models import Game, Seat
 from apps.leagues.models import League
 
@@ -33,10 +33,10 @@ def demo_site(settings: Any) -> tuple[User, list[str]]:
     demo = User.objects.get(username="demo")
     for game in Game.objects.exclude(seats__user=demo).filter(status=Game.Status.ACTIVE):
         for _ in range(100):
-            if not services.play_bots(game.pk):
+            if not autoplay.play_bots(game.pk):
                 break
     settings.GAMES_SCHEDULE_TASKS = True
-    waiting = services.game_create(creator=demo, engine="baobei", players=4, bots=1, title="Open table")
+    waiting = lifecycle.game_create(creator=demo, engine="baobei", players=4, bots=1, title="Open table")
     games = list(Game.objects.filter(seats__user=demo).exclude(pk=waiting.pk).order_by("pk"))
     Seat.objects.filter(game=games[-1], user=demo).update(bot_takeover=True)  # the take-back banner
     league = League.objects.get()

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
-from apps.games import services
+from apps.games import lifecycle
 from apps.games.models import Decision, Game, Move, Seat
 from tests.factories import UserFactory
 
@@ -27,11 +27,11 @@ SEED = "e2e-player-controls"
 def _against_bots(user: Any, **options: Any) -> Game:
     """A live 3-seat Bao Bei game of ``user`` and two bots, dealt from a fixed seed so the bots' play
     (seeded from it too) is the same every run; in tests the bots answer at once."""
-    game = services.game_create(
+    game = lifecycle.game_create(
         creator=user, engine="baobei", players=3, bots=1, timing_preset="live", options=options or None
     )
     Game.objects.filter(pk=game.pk).update(seed=SEED, seed_hash=hashlib.sha256(SEED.encode()).hexdigest())
-    services.seat_fill_bot(game_id=game.pk, user=user, position=1)  # the table is full: the deal
+    lifecycle.seat_fill_bot(game_id=game.pk, user=user, position=1)  # the table is full: the deal
     return Game.objects.get(pk=game.pk)
 
 
@@ -57,10 +57,10 @@ def test_take_my_seat_back_from_the_banner_after_the_bot_took_it(live_server, pa
     """wren's setup peek runs out; with an absence limit of one the bot takes the seat (the timeout
     is settled when the page is read); one click gives it back."""
     wren, bob = UserFactory(username="wren"), UserFactory(username="bob")
-    game = services.game_create(
+    game = lifecycle.game_create(
         creator=wren, engine="baobei", players=3, bots=1, timing_preset="live", absent_limit=1
     )
-    services.game_join(game_id=game.pk, user=bob)  # bob's peek keeps the game waiting for him
+    lifecycle.game_join(game_id=game.pk, user=bob)  # bob's peek keeps the game waiting for him
     Decision.objects.filter(game=game, seat=0).update(deadline=timezone.now() - timedelta(seconds=1))
     sign_in(page, live_server, wren)
 

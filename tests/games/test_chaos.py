@@ -30,7 +30,7 @@ from django.db import connection
 from django.test import Client, override_settings
 from django.utils import timezone
 
-from apps.games import clock, heartbeats, services
+from apps.games import clock, heartbeats, lifecycle
 from apps.games.models import Decision, Game, Heartbeat, Move
 from apps.notifications.models import Notification
 from baogame.celery import BACKGROUND, DEADLINES, PEOPLE
@@ -223,19 +223,19 @@ def test_games_survive_a_redis_outage_and_killed_workers(chaos: dict[str, Any]) 
     redis_server, workers = chaos["redis"], chaos["workers"]
     humans = [UserFactory() for _ in range(4)]
     bot_games = [
-        services.game_create(
+        lifecycle.game_create(
             creator=None, engine="baobei", players=3, creator_seat=False, bots=3, options={"threshold": 1000}
         )
         for _ in range(2)
     ]
-    mixed = services.game_create(
+    mixed = lifecycle.game_create(
         creator=humans[0], engine="baobei", players=3, bots=2, timing_overrides=SHORT, absent_limit=1000
     )
-    people = services.game_create(
+    people = lifecycle.game_create(
         creator=humans[1], engine="baobei", players=3, timing_overrides=SHORT, absent_limit=1000
     )
     for user in humans[2:]:
-        services.game_join(game_id=people.pk, user=user)
+        lifecycle.game_join(game_id=people.pk, user=user)
     games = [*bot_games, mixed, people]
     watch = Watch()
     watch.thread.start()

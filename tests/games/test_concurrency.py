@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from django.db import connection
 
-from apps.games import services
+from apps.games import pipeline
 from apps.games.models import Move
 from baogame.rules.core import RuleError
 from baogame.rules.registry import get_engine
@@ -46,10 +46,10 @@ def test_the_same_move_from_many_threads_applies_once(toy_engine: str, users: li
     action = {"type": "play", "decision_id": decision["decision_id"], "card": game.state["hands"][0][0]}
 
     results = _race(
-        [lambda: services.submit_action(game_id=game.pk, user=users[0], action=dict(action))] * 12
+        [lambda: pipeline.submit_action(game_id=game.pk, user=users[0], action=dict(action))] * 12
     )
 
-    applied = [r for r in results if isinstance(r, services.MoveResult)]
+    applied = [r for r in results if isinstance(r, pipeline.MoveResult)]
     refused = [r for r in results if isinstance(r, RuleError)]
     assert len(applied) == 1 and len(refused) == 11
     assert {r.code for r in refused} == {"stale_decision"}
@@ -60,7 +60,7 @@ def test_concurrent_answers_to_one_window_each_apply_once_in_lock_order(toy_engi
     game = GameFactory(engine=toy_engine, players=4, seated=users[:4], options={"hand": 5})
     engine = get_engine(toy_engine)
     first = engine.pending(game.state)[0]
-    services.submit_action(
+    pipeline.submit_action(
         game_id=game.pk,
         user=users[0],
         action={"type": "play", "decision_id": first["decision_id"], "card": game.state["hands"][0][0]},
@@ -71,7 +71,7 @@ def test_concurrent_answers_to_one_window_each_apply_once_in_lock_order(toy_engi
     results = _race(
         [
             (
-                lambda u=u: services.submit_action(
+                lambda u=u: pipeline.submit_action(
                     game_id=game.pk, user=u, action={"type": "pass", "decision_id": window["decision_id"]}
                 )
             )
@@ -79,7 +79,7 @@ def test_concurrent_answers_to_one_window_each_apply_once_in_lock_order(toy_engi
         ]
     )
 
-    assert all(isinstance(r, services.MoveResult) for r in results)
+    assert all(isinstance(r, pipeline.MoveResult) for r in results)
     moves = list(Move.objects.filter(game=game).order_by("seq"))
     assert [m.seq for m in moves] == [1, 2, 3, 4]
     assert sorted(m.seat for m in moves[1:]) == [1, 2, 3]
@@ -92,10 +92,10 @@ def test_a_retried_request_with_one_idempotency_key_applies_once(toy_engine: str
     action = {"type": "play", "decision_id": decision["decision_id"], "card": game.state["hands"][0][0]}
 
     results = _race(
-        [lambda: services.submit_action(game_id=game.pk, user=users[0], action=dict(action), key="retry-1")]
+        [lambda: pipeline.submit_action(game_id=game.pk, user=users[0], action=dict(action), key="retry-1")]
         * 8
     )
 
-    assert all(isinstance(r, services.MoveResult) for r in results), results
+    assert all(isinstance(r, pipeline.MoveResult) for r in results), results
     assert sum(not r.replayed for r in results) == 1
     assert Move.objects.filter(game=game).count() == 1

@@ -35,7 +35,7 @@ NEW_GAME = """
 import time
 from django.contrib.auth.models import User
 from django.db import transaction
-from apps.games import services
+from apps.games import lifecycle
 from apps.games.models import Game, Move
 
 league_bots = Game.objects.filter(league_fixture__isnull=False).exclude(seats__user__username="demo")
@@ -46,10 +46,10 @@ while not league_bots.filter(version__gt=0).exists():
     time.sleep(0.2)
 demo = User.objects.get(username="demo")
 with transaction.atomic():  # warm this process up as a running web server is (imports, engines), unsaved
-    services.game_create(creator=demo, engine="baobei", players=3, bots=2, timing_preset="live")
+    lifecycle.game_create(creator=demo, engine="baobei", players=3, bots=2, timing_preset="live")
     transaction.set_rollback(True)
 started = time.monotonic()
-game = services.game_create(creator=demo, engine="baobei", players=3, bots=2, timing_preset="live")
+game = lifecycle.game_create(creator=demo, engine="baobei", players=3, bots=2, timing_preset="live")
 created = time.monotonic() - started
 while not Move.objects.filter(game=game, by_bot=True).exists():
     if time.monotonic() - started > 60:

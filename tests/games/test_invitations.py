@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from apps.games import invitations, services
+from apps.games import invitations, lifecycle
 from apps.games.errors import ServiceError
 from apps.games.models import Game, Invitation
 from tests.factories import UserFactory
@@ -31,8 +31,8 @@ def _client(user: Any) -> Client:
 def open_game() -> tuple[Game, Any, Any]:
     """A public 3-seat Bao Bei game: its creator in seat 0, a friend in seat 1, seat 2 open."""
     creator, friend = UserFactory(), UserFactory()
-    game = services.game_create(creator=creator, engine="baobei", players=3)
-    services.game_join(game_id=game.pk, user=friend)
+    game = lifecycle.game_create(creator=creator, engine="baobei", players=3)
+    lifecycle.game_join(game_id=game.pk, user=friend)
     return Game.objects.get(pk=game.pk), creator, friend
 
 
@@ -104,7 +104,7 @@ def test_only_the_creator_changes_the_invitations(open_game: Any) -> None:
 
 def test_a_single_use_invitation_seats_one_person() -> None:
     creator = UserFactory()
-    game = services.game_create(creator=creator, engine="baobei", players=4)
+    game = lifecycle.game_create(creator=creator, engine="baobei", players=4)
     single = invitations.invitation_create(game_id=game.pk, user=creator, single_use=True)
     first, second = UserFactory(), UserFactory()
 
@@ -142,7 +142,7 @@ def test_a_single_use_link_is_revoked_from_the_page(open_game: Any) -> None:
 def test_the_invitation_page_works_for_a_private_game_holder() -> None:
     """An invitation shows its game to its holder, even a private one, and seats them."""
     creator, guest = UserFactory(), UserFactory()
-    game = services.game_create(creator=creator, engine="baobei", players=2, visibility="private")
+    game = lifecycle.game_create(creator=creator, engine="baobei", players=2, visibility="private")
     token = _token(game)
 
     page = _client(guest).get(f"/games/join/{token}/")

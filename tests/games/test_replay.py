@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from apps.games import services
+from apps.games import autoplay
 from apps.games.models import Decision, Game, Move, Seat
 from apps.games.replay import replay_game, state_after, verify_game
 from tests.factories import UserFactory
@@ -65,7 +65,7 @@ def test_bao_huang_game_of_bots_replays_exactly_bh_25_8():
 
 def test_game_in_play_with_its_open_decisions_replays_exactly():
     game = a_seeded_game(engine="baobei", players=3, user=UserFactory(), seed="replay-open")
-    services.play_bots(game.pk)
+    autoplay.play_bots(game.pk)
 
     assert Decision.objects.filter(game=game).exists()
     assert verify_game(game_id=game.pk) is None

@@ -10,7 +10,7 @@ from django.core import mail
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from apps.games import clock, services
+from apps.games import autoplay, clock, lifecycle
 from apps.games.models import Decision, Game, Move
 from apps.notifications import tasks as notification_tasks
 from apps.notifications.models import Notification
@@ -22,7 +22,7 @@ pytestmark = pytest.mark.django_db
 
 def _game_against_a_bot(user) -> Game:
     """A Bao Bei game, ``user`` in seat 0 and a bot in seat 1; both owe their setup peek (BB-3)."""
-    game = services.game_create(creator=user, engine="baobei", players=2, bots=1)
+    game = lifecycle.game_create(creator=user, engine="baobei", players=2, bots=1)
     game.refresh_from_db()
     return game
 
@@ -36,8 +36,8 @@ def test_a_bot_task_carrying_a_stale_version_does_nothing(settings) -> None:
     game = _game_against_a_bot(UserFactory())
     Game.objects.filter(pk=game.pk).update(bot_task=game.version + 1)  # a newer task holds the game
 
-    stale = services.play_bots(game.pk, game.version)
-    current = services.play_bots(game.pk, game.version + 1)
+    stale = autoplay.play_bots(game.pk, game.version)
+    current = autoplay.play_bots(game.pk, game.version + 1)
 
     assert stale == 0
     assert current == 1 and _bot_moves(game) == 1

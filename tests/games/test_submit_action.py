@@ -7,7 +7,7 @@ from unittest import mock
 
 import pytest
 
-from apps.games import services
+from apps.games import lifecycle, pipeline
 from apps.games.models import Decision, Game, Move, Seat
 from baogame.rules.core import RuleError
 from tests.factories import GameFactory
@@ -41,7 +41,7 @@ def test_accepted_action_appends_a_move_and_bumps_the_version(toy_engine: str, u
     d = _turn(game)
     card = game.state["hands"][0][0]
 
-    result = services.submit_action(
+    result = pipeline.submit_action(
         game_id=game.pk, user=users[0], action={"type": "play", "decision_id": d["decision_id"], "card": card}
     )
 
@@ -56,7 +56,7 @@ def test_refused_action_writes_nothing(toy_engine: str, users: list) -> None:
     before = (game.state, game.version)
 
     with pytest.raises(RuleError) as exc:
-        services.submit_action(
+        pipeline.submit_action(
             game_id=game.pk,
             user=users[0],
             action={"type": "play", "decision_id": d["decision_id"], "card": 99},
@@ -73,7 +73,7 @@ def test_unseated_user_cannot_act(toy_engine: str, users: list) -> None:
     d = _turn(game)
 
     with pytest.raises(RuleError) as exc:
-        services.submit_action(
+        pipeline.submit_action(
             game_id=game.pk,
             user=users[5],
             action={"type": "play", "decision_id": d["decision_id"], "card": 1},
@@ -87,7 +87,7 @@ def test_one_seat_cannot_act_for_another(toy_engine: str, users: list) -> None:
     d = _turn(game)
 
     with pytest.raises(RuleError) as exc:
-        services.submit_action(
+        pipeline.submit_action(
             game_id=game.pk,
             user=users[1],
             action={"type": "play", "decision_id": d["decision_id"], "card": 1},
@@ -100,7 +100,7 @@ def test_client_cannot_send_the_timeout_flag(toy_engine: str, users: list) -> No
     game = GameFactory(engine=toy_engine, players=2, seated=users[:2])
 
     with pytest.raises(RuleError) as exc:
-        services.submit_action(game_id=game.pk, user=users[0], action={**_first_play(game), "timeout": True})
+        pipeline.submit_action(game_id=game.pk, user=users[0], action={**_first_play(game), "timeout": True})
 
     assert exc.value.code == "malformed_action"
 
@@ -109,8 +109,8 @@ def test_idempotency_key_applies_once(toy_engine: str, users: list) -> None:
     game = GameFactory(engine=toy_engine, players=2, seated=users[:2])
     action = _first_play(game)
 
-    first = services.submit_action(game_id=game.pk, user=users[0], action=action, key="k-1")
-    second = services.submit_action(game_id=game.pk, user=users[0], action=action, key="k-1")
+    first = pipeline.submit_action(game_id=game.pk, user=users[0], action=action, key="k-1")
+    second = pipeline.submit_action(game_id=game.pk, user=users[0], action=action, key="k-1")
 
     assert not first.replayed and second.replayed
     assert second.move.pk == first.move.pk
@@ -119,10 +119,10 @@ def test_idempotency_key_applies_once(toy_engine: str, users: list) -> None:
 
 def test_idempotency_key_of_another_user_is_refused(toy_engine: str, users: list) -> None:
     game = GameFactory(engine=toy_engine, players=2, seated=users[:2])
-    services.submit_action(game_id=game.pk, user=users[0], key="shared", action=_first_play(game))
+    pipeline.submit_action(game_id=game.pk, user=users[0], key="shared", action=_first_play(game))
 
     with pytest.raises(RuleError) as exc:
-        services.submit_action(game_id=game.pk, user=users[1], key="shared", action={"type": "pass"})
+        pipeline.submit_action(game_id=game.pk, user=users[1], key="shared", action={"type": "pass"})
 
     assert exc.value.code == "idempotency_key_reused"
 
@@ -131,8 +131,8 @@ def test_bots_answer_their_decisions(
     toy_engine: str, users: list, django_capture_on_commit_callbacks
 ) -> None:
     with django_capture_on_commit_callbacks(execute=True):
-        game = services.game_create(creator=users[0], engine=toy_engine, players=2, bots=1)
-        services.submit_action(game_id=game.pk, user=users[0], action=_first_play(game))
+        game = lifecycle.game_create(creator=users[0], engine=toy_engine, players=2, bots=1)
+        pipeline.submit_action(game_id=game.pk, user=users[0], action=_first_play(game))
 
     game.refresh_from_db()
     assert Move.objects.filter(game=game, by_bot=True).exists()
@@ -143,12 +143,12 @@ def test_bots_answer_their_decisions(
 def test_an_outsider_learns_nothing_about_used_idempotency_keys(toy_engine: str, users: list) -> None:
     """Not seated is refused before the key is looked at: 403 either way, never 409 for a used key."""
     game = GameFactory(engine=toy_engine, players=2, seated=users[:2])
-    services.submit_action(game_id=game.pk, user=users[0], key="used", action=_first_play(game))
+    pipeline.submit_action(game_id=game.pk, user=users[0], key="used", action=_first_play(game))
 
     codes = []
     for key in ("used", "never-used"):
         with pytest.raises(RuleError) as exc:
-            services.submit_action(game_id=game.pk, user=users[4], key=key, action={"type": "pass"})
+            pipeline.submit_action(game_id=game.pk, user=users[4], key=key, action={"type": "pass"})
         codes.append(exc.value.code)
 
     assert codes == ["not_seated", "not_seated"]
@@ -158,11 +158,11 @@ def test_a_player_no_longer_seated_cannot_replay_an_old_key(toy_engine: str, use
     """A replay would answer the seat's current decisions and legal actions, now another player's."""
     game = GameFactory(engine=toy_engine, players=2, seated=users[:2])
     action = _first_play(game)
-    services.submit_action(game_id=game.pk, user=users[0], key="mine", action=action)
+    pipeline.submit_action(game_id=game.pk, user=users[0], key="mine", action=action)
     Seat.objects.filter(game=game, position=0).update(user=users[5])  # as a substitution does
 
     with pytest.raises(RuleError) as exc:
-        services.submit_action(game_id=game.pk, user=users[0], key="mine", action=action)
+        pipeline.submit_action(game_id=game.pk, user=users[0], key="mine", action=action)
 
     assert exc.value.code == "not_seated"
 
@@ -170,18 +170,18 @@ def test_a_player_no_longer_seated_cannot_replay_an_old_key(toy_engine: str, use
 def test_a_lost_key_race_with_another_users_key_is_refused(toy_engine: str, users: list) -> None:
     """The unique-key race path (the INSERT found the key taken) checks the user like the others."""
     game = GameFactory(engine=toy_engine, players=2, seated=users[:2])
-    services.submit_action(game_id=game.pk, user=users[0], key="raced", action=_first_play(game))
+    pipeline.submit_action(game_id=game.pk, user=users[0], key="raced", action=_first_play(game))
     window = _turn(game)
-    real = services.sql_rows.lock_game_with_rows
+    real = pipeline.lock_game
 
     def blind(game_id: int, *, move_key: str | None = None) -> Any:  # as if the key were not seen yet
-        locked, seats, decisions = real(game_id, move_key=move_key)
+        locked = real(game_id, move_key=move_key)
         locked.key_move_id = None
-        return locked, seats, decisions
+        return locked
 
     passing = {"type": "pass", "decision_id": window["decision_id"]}
-    with mock.patch.object(services.sql_rows, "lock_game_with_rows", blind), pytest.raises(RuleError) as exc:
-        services.submit_action(game_id=game.pk, user=users[1], key="raced", action=passing)
+    with mock.patch.object(pipeline, "lock_game", blind), pytest.raises(RuleError) as exc:
+        pipeline.submit_action(game_id=game.pk, user=users[1], key="raced", action=passing)
 
     assert exc.value.code == "idempotency_key_reused"
     assert Move.objects.filter(game=game).count() == 1

@@ -9,7 +9,7 @@ import time
 import pytest
 import redis
 
-from apps.games import services
+from apps.games import lifecycle
 from apps.games.models import Game
 from tests.support.celery_worker import (
     BROKER_URL,
@@ -41,7 +41,7 @@ def test_all_bot_games_finish_with_a_queue_bounded_per_game(celery_worker) -> No
     sampler = threading.Thread(target=sample, daemon=True)
     sampler.start()
     games = [
-        services.game_create(
+        lifecycle.game_create(
             creator=None, engine="baobei", players=3, creator_seat=False, bots=3, options={"threshold": 8}
         )
         for _ in range(GAMES)
@@ -76,7 +76,7 @@ def test_an_all_bot_game_plays_in_the_background_queue_and_queues_no_mail(celery
 
     scheduling.publish = mail_signals.publish = recording
     try:
-        game = services.game_create(creator=None, engine="baobei", players=2, creator_seat=False, bots=2)
+        game = lifecycle.game_create(creator=None, engine="baobei", players=2, creator_seat=False, bots=2)
     finally:
         scheduling.publish = mail_signals.publish = original
     celery_worker.wait_for(lambda: Game.objects.get(pk=game.pk).version > 0, timeout=60)

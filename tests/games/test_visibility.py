@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from apps.games import services
+from apps.games import lifecycle
 from apps.games.models import Game
 from apps.leagues import services as league_services
 from apps.notifications import tokens
@@ -35,8 +35,8 @@ def _client(user: Any) -> Client:
 
 def _two_player_game(toy_engine: str, **kwargs: Any) -> tuple[Game, list[Any]]:
     players = [UserFactory(), UserFactory()]
-    game = services.game_create(creator=players[0], engine=toy_engine, players=2, **kwargs)
-    services.game_join(game_id=game.pk, user=players[1])
+    game = lifecycle.game_create(creator=players[0], engine=toy_engine, players=2, **kwargs)
+    lifecycle.game_join(game_id=game.pk, user=players[1])
     game.refresh_from_db()
     return game, players
 

@@ -12,7 +12,7 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
-from apps.games import services as game_services
+from apps.games import autoplay as game_autoplay
 from apps.games.errors import ServiceError
 from apps.games.models import Game, Seat
 from apps.leagues import confirmation, selectors, services
@@ -51,7 +51,7 @@ def _play_round(league: League, organiser: Any, capture: Any) -> list[Fixture]:
     for fixture in fixtures:
         Seat.objects.filter(game=fixture.game).update(bot_takeover=True)
         with capture(execute=True):
-            game_services.play_bots(fixture.game_id)
+            game_autoplay.play_bots(fixture.game_id)
     for fixture in fixtures:
         fixture.refresh_from_db()
     return fixtures

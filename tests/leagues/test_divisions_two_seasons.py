@@ -13,7 +13,8 @@ from typing import Any
 import pytest
 
 from apps.games.models import Game, Seat
-from apps.games.scheduling import game_schedule
+from apps.games.scheduling import queue_game_tasks
+from apps.games.store import lock_game
 from apps.leagues import divisions, selectors, services
 from apps.leagues.models import Fixture, League, Season
 from tests.factories import UserFactory
@@ -31,7 +32,7 @@ def _play_season(season: Season, organiser: Any, worker: Any) -> None:
     rnd = services.round_start(season_id=season.pk, by=organiser)
     Seat.objects.filter(game__league_fixture__round=rnd).update(bot_takeover=True)
     for fixture in Fixture.objects.filter(round=rnd).select_related("game"):
-        game_schedule(fixture.game)
+        queue_game_tasks(lock_game(fixture.game_id))
     worker.wait_for(
         lambda: Season.objects.get(pk=season.pk).status == Season.Status.FINISHED, timeout=600, every=1.0
     )

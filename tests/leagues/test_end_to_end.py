@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from apps.games import services as game_services
+from apps.games import autoplay as game_autoplay
 from apps.games.models import Game, Seat
 from apps.leagues import selectors
 from apps.leagues.models import Fixture, League, Membership, Standing
@@ -61,7 +61,7 @@ def test_organiser_creates_league_members_join_season_starts_and_standings_move(
     game = fixtures[0].game
     Seat.objects.filter(game=game).update(bot_takeover=True)
     with django_capture_on_commit_callbacks(execute=True):
-        game_services.play_bots(game.pk)
+        game_autoplay.play_bots(game.pk)
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
 

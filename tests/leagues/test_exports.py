@@ -9,7 +9,7 @@ import pytest
 from django.test import Client
 from rest_framework.test import APIClient
 
-from apps.games import services as game_services
+from apps.games import autoplay as game_autoplay
 from apps.games.models import Seat
 from apps.leagues import exports, services
 from apps.leagues.models import Fixture, League, RatingHistory, Season
@@ -31,7 +31,7 @@ def played(
     for fixture in Fixture.objects.filter(round__season=season):
         Seat.objects.filter(game=fixture.game).update(bot_takeover=True)
         with django_capture_on_commit_callbacks(execute=True):
-            game_services.play_bots(fixture.game_id)
+            game_autoplay.play_bots(fixture.game_id)
     services.round_start(season_id=season.pk, by=organiser)
     return season
 

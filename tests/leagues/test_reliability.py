@@ -13,9 +13,10 @@ from django.test import Client
 from django.utils import timezone
 
 from apps.accounts.models import VacationSpell
+from apps.games import autoplay as game_autoplay
 from apps.games import clock as game_clock
+from apps.games import pipeline as game_pipeline
 from apps.games import reliability
-from apps.games import services as game_services
 from apps.games.errors import ServiceError
 from apps.games.models import Game, Seat, SeatTenure
 from apps.leagues import services
@@ -42,7 +43,7 @@ def clock(monkeypatch: pytest.MonkeyPatch) -> Callable[..., datetime]:
 
 def _time_out_turn(game: Game) -> None:
     overdue(game, kind="turn")
-    game_services.settle_due(game.pk)
+    game_clock.settle_game(game.pk)
 
 
 def _until_turn_of(game: Game, seat: int, players: dict[int, Any]) -> None:
@@ -52,13 +53,13 @@ def _until_turn_of(game: Game, seat: int, players: dict[int, Any]) -> None:
             toy_play(game, players[d["seats"][0]])
         else:
             overdue(game, kind=d["kind"])
-            game_services.settle_due(game.pk)
+            game_clock.settle_game(game.pk)
 
 
 def _finish(game: Game, *, human: Any) -> None:
     """The bot plays seat 0, ``human`` answers for seat 1 (plays, passes windows) until the game ends."""
     for _ in range(200):
-        game_services.play_bots(game.pk)
+        game_autoplay.play_bots(game.pk)
         decisions = pending(game)
         if not decisions:
             return
@@ -68,7 +69,7 @@ def _finish(game: Game, *, human: Any) -> None:
         if d["kind"] == "turn":
             toy_play(game, human)
         else:
-            game_services.submit_action(
+            game_pipeline.submit_action(
                 game_id=game.pk, user=human, action={"type": "pass", "decision_id": d["decision_id"]}
             )
     raise AssertionError("the game did not end")
@@ -171,11 +172,11 @@ def services_abort(game: Game) -> None:
     """End a game without a result (its tenures close)."""
     from django.db import transaction
 
-    from apps.leagues.services import _end_game
+    from apps.games.lifecycle import game_abort
+    from apps.games.store import lock_game
 
     with transaction.atomic():
-        locked = Game.objects.select_for_update().get(pk=game.pk)
-        _end_game(locked, status=Game.Status.ABORTED, reason="test", result=None)
+        game_abort(lock_game(game.pk), reason="test")
 
 
 def _unreliable(user: Any) -> None:

@@ -10,17 +10,17 @@ from typing import Any
 import pytest
 from django.core import mail
 
-from apps.games import services
+from apps.games import lifecycle
 from apps.games.models import Game
 
 
 def play_game(engine: str, users: list[Any], players: int, **kwargs: Any) -> Game:
     """A started game with ``users`` in the first seats (the rest bots)."""
-    game = services.game_create(
+    game = lifecycle.game_create(
         creator=users[0], engine=engine, players=players, bots=players - len(users), **kwargs
     )
     for user in users[1:]:
-        services.game_join(game_id=game.pk, user=user)
+        lifecycle.game_join(game_id=game.pk, user=user)
     game.refresh_from_db()
     return game
 

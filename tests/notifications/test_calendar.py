@@ -10,7 +10,7 @@ from django.urls import reverse
 from django.utils import timezone
 from icalendar import Calendar
 
-from apps.games import services
+from apps.games import lifecycle, pipeline
 from apps.games.models import Decision, Game
 from apps.leagues import services as leagues
 from apps.notifications import calendar
@@ -33,7 +33,7 @@ def _events(cal: Calendar) -> list[Any]:
 
 
 def _baobei_game(user: Any, *, players: int = 3) -> Game:
-    game = services.game_create(creator=user, engine="baobei", players=players, bots=players - 1)
+    game = lifecycle.game_create(creator=user, engine="baobei", players=players, bots=players - 1)
     game.refresh_from_db()
     return game
 
@@ -72,8 +72,8 @@ def test_feed_leaves_out_other_peoples_decisions_and_stopped_clocks() -> None:
     """Only my seat's rows with a running clock: another player's decision and a paused clock are not mine
     to see in a calendar."""
     me, other = UserFactory(), UserFactory()
-    game = services.game_create(creator=other, engine="baobei", players=2, bots=0)
-    services.game_join(game_id=game.pk, user=me)
+    game = lifecycle.game_create(creator=other, engine="baobei", players=2, bots=0)
+    lifecycle.game_join(game_id=game.pk, user=me)
     Decision.objects.filter(game=game, seat=1).update(deadline=None, remaining=timedelta(hours=1))
 
     assert calendar.decision_entries(user=me) == []
@@ -89,7 +89,7 @@ def test_feed_follows_the_game_as_it_moves(client: Any) -> None:
     before = _events(Calendar.from_ical(client.get(url).content))
     decision_id = Decision.objects.get(game=game, seat=0).decision_id
 
-    services.submit_action(
+    pipeline.submit_action(
         game_id=game.pk, user=me, action={"type": "choose_peek", "decision_id": decision_id, "slots": [0, 1]}
     )
 

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from django.core import mail
 
-from apps.games import services
+from apps.games import lifecycle, pipeline
 from apps.notifications.compose import name_players, seat_names
 from apps.notifications.inbound import inbound_process
 from baogame.rules.registry import get_engine
@@ -33,9 +33,9 @@ def _start(capture: Any, display_names: dict[str, str], bots: int = 0) -> tuple[
             user.profile.display_name = display_names[user.username]
             user.profile.save()
     with capture(execute=True):
-        game = services.game_create(creator=users[0], engine="baobei", players=3, bots=bots, options=EX_13)
+        game = lifecycle.game_create(creator=users[0], engine="baobei", players=3, bots=bots, options=EX_13)
         for user in users[1:]:
-            services.game_join(game_id=game.pk, user=user)
+            lifecycle.game_join(game_id=game.pk, user=user)
     return game, users
 
 
@@ -43,7 +43,7 @@ def _act(game: Any, user: Any, seat: int, kind: str, capture: Any) -> None:
     game.refresh_from_db()
     decision = next(d for d in get_engine("baobei").pending(game.state) if seat in d["seats"])
     with capture(execute=True):
-        services.submit_action(
+        pipeline.submit_action(
             game_id=game.pk, user=user, action={"type": kind, "decision_id": decision["decision_id"]}
         )
 

@@ -12,7 +12,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from apps.games import services
+from apps.games import lifecycle
 from apps.games.models import Game
 from apps.notifications import services as notifications
 from apps.notifications.models import MoveMailOutbox, Notification
@@ -45,7 +45,7 @@ def broker_down() -> Iterator[None]:
 def _two_player_game() -> tuple[Game, list]:
     """A Bao Bei game of two people, open: the second one's join deals and opens both setup peeks."""
     users = [UserFactory(), UserFactory()]
-    game = services.game_create(creator=users[0], engine="baobei", players=2)
+    game = lifecycle.game_create(creator=users[0], engine="baobei", players=2)
     return game, users
 
 
@@ -60,7 +60,7 @@ def _sent(game: Game) -> list[tuple[int, str]]:
 def test_a_move_mail_task_lost_at_commit_is_sent_once_after_the_sweep(celery_worker, settings) -> None:  # noqa: F811
     game, users = _two_player_game()
     with broker_down():
-        services.game_join(game_id=game.pk, user=users[1])  # BB-3: both seats owe a setup peek
+        lifecycle.game_join(game_id=game.pk, user=users[1])  # BB-3: both seats owe a setup peek
 
     game.refresh_from_db()
     assert game.status == Game.Status.ACTIVE
@@ -84,7 +84,7 @@ def test_a_move_mail_task_lost_at_commit_is_sent_once_after_the_sweep(celery_wor
 
 def test_a_move_mail_task_that_ran_leaves_no_outbox_row(celery_worker) -> None:  # noqa: F811
     game, users = _two_player_game()
-    services.game_join(game_id=game.pk, user=users[1])
+    lifecycle.game_join(game_id=game.pk, user=users[1])
 
     celery_worker.wait_for(lambda: len(_sent(game)) == 2, timeout=30)
     celery_worker.wait_for(lambda: not MoveMailOutbox.objects.filter(game=game).exists(), timeout=10)
@@ -94,7 +94,7 @@ def test_the_task_queued_twice_mails_nobody_twice(celery_worker, settings) -> No
     """A late task and the sweep's both run: each notification is recorded and sent once."""
     game, users = _two_player_game()
     with broker_down():
-        services.game_join(game_id=game.pk, user=users[1])
+        lifecycle.game_join(game_id=game.pk, user=users[1])
     row = MoveMailOutbox.objects.get(game=game)
     args = (row.game_id, row.version, row.move_id, row.opened)
 
@@ -109,7 +109,7 @@ def test_the_task_queued_twice_mails_nobody_twice(celery_worker, settings) -> No
 
 
 def test_an_all_bot_game_writes_no_outbox_row(celery_worker) -> None:  # noqa: F811
-    game = services.game_create(
+    game = lifecycle.game_create(
         creator=None, engine="baobei", players=3, creator_seat=False, bots=3, options={"threshold": 8}
     )
     celery_worker.wait_for(
@@ -128,7 +128,7 @@ def test_a_result_mail_task_lost_when_the_game_ended_is_sent_once_after_the_swee
     from apps.games import signals as game_signals
 
     game, users = _two_player_game()
-    services.game_join(game_id=game.pk, user=users[1])
+    lifecycle.game_join(game_id=game.pk, user=users[1])
     celery_worker.wait_for(lambda: len(_sent(game)) == 2, timeout=30)  # the setup peeks' mails
     Game.objects.filter(pk=game.pk).update(
         status=Game.Status.ABORTED, status_reason="test", finished_at=timezone.now()

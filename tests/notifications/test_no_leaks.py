@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from django.core import mail
 
-from apps.games import services as games
+from apps.games import pipeline as game_pipeline
 from apps.games.models import Game, Move
 from apps.games.presenters.baobei import card_label
 from apps.notifications.compose import describe_event, describe_event_named, seat_names
@@ -102,7 +102,7 @@ def test_no_mail_names_a_card_its_reader_may_not_know(
         action = bots[default](eng.view(game.state, seat), rng)
         start = len(mail.outbox)
         with django_capture_on_commit_callbacks(execute=True):
-            games.submit_action(game_id=game.pk, user=users[seat], action=action)
+            game_pipeline.submit_action(game_id=game.pk, user=users[seat], action=action)
         game.refresh_from_db()
         scanned += _scan(game, seat_of_email, start)
 

@@ -10,7 +10,10 @@ import pytest
 from django.core import mail
 from django.utils import timezone
 
-from apps.games import services as games
+from apps.games import autoplay as game_autoplay
+from apps.games import clock as game_clock
+from apps.games import lifecycle as game_lifecycle
+from apps.games import pipeline as game_pipeline
 from apps.games.models import Decision, Game, Move, Seat
 from apps.notifications import services
 from apps.notifications.models import Category, Mode, Notification
@@ -21,7 +24,7 @@ pytestmark = pytest.mark.django_db
 
 def _play(game: Game, user: Any, action: dict, capture: Any) -> None:
     with capture(execute=True):
-        games.submit_action(game_id=game.pk, user=user, action=action)
+        game_pipeline.submit_action(game_id=game.pk, user=user, action=action)
 
 
 def _turn_id(game: Game) -> str:
@@ -151,7 +154,7 @@ def _play_to_the_end(game: Game, users: list) -> None:
             if decision.kind == "turn"
             else {"type": "pass", "decision_id": decision.decision_id}
         )
-        games.submit_action(game_id=game.pk, user=user, action=action)
+        game_pipeline.submit_action(game_id=game.pk, user=user, action=action)
         game.refresh_from_db()
 
 
@@ -160,7 +163,7 @@ def test_game_result_goes_to_every_human_seat(
 ) -> None:
     with django_capture_on_commit_callbacks(execute=True):
         game = started(2)
-        games.play_bots(game.pk)  # nobody is a bot: nothing happens
+        game_autoplay.play_bots(game.pk)  # nobody is a bot: nothing happens
         _play_to_the_end(game, users)
 
     results = [m for m in mail.outbox if "final result" in m.subject]
@@ -209,7 +212,7 @@ def test_round_end_event_mails_the_round_result(
 def test_invitation_is_sent_once(
     toy_engine: str, users: list, django_capture_on_commit_callbacks: Any
 ) -> None:
-    game = games.game_create(creator=users[0], engine=toy_engine, players=2, options={})
+    game = game_lifecycle.game_create(creator=users[0], engine=toy_engine, players=2, options={})
 
     with django_capture_on_commit_callbacks(execute=True):
         services.notify_invitation(game_id=game.pk, user=users[3])
@@ -245,7 +248,7 @@ def test_decision_closed_before_sending_is_skipped(
     with mock.patch("apps.notifications.tasks.send_notification.delay"):
         with django_capture_on_commit_callbacks(execute=True):
             game = started(2)
-        games.submit_action(
+        game_pipeline.submit_action(
             game_id=game.pk,
             user=users[0],
             action={"type": "play", "decision_id": _turn_id(game), "card": game.state["hands"][0][0]},
@@ -384,7 +387,7 @@ def test_a_timeout_mails_the_owner_of_the_decision_it_opened(
     Decision.objects.filter(game=game).update(deadline=timezone.now() - timedelta(seconds=1))
 
     with django_capture_on_commit_callbacks(execute=True):
-        games.settle_due(game.pk)
+        game_clock.settle_game(game.pk)
 
     assert [m.to[0] for m in _decision_mails(users[1])] == [users[1].email]
     assert Notification.objects.filter(user=users[1], decision_kind="turn").count() == 1
@@ -396,7 +399,7 @@ def test_an_automatic_window_pass_mails_the_owner_of_the_turn_it_opened(
     """Seat 1 does not wait for windows: the server passes for it, so its new turn is mailed."""
     with django_capture_on_commit_callbacks(execute=True):
         game = started(2)
-        games.seat_set_skip_pluck_windows(game_id=game.pk, user=users[1], value=True)
+        game_lifecycle.seat_set_skip_pluck_windows(game_id=game.pk, user=users[1], value=True)
     mail.outbox.clear()
 
     _open_window(game, users, django_capture_on_commit_callbacks)

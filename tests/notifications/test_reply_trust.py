@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from django.core import mail
 
-from apps.games import services
+from apps.games import pipeline
 from apps.games.models import Decision, Move
 from apps.notifications.inbound import inbound_process
 from baogame.rules.registry import get_engine
@@ -94,7 +94,7 @@ def _seat0_owns_a_later_decision(game: Any, users: list) -> str:
             return mine[0].decision_id
         row = rows[0]
         legal = get_engine(game.engine).legal_actions(game.state, row.seat)
-        services.submit_action(game_id=game.pk, user=users[row.seat], action=legal[0])
+        pipeline.submit_action(game_id=game.pk, user=users[row.seat], action=legal[0])
     raise AssertionError("seat 0 never got a new decision")
 
 

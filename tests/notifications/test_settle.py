@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
-from apps.games import services as games
+from apps.games import pipeline as game_pipeline
 from apps.games.models import Decision, Game
 from apps.notifications import clock as notification_clock
 from apps.notifications import services, tasks
@@ -59,7 +59,7 @@ def _play_on_the_page(game: Game, user: Any, capture: Any, rng: random.Random) -
     bots, default = get_bots(game.engine)
     action = bots[default](engine.view(game.state, seat), rng)
     with capture(execute=True):
-        games.submit_action(game_id=game.pk, user=user, action=action)
+        game_pipeline.submit_action(game_id=game.pk, user=user, action=action)
 
 
 def test_BH_daily_deal_played_on_the_page_sends_exactly_one_mail(
@@ -107,7 +107,7 @@ def test_a_burst_whose_decisions_all_closed_sends_nothing(
     assert turn.seat == 0
     clock.advance(20)
     with capture(execute=True):
-        games.submit_action(
+        game_pipeline.submit_action(
             game_id=game.pk,
             user=users[0],
             action={"type": "play", "decision_id": turn.decision_id, "card": game.state["hands"][0][0]},
@@ -180,7 +180,7 @@ def test_no_decision_with_a_deadline_waits_for_its_mail_past_its_reminder_time(
             break
         seat = pending[0]["seats"][0]
         with capture(execute=True):
-            games.submit_action(
+            game_pipeline.submit_action(
                 game_id=game.pk, user=users[seat], action=bots[default](eng.view(game.state, seat), rng)
             )
     assert checked > 20

@@ -15,7 +15,8 @@ from typing import Any
 import pytest
 from django.db.models import Q
 
-from apps.games import services as games
+from apps.games import lifecycle as game_lifecycle
+from apps.games import pipeline as game_pipeline
 from apps.games.models import Decision, Game
 from apps.notifications import devmail
 from apps.notifications.models import Notification
@@ -40,7 +41,7 @@ def test_BH_page_play_with_bots_answering_on_the_worker_sends_one_mail(
 ) -> None:
     settings.EMAIL_FILE_PATH = str(MAIL_FOLDER)  # where the worker writes its mail
     player = UserFactory()
-    game = games.game_create(creator=player, engine="baohuang", players=5, bots=4)
+    game = game_lifecycle.game_create(creator=player, engine="baohuang", players=5, bots=4)
     game.refresh_from_db()
     seat = game.seats.get(user=player).position
     engine, (bots, default) = get_engine("baohuang"), get_bots("baohuang")
@@ -51,7 +52,7 @@ def test_BH_page_play_with_bots_answering_on_the_worker_sends_one_mail(
         celery_worker.wait_for(lambda: _open_for(game, seat) is not None, timeout=30)
         game.refresh_from_db()
         action = bots[default](engine.view(game.state, seat), rng)
-        games.submit_action(game_id=game.pk, user=player, action=action)
+        game_pipeline.submit_action(game_id=game.pk, user=player, action=action)
     first = decisions.order_by("created_at").first()
     assert first is not None
     assert abs((first.due_at - first.created_at).total_seconds() - SETTLE) < 1  # the worker's settle time

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from apps.games import services as game_services
+from apps.games import lifecycle as game_lifecycle
 from apps.games.models import Decision, Game
 from apps.push import services
 from apps.push.models import PushMessage, PushSubscription
@@ -48,9 +48,9 @@ def _subscribe(user: Any, subscription: dict[str, Any]) -> Any:
 
 
 def _start_baobei(users: list[Any], capture: Any) -> Game:
-    game = game_services.game_create(creator=users[0], engine="baobei", players=2)
+    game = game_lifecycle.game_create(creator=users[0], engine="baobei", players=2)
     with capture(execute=True):
-        game_services.game_join(game_id=game.pk, user=users[1])
+        game_lifecycle.game_join(game_id=game.pk, user=users[1])
     game.refresh_from_db()
     return game
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from django.contrib.auth.models import User
 
-from apps.games import services
+from apps.games import autoplay, clock, lifecycle
 from apps.games.models import Decision, Game, Seat
 
 #: Deadlines passed in a test's loop before it gives up (a game that never ends is a bug to report).
@@ -18,11 +18,11 @@ def a_seeded_game(
     *, engine: str, players: int, user: User, seed: str, options: dict[str, Any] | None = None, **kwargs: Any
 ) -> Game:
     """A started game with ``user`` in seat 0 and bots elsewhere, dealt from ``seed`` (so it replays)."""
-    game = services.game_create(
+    game = lifecycle.game_create(
         creator=user, engine=engine, players=players, options=options, bots=players - 2, **kwargs
     )
     Game.objects.filter(pk=game.pk).update(seed=seed, seed_hash=hashlib.sha256(seed.encode()).hexdigest())
-    services.seat_fill_bot(game_id=game.pk, user=user, position=1)
+    lifecycle.seat_fill_bot(game_id=game.pk, user=user, position=1)
     game.refresh_from_db()
     return game
 
@@ -38,10 +38,10 @@ def play_to_the_end(game: Game) -> Game:
         game.refresh_from_db()
         if game.status != Game.Status.ACTIVE:
             return game
-        if services.play_bots(game.pk):
+        if autoplay.play_bots(game.pk):
             continue
         Decision.objects.filter(game=game).update(deadline=game.started_at)
-        services.settle_due(game.pk)
+        clock.settle_game(game.pk)
     raise AssertionError(f"game {game.pk} did not end")
 
 

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from apps.games import services
+from apps.games import lifecycle
 from tests.factories import UserFactory
 
 
@@ -28,9 +28,9 @@ def client_for():
 def baobei_game(db: None) -> Any:
     """A started 3-seat Bao Bei game of three people (no bots)."""
     players = [UserFactory() for _ in range(3)]
-    game = services.game_create(creator=players[0], engine="baobei", players=3)
+    game = lifecycle.game_create(creator=players[0], engine="baobei", players=3)
     for user in players[1:]:
-        services.game_join(game_id=game.pk, user=user)
+        lifecycle.game_join(game_id=game.pk, user=user)
     game.refresh_from_db()
     return game, players
 

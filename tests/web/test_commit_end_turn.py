@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from apps.games import services
+from apps.games import lifecycle
 from apps.games.models import Move
 from baogame.rules.registry import get_engine
 from tests.factories import UserFactory
@@ -37,9 +37,9 @@ def a_game(
         "deal": {"hands": hands, "discard": [PEACOCK], "draw": draw},
         "start": {"active": 0, **(start or {})},
     }
-    game = services.game_create(creator=users[0], engine="baobei", players=3, options=options)
+    game = lifecycle.game_create(creator=users[0], engine="baobei", players=3, options=options)
     for user in users[1:]:
-        services.game_join(game_id=game.pk, user=user)
+        lifecycle.game_join(game_id=game.pk, user=user)
     return game, users
 
 

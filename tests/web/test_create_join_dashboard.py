@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from apps.games import services
+from apps.games import lifecycle
 from apps.games.models import Decision, Game
 from tests.factories import UserFactory
 
@@ -72,7 +72,7 @@ def test_open_game_shows_the_invitation_link_and_starts_when_the_last_seat_is_ta
 
 
 def test_invitation_link_sends_anonymous_visitors_to_log_in(client_for):
-    game = services.game_create(creator=UserFactory(), engine="baobei", players=2)
+    game = lifecycle.game_create(creator=UserFactory(), engine="baobei", players=2)
 
     response = client_for(None).get(f"/games/join/{game.invitations.get().token}/")
 
@@ -117,10 +117,10 @@ def test_unknown_invited_username_is_refused_and_creates_nothing(client_for):
 
 def test_dashboard_lists_games_waiting_for_me_first(client_for):
     me, other = UserFactory(), UserFactory()
-    waiting = services.game_create(creator=me, engine="baobei", players=2, title="Waiting")
-    services.game_join(game_id=waiting.pk, user=other)
-    quiet = services.game_create(creator=me, engine="baobei", players=2, title="Quiet")  # created later
-    services.game_join(game_id=quiet.pk, user=other)
+    waiting = lifecycle.game_create(creator=me, engine="baobei", players=2, title="Waiting")
+    lifecycle.game_join(game_id=waiting.pk, user=other)
+    quiet = lifecycle.game_create(creator=me, engine="baobei", players=2, title="Quiet")  # created later
+    lifecycle.game_join(game_id=quiet.pk, user=other)
     Decision.objects.filter(game=quiet, seat=0).delete()  # only the other seat must act there
 
     html = client_for(me).get("/").content.decode()

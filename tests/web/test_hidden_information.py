@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from apps.games import selectors, services
+from apps.games import lifecycle, pipeline, selectors
 from baogame.rules.registry import get_bots, get_engine
 from tests.factories import UserFactory
 
@@ -57,16 +57,16 @@ def play_and_check(game: Any, users: list[Any], client_for: Any, check: Any, max
             return moves
         seat = pending[0]["seats"][0]
         action = bots[default](engine.view(game.state, seat), random.Random(f"{game.pk}:{moves}"))
-        services.submit_action(game_id=game.pk, user=users[seat], action=action)
+        pipeline.submit_action(game_id=game.pk, user=users[seat], action=action)
         moves += 1
     raise AssertionError("the game did not end")
 
 
 def new_game(engine: str, players: int, options: dict[str, Any]) -> tuple[Any, list[Any]]:
     users = [UserFactory() for _ in range(players)]
-    game = services.game_create(creator=users[0], engine=engine, players=players, options=options)
+    game = lifecycle.game_create(creator=users[0], engine=engine, players=players, options=options)
     for user in users[1:]:
-        services.game_join(game_id=game.pk, user=user)
+        lifecycle.game_join(game_id=game.pk, user=user)
     game.refresh_from_db()
     return game, users
 

@@ -30,7 +30,7 @@ from django.test import Client
 from hypothesis import HealthCheck, Phase, assume, given, settings
 from hypothesis import strategies as st
 
-from apps.games import services
+from apps.games import lifecycle, pipeline
 from apps.games.models import Decision, Game, Move
 from apps.notifications.models import Category, Notification
 from apps.notifications.services import build_message
@@ -105,9 +105,9 @@ def _play(
     """A game of people played ``moves`` moves by the engine's default bot (stops when it ends); with
     ``then_until_simultaneous``, on (60 moves at most) until a simultaneous decision is open."""
     users = [UserFactory(password="!") for _ in range(players)]
-    game = services.game_create(creator=users[0], engine=engine_name, players=players)
+    game = lifecycle.game_create(creator=users[0], engine=engine_name, players=players)
     for user in users[1:]:
-        services.game_join(game_id=game.pk, user=user)
+        lifecycle.game_join(game_id=game.pk, user=user)
     engine, rng = get_engine(engine_name), random.Random(seed)
     for played in range(moves + (60 if then_until_simultaneous else 0)):
         game.refresh_from_db()
@@ -116,7 +116,7 @@ def _play(
             break
         seat = rng.choice(sorted(pending[0]["seats"]))
         try:
-            services.submit_action(game_id=game.pk, user=users[seat], action=_bot_action(game, seat, rng))
+            pipeline.submit_action(game_id=game.pk, user=users[seat], action=_bot_action(game, seat, rng))
         except RuleError:
             break
     game.refresh_from_db()
@@ -394,7 +394,7 @@ def test_other_owners_answers_to_an_open_decision_do_not_change_any_read_of_the_
         move = None  # e.g. the viewer's pass now closes the window and publishes every answer
 
     before = _reads(game, viewer, seat, move)
-    services.submit_action(game_id=game.pk, user=users[answering], action=answer)
+    pipeline.submit_action(game_id=game.pk, user=users[answering], action=answer)
     last = Move.objects.filter(game=game).order_by("-seq").first()
     assume(last is not None and last.hidden)  # the answer did not close the decision
     game.refresh_from_db()

@@ -12,7 +12,7 @@ import pytest
 from django.utils import timezone
 from django.utils.dateformat import format as date_format
 
-from apps.games import services
+from apps.games import lifecycle
 from apps.games.models import Decision, Game, Seat
 from apps.games.timeleft import time_left_words
 from baogame.rules.registry import get_engine
@@ -28,9 +28,9 @@ def window_open() -> tuple[Any, list[Any]]:
     """EX-13 for ann, bob and cy: cy (seat 2) has drawn and discarded, a plucking window is open for
     ann and bob (BB-6.6)."""
     users = [UserFactory(username=name) for name in ("ann", "bob", "cy")]
-    game = services.game_create(creator=users[0], engine="baobei", players=3, options=EX_13)
+    game = lifecycle.game_create(creator=users[0], engine="baobei", players=3, options=EX_13)
     for user in users[1:]:
-        services.game_join(game_id=game.pk, user=user)
+        lifecycle.game_join(game_id=game.pk, user=user)
     _act(game, users, 2, "draw")
     _act(game, users, 2, "discard")
     game.refresh_from_db()
@@ -122,10 +122,10 @@ def test_an_organiser_held_seat_shows_why_and_offers_no_take_back_button(baobei_
     mine = client.get("/").content.decode()
 
     banner = page[page.index('id="takeover"') : page.index("</div>", page.index('id="takeover"'))]
-    assert "A bot is playing your seat" in banner and services.BOT_HOLD_TEXT in banner
+    assert "A bot is playing your seat" in banner and lifecycle.BOT_HOLD_TEXT in banner
     assert "Take my seat back" not in banner and "/take-back/" not in page
     assert "A bot is playing your seat in" in mine and "/take-back/" not in mine
-    assert services.BOT_HOLD_TEXT[1:] in mine  # capitalised first letter
+    assert lifecycle.BOT_HOLD_TEXT[1:] in mine  # capitalised first letter
 
 
 def test_taking_back_an_organiser_held_seat_is_refused_with_its_code_and_the_seat_stays(
@@ -343,7 +343,7 @@ def test_my_games_shows_the_countdown_of_my_move(baobei_game, client_for):
 
 def test_the_creator_puts_a_bot_in_an_open_seat_from_the_page(client_for):
     ann = UserFactory()
-    game = services.game_create(creator=ann, engine="baobei", players=3)
+    game = lifecycle.game_create(creator=ann, engine="baobei", players=3)
     client = client_for(ann)
     assert client.get(f"/games/{game.public_id}/").content.decode().count("Put a bot here") == 2
 
@@ -354,7 +354,7 @@ def test_the_creator_puts_a_bot_in_an_open_seat_from_the_page(client_for):
 
 
 def test_only_the_creator_may_put_a_bot_in_a_seat(client_for):
-    game = services.game_create(creator=UserFactory(), engine="baobei", players=3)
+    game = lifecycle.game_create(creator=UserFactory(), engine="baobei", players=3)
     other = client_for(UserFactory())
 
     html = other.get(f"/games/{game.public_id}/").content.decode()
@@ -367,8 +367,8 @@ def test_only_the_creator_may_put_a_bot_in_a_seat(client_for):
 def test_my_games_says_your_move_only_for_the_games_waiting_for_me(client_for):
     """A finished game, listed under All my games, never reads as waiting for my move."""
     ann = UserFactory(username="ann")
-    waiting = services.game_create(creator=ann, engine="baobei", players=3, bots=2)
-    done = services.game_create(creator=ann, engine="baobei", players=3, bots=2)
+    waiting = lifecycle.game_create(creator=ann, engine="baobei", players=3, bots=2)
+    done = lifecycle.game_create(creator=ann, engine="baobei", players=3, bots=2)
     Game.objects.filter(pk=done.pk).update(status=Game.Status.FINISHED)
 
     html = client_for(ann).get("/").content.decode()

@@ -9,7 +9,7 @@ import pytest
 from django.test import Client
 
 from apps.api import services as api_services
-from apps.games import services as game_services
+from apps.games import lifecycle as game_lifecycle
 
 pytestmark = pytest.mark.django_db
 
@@ -24,7 +24,7 @@ def _vary(response: Any) -> set[str]:
 def test_per_viewer_answers_are_private_no_store_and_vary_on_authorization_and_cookie(
     users: list, path: str
 ) -> None:
-    game = game_services.game_create(creator=users[0], engine="baobei", players=2, bots=1)
+    game = game_lifecycle.game_create(creator=users[0], engine="baobei", players=2, bots=1)
     client = Client()
     client.force_login(users[0])
 

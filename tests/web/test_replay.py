@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from apps.games import services
+from apps.games import lifecycle
 from apps.games.models import Game, Move
 from apps.games.replay import game_moves, state_after
 from baogame.rules.baobei.cards import CARDS as BIRDS
@@ -57,7 +57,7 @@ def test_replay_is_not_found_while_the_game_is_in_play_for_players_and_spectator
 
 def test_replay_is_not_found_for_a_game_waiting_for_players_or_paused(client_for):
     user = UserFactory()
-    waiting = services.game_create(creator=user, engine="baobei", players=3)
+    waiting = lifecycle.game_create(creator=user, engine="baobei", players=3)
     paused = a_seeded_game(engine="baobei", players=3, user=user, seed="paused")
     Game.objects.filter(pk=paused.pk).update(status=Game.Status.PAUSED)
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from apps.games import selectors, services
+from apps.games import lifecycle, pipeline, selectors
 from apps.games.presenters.common import name_seats
 from baogame.rules.registry import get_bots, get_engine
 from tests.factories import UserFactory
@@ -37,16 +37,16 @@ def _act(game: Any, users: list[Any], seat: int, kind: str) -> None:
     game.refresh_from_db()
     decision = get_engine("baobei").pending(game.state)[0]
     action = {"type": kind, "decision_id": decision["decision_id"]}
-    services.submit_action(game_id=game.pk, user=users[seat], action=action)
+    pipeline.submit_action(game_id=game.pk, user=users[seat], action=action)
 
 
 @pytest.fixture
 def ended_round() -> tuple[Any, list[Any]]:
     """A 3-seat Bao Bei game of ann, bob and cy whose round 4 has just ended (EX-13)."""
     users = [UserFactory(username=name) for name in ("ann", "bob", "cy")]
-    game = services.game_create(creator=users[0], engine="baobei", players=3, options=EX_13)
+    game = lifecycle.game_create(creator=users[0], engine="baobei", players=3, options=EX_13)
     for user in users[1:]:
-        services.game_join(game_id=game.pk, user=user)
+        lifecycle.game_join(game_id=game.pk, user=user)
     for seat, kind in ((2, "draw"), (2, "discard"), (0, "pass"), (1, "pass")):
         _act(game, users, seat, kind)
     game.refresh_from_db()
@@ -144,16 +144,16 @@ def test_history_names_the_players_instead_of_seat_numbers(ended_round, client_f
 
 def test_bao_huang_history_names_the_players(client_for):
     users = [UserFactory() for _ in range(5)]
-    game = services.game_create(creator=users[0], engine="baohuang", players=5)
+    game = lifecycle.game_create(creator=users[0], engine="baohuang", players=5)
     for user in users[1:]:
-        services.game_join(game_id=game.pk, user=user)
+        lifecycle.game_join(game_id=game.pk, user=user)
     engine = get_engine("baohuang")
     bots, default = get_bots("baohuang")
     for k in range(4):  # the bots choose four moves for whoever must act
         game.refresh_from_db()
         seat = engine.pending(game.state)[0]["seats"][0]
         action = bots[default](engine.view(game.state, seat), random.Random(k))
-        services.submit_action(game_id=game.pk, user=users[seat], action=action)
+        pipeline.submit_action(game_id=game.pk, user=users[seat], action=action)
 
     html = client_for(users[3]).get(f"/games/{game.public_id}/history/").content.decode()
 

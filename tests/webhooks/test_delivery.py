@@ -15,7 +15,8 @@ import pytest
 from django.core import mail
 from django.test import Client
 
-from apps.games import services as game_services
+from apps.games import lifecycle as game_lifecycle
+from apps.games import pipeline as game_pipeline
 from apps.games.models import Game, Move
 from apps.webhooks import services, signing
 from apps.webhooks.models import WebhookDelivery, WebhookEndpoint
@@ -65,10 +66,10 @@ def test_events_are_signed_and_each_seat_gets_its_own_view(
     """Each seat's body holds the move's events it may see (``visible``), its version, its decisions."""
     _register(users[0], f"{receiver.origin}/zero")
     _register(users[1], f"{receiver.origin}/one")
-    game = game_services.game_create(creator=users[0], engine="baobei", players=2)
+    game = game_lifecycle.game_create(creator=users[0], engine="baobei", players=2)
 
     with django_capture_on_commit_callbacks(execute=True):
-        game_services.game_join(game_id=game.pk, user=users[1])
+        game_lifecycle.game_join(game_id=game.pk, user=users[1])
 
     got = receiver.wait_for(2)
     assert len(got) == 2
@@ -93,16 +94,16 @@ def test_events_are_signed_and_each_seat_gets_its_own_view(
 
 
 def test_a_move_body_holds_exactly_the_events_the_seat_may_see(users: list[Any]) -> None:
-    game = game_services.game_create(creator=users[0], engine="baohuang", players=5)
+    game = game_lifecycle.game_create(creator=users[0], engine="baohuang", players=5)
     for user in users[1:5]:
-        game_services.game_join(game_id=game.pk, user=user)
+        game_lifecycle.game_join(game_id=game.pk, user=user)
     game.refresh_from_db()
     engine = get_engine("baohuang")
     pending = engine.pending(game.state)[0]
     seat = pending["seats"][0]
     bots, default = get_bots("baohuang")
     action = bots[default](engine.view(game.state, seat), random.Random(3))
-    game_services.submit_action(game_id=game.pk, user=users[seat], action=action)
+    game_pipeline.submit_action(game_id=game.pk, user=users[seat], action=action)
     game.refresh_from_db()
     move = Move.objects.get(game=game)
 
@@ -125,9 +126,9 @@ def test_an_endpoint_is_switched_off_after_repeated_failures_with_a_notice(
     settings.WEBHOOKS_DISABLE_AFTER = 2
     with webhook_receiver(fail_first=100) as failing:
         _register(users[1], f"{failing.origin}/hook")
-        game = game_services.game_create(creator=users[0], engine="baobei", players=2)
+        game = game_lifecycle.game_create(creator=users[0], engine="baobei", players=2)
         with django_capture_on_commit_callbacks(execute=True):
-            game_services.game_join(game_id=game.pk, user=users[1])  # the start: one event, one attempt
+            game_lifecycle.game_join(game_id=game.pk, user=users[1])  # the start: one event, one attempt
         failing.wait_for(1)
         delivery = WebhookDelivery.objects.get()
         assert delivery.status == WebhookDelivery.Status.FAILED  # one attempt allowed here: given up
@@ -191,8 +192,8 @@ def test_an_event_whose_task_was_lost_is_queued_again_by_the_beat(
     from django.utils import timezone
 
     _register(users[1], f"{receiver.origin}/hook")
-    game = game_services.game_create(creator=users[0], engine="baobei", players=2)
-    game_services.game_join(game_id=game.pk, user=users[1])  # no commit here: the fan-out never ran
+    game = game_lifecycle.game_create(creator=users[0], engine="baobei", players=2)
+    game_lifecycle.game_join(game_id=game.pk, user=users[1])  # no commit here: the fan-out never ran
     services.webhooks_fanout(game_id=game.pk, move_id=None)  # recorded; its task "lost" (never run)
     delivery = WebhookDelivery.objects.get()
     WebhookDelivery.objects.filter(pk=delivery.pk).update(created_at=timezone.now() - timedelta(minutes=5))
@@ -212,9 +213,9 @@ def test_a_game_that_ends_without_a_move_sends_an_end_event(
     from apps.games.signals import game_ended
 
     _register(users[1], f"{receiver.origin}/hook")
-    game = game_services.game_create(creator=users[0], engine="baobei", players=2)
+    game = game_lifecycle.game_create(creator=users[0], engine="baobei", players=2)
     with django_capture_on_commit_callbacks(execute=True):
-        game_services.game_join(game_id=game.pk, user=users[1])
+        game_lifecycle.game_join(game_id=game.pk, user=users[1])
     receiver.wait_for(1)
     Game.objects.filter(pk=game.pk).update(status=Game.Status.ABORTED)
 

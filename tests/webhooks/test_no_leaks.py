@@ -15,8 +15,9 @@ from typing import Any
 import pytest
 from django.test import Client
 
+from apps.games import lifecycle as game_lifecycle
+from apps.games import pipeline as game_pipeline
 from apps.games import selectors as game_selectors
-from apps.games import services as game_services
 from apps.games.models import Game, Move
 from apps.push.vapid import generate
 from apps.webhooks import services as webhook_services
@@ -37,12 +38,12 @@ def channels(settings: Any) -> None:
 
 
 def _play(engine_name: str, users: list[Any], seed: int, moves: int, capture: Any) -> Game:
-    game = game_services.game_create(creator=users[0], engine=engine_name, players=len(users))
+    game = game_lifecycle.game_create(creator=users[0], engine=engine_name, players=len(users))
     engine, rng = get_engine(engine_name), random.Random(seed)
     bots, default = get_bots(engine_name)
     with capture(execute=True):
         for user in users[1:]:
-            game_services.game_join(game_id=game.pk, user=user)
+            game_lifecycle.game_join(game_id=game.pk, user=user)
     for _ in range(moves):
         game.refresh_from_db()
         pending = engine.pending(game.state) if game.status == Game.Status.ACTIVE else []
@@ -52,7 +53,7 @@ def _play(engine_name: str, users: list[Any], seed: int, moves: int, capture: An
         action = bots[default](engine.view(game.state, seat), rng)
         try:
             with capture(execute=True):
-                game_services.submit_action(game_id=game.pk, user=users[seat], action=action)
+                game_pipeline.submit_action(game_id=game.pk, user=users[seat], action=action)
         except RuleError:
             break
     game.refresh_from_db()

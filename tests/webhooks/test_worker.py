@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from apps.games import services as game_services
+from apps.games import lifecycle as game_lifecycle
 from apps.webhooks import services, signing
 from apps.webhooks.models import WebhookDelivery
 from tests.support.celery_worker import CeleryWorker, celery_worker  # noqa: F401 - the fixture
@@ -40,9 +40,9 @@ def test_a_failing_receiver_gets_the_signed_event_again_until_it_answers(
     settings.WEBHOOKS_ALLOW_PRIVATE = settings.WEBHOOKS_ALLOW_HTTP = True
     with webhook_receiver(fail_first=2) as receiver:
         services.endpoint_create(user=users[1], url=f"{receiver.origin}/hook", secret=SECRET)
-        game = game_services.game_create(creator=users[0], engine="baobei", players=2)
+        game = game_lifecycle.game_create(creator=users[0], engine="baobei", players=2)
 
-        game_services.game_join(game_id=game.pk, user=users[1])  # the start: an event for seat 1
+        game_lifecycle.game_join(game_id=game.pk, user=users[1])  # the start: an event for seat 1
 
         got = receiver.wait_for(3, timeout=60)
         worker.wait_for(

@@ -12,8 +12,7 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
-from apps.games.deadlines import vacation_left
-from apps.games.selectors import SIMULTANEOUS_TIMINGS
+from apps.games.deadlines import SIMULTANEOUS_TIMINGS, vacation_left
 from apps.games.timing import duration
 
 #: Simultaneous decisions are named, not their remaining owners.

@@ -27,7 +27,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from itertools import combinations
 
-from ..pairing import Pair, RoundPlan, _even_floor, _layout, choose_byes, pair, table_sizes
+from ..pairing import Pair, RoundPlan, choose_byes, even_floor, pair, table_layout, table_sizes
 
 T0 = 2.0
 
@@ -158,14 +158,14 @@ def _anneal(
     for r, byes in enumerate(round_byes):
         playing = [m for m in members if m not in byes]
         rng.shuffle(playing)
-        tables = _layout(playing, sizes)
+        tables = table_layout(playing, sizes)
         plan.append(tables)
         for table in tables:
             for a, b in combinations(table, 2):
                 met.setdefault(pair(a, b), []).append(r)
     base = sum(history.values())
     per_round = sum(math.comb(s, 2) for s in sizes)
-    floor = sum(_even_floor(base + per_round * (r + 1), pairs) for r in range(total_rounds))
+    floor = sum(even_floor(base + per_round * (r + 1), pairs) for r in range(total_rounds))
     cost = prefix_cost(plan, members, history)
     if cost <= floor or len(sizes) < 2:
         return plan, cost, floor

@@ -151,17 +151,3 @@ def from_wire(wire: Any) -> tuple[Action, bool]:
     if not isinstance(seat, int) or isinstance(seat, bool):
         raise RuleError("malformed_action", "\"seat\" must be an integer")
     return GuessPartner(seat), timeout
-
-
-def to_wire(action: Action) -> dict[str, Any]:
-    """The wire form of an action (BH-20)."""
-    out: dict[str, Any] = {"type": action.type}
-    if isinstance(action, GiveTribute | Play):
-        out["cards"] = list(action.cards)
-    if isinstance(action, Play) and action.no_beat_request:
-        out["no_beat_request"] = True
-    if isinstance(action, Pledge):
-        out["side"] = action.side
-    if isinstance(action, GuessPartner):
-        out["seat"] = action.seat
-    return out

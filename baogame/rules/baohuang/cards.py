@@ -46,11 +46,6 @@ CARD_META: list[dict[str, object]] = [
 ]
 
 
-def is_code(code: object) -> bool:
-    """Whether ``code`` is one of the 14 card codes (BH-2.3)."""
-    return isinstance(code, str) and code in INDEX
-
-
 def to_counts(cards: Iterable[str]) -> list[int]:
     """A count vector from card codes; ``invalid_card`` for an unknown code (BH-20.1, BH-20.7)."""
     counts = [0] * N_CODES
@@ -76,17 +71,3 @@ def sort_cards(cards: Iterable[str]) -> list[str]:
     """Sort card codes by strength, unmarked before marked (BH-19.2)."""
     return sorted(cards, key=INDEX.__getitem__)
 
-
-def contains(hand: list[int], cards: list[int]) -> bool:
-    """Whether the multiset ``cards`` is contained in ``hand`` (both count vectors)."""
-    return all(c <= h for h, c in zip(hand, cards, strict=True))
-
-
-def subtract(hand: list[int], cards: list[int]) -> list[int]:
-    """A new count vector: ``hand`` minus ``cards``."""
-    return [h - c for h, c in zip(hand, cards, strict=True)]
-
-
-def add(hand: list[int], cards: list[int]) -> list[int]:
-    """A new count vector: ``hand`` plus ``cards``."""
-    return [h + c for h, c in zip(hand, cards, strict=True)]

@@ -8,8 +8,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from .cards import NAMES
-
 
 def seat_name(seat: Any) -> str:
     """``Seat 3`` (seats are shown 0-based, as everywhere in the rules)."""
@@ -101,13 +99,6 @@ KIND_TEXT = {
     "declare": "answer the emperor offer or the declarations",
     "turn": "play or pass",
 }
-ACTION_TEXT = {
-    "give_tribute": "give tribute", "keep_emperor": "keep the emperor card",
-    "pass_emperor": "pass the emperor card on", "declare_alone": "announce playing alone",
-    "pledge": "pledge", "no_declaration": "make no declaration", "play": "play", "pass": "pass",
-}
-
-
 def describe_decision(decision: dict[str, Any]) -> str:
     """One sentence for an open decision: who must do what."""
     allowed = decision.get("allowed") or []
@@ -128,7 +119,3 @@ def describe_decision(decision: dict[str, Any]) -> str:
     sentence = f"{who}{what}."
     return sentence[0].upper() + sentence[1:]  # a prompt starts with a capital letter
 
-
-def card_name(code: str) -> str:
-    """The display name of a card code."""
-    return NAMES.get(code, code)

@@ -10,8 +10,8 @@ import pytest
 from baogame.rules.baobei import text
 from baogame.rules.baobei.bots import BOTS, DEFAULT_BOT
 from baogame.rules.baobei.cards import DECK_TABLE
-from baogame.rules.bench import play_game
 from baogame.rules.core import RuleError
+from bench.engines import play_game
 
 from .helpers import (
     BPEL,

@@ -6,7 +6,7 @@ import random
 
 from baogame.rules.baohuang.bots import BOTS, DEFAULT_BOT
 from baogame.rules.baohuang.engine import ENGINE
-from baogame.rules.bench import play_game
+from bench.engines import play_game
 
 
 def play_mixed(seed: int, target: int) -> tuple[list[int], list[str]]:

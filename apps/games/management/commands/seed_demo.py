@@ -9,7 +9,7 @@ from allauth.account.models import EmailAddress
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 
-from apps.games import services
+from apps.games import lifecycle
 from apps.games.models import Game
 
 
@@ -26,7 +26,7 @@ class Command(BaseCommand):
             user=user, email=user.email, defaults={"verified": True, "primary": True}
         )
         if not Game.objects.filter(seats__user=user, engine="baobei").exists():
-            services.game_create(
+            lifecycle.game_create(
                 creator=user,
                 engine="baobei",
                 players=3,
@@ -35,7 +35,7 @@ class Command(BaseCommand):
                 title="Demo: Bao Bei against two bots",
             )
         if not Game.objects.filter(seats__user=user, engine="baohuang").exists():
-            services.game_create(
+            lifecycle.game_create(
                 creator=user,
                 engine="baohuang",
                 players=5,

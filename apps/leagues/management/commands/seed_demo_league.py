@@ -22,6 +22,8 @@ from django.db import transaction
 
 from apps.accounts.models import Profile
 from apps.games.models import Seat
+from apps.games.scheduling import queue_game_tasks
+from apps.games.store import lock_game
 from apps.leagues import demo_results, services
 from apps.leagues.demo_divisions import seed_divisions_league
 from apps.leagues.models import League, Membership
@@ -80,9 +82,7 @@ class Command(BaseCommand):
                 # Nobody drives the bot accounts through the API: let the server's bot play their seats.
                 Seat.objects.filter(game__league_fixture__in=mine, user__in=bots).update(bot_takeover=True)
                 for fixture in mine:
-                    from apps.games.scheduling import game_schedule
-
-                    game_schedule(fixture.game)
+                    queue_game_tasks(lock_game(fixture.game_id))
         self.stdout.write(self.style.SUCCESS(f"Demo league: /leagues/{league.slug}/"))
         divided = seed_divisions_league(demo=demo)
         self.stdout.write(self.style.SUCCESS(f"Demo league with three divisions: /leagues/{divided.slug}/"))

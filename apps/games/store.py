@@ -1,17 +1,26 @@
-"""The reads and writes every move and every API request of a game makes, as hand-written SQL.
+"""The locked game and the SQL of a move: ``lock_game`` is the only way any code locks a game.
 
-Same results as the obvious querysets (the tests compare them), without compiling a queryset each time:
-see ``baogame.sqlrows``. Anything less hot uses the ORM.
+``lock_game(game_id, move_key=...)`` takes the game row lock and reads, in the same round trip, the
+game's seats (with their people) and open decision rows, and the move already made with an
+Idempotency-Key. It returns them as a ``LockedGame``, which also collects what the transaction will
+write and queue. While a service holds the lock it is the only writer of the game's seats and decision
+rows, so it keeps the ``LockedGame`` in step with its own writes instead of reading them again.
+
+The reads and writes every move and every API request of a game makes are hand-written SQL: same
+results as the obvious querysets (the tests compare them), without compiling a queryset each time (see
+``baogame.sqlrows``). Anything less hot uses the ORM.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from datetime import datetime
 from functools import cache
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AnonymousUser, User
 from django.db import connection
 
 from apps.accounts.models import Profile
@@ -72,51 +81,35 @@ def _game_statement(
     return Statement(sql, params)
 
 
-def _load_game(row: Sequence[Any], *, overdue: bool, seat_of: bool, key: bool) -> Game:
-    """The game in ``row``, with the extra columns of ``_game_statement`` set as attributes."""
-    game = sqlrows.load(Game, row)
-    assert game is not None
-    index = sqlrows.width(Game)
-    if overdue:
-        game.overdue = bool(row[index])  # type: ignore[attr-defined]
-        index += 1
-    if seat_of:
-        game.user_seat, game.user_hidden_moves = row[index], row[index + 1]  # type: ignore[attr-defined]
-        index += 2
-    if key:
-        game.key_move_id = row[index]  # type: ignore[attr-defined]
-    return game
+@dataclass
+class GameRow:
+    """A game as stored, with the extra answers ``game_row`` was asked for in the same query."""
+
+    game: Game
+    overdue: bool = False  #: a decision's deadline is at or before ``overdue_at``
+    user_seat: int | None = None  #: the seat position of ``seat_of_user`` (None: not seated)
+    user_hidden_moves: int = 0  #: that seat's ``hidden_moves`` (for ``selectors.viewer_version``)
 
 
 def game_row(
-    game_id: int,
-    *,
-    for_update: bool = False,
-    overdue_at: datetime | None = None,
-    seat_of_user: int | None = None,
-    move_key: str | None = None,
-) -> Game | None:
-    """The game (row-locked with ``for_update`` where the database can).
-
-    Extra answers in the same query, as attributes of the game:
-
-    * ``overdue_at`` -> ``overdue``: whether a decision's deadline is at or before that time;
-    * ``seat_of_user`` (a user id) -> ``user_seat``: that user's seat position, or None, and
-      ``user_hidden_moves``: that seat's ``hidden_moves`` (for ``selectors.viewer_version``);
-    * ``move_key`` -> ``key_move_id``: the id of the game's move with that ``Idempotency-Key``, or None.
-    """
-    statement = _game_statement(
-        game_id, for_update=for_update, overdue_at=overdue_at, seat_of_user=seat_of_user, move_key=move_key
-    )
+    game_id: int, *, overdue_at: datetime | None = None, seat_of_user: int | None = None
+) -> GameRow | None:
+    """The game as it is stored, unlocked (``lock_game`` locks), and the extra answers asked for."""
+    statement = _game_statement(game_id, overdue_at=overdue_at, seat_of_user=seat_of_user)
     sqlrows.batch([statement])
     if not statement.rows:
         return None
-    return _load_game(
-        statement.rows[0],
-        overdue=overdue_at is not None,
-        seat_of=seat_of_user is not None,
-        key=move_key is not None,
-    )
+    row = statement.rows[0]
+    game = sqlrows.load(Game, row)
+    assert game is not None
+    found = GameRow(game)
+    index = sqlrows.width(Game)
+    if overdue_at is not None:
+        found.overdue = bool(row[index])
+        index += 1
+    if seat_of_user is not None:
+        found.user_seat, found.user_hidden_moves = row[index], row[index + 1] or 0
+    return found
 
 
 @cache
@@ -261,26 +254,102 @@ def insert_decisions(decisions: list[Decision]) -> list[Statement]:
     return [sqlrows.insert_statement(d) for d in decisions]
 
 
-# --- the reads of a locked game -----------------------------------------------------------------------
+# --- the locked game -------------------------------------------------------------------------------------
 
 
-def lock_game_with_rows(
-    game_id: int, *, move_key: str | None = None
-) -> tuple[Game | None, list[Seat], list[Decision]]:
-    """Lock the game row and read its seats (with people) and open decision rows, in one round trip.
+@dataclass
+class TaskPlan:
+    """What one transaction queues for one game when it commits (``apps.games.scheduling`` fills and
+    sends it): the bot task, near deadline tasks, or a fresh look at the committed rows."""
+
+    version: int = 0
+    bots: bool = False
+    bots_handed_over: bool = False
+    queue: str = ""
+    deadlines: set[datetime] = field(default_factory=set)
+    after_commit: bool = False  #: the move plan is registered with ``transaction.on_commit``
+    rescan: bool = False  #: ``scheduling.queue_game_tasks`` is registered with ``transaction.on_commit``
+
+
+@dataclass(eq=False)
+class LockedGame:
+    """A game whose row this transaction has locked, with everything a move reads and will write.
+
+    ``seats`` (by position, with users and profiles) and ``decisions`` (the open decision rows, by
+    deadline) are kept in step with the transaction's own writes; ``key_move_id`` is the move made
+    with the Idempotency-Key asked for (None: none, or no key asked for); ``writes`` are the statements
+    of the move being made, run together by ``flush``; ``tasks`` what to queue at commit; ``bot_loop``
+    says that the server's bots are playing this game in this transaction (``autoplay``).
+    """
+
+    game: Game
+    seats: dict[int, Seat]
+    decisions: list[Decision]
+    key_move_id: int | None = None
+    writes: list[Statement] = field(default_factory=list)
+    tasks: TaskPlan = field(default_factory=TaskPlan)
+    bot_loop: bool = False
+
+    @property
+    def pk(self) -> int:
+        return int(self.game.pk)
+
+    @property
+    def state(self) -> dict[str, Any]:
+        """The state of the started game (the engine's plain JSON dict)."""
+        assert self.game.state is not None, f"game {self.game.pk} has not started"
+        state: dict[str, Any] = self.game.state
+        return state
+
+    def seat_of(self, user: User | AnonymousUser | None) -> Seat | None:
+        """The user's seat, or None."""
+        if user is None or not user.is_authenticated:
+            return None
+        return next((s for s in self.seats.values() if s.user_id == user.pk), None)
+
+    def away(self) -> set[int]:
+        """The seats whose player is on vacation."""
+        return {position for position, s in self.seats.items() if on_vacation(s)}
+
+    def people(self) -> frozenset[int]:
+        """The seats a person plays now (not a bot, not handed to the bot): who may be mailed."""
+        return frozenset(p for p, s in self.seats.items() if s.user_id is not None and not s.played_by_bot)
+
+    def reload_decisions(self) -> None:
+        """Read the decision rows again, after a write that did not go through this object."""
+        self.decisions = decision_rows(self.game)
+
+    def flush(self) -> None:
+        """Run the collected writes, in one round trip where the database allows it."""
+        writes, self.writes = self.writes, []
+        sqlrows.batch(writes)
+
+
+def on_vacation(seat: Seat) -> bool:
+    """Whether the seat's player is on vacation (a seat loaded with its people)."""
+    profile = getattr(seat.user, "profile", None) if seat.user_id else None
+    return profile is not None and profile.vacation_started_at is not None
+
+
+def lock_game(game_id: int, *, move_key: str | None = None) -> LockedGame:
+    """Lock the game row and read its seats (with people) and open decision rows, in one round trip;
+    with ``move_key``, also the id of the game's move made with that Idempotency-Key.
 
     The seat and decision SELECTs run after the lock is granted, each on a fresh snapshot, so they see
-    everything committed by the transaction the lock waited for.
+    everything committed by the transaction the lock waited for. Raises ``Game.DoesNotExist``.
     """
     lock = _game_statement(game_id, for_update=True, move_key=move_key)
     seats = Statement(_seats_sql(connection.vendor, True), [game_id])
     decisions = Statement(_decisions_sql(connection.vendor), [game_id])
     sqlrows.batch([lock, seats, decisions])
     if not lock.rows:
-        return None, [], []
-    game = _load_game(lock.rows[0], overdue=False, seat_of=False, key=move_key is not None)
-    return (
-        game,
-        [_seat_from_row(game, row, people=True) for row in seats.rows],
-        [_decision_from_row(game, row) for row in decisions.rows],
+        raise Game.DoesNotExist(f"no game {game_id}")
+    row = lock.rows[0]
+    game = sqlrows.load(Game, row)
+    assert game is not None
+    return LockedGame(
+        game=game,
+        seats={s.position: s for s in (_seat_from_row(game, r, people=True) for r in seats.rows)},
+        decisions=[_decision_from_row(game, r) for r in decisions.rows],
+        key_move_id=row[sqlrows.width(Game)] if move_key is not None else None,
     )

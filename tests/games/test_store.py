@@ -1,5 +1,5 @@
-"""The hand-written hot reads and writes (``apps.games.rows``, ``baogame.sqlrows``) give exactly what
-the ORM gives: same rows, same field values and types, on SQLite and PostgreSQL alike."""
+"""The locked game and the hand-written hot reads and writes (``apps.games.store``, ``baogame.sqlrows``)
+give exactly what the ORM gives: same rows, same field values and types, on SQLite and PostgreSQL alike."""
 
 from __future__ import annotations
 
@@ -14,7 +14,8 @@ from django.utils import timezone
 from apps.api.authentication import token_by_digest
 from apps.api.models import token_digest
 from apps.api.services import token_create
-from apps.games import rows, services
+from apps.games import pipeline
+from apps.games import store as rows
 from apps.games.models import Decision, Game, Move, Seat
 from baogame import sqlrows
 from tests.factories import GameFactory
@@ -36,30 +37,32 @@ def game(toy_engine: str, users: list[Any]) -> Game:
 
 
 def test_game_row_equals_the_orms_game(game: Game) -> None:
-    loaded = rows.game_row(game.pk)
+    found = rows.game_row(game.pk)
+    assert found is not None
+    loaded = found.game
 
-    assert loaded is not None and _values(loaded) == _values(Game.objects.get(pk=game.pk))
+    assert _values(loaded) == _values(Game.objects.get(pk=game.pk))
     assert isinstance(loaded.state, dict) and loaded.started_at is not None
     assert loaded._state.adding is False and loaded._state.db == "default"
     assert rows.game_row(game.pk + 1000) is None
 
 
-def test_game_row_locks_inside_a_transaction_and_flags_overdue_decisions(game: Game) -> None:
+def test_game_row_flags_overdue_decisions(game: Game) -> None:
     deadline = Decision.objects.get(game=game).deadline
     with transaction.atomic():
-        locked = rows.game_row(game.pk, for_update=True, overdue_at=deadline - timedelta(seconds=1))
+        locked = rows.game_row(game.pk, overdue_at=deadline - timedelta(seconds=1))
         due = rows.game_row(game.pk, overdue_at=deadline)
 
-    assert locked is not None and locked.overdue is False  # type: ignore[attr-defined]
-    assert due is not None and due.overdue is True  # type: ignore[attr-defined]
+    assert locked is not None and locked.overdue is False
+    assert due is not None and due.overdue is True
 
 
 def test_game_row_finds_the_users_seat(game: Game, users: list[Any]) -> None:
     seated = rows.game_row(game.pk, seat_of_user=users[1].pk)
     outsider = rows.game_row(game.pk, seat_of_user=users[4].pk)
 
-    assert seated is not None and seated.user_seat == 1  # type: ignore[attr-defined]
-    assert outsider is not None and outsider.user_seat is None  # type: ignore[attr-defined]
+    assert seated is not None and seated.user_seat == 1
+    assert outsider is not None and outsider.user_seat is None
 
 
 def test_seat_rows_with_people_equal_the_orms_select_related(game: Game) -> None:
@@ -78,8 +81,9 @@ def test_seat_rows_with_people_equal_the_orms_select_related(game: Game) -> None
 
 
 def test_attached_seats_answer_without_a_query(game: Game, django_assert_num_queries: Any) -> None:
-    loaded = rows.game_row(game.pk)
-    assert loaded is not None
+    found = rows.game_row(game.pk)
+    assert found is not None
+    loaded = found.game
     rows.attach_seats(loaded, rows.seat_rows(loaded))
 
     with django_assert_num_queries(0):
@@ -111,10 +115,10 @@ def test_move_insert_and_lookup_by_idempotency_key_round_trip(game: Game, users:
     stored = Move.objects.get(pk=move.pk)
     assert _values(stored) == _values(move) and stored.created_at is not None
     with transaction.atomic():
-        keyed = rows.game_row(game.pk, for_update=True, move_key="k-1")
-        unkeyed = rows.game_row(game.pk, for_update=True, move_key="k-2")
-    assert keyed is not None and keyed.key_move_id == move.pk  # type: ignore[attr-defined]
-    assert unkeyed is not None and unkeyed.key_move_id is None  # type: ignore[attr-defined]
+        keyed = rows.lock_game(game.pk, move_key="k-1")
+        unkeyed = rows.lock_game(game.pk, move_key="k-2")
+    assert keyed.key_move_id == move.pk
+    assert unkeyed.key_move_id is None
     found = rows.move_by_id(move.pk)
     assert found is not None and _values(found) == _values(stored)
     by_key = rows.move_by_key(game.pk, "k-1")
@@ -122,8 +126,9 @@ def test_move_insert_and_lookup_by_idempotency_key_round_trip(game: Game, users:
 
 
 def test_game_update_writes_only_the_named_fields(game: Game) -> None:
-    loaded = rows.game_row(game.pk)
-    assert loaded is not None
+    found = rows.game_row(game.pk)
+    assert found is not None
+    loaded = found.game
     loaded.state = {**loaded.state, "marker": [1, 2]}
     loaded.version = 41
     loaded.title = "not written"
@@ -161,7 +166,7 @@ def test_a_closed_decision_row_is_reused_for_the_next_decision(toy_engine: str, 
     before = Decision.objects.get(game=game)
     action = {"type": "play", "decision_id": before.decision_id, "card": game.state["hands"][0][0]}
 
-    services.submit_action(game_id=game.pk, user=users[0], action=action)
+    pipeline.submit_action(game_id=game.pk, user=users[0], action=action)
 
     after = list(Decision.objects.filter(game=game).order_by("seat"))
     assert [(d.seat, d.kind) for d in after] == [(1, "window"), (2, "window")]
@@ -172,16 +177,18 @@ def test_a_closed_decision_row_is_reused_for_the_next_decision(toy_engine: str, 
 
 def test_locking_a_game_reads_its_seats_and_decisions_in_the_same_batch(game: Game) -> None:
     with transaction.atomic():
-        locked, seats, decisions = rows.lock_game_with_rows(game.pk, move_key="nope")
-        missing = rows.lock_game_with_rows(game.pk + 1000)
+        locked = rows.lock_game(game.pk, move_key="nope")
+        with pytest.raises(Game.DoesNotExist):
+            rows.lock_game(game.pk + 1000)
 
-    assert locked is not None and _values(locked) == _values(Game.objects.get(pk=game.pk))
-    assert locked.key_move_id is None  # type: ignore[attr-defined]
+    assert _values(locked.game) == _values(Game.objects.get(pk=game.pk))
+    assert locked.key_move_id is None
+    seats = list(locked.seats.values())
     expected = rows.seat_rows(game, people=True)
+    assert list(locked.seats) == [s.position for s in expected]
     assert [_values(s) for s in seats] == [_values(s) for s in expected]
     assert [s.user.profile.pk for s in seats if s.user] == [s.user.profile.pk for s in expected if s.user]
-    assert [_values(d) for d in decisions] == [_values(d) for d in Decision.objects.filter(game=game)]
-    assert missing == (None, [], [])
+    assert [_values(d) for d in locked.decisions] == [_values(d) for d in Decision.objects.filter(game=game)]
 
 
 def test_a_failing_statement_in_a_batch_raises_djangos_error_and_writes_nothing(game: Game) -> None:

@@ -1,0 +1,292 @@
+"""A game's life outside its moves: creating it, seating its players, starting it, ending it.
+
+Ending a game without its engine (an organiser's adjudication or abort) is ``game_end`` here, for every
+app; a game the engine finishes ends in the move pipeline, with its last move.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.utils import timezone
+
+from baogame.rules.registry import get_bots, get_engine
+
+from . import people, pipeline, scheduling, signals
+from .errors import ServiceError
+from .models import Decision, Game, Invitation, Seat
+from .store import LockedGame, lock_game
+from .timing import DEFAULT_PRESET, timing_for
+
+# --- creating and joining ----------------------------------------------------------------------------
+
+
+#: Engine options that fix the cards or the starting position (the rules' stacked deals and later
+#: starts, BB-25.1, BH-25.4): for tests and worked examples. Whoever sets them knows every hidden card,
+#: so games that people create for others (the API, leagues; the web form never offers them) refuse them.
+STACKING_OPTIONS = frozenset({"deal", "deals", "start"})
+
+
+def refuse_stacking_options(options: dict[str, Any]) -> None:
+    """Refuse options that would let their author know the hidden cards (``invalid_options``)."""
+    stacked = sorted(STACKING_OPTIONS & set(options))
+    if stacked:
+        raise ServiceError("invalid_options", f"{', '.join(stacked)}: not allowed in games for other players")
+
+
+def game_create(
+    *,
+    creator: User | None,
+    engine: str,
+    players: int,
+    options: dict[str, Any] | None = None,
+    timing_preset: str = DEFAULT_PRESET,
+    timing_overrides: dict[str, int] | None = None,
+    title: str = "",
+    creator_seat: bool = True,
+    bots: int = 0,
+    bot_name: str | None = None,
+    absent_limit: int = 3,
+    bot_test: bool = False,
+    visibility: str = Game.Visibility.PUBLIC,
+) -> Game:
+    """Create a game with ``players`` seats; the creator takes seat 0, the last ``bots`` seats are bots.
+
+    ``bot_test``: one person's accounts (their bot accounts included) may hold several seats; otherwise
+    each person holds at most one (``people``).
+
+    Options are validated by the engine's ``setup`` (with a throwaway seed) so a bad option is refused
+    now, not when the last player joins. The game starts when every seat is taken. A game of a creator
+    with open seats gets its first (multi-use) invitation.
+    """
+    if visibility not in Game.Visibility.values:
+        raise ServiceError(
+            "invalid_options", f"visibility must be one of {', '.join(Game.Visibility.values)}"
+        )
+    eng = get_engine(engine)
+    if not eng.min_players <= players <= eng.max_players:
+        raise ServiceError("invalid_options", f"{engine} takes {eng.min_players}-{eng.max_players} players")
+    if bots < 0 or bots > players - (1 if creator_seat else 0):
+        raise ServiceError("invalid_options", "too many bots for the seats")
+    merged = {**eng.default_options(players), **(options or {})}
+    eng.setup(players, merged, "options-check")  # raises RuleError("invalid_options") when bad
+    try:
+        timing = timing_for(timing_preset, timing_overrides)
+    except ValueError as exc:
+        raise ServiceError("invalid_options", str(exc)) from None
+    bot_names, default_bot = get_bots(engine)
+    bot_name = bot_name or default_bot
+    if bot_name not in bot_names:
+        raise ServiceError("invalid_options", f"unknown bot {bot_name!r}")
+    with transaction.atomic():
+        game = Game.objects.create(
+            engine=engine,
+            players=players,
+            options=merged,
+            title=title,
+            created_by=creator,
+            timing_preset=timing_preset if not timing_overrides else "custom",
+            timing=timing,
+            absent_limit=absent_limit,
+            bot_test=bot_test,
+            visibility=visibility,
+        )
+        now = timezone.now()
+        for pos in range(players):
+            seat = Seat(game=game, position=pos)
+            if pos == 0 and creator_seat and creator is not None:
+                seat.user, seat.joined_at = creator, now
+            elif pos >= players - bots:
+                seat.bot, seat.joined_at = bot_name, now
+            seat.save()
+        locked = lock_game(game.pk)  # the seats as stored, with their people
+        _start_if_full(locked)
+        game = locked.game
+        if creator is not None and game.status == Game.Status.OPEN:
+            Invitation.objects.create(game=game, created_by=creator)
+    return game
+
+
+def game_join(*, game_id: int, user: User, position: int | None = None) -> Game:
+    """Take an open seat (the lowest, or ``position``); the game starts when the table is full.
+
+    Refused (``same_person``) when another account of the same person (a bot account and its owner)
+    already holds a seat, unless the game is a bot-test game.
+    """
+    with transaction.atomic():
+        locked = lock_game(game_id)  # the seats come with the lock
+        game, seats = locked.game, locked.seats
+        if game.status != Game.Status.OPEN:
+            raise ServiceError("game_not_open", "this game is not waiting for players")
+        if any(s.user_id == user.pk for s in seats.values()):
+            raise ServiceError("already_seated", "you already have a seat in this game")
+        if not game.bot_test and people.seat_held_by(seats=seats.values(), user=user) is not None:
+            raise ServiceError(
+                "same_person",
+                "one person cannot hold two seats of a game (their bot accounts included) unless its "
+                "creator made it a bot-test game",
+                status=409,
+            )
+        open_seats = [
+            s for p, s in sorted(seats.items()) if s.is_empty and (position is None or p == position)
+        ]
+        if not open_seats:
+            raise ServiceError("no_open_seat", "no open seat")
+        seat = open_seats[0]
+        seat.user, seat.joined_at = user, timezone.now()
+        seat.save(update_fields=["user", "joined_at"])
+        _start_if_full(locked)
+    return game
+
+
+def seat_fill_bot(*, game_id: int, user: User, position: int, bot_name: str | None = None) -> Game:
+    """The creator puts a bot into an open seat."""
+    with transaction.atomic():
+        locked = lock_game(game_id)
+        game = locked.game
+        if game.created_by_id != user.pk:
+            raise ServiceError("forbidden", "only the game's creator can add bots", status=403)
+        if game.status != Game.Status.OPEN:
+            raise ServiceError("game_not_open", "this game is not waiting for players")
+        bots, default = get_bots(game.engine)
+        bot_name = bot_name or default
+        if bot_name not in bots:
+            raise ServiceError("invalid_options", f"unknown bot {bot_name!r}")
+        seat = locked.seats.get(position)
+        if seat is None or not seat.is_empty:
+            raise ServiceError("no_open_seat", "that seat is not open")
+        seat.bot, seat.joined_at = bot_name, timezone.now()
+        seat.save(update_fields=["bot", "joined_at"])
+        _start_if_full(locked)
+    return game
+
+
+def _start_if_full(locked: LockedGame) -> None:
+    """Deal the first round once every seat is taken (inside the caller's transaction)."""
+    game = locked.game
+    if game.status != Game.Status.OPEN or any(s.is_empty for s in locked.seats.values()):
+        return
+    engine = get_engine(game.engine)
+    game.state = engine.setup(game.players, game.options, game.seed)
+    game.status = Game.Status.ACTIVE
+    game.started_at = timezone.now()
+    game.version = 0
+    game.save()
+    now = timezone.now()
+    opened, new_rows = pipeline.rewrite_decisions(locked, engine.pending(game.state), now)
+    game_id = game.pk
+    transaction.on_commit(partial(signals.game_started.send, sender=Game, game_id=game_id))
+    signals.move_sent(  # move_recorded now (the mail outbox), move_applied on commit
+        sender=Game,
+        game_id=game_id,
+        version=0,
+        move_id=None,
+        opened=opened,
+        by_timeout=False,
+        in_person_seat=None,
+        event_types=frozenset(),
+        people=locked.people(),
+    )
+    scheduling.queue_after_move(locked, new_rows=new_rows, now=now)  # a bot to play first, or a near deadline
+
+
+# --- ending a game without its engine --------------------------------------------------------------------
+
+
+def game_end(locked: LockedGame, *, status: str, reason: str, result: dict[str, Any] | None) -> None:
+    """Finish (with ``result``) or abort (``result`` None) the locked game: its decisions close and the
+    end is announced after commit (``signals.game_ended``)."""
+    game = locked.game
+    game.status, game.status_reason, game.finished_at, game.result = status, reason, timezone.now(), result
+    game.save(update_fields=["status", "status_reason", "finished_at", "result"])
+    Decision.objects.filter(game=game).delete()
+    locked.decisions = []
+    transaction.on_commit(partial(signals.game_ended.send, sender=Game, game_id=game.pk))
+
+
+def game_adjudicate(locked: LockedGame, *, places: dict[int, int], reason: str) -> None:
+    """End the locked game with a result someone records: ``places`` maps every seat to its place
+    (1 = best); the totals are the public running totals so far."""
+    game = locked.game
+    if sorted(places) != list(range(game.players)) or any(
+        not 1 <= p <= game.players for p in places.values()
+    ):
+        raise ServiceError("invalid_result", "give every seat a place from 1 to the number of players")
+    totals = _public_totals(game)
+    result = {
+        "standings": [
+            {"seat": s, "total": totals[s], "position": places[s]}
+            for s in sorted(places, key=lambda s: (places[s], s))
+        ],
+        "totals": totals,
+        "winners": sorted(s for s, p in places.items() if p == 1),
+        "adjudicated": True,
+    }
+    game_end(locked, status=Game.Status.FINISHED, reason=reason, result=result)
+
+
+def game_abort(locked: LockedGame, *, reason: str) -> None:
+    """End the locked game without a result."""
+    game_end(locked, status=Game.Status.ABORTED, reason=reason, result=None)
+
+
+def _public_totals(game: Game) -> list[int]:
+    """Running totals so far (public: announced at every round end), zeros if the engine has none."""
+    if game.state is None:
+        return [0] * game.players
+    totals = get_engine(game.engine).referee_view(game.state).get("totals") or [0] * game.players
+    return [int(t or 0) for t in totals]
+
+
+# --- seat settings: plucking windows, absence ---------------------------------------------------------
+
+
+def seat_set_skip_pluck_windows(*, game_id: int, user: User, value: bool) -> Seat:
+    """Switch "don't wait for me on plucking windows" for the user's seat in one game.
+
+    Switched on, it passes any window the seat owns now and every later one, at once. The setting is
+    private to its player: others never see it (it would tell them who has passed, BB-30.6).
+    """
+    with transaction.atomic():
+        locked = lock_game(game_id)
+        seat = locked.seat_of(user)
+        if seat is None:
+            raise ServiceError("not_seated", "you have no seat in this game", status=403)
+        pipeline.settle(locked, timezone.now())
+        Seat.objects.filter(pk=seat.pk).update(skip_pluck_windows=value)
+        seat.skip_pluck_windows = value
+        if value and locked.game.status == Game.Status.ACTIVE:
+            pipeline.auto_pass_windows(locked, get_engine(locked.game.engine).pending(locked.state))
+    return seat
+
+
+#: Why a player cannot take back a seat an organiser handed to the bot (the page and the API say it).
+BOT_HOLD_TEXT = (
+    "an organiser handed this seat to the bot; only an organiser of the league who does not play in this "
+    "game, or a site admin, can give it back"
+)
+
+
+def seat_take_back(*, game_id: int, user: User) -> Seat:
+    """The player takes their seat back from the bot (one click); the absence count starts again.
+
+    Refused (``organiser_hold``) while an organiser's "hand this seat to the bot" stands.
+    """
+    with transaction.atomic():
+        seat = lock_game(game_id).seat_of(user)
+        if seat is None:
+            raise ServiceError("not_seated", "you have no seat in this game", status=403)
+        if not seat.bot_takeover:
+            return seat
+        if seat.bot_hold:
+            raise ServiceError("organiser_hold", BOT_HOLD_TEXT, status=403)
+        seat.bot_takeover, seat.consecutive_timeouts = False, 0
+        seat.save(update_fields=["bot_takeover", "consecutive_timeouts"])
+        position = seat.position
+        transaction.on_commit(
+            partial(signals.seat_taken_back.send, sender=Game, game_id=game_id, seat=position)
+        )
+    return seat

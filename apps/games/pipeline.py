@@ -1,0 +1,438 @@
+"""The move pipeline: how one action becomes a move (DESIGN.md, "One move, end to end").
+
+``submit_action`` is the only way a game's state changes: from a page, the API, an e-mail reply, a
+bot or a deadline. One transaction per move, in this module from top to bottom:
+
+1. ``store.lock_game`` locks the game row (with its seats and open decisions), so moves of one game are
+   serialised in lock order (``Move.seq``) while different games run in parallel;
+2. ``settle`` applies the timeout action of every decision already due (lazy settlement);
+3. ``apply`` validates and applies the action with the engine (``RuleError``: nothing written);
+4. the move, the new state and the rewritten decision rows are written together (``LockedGame.flush``);
+5. ``scheduling`` queues, after commit, the bot task and near deadline tasks, and the signals tell the
+   notifications and leagues apps.
+
+Seats that do not wait for plucking windows (the switch, or away on vacation) pass a window in the same
+transaction as the move that opened it (``auto_pass_windows``).
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from dataclasses import dataclass, field
+from datetime import datetime
+from functools import partial
+from typing import Any, NamedTuple
+
+from django.contrib.auth.models import User
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from baogame.rules.core import RuleError, visible
+from baogame.rules.registry import get_engine
+
+from . import deadlines, scheduling, signals, store
+from .errors import ServiceError
+from .models import Decision, Game, Move, Seat
+from .store import LockedGame, lock_game
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class MoveResult:
+    """What a submission did: the game after it, the move, and the events the sender may see.
+
+    ``seats``: the game's seats as the move left them; ``seq``: the move's number as its own seat knows
+    it (``selectors.seat_seq``), when the pipeline knows it without a query.
+    """
+
+    game: Game
+    move: Move | None
+    events: list[dict[str, Any]] = field(default_factory=list)
+    replayed: bool = False
+    seats: dict[int, Seat] | None = None
+    seq: int | None = None
+
+
+#: 1-128 characters without control characters (PostgreSQL text cannot even hold NUL).
+_IDEMPOTENCY_KEY = re.compile(r"[^\x00-\x1f\x7f]{1,128}")
+
+
+def submit_action(*, game_id: int, user: User, action: dict[str, Any], key: str | None = None) -> MoveResult:
+    """Apply one action of ``user`` to the game, exactly as DESIGN.md's five steps say.
+
+    Raises ``RuleError`` (or ``ServiceError``) for a refused action; nothing is written then. With an
+    ``Idempotency-Key`` already used in this game by the same user for the same action, nothing is
+    applied and the earlier move is returned with ``replayed=True``; for another action it is refused
+    (``idempotency_key_mismatch``, 422).
+    """
+    if not isinstance(action, dict):
+        raise RuleError("malformed_action", "an action is a JSON object")
+    if "timeout" in action:
+        raise RuleError("malformed_action", "the timeout field is set only by the server")
+    if key is not None and (not isinstance(key, str) or _IDEMPOTENCY_KEY.fullmatch(key) is None):
+        raise ServiceError(
+            "invalid_idempotency_key", "an Idempotency-Key is 1-128 characters, none a control character"
+        )
+    try:
+        with transaction.atomic():
+            locked = lock_game(game_id, move_key=key)
+            game = locked.game
+            seat = locked.seat_of(user)
+            if seat is None:  # before the key: an outsider learns nothing about keys used
+                raise ServiceError("not_seated", "you have no seat in this game", status=403)
+            if key is not None and locked.key_move_id is not None:
+                earlier = store.move_by_id(locked.key_move_id)
+                if earlier is not None:
+                    return _replayed(game, earlier, user, action, locked.seats)
+            settled = settle(locked, timezone.now())
+            try:
+                if game.status != Game.Status.ACTIVE:
+                    raise ServiceError(
+                        "game_not_active", f"this game is {game.get_status_display().lower()}", status=409
+                    )
+                applied = apply(locked, seat, action, user=user, key=key)  # RuleError: no writes
+            except RuleError as exc:
+                if key is not None:
+                    # The lock query's key check saw the database as it was before this request waited
+                    # for the lock (PostgreSQL evaluates it on the statement's snapshot), so a retry
+                    # that queued behind its own first attempt finds that move here, with a fresh read.
+                    earlier = store.move_by_key(game.pk, key)
+                    if earlier is not None:
+                        return _replayed(game, earlier, user, action, locked.seats)
+                if not settled:
+                    raise
+                refused = exc  # keep the timeouts just applied: commit them, then refuse
+            else:
+                if seat.consecutive_timeouts:  # a move of the player's own ends a run of timeouts
+                    seat.consecutive_timeouts = 0
+                    seat.save(update_fields=["consecutive_timeouts"])
+                return MoveResult(
+                    game,
+                    applied.move,
+                    _visible_events(applied.events, seat.position),
+                    seats=locked.seats,
+                    seq=applied.seat_seq,
+                )
+        raise refused
+    except IntegrityError:
+        # Only a concurrent request with the same Idempotency-Key gets here: the other one won.
+        if key is None:
+            raise
+        winner = Move.objects.filter(game_id=game_id, idempotency_key=key).first()
+        if winner is None:
+            raise
+        return _replayed(Game.objects.get(pk=game_id), winner, user, action)  # refused: another's
+
+
+def _replayed(
+    game: Game, earlier: Move, user: User, action: dict[str, Any], seats: dict[int, Seat] | None = None
+) -> MoveResult:
+    """The answer to a request whose Idempotency-Key was already used in this game: refused when the
+    key is another user's (their move's events may be private to their seat), or was used for another
+    action (a client bug: replaying the first move would pass for applying the second)."""
+    if earlier.user_id != user.pk:
+        raise ServiceError(
+            "idempotency_key_reused", "that Idempotency-Key belongs to another request", status=409
+        )
+    if _json_key(earlier.action) != _json_key(action):
+        raise ServiceError(
+            "idempotency_key_mismatch", "that Idempotency-Key was used for a different action", status=422
+        )
+    return MoveResult(game, earlier, _visible_events(earlier.events, earlier.seat), True, seats)
+
+
+def _json_key(value: Any) -> Any:
+    """``value`` as JSON compares it: ``true`` is not ``1``, but ``1`` is ``1.0`` (a JSONB round trip
+    may turn one into the other); object key order does not count."""
+    if isinstance(value, dict):
+        return {key: _json_key(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_json_key(item) for item in value]
+    return (type(value) is bool, value)
+
+
+# --- settling what is due -------------------------------------------------------------------------------
+
+
+def settle(locked: LockedGame, now: datetime) -> int:
+    """Apply, in deadline order, the timeout action of every decision of the locked game due by ``now``.
+
+    Returns the number of timeouts applied. Idempotent: a second call finds nothing due.
+    """
+    game = locked.game
+    if game.status != Game.Status.ACTIVE:
+        return 0
+    engine = get_engine(game.engine)
+    applied = 0
+    while True:
+        due_rows = [r for r in locked.decisions if r.deadline is not None and r.deadline <= now]
+        if not due_rows:
+            return applied
+        due = min(due_rows, key=lambda r: (r.deadline, r.seat))
+        action = engine.timeout_action(locked.state, due.seat)
+        if action is None:  # the row is stale (the seat already answered): drop it
+            due.delete()
+            locked.decisions = [r for r in locked.decisions if r is not due]
+            continue
+        seat = locked.seats[due.seat]
+        apply(locked, seat, action, by_timeout=True)
+        applied += 1
+        if deadlines.record_timeout(game, seat, timing=due.timing):
+            scheduling.queue_after_handover(locked)
+        if game.status != Game.Status.ACTIVE:
+            return applied
+
+
+# --- applying one action --------------------------------------------------------------------------------
+
+
+class Applied(NamedTuple):
+    """One applied action: the move, its events, the decisions now open, and the move's number as its
+    own seat knows it (BB-30.6)."""
+
+    move: Move
+    events: list[dict[str, Any]]
+    decisions: list[dict[str, Any]]
+    seat_seq: int
+
+
+def apply(
+    locked: LockedGame,
+    seat: Seat,
+    action: dict[str, Any],
+    *,
+    user: User | None = None,
+    key: str | None = None,
+    by_timeout: bool = False,
+    by_bot: bool = False,
+) -> Applied:
+    """Steps 3-5 on the locked game: apply, log, rewrite decisions, schedule.
+
+    Then, in the same transaction, seats that do not wait for plucking windows (the switch, or away on
+    vacation) pass any window this move opened, so such windows close at once.
+    """
+    applied = _apply_one(locked, seat, action, user=user, key=key, by_timeout=by_timeout, by_bot=by_bot)
+    auto_pass_windows(locked, applied.decisions)
+    return applied
+
+
+def _apply_one(
+    locked: LockedGame,
+    seat: Seat,
+    action: dict[str, Any],
+    *,
+    user: User | None = None,
+    key: str | None = None,
+    by_timeout: bool = False,
+    by_bot: bool = False,
+    automatic: bool = False,
+) -> Applied:
+    """Apply one action on the locked game.
+
+    ``automatic``: a pass the server makes for a seat that does not wait for plucking windows.
+    """
+    game = locked.game
+    engine = get_engine(game.engine)
+    old_state = locked.state
+    new_state, events = engine.apply(old_state, seat.position, action)  # RuleError: nothing written
+    now = timezone.now()
+    decisions = engine.pending(new_state)
+    hidden = _is_hidden_answer(locked, seat.position, old_state, new_state, events, decisions)
+    game.state = new_state
+    game.version += 1
+    if hidden:
+        seat.hidden_moves += 1
+        locked.writes.append(store.count_hidden_move(seat))
+    else:
+        game.public_version += 1
+    move = Move(
+        game=game,
+        seq=game.version,
+        public_seq=game.public_version,
+        hidden=hidden,
+        seat=seat.position,
+        user=user,
+        action=action,
+        events=events,
+        by_timeout=by_timeout,
+        by_bot=by_bot,
+        idempotency_key=key,
+    )
+    seat_seq = game.public_version + seat.hidden_moves
+    locked.writes.append(store.insert_move(move))
+    update_fields = ["state", "version", "public_version"]
+    if locked.bot_loop:  # the bot loop's marker follows its moves (scheduling)
+        game.bot_task = game.version
+        update_fields.append("bot_task")
+    if not decisions:
+        game.status = Game.Status.FINISHED
+        game.finished_at = now
+        game.result = _final_result(engine, new_state, events)
+        update_fields += ["status", "finished_at", "result"]
+    locked.writes.append(store.update_game(game, update_fields))
+    opened, new_rows = rewrite_decisions(locked, decisions, now, flush=False)
+    locked.flush()  # the move's writes in one round trip
+    game_id, version, move_id, people = game.pk, game.version, move.pk, locked.people()
+    signals.move_sent(  # move_recorded now (the mail outbox), move_applied on commit
+        sender=Game,
+        game_id=game_id,
+        version=version,
+        move_id=move_id,
+        opened=opened,
+        by_timeout=by_timeout,
+        in_person_seat=(
+            seat.position if user is not None and not (by_timeout or by_bot or automatic) else None
+        ),
+        event_types=frozenset(e.get("type") for e in events),
+        people=people,
+    )
+    if not decisions:
+        transaction.on_commit(partial(signals.game_ended.send, sender=Game, game_id=game_id, people=people))
+    else:
+        scheduling.queue_after_move(locked, new_rows=new_rows, now=now)
+    return Applied(move, events, decisions, seat_seq)
+
+
+def _is_hidden_answer(
+    locked: LockedGame,
+    mover: int,
+    old_state: dict[str, Any],
+    new_state: dict[str, Any],
+    events: list[dict[str, Any]],
+    decisions: list[dict[str, Any]],
+) -> bool:
+    """Whether this move must stay unknown to everyone but its own seat (BB-30.6).
+
+    It must when it answered a simultaneous decision (a plucking window, the setup peek, a tribute, a
+    declaration) that stays open for other seats, and it changed nothing that any other seat or a
+    spectator may see: no event they may see, the same ``view`` for each of them. Such a move does not
+    count in the public version, so no counter, sequence number or refreshed page tells the others
+    that somebody answered. A move that closes the decision is public.
+    """
+    still_open = {d.get("decision_id"): d["seats"] for d in decisions if d.get("decision_id")}
+    answered = any(
+        row.seat == mover
+        and row.timing in deadlines.SIMULTANEOUS_TIMINGS
+        and still_open.get(row.decision_id)
+        and mover not in still_open[row.decision_id]
+        for row in locked.decisions
+    )
+    if not answered:
+        return False
+    game = locked.game
+    others: list[int | None] = [None, *(p for p in range(game.players) if p != mover)]
+    if any(visible(event, viewer) for event in events for viewer in others):
+        return False
+    engine = get_engine(game.engine)
+    return all(engine.view(old_state, viewer) == engine.view(new_state, viewer) for viewer in others)
+
+
+# --- plucking windows passed for seats that do not wait for them ----------------------------------------
+
+#: A bound on passes made on behalf of seats after one move (a window has at most 5 owners).
+AUTO_PASSES_PER_MOVE = 32
+
+
+def passes_windows(seat: Seat) -> bool:
+    """A human-played seat that does not wait for plucking windows: the switch is on, or it is away."""
+    return not seat.bot and not seat.bot_takeover and (seat.skip_pluck_windows or store.on_vacation(seat))
+
+
+def passable_window(decision: dict[str, Any]) -> bool:
+    """A reaction window that may be passed (BB-24: passing is its default)."""
+    return decision.get("timing") == deadlines.REACTION and "pass" in decision.get("allowed", ())
+
+
+def auto_pass_windows(locked: LockedGame, decisions: list[dict[str, Any]]) -> int:
+    """Pass every open reaction window for the seats that do not wait for them; returns the passes.
+
+    Runs on the locked game, right after the move that opened the window, so the window closes in the
+    same transaction when nobody wants it. Passing is the window's default anyway (BB-24).
+    """
+    game = locked.game
+    passes = 0
+    skippers: dict[int, Seat] | None = None
+    while passes < AUTO_PASSES_PER_MOVE and game.status == Game.Status.ACTIVE:
+        windows = [d for d in decisions if passable_window(d) and d.get("seats")]
+        if not windows:
+            return passes
+        if skippers is None:
+            skippers = {position: s for position, s in locked.seats.items() if passes_windows(s)}
+        todo = [(d, skippers[s]) for d in windows for s in d["seats"] if s in skippers]
+        if not todo:
+            return passes
+        decision, seat = todo[0]
+        action = {"type": "pass", "decision_id": decision.get("decision_id")}
+        try:
+            decisions = _apply_one(locked, seat, action, user=seat.user, automatic=True).decisions
+        except RuleError as exc:  # never expected; must not undo the move that opened the window
+            log.warning("automatic pass refused in game %s seat %s (%s)", game.pk, seat.position, exc.code)
+            return passes
+        passes += 1
+    return passes
+
+
+def _final_result(engine: Any, state: dict[str, Any], events: list[dict[str, Any]]) -> dict[str, Any]:
+    """Standings of a finished game from its last events, plus the referee's totals."""
+    ref = engine.referee_view(state)
+    result: dict[str, Any] = {"totals": ref.get("totals"), "winners": ref.get("winners", [])}
+    for event in events:
+        if event.get("type") in {"game_ended", "game_over"}:
+            result["standings"] = event.get("standings")
+    return result
+
+
+def rewrite_decisions(
+    locked: LockedGame, decisions: list[dict[str, Any]], now: datetime, *, flush: bool = True
+) -> tuple[list[list[Any]], list[Decision]]:
+    """Make the Decision rows match ``pending``; a decision still open keeps its deadline.
+
+    Returns the (seat, kind, decision_id) triples that this rewrite opened, and the new rows. The
+    statements join ``locked.writes``; ``flush`` runs them now, else the caller runs them with its own.
+    """
+    game = locked.game
+    existing = {(d.seat, d.decision_id): d for d in locked.decisions}
+    wanted: set[tuple[int, str]] = set()
+    opened: list[list[Any]] = []
+    new_rows: list[Decision] = []
+    away: set[int] | None = None
+    for index, decision in enumerate(decisions):
+        decision_id = str(decision.get("decision_id") or f"v{game.version}-{index}-{decision['kind']}")
+        timing = decision.get("timing", "turn")
+        for seat in decision["seats"]:
+            wanted.add((seat, decision_id))
+            if (seat, decision_id) in existing:
+                continue
+            if away is None:  # the clock of a player on vacation (of anyone, for a setup peek) starts stopped
+                away = locked.away()
+            held = deadlines.stopped_by_absence(timing, seat, away)
+            deadline, remaining = deadlines.clock_for(game, timing, now, away=held)
+            new_rows.append(
+                Decision(
+                    game=game,
+                    seat=seat,
+                    decision_id=decision_id,
+                    kind=decision["kind"],
+                    timing=timing,
+                    opened_at=now,
+                    deadline=deadline,
+                    remaining=remaining,
+                )
+            )
+            opened.append([seat, decision["kind"], decision_id])
+    stale = [d.pk for k, d in existing.items() if k not in wanted]
+    # A closed decision's row is rewritten in place for a new one (one UPDATE instead of a DELETE and
+    # an INSERT); rows left over are deleted, new decisions left over inserted.
+    locked.writes += [store.reuse_decision_row(pk, row) for pk, row in zip(stale, new_rows, strict=False)]
+    locked.writes += store.delete_decisions(stale[len(new_rows) :])
+    locked.writes += store.insert_decisions(new_rows[len(stale) :])
+    if flush:
+        locked.flush()
+    locked.decisions = [d for k, d in existing.items() if k in wanted] + new_rows
+    return opened, new_rows
+
+
+def _visible_events(events: list[dict[str, Any]], seat: int | None) -> list[dict[str, Any]]:
+    return [e for e in events if visible(e, seat)]

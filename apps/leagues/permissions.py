@@ -1,0 +1,26 @@
+"""Who may use a league's organiser tools (read by the services, the selectors and the pages)."""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import AnonymousUser, User
+
+from .models import League
+
+
+def league_is_organiser(*, league: League, user: User | AnonymousUser | None) -> bool:
+    """Whether ``user`` organises the league."""
+    return bool(user and user.is_authenticated and league.organisers.filter(pk=user.pk).exists())
+
+
+def league_is_admin(*, user: User | AnonymousUser | None) -> bool:
+    """Whether ``user`` is a league admin: site staff, who may use every league's organiser tools.
+
+    The league models have no owner: whoever created a league is one of its organisers like any
+    other. When every organiser plays in a game, a site admin who does not play there acts on it.
+    """
+    return bool(user and user.is_authenticated and (user.is_staff or user.is_superuser))
+
+
+def league_may_manage(*, league: League, user: User | AnonymousUser | None) -> bool:
+    """Whether ``user`` may use the league's organiser tools: an organiser, or a league admin."""
+    return league_is_admin(user=user) or league_is_organiser(league=league, user=user)

@@ -1,0 +1,185 @@
+"""Benchmark deadline settlement: N games with an overdue decision each, settled by the beat sweep.
+
+    python manage.py bench_deadlines --games 10000 [--engine baobei] [--players 2] [--processes N] [--keep]
+
+Uses the database ``DATABASE_URL`` names. Games are real (``engine.setup`` with each game's own seed,
+real Seat and Decision rows) and every timeout goes through the real pipeline
+(``clock.sweep`` → ``clock.settle_game`` → ``pipeline.settle`` → ``pipeline.apply``), signals and follow-up
+task publishing included. Those tasks (next deadlines, notifications) are published to Celery's
+in-process ``memory://`` broker and dropped at exit, so no worker ever picks up a benchmark game.
+The games are titled ``bench_deadlines:<run id>`` and are deleted
+at the end, even on failure (``--keep`` keeps them). Prints the rate, then one JSON line.
+"""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import os
+import time
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import timedelta
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandParser
+from django.db import connections, transaction
+from django.utils import timezone
+
+from apps.games import clock
+from apps.games.models import Decision, Game, Move, Seat, new_seed
+from apps.games.timing import timing_for
+from baogame.rules.registry import get_engine
+
+MARKER = "bench_deadlines:"
+BATCH = 1000
+
+
+class Command(BaseCommand):
+    help = "Create N games with an overdue decision each, settle them, print decisions settled per second."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--games", type=int, default=2000)
+        parser.add_argument("--engine", default="baobei")
+        parser.add_argument("--players", type=int, default=2)
+        parser.add_argument(
+            "--processes",
+            type=int,
+            default=os.cpu_count() or 1,
+            help="settle in this many processes, like that many Celery workers (1: the beat sweep itself)",
+        )
+        parser.add_argument("--keep", action="store_true", help="keep the benchmark games afterwards")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        run = f"{MARKER}{uuid.uuid4().hex[:8]}"
+        try:
+            created = self._create(run, options["engine"], options["players"], options["games"])
+            with _memory_broker():
+                started = time.perf_counter()
+                decisions = _settle(options["processes"])
+                seconds = time.perf_counter() - started
+            timeouts = Move.objects.filter(game__title=run, by_timeout=True).count()
+            if timeouts != decisions or timeouts < created:
+                raise RuntimeError(f"settled {decisions} but {timeouts} timeout moves for {created} games")
+        finally:
+            if not options["keep"]:
+                self._delete(run)
+        rate = decisions / seconds if seconds else 0.0
+        self.stdout.write(f"{decisions} decisions settled in {seconds:.2f} s: {rate:.0f} decisions/s")
+        self.stdout.write(
+            json.dumps(
+                {
+                    "games": created,
+                    "engine": options["engine"],
+                    "decisions": decisions,
+                    "seconds": round(seconds, 3),
+                    "decisions_per_s": round(rate, 1),
+                    "processes": options["processes"],
+                }
+            )
+        )
+
+    def _create(self, run: str, engine_name: str, players: int, games: int) -> int:
+        """Bulk-create started games whose open decisions are all overdue; returns how many."""
+        engine = get_engine(engine_name)
+        options = engine.default_options(players)
+        timing = timing_for("daily")
+        past = timezone.now() - timedelta(minutes=1)
+        created = 0
+        while created < games:
+            size = min(BATCH, games - created)
+            with transaction.atomic():
+                rows = []
+                states: list[dict[str, Any]] = []
+                for _ in range(size):
+                    game = Game(
+                        engine=engine_name,
+                        title=run,
+                        players=players,
+                        options=options,
+                        seed=new_seed(),
+                        status=Game.Status.ACTIVE,
+                        timing_preset="daily",
+                        timing=timing,
+                        started_at=past,
+                    )
+                    game.state = engine.setup(players, options, game.seed)
+                    game.seed_hash = _sha(game.seed)
+                    rows.append(game)
+                    states.append(game.state)
+                Game.objects.bulk_create(rows)
+                Seat.objects.bulk_create(
+                    Seat(game=g, position=p, joined_at=past) for g in rows for p in range(players)
+                )
+                Decision.objects.bulk_create(
+                    Decision(
+                        game=g,
+                        seat=seat,
+                        decision_id=str(d["decision_id"]),
+                        kind=d["kind"],
+                        timing=d.get("timing", "turn"),
+                        opened_at=past,
+                        deadline=past,
+                    )
+                    for g, state in zip(rows, states, strict=True)
+                    for d in engine.pending(state)
+                    for seat in d["seats"]
+                )
+            created += size
+        return created
+
+    def _delete(self, run: str) -> None:
+        """Delete the run's games: the big tables directly, then the games with Django's cascade."""
+        ids = Game.objects.filter(title=run).values_list("pk", flat=True)
+        for model in (Move, Decision, Seat):
+            model.objects.filter(game_id__in=ids)._raw_delete(model.objects.db)
+        Game.objects.filter(title=run).delete()
+
+
+def _settle(processes: int) -> int:
+    """Settle every overdue game: the beat sweep itself, or its games split over ``processes``."""
+    if processes <= 1:
+        return clock.sweep()
+    ids = clock.game_ids_with_due_decisions(now=timezone.now())
+    shards = [ids[i::processes] for i in range(processes)]
+    connections.close_all()  # children must not share the parent's database connection
+    with multiprocessing.get_context("fork").Pool(processes) as pool:
+        return sum(pool.map(_settle_games, shards))
+
+
+def _settle_games(game_ids: list[int]) -> int:
+    """One process's share: ``clock.settle_game`` for each game, as a Celery worker's tasks would."""
+    connections.close_all()
+    settled = sum(clock.settle_game(game_id) for game_id in game_ids)
+    connections.close_all()
+    return settled
+
+
+@contextmanager
+def _memory_broker() -> Iterator[None]:
+    """Publish Celery tasks to the in-process memory broker (never to the real one) meanwhile."""
+    from baogame.celery import app
+
+    saved = {key: app.conf.get(key) for key in ("broker_url", "task_always_eager")}
+
+    def reset_pool() -> None:
+        # Private attributes, not in celery-types: the pools hold connections to the old broker.
+        if app._pool is not None:  # type: ignore[attr-defined]
+            app._pool.force_close_all()  # type: ignore[attr-defined]
+            app._pool = None  # type: ignore[attr-defined]
+        app.amqp._producer_pool = None  # type: ignore[attr-defined]
+
+    reset_pool()
+    app.conf.update(broker_url="memory://", task_always_eager=False)
+    try:
+        yield
+    finally:
+        reset_pool()
+        app.conf.update(saved)
+
+
+def _sha(seed: str) -> str:
+    import hashlib
+
+    return hashlib.sha256(seed.encode("utf-8")).hexdigest()
