@@ -24,6 +24,7 @@ import requests
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils import timezone
 from py_vapid import Vapid02
 from pywebpush import WebPushException, webpush
@@ -165,7 +166,7 @@ def burst_send(*, burst_id: int, now: datetime | None = None) -> int:
     now = now or clock.now()
     with transaction.atomic():
         burst = (
-            PushBurst.objects.select_for_update(skip_locked=True)
+            PushBurst.objects.select_for_update(of=("self",))  # not the game row a move locks
             .select_related("user", "game")
             .filter(pk=burst_id)
             .first()
@@ -195,11 +196,14 @@ def burst_send(*, burst_id: int, now: datetime | None = None) -> int:
 
 
 def bursts_send_due(*, now: datetime | None = None) -> int:
-    """The sweep: queue the send task again for every burst past its due time (its task was lost, or
-    quiet hours held it). Sending locks and deletes the burst, so a task that was only late sends
-    nothing twice. Returns the bursts queued."""
+    """The sweep: queue the send task again for every burst ``NOTIFICATIONS_PENDING_RETRY`` seconds
+    past its due time (its task was lost), and for every burst quiet hours held once they end.
+    Sending locks and deletes the burst, so a task that was only late sends nothing twice. Returns
+    the bursts queued."""
     now = now or clock.now()
-    due = PushBurst.objects.filter(due_at__lte=now).values_list("pk", flat=True)
+    lost = now - timedelta(seconds=settings.NOTIFICATIONS_PENDING_RETRY)
+    due = PushBurst.objects.filter(Q(due_at__lte=lost) | Q(due_at__lte=now, held=True))
+    due = due.values_list("pk", flat=True)
     return sum(publish(SEND_BURST, (pk,)) for pk in due)
 
 
