@@ -203,8 +203,7 @@ def bursts_send_due(*, now: datetime | None = None) -> int:
     now = now or clock.now()
     lost = now - timedelta(seconds=settings.NOTIFICATIONS_PENDING_RETRY)
     due = PushBurst.objects.filter(Q(due_at__lte=lost) | Q(due_at__lte=now, held=True))
-    due = due.values_list("pk", flat=True)
-    return sum(publish(SEND_BURST, (pk,)) for pk in due)
+    return sum(publish(SEND_BURST, (pk,)) for pk in due.values_list("pk", flat=True))
 
 
 def seat_notice(
