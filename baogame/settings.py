@@ -472,6 +472,12 @@ WEBHOOKS_MAX_ATTEMPTS = env_int("WEBHOOKS_MAX_ATTEMPTS", 12)
 WEBHOOKS_DISABLE_AFTER = env_int("WEBHOOKS_DISABLE_AFTER", 30)
 #: Seconds to wait for a webhook receiver or a push service to answer.
 WEBHOOKS_TIMEOUT = env_int("WEBHOOKS_TIMEOUT", 10)
+CELERY_BEAT_SCHEDULE["push-send-due-bursts"] = {
+    # Push notices come one per burst (NOTIFY_SETTLE_SECONDS, as mail); this recovers a lost send task
+    # and sends what quiet hours held once they end.
+    "task": "apps.push.tasks.send_due_bursts",
+    "schedule": float(GAMES_SWEEP_INTERVAL),
+}
 CELERY_BEAT_SCHEDULE["webhooks-requeue-lost"] = {
     "task": "apps.webhooks.tasks.requeue_lost_webhooks",
     "schedule": float(GAMES_SWEEP_INTERVAL),

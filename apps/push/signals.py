@@ -1,4 +1,4 @@
-"""Receivers: a committed move that opens decisions for people queues their push notices."""
+"""Receivers: a committed move that opens decisions for people starts (or joins) their push bursts."""
 
 from __future__ import annotations
 
