@@ -53,7 +53,45 @@ def _patch_kombu_redis_detached_channel() -> None:
     channel._connparams = _connparams
 
 
+def _patch_kombu_filesystem_atomic_put() -> None:
+    """Make the filesystem transport (``make run``) publish each message file atomically.
+
+    kombu's filesystem ``Channel._put`` creates the message file under its final name and only then
+    writes it, while ``_get`` moves and reads any file with that name without taking the lock: a
+    worker polling at that moment reads an empty file, fails with ``JSONDecodeError`` ("Unrecoverable
+    error") and exits, and ``rundev`` stops the whole site (seen with three workers polling every
+    0.1 s). Here the message is written under a name no queue matches (``.<uuid>.writing``) and renamed
+    to its final name, which is atomic on one file system, so a reader sees a whole message or none.
+    """
+    import uuid
+    from time import monotonic
+
+    from kombu.exceptions import ChannelError
+    from kombu.transport import filesystem as kombu_fs
+    from kombu.utils.encoding import str_to_bytes
+    from kombu.utils.json import dumps
+
+    channel: Any = kombu_fs.Channel
+    if getattr(channel._put, "baogame_patched", False):
+        return
+
+    def _put(self: Any, queue: str, payload: Any, **kwargs: Any) -> None:
+        name = f"{int(round(monotonic() * 1000))}_{uuid.uuid4()}.{queue}.msg"
+        final = os.path.join(self.data_folder_out, name)
+        partial_name = os.path.join(self.data_folder_out, f".{uuid.uuid4()}.writing")
+        try:
+            with open(partial_name, "wb") as f:
+                f.write(str_to_bytes(dumps(payload)))
+            os.replace(partial_name, final)
+        except OSError as exc:
+            raise ChannelError(f"Cannot add file {final!r} to directory") from exc
+
+    _put.baogame_patched = True  # type: ignore[attr-defined]
+    channel._put = _put
+
+
 _patch_kombu_redis_detached_channel()
+_patch_kombu_filesystem_atomic_put()
 
 app = Celery("baogame")
 app.config_from_object("django.conf:settings", namespace="CELERY")
@@ -68,11 +106,13 @@ TASK_QUEUES = {
     "apps.games.tasks.settle_game": DEADLINES,
     "apps.games.tasks.sweep_due": DEADLINES,
     "apps.notifications.tasks.reclaim_stale_notifications": DEADLINES,
+    "apps.push.tasks.send_due_bursts": DEADLINES,
     "apps.games.tasks.play_bots": PEOPLE,
     "apps.notifications.tasks.notify_move_applied": PEOPLE,
     "apps.notifications.tasks.notify_game_ended": PEOPLE,
     "apps.notifications.tasks.send_notification": PEOPLE,
     "apps.notifications.tasks.send_answer": PEOPLE,
+    "apps.push.tasks.send_burst": PEOPLE,
     "apps.notifications.tasks.send_reminders": PEOPLE,
     "apps.leagues.tasks.start_due_rounds": PEOPLE,
     "apps.notifications.tasks.send_digests": BACKGROUND,

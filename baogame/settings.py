@@ -393,6 +393,12 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
         "task": "apps.notifications.tasks.expire_reply_addresses",
         "schedule": 24 * 3600.0,
     },
+    # Push notices come one per burst (NOTIFY_SETTLE_SECONDS, as mail); this recovers a lost send task
+    # and sends what quiet hours held once they end.
+    "push-send-due-bursts": {
+        "task": "apps.push.tasks.send_due_bursts",
+        "schedule": float(GAMES_SWEEP_INTERVAL),
+    },
     "webhooks-requeue-lost": {
         "task": "apps.webhooks.tasks.requeue_lost_webhooks",
         "schedule": float(GAMES_SWEEP_INTERVAL),

@@ -12,7 +12,9 @@ Per tenure:
   an unanswered plucking window is a choice, not an absence);
 * **handed to a bot**: the seat went to the bot, after repeated timeouts or by an organiser;
 * **abandoned**: the player left before the game's end (replaced by a substitute), or the game ended
-  with their seat still in the bot's hands.
+  with their seat still in the bot's hands after it was handed over (timeouts or an organiser). A
+  seat the server's bot plays from the start by arrangement (the demo's house accounts) was never
+  handed over, so it is not abandoned.
 
 Vacation days used come from ``accounts.VacationSpell`` (each vacation from start to end), counting the
 part of each spell inside the window. ``record_for`` and ``records_for`` add up the tenures that were
@@ -132,14 +134,14 @@ def seat_changed(*, seat: Seat, previous_id: int | None, newcomer_id: int) -> No
 
 
 def game_ended(*, game_id: int) -> None:
-    """Close the game's open tenures; a seat still in the bot's hands is abandoned."""
+    """Close the game's open tenures; a seat handed to the bot and still in its hands is abandoned."""
     now = timezone.now()
     in_bot_hands = set(
         Seat.objects.filter(game_id=game_id, bot_takeover=True).values_list("position", flat=True)
     )
     for tenure in SeatTenure.objects.filter(game_id=game_id, ended_at=None):
         tenure.ended_at = now
-        tenure.abandoned = tenure.abandoned or tenure.position in in_bot_hands
+        tenure.abandoned = tenure.abandoned or (tenure.handed_to_bot and tenure.position in in_bot_hands)
         tenure.save(update_fields=["ended_at", "abandoned"])
 
 

@@ -1,7 +1,9 @@
 """The three-division demo league of ``seed_demo_league``: Swiss pairing, one up and one down a season.
 
-Twelve demo accounts whose seats the server's bot plays, in three divisions of four; the user ``demo``
-organises. Season 1 (one round) is played out at once by the server's bot, in this process; season 2
+Twelve demo accounts in three divisions of four; the user ``demo`` organises, and results stay
+provisional for 48 hours. Season 1 (one round) is played out at once by the accounts themselves, as
+API clients would (``demo_results``), in this process: one table's result is confirmed by the
+organiser, the others stay provisional. Season 2
 is proposed from it (the top of divisions 2 and 3 up, the bottom of divisions 1 and 2 down), two
 members swap divisions by hand (audited), the divisions are confirmed and its first round starts:
 the running workers play it.
@@ -15,11 +17,10 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 
 from apps.accounts.models import Profile
-from apps.games import autoplay as game_autoplay
 from apps.games.models import Game, Seat
 from apps.games.scheduling import queue_game_tasks
 from apps.games.store import lock_game
-from apps.leagues import divisions, services
+from apps.leagues import demo_results, divisions, services
 from apps.leagues.models import League, Round, Season
 
 SLUG = "demo-divisions"
@@ -45,6 +46,7 @@ def seed_divisions_league(*, demo: Any) -> League:
         divisions=3,
         promotion=1,
         pairing_format="swiss",
+        confirmation_hours=48,
     )
     assert league.slug == SLUG, league.slug
     bots = [_bot(i) for i in range(1, MEMBERS + 1)]
@@ -52,7 +54,7 @@ def seed_divisions_league(*, demo: Any) -> League:
         services.membership_join_by_link(league=league, user=bot, token=league.invite_token)
     first = divisions.season_propose(league=league, by=demo, rounds=1)
     divisions.divisions_confirm(season=first, by=demo)
-    _play_out(services.round_start(season_id=first.pk, by=demo))
+    _play_out(services.round_start(season_id=first.pk, by=demo), organiser=demo)
     second = divisions.season_propose(league=league, by=demo, rounds=3)
     for low, high in ((3, 2), (2, 3)):  # swap two who stay, by hand (audited): the tables stay full
         stays = second.placements.filter(division=low, movement="stayed", moved_by_hand=False)
@@ -87,14 +89,13 @@ def _bot(i: int) -> Any:
     return bot
 
 
-def _play_out(rnd: Round) -> None:
-    """Let the server's bot play every game of the round to its end, here and now."""
-    Seat.objects.filter(game__league_fixture__round=rnd).update(bot_takeover=True)
-    for fixture in rnd.fixtures.all():
-        while Game.objects.filter(pk=fixture.game_id, status=Game.Status.ACTIVE).exists():
-            if not game_autoplay.play_bots(fixture.game_id):
-                break
-        services.fixture_record_result(game_id=fixture.game_id)  # idempotent; also inside a transaction
+def _play_out(rnd: Round, *, organiser: Any) -> None:
+    """The accounts play every game of the round to its end, here and now; the organiser confirms the
+    first table's result, the others stay provisional."""
+    fixtures = list(rnd.fixtures.order_by("table"))
+    for fixture in fixtures:
+        demo_results.play_as_api_bots(fixture.game_id)
+    demo_results.confirm_one_leave_one(league=rnd.season.league, fixtures=fixtures, by=organiser)
     season = Season.objects.get(pk=rnd.season_id)
     if season.status != Season.Status.FINISHED:
         states = list(Game.objects.filter(league_fixture__round=rnd).values_list("pk", "status"))

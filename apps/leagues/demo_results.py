@@ -10,6 +10,7 @@ from django.contrib.auth.models import User
 
 from apps.games import pipeline as game_pipeline
 from apps.games.models import Game
+from apps.notifications import outbox
 from baogame.rules.registry import get_bots, get_engine
 
 from . import confirmation, services
@@ -19,7 +20,16 @@ MAX_MOVES = 5000
 
 
 def play_as_api_bots(game_id: int) -> None:
-    """Every seat's account answers its open decisions with the engine's default bot, from its own view."""
+    """Every seat's account answers its open decisions with the engine's default bot, from its own view.
+
+    This is demo history, played before anyone looks: nobody is mailed about it (``outbox.muted``), so
+    ``make run`` does not start with hundreds of mail tasks queued ahead of a new game's bots.
+    """
+    with outbox.muted():
+        _play(game_id)
+
+
+def _play(game_id: int) -> None:
     for _ in range(MAX_MOVES):
         game = Game.objects.get(pk=game_id)
         if game.status != Game.Status.ACTIVE or game.state is None:

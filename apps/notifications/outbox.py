@@ -16,6 +16,9 @@ SMTP server accepted a mail but before writing ``sent``).
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from datetime import datetime, timedelta
 from functools import partial
 from typing import Any
@@ -35,6 +38,20 @@ log = logging.getLogger(__name__)
 
 NOTIFY_MOVE_APPLIED = "apps.notifications.tasks.notify_move_applied"
 NOTIFY_GAME_ENDED = "apps.notifications.tasks.notify_game_ended"
+
+_muted: ContextVar[bool] = ContextVar("notifications_outbox_muted", default=False)
+
+
+@contextmanager
+def muted() -> Iterator[None]:
+    """Moves and ends inside the block call for no mail: for writing history nobody is to be told
+    about (``seed_demo_league`` plays its finished demo tables this way, so ``make run`` does not start
+    with hundreds of mail tasks queued ahead of the first new game's bots)."""
+    token = _muted.set(True)
+    try:
+        yield
+    finally:
+        _muted.reset(token)
 
 
 def wanted_mails(
@@ -61,6 +78,8 @@ def wanted_mails(
 
 def record(*, game_id: int, version: int, move_id: int | None, opened: list[list[Any]]) -> None:
     """In the move's transaction: write its outbox row, and queue the task when the move commits."""
+    if _muted.get():
+        return
     now = timezone.now()
     MoveMailOutbox.objects.bulk_create(
         [MoveMailOutbox(game_id=game_id, version=version, move_id=move_id, opened=opened, queued_at=now)],
@@ -81,6 +100,8 @@ def record_game_end(*, game_id: int) -> None:
     commit), so it covers a task lost with the broker or a worker, not a web process that died in
     between.
     """
+    if _muted.get():
+        return
     MoveMailOutbox.objects.bulk_create(
         [
             MoveMailOutbox(

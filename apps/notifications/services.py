@@ -143,7 +143,7 @@ def _wants(user: User, game: Game | None, category: str) -> str:
     return prefs.mode_for(category)
 
 
-def _settle_seconds(*, game: Game | None, seat: int | None, now: datetime) -> float:
+def settle_seconds(*, game: Game | None, seat: int | None, now: datetime) -> float:
     """``NOTIFY_SETTLE_SECONDS``, but never more than a quarter of the time left to the seat's nearest
     deadline in ``game`` (so the mail always comes well before the reminder, at 75% of the time)."""
     settle = float(settings.NOTIFY_SETTLE_SECONDS)
@@ -191,7 +191,7 @@ def notification_create(
 ) -> Notification | None:
     """Record one notification unless the user switched it off or it exists; send it when due.
 
-    Decision and round-result mails wait ``_settle_seconds`` so that a burst of them becomes one mail;
+    Decision and round-result mails wait ``settle_seconds`` so that a burst of them becomes one mail;
     anything falling due inside the person's quiet hours waits for their end (``quiet.py``). Digest
     mails wait for the user's digest hour.
     """
@@ -202,7 +202,7 @@ def notification_create(
     status = Notification.Status.QUEUED_DIGEST if mode == Mode.DIGEST else Notification.Status.PENDING
     due = now
     if kind in BURST_KINDS:
-        due = now + timedelta(seconds=_settle_seconds(game=game, seat=seat, now=now))
+        due = now + timedelta(seconds=settle_seconds(game=game, seat=seat, now=now))
     deadline = _deadline_of(game, seat, decision_id)
     held_until = _hold_for_quiet(user=user, kind=kind, due=due, deadline=deadline)
     try:

@@ -92,7 +92,10 @@ def preferences_page(request: AuthenticatedHttpRequest) -> HttpResponse:
         data = form.cleaned_data
         for row in preferences.ROWS:
             for channel in preferences.CHANNELS:
-                if preferences.modes_for(row.key, channel):
+                field = cell_field(row.key, channel)
+                # Only what the person changed is stored: a push or webhook cell left as shown keeps
+                # following its default (immediately once a browser or an endpoint exists).
+                if preferences.modes_for(row.key, channel) and data[field] != initial.get(field):
                     preferences.cell_set(
                         user=request.user,
                         category=row.key,

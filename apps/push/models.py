@@ -45,3 +45,24 @@ class PushMessage(models.Model):
 
     def __str__(self) -> str:
         return f"{self.subscription_id} game {self.game_id} v{self.version}"
+
+
+class PushBurst(models.Model):
+    """A person's pending notice for one game: the first new decision starts it, due after the settle
+    time; later moves only add their decisions. Sending deletes it (at most once per burst)."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="+", db_index=False)
+    seat = models.PositiveSmallIntegerField()
+    decision_ids = models.JSONField(default=list, help_text="The decisions that started or joined it.")
+    due_at = models.DateTimeField(db_index=True)
+    held = models.BooleanField(default=False, help_text="Put back to the end of the person's quiet hours.")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["game", "user", "seat"], name="push_burst_one_per_seat")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} game {self.game_id} seat {self.seat} due {self.due_at:%H:%M:%S}"

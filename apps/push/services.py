@@ -1,11 +1,14 @@
 """Web Push: keep each browser's subscription, and send a notice when a decision opens for a person.
 
-A move's decisions reach ``push_decisions`` through a task queued after commit (``signals``). For each
-person with a new decision it sends one notice per subscribed browser that has the category on: the
-game, the decision kinds and their deadlines (``payloads``), encrypted for the browser (RFC 8291,
-aes128gcm) and signed with the site's VAPID key (RFC 8292) by ``pywebpush``. A ``PushMessage`` row
-per (subscription, game, version) makes each notice at-most-once; a 404 or 410 from the push
-service means the browser dropped the subscription, so it is deleted.
+A move's decisions reach ``push_decisions`` through a task queued after commit (``signals``). Notices
+come one per burst, like mail: the first new decision for a person in a game starts a ``PushBurst`` due
+after the settle time; later moves only add to it; when due (a task with an ETA, or the sweep for a
+lost one or one held by quiet hours) ``burst_send`` sends one notice per subscribed browser that has
+the category on, naming the person's decisions still open then: the game, the decision kinds and their
+deadlines (``payloads``), encrypted for the browser (RFC 8291, aes128gcm) and signed with the site's
+VAPID key (RFC 8292) by ``pywebpush``. Nothing goes out when the burst's decisions all closed
+meanwhile. A ``PushMessage`` row per (subscription, game, version) makes each notice at-most-once; a
+404 or 410 from the push service means the browser dropped the subscription, so it is deleted.
 """
 
 from __future__ import annotations
@@ -13,25 +16,30 @@ from __future__ import annotations
 import base64
 import binascii
 import logging
-from datetime import datetime
+from datetime import datetime, timedelta
+from functools import partial
 from typing import Any
 
 import requests
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils import timezone
 from py_vapid import Vapid02
 from pywebpush import WebPushException, webpush
 
 from apps.games.models import Decision, Game
+from apps.notifications import clock, quiet, selectors
+from apps.notifications.compose import user_zone
 from apps.notifications.models import Category
-from apps.notifications.services import KIND_CATEGORY
+from apps.notifications.services import KIND_CATEGORY, settle_seconds
 from apps.webhooks import urlguard
+from baogame.celery import publish
 
 from . import payloads
 from .channels import CHANNEL_MODES, channel_enabled, mode_of
-from .models import PushMessage, PushSubscription
+from .models import PushBurst, PushMessage, PushSubscription
 
 log = logging.getLogger(__name__)
 
@@ -45,6 +53,7 @@ PUSH_CATEGORIES = [
     Category.DECLARE,
 ]
 MAX_SUBSCRIPTIONS = 20
+SEND_BURST = "apps.push.tasks.send_burst"
 
 
 def enabled() -> bool:
@@ -92,47 +101,121 @@ def subscription_set_categories(
     return sub
 
 
-def push_decisions(*, game_id: int, version: int, opened: list[list[Any]]) -> int:
-    """Notify each person's browsers of the decisions a move opened for them. Returns notices sent."""
+def push_decisions(
+    *, game_id: int, version: int, opened: list[list[Any]], now: datetime | None = None
+) -> int:
+    """Start (or join) each person's burst for the decisions a move opened; returns the bursts started.
+
+    The first new decision for a person in a game starts a burst due after the settle time
+    (``NOTIFY_SETTLE_SECONDS``, never more than a quarter of the time left to the seat's nearest
+    deadline, as for mail); further moves while it waits only add their decisions to it. When due,
+    ``burst_send`` sends one notice per browser naming the decisions still open then.
+    """
     if not enabled():
         return 0
     game = Game.objects.filter(pk=game_id).first()
     if game is None or game.status != Game.Status.ACTIVE:
         return 0
-    players = {
+    players = _players(game)
+    wanted: dict[int, list[str]] = {}
+    for position, _kind, decision_id in opened:
+        if position in players:
+            wanted.setdefault(position, []).append(str(decision_id))
+    now = now or clock.now()
+    started = 0
+    for position, decision_ids in sorted(wanted.items()):
+        user = players[position]
+        if PushSubscription.objects.filter(user=user).exists():
+            started += burst_open(user=user, game=game, seat=position, decision_ids=decision_ids, now=now)
+    return started
+
+
+def _players(game: Game) -> dict[int, User]:
+    return {
         s.position: s.user
         for s in game.seats.select_related("user")
         if s.user is not None and not s.played_by_bot
     }
-    wanted: dict[int, list[tuple[str, str]]] = {}
-    for position, kind, decision_id in opened:
-        if position in players:
-            wanted.setdefault(position, []).append((kind, str(decision_id)))
+
+
+def burst_open(*, user: User, game: Game, seat: int, decision_ids: list[str], now: datetime) -> bool:
+    """Add ``decision_ids`` to the person's waiting burst in ``game``, or start one (True) and queue its
+    send task for its due time."""
+    settle = settle_seconds(game=game, seat=seat, now=now)
+    with transaction.atomic():
+        burst, created = PushBurst.objects.select_for_update().get_or_create(
+            game=game,
+            user=user,
+            seat=seat,
+            defaults={"decision_ids": decision_ids, "due_at": now + timedelta(seconds=settle)},
+        )
+        if not created:
+            burst.decision_ids = sorted({*burst.decision_ids, *decision_ids})
+            burst.save(update_fields=["decision_ids"])
+            return False
+    eta = timezone.now() + timedelta(seconds=settle) if settle > 0 else None
+    transaction.on_commit(partial(publish, SEND_BURST, (burst.pk,), eta=eta))
+    return True
+
+
+def burst_send(*, burst_id: int, now: datetime | None = None) -> int:
+    """Send a due burst: one notice per browser naming the person's decisions still open in the game,
+    nothing when all of the burst's decisions closed meanwhile. A burst not yet due is left for its
+    task or the sweep; one falling inside the person's quiet hours waits for their end. The burst is
+    deleted before sending, so it goes out at most once. Returns the notices sent."""
+    now = now or clock.now()
+    with transaction.atomic():
+        burst = (
+            PushBurst.objects.select_for_update(of=("self",))  # not the game row a move locks
+            .select_related("user", "game")
+            .filter(pk=burst_id)
+            .first()
+        )
+        if burst is None or burst.due_at > now:
+            return 0
+        ends = quiet.quiet_until(selectors.mail_settings_for(user=burst.user), user_zone(burst.user), now)
+        if ends is not None:
+            PushBurst.objects.filter(pk=burst.pk).update(due_at=ends, held=True)
+            return 0
+        burst.delete()
+    game, user = burst.game, burst.user
+    if game.status != Game.Status.ACTIVE or _players(game).get(burst.seat) != user:
+        return 0
+    notice = seat_notice(game=game, seat=burst.seat, decisions=[("", d) for d in burst.decision_ids])
+    if notice is None:
+        return 0
+    body, categories, ttl = notice
+    if not any(channel_enabled(user, c, "push") for c in categories):
+        return 0
     sent = 0
-    for position, decisions in sorted(wanted.items()):
-        user = players[position]
-        notice = seat_notice(game=game, seat=position, decisions=decisions)
-        if notice is None:
+    for sub in PushSubscription.objects.filter(user=user):
+        if all(mode_of(sub.categories, c) != "immediately" for c in categories):
             continue
-        body, categories, ttl = notice
-        if not any(channel_enabled(user, c, "push") for c in categories):
-            continue
-        for sub in PushSubscription.objects.filter(user=user):
-            if all(mode_of(sub.categories, c) != "immediately" for c in categories):
-                continue
-            sent += push_send(subscription=sub, game=game, version=version, body=body, ttl=ttl)
+        sent += push_send(subscription=sub, game=game, version=game.version, body=body, ttl=ttl)
     return sent
+
+
+def bursts_send_due(*, now: datetime | None = None) -> int:
+    """The sweep: queue the send task again for every burst ``NOTIFICATIONS_PENDING_RETRY`` seconds
+    past its due time (its task was lost), and for every burst quiet hours held once they end.
+    Sending locks and deletes the burst, so a task that was only late sends nothing twice. Returns
+    the bursts queued."""
+    now = now or clock.now()
+    lost = now - timedelta(seconds=settings.NOTIFICATIONS_PENDING_RETRY)
+    due = PushBurst.objects.filter(Q(due_at__lte=lost) | Q(due_at__lte=now, held=True))
+    return sum(publish(SEND_BURST, (pk,)) for pk in due.values_list("pk", flat=True))
 
 
 def seat_notice(
     *, game: Game, seat: int, decisions: list[tuple[str, str]]
 ) -> tuple[bytes, set[str], int] | None:
-    """The notice (payload bytes before encryption, its categories, its TTL) for ``seat``'s new
-    ``decisions`` (kind, decision id) that are still open; None when all have closed meanwhile."""
-    rows = {r.decision_id: r for r in Decision.objects.filter(game=game, seat=seat)}
-    still_open = [(kind, rows[d].deadline) for kind, d in decisions if d in rows]
-    if not still_open:
+    """The notice (payload bytes before encryption, its categories, its TTL) naming every decision open
+    for ``seat`` now, or None when none of ``decisions`` (kind, decision id) is still open."""
+    rows = list(Decision.objects.filter(game=game, seat=seat).order_by("deadline", "decision_id"))
+    wanted = {d for _, d in decisions}
+    if not any(r.decision_id in wanted for r in rows):
         return None
+    still_open = [(r.kind, r.deadline) for r in rows]
     categories = {str(KIND_CATEGORY.get(kind, Category.TURN)) for kind, _ in still_open}
     body = payloads.encode(payloads.push_payload(game=game, decisions=still_open))
     return body, categories, _ttl([d for _, d in still_open])

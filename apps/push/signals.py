@@ -1,13 +1,16 @@
-"""Receivers: a committed move that opens decisions for people queues their push notices."""
+"""Receivers: a committed move that opens decisions for people starts (or joins) their push bursts."""
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from django.dispatch import receiver
 
 from apps.games.signals import move_applied
 from baogame.celery import publish
+
+log = logging.getLogger(__name__)
 
 
 @receiver(move_applied, dispatch_uid="push.move_applied")
@@ -32,5 +35,10 @@ def on_move_applied(
     ]
     if not wanted or not services.enabled():
         return
-    if PushSubscription.objects.filter(user__seats__game_id=game_id).exists():
+    try:  # after commit: never turn a committed move into an error
+        subscribed = PushSubscription.objects.filter(user__seats__game_id=game_id).exists()
+    except Exception:  # noqa: BLE001
+        log.exception("push: could not look up the subscriptions of game %s", game_id)
+        return
+    if subscribed:
         publish("apps.push.tasks.push_decisions", (game_id, version, wanted))

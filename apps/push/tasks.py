@@ -11,5 +11,17 @@ from . import services
 
 @shared_task(name="apps.push.tasks.push_decisions", ignore_result=True)
 def push_decisions(game_id: int, version: int, opened: list[list[Any]]) -> int:
-    """Notify the browsers of the people for whom a move opened a decision."""
+    """Start or join the bursts of the people for whom a move opened a decision."""
     return services.push_decisions(game_id=game_id, version=version, opened=opened)
+
+
+@shared_task(name="apps.push.tasks.send_burst", ignore_result=True)
+def send_burst(burst_id: int) -> int:
+    """Send one burst's notices when it is due (at most once)."""
+    return services.burst_send(burst_id=burst_id)
+
+
+@shared_task(name="apps.push.tasks.send_due_bursts", ignore_result=True)
+def send_due_bursts() -> int:
+    """Beat: queue again the bursts past their due time (a lost task, or held by quiet hours)."""
+    return services.bursts_send_due()

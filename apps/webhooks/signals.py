@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from django.dispatch import receiver
@@ -9,20 +10,30 @@ from django.dispatch import receiver
 from apps.games.signals import game_ended, move_applied
 from baogame.celery import publish
 
+log = logging.getLogger(__name__)
+
 
 @receiver(move_applied, dispatch_uid="webhooks.move_applied")
 def on_move_applied(sender: Any, *, game_id: int, move_id: int | None, **kwargs: Any) -> None:
     """Queue the fan-out (it finds no endpoint quickly when nobody registered one)."""
-    from .models import WebhookEndpoint
-
-    if WebhookEndpoint.objects.filter(active=True, user__seats__game_id=game_id).exists():
+    if _has_endpoints(game_id):
         publish("apps.webhooks.tasks.webhooks_fanout", (game_id, move_id))
 
 
 @receiver(game_ended, dispatch_uid="webhooks.game_ended")
 def on_game_ended(sender: Any, *, game_id: int, **kwargs: Any) -> None:
     """Queue the end event (finished, adjudicated or aborted): a bot stops waiting for its turn."""
+    if _has_endpoints(game_id):
+        publish("apps.webhooks.tasks.webhooks_fanout", (game_id, None, True))
+
+
+def _has_endpoints(game_id: int) -> bool:
+    """Whether a seat of the game has an active webhook; after commit, so a failure is logged, not raised
+    (a committed move must never answer an error)."""
     from .models import WebhookEndpoint
 
-    if WebhookEndpoint.objects.filter(active=True, user__seats__game_id=game_id).exists():
-        publish("apps.webhooks.tasks.webhooks_fanout", (game_id, None, True))
+    try:
+        return WebhookEndpoint.objects.filter(active=True, user__seats__game_id=game_id).exists()
+    except Exception:  # noqa: BLE001
+        log.exception("webhooks: could not look up the endpoints of game %s", game_id)
+        return False

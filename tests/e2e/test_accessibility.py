@@ -39,10 +39,10 @@ def demo_site(settings: Any) -> tuple[User, list[str]]:
     waiting = lifecycle.game_create(creator=demo, engine="baobei", players=4, bots=1, title="Open table")
     games = list(Game.objects.filter(seats__user=demo).exclude(pk=waiting.pk).order_by("pk"))
     Seat.objects.filter(game=games[-1], user=demo).update(bot_takeover=True)  # the take-back banner
-    league = League.objects.get()
-    pages = ["/", "/games/new/", "/accounts/profile/", "/leagues/", f"/leagues/{league.slug}/"]
-    pages += ["/rules/baobei/", "/rules/baohuang/"]
-    pages += [f"/leagues/{league.slug}/manage/", f"/games/{waiting.public_id}/"]
+    pages = ["/", "/games/new/", "/accounts/profile/", "/leagues/", "/rules/baobei/", "/rules/baohuang/"]
+    for league in League.objects.order_by("pk"):  # the demo league and the one with three divisions
+        pages += [f"/leagues/{league.slug}/", f"/leagues/{league.slug}/manage/"]
+    pages += [f"/games/{waiting.public_id}/"]
     for game in games:
         pages += [f"/games/{game.public_id}/", f"/games/{game.public_id}/history/"]
     finished = Game.objects.filter(status=Game.Status.FINISHED).first()

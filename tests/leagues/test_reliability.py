@@ -96,6 +96,22 @@ def test_timeouts_a_bot_handover_and_an_abandoned_seat_count_for_the_absent_play
     assert absent.games == present.games == 1
 
 
+def test_a_seat_the_bot_plays_by_arrangement_from_the_start_is_not_abandoned(
+    toy_engine: str, users: list[Any], django_capture_on_commit_callbacks: Any
+) -> None:
+    """A house account whose seat the server's bot plays from the first move (the demo's tables) was
+    never handed over: the game's end does not count it as abandoned."""
+    with django_capture_on_commit_callbacks(execute=True):
+        game = a_game(toy_engine, users, players=2, options={"hand": 5})
+        Seat.objects.filter(game=game, position=0).update(bot_takeover=True)
+        _finish(game, human=users[1])
+
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    arranged = reliability.record_for(users[0])
+    assert (arranged.handed_to_bot, arranged.abandoned, arranged.games) == (0, 0, 1)
+
+
 def test_a_substitute_does_not_inherit_the_predecessors_record(
     toy_league: League, organiser: Any, members: list[Any], django_capture_on_commit_callbacks: Any
 ) -> None:

@@ -148,3 +148,15 @@ def test_a_result_mail_task_lost_when_the_game_ended_is_sent_once_after_the_swee
     celery_worker.wait_for(lambda: results.filter(status=Notification.Status.SENT).count() == 2, timeout=30)
     celery_worker.wait_for(lambda: not MoveMailOutbox.objects.filter(game=game).exists(), timeout=10)
     assert sorted(results.values_list("user_id", flat=True)) == sorted(u.pk for u in users)
+
+
+def test_moves_written_as_muted_history_call_for_no_mail() -> None:
+    """The demo's finished tables are history (``outbox.muted``): their moves write no outbox row and
+    queue no mail task, so ``make run`` does not start with hundreds of them ahead of a new game's bots."""
+    from apps.notifications import outbox
+
+    game, users = _two_player_game()
+    with outbox.muted():
+        lifecycle.game_join(game_id=game.pk, user=users[1])  # BB-3: both seats owe a setup peek
+
+    assert not MoveMailOutbox.objects.filter(game=game).exists()  # outside the block it writes one

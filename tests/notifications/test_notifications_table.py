@@ -107,6 +107,32 @@ def test_the_page_saves_cells_and_quiet_hours_without_js(client: Any, users: lis
     assert half.status_code == 200 and b"both a start and an end" in half.content
 
 
+def test_saving_the_page_as_shown_leaves_push_and_webhook_cells_on_their_default(
+    client: Any, users: list
+) -> None:
+    """Without a browser the push cells show "off"; saving the page (say, for the digest hour) must not
+    store that "off", or the browser switched on later would stay silent."""
+    from apps.push.models import PushSubscription
+
+    client.force_login(users[0])
+    shown = {
+        f"cell_{row['category']}_{ch}": cell["mode"]
+        for row in preferences.table_get(user=users[0])
+        for ch, cell in row["cells"].items()
+    }
+    assert shown["cell_your_move_push"] == "off"
+
+    form = shown | {"digest_hour": 7, "quiet_start": "", "quiet_end": ""}
+    response = client.post("/mail/preferences/", form)
+
+    assert response.status_code == 302
+    PushSubscription.objects.create(
+        user=users[0], endpoint="https://push.example/2", p256dh="k", auth="a", categories={}
+    )
+    assert preferences.mode_for(users[0], "your_move", "push") == "immediately"
+    assert MailSettings.objects.get(user=users[0]).digest_hour == 7
+
+
 def test_api_keeps_its_fields_and_adds_the_table_and_quiet_hours(client: Any, users: list) -> None:
     client.force_login(users[0])
     before = client.get("/api/v1/me/notifications/").json()
