@@ -28,7 +28,7 @@ from apps.games.pipeline import submit_action
 from apps.games.selectors import seat_of
 from baogame.rules.core import RuleError
 
-from . import commands, compose, mailtext, services, tokens
+from . import commands, compose, mails, mailtext, tokens
 from .models import Category, InboundMessage, ReplyAddress
 
 log = logging.getLogger(__name__)
@@ -315,7 +315,7 @@ def answer_send(*, inbound_id: int) -> bool:
     context: dict[str, Any] = {
         "game": game,
         "game_name": str(game),
-        "link": services.game_link(game, user),
+        "link": mails.game_link(game, user),
         "command": record.command,
         "applied": record.status == InboundMessage.Status.APPLIED,
         "code": record.code,
@@ -345,10 +345,10 @@ def answer_send(*, inbound_id: int) -> bool:
         else (record.reply_address.decision_id)
     )
     reply_to = (
-        services.reply_address_for(user=user, game=game, decision_id=bound) if not game.is_over else None
+        mails.reply_address_for(user=user, game=game, decision_id=bound) if not game.is_over else None
     )
     verb = "done" if context["applied"] else f"refused ({record.code})"
-    message = services.compose_mail(
+    message = mails.compose_mail(
         user=user,
         subject=f"[baogame] {game}: {verb}: {record.command or '(no command)'}"[:200],
         template="answer",
