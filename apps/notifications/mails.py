@@ -1,14 +1,16 @@
 """The mails themselves: subject, headers, text and HTML bodies, reply address and links.
 
 ``build_message`` turns a claimed notification into its mail (a move, a reminder, a result, an
-invitation, a digest, what quiet hours held); ``compose_mail`` adds what every mail carries (the
-footer, the command summary, the List-Unsubscribe headers). What a mail says about a game (the
+invitation, a digest, what quiet hours held), ``answer_message`` the answer to a mail command;
+``compose_mail`` adds what every mail carries (the footer, the command summary, the
+List-Unsubscribe headers). What a mail says about a game (the
 recipient's view, the events, the choices) comes from ``compose``.
 """
 
 from __future__ import annotations
 
 from datetime import datetime, timedelta
+from email.utils import make_msgid
 from typing import Any
 
 from django.conf import settings
@@ -18,11 +20,12 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 
-from apps.games.models import Decision, Game
+from apps.games.models import Decision, Game, Move
+from apps.games.selectors import seat_of
 from baogame.rules.mail import plain, seat_name
 
 from . import commands, compose, selectors, timing, tokens
-from .models import Category, Notification, ReplyAddress
+from .models import Category, InboundMessage, Notification, ReplyAddress
 
 
 def absolute(path: str) -> str:
@@ -264,4 +267,60 @@ def _summary_message(
         template="digest",
         context={"waiting": waiting, "news": news, "heading": heading},
         category=category,
+    )
+
+
+def answer_message(record: InboundMessage) -> EmailMultiAlternatives | None:
+    """The answer to a processed inbound mail: what its command did, or why it was refused, with the
+    sender's view now and a fresh reply address; None when there is nobody to answer."""
+    user, game = record.user, record.game
+    if user is None or game is None or not user.email:
+        return None
+    seat = seat_of(game, user)
+    position = seat.position if seat is not None else None
+    context: dict[str, Any] = {
+        "game": game,
+        "game_name": str(game),
+        "link": game_link(game, user),
+        "command": record.command,
+        "applied": record.status == InboundMessage.Status.APPLIED,
+        "code": record.code,
+        "detail": record.detail,
+    }
+    if record.status == InboundMessage.Status.APPLIED and position is not None:
+        seq = record.move_seq
+        move = Move.objects.filter(game=game, seq=seq).first() if seq is not None else None
+        context["heading"] = "Done"
+        context["events"] = compose.move_events(game, move.pk if move else None, position)
+    else:
+        context["heading"] = "Your command was refused"
+    if position is not None:
+        context["view"] = compose.view_lines(game, position)
+        decision = compose.open_decision(game, position)
+        if decision is not None:
+            row = Decision.objects.filter(game=game, seat=position).order_by("deadline").first()
+            context["decision_text"] = compose.describe_decision(game.engine, decision)
+            context["deadline"] = compose.local_time(row.deadline if row else None, user)
+            context["choices"] = compose.choices(game, position)
+    # A refused reply may be corrected by answering this mail: same decision as before.
+    bound = (
+        ""
+        if record.status == InboundMessage.Status.APPLIED or record.reply_address is None
+        else (record.reply_address.decision_id)
+    )
+    reply_to = reply_address_for(user=user, game=game, decision_id=bound) if not game.is_over else None
+    verb = "done" if context["applied"] else f"refused ({record.code})"
+    return compose_mail(
+        user=user,
+        subject=f"[baogame] {game}: {verb}: {record.command or '(no command)'}"[:200],
+        template="answer",
+        context=context,
+        category=Category.TURN,
+        reply_to=reply_to,
+        engine=game.engine,
+        headers={
+            "In-Reply-To": record.message_id,
+            "References": record.message_id,
+            "Message-ID": make_msgid(),
+        },
     )
