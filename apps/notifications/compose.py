@@ -111,13 +111,9 @@ def open_decision(game: Game, seat: int) -> dict[str, Any] | None:
     return engine.view(game.state, seat).get("decision")
 
 
-#: Action type -> its field whose order means nothing (the two slots of a setup peek, a set of cards).
-UNORDERED = {"choose_peek": "slots", "play": "cards", "give_tribute": "cards", "tribute": "cards"}
-
-
-def _same_choice(action: dict[str, Any]) -> str:
-    """A key equal for two actions that are the same choice (order-free fields sorted)."""
-    field = UNORDERED.get(str(action.get("type")))
+def _same_choice(engine: str, action: dict[str, Any]) -> str:
+    """A key equal for two actions that are the same choice (the game's order-free fields sorted)."""
+    field = commands.language(engine).unordered.get(str(action.get("type")))
     if field and isinstance(action.get(field), list):
         action = {**action, field: sorted(action[field], key=str)}
     return json.dumps(action, sort_keys=True, default=str)
@@ -136,7 +132,7 @@ def choices(game: Game, seat: int) -> list[str]:
     by_type: dict[str, list[str]] = {}
     seen: set[str] = set()
     for action in actions:
-        key = _same_choice(action)
+        key = _same_choice(game.engine, action)
         if key in seen:
             continue  # the same choice in another order (peek 1 0 is peek 0 1)
         seen.add(key)

@@ -3,15 +3,16 @@
 Each game writes its own in ``<game>/mail.py`` as a ``MailLanguage``: ``parse`` turns a command line
 into an action of the rules files' wire format (BB-22, BH-20) without ``decision_id``, ``format`` is
 its inverse (the recipient's legal choices are printed with it), ``summary`` and ``notation`` are the
-mail footer's help, and ``view_lines`` describes a seat's ``view()`` as text. Pure Python: the
+mail footer's help, ``view_lines`` describes a seat's ``view()`` as text, and ``unordered`` says
+which lists of an action are sets (the recipient's choices are listed once). Pure Python: the
 notifications app does the rest (JSON lines, the decision, sending).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from .core import RuleError
@@ -38,6 +39,9 @@ class MailLanguage:
     notation: str
     #: ``(view, seat, names)`` -> the seat's picture of the game as text lines (names: labels by seat).
     view_lines: Callable[[dict[str, Any], int | None, Sequence[str]], list[str]]
+    #: Action type -> its field whose order means nothing: two legal actions that differ only in that
+    #: order are one choice in a mail's list of choices.
+    unordered: Mapping[str, str] = field(default_factory=dict)
 
 
 # ASCII digits only, and few of them: "²" passes str.isdigit but not int(), and int() refuses

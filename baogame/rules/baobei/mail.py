@@ -226,5 +226,10 @@ def view_lines(view: dict[str, Any], seat: int | None, names: Sequence[str]) -> 
 
 
 MAIL = MailLanguage(
-    parse=parse_command, format=format_command, summary=SUMMARY, notation=NOTATION, view_lines=view_lines
+    parse=parse_command,
+    format=format_command,
+    summary=SUMMARY,
+    notation=NOTATION,
+    view_lines=view_lines,
+    unordered={"choose_peek": "slots"},  # the two slots of a setup peek
 )
