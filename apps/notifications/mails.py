@@ -3,8 +3,8 @@
 ``build_message`` turns a claimed notification into its mail (a move, a reminder, a result, an
 invitation, a digest, what quiet hours held), ``answer_message`` the answer to a mail command;
 ``compose_mail`` adds what every mail carries (the footer, the command summary, the
-List-Unsubscribe headers). What a mail says about a game (the
-recipient's view, the events, the choices) comes from ``compose``.
+List-Unsubscribe headers). What a mail says about a game (the recipient's view, the events, the
+choices) comes from ``compose``.
 """
 
 from __future__ import annotations
@@ -29,10 +29,12 @@ from .models import Category, InboundMessage, Notification, ReplyAddress
 
 
 def absolute(path: str) -> str:
+    """``path`` on this site, as a mail links to it."""
     return f"{settings.SITE_URL}{path}"
 
 
 def game_link(game: Game, user: User) -> str:
+    """A signed link that opens ``game`` for ``user``."""
     return absolute(
         reverse("notifications:go", args=[tokens.game_link_token(game_id=game.pk, user_id=user.pk)])
     )
