@@ -16,7 +16,6 @@ from apps.accounts.models import Profile
 from apps.games.errors import ServiceError
 from apps.notifications import preferences as notification_preferences
 from apps.notifications import selectors as notification_selectors
-from apps.notifications import services as notification_services
 
 from . import selectors, services
 from .inputs import JsonInput
@@ -244,7 +243,7 @@ class NotificationPreferencesApi(APIView):
         try:
             if "quiet_hours" in values:
                 start, end = self._quiet_hours(values.pop("quiet_hours"))
-                notification_services.quiet_hours_set(user=request.user, start=start, end=end)
+                notification_preferences.quiet_hours_set(user=request.user, start=start, end=end)
             if "channel" in values:
                 notification_preferences.cell_set(
                     user=request.user,
@@ -252,7 +251,7 @@ class NotificationPreferencesApi(APIView):
                     channel=values.pop("channel"),
                     mode=values.pop("mode"),
                 )
-            notification_services.preferences_set(user=request.user, **values)
+            notification_preferences.preferences_set(user=request.user, **values)
         except ValueError as exc:
             raise ServiceError("invalid", str(exc)) from None
         prefs = notification_selectors.preferences_get(user=request.user)

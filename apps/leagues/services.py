@@ -498,9 +498,9 @@ def _users(ids: list[int]) -> list[User]:
 
 
 def _notify_invitation() -> Any:
-    """``apps.notifications.services.notify_invitation`` when the notifications app offers it."""
+    """``apps.notifications.notify.notify_invitation`` when the notifications app offers it."""
     try:
-        from apps.notifications import services as notifications
+        from apps.notifications import notify as notifications
     except ImportError:
         return None
     return getattr(notifications, "notify_invitation", None)

@@ -3,7 +3,8 @@
 Everything here is built from ``game_view(game, seat)`` and from events filtered with
 ``visible(event, seat)``; nothing reads ``game.state`` except through the engine's ``view`` and
 ``legal_actions`` (whose results depend only on what the seat may know, BB-20.9, BH-22). Event
-sentences name the players as the game pages' history does (``presenters.common.name_seats``).
+sentences name the players as the game pages' history does (``presenters.common.name_seats``); the
+view's lines are the game's own (``view_lines`` of ``baogame/rules/<game>/mail.py``, by ``commands``).
 """
 
 from __future__ import annotations
@@ -21,11 +22,11 @@ from django.utils import timezone
 from django.utils.html import strip_tags
 
 from apps.games.models import Game, Move
-from apps.games.presenters.baobei import card_label
 from apps.games.presenters.common import engine_sentence, name_seats
 from apps.games.selectors import game_view
 from apps.games.timeleft import time_left_words
 from baogame.rules.core import visible
+from baogame.rules.mail import plain
 from baogame.rules.registry import get_engine
 
 from . import commands
@@ -85,76 +86,7 @@ def describe_decision(engine: str, decision: dict[str, Any]) -> str:
     return DECISION_TEXT.get(decision.get("kind", ""), "make a decision").capitalize() + "."
 
 
-def plain(value: Any) -> str:
-    if isinstance(value, list):
-        return "[" + ", ".join(plain(v) for v in value) + "]"
-    if isinstance(value, dict):
-        return "{" + ", ".join(f"{k}: {plain(v)}" for k, v in value.items()) + "}"
-    return "—" if value is None else str(value)
-
-
 # --- the recipient's view ---------------------------------------------------------------------------
-
-
-def _bb_card(code: Any) -> str:
-    """A card as the page names it: ``Magpie (4)``; ``face down`` when unknown, ``—`` for an empty slot."""
-    if code is None:
-        return "—"
-    return card_label(str(code))
-
-
-def view_lines_baobei(view: dict[str, Any], seat: int | None, names: Sequence[str]) -> list[str]:
-    """Bao Bei: every display as this seat knows it, the discard, the pile and the decision."""
-    lines = [f"Round {view.get('round')}; running totals: {plain(view.get('totals'))}."]
-    for s in view.get("participants", range(len(view.get("displays", [])))):
-        display = view["displays"][s]
-        who = "You" if s == seat else (names[s] if s < len(names) else f"Seat {s}")
-        slots = "  ".join(f"{k}: {_bb_card(c)}" for k, c in enumerate(display))
-        lines.append(f"{who} (seat {s}): {slots or 'no cards'}")
-    discard = view.get("discard") or []
-    lines.append(
-        f"Discard top: {_bb_card(discard[-1]) if discard else '—'}; draw pile: {view.get('draw')} cards."
-    )
-    drawn = [_bb_card(c) for c in view.get("drawn") or [] if c != "?"]
-    if drawn:
-        lines.append(f"You drew: {', '.join(drawn)}.")
-    if view.get("bao_caller") is not None:
-        shield = " (Shield active)" if view.get("shield_active") else ""
-        lines.append(f"{seat_name(names, view['bao_caller'])} called BAO{shield}.")
-    return lines
-
-
-def view_lines_baohuang(view: dict[str, Any], seat: int | None, names: Sequence[str]) -> list[str]:
-    """Bao Huang: your hand, the others' card counts, roles known to you and the current trick."""
-    lines = [f"Deal {view.get('deal')}; totals: {plain(view.get('totals'))}."]
-    if view.get("hand") is not None:
-        lines.append(f"Your hand ({len(view['hand'])}): {' '.join(view['hand']) or 'empty'}")
-    counts = view.get("counts") or []
-    held = ", ".join(f"{seat_name(names, s)}: {n}" for s, n in enumerate(counts))
-    lines.append(f"Cards held: {held}.")
-    if view.get("emperor") is not None:
-        lines.append(f"Emperor: {seat_name(names, view['emperor'])}.")
-    if view.get("partner") is not None:
-        lines.append(f"Partner: {seat_name(names, view['partner'])}.")
-    if view.get("multiplier", 1) != 1:
-        lines.append(f"Multiplier: x{view['multiplier']}.")
-    top = view.get("top")
-    if top:
-        lines.append(f"To beat: {' '.join(top['cards'])} by {seat_name(names, top['seat'])}.")
-    return lines
-
-
-def seat_name(names: Sequence[str], seat: int) -> str:
-    """A player's label with their seat number (the mail's commands use seat numbers)."""
-    return f"{names[seat]} (seat {seat})" if 0 <= seat < len(names) else f"Seat {seat}"
-
-
-def view_lines_generic(view: dict[str, Any], seat: int | None, names: Sequence[str]) -> list[str]:
-    """Any other engine: the view's fields, one per line (the view is already redacted)."""
-    return [f"{k}: {plain(v)}" for k, v in view.items() if k != "decision"]
-
-
-VIEW_LINES = {"baobei": view_lines_baobei, "baohuang": view_lines_baohuang}
 
 
 def view_lines(game: Game, seat: int | None) -> list[str]:
@@ -162,7 +94,7 @@ def view_lines(game: Game, seat: int | None) -> list[str]:
     view = game_view(game=game, seat=seat)
     if view is None:
         return []
-    return VIEW_LINES.get(game.engine, view_lines_generic)(view, seat, seat_names(game))
+    return commands.language(game.engine).view_lines(view, seat, seat_names(game))
 
 
 def open_decision(game: Game, seat: int) -> dict[str, Any] | None:
@@ -179,13 +111,9 @@ def open_decision(game: Game, seat: int) -> dict[str, Any] | None:
     return engine.view(game.state, seat).get("decision")
 
 
-#: Action type -> its field whose order means nothing (the two slots of a setup peek, a set of cards).
-UNORDERED = {"choose_peek": "slots", "play": "cards", "give_tribute": "cards", "tribute": "cards"}
-
-
-def _same_choice(action: dict[str, Any]) -> str:
-    """A key equal for two actions that are the same choice (order-free fields sorted)."""
-    field = UNORDERED.get(str(action.get("type")))
+def _same_choice(engine: str, action: dict[str, Any]) -> str:
+    """A key equal for two actions that are the same choice (the game's order-free fields sorted)."""
+    field = commands.language(engine).unordered.get(str(action.get("type")))
     if field and isinstance(action.get(field), list):
         action = {**action, field: sorted(action[field], key=str)}
     return json.dumps(action, sort_keys=True, default=str)
@@ -204,7 +132,7 @@ def choices(game: Game, seat: int) -> list[str]:
     by_type: dict[str, list[str]] = {}
     seen: set[str] = set()
     for action in actions:
-        key = _same_choice(action)
+        key = _same_choice(game.engine, action)
         if key in seen:
             continue  # the same choice in another order (peek 1 0 is peek 0 1)
         seen.add(key)

@@ -3,7 +3,8 @@
 A reply is accepted only at a signed, unexpired reply address (``tokens``), from an address of the
 user it names, and once per Message-ID. Its first meaningful line is a command (``commands``) that
 is submitted through ``submit_action`` for the decision the answered mail was about; the sender gets
-an answer mail saying what happened or why it was refused, with the same error code as the web.
+an answer mail (``mails.answer_message``) saying what happened or why it was refused, with the same
+error code as the web.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import logging
 from dataclasses import dataclass, field
 from email import policy
 from email.message import Message
-from email.utils import getaddresses, make_msgid
+from email.utils import getaddresses
 from functools import partial
 from typing import Any
 
@@ -28,8 +29,8 @@ from apps.games.pipeline import submit_action
 from apps.games.selectors import seat_of
 from baogame.rules.core import RuleError
 
-from . import commands, compose, mailtext, services, tokens
-from .models import Category, InboundMessage, ReplyAddress
+from . import commands, compose, mails, mailtext, tokens
+from .models import InboundMessage, ReplyAddress
 
 log = logging.getLogger(__name__)
 
@@ -307,60 +308,8 @@ def answer_send(*, inbound_id: int) -> bool:
     record = InboundMessage.objects.select_related("user__profile", "game", "reply_address").get(
         pk=inbound_id
     )
-    user, game = record.user, record.game
-    if user is None or game is None or not user.email:
+    message = mails.answer_message(record)
+    if message is None:
         return False
-    seat = seat_of(game, user)
-    position = seat.position if seat is not None else None
-    context: dict[str, Any] = {
-        "game": game,
-        "game_name": str(game),
-        "link": services.game_link(game, user),
-        "command": record.command,
-        "applied": record.status == InboundMessage.Status.APPLIED,
-        "code": record.code,
-        "detail": record.detail,
-    }
-    if record.status == InboundMessage.Status.APPLIED and position is not None:
-        from apps.games.models import Move
-
-        seq = record.move_seq
-        move = Move.objects.filter(game=game, seq=seq).first() if seq is not None else None
-        context["heading"] = "Done"
-        context["events"] = compose.move_events(game, move.pk if move else None, position)
-    else:
-        context["heading"] = "Your command was refused"
-    if position is not None:
-        context["view"] = compose.view_lines(game, position)
-        decision = compose.open_decision(game, position)
-        if decision is not None:
-            row = Decision.objects.filter(game=game, seat=position).order_by("deadline").first()
-            context["decision_text"] = compose.describe_decision(game.engine, decision)
-            context["deadline"] = compose.local_time(row.deadline if row else None, user)
-            context["choices"] = compose.choices(game, position)
-    # A refused reply may be corrected by answering this mail: same decision as before.
-    bound = (
-        ""
-        if record.status == InboundMessage.Status.APPLIED or record.reply_address is None
-        else (record.reply_address.decision_id)
-    )
-    reply_to = (
-        services.reply_address_for(user=user, game=game, decision_id=bound) if not game.is_over else None
-    )
-    verb = "done" if context["applied"] else f"refused ({record.code})"
-    message = services.compose_mail(
-        user=user,
-        subject=f"[baogame] {game}: {verb}: {record.command or '(no command)'}"[:200],
-        template="answer",
-        context=context,
-        category=Category.TURN,
-        reply_to=reply_to,
-        engine=game.engine,
-        headers={
-            "In-Reply-To": record.message_id,
-            "References": record.message_id,
-            "Message-ID": make_msgid(),
-        },
-    )
     message.send()
     return True

@@ -6,6 +6,8 @@ This is the one place every channel asks whether to tell a person about somethin
 * The mail column is stored in ``MailSettings.modes`` by the finer mail categories (``Category``), so
   the older per-kind settings and one-click unsubscribe links keep working: the "your move" row is the
   six decision categories (the cell shows the mode of "your turn", setting it sets all six).
+* ``preferences_set``, ``quiet_hours_set`` and ``unsubscribe`` (one-click, from a mail) write the mail
+  settings the older way, by mail category; ``cell_set`` writes one cell of the table.
 * Push and webhook columns are stored in ``MailSettings.channel_modes``; they know immediately and off
   only. Their default is "immediately" where the person has a push subscription or a webhook endpoint,
   which the app owning that channel tells us through ``register_channel`` (until one registers, the
@@ -16,10 +18,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import time
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
 
+from . import tokens
 from .models import Category, MailSettings, Mode
 
 CHANNELS = ("mail", "push", "webhook")
@@ -154,3 +159,66 @@ def cell_set(*, user: User, category: str, channel: str, mode: str) -> None:
     modes[channel] = {**modes.get(channel, {}), category: mode}
     prefs.channel_modes = modes
     prefs.save(update_fields=["channel_modes"])
+
+
+#: Categories a user can set (the digest itself is not one).
+PREFERENCE_CATEGORIES = [c for c in Category if c != Category.DIGEST]
+
+
+def preferences_set(
+    *,
+    user: User,
+    category: str | None = None,
+    mode: str | None = None,
+    digest_hour: int | None = None,
+    live_games: bool | None = None,
+) -> MailSettings:
+    """Set a category's mode and/or the digest hour and live-games switch; ``ValueError`` if invalid."""
+    prefs, _ = MailSettings.objects.get_or_create(user=user)
+    fields: list[str] = []
+    if category is not None or mode is not None:
+        if category not in {c.value for c in PREFERENCE_CATEGORIES}:
+            raise ValueError(f"unknown category {category!r}")
+        if mode not in Mode.values:
+            raise ValueError(f"unknown mode {mode!r}")
+        prefs.modes = {**prefs.modes, category: mode}
+        fields.append("modes")
+    if digest_hour is not None:
+        if not 0 <= int(digest_hour) <= 23:
+            raise ValueError("the digest hour is 0-23")
+        prefs.digest_hour = int(digest_hour)
+        fields.append("digest_hour")
+    if live_games is not None:
+        prefs.live_games = bool(live_games)
+        fields.append("live_games")
+    if fields:
+        prefs.save(update_fields=fields)
+    return prefs
+
+
+def quiet_hours_set(*, user: User, start: time | None, end: time | None) -> MailSettings:
+    """Set the person's quiet hours (local times; both None: none); ``ValueError`` if only one is set
+    or they are equal."""
+    if (start is None) != (end is None) or (start is not None and start == end):
+        raise ValueError("quiet hours need a start and a different end, or neither")
+    prefs, _ = MailSettings.objects.get_or_create(user=user)
+    prefs.quiet_start, prefs.quiet_end = start, end
+    prefs.save(update_fields=["quiet_start", "quiet_end"])
+    return prefs
+
+
+def unsubscribe(*, token: str) -> tuple[User, str]:
+    """One-click unsubscribe: switch the token's category off (the digest: every digest category).
+
+    Raises ``signing.BadSignature`` for a forged token.
+    """
+    data = tokens.unsubscribe_load(token)
+    user = get_user_model().objects.get(pk=data["u"])
+    category = data["c"]
+    prefs, _ = MailSettings.objects.get_or_create(user=user)
+    if category == Category.DIGEST:
+        prefs.modes = {c: (Mode.OFF if m == Mode.DIGEST else m) for c, m in prefs.modes.items()}
+    else:
+        prefs.modes = {**prefs.modes, category: Mode.OFF}
+    prefs.save(update_fields=["modes"])
+    return user, category

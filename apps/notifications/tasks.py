@@ -6,32 +6,32 @@ from typing import Any
 
 from celery import shared_task
 
-from . import inbound, services
+from . import inbound, mails, notify, send
 
 
 @shared_task(acks_late=True, autoretry_for=(Exception,), retry_backoff=True, max_retries=5)
 def notify_move_applied(game_id: int, version: int, move_id: int | None, opened: list[list[Any]]) -> int:
     """Record (and send) the mails a move calls for."""
-    return services.notify_move_applied(game_id=game_id, version=version, move_id=move_id, opened=opened)
+    return notify.notify_move_applied(game_id=game_id, version=version, move_id=move_id, opened=opened)
 
 
 @shared_task(acks_late=True, autoretry_for=(Exception,), retry_backoff=True, max_retries=5)
 def notify_game_ended(game_id: int) -> int:
     """Record (and send) the final-result mails."""
-    return services.notify_game_ended(game_id=game_id)
+    return notify.notify_game_ended(game_id=game_id)
 
 
 @shared_task(
     acks_late=True,
-    autoretry_for=(services.SendFailed,),
+    autoretry_for=(send.SendFailed,),
     retry_backoff=30,
     retry_backoff_max=3600,
     retry_jitter=True,
-    max_retries=services.SEND_MAX_ATTEMPTS - 1,
+    max_retries=send.SEND_MAX_ATTEMPTS - 1,
 )
 def send_notification(notification_id: int) -> bool:
     """Send one notification (claimed first, so a retry or a duplicate task never sends twice)."""
-    return services.notification_send(notification_id=notification_id)
+    return send.notification_send(notification_id=notification_id)
 
 
 @shared_task(acks_late=True, autoretry_for=(Exception,), retry_backoff=30, max_retries=5)
@@ -43,23 +43,23 @@ def send_answer(inbound_id: int) -> bool:
 @shared_task(acks_late=True)
 def send_reminders() -> int:
     """Beat: remind the owners of decisions whose time is 75% gone."""
-    return services.reminders_send_due()
+    return notify.reminders_send_due()
 
 
 @shared_task(acks_late=True)
 def send_digests() -> int:
     """Beat: the daily digests of users whose local digest hour it is."""
-    return services.digests_send_due()
+    return notify.digests_send_due()
 
 
 @shared_task(acks_late=True)
 def reclaim_stale_notifications() -> int:
     """Beat: re-queue (or give up) notifications whose sending worker died after claiming them, and
     re-queue those whose send task was lost."""
-    return services.notifications_recover()
+    return send.notifications_recover()
 
 
 @shared_task(acks_late=True)
 def expire_reply_addresses() -> int:
     """Beat, daily: forget reply-address nonces past their lifetime."""
-    return services.expire_reply_addresses()
+    return mails.expire_reply_addresses()

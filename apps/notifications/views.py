@@ -18,7 +18,7 @@ from django.views.decorators.http import require_POST
 from apps.accounts.http import AuthenticatedHttpRequest
 from apps.games.models import Game
 
-from . import bounces, calendar, preferences, selectors, services, tokens
+from . import bounces, calendar, preferences, selectors, tokens
 from .checks import inbound_webhook_secret
 from .models import Category
 
@@ -102,10 +102,10 @@ def preferences_page(request: AuthenticatedHttpRequest) -> HttpResponse:
                         channel=channel,
                         mode=data[cell_field(row.key, channel)],
                     )
-        services.preferences_set(
+        preferences.preferences_set(
             user=request.user, digest_hour=data["digest_hour"], live_games=data["live_games"]
         )
-        services.quiet_hours_set(user=request.user, start=data["quiet_start"], end=data["quiet_end"])
+        preferences.quiet_hours_set(user=request.user, start=data["quiet_start"], end=data["quiet_end"])
         messages.success(request, "Notification settings saved.")
         return redirect("notifications:preferences")
     feed = calendar.feed_get(user=request.user)
@@ -153,7 +153,7 @@ def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
         raise Http404("unknown unsubscribe link") from None
     label = Category(data["c"]).label if data["c"] in Category.values else data["c"]
     if request.method == "POST":
-        services.unsubscribe(token=token)
+        preferences.unsubscribe(token=token)
         return render(request, "notifications/unsubscribed.html", {"label": label})
     return render(request, "notifications/unsubscribe.html", {"label": label, "token": token})
 

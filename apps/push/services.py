@@ -33,7 +33,8 @@ from apps.games.models import Decision, Game
 from apps.notifications import clock, quiet, selectors
 from apps.notifications.compose import user_zone
 from apps.notifications.models import Category
-from apps.notifications.services import KIND_CATEGORY, settle_seconds
+from apps.notifications.notify import KIND_CATEGORY
+from apps.notifications.timing import settle_seconds
 from apps.webhooks import urlguard
 from baogame.celery import publish
 

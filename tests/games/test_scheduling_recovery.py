@@ -70,7 +70,7 @@ def test_the_sweep_leaves_a_bot_alone_that_owns_its_decision_for_a_short_time(se
 def test_a_notification_left_pending_is_sent_once_by_the_recovery_sweep(
     settings, django_capture_on_commit_callbacks
 ) -> None:
-    from apps.notifications import services as notifications
+    from apps.notifications import notify as notifications
 
     user = UserFactory()
     game = _game_against_a_bot(user)

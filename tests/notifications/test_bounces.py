@@ -17,7 +17,7 @@ from django.core.mail import EmailMessage, get_connection
 
 from apps.notifications import bounces
 from apps.notifications.models import MailSuppression, Notification
-from apps.notifications.services import notification_send
+from apps.notifications.send import notification_send
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from django.core import mail
 
-from apps.notifications import preferences, selectors, services, tokens
+from apps.notifications import notify, preferences, selectors, tokens
 from apps.notifications.models import Mode, Notification
 
 pytestmark = pytest.mark.django_db
@@ -17,7 +17,7 @@ pytestmark = pytest.mark.django_db
 def _digest_user(user: Any, zone: str, hour: int) -> None:
     user.profile.time_zone = zone
     user.profile.save()
-    services.preferences_set(user=user, category="turn", mode=Mode.DIGEST, digest_hour=hour)
+    preferences.preferences_set(user=user, category="turn", mode=Mode.DIGEST, digest_hour=hour)
 
 
 def test_digest_goes_out_at_each_users_local_hour(
@@ -32,8 +32,8 @@ def test_digest_goes_out_at_each_users_local_hour(
     assert mail.outbox == []
 
     with django_capture_on_commit_callbacks(execute=True):
-        sent_paris = services.digests_send_due(now=datetime(2025, 1, 15, 7, 10, tzinfo=UTC))
-        sent_tokyo = services.digests_send_due(now=datetime(2025, 1, 15, 23, 10, tzinfo=UTC))
+        sent_paris = notify.digests_send_due(now=datetime(2025, 1, 15, 7, 10, tzinfo=UTC))
+        sent_tokyo = notify.digests_send_due(now=datetime(2025, 1, 15, 23, 10, tzinfo=UTC))
 
     assert (sent_paris, sent_tokyo) == (1, 0)  # Tokyo's player has no game waiting
     assert [m.to[0] for m in mail.outbox] == [users[0].email]
@@ -50,16 +50,16 @@ def test_digest_is_sent_once_per_local_day(
     at = datetime(2025, 6, 2, 22, 5, tzinfo=UTC)  # 18:05 in New York (summer time)
 
     with django_capture_on_commit_callbacks(execute=True):
-        first = services.digests_send_due(now=at)
-        second = services.digests_send_due(now=at.replace(minute=45))
-        other_hour = services.digests_send_due(now=at.replace(hour=12))
+        first = notify.digests_send_due(now=at)
+        second = notify.digests_send_due(now=at.replace(minute=45))
+        other_hour = notify.digests_send_due(now=at.replace(hour=12))
 
     assert (first, second, other_hour) == (1, 0, 0)
     assert len(mail.outbox) == 1
 
 
 def test_preferences_get_lists_every_category(users: list) -> None:
-    services.preferences_set(user=users[0], category="pluck", mode=Mode.OFF, digest_hour=6)
+    preferences.preferences_set(user=users[0], category="pluck", mode=Mode.OFF, digest_hour=6)
 
     prefs = selectors.preferences_get(user=users[0])
 
@@ -70,11 +70,11 @@ def test_preferences_get_lists_every_category(users: list) -> None:
 
 def test_preferences_set_refuses_unknown_values(users: list) -> None:
     with pytest.raises(ValueError):
-        services.preferences_set(user=users[0], category="pluck", mode="sometimes")
+        preferences.preferences_set(user=users[0], category="pluck", mode="sometimes")
     with pytest.raises(ValueError):
-        services.preferences_set(user=users[0], category="nope", mode="off")
+        preferences.preferences_set(user=users[0], category="nope", mode="off")
     with pytest.raises(ValueError):
-        services.preferences_set(user=users[0], digest_hour=24)
+        preferences.preferences_set(user=users[0], digest_hour=24)
 
 
 def test_preferences_page_saves_modes(client: Any, users: list) -> None:

@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from apps.games import lifecycle
 from apps.games.models import Game
-from apps.notifications import services as notifications
+from apps.notifications import send as notifications
 from apps.notifications.models import MoveMailOutbox, Notification
 from tests.factories import UserFactory
 from tests.support.celery_worker import (

@@ -15,7 +15,7 @@ from apps.games import clock as game_clock
 from apps.games import lifecycle as game_lifecycle
 from apps.games import pipeline as game_pipeline
 from apps.games.models import Decision, Game, Move, Seat
-from apps.notifications import services
+from apps.notifications import mails, notify, preferences, send
 from apps.notifications.models import Category, Mode, Notification
 from tests.notifications.conftest import mails_to
 
@@ -111,7 +111,7 @@ def test_live_games_send_nothing_by_default(
 def test_live_games_send_mail_when_switched_on(
     started: Any, users: list, django_capture_on_commit_callbacks: Any
 ) -> None:
-    services.preferences_set(user=users[0], live_games=True)
+    preferences.preferences_set(user=users[0], live_games=True)
 
     with django_capture_on_commit_callbacks(execute=True):
         started(2, timing_preset="live")
@@ -122,7 +122,7 @@ def test_live_games_send_mail_when_switched_on(
 def test_category_switched_off_sends_nothing(
     started: Any, users: list, django_capture_on_commit_callbacks: Any
 ) -> None:
-    services.preferences_set(user=users[0], category="turn", mode=Mode.OFF)
+    preferences.preferences_set(user=users[0], category="turn", mode=Mode.OFF)
 
     with django_capture_on_commit_callbacks(execute=True):
         started(2)
@@ -134,7 +134,7 @@ def test_category_switched_off_sends_nothing(
 def test_digest_category_queues_instead_of_sending(
     started: Any, users: list, django_capture_on_commit_callbacks: Any
 ) -> None:
-    services.preferences_set(user=users[0], category="turn", mode=Mode.DIGEST)
+    preferences.preferences_set(user=users[0], category="turn", mode=Mode.DIGEST)
 
     with django_capture_on_commit_callbacks(execute=True):
         started(2)
@@ -200,7 +200,7 @@ def test_round_end_event_mails_the_round_result(
     )
 
     with django_capture_on_commit_callbacks(execute=True):
-        made = services.notify_move_applied(game_id=game.pk, version=99, move_id=move.pk, opened=[])
+        made = notify.notify_move_applied(game_id=game.pk, version=99, move_id=move.pk, opened=[])
 
     assert made == 2
     assert sorted(m.to[0] for m in mail.outbox if "round result" in m.subject) == [
@@ -215,8 +215,8 @@ def test_invitation_is_sent_once(
     game = game_lifecycle.game_create(creator=users[0], engine=toy_engine, players=2, options={})
 
     with django_capture_on_commit_callbacks(execute=True):
-        services.notify_invitation(game_id=game.pk, user=users[3])
-        services.notify_invitation(game_id=game.pk, user=users[3])
+        notify.notify_invitation(game_id=game.pk, user=users[3])
+        notify.notify_invitation(game_id=game.pk, user=users[3])
 
     assert len(mails_to(users[3])) == 1
     assert "invited" in mails_to(users[3])[0].subject
@@ -232,9 +232,9 @@ def test_reminder_at_75_percent_of_the_time_once(
     span = decision.deadline - decision.opened_at
 
     with django_capture_on_commit_callbacks(execute=True):
-        early = services.reminders_send_due(now=decision.opened_at + span * 0.7)
-        due = services.reminders_send_due(now=decision.opened_at + span * 0.8)
-        again = services.reminders_send_due(now=decision.opened_at + span * 0.9)
+        early = notify.reminders_send_due(now=decision.opened_at + span * 0.7)
+        due = notify.reminders_send_due(now=decision.opened_at + span * 0.8)
+        again = notify.reminders_send_due(now=decision.opened_at + span * 0.9)
 
     assert (early, due, again) == (0, 1, 0)
     assert [m.to[0] for m in mail.outbox] == [users[0].email]
@@ -255,7 +255,7 @@ def test_decision_closed_before_sending_is_skipped(
         )
     note = Notification.objects.get(user=users[0])
 
-    sent = services.notification_send(notification_id=note.pk)
+    sent = send.notification_send(notification_id=note.pk)
 
     assert sent is False
     assert Notification.objects.get(pk=note.pk).status == Notification.Status.SKIPPED
@@ -274,12 +274,12 @@ def test_retried_send_after_a_failure_sends_exactly_once(
 
     with (
         mock.patch("django.core.mail.EmailMultiAlternatives.send", side_effect=OSError("smtp down")),
-        pytest.raises(services.SendFailed),
+        pytest.raises(send.SendFailed),
     ):
-        services.notification_send(notification_id=note.pk)
+        send.notification_send(notification_id=note.pk)
     failed = Notification.objects.get(pk=note.pk)
-    first = services.notification_send(notification_id=note.pk)
-    second = services.notification_send(notification_id=note.pk)
+    first = send.notification_send(notification_id=note.pk)
+    second = send.notification_send(notification_id=note.pk)
 
     assert (failed.status, failed.last_error) == (Notification.Status.FAILED, "OSError: smtp down")
     assert (first, second) == (True, False)
@@ -291,7 +291,7 @@ def test_the_send_task_retries_failed_sends_with_backoff() -> None:
     """Retries and backoff sit on the task decorator (a real worker reschedules; eager mode cannot)."""
     from apps.notifications.tasks import send_notification
 
-    assert services.SendFailed in send_notification.autoretry_for
+    assert send.SendFailed in send_notification.autoretry_for
     assert send_notification.retry_backoff and send_notification.max_retries >= 3
 
 
@@ -303,7 +303,7 @@ def test_a_duplicate_notification_is_not_recorded_twice(
     decision = Decision.objects.get(game=game)
 
     with django_capture_on_commit_callbacks(execute=True):
-        again = services.notify_move_applied(
+        again = notify.notify_move_applied(
             game_id=game.pk, version=0, move_id=None, opened=[[0, decision.kind, decision.decision_id]]
         )
 
@@ -325,7 +325,7 @@ def test_concurrent_claims_send_once(
         status=Notification.Status.SENDING, claimed_at=timezone.now()
     )
 
-    assert services.notification_send(notification_id=note.pk) is False
+    assert send.notification_send(notification_id=note.pk) is False
     assert mail.outbox == []
 
 
@@ -338,7 +338,7 @@ def test_expired_reply_nonces_are_deleted(
         started(2)
 
     assert (
-        services.expire_reply_addresses(now=timezone.now() + timedelta(days=31))
+        mails.expire_reply_addresses(now=timezone.now() + timedelta(days=31))
         == ReplyAddress.objects.count() + 1
     )
 
@@ -421,7 +421,7 @@ def test_a_mail_for_a_seat_its_player_no_longer_holds_is_not_sent(
     note = Notification.objects.get(user=users[0])
     Seat.objects.filter(game=game, position=note.seat).update(user=users[4])
 
-    sent = services.notification_send(notification_id=note.pk)
+    sent = send.notification_send(notification_id=note.pk)
 
     assert sent is False and mail.outbox == []
     assert Notification.objects.get(pk=note.pk).status == Notification.Status.SKIPPED

@@ -13,7 +13,7 @@ from django.utils import timezone
 from apps.accounts.models import Profile
 from apps.games.models import Decision
 from apps.notifications import clock as notification_clock
-from apps.notifications import quiet, services
+from apps.notifications import notify, quiet, send
 from apps.notifications.models import MailSettings, Notification
 from tests.notifications.conftest import mails_to
 
@@ -101,10 +101,10 @@ def test_mail_due_inside_quiet_hours_is_held_and_sent_as_one_when_they_end(
 
     with capture(execute=True):  # the beat sweep, before and after the end (it queues the send task)
         moved["now"] = _utc(2026, 6, 11, 6, 58)
-        services.notifications_requeue_pending(now=moved["now"])
+        send.notifications_requeue_pending(now=moved["now"])
         assert mails_to(users[0]) == []
         moved["now"] = _utc(2026, 6, 11, 7, 1)
-        services.notifications_requeue_pending(now=moved["now"])
+        send.notifications_requeue_pending(now=moved["now"])
 
     (message,) = mails_to(users[0])
     assert "after your quiet hours" in message.subject
@@ -130,7 +130,7 @@ def test_two_games_held_overnight_come_in_one_mail(
 
     with capture(execute=True):
         moved["now"] = ends
-        services.notifications_requeue_pending(now=ends)
+        send.notifications_requeue_pending(now=ends)
 
     (message,) = mails_to(users[0])
     assert "2 game(s) waiting" in message.subject
@@ -170,7 +170,7 @@ def test_a_reminder_breaks_quiet_hours_only_for_a_deadline_inside_them_or_an_hou
     remind_at = turn.opened_at + (turn.deadline - turn.opened_at) * 0.76
     moved["now"] = remind_at
     with capture(execute=True):
-        assert services.reminders_send_due(now=remind_at) == 1
+        assert notify.reminders_send_due(now=remind_at) == 1
 
     reminder = Notification.objects.get(kind="reminder")
     assert reminder.held is held
@@ -202,12 +202,12 @@ def test_a_mail_falling_due_after_quiet_hours_began_waits_for_their_end(
 
     moved["now"] = note.due_at
     with capture(execute=True):
-        assert services.notification_send(notification_id=note.pk) is False
+        assert send.notification_send(notification_id=note.pk) is False
 
     note.refresh_from_db()
     assert (note.status, note.held, note.due_at) == ("pending", True, _utc(2026, 6, 11, 7, 0))
     assert mails_to(users[0]) == []
     with capture(execute=True):
         moved["now"] = note.due_at
-        services.notifications_requeue_pending(now=note.due_at)
+        send.notifications_requeue_pending(now=note.due_at)
     assert len(mails_to(users[0])) == 1

@@ -11,7 +11,7 @@ from django.conf import settings
 from django.core import mail
 from django.utils import timezone
 
-from apps.notifications import services, tasks
+from apps.notifications import send, tasks
 from apps.notifications.models import Notification
 
 pytestmark = pytest.mark.django_db
@@ -48,7 +48,7 @@ def test_a_stale_claim_is_requeued_and_then_sent_once(
     note = claimed(_stale())
 
     with django_capture_on_commit_callbacks(execute=True):
-        requeued = services.notifications_reclaim_stale()
+        requeued = send.notifications_reclaim_stale()
     redelivered = tasks.send_notification(note.pk)
 
     row = Notification.objects.get(pk=note.pk)
@@ -62,7 +62,7 @@ def test_a_fresh_claim_is_left_to_its_worker(claimed: Any, django_capture_on_com
     note = claimed(timedelta(seconds=settings.NOTIFICATIONS_CLAIM_TIMEOUT - 60))
 
     with django_capture_on_commit_callbacks() as callbacks:
-        requeued = services.notifications_reclaim_stale()
+        requeued = send.notifications_reclaim_stale()
 
     assert requeued == 0
     assert callbacks == []
@@ -81,7 +81,7 @@ def test_the_claim_timeout_is_a_setting(
         mock.patch("apps.notifications.tasks.send_notification.delay"),
         django_capture_on_commit_callbacks(execute=True),
     ):
-        requeued = services.notifications_reclaim_stale()
+        requeued = send.notifications_reclaim_stale()
 
     assert requeued == 1
 
@@ -89,29 +89,29 @@ def test_the_claim_timeout_is_a_setting(
 def test_a_stale_claim_past_the_attempt_limit_is_failed_with_the_reason(
     claimed: Any, django_capture_on_commit_callbacks: Any
 ) -> None:
-    note = claimed(_stale(), attempts=services.SEND_MAX_ATTEMPTS)
+    note = claimed(_stale(), attempts=send.SEND_MAX_ATTEMPTS)
 
     with django_capture_on_commit_callbacks() as callbacks:
-        requeued = services.notifications_reclaim_stale()
+        requeued = send.notifications_reclaim_stale()
 
     row = Notification.objects.get(pk=note.pk)
     assert requeued == 0
     assert callbacks == []
     assert row.status == Notification.Status.FAILED
-    assert f"Gave up after {services.SEND_MAX_ATTEMPTS} attempts" in row.last_error
+    assert f"Gave up after {send.SEND_MAX_ATTEMPTS} attempts" in row.last_error
     assert mail.outbox == []
 
 
 def test_a_stale_claim_one_below_the_limit_still_gets_its_last_attempt(
     claimed: Any, django_capture_on_commit_callbacks: Any
 ) -> None:
-    note = claimed(_stale(), attempts=services.SEND_MAX_ATTEMPTS - 1)
+    note = claimed(_stale(), attempts=send.SEND_MAX_ATTEMPTS - 1)
 
     with django_capture_on_commit_callbacks(execute=True):
-        services.notifications_reclaim_stale()
+        send.notifications_reclaim_stale()
 
     row = Notification.objects.get(pk=note.pk)
-    assert (row.status, row.attempts) == (Notification.Status.SENT, services.SEND_MAX_ATTEMPTS)
+    assert (row.status, row.attempts) == (Notification.Status.SENT, send.SEND_MAX_ATTEMPTS)
     assert len(mail.outbox) == 1
 
 
@@ -125,8 +125,8 @@ def test_running_the_sweep_twice_queues_the_send_once(
         mock.patch("apps.notifications.tasks.send_notification.delay") as delay,
         django_capture_on_commit_callbacks(execute=True),
     ):
-        first = services.notifications_reclaim_stale()
-        second = services.notifications_reclaim_stale()
+        first = send.notifications_reclaim_stale()
+        second = send.notifications_reclaim_stale()
 
     assert (first, second) == (1, 0)
     delay.assert_called_once_with(note.pk)
@@ -147,11 +147,11 @@ def test_a_row_given_up_is_not_sent_by_a_late_redelivered_task(
     claimed: Any, django_capture_on_commit_callbacks: Any
 ) -> None:
     """The broker may still deliver the dead worker's task after the sweep gave the row up."""
-    note = claimed(_stale(), attempts=services.SEND_MAX_ATTEMPTS)
+    note = claimed(_stale(), attempts=send.SEND_MAX_ATTEMPTS)
     with django_capture_on_commit_callbacks(execute=True):
-        services.notifications_reclaim_stale()
+        send.notifications_reclaim_stale()
 
-    sent = services.notification_send(notification_id=note.pk)
+    sent = send.notification_send(notification_id=note.pk)
 
     assert sent is False and mail.outbox == []
     assert Notification.objects.get(pk=note.pk).status == Notification.Status.FAILED

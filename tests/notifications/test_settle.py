@@ -17,7 +17,7 @@ from django.utils import timezone
 from apps.games import pipeline as game_pipeline
 from apps.games.models import Decision, Game
 from apps.notifications import clock as notification_clock
-from apps.notifications import services, tasks
+from apps.notifications import compose, tasks
 from apps.notifications.models import Notification
 from baogame.rules.registry import get_bots, get_engine
 from tests.notifications.conftest import mails_to, play_game
@@ -91,7 +91,7 @@ def test_BH_daily_deal_played_on_the_page_sends_exactly_one_mail(
     assert statuses == ["merged"] * (opened - 1) + ["sent"]
     open_now = Decision.objects.get(game=game, seat=seat)
     (message,) = mails_to(player)
-    named = services.compose.describe_decision("baohuang", {"kind": open_now.kind}).rstrip(".")
+    named = compose.describe_decision("baohuang", {"kind": open_now.kind}).rstrip(".")
     assert named in message.subject
 
 

@@ -21,7 +21,7 @@ from django.utils import timezone
 from apps.games import lifecycle, pipeline
 from apps.games.models import Decision, Game
 from apps.notifications import clock as notification_clock
-from apps.notifications import services as notifications
+from apps.notifications import preferences as notification_preferences
 from apps.push import services, tasks
 from apps.push.models import PushBurst
 from apps.push.vapid import generate
@@ -225,7 +225,7 @@ def test_quiet_hours_hold_the_burst_until_they_end(
     start = (now - timedelta(minutes=1)).time().replace(second=0, microsecond=0)
     end = (now + timedelta(minutes=30)).time().replace(second=0, microsecond=0)
     assert start != end
-    notifications.quiet_hours_set(user=users[1], start=start, end=end)  # the profile's zone: UTC
+    notification_preferences.quiet_hours_set(user=users[1], start=start, end=end)  # the profile's zone: UTC
     _subscribe(users[1], service.subscription())
     game = lifecycle.game_create(creator=users[0], engine="baobei", players=2)
     with capture(execute=True):

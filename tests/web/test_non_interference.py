@@ -32,8 +32,8 @@ from hypothesis import strategies as st
 
 from apps.games import lifecycle, pipeline
 from apps.games.models import Decision, Game, Move
+from apps.notifications.mails import build_message
 from apps.notifications.models import Category, Notification
-from apps.notifications.services import build_message
 from apps.push.services import seat_notice
 from apps.webhooks.payloads import encode as webhook_encode
 from apps.webhooks.payloads import webhook_body

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from baogame.rules.baobei.cards import CARDS
+from baogame.rules.baobei.mail import card_label as card_label  # the page and the mail name cards alike
 
 from .common import button, score_rows
 
@@ -19,13 +20,6 @@ ABILITY_NAMES = {
     "toco": "Toco Toucan: add the top draw-pile card to an opponent's display",
     "shoebill": "Shoebill: draw two cards and replace one of yours and one opponent's",
 }
-
-
-def card_label(code: str | None) -> str:
-    """``Magpie (4)`` for a known card, ``face down`` otherwise."""
-    if not code or code == "?" or code not in CARDS:
-        return "face down"
-    return f"{CARDS[code]['name']} ({CARDS[code]['value']})"
 
 
 def _seat_order(n: int, seat: int | None) -> list[int]:

@@ -1,0 +1,328 @@
+"""The mails themselves: subject, headers, text and HTML bodies, reply address and links.
+
+``build_message`` turns a claimed notification into its mail (a move, a reminder, a result, an
+invitation, a digest, what quiet hours held), ``answer_message`` the answer to a mail command;
+``compose_mail`` adds what every mail carries (the footer, the command summary, the
+List-Unsubscribe headers). What a mail says about a game (the recipient's view, the events, the
+choices) comes from ``compose``.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from email.utils import make_msgid
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth.models import User
+from django.core.mail import EmailMultiAlternatives
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import timezone
+
+from apps.games.models import Decision, Game, Move
+from apps.games.selectors import seat_of
+from baogame.rules.mail import plain, seat_name
+
+from . import commands, compose, selectors, timing, tokens
+from .models import Category, InboundMessage, Notification, ReplyAddress
+
+
+def absolute(path: str) -> str:
+    """``path`` on this site, as a mail links to it."""
+    return f"{settings.SITE_URL}{path}"
+
+
+def game_link(game: Game, user: User) -> str:
+    """A signed link that opens ``game`` for ``user``."""
+    return absolute(
+        reverse("notifications:go", args=[tokens.game_link_token(game_id=game.pk, user_id=user.pk)])
+    )
+
+
+def reply_address_for(*, user: User, game: Game, decision_id: str = "") -> str:
+    """A fresh signed Reply-To address (its own nonce) for one mail about ``game``."""
+    row = ReplyAddress.objects.create(user=user, game=game, decision_id=decision_id)
+    return tokens.reply_address(game_id=game.pk, user_id=user.pk, nonce=row.pk)
+
+
+def expire_reply_addresses(*, now: datetime | None = None) -> int:
+    """Delete nonces older than the reply-address lifetime (their addresses are refused anyway)."""
+    cutoff = (now or timezone.now()) - timedelta(seconds=settings.NOTIFICATIONS_REPLY_MAX_AGE)
+    deleted, _ = ReplyAddress.objects.filter(created_at__lt=cutoff).delete()
+    return deleted
+
+
+def compose_mail(
+    *,
+    user: User,
+    subject: str,
+    template: str,
+    context: dict[str, Any],
+    category: str,
+    reply_to: str | None = None,
+    engine: str | None = None,
+    headers: dict[str, str] | None = None,
+) -> EmailMultiAlternatives:
+    """A text + HTML mail with the footer, List-Unsubscribe headers and Reply-To."""
+    unsubscribe_url = absolute(
+        reverse(
+            "notifications:unsubscribe", args=[tokens.unsubscribe_token(user_id=user.pk, category=category)]
+        )
+    )
+    ctx = {
+        **context,
+        "user": user,
+        "site_url": settings.SITE_URL,
+        "unsubscribe_url": unsubscribe_url,
+        "category_label": Category(category).label if category in Category.values else category,
+        "preferences_url": absolute(reverse("notifications:preferences")),
+        "summary": commands.summary(engine) if engine else [],
+        "notation": commands.notation(engine) if engine else "",
+        "reply_to": reply_to,
+    }
+    all_headers = {
+        "List-Unsubscribe": f"<{unsubscribe_url}>",
+        "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+        "Auto-Submitted": "auto-generated",
+        **(headers or {}),
+    }
+    message = EmailMultiAlternatives(
+        subject=subject,
+        body=render_to_string(f"email/{template}.txt", ctx),
+        from_email=settings.DEFAULT_FROM_EMAIL,
+        to=[user.email],
+        reply_to=[reply_to] if reply_to else None,
+        headers=all_headers,
+    )
+    message.attach_alternative(render_to_string(f"email/{template}.html", ctx), "text/html")
+    return message
+
+
+def _game_name(game: Game) -> str:
+    return f"{game} (#{game.pk})" if game.title else str(game)
+
+
+def build_message(note: Notification, group: list[int] | None = None) -> EmailMultiAlternatives | None:
+    """The mail for a claimed notification (with the ``group`` it takes along), or None when nothing
+    in it applies any more (every decision closed, the seat changed hands)."""
+    if note.kind == Notification.Kind.DIGEST:
+        return _digest_message(note)
+    if note.held:
+        return _held_message(note, group or [])
+    game, user, seat = note.game, note.user, note.seat
+    assert game is not None
+    if seat is not None and not game.seats.filter(position=seat, user=user).exists():
+        return None  # the recipient no longer holds that seat (substituted): their view is not theirs
+    decision_row = None
+    round_ended = note.kind == Notification.Kind.ROUND_RESULT or (
+        note.kind == Notification.Kind.DECISION
+        and Notification.objects.filter(pk__in=group or [], kind=Notification.Kind.ROUND_RESULT).exists()
+    )
+    open_rows: list[Decision] = []
+    if note.kind in timing.BURST_KINDS and seat is not None:  # what is open for them now, not when it opened
+        open_rows = list(Decision.objects.filter(game=game, seat=seat).order_by("deadline", "pk"))
+        decision_row = open_rows[0] if open_rows else None
+        if decision_row is None and not round_ended:
+            return None  # they acted (or it closed) meanwhile and nothing is left for them
+    elif note.kind == Notification.Kind.REMINDER:
+        if seat is not None:
+            decision_row = Decision.objects.filter(game=game, seat=seat, decision_id=note.decision_id).first()
+        if decision_row is None:
+            return None  # answered or closed before we got to send it
+    context: dict[str, Any] = {"game": game, "game_name": _game_name(game), "link": game_link(game, user)}
+    subject_prefix = f"[baogame] {_game_name(game)}"
+    if note.kind == Notification.Kind.INVITATION:
+        if game.status != Game.Status.OPEN:
+            return None
+        context["heading"] = "You are invited to a game"
+        context["intro"] = (
+            f"{game.created_by or 'Someone'} invites you to play {game.get_engine_display()} "
+            f"({game.players} players). Follow the link to take a seat."
+        )
+        return compose_mail(
+            user=user,
+            subject=f"{subject_prefix}: you are invited",
+            template="notification",
+            context=context,
+            category=note.category,
+        )
+    if seat is not None:
+        context["view"] = compose.view_lines(game, seat)
+        context["events"] = compose.events_since_last_move(game, seat)
+    if decision_row is not None and seat is not None:
+        decision = compose.open_decision(game, seat) or {"kind": note.decision_kind}
+        context["decision_text"] = compose.describe_decision(game.engine, decision)
+        context["deadline"] = compose.deadline_text(decision_row.deadline, user)
+        context["choices"] = compose.choices(game, seat)
+        if len(open_rows) > 1:
+            context["also_open"] = [
+                f"{compose.describe_decision(game.engine, {'kind': row.kind})} "
+                f"Deadline: {compose.deadline_text(row.deadline, user)}"
+                for row in open_rows[1:]
+            ]
+        reminder = note.kind == Notification.Kind.REMINDER
+        context["heading"] = (
+            "Reminder: the deadline is near"
+            if reminder
+            else ("A round has ended; your move" if round_ended else "Your move")
+        )
+        subject = (
+            f"{subject_prefix}: "
+            + ("reminder, " if reminder else "")
+            + ("round result, " if round_ended else "")
+            + context["decision_text"].rstrip(".")
+        )
+        reply_to = reply_address_for(user=user, game=game, decision_id=decision_row.decision_id)
+    elif note.kind == Notification.Kind.ROUND_RESULT:
+        context["heading"] = "A round has ended"
+        subject = f"{subject_prefix}: round result"
+        reply_to = reply_address_for(user=user, game=game)
+    else:  # game result
+        context["heading"] = "The game is over"
+        context["result"] = _result_lines(game, seat)
+        subject = f"{subject_prefix}: final result"
+        reply_to = None
+    return compose_mail(
+        user=user,
+        subject=subject,
+        template="notification",
+        context=context,
+        category=note.category,
+        reply_to=reply_to,
+        engine=game.engine,
+    )
+
+
+def _result_lines(game: Game, seat: int | None) -> list[str]:
+    result = game.result or {}
+    names = compose.seat_names(game)
+    lines = []
+    for row in result.get("standings") or []:
+        you = " (you)" if row.get("seat") == seat else ""
+        who = seat_name(names, int(row.get("seat", -1)))
+        lines.append(f"{row.get('position')}. {who}{you}: {row.get('total')}")
+    if not lines and isinstance(result.get("totals"), list):
+        for position, total in enumerate(result["totals"]):
+            you = " (you)" if position == seat else ""
+            lines.append(f"{seat_name(names, position)}{you}: {plain(total)}")
+        winners = [seat_name(names, int(w)) for w in result.get("winners") or []]
+        lines.append(f"Winner{'s' if len(winners) != 1 else ''}: {', '.join(winners) or 'none'}")
+    if game.status == Game.Status.ABORTED:
+        lines.append(f"The game was aborted. {game.status_reason}")
+    return lines
+
+
+def _digest_message(note: Notification) -> EmailMultiAlternatives | None:
+    queued = list(
+        Notification.objects.filter(
+            user=note.user, status=Notification.Status.QUEUED_DIGEST, created_at__lte=note.created_at
+        ).select_related("game")
+    )
+    return _summary_message(note.user, queued, heading="Your daily digest", subject="daily digest")
+
+
+def _held_message(note: Notification, group: list[int]) -> EmailMultiAlternatives | None:
+    """One mail for everything quiet hours held: the games waiting for them now, and the news."""
+    held = [note, *Notification.objects.filter(pk__in=group).select_related("game")]
+    return _summary_message(
+        note.user,
+        held,
+        heading="While your quiet hours lasted",
+        subject="after your quiet hours",
+        category=note.category,
+    )
+
+
+def _summary_message(
+    user: User, queued: list[Notification], *, heading: str, subject: str, category: str = Category.DIGEST
+) -> EmailMultiAlternatives | None:
+    """A digest-like mail: every game waiting for ``user`` now, and the news among ``queued``."""
+    waiting = []
+    for game in selectors.digest_games(user=user):
+        seat = next(s.position for s in game.seats.all() if s.user_id == user.pk)
+        row = Decision.objects.filter(game=game, seat=seat).order_by("deadline").first()
+        decision = compose.open_decision(game, seat) or {"kind": row.kind if row else ""}
+        waiting.append(
+            {
+                "name": _game_name(game),
+                "what": compose.describe_decision(game.engine, decision),
+                "deadline": compose.deadline_text(row.deadline if row else None, user),
+                "link": game_link(game, user),
+                "reply": reply_address_for(user=user, game=game),
+            }
+        )
+    news = [
+        f"{_game_name(n.game)}: {n.get_kind_display().lower()}"
+        for n in queued
+        if n.game is not None
+        and (
+            n.kind
+            in {Notification.Kind.ROUND_RESULT, Notification.Kind.GAME_RESULT, Notification.Kind.INVITATION}
+        )
+    ]
+    if not waiting and not news:
+        return None
+    return compose_mail(
+        user=user,
+        subject=f"[baogame] {subject}: {len(waiting)} game(s) waiting for you",
+        template="digest",
+        context={"waiting": waiting, "news": news, "heading": heading},
+        category=category,
+    )
+
+
+def answer_message(record: InboundMessage) -> EmailMultiAlternatives | None:
+    """The answer to a processed inbound mail: what its command did, or why it was refused, with the
+    sender's view now and a fresh reply address; None when there is nobody to answer."""
+    user, game = record.user, record.game
+    if user is None or game is None or not user.email:
+        return None
+    seat = seat_of(game, user)
+    position = seat.position if seat is not None else None
+    context: dict[str, Any] = {
+        "game": game,
+        "game_name": str(game),
+        "link": game_link(game, user),
+        "command": record.command,
+        "applied": record.status == InboundMessage.Status.APPLIED,
+        "code": record.code,
+        "detail": record.detail,
+    }
+    if record.status == InboundMessage.Status.APPLIED and position is not None:
+        seq = record.move_seq
+        move = Move.objects.filter(game=game, seq=seq).first() if seq is not None else None
+        context["heading"] = "Done"
+        context["events"] = compose.move_events(game, move.pk if move else None, position)
+    else:
+        context["heading"] = "Your command was refused"
+    if position is not None:
+        context["view"] = compose.view_lines(game, position)
+        decision = compose.open_decision(game, position)
+        if decision is not None:
+            row = Decision.objects.filter(game=game, seat=position).order_by("deadline").first()
+            context["decision_text"] = compose.describe_decision(game.engine, decision)
+            context["deadline"] = compose.local_time(row.deadline if row else None, user)
+            context["choices"] = compose.choices(game, position)
+    # A refused reply may be corrected by answering this mail: same decision as before.
+    bound = (
+        ""
+        if record.status == InboundMessage.Status.APPLIED or record.reply_address is None
+        else (record.reply_address.decision_id)
+    )
+    reply_to = reply_address_for(user=user, game=game, decision_id=bound) if not game.is_over else None
+    verb = "done" if context["applied"] else f"refused ({record.code})"
+    return compose_mail(
+        user=user,
+        subject=f"[baogame] {game}: {verb}: {record.command or '(no command)'}"[:200],
+        template="answer",
+        context=context,
+        category=Category.TURN,
+        reply_to=reply_to,
+        engine=game.engine,
+        headers={
+            "In-Reply-To": record.message_id,
+            "References": record.message_id,
+            "Message-ID": make_msgid(),
+        },
+    )

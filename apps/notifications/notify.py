@@ -1,0 +1,244 @@
+"""Creating notifications from game events: who gets which mail, at most once.
+
+The game's signals (through the outbox and its tasks) call ``notify_move_applied`` and
+``notify_game_ended``; beat calls ``reminders_send_due`` and ``digests_send_due``. Each records
+``Notification`` rows (a unique key makes that at most once) and queues their sending (``send``).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from apps.games.models import Decision, Game, Move
+
+from . import clock, compose, outbox, selectors, send, timing
+from .models import Category, MailSettings, Mode, Notification
+
+#: Decision kind (both games and the test engine) -> mail category.
+KIND_CATEGORY = {
+    "setup_peek": Category.SETUP,
+    "turn_action": Category.TURN,
+    "after_draw": Category.TURN,
+    "end_turn": Category.TURN,
+    "pluck_window": Category.PLUCK,
+    "ability": Category.ABILITY,
+    "macaw_decide": Category.ABILITY,
+    "shoebill_place": Category.ABILITY,
+    "tribute": Category.TRIBUTE,
+    "declare": Category.DECLARE,
+    "turn": Category.TURN,
+    "window": Category.PLUCK,
+}
+
+
+def _wants(user: User, game: Game | None, category: str) -> str:
+    """The mode that applies to this user, game and category (live games: off by default)."""
+    prefs = selectors.mail_settings_for(user=user)
+    if not user.email or not user.is_active:
+        return Mode.OFF
+    profile = getattr(user, "profile", None)
+    if profile is not None and profile.is_bot_account:
+        return Mode.OFF
+    if game is not None and game.timing_preset == "live" and not prefs.live_games:
+        return Mode.OFF
+    return prefs.mode_for(category)
+
+
+def notification_create(
+    *,
+    user: User,
+    game: Game | None,
+    version: int,
+    kind: str,
+    category: str,
+    seat: int | None = None,
+    decision_id: str = "",
+    decision_kind: str = "",
+    now: datetime | None = None,
+) -> Notification | None:
+    """Record one notification unless the user switched it off or it exists; send it when due.
+
+    Decision and round-result mails wait ``timing.settle_seconds`` so that a burst of them becomes one mail;
+    anything falling due inside the person's quiet hours waits for their end (``quiet.py``). Digest
+    mails wait for the user's digest hour.
+    """
+    now = now or clock.now()
+    mode = _wants(user, game, category) if kind != Notification.Kind.DIGEST else Mode.IMMEDIATE
+    if mode == Mode.OFF:
+        return None
+    status = Notification.Status.QUEUED_DIGEST if mode == Mode.DIGEST else Notification.Status.PENDING
+    due = now
+    if kind in timing.BURST_KINDS:
+        due = now + timedelta(seconds=timing.settle_seconds(game=game, seat=seat, now=now))
+    deadline = timing.deadline_of(game, seat, decision_id)
+    held_until = timing.hold_for_quiet(user=user, kind=kind, due=due, deadline=deadline)
+    try:
+        with transaction.atomic():
+            note = Notification.objects.create(
+                user=user,
+                game=game,
+                version=version,
+                kind=kind,
+                category=category,
+                seat=seat,
+                decision_id=decision_id,
+                decision_kind=decision_kind,
+                status=status,
+                due_at=held_until or due,
+                held=held_until is not None,
+            )
+    except IntegrityError:
+        return None  # already recorded: at most once
+    if status == Notification.Status.PENDING:  # a lost task: notifications_requeue_pending sends it
+        send.queue_send(note, now=now)
+    return note
+
+
+def _human_players(game: Game) -> dict[int, User]:
+    """The player of each seat a human plays now, by position."""
+    return {
+        s.position: s.user
+        for s in game.seats.select_related("user__profile").all()
+        if s.user is not None and not s.played_by_bot
+    }
+
+
+def notify_move_applied(*, game_id: int, version: int, move_id: int | None, opened: list[list[Any]]) -> int:
+    """Mail each human seat for which a decision opened; round results when a round ended.
+
+    Then the move's outbox row is done (``outbox``); run twice, it records nothing twice.
+    """
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None:
+        return 0
+    players = _human_players(game)
+    made = 0
+    for position, kind, decision_id in opened:
+        player = players.get(position)
+        if player is None:
+            continue
+        category = KIND_CATEGORY.get(kind, Category.TURN)
+        made += bool(
+            notification_create(
+                user=player,
+                game=game,
+                version=version,
+                kind=Notification.Kind.DECISION,
+                category=category,
+                seat=position,
+                decision_id=str(decision_id),
+                decision_kind=kind,
+            )
+        )
+    move = Move.objects.filter(pk=move_id).only("events").first() if move_id else None
+    ended_round = move is not None and any(e.get("type") in outbox.ROUND_END_EVENTS for e in move.events)
+    if ended_round and not game.is_over:  # at the game's end the game result says it all
+        for position, player in players.items():
+            made += bool(
+                notification_create(
+                    user=player,
+                    game=game,
+                    version=version,
+                    kind=Notification.Kind.ROUND_RESULT,
+                    category=Category.RESULTS,
+                    seat=position,
+                )
+            )
+    outbox.consume(game_id=game_id, version=version)
+    return made
+
+
+def notify_game_ended(*, game_id: int) -> int:
+    """Mail every human seat the final result."""
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None:
+        return 0
+    made = 0
+    for position, player in _human_players(game).items():
+        made += bool(
+            notification_create(
+                user=player,
+                game=game,
+                version=game.version,
+                kind=Notification.Kind.GAME_RESULT,
+                category=Category.RESULTS,
+                seat=position,
+            )
+        )
+    outbox.consume_game_end(game_id=game_id)
+    return made
+
+
+def notify_invitation(*, game_id: int, user: User) -> Notification | None:
+    """Invite ``user`` to an open game (at most once per user and game)."""
+    game = Game.objects.get(pk=game_id)
+    return notification_create(
+        user=user, game=game, version=0, kind=Notification.Kind.INVITATION, category=Category.INVITATION
+    )
+
+
+def reminders_send_due(*, now: datetime | None = None) -> int:
+    """Remind each human owner of a decision whose time is 75% gone; each decision once."""
+    now = now or clock.now()
+    made = 0
+    due = Decision.objects.filter(
+        reminded_at__isnull=True, deadline__gt=now, game__status=Game.Status.ACTIVE
+    ).select_related("game")
+    for decision in due:
+        assert decision.deadline is not None  # filtered on deadline__gt
+        if decision.opened_at + (decision.deadline - decision.opened_at) * 0.75 > now:
+            continue
+        claim = Decision.objects.filter(  # the row must still hold this decision (rows are reused)
+            pk=decision.pk, seat=decision.seat, decision_id=decision.decision_id, reminded_at=None
+        )
+        if claim.update(reminded_at=now) != 1:
+            continue  # another sweep claimed it
+        player = _human_players(decision.game).get(decision.seat)
+        profile = getattr(player, "profile", None)
+        if player is None or (profile is not None and profile.on_vacation):
+            continue
+        made += bool(
+            notification_create(
+                user=player,
+                game=decision.game,
+                version=decision.game.version,
+                kind=Notification.Kind.REMINDER,
+                category=Category.REMINDER,
+                seat=decision.seat,
+                decision_id=decision.decision_id,
+                decision_kind=decision.kind,
+            )
+        )
+    return made
+
+
+def digests_send_due(*, now: datetime | None = None) -> int:
+    """Send each digest user whose local hour is now their digest hour one mail for the day."""
+    now = now or clock.now()
+    made = 0
+    for prefs in MailSettings.objects.select_related("user__profile"):
+        if Mode.DIGEST not in prefs.modes.values():
+            continue
+        local = timezone.localtime(now, compose.user_zone(prefs.user))
+        if local.hour != prefs.digest_hour:
+            continue
+        has_queued = Notification.objects.filter(
+            user=prefs.user, status=Notification.Status.QUEUED_DIGEST
+        ).exists()
+        if not has_queued and not selectors.digest_games(user=prefs.user):
+            continue
+        made += bool(
+            notification_create(
+                user=prefs.user,
+                game=None,
+                version=int(local.strftime("%Y%m%d")),
+                kind=Notification.Kind.DIGEST,
+                category=Category.DIGEST,
+            )
+        )
+    return made

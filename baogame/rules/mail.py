@@ -1,0 +1,76 @@
+"""What the games' mail languages share: one command line <-> one wire-format action, and text lines.
+
+Each game writes its own in ``<game>/mail.py`` as a ``MailLanguage``: ``parse`` turns a command line
+into an action of the rules files' wire format (BB-22, BH-20) without ``decision_id``, ``format`` is
+its inverse (the recipient's legal choices are printed with it), ``summary`` and ``notation`` are the
+mail footer's help, ``view_lines`` describes a seat's ``view()`` as text, and ``unordered`` says
+which lists of an action are sets (the recipient's choices are listed once). Pure Python: the
+notifications app does the rest (JSON lines, the decision, sending).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .core import RuleError
+
+Action = dict[str, Any]
+
+
+class CommandError(RuleError):
+    """A line that is not a command of the game (codes: ``no_command``, ``unknown_command``,
+    ``malformed_action``)."""
+
+
+@dataclass(frozen=True)
+class MailLanguage:
+    """One game's mail commands and view lines."""
+
+    #: A command line (stripped, not empty) -> its action; ``CommandError`` if it is none.
+    parse: Callable[[str], Action]
+    #: An action (without ``decision_id`` and ``timeout``) -> its command line.
+    format: Callable[[Action], str]
+    #: The commands as (example, meaning) pairs, for the mail footer and the README.
+    summary: tuple[tuple[str, str], ...]
+    #: How the commands and view lines write positions and cards.
+    notation: str
+    #: ``(view, seat, names)`` -> the seat's picture of the game as text lines (names: labels by seat).
+    view_lines: Callable[[dict[str, Any], int | None, Sequence[str]], list[str]]
+    #: Action type -> its field whose order means nothing: two legal actions that differ only in that
+    #: order are one choice in a mail's list of choices.
+    unordered: Mapping[str, str] = field(default_factory=dict)
+
+
+# ASCII digits only, and few of them: "²" passes str.isdigit but not int(), and int() refuses
+# thousands of digits; no seat, slot or card number of either game needs more than three.
+_NUMBER = re.compile(r"^[0-9]{1,3}$")
+
+
+def number(token: str, what: str) -> int:
+    """``token`` as a small number; ``CommandError`` naming ``what`` it should be otherwise."""
+    if not _NUMBER.match(token):
+        raise CommandError("malformed_action", f"{what} must be a number, not {token[:20]!r}")
+    return int(token)
+
+
+def count(args: list[str], n: int, usage: str) -> None:
+    """``CommandError`` showing ``usage`` unless there are exactly ``n`` arguments."""
+    if len(args) != n:
+        raise CommandError("malformed_action", f"usage: {usage}")
+
+
+def plain(value: Any) -> str:
+    """A value of a view or an event as text: lists in brackets, ``—`` for nothing."""
+    if isinstance(value, list):
+        return "[" + ", ".join(plain(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k}: {plain(v)}" for k, v in value.items()) + "}"
+    return "—" if value is None else str(value)
+
+
+def seat_name(names: Sequence[str], seat: int) -> str:
+    """A player's label with their seat number (the mail's commands use seat numbers)."""
+    return f"{names[seat]} (seat {seat})" if 0 <= seat < len(names) else f"Seat {seat}"
