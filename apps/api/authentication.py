@@ -13,7 +13,8 @@ from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import authentication, exceptions
 from rest_framework.request import Request
 
-from baogame import sqlrows
+from apps.games import sql as sqlrows
+from apps.games.store import hand_sql
 
 from .models import ApiToken, token_digest
 
@@ -35,7 +36,12 @@ def _token_sql(vendor: str) -> str:
 
 
 def token_by_digest(digest: str) -> ApiToken | None:
-    """The token with this digest and its user, in one hand-written query (every API request runs it)."""
+    """The token with this digest and its user, in one query (every API request runs it)."""
+    if not hand_sql():
+        try:
+            return ApiToken.objects.select_related("user").get(digest=digest)
+        except ApiToken.DoesNotExist:
+            return None
     user_model = get_user_model()
     sql = _token_sql(connection.vendor)
     rows = sqlrows.fetch(sql, [digest])

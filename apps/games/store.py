@@ -6,28 +6,36 @@ Idempotency-Key. It returns them as a ``LockedGame``, which also collects what t
 write and queue. While a service holds the lock it is the only writer of the game's seats and decision
 rows, so it keeps the ``LockedGame`` in step with its own writes instead of reading them again.
 
-The reads and writes every move and every API request of a game makes are hand-written SQL: same
-results as the obvious querysets (the tests compare them), without compiling a queryset each time (see
-``baogame.sqlrows``). Anything less hot uses the ORM.
+The reads and writes every move makes have two paths, chosen by ``settings.GAMES_HAND_SQL``: SQL
+built once and sent in one round trip on PostgreSQL (``apps.games.sql``), or the plain ORM, query by
+query. Both give the same results (the tests run both and compare them with the ORM's own querysets).
+Anything less hot uses the ORM.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import cache
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AnonymousUser, User
 from django.db import connection
+from django.db.models import Exists, F, OuterRef, Prefetch, Subquery, prefetch_related_objects
 
 from apps.accounts.models import Profile
-from baogame import sqlrows
-from baogame.sqlrows import Statement, column, select_list, table
 
+from . import sql as sqlrows
 from .models import Decision, Game, Move, Seat
+from .sql import Statement, column, select_list, table
+
+
+def hand_sql() -> bool:
+    """Whether the hot reads and writes take the hand-written path (``settings.GAMES_HAND_SQL``)."""
+    return bool(settings.GAMES_HAND_SQL)
 
 
 @cache
@@ -95,6 +103,8 @@ def game_row(
     game_id: int, *, overdue_at: datetime | None = None, seat_of_user: int | None = None
 ) -> GameRow | None:
     """The game as it is stored, unlocked (``lock_game`` locks), and the extra answers asked for."""
+    if not hand_sql():
+        return _orm_game_row(game_id, overdue_at=overdue_at, seat_of_user=seat_of_user)
     statement = _game_statement(game_id, overdue_at=overdue_at, seat_of_user=seat_of_user)
     sqlrows.batch([statement])
     if not statement.rows:
@@ -110,6 +120,36 @@ def game_row(
     if seat_of_user is not None:
         found.user_seat, found.user_hidden_moves = row[index], row[index + 1] or 0
     return found
+
+
+def _orm_game_row(
+    game_id: int, *, overdue_at: datetime | None, seat_of_user: int | None
+) -> GameRow | None:
+    games = Game.objects.filter(pk=game_id)
+    if overdue_at is not None:
+        games = games.annotate(
+            found_overdue=Exists(Decision.objects.filter(game=OuterRef("pk"), deadline__lte=overdue_at))
+        )
+    if seat_of_user is not None:
+        seat = Seat.objects.filter(game=OuterRef("pk"), user_id=seat_of_user)
+        games = games.annotate(
+            found_seat=Subquery(seat.values("position")), found_hidden=Subquery(seat.values("hidden_moves"))
+        )
+    game = games.first()
+    if game is None:
+        return None
+    extra = vars(game)
+    found = GameRow(game)
+    if overdue_at is not None:
+        found.overdue = bool(extra.pop("found_overdue"))
+    if seat_of_user is not None:
+        found.user_seat, found.user_hidden_moves = extra.pop("found_seat"), extra.pop("found_hidden") or 0
+    return found
+
+
+def _orm_seats(game_id: int, *, people: bool) -> list[Seat]:
+    seats = Seat.objects.filter(game_id=game_id).order_by("position")
+    return list(seats.select_related("user__profile") if people else seats)
 
 
 @cache
@@ -131,6 +171,11 @@ def _seats_sql(vendor: str, people: bool) -> str:
 
 def seat_rows(game: Game, *, people: bool = False) -> list[Seat]:
     """The game's seats by position; with ``people``, each seat's user and the user's profile too."""
+    if not hand_sql():
+        seats = _orm_seats(game.pk, people=people)
+        for seat in seats:
+            seat.game = game
+        return seats
     return [
         _seat_from_row(game, row, people=people)
         for row in sqlrows.fetch(_seats_sql(connection.vendor, people), [game.pk])
@@ -151,12 +196,13 @@ def _seat_from_row(game: Game, row: Sequence[Any], *, people: bool) -> Seat:
     return seat
 
 
-def attach_seats(game: Game, seats: list[Seat]) -> None:
-    """Make ``game.seats.all()`` answer ``seats`` without a query, as ``prefetch_related`` would."""
-    queryset = game.seats.all()
-    queryset._result_cache = seats
-    queryset._prefetch_done = True  # type: ignore[attr-defined]
-    game.__dict__.setdefault("_prefetched_objects_cache", {})["seats"] = queryset
+def attach_seats(game: Game, *, people: bool = False) -> None:
+    """Read the game's seats by position (with ``people``: their users and profiles) so that
+    ``game.seats.all()`` then answers without a query (the ORM's ``prefetch_related``, either path)."""
+    seats = Seat.objects.order_by("position")
+    if people:
+        seats = seats.select_related("user__profile")
+    prefetch_related_objects([game], Prefetch("seats", seats))
 
 
 @cache
@@ -170,6 +216,11 @@ def _decisions_sql(vendor: str) -> str:
 
 def decision_rows(game: Game) -> list[Decision]:
     """The game's open decision rows, by deadline (the model's ordering), then id."""
+    if not hand_sql():
+        decisions = list(Decision.objects.filter(game_id=game.pk).order_by("deadline", "id"))
+        for decision in decisions:
+            decision.game = game
+        return decisions
     found = sqlrows.fetch(_decisions_sql(connection.vendor), [game.pk])
     return [_decision_from_row(game, row) for row in found]
 
@@ -188,6 +239,8 @@ def _move_sql(vendor: str) -> str:
 
 def move_by_id(move_id: int) -> Move | None:
     """One move row."""
+    if not hand_sql():
+        return Move.objects.filter(pk=move_id).first()
     rows = sqlrows.fetch(_move_sql(connection.vendor), [move_id])
     return sqlrows.load(Move, rows[0]) if rows else None
 
@@ -202,31 +255,64 @@ def _move_key_sql(vendor: str) -> str:
 
 def move_by_key(game_id: int, key: str) -> Move | None:
     """The game's move submitted with this ``Idempotency-Key``, if any."""
+    if not hand_sql():
+        return Move.objects.filter(game_id=game_id, idempotency_key=key).first()
     rows = sqlrows.fetch(_move_key_sql(connection.vendor), [game_id, key])
     return sqlrows.load(Move, rows[0]) if rows else None
 
 
 # --- the writes of a move ------------------------------------------------------------------------------
 #
-# Each returns the statement; ``baogame.sqlrows.batch`` runs a move's writes together in one round trip.
+# Each returns a write, run later by ``run_writes`` (``LockedGame.flush``): on the hand path a statement
+# (a move's statements go together in one round trip), on the ORM path the ORM call to make.
 
 
-def insert_move(move: Move) -> Statement:
-    """INSERT a new move row (``Move.objects.create``); the batch sets its id."""
+@dataclass
+class OrmWrite:
+    """A write of the ORM path: the call that makes it."""
+
+    run: Callable[[], object]
+
+
+Write = Statement | OrmWrite
+
+
+def run_writes(writes: Sequence[Write]) -> None:
+    """Run the writes in order; consecutive statements go together (``sql.batch``)."""
+    statements: list[Statement] = []
+    for write in writes:
+        if isinstance(write, Statement):
+            statements.append(write)
+            continue
+        sqlrows.batch(statements)
+        statements = []
+        write.run()
+    sqlrows.batch(statements)
+
+
+def insert_move(move: Move) -> Write:
+    """INSERT a new move row (``Move.objects.create``); running it sets the move's id."""
+    if not hand_sql():
+        return OrmWrite(lambda: move.save(force_insert=True))
     return sqlrows.insert_statement(move)
 
 
-def count_hidden_move(seat: Seat) -> Statement:
+def count_hidden_move(seat: Seat) -> Write:
     """Add one to the seat's ``hidden_moves``, in the database itself (a stale instance cannot lose a
     count)."""
+    if not hand_sql():
+        return OrmWrite(lambda: Seat.objects.filter(pk=seat.pk).update(hidden_moves=F("hidden_moves") + 1))
     field = column(Seat, "hidden_moves")
     return Statement(
         f"UPDATE {table(Seat)} SET {field} = {field} + 1 WHERE {column(Seat, 'id')} = %s", [seat.pk]
     )
 
 
-def update_game(game: Game, attnames: list[str]) -> Statement:
+def update_game(game: Game, attnames: list[str]) -> Write:
     """UPDATE the named fields of the game row (``save(update_fields=…)``)."""
+    if not hand_sql():
+        fields = list(attnames)
+        return OrmWrite(lambda: game.save(update_fields=fields))
     return sqlrows.update_statement(game, attnames)
 
 
@@ -236,21 +322,27 @@ DECISION_FIELDS = (
 )  # fmt: skip
 
 
-def reuse_decision_row(pk: int, decision: Decision) -> Statement:
+def reuse_decision_row(pk: int, decision: Decision) -> Write:
     """Write the new ``decision`` over the closed decision row ``pk`` of the same game (it takes the id)."""
     decision.pk = pk
+    if not hand_sql():
+        return OrmWrite(lambda: decision.save(update_fields=DECISION_FIELDS))
     decision._state.adding = False
     decision._state.db = "default"
     return sqlrows.update_statement(decision, DECISION_FIELDS)
 
 
-def delete_decisions(pks: list[int]) -> list[Statement]:
-    """DELETE closed decision rows by id (no statement when there are none)."""
+def delete_decisions(pks: list[int]) -> list[Write]:
+    """DELETE closed decision rows by id (no write when there are none)."""
+    if not hand_sql():
+        return [OrmWrite(lambda: Decision.objects.filter(pk__in=pks).delete())] if pks else []
     return [sqlrows.delete_statement(Decision, pks)] if pks else []
 
 
-def insert_decisions(decisions: list[Decision]) -> list[Statement]:
-    """INSERT new decision rows (the batch gives each its id)."""
+def insert_decisions(decisions: list[Decision]) -> list[Write]:
+    """INSERT new decision rows (running them gives each its id)."""
+    if not hand_sql():
+        return [OrmWrite(lambda: Decision.objects.bulk_create(decisions))] if decisions else []
     return [sqlrows.insert_statement(d) for d in decisions]
 
 
@@ -286,7 +378,7 @@ class LockedGame:
     seats: dict[int, Seat]
     decisions: list[Decision]
     key_move_id: int | None = None
-    writes: list[Statement] = field(default_factory=list)
+    writes: list[Write] = field(default_factory=list)
     tasks: TaskPlan = field(default_factory=TaskPlan)
     bot_loop: bool = False
 
@@ -322,7 +414,7 @@ class LockedGame:
     def flush(self) -> None:
         """Run the collected writes, in one round trip where the database allows it."""
         writes, self.writes = self.writes, []
-        sqlrows.batch(writes)
+        run_writes(writes)
 
 
 def on_vacation(seat: Seat) -> bool:
@@ -338,6 +430,8 @@ def lock_game(game_id: int, *, move_key: str | None = None) -> LockedGame:
     The seat and decision SELECTs run after the lock is granted, each on a fresh snapshot, so they see
     everything committed by the transaction the lock waited for. Raises ``Game.DoesNotExist``.
     """
+    if not hand_sql():
+        return _orm_lock_game(game_id, move_key=move_key)
     lock = _game_statement(game_id, for_update=True, move_key=move_key)
     seats = Statement(_seats_sql(connection.vendor, True), [game_id])
     decisions = Statement(_decisions_sql(connection.vendor), [game_id])
@@ -352,4 +446,19 @@ def lock_game(game_id: int, *, move_key: str | None = None) -> LockedGame:
         seats={s.position: s for s in (_seat_from_row(game, r, people=True) for r in seats.rows)},
         decisions=[_decision_from_row(game, r) for r in decisions.rows],
         key_move_id=row[sqlrows.width(Game)] if move_key is not None else None,
+    )
+
+
+def _orm_lock_game(game_id: int, *, move_key: str | None) -> LockedGame:
+    games = Game.objects.select_for_update().filter(pk=game_id)
+    if move_key is not None:
+        keyed = Move.objects.filter(game=OuterRef("pk"), idempotency_key=move_key)
+        games = games.annotate(found_key_move=Subquery(keyed.values("id")))
+    game = games.get()
+    key_move_id = vars(game).pop("found_key_move") if move_key is not None else None
+    return LockedGame(
+        game=game,
+        seats={s.position: s for s in seat_rows(game, people=True)},
+        decisions=decision_rows(game),
+        key_move_id=key_move_id,
     )
