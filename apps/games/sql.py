@@ -14,11 +14,12 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from functools import cache
 from typing import Any, TypeVar
 
 from django.db import connections
-from django.db.models import Model
+from django.db.models import Model, QuerySet
 from psycopg import pq
 
 M = TypeVar("M", bound=Model)
@@ -78,6 +79,73 @@ def load(model: type[M], row: Sequence[Any], start: int = 0, using: str = "defau
             value = func(value, expression, connection)
         values[index] = value
     return model.from_db(using, list(attnames), values)
+
+
+@dataclass(frozen=True)
+class Select:
+    """A SELECT compiled once from a queryset, to run again with other values (``compile_select``)."""
+
+    sql: str
+    params: tuple[Any, ...]
+    slots: tuple[tuple[int, str], ...]  #: (index in ``params``, name of the value that goes there)
+    models: dict[str, tuple[type[Model], int]]  #: path ("", "user", "user__profile") -> (model, first column)
+    annotations: dict[str, int]  #: annotation name -> column
+
+    def statement(self, using: str = "default", **values: Any) -> Statement:
+        """The statement with these values in the slots of the markers they are named after."""
+        params = list(self.params)
+        for index, name in self.slots:
+            params[index] = _prepared(values[name], using)
+        return Statement(self.sql, params)
+
+    def load(self, row: Sequence[Any], path: str = "", using: str = "default") -> Model | None:
+        """The instance of ``path`` (the queryset's model, or a ``select_related`` path) in ``row``."""
+        model, start = self.models[path]
+        return load(model, row, start, using)
+
+    def value(self, row: Sequence[Any], annotation: str) -> Any:
+        """The value of an annotation in ``row`` (as the database returns it: no converters)."""
+        return row[self.annotations[annotation]]
+
+
+def _prepared(value: Any, using: str) -> Any:
+    """A value as a query parameter, as the compiler prepares it (datetimes differ by database)."""
+    if isinstance(value, datetime):
+        return connections[using].ops.adapt_datetimefield_value(value)
+    return value
+
+
+def compile_select(queryset: QuerySet[Any], using: str = "default", **markers: Any) -> Select:
+    """Compile ``queryset`` once, by Django's own compiler, into a ``Select`` to run again and again.
+
+    The queryset is built with a distinct marker value for each value that changes from call to call
+    (``game_id=-7301``); every query parameter equal to a marker becomes a slot that
+    ``Select.statement(game_id=...)`` fills. Columns are located by the compiler's own layout, so rows
+    load into the instances (``select_related`` included) that the queryset itself would give.
+    """
+    compiler = queryset.query.get_compiler(using=using)
+    sql, compiled = compiler.as_sql()
+    params = tuple(compiled)
+    prepared = {name: _prepared(m, using) for name, m in markers.items()}
+    slots = tuple((i, name) for i, p in enumerate(params) for name, m in prepared.items() if p == m)
+    missing = set(markers) - {name for _, name in slots}
+    if missing or len({i for i, _ in slots}) != len(slots):
+        raise ValueError(f"markers not found once each in the compiled query: {sorted(missing)}")
+    models: dict[str, tuple[type[Model], int]] = {}
+
+    def walk(info: dict[str, Any], path: str) -> None:
+        model, fields = info["model"], info["select_fields"]
+        if fields != list(range(fields[0], fields[0] + width(model, using))):
+            raise ValueError(f"{model.__name__} is not loaded with all its columns in order")
+        models[path] = (model, fields[0])
+        for related in info.get("related_klass_infos", ()):
+            field = related["field"]
+            name = field.related_query_name() if related["reverse"] else field.name
+            walk(related, f"{path}__{name}" if path else name)
+
+    assert compiler.klass_info is not None
+    walk(compiler.klass_info, "")
+    return Select(sql, params, slots, models, dict(compiler.annotation_col_map or {}))
 
 
 def fetch(sql: str, params: Sequence[Any], using: str = "default") -> list[tuple[Any, ...]]:
