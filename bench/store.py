@@ -69,7 +69,7 @@ class Command(BaseCommand):
                 "token": lambda: _timed(lambda: token_by_digest(digest)),
             }
             with override_settings(DEBUG=False):  # no query log (the hand path's batches bypass it)
-                figures = {piece: _measure(calls[piece], options["calls"], options["rounds"]) for piece in PIECES}
+                figures = {p: _measure(calls[p], options["calls"], options["rounds"]) for p in PIECES}
         finally:
             Game.objects.filter(title=run).delete()
             user_model.objects.filter(username__startswith=run).delete()
