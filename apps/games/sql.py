@@ -1,12 +1,13 @@
-"""Hand-written SELECTs for the hottest reads, loaded into ordinary model instances.
+"""The SQL of the hot path (``settings.GAMES_HAND_SQL``): statements made once, run in one round trip.
 
-The ORM compiles every queryset to SQL on every call; for the handful of reads that every API request
-and every move makes (the token, the game row, its seats and decision rows) that compilation costs more
-than the database does. These helpers build the column lists once per model and backend, run plain SQL
-through Django's connection, apply the same converters the ORM would (JSON, datetimes, booleans on
-SQLite) and return instances made with ``Model.from_db``, so callers cannot tell the difference.
-
-Only columns and table names come from the models' metadata; every value is a query parameter.
+The ORM compiles every queryset to SQL on every call and runs each query on its own; for the handful of
+reads and writes every move and every API request makes (the game row lock, seats, decision rows, the
+move and decision writes, the token) that costs several times what the database does (``manage.py
+bench_store``). Here each SELECT is compiled ONCE by Django's own compiler from the very queryset the
+ORM path runs (``compile_select``), the writes' INSERT/UPDATE/DELETE are made once per model from its
+metadata, and ``batch`` sends a move's statements together (psycopg's pipeline mode on PostgreSQL).
+Rows are loaded with the ORM's converters (JSON, datetimes, booleans on SQLite) into instances made
+by ``Model.from_db``, so callers cannot tell the difference. Every value is a query parameter.
 """
 
 from __future__ import annotations
@@ -52,13 +53,6 @@ def _fields(
         if found:
             converters.append((index, expression, found))
     return tuple(columns), tuple(attnames), pk_index, tuple(converters)
-
-
-def select_list(model: type[Model], alias: str, using: str = "default") -> str:
-    """``"alias"."column", …`` for every concrete field of ``model``, in field order."""
-    quote = connections[using].ops.quote_name
-    columns = _fields(model, using)[0]
-    return ", ".join(f"{quote(alias)}.{quote(c)}" for c in columns)
 
 
 def width(model: type[Model], using: str = "default") -> int:
@@ -153,17 +147,6 @@ def fetch(sql: str, params: Sequence[Any], using: str = "default") -> list[tuple
     with connections[using].cursor() as cursor:
         cursor.execute(sql, params)
         return cursor.fetchall()
-
-
-def table(model: type[Model], using: str = "default") -> str:
-    """The quoted table name of ``model``."""
-    return connections[using].ops.quote_name(model._meta.db_table)
-
-
-def column(model: type[Model], attname: str, using: str = "default") -> str:
-    """The quoted column name of ``model``'s field ``attname`` (e.g. ``game_id``)."""
-    field = next(f for f in model._meta.concrete_fields if f.attname == attname)
-    return connections[using].ops.quote_name(_column_name(field))
 
 
 @cache
@@ -269,6 +252,15 @@ def update_statement(instance: Model, attnames: Sequence[str], using: str = "def
     sql, fields = _update_sql(type(instance), tuple(attnames), using)
     params = [f.get_db_prep_save(f.pre_save(instance, False), connection) for f in fields]
     return Statement(sql, [*params, instance.pk])
+
+
+def increment_statement(instance: Model, attname: str, using: str = "default") -> Statement:
+    """Add one to the field ``attname`` of ``instance``'s row, in the database itself."""
+    quote = connections[using].ops.quote_name
+    meta = type(instance)._meta
+    column = quote(_column_name(next(f for f in meta.concrete_fields if f.attname == attname)))
+    table, key = quote(meta.db_table), quote(_column_name(meta.pk))
+    return Statement(f"UPDATE {table} SET {column} = {column} + 1 WHERE {key} = %s", [instance.pk])
 
 
 def delete_statement(model: type[Model], pks: Sequence[Any], using: str = "default") -> Statement:

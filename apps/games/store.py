@@ -27,9 +27,9 @@ from django.db.models import Exists, F, OuterRef, Prefetch, QuerySet, Subquery, 
 
 from apps.accounts.models import Profile
 
-from . import sql as sqlrows
+from . import sql
 from .models import Decision, Game, Move, Seat
-from .sql import Statement, column, table
+from .sql import Statement
 
 
 def hand_sql() -> bool:
@@ -74,7 +74,7 @@ def _games(
 
 
 @cache
-def _game_select(vendor: str, for_update: bool, overdue: bool, seat_of: bool, key: bool) -> sqlrows.Select:
+def _game_select(vendor: str, for_update: bool, overdue: bool, seat_of: bool, key: bool) -> sql.Select:
     games = _games(
         _GAME,
         for_update=for_update,
@@ -89,7 +89,7 @@ def _game_select(vendor: str, for_update: bool, overdue: bool, seat_of: bool, ke
         markers["seat_of_user"] = _USER
     if key:
         markers["move_key"] = _KEY
-    return sqlrows.compile_select(games, **markers)
+    return sql.compile_select(games, **markers)
 
 
 @dataclass
@@ -111,7 +111,7 @@ def game_row(
         overdue, seat_of = overdue_at is not None, seat_of_user is not None
         select = _game_select(connection.vendor, False, overdue, seat_of, False)
         statement = select.statement(game_id=game_id, overdue_at=overdue_at, seat_of_user=seat_of_user)
-        sqlrows.batch([statement])
+        sql.batch([statement])
         if not statement.rows:
             return None
         row = statement.rows[0]
@@ -139,15 +139,15 @@ def _seats(game_id: int, *, people: bool) -> QuerySet[Seat]:
 
 
 @cache
-def _seats_select(vendor: str, people: bool) -> sqlrows.Select:
-    return sqlrows.compile_select(_seats(_GAME, people=people), game_id=_GAME)
+def _seats_select(vendor: str, people: bool) -> sql.Select:
+    return sql.compile_select(_seats(_GAME, people=people), game_id=_GAME)
 
 
 def seat_rows(game: Game, *, people: bool = False) -> list[Seat]:
     """The game's seats by position; with ``people``, each seat's user and the user's profile too."""
     if hand_sql():
         select = _seats_select(connection.vendor, people)
-        seats = [_seat_from_row(select, row) for row in sqlrows.fetch(select.sql, [game.pk])]
+        seats = [_seat_from_row(select, row) for row in sql.fetch(select.sql, [game.pk])]
     else:
         seats = list(_seats(game.pk, people=people))
     for seat in seats:
@@ -155,7 +155,7 @@ def seat_rows(game: Game, *, people: bool = False) -> list[Seat]:
     return seats
 
 
-def _seat_from_row(select: sqlrows.Select, row: Sequence[Any]) -> Seat:
+def _seat_from_row(select: sql.Select, row: Sequence[Any]) -> Seat:
     """A seat from a row of ``_seats_select``; with the people, the user and profile set through the
     relations' own descriptors, as ``select_related`` does."""
     seat = cast(Seat, select.load(row))
@@ -181,15 +181,15 @@ def _decisions(game_id: int) -> QuerySet[Decision]:
 
 
 @cache
-def _decisions_select(vendor: str) -> sqlrows.Select:
-    return sqlrows.compile_select(_decisions(_GAME), game_id=_GAME)
+def _decisions_select(vendor: str) -> sql.Select:
+    return sql.compile_select(_decisions(_GAME), game_id=_GAME)
 
 
 def decision_rows(game: Game) -> list[Decision]:
     """The game's open decision rows, by deadline (the model's ordering), then id."""
     if hand_sql():
         select = _decisions_select(connection.vendor)
-        decisions = [cast(Decision, select.load(row)) for row in sqlrows.fetch(select.sql, [game.pk])]
+        decisions = [cast(Decision, select.load(row)) for row in sql.fetch(select.sql, [game.pk])]
     else:
         decisions = list(_decisions(game.pk))
     for decision in decisions:
@@ -198,12 +198,12 @@ def decision_rows(game: Game) -> list[Decision]:
 
 
 @cache
-def _move_select(vendor: str, by_key: bool) -> sqlrows.Select:
+def _move_select(vendor: str, by_key: bool) -> sql.Select:
     if by_key:
-        return sqlrows.compile_select(
+        return sql.compile_select(
             Move.objects.filter(game_id=_GAME, idempotency_key=_KEY), game_id=_GAME, move_key=_KEY
         )
-    return sqlrows.compile_select(Move.objects.filter(pk=_MOVE), move_id=_MOVE)
+    return sql.compile_select(Move.objects.filter(pk=_MOVE), move_id=_MOVE)
 
 
 def move_by_id(move_id: int) -> Move | None:
@@ -211,7 +211,7 @@ def move_by_id(move_id: int) -> Move | None:
     if not hand_sql():
         return Move.objects.filter(pk=move_id).first()
     select = _move_select(connection.vendor, False)
-    rows = sqlrows.fetch(select.sql, select.statement(move_id=move_id).params)
+    rows = sql.fetch(select.sql, select.statement(move_id=move_id).params)
     return cast("Move | None", select.load(rows[0])) if rows else None
 
 
@@ -220,7 +220,7 @@ def move_by_key(game_id: int, key: str) -> Move | None:
     if not hand_sql():
         return Move.objects.filter(game_id=game_id, idempotency_key=key).first()
     select = _move_select(connection.vendor, True)
-    rows = sqlrows.fetch(select.sql, select.statement(game_id=game_id, move_key=key).params)
+    rows = sql.fetch(select.sql, select.statement(game_id=game_id, move_key=key).params)
     return cast("Move | None", select.load(rows[0])) if rows else None
 
 
@@ -247,17 +247,17 @@ def run_writes(writes: Sequence[Write]) -> None:
         if isinstance(write, Statement):
             statements.append(write)
             continue
-        sqlrows.batch(statements)
+        sql.batch(statements)
         statements = []
         write.run()
-    sqlrows.batch(statements)
+    sql.batch(statements)
 
 
 def insert_move(move: Move) -> Write:
     """INSERT a new move row (``Move.objects.create``); running it sets the move's id."""
     if not hand_sql():
         return OrmWrite(lambda: move.save(force_insert=True))
-    return sqlrows.insert_statement(move)
+    return sql.insert_statement(move)
 
 
 def count_hidden_move(seat: Seat) -> Write:
@@ -265,10 +265,7 @@ def count_hidden_move(seat: Seat) -> Write:
     count)."""
     if not hand_sql():
         return OrmWrite(lambda: Seat.objects.filter(pk=seat.pk).update(hidden_moves=F("hidden_moves") + 1))
-    field = column(Seat, "hidden_moves")
-    return Statement(
-        f"UPDATE {table(Seat)} SET {field} = {field} + 1 WHERE {column(Seat, 'id')} = %s", [seat.pk]
-    )
+    return sql.increment_statement(seat, "hidden_moves")
 
 
 def update_game(game: Game, attnames: list[str]) -> Write:
@@ -276,7 +273,7 @@ def update_game(game: Game, attnames: list[str]) -> Write:
     if not hand_sql():
         fields = list(attnames)
         return OrmWrite(lambda: game.save(update_fields=fields))
-    return sqlrows.update_statement(game, attnames)
+    return sql.update_statement(game, attnames)
 
 
 #: Every field of a decision row but its id and game: what reusing a row rewrites.
@@ -292,21 +289,21 @@ def reuse_decision_row(pk: int, decision: Decision) -> Write:
         return OrmWrite(lambda: decision.save(update_fields=DECISION_FIELDS))
     decision._state.adding = False
     decision._state.db = "default"
-    return sqlrows.update_statement(decision, DECISION_FIELDS)
+    return sql.update_statement(decision, DECISION_FIELDS)
 
 
 def delete_decisions(pks: list[int]) -> list[Write]:
     """DELETE closed decision rows by id (no write when there are none)."""
     if not hand_sql():
         return [OrmWrite(lambda: Decision.objects.filter(pk__in=pks).delete())] if pks else []
-    return [sqlrows.delete_statement(Decision, pks)] if pks else []
+    return [sql.delete_statement(Decision, pks)] if pks else []
 
 
 def insert_decisions(decisions: list[Decision]) -> list[Write]:
     """INSERT new decision rows (running them gives each its id)."""
     if not hand_sql():
         return [OrmWrite(lambda: Decision.objects.bulk_create(decisions))] if decisions else []
-    return [sqlrows.insert_statement(d) for d in decisions]
+    return [sql.insert_statement(d) for d in decisions]
 
 
 # --- the locked game -------------------------------------------------------------------------------------
@@ -408,7 +405,7 @@ def lock_game(game_id: int, *, move_key: str | None = None) -> LockedGame:
     lock = lock_select.statement(game_id=game_id, move_key=move_key)
     seats = seats_select.statement(game_id=game_id)
     decisions = decisions_select.statement(game_id=game_id)
-    sqlrows.batch([lock, seats, decisions])
+    sql.batch([lock, seats, decisions])
     if not lock.rows:
         raise Game.DoesNotExist(f"no game {game_id}")
     row = lock.rows[0]

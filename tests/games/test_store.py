@@ -15,7 +15,7 @@ from django.utils import timezone
 from apps.api.authentication import token_by_digest
 from apps.api.models import token_digest
 from apps.api.services import token_create
-from apps.games import pipeline
+from apps.games import pipeline, sql
 from apps.games import store as rows
 from apps.games.models import Decision, Game, Move, Seat
 from tests.factories import GameFactory
@@ -207,3 +207,24 @@ def test_a_failing_statement_in_a_batch_raises_djangos_error_and_writes_nothing(
         rows.run_writes([rows.insert_move(first), rows.insert_move(second)])
 
     assert not Move.objects.filter(game=game, idempotency_key="dup").exists()
+
+
+def test_counting_a_hidden_move_adds_one_in_the_database(game: Game) -> None:
+    seat = Seat.objects.get(game=game, position=0)
+    stale = Seat.objects.get(pk=seat.pk)
+
+    rows.run_writes([rows.count_hidden_move(seat), rows.count_hidden_move(stale)])
+
+    assert Seat.objects.get(pk=seat.pk).hidden_moves == seat.hidden_moves + 2
+
+
+def test_a_select_is_compiled_only_with_every_marker_found(game: Game) -> None:
+    select = sql.compile_select(Seat.objects.filter(game_id=-5).select_related("user__profile"), game_id=-5)
+
+    assert [name for _, name in select.slots] == ["game_id"]
+    assert set(select.models) == {"", "user", "user__profile"}
+    loaded = [select.load(row) for row in sql.fetch(select.sql, [game.pk])]
+    expected = Seat.objects.filter(game=game).values_list("pk", flat=True)
+    assert sorted(s.pk for s in loaded if s) == sorted(expected)
+    with pytest.raises(ValueError, match="user_id"):
+        sql.compile_select(Seat.objects.filter(game_id=-5), game_id=-5, user_id=-6)
