@@ -15,7 +15,6 @@ from rest_framework import authentication, exceptions
 from rest_framework.request import Request
 
 from apps.games import sql
-from apps.games.store import hand_sql
 
 from .models import ApiToken, token_digest
 
@@ -38,7 +37,7 @@ def _token_select(vendor: str) -> sql.Select:
 
 def token_by_digest(digest: str) -> ApiToken | None:
     """The token with this digest and its user, in one query (every API request runs it)."""
-    if not hand_sql():
+    if not sql.hand_sql():
         return _tokens(digest).first()
     select = _token_select(connection.vendor)
     rows = sql.fetch(select.sql, [digest])

@@ -19,6 +19,7 @@ from datetime import datetime
 from functools import cache
 from typing import Any, TypeVar
 
+from django.conf import settings
 from django.db import connections
 from django.db.models import Model, QuerySet
 from psycopg import pq
@@ -26,6 +27,11 @@ from psycopg import pq
 M = TypeVar("M", bound=Model)
 
 Converter = Callable[[Any, Any, Any], Any]
+
+
+def hand_sql() -> bool:
+    """Whether the hot reads and writes take the hand path (``settings.GAMES_HAND_SQL``)."""
+    return bool(settings.GAMES_HAND_SQL)
 
 
 def _column_name(field: Any) -> str:

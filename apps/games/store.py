@@ -20,7 +20,6 @@ from datetime import UTC, datetime
 from functools import cache
 from typing import Any, cast
 
-from django.conf import settings
 from django.contrib.auth.models import AnonymousUser, User
 from django.db import connection
 from django.db.models import Exists, F, OuterRef, Prefetch, QuerySet, Subquery, prefetch_related_objects
@@ -29,13 +28,7 @@ from apps.accounts.models import Profile
 
 from . import sql
 from .models import Decision, Game, Move, Seat
-from .sql import Statement
-
-
-def hand_sql() -> bool:
-    """Whether the hot reads and writes take the hand path (``settings.GAMES_HAND_SQL``)."""
-    return bool(settings.GAMES_HAND_SQL)
-
+from .sql import Statement, hand_sql
 
 # --- the reads of a move ---------------------------------------------------------------------------------
 #
