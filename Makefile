@@ -47,6 +47,7 @@ bench: venv
 	$(PY) -m baogame.rules.bench baobei --games 200
 	$(PY) -m baogame.rules.bench baohuang --games 50
 	$(PY) manage.py bench_deadlines --games 2000
+	$(PY) manage.py bench_store
 	$(PY) manage.py loadtest --clients 32 --seconds 20
 
 ## Debian's chromium for the browser tests (installed when missing and we are root).

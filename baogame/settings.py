@@ -314,6 +314,10 @@ GAMES_BOT_STALL = env_int("GAMES_BOT_STALL", 60)
 HEALTHZ_MAX_AGE = env_int("HEALTHZ_MAX_AGE", 3 * GAMES_SWEEP_INTERVAL)
 #: Moves enqueue deadline and bot tasks after commit; only the deadline benchmark turns this off.
 GAMES_SCHEDULE_TASKS = env_bool("GAMES_SCHEDULE_TASKS", True)
+#: The reads and writes of a move (lock, seats, decisions, the move and decision rows) and the API
+#: token lookup run as SQL built once and sent in one round trip (``apps.games.sql``); off, the plain
+#: ORM does the same work query by query. Same results either way; the README's Benchmarks say why.
+GAMES_HAND_SQL = env_bool("GAMES_HAND_SQL", True)
 #: Seconds an all-bot game's bot loop pauses between moves (outside its transaction). SQLite lets one
 #: writer in at a time and a loop that takes the lock again at once starves the games where people wait,
 #: so with SQLite (``make run``) the all-bot games leave room; PostgreSQL locks rows and needs no pause

@@ -4,16 +4,17 @@ from __future__ import annotations
 
 from datetime import timedelta
 from functools import cache
-from typing import Any
+from typing import Any, cast
 
-from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
 from django.db import connection
+from django.db.models import QuerySet
 from django.utils import timezone
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import authentication, exceptions
 from rest_framework.request import Request
 
-from baogame import sqlrows
+from apps.games import sql
 
 from .models import ApiToken, token_digest
 
@@ -21,31 +22,29 @@ from .models import ApiToken, token_digest
 LAST_USED_RESOLUTION = timedelta(minutes=5)
 
 
+_DIGEST = "\x1ftoken-digest-marker"
+
+
+def _tokens(digest: str) -> QuerySet[ApiToken]:
+    return ApiToken.objects.select_related("user").filter(digest=digest)
+
+
 @cache
-def _token_sql(vendor: str) -> str:
-    """The token-and-user SELECT, built once per database kind."""
-    user_model = get_user_model()
-    return (
-        f"SELECT {sqlrows.select_list(ApiToken, 't')}, {sqlrows.select_list(user_model, 'u')} "
-        f"FROM {sqlrows.table(ApiToken)} t "
-        f"INNER JOIN {sqlrows.table(user_model)} u ON u.{sqlrows.column(user_model, 'id')} "
-        f"= t.{sqlrows.column(ApiToken, 'user_id')} "
-        f"WHERE t.{sqlrows.column(ApiToken, 'digest')} = %s"
-    )
+def _token_select(vendor: str) -> sql.Select:
+    """The token-and-user SELECT, compiled once per database kind from ``_tokens``."""
+    return sql.compile_select(_tokens(_DIGEST), digest=_DIGEST)
 
 
 def token_by_digest(digest: str) -> ApiToken | None:
-    """The token with this digest and its user, in one hand-written query (every API request runs it)."""
-    user_model = get_user_model()
-    sql = _token_sql(connection.vendor)
-    rows = sqlrows.fetch(sql, [digest])
+    """The token with this digest and its user, in one query (every API request runs it)."""
+    if not sql.hand_sql():
+        return _tokens(digest).first()
+    select = _token_select(connection.vendor)
+    rows = sql.fetch(select.sql, [digest])
     if not rows:
         return None
-    token = sqlrows.load(ApiToken, rows[0])
-    assert token is not None
-    user = sqlrows.load(user_model, rows[0], sqlrows.width(ApiToken))
-    assert user is not None  # an inner join: the token's user is always there
-    token.user = user
+    token = cast(ApiToken, select.load(rows[0]))
+    token.user = cast(User, select.load(rows[0], "user"))  # an inner join: the user is always there
     return token
 
 

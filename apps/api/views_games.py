@@ -17,7 +17,6 @@ from apps.games import invitations
 from apps.games import lifecycle as game_lifecycle
 from apps.games import pipeline as game_pipeline
 from apps.games import selectors as game_selectors
-from apps.games import store as game_store
 from apps.games.errors import ServiceError
 from apps.games.models import Game, Move
 from apps.games.timing import PRESETS
@@ -132,7 +131,7 @@ class GameListApi(APIView):
             visibility=d["visibility"],
         )
         my_seat = 0 if d["take_seat"] else None
-        game_store.attach_seats(game, game_store.seat_rows(game, people=True))
+        game_selectors.game_with_seats(game)
         invitation = game_selectors.invitation_current(game=game)
         body = {**game_summary(game, my_seat), "invite_token": invitation.token if invitation else None}
         return Response(self.CreatedSerializer(body).data, status=status.HTTP_201_CREATED)

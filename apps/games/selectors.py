@@ -118,8 +118,15 @@ def game_read(game_id: int, *, seats: str = "people") -> Game | None:
     if found is None:
         return None
     if seats != "none":
-        store.attach_seats(found.game, store.seat_rows(found.game, people=seats == "people"))
+        store.attach_seats(found.game, people=seats == "people")
     return found.game
+
+
+def game_with_seats(game: Game) -> Game:
+    """``game`` with its seats (by position, with their users and profiles) read, so that
+    ``game.seats.all()`` answers without a query."""
+    store.attach_seats(game, people=True)
+    return game
 
 
 def game_read_for_user(game_id: int, *, user_id: int) -> tuple[Game, int | None, int] | None:

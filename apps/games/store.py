@@ -6,79 +6,83 @@ Idempotency-Key. It returns them as a ``LockedGame``, which also collects what t
 write and queue. While a service holds the lock it is the only writer of the game's seats and decision
 rows, so it keeps the ``LockedGame`` in step with its own writes instead of reading them again.
 
-The reads and writes every move and every API request of a game makes are hand-written SQL: same
-results as the obvious querysets (the tests compare them), without compiling a queryset each time (see
-``baogame.sqlrows``). Anything less hot uses the ORM.
+The reads and writes every move makes have two paths, chosen by ``settings.GAMES_HAND_SQL``: SQL
+built once and sent in one round trip on PostgreSQL (``apps.games.sql``), or the plain ORM, query by
+query. Both give the same results (the tests run both and compare them with the ORM's own querysets).
+Anything less hot uses the ORM.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime
 from functools import cache
-from typing import Any
+from typing import Any, cast
 
-from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AnonymousUser, User
 from django.db import connection
+from django.db.models import Exists, F, OuterRef, Prefetch, QuerySet, Subquery, prefetch_related_objects
 
 from apps.accounts.models import Profile
-from baogame import sqlrows
-from baogame.sqlrows import Statement, column, select_list, table
 
+from . import sql
 from .models import Decision, Game, Move, Seat
+from .sql import Statement, hand_sql
+
+# --- the reads of a move ---------------------------------------------------------------------------------
+#
+# Each read is one queryset. The ORM path runs it; the hand path compiles it once per database kind,
+# with marker values where the call's own values go (``sql.compile_select``), and runs that SQL.
+
+_GAME, _USER, _MOVE = -730_001, -730_002, -730_003
+_KEY = "\x1fmove-key-marker"
+_NOW = datetime(1901, 2, 3, 4, 5, 6, 789_012, tzinfo=UTC)
 
 
-@cache
-def _game_sql(vendor: str, for_update: bool, overdue: bool, seat_of: bool, key: bool) -> str:
-    """The game row SELECT with the optional extra columns, built once per shape."""
-    extra = ""
-    if overdue:
-        extra += (
-            f", EXISTS(SELECT 1 FROM {table(Decision)} d WHERE d.{column(Decision, 'game_id')} = "
-            f"g.{column(Game, 'id')} AND d.{column(Decision, 'deadline')} <= %s)"
-        )
-    if seat_of:
-        for name in ("position", "hidden_moves"):
-            extra += (
-                f", (SELECT s.{column(Seat, name)} FROM {table(Seat)} s "
-                f"WHERE s.{column(Seat, 'game_id')} = g.{column(Game, 'id')} "
-                f"AND s.{column(Seat, 'user_id')} = %s)"
-            )
-    if key:
-        extra += (
-            f", (SELECT m.{column(Move, 'id')} FROM {table(Move)} m "
-            f"WHERE m.{column(Move, 'game_id')} = g.{column(Game, 'id')} "
-            f"AND m.{column(Move, 'idempotency_key')} = %s)"
-        )
-    sql = f"SELECT {select_list(Game, 'g')}{extra} FROM {table(Game)} g WHERE g.{column(Game, 'id')} = %s"
-    if for_update and connection.features.has_select_for_update:
-        sql += " FOR UPDATE"
-    return sql
-
-
-def _game_statement(
+def _games(
     game_id: int,
     *,
     for_update: bool = False,
     overdue_at: datetime | None = None,
     seat_of_user: int | None = None,
     move_key: str | None = None,
-) -> Statement:
-    """The game row SELECT with the extra columns asked for (see ``game_row``)."""
-    params: list[Any] = []
+) -> QuerySet[Game]:
+    """The game row, with the extra answers asked for as annotations ``found_*``."""
+    games = Game.objects.filter(pk=game_id)
+    if for_update:
+        games = games.select_for_update()
     if overdue_at is not None:
-        params.append(connection.ops.adapt_datetimefield_value(overdue_at))
+        overdue = Decision.objects.filter(game=OuterRef("pk"), deadline__lte=overdue_at)
+        games = games.annotate(found_overdue=Exists(overdue))
     if seat_of_user is not None:
-        params += [seat_of_user, seat_of_user]
+        seat = Seat.objects.filter(game=OuterRef("pk"), user_id=seat_of_user)
+        games = games.annotate(
+            found_seat=Subquery(seat.values("position")), found_hidden=Subquery(seat.values("hidden_moves"))
+        )
     if move_key is not None:
-        params.append(move_key)
-    params.append(game_id)
-    sql = _game_sql(
-        connection.vendor, for_update, overdue_at is not None, seat_of_user is not None, move_key is not None
+        keyed = Move.objects.filter(game=OuterRef("pk"), idempotency_key=move_key)
+        games = games.annotate(found_key_move=Subquery(keyed.values("id")))
+    return games
+
+
+@cache
+def _game_select(vendor: str, for_update: bool, overdue: bool, seat_of: bool, key: bool) -> sql.Select:
+    games = _games(
+        _GAME,
+        for_update=for_update,
+        overdue_at=_NOW if overdue else None,
+        seat_of_user=_USER if seat_of else None,
+        move_key=_KEY if key else None,
     )
-    return Statement(sql, params)
+    markers: dict[str, Any] = {"game_id": _GAME}
+    if overdue:
+        markers["overdue_at"] = _NOW
+    if seat_of:
+        markers["seat_of_user"] = _USER
+    if key:
+        markers["move_key"] = _KEY
+    return sql.compile_select(games, **markers)
 
 
 @dataclass
@@ -95,139 +99,174 @@ def game_row(
     game_id: int, *, overdue_at: datetime | None = None, seat_of_user: int | None = None
 ) -> GameRow | None:
     """The game as it is stored, unlocked (``lock_game`` locks), and the extra answers asked for."""
-    statement = _game_statement(game_id, overdue_at=overdue_at, seat_of_user=seat_of_user)
-    sqlrows.batch([statement])
-    if not statement.rows:
-        return None
-    row = statement.rows[0]
-    game = sqlrows.load(Game, row)
-    assert game is not None
-    found = GameRow(game)
-    index = sqlrows.width(Game)
+    extra: dict[str, Any]
+    if hand_sql():
+        overdue, seat_of = overdue_at is not None, seat_of_user is not None
+        select = _game_select(connection.vendor, False, overdue, seat_of, False)
+        statement = select.statement(game_id=game_id, overdue_at=overdue_at, seat_of_user=seat_of_user)
+        sql.batch([statement])
+        if not statement.rows:
+            return None
+        row = statement.rows[0]
+        game = cast(Game, select.load(row))
+        extra = {name: select.value(row, name) for name in select.annotations}
+    else:
+        found = _games(game_id, overdue_at=overdue_at, seat_of_user=seat_of_user).first()
+        if found is None:
+            return None
+        game = found
+        extra = {name: vars(game).pop(name) for name in ("found_overdue", "found_seat", "found_hidden")
+                 if name in vars(game)}  # fmt: skip
+    result = GameRow(game)
     if overdue_at is not None:
-        found.overdue = bool(row[index])
-        index += 1
+        result.overdue = bool(extra["found_overdue"])
     if seat_of_user is not None:
-        found.user_seat, found.user_hidden_moves = row[index], row[index + 1] or 0
-    return found
+        result.user_seat, result.user_hidden_moves = extra["found_seat"], extra["found_hidden"] or 0
+    return result
+
+
+def _seats(game_id: int, *, people: bool) -> QuerySet[Seat]:
+    """The game's seats by position; with ``people``, each seat's user and the user's profile too."""
+    seats = Seat.objects.filter(game_id=game_id).order_by("position")
+    return seats.select_related("user__profile") if people else seats
 
 
 @cache
-def _seats_sql(vendor: str, people: bool) -> str:
-    user_model = get_user_model()
-    if people:
-        sql = (
-            f"SELECT {select_list(Seat, 's')}, {select_list(user_model, 'u')}, {select_list(Profile, 'p')} "
-            f"FROM {table(Seat)} s "
-            f"LEFT OUTER JOIN {table(user_model)} u "
-            f"ON u.{column(user_model, 'id')} = s.{column(Seat, 'user_id')} "
-            f"LEFT OUTER JOIN {table(Profile)} p "
-            f"ON p.{column(Profile, 'user_id')} = u.{column(user_model, 'id')} "
-        )
-    else:
-        sql = f"SELECT {select_list(Seat, 's')} FROM {table(Seat)} s "
-    return sql + f"WHERE s.{column(Seat, 'game_id')} = %s ORDER BY s.{column(Seat, 'position')}"
+def _seats_select(vendor: str, people: bool) -> sql.Select:
+    return sql.compile_select(_seats(_GAME, people=people), game_id=_GAME)
 
 
 def seat_rows(game: Game, *, people: bool = False) -> list[Seat]:
     """The game's seats by position; with ``people``, each seat's user and the user's profile too."""
-    return [
-        _seat_from_row(game, row, people=people)
-        for row in sqlrows.fetch(_seats_sql(connection.vendor, people), [game.pk])
-    ]
+    if hand_sql():
+        select = _seats_select(connection.vendor, people)
+        seats = [_seat_from_row(select, row) for row in sql.fetch(select.sql, [game.pk])]
+    else:
+        seats = list(_seats(game.pk, people=people))
+    for seat in seats:
+        seat.game = game
+    return seats
 
 
-def _seat_from_row(game: Game, row: Sequence[Any], *, people: bool) -> Seat:
-    seat = sqlrows.load(Seat, row)
-    assert seat is not None
-    seat.game = game
-    if people:
-        user_model = get_user_model()
-        seat_width = sqlrows.width(Seat)
-        user = sqlrows.load(user_model, row, seat_width)
+def _seat_from_row(select: sql.Select, row: Sequence[Any]) -> Seat:
+    """A seat from a row of ``_seats_select``; with the people, the user and profile set through the
+    relations' own descriptors, as ``select_related`` does."""
+    seat = cast(Seat, select.load(row))
+    if "user" in select.models:
+        user = cast("User | None", select.load(row, "user"))
         if user is not None:
-            user.profile = sqlrows.load(Profile, row, seat_width + sqlrows.width(user_model))
+            user.profile = cast(Profile, select.load(row, "user__profile"))
         seat.user = user
     return seat
 
 
-def attach_seats(game: Game, seats: list[Seat]) -> None:
-    """Make ``game.seats.all()`` answer ``seats`` without a query, as ``prefetch_related`` would."""
-    queryset = game.seats.all()
-    queryset._result_cache = seats
-    queryset._prefetch_done = True  # type: ignore[attr-defined]
-    game.__dict__.setdefault("_prefetched_objects_cache", {})["seats"] = queryset
+def attach_seats(game: Game, *, people: bool = False) -> None:
+    """Read the game's seats by position (with ``people``: their users and profiles) so that
+    ``game.seats.all()`` then answers without a query (the ORM's ``prefetch_related``, either path)."""
+    seats = Seat.objects.order_by("position")
+    if people:
+        seats = seats.select_related("user__profile")
+    prefetch_related_objects([game], Prefetch("seats", seats))
+
+
+def _decisions(game_id: int) -> QuerySet[Decision]:
+    return Decision.objects.filter(game_id=game_id).order_by("deadline", "id")
 
 
 @cache
-def _decisions_sql(vendor: str) -> str:
-    return (
-        f"SELECT {select_list(Decision, 'd')} FROM {table(Decision)} d "
-        f"WHERE d.{column(Decision, 'game_id')} = %s "
-        f"ORDER BY d.{column(Decision, 'deadline')}, d.{column(Decision, 'id')}"
-    )
+def _decisions_select(vendor: str) -> sql.Select:
+    return sql.compile_select(_decisions(_GAME), game_id=_GAME)
 
 
 def decision_rows(game: Game) -> list[Decision]:
     """The game's open decision rows, by deadline (the model's ordering), then id."""
-    found = sqlrows.fetch(_decisions_sql(connection.vendor), [game.pk])
-    return [_decision_from_row(game, row) for row in found]
-
-
-def _decision_from_row(game: Game, row: Sequence[Any]) -> Decision:
-    decision = sqlrows.load(Decision, row)
-    assert decision is not None
-    decision.game = game
-    return decision
+    if hand_sql():
+        select = _decisions_select(connection.vendor)
+        decisions = [cast(Decision, select.load(row)) for row in sql.fetch(select.sql, [game.pk])]
+    else:
+        decisions = list(_decisions(game.pk))
+    for decision in decisions:
+        decision.game = game
+    return decisions
 
 
 @cache
-def _move_sql(vendor: str) -> str:
-    return f"SELECT {select_list(Move, 'm')} FROM {table(Move)} m WHERE m.{column(Move, 'id')} = %s"
+def _move_select(vendor: str, by_key: bool) -> sql.Select:
+    if by_key:
+        return sql.compile_select(
+            Move.objects.filter(game_id=_GAME, idempotency_key=_KEY), game_id=_GAME, move_key=_KEY
+        )
+    return sql.compile_select(Move.objects.filter(pk=_MOVE), move_id=_MOVE)
 
 
 def move_by_id(move_id: int) -> Move | None:
     """One move row."""
-    rows = sqlrows.fetch(_move_sql(connection.vendor), [move_id])
-    return sqlrows.load(Move, rows[0]) if rows else None
-
-
-@cache
-def _move_key_sql(vendor: str) -> str:
-    return (
-        f"SELECT {select_list(Move, 'm')} FROM {table(Move)} m "
-        f"WHERE m.{column(Move, 'game_id')} = %s AND m.{column(Move, 'idempotency_key')} = %s"
-    )
+    if not hand_sql():
+        return Move.objects.filter(pk=move_id).first()
+    select = _move_select(connection.vendor, False)
+    rows = sql.fetch(select.sql, select.statement(move_id=move_id).params)
+    return cast("Move | None", select.load(rows[0])) if rows else None
 
 
 def move_by_key(game_id: int, key: str) -> Move | None:
     """The game's move submitted with this ``Idempotency-Key``, if any."""
-    rows = sqlrows.fetch(_move_key_sql(connection.vendor), [game_id, key])
-    return sqlrows.load(Move, rows[0]) if rows else None
+    if not hand_sql():
+        return Move.objects.filter(game_id=game_id, idempotency_key=key).first()
+    select = _move_select(connection.vendor, True)
+    rows = sql.fetch(select.sql, select.statement(game_id=game_id, move_key=key).params)
+    return cast("Move | None", select.load(rows[0])) if rows else None
 
 
 # --- the writes of a move ------------------------------------------------------------------------------
 #
-# Each returns the statement; ``baogame.sqlrows.batch`` runs a move's writes together in one round trip.
+# Each returns a write, run later by ``run_writes`` (``LockedGame.flush``): on the hand path a statement
+# (a move's statements go together in one round trip), on the ORM path the ORM call to make.
 
 
-def insert_move(move: Move) -> Statement:
-    """INSERT a new move row (``Move.objects.create``); the batch sets its id."""
-    return sqlrows.insert_statement(move)
+@dataclass
+class OrmWrite:
+    """A write of the ORM path: the call that makes it."""
+
+    run: Callable[[], object]
 
 
-def count_hidden_move(seat: Seat) -> Statement:
+Write = Statement | OrmWrite
+
+
+def run_writes(writes: Sequence[Write]) -> None:
+    """Run the writes in order; consecutive statements go together (``sql.batch``)."""
+    statements: list[Statement] = []
+    for write in writes:
+        if isinstance(write, Statement):
+            statements.append(write)
+            continue
+        sql.batch(statements)
+        statements = []
+        write.run()
+    sql.batch(statements)
+
+
+def insert_move(move: Move) -> Write:
+    """INSERT a new move row (``Move.objects.create``); running it sets the move's id."""
+    if not hand_sql():
+        return OrmWrite(lambda: move.save(force_insert=True))
+    return sql.insert_statement(move)
+
+
+def count_hidden_move(seat: Seat) -> Write:
     """Add one to the seat's ``hidden_moves``, in the database itself (a stale instance cannot lose a
     count)."""
-    field = column(Seat, "hidden_moves")
-    return Statement(
-        f"UPDATE {table(Seat)} SET {field} = {field} + 1 WHERE {column(Seat, 'id')} = %s", [seat.pk]
-    )
+    if not hand_sql():
+        return OrmWrite(lambda: Seat.objects.filter(pk=seat.pk).update(hidden_moves=F("hidden_moves") + 1))
+    return sql.increment_statement(seat, "hidden_moves")
 
 
-def update_game(game: Game, attnames: list[str]) -> Statement:
+def update_game(game: Game, attnames: list[str]) -> Write:
     """UPDATE the named fields of the game row (``save(update_fields=…)``)."""
-    return sqlrows.update_statement(game, attnames)
+    if not hand_sql():
+        fields = list(attnames)
+        return OrmWrite(lambda: game.save(update_fields=fields))
+    return sql.update_statement(game, attnames)
 
 
 #: Every field of a decision row but its id and game: what reusing a row rewrites.
@@ -236,22 +275,28 @@ DECISION_FIELDS = (
 )  # fmt: skip
 
 
-def reuse_decision_row(pk: int, decision: Decision) -> Statement:
+def reuse_decision_row(pk: int, decision: Decision) -> Write:
     """Write the new ``decision`` over the closed decision row ``pk`` of the same game (it takes the id)."""
     decision.pk = pk
+    if not hand_sql():
+        return OrmWrite(lambda: decision.save(update_fields=DECISION_FIELDS))
     decision._state.adding = False
     decision._state.db = "default"
-    return sqlrows.update_statement(decision, DECISION_FIELDS)
+    return sql.update_statement(decision, DECISION_FIELDS)
 
 
-def delete_decisions(pks: list[int]) -> list[Statement]:
-    """DELETE closed decision rows by id (no statement when there are none)."""
-    return [sqlrows.delete_statement(Decision, pks)] if pks else []
+def delete_decisions(pks: list[int]) -> list[Write]:
+    """DELETE closed decision rows by id (no write when there are none)."""
+    if not hand_sql():
+        return [OrmWrite(lambda: Decision.objects.filter(pk__in=pks).delete())] if pks else []
+    return [sql.delete_statement(Decision, pks)] if pks else []
 
 
-def insert_decisions(decisions: list[Decision]) -> list[Statement]:
-    """INSERT new decision rows (the batch gives each its id)."""
-    return [sqlrows.insert_statement(d) for d in decisions]
+def insert_decisions(decisions: list[Decision]) -> list[Write]:
+    """INSERT new decision rows (running them gives each its id)."""
+    if not hand_sql():
+        return [OrmWrite(lambda: Decision.objects.bulk_create(decisions))] if decisions else []
+    return [sql.insert_statement(d) for d in decisions]
 
 
 # --- the locked game -------------------------------------------------------------------------------------
@@ -286,7 +331,7 @@ class LockedGame:
     seats: dict[int, Seat]
     decisions: list[Decision]
     key_move_id: int | None = None
-    writes: list[Statement] = field(default_factory=list)
+    writes: list[Write] = field(default_factory=list)
     tasks: TaskPlan = field(default_factory=TaskPlan)
     bot_loop: bool = False
 
@@ -322,7 +367,7 @@ class LockedGame:
     def flush(self) -> None:
         """Run the collected writes, in one round trip where the database allows it."""
         writes, self.writes = self.writes, []
-        sqlrows.batch(writes)
+        run_writes(writes)
 
 
 def on_vacation(seat: Seat) -> bool:
@@ -332,24 +377,41 @@ def on_vacation(seat: Seat) -> bool:
 
 
 def lock_game(game_id: int, *, move_key: str | None = None) -> LockedGame:
-    """Lock the game row and read its seats (with people) and open decision rows, in one round trip;
-    with ``move_key``, also the id of the game's move made with that Idempotency-Key.
+    """Lock the game row and read its seats (with people) and open decision rows, in one round trip
+    on the hand path; with ``move_key``, also the id of the game's move made with that Idempotency-Key.
 
     The seat and decision SELECTs run after the lock is granted, each on a fresh snapshot, so they see
     everything committed by the transaction the lock waited for. Raises ``Game.DoesNotExist``.
     """
-    lock = _game_statement(game_id, for_update=True, move_key=move_key)
-    seats = Statement(_seats_sql(connection.vendor, True), [game_id])
-    decisions = Statement(_decisions_sql(connection.vendor), [game_id])
-    sqlrows.batch([lock, seats, decisions])
+    if not hand_sql():
+        game = _games(game_id, for_update=True, move_key=move_key).get()
+        key_move_id = vars(game).pop("found_key_move") if move_key is not None else None
+        return LockedGame(
+            game=game,
+            seats={s.position: s for s in seat_rows(game, people=True)},
+            decisions=decision_rows(game),
+            key_move_id=key_move_id,
+        )
+    vendor = connection.vendor
+    lock_select = _game_select(vendor, True, False, False, move_key is not None)
+    seats_select, decisions_select = _seats_select(vendor, True), _decisions_select(vendor)
+    lock = lock_select.statement(game_id=game_id, move_key=move_key)
+    seats = seats_select.statement(game_id=game_id)
+    decisions = decisions_select.statement(game_id=game_id)
+    sql.batch([lock, seats, decisions])
     if not lock.rows:
         raise Game.DoesNotExist(f"no game {game_id}")
     row = lock.rows[0]
-    game = sqlrows.load(Game, row)
-    assert game is not None
+    game = cast(Game, lock_select.load(row))
+    found = [_seat_from_row(seats_select, r) for r in seats.rows]
+    found_decisions = [cast(Decision, decisions_select.load(r)) for r in decisions.rows]
+    for seat in found:
+        seat.game = game
+    for decision in found_decisions:
+        decision.game = game
     return LockedGame(
         game=game,
-        seats={s.position: s for s in (_seat_from_row(game, r, people=True) for r in seats.rows)},
-        decisions=[_decision_from_row(game, r) for r in decisions.rows],
-        key_move_id=row[sqlrows.width(Game)] if move_key is not None else None,
+        seats={s.position: s for s in found},
+        decisions=found_decisions,
+        key_move_id=lock_select.value(row, "found_key_move") if move_key is not None else None,
     )

@@ -1,5 +1,6 @@
-"""The locked game and the hand-written hot reads and writes (``apps.games.store``, ``baogame.sqlrows``)
-give exactly what the ORM gives: same rows, same field values and types, on SQLite and PostgreSQL alike."""
+"""The locked game and the hot reads and writes (``apps.games.store``, ``apps.games.sql``) give exactly
+what the ORM's querysets give: same rows, same field values and types, on SQLite and PostgreSQL alike,
+with ``GAMES_HAND_SQL`` on (SQL built once, sent in one round trip) and off (the plain ORM)."""
 
 from __future__ import annotations
 
@@ -14,13 +15,19 @@ from django.utils import timezone
 from apps.api.authentication import token_by_digest
 from apps.api.models import token_digest
 from apps.api.services import token_create
-from apps.games import pipeline
+from apps.games import pipeline, sql
 from apps.games import store as rows
 from apps.games.models import Decision, Game, Move, Seat
-from baogame import sqlrows
 from tests.factories import GameFactory
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True, params=[True, False], ids=["hand_sql", "orm"])
+def hand_sql(request: pytest.FixtureRequest, settings: Any) -> bool:
+    """Every test runs on both paths."""
+    settings.GAMES_HAND_SQL = request.param
+    return bool(request.param)
 
 
 def _values(obj: Model) -> dict[str, Any]:
@@ -84,7 +91,7 @@ def test_attached_seats_answer_without_a_query(game: Game, django_assert_num_que
     found = rows.game_row(game.pk)
     assert found is not None
     loaded = found.game
-    rows.attach_seats(loaded, rows.seat_rows(loaded))
+    rows.attach_seats(loaded)
 
     with django_assert_num_queries(0):
         positions = [s.position for s in loaded.seats.all()]
@@ -110,7 +117,7 @@ def test_move_insert_and_lookup_by_idempotency_key_round_trip(game: Game, users:
         events=[{"type": "played", "visible_to": "all"}], idempotency_key="k-1",
     )  # fmt: skip
 
-    sqlrows.batch([rows.insert_move(move)])
+    rows.run_writes([rows.insert_move(move)])
 
     stored = Move.objects.get(pk=move.pk)
     assert _values(stored) == _values(move) and stored.created_at is not None
@@ -133,7 +140,7 @@ def test_game_update_writes_only_the_named_fields(game: Game) -> None:
     loaded.version = 41
     loaded.title = "not written"
 
-    sqlrows.batch([rows.update_game(loaded, ["state", "version"])])
+    rows.run_writes([rows.update_game(loaded, ["state", "version"])])
 
     stored = Game.objects.get(pk=game.pk)
     assert (stored.state["marker"], stored.version, stored.title) == ([1, 2], 41, game.title)
@@ -142,10 +149,10 @@ def test_game_update_writes_only_the_named_fields(game: Game) -> None:
 def test_decision_insert_and_delete(game: Game) -> None:
     new = Decision(game=game, seat=1, decision_id="n", kind="turn", timing="turn", opened_at=timezone.now())
 
-    sqlrows.batch(rows.insert_decisions([new]))
+    rows.run_writes(rows.insert_decisions([new]))
     assert _values(Decision.objects.get(pk=new.pk)) == _values(new)
 
-    sqlrows.batch(rows.delete_decisions([new.pk]))
+    rows.run_writes(rows.delete_decisions([new.pk]))
     assert not Decision.objects.filter(pk=new.pk).exists()
 
 
@@ -197,6 +204,27 @@ def test_a_failing_statement_in_a_batch_raises_djangos_error_and_writes_nothing(
     second = Move(game=game, seq=51, seat=0, action={}, events=[], idempotency_key="dup")
 
     with pytest.raises(IntegrityError), transaction.atomic():
-        sqlrows.batch([rows.insert_move(first), rows.insert_move(second)])
+        rows.run_writes([rows.insert_move(first), rows.insert_move(second)])
 
     assert not Move.objects.filter(game=game, idempotency_key="dup").exists()
+
+
+def test_counting_a_hidden_move_adds_one_in_the_database(game: Game) -> None:
+    seat = Seat.objects.get(game=game, position=0)
+    stale = Seat.objects.get(pk=seat.pk)
+
+    rows.run_writes([rows.count_hidden_move(seat), rows.count_hidden_move(stale)])
+
+    assert Seat.objects.get(pk=seat.pk).hidden_moves == seat.hidden_moves + 2
+
+
+def test_a_select_is_compiled_only_with_every_marker_found(game: Game) -> None:
+    select = sql.compile_select(Seat.objects.filter(game_id=-5).select_related("user__profile"), game_id=-5)
+
+    assert [name for _, name in select.slots] == ["game_id"]
+    assert set(select.models) == {"", "user", "user__profile"}
+    loaded = [select.load(row) for row in sql.fetch(select.sql, [game.pk])]
+    expected = Seat.objects.filter(game=game).values_list("pk", flat=True)
+    assert sorted(s.pk for s in loaded if s) == sorted(expected)
+    with pytest.raises(ValueError, match="user_id"):
+        sql.compile_select(Seat.objects.filter(game_id=-5), game_id=-5, user_id=-6)

@@ -1,12 +1,13 @@
-"""Hand-written SELECTs for the hottest reads, loaded into ordinary model instances.
+"""The SQL of the hot path (``settings.GAMES_HAND_SQL``): statements made once, run in one round trip.
 
-The ORM compiles every queryset to SQL on every call; for the handful of reads that every API request
-and every move makes (the token, the game row, its seats and decision rows) that compilation costs more
-than the database does. These helpers build the column lists once per model and backend, run plain SQL
-through Django's connection, apply the same converters the ORM would (JSON, datetimes, booleans on
-SQLite) and return instances made with ``Model.from_db``, so callers cannot tell the difference.
-
-Only columns and table names come from the models' metadata; every value is a query parameter.
+The ORM compiles every queryset to SQL on every call and runs each query on its own; for the handful of
+reads and writes every move and every API request makes (the game row lock, seats, decision rows, the
+move and decision writes, the token) that costs several times what the database does (``manage.py
+bench_store``). Here each SELECT is compiled ONCE by Django's own compiler from the very queryset the
+ORM path runs (``compile_select``), the writes' INSERT/UPDATE/DELETE are made once per model from its
+metadata, and ``batch`` sends a move's statements together (psycopg's pipeline mode on PostgreSQL).
+Rows are loaded with the ORM's converters (JSON, datetimes, booleans on SQLite) into instances made
+by ``Model.from_db``, so callers cannot tell the difference. Every value is a query parameter.
 """
 
 from __future__ import annotations
@@ -14,16 +15,23 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from functools import cache
 from typing import Any, TypeVar
 
+from django.conf import settings
 from django.db import connections
-from django.db.models import Model
+from django.db.models import Model, QuerySet
 from psycopg import pq
 
 M = TypeVar("M", bound=Model)
 
 Converter = Callable[[Any, Any, Any], Any]
+
+
+def hand_sql() -> bool:
+    """Whether the hot reads and writes take the hand path (``settings.GAMES_HAND_SQL``)."""
+    return bool(settings.GAMES_HAND_SQL)
 
 
 def _column_name(field: Any) -> str:
@@ -53,13 +61,6 @@ def _fields(
     return tuple(columns), tuple(attnames), pk_index, tuple(converters)
 
 
-def select_list(model: type[Model], alias: str, using: str = "default") -> str:
-    """``"alias"."column", …`` for every concrete field of ``model``, in field order."""
-    quote = connections[using].ops.quote_name
-    columns = _fields(model, using)[0]
-    return ", ".join(f"{quote(alias)}.{quote(c)}" for c in columns)
-
-
 def width(model: type[Model], using: str = "default") -> int:
     """How many columns ``select_list`` gives for ``model``."""
     return len(_fields(model, using)[0])
@@ -80,22 +81,78 @@ def load(model: type[M], row: Sequence[Any], start: int = 0, using: str = "defau
     return model.from_db(using, list(attnames), values)
 
 
+@dataclass(frozen=True)
+class Select:
+    """A SELECT compiled once from a queryset, to run again with other values (``compile_select``)."""
+
+    sql: str
+    params: tuple[Any, ...]
+    slots: tuple[tuple[int, str], ...]  #: (index in ``params``, name of the value that goes there)
+    models: dict[str, tuple[type[Model], int]]  #: path ("", "user", "user__profile") -> (model, first column)
+    annotations: dict[str, int]  #: annotation name -> column
+
+    def statement(self, using: str = "default", **values: Any) -> Statement:
+        """The statement with these values in the slots of the markers they are named after."""
+        params = list(self.params)
+        for index, name in self.slots:
+            params[index] = _prepared(values[name], using)
+        return Statement(self.sql, params)
+
+    def load(self, row: Sequence[Any], path: str = "", using: str = "default") -> Model | None:
+        """The instance of ``path`` (the queryset's model, or a ``select_related`` path) in ``row``."""
+        model, start = self.models[path]
+        return load(model, row, start, using)
+
+    def value(self, row: Sequence[Any], annotation: str) -> Any:
+        """The value of an annotation in ``row`` (as the database returns it: no converters)."""
+        return row[self.annotations[annotation]]
+
+
+def _prepared(value: Any, using: str) -> Any:
+    """A value as a query parameter, as the compiler prepares it (datetimes differ by database)."""
+    if isinstance(value, datetime):
+        return connections[using].ops.adapt_datetimefield_value(value)
+    return value
+
+
+def compile_select(queryset: QuerySet[Any], using: str = "default", **markers: Any) -> Select:
+    """Compile ``queryset`` once, by Django's own compiler, into a ``Select`` to run again and again.
+
+    The queryset is built with a distinct marker value for each value that changes from call to call
+    (``game_id=-7301``); every query parameter equal to a marker becomes a slot that
+    ``Select.statement(game_id=...)`` fills. Columns are located by the compiler's own layout, so rows
+    load into the instances (``select_related`` included) that the queryset itself would give.
+    """
+    compiler = queryset.query.get_compiler(using=using)
+    sql, compiled = compiler.as_sql()
+    params = tuple(compiled)
+    prepared = {name: _prepared(m, using) for name, m in markers.items()}
+    slots = tuple((i, name) for i, p in enumerate(params) for name, m in prepared.items() if p == m)
+    missing = set(markers) - {name for _, name in slots}
+    if missing or len({i for i, _ in slots}) != len(slots):
+        raise ValueError(f"markers not found once each in the compiled query: {sorted(missing)}")
+    models: dict[str, tuple[type[Model], int]] = {}
+
+    def walk(info: dict[str, Any], path: str) -> None:
+        model, fields = info["model"], info["select_fields"]
+        if fields != list(range(fields[0], fields[0] + width(model, using))):
+            raise ValueError(f"{model.__name__} is not loaded with all its columns in order")
+        models[path] = (model, fields[0])
+        for related in info.get("related_klass_infos", ()):
+            field = related["field"]
+            name = field.related_query_name() if related["reverse"] else field.name
+            walk(related, f"{path}__{name}" if path else name)
+
+    assert compiler.klass_info is not None
+    walk(compiler.klass_info, "")
+    return Select(sql, params, slots, models, dict(compiler.annotation_col_map or {}))
+
+
 def fetch(sql: str, params: Sequence[Any], using: str = "default") -> list[tuple[Any, ...]]:
     """Run one SELECT and return its rows."""
     with connections[using].cursor() as cursor:
         cursor.execute(sql, params)
         return cursor.fetchall()
-
-
-def table(model: type[Model], using: str = "default") -> str:
-    """The quoted table name of ``model``."""
-    return connections[using].ops.quote_name(model._meta.db_table)
-
-
-def column(model: type[Model], attname: str, using: str = "default") -> str:
-    """The quoted column name of ``model``'s field ``attname`` (e.g. ``game_id``)."""
-    field = next(f for f in model._meta.concrete_fields if f.attname == attname)
-    return connections[using].ops.quote_name(_column_name(field))
 
 
 @cache
@@ -201,6 +258,15 @@ def update_statement(instance: Model, attnames: Sequence[str], using: str = "def
     sql, fields = _update_sql(type(instance), tuple(attnames), using)
     params = [f.get_db_prep_save(f.pre_save(instance, False), connection) for f in fields]
     return Statement(sql, [*params, instance.pk])
+
+
+def increment_statement(instance: Model, attname: str, using: str = "default") -> Statement:
+    """Add one to the field ``attname`` of ``instance``'s row, in the database itself."""
+    quote = connections[using].ops.quote_name
+    meta = type(instance)._meta
+    column = quote(_column_name(next(f for f in meta.concrete_fields if f.attname == attname)))
+    table, key = quote(meta.db_table), quote(_column_name(meta.pk))
+    return Statement(f"UPDATE {table} SET {column} = {column} + 1 WHERE {key} = %s", [instance.pk])
 
 
 def delete_statement(model: type[Model], pks: Sequence[Any], using: str = "default") -> Statement:
