@@ -323,10 +323,12 @@ def start_site(
     threads: int = 1,
     config: str = "",
     new_session: bool = False,
+    log: Path | None = None,
 ) -> subprocess.Popen[bytes]:
     """Start gunicorn on ``port`` with ``env`` and wait until Django answers (60 s at most).
 
     ``new_session``: in a process group of its own, so that ``os.killpg`` takes its workers with it.
+    ``log``: its output goes to (the end of) that file rather than to this process's.
     """
     command = [
         sys.executable, "-m", "gunicorn", "baogame.wsgi:application",
@@ -340,7 +342,19 @@ def start_site(
     if config:
         command += ["--config", config]
     (Path(env["BAOGAME_VAR_DIR"]) / "staticfiles").mkdir(parents=True, exist_ok=True)
-    server = subprocess.Popen(command, env=env, cwd=settings.BASE_DIR, start_new_session=new_session)
+    out = log.open("ab") if log is not None else None
+    try:
+        server = subprocess.Popen(
+            command,
+            env=env,
+            cwd=settings.BASE_DIR,
+            start_new_session=new_session,
+            stdout=out,
+            stderr=subprocess.STDOUT if out is not None else None,
+        )
+    finally:
+        if out is not None:
+            out.close()  # the child has its own copy
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         if server.poll() is not None:
