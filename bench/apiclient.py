@@ -17,6 +17,7 @@ import secrets
 import socket
 import subprocess
 import sys
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -113,14 +114,40 @@ class Stats:
     replayed: int = 0  # moves a retry found applied already (same Idempotency-Key)
 
 
+class Balancer:
+    """A round-robin load balancer's choice of web node, shared by the clients: each request goes to the
+    next node in rotation; a node whose connection failed is taken out (a passive health check) until
+    ``up`` puts it back (the active health check of a restarted node passing)."""
+
+    def __init__(self, ports: list[int]) -> None:
+        self.ports = list(ports)
+        self.live = list(ports)
+        self.turn = 0
+        self.lock = threading.Lock()
+
+    def next_port(self) -> int:
+        with self.lock:
+            self.turn += 1
+            return (self.live or self.ports)[self.turn % len(self.live or self.ports)]
+
+    def down(self, port: int) -> None:
+        with self.lock:
+            if port in self.live:
+                self.live.remove(port)
+
+    def up(self, port: int) -> None:
+        with self.lock:
+            if port not in self.live:
+                self.live.append(port)
+
+
 class Client:
     """One simulated player program: an HTTP connection per web node (kept alive when the server allows
     it; reopened after a ``Connection: close``) and the tokens of both seats.
 
-    With several ``ports`` (web nodes) each request goes to the next node in turn, as a round-robin load
-    balancer would send it. ``retry_for`` > 0: a request that fails with a connection error (a node
-    killed) is sent again, to the next node and with the same ``Idempotency-Key``, for up to that many
-    seconds.
+    With a ``balancer`` (several web nodes) each request goes to the node it picks. ``retry_for`` > 0: a
+    request that fails with a connection error (a node killed) is sent again, to the next node and with
+    the same ``Idempotency-Key``, for up to that many seconds.
     """
 
     def __init__(
@@ -131,12 +158,11 @@ class Client:
         stats: Stats,
         rate: float = 0.0,
         *,
-        ports: list[int] | None = None,
+        balancer: Balancer | None = None,
         retry_for: float = 0.0,
     ) -> None:
-        self.ports = ports or [port]
-        self.conns = {p: http.client.HTTPConnection(HOST, p, timeout=30) for p in self.ports}
-        self.turn = 0
+        self.balancer = balancer or Balancer([port])
+        self.conns = {p: http.client.HTTPConnection(HOST, p, timeout=30) for p in self.balancer.ports}
         self.tokens = tokens
         self.rng = rng
         self.stats = stats
@@ -146,14 +172,16 @@ class Client:
     def _send(
         self, method: str, path: str, headers: dict[str, str], data: bytes | None
     ) -> tuple[int, bytes]:
-        conn = self.conns[self.ports[self.turn % len(self.ports)]]
-        self.turn += 1
+        port = self.balancer.next_port()
+        conn = self.conns[port]
         try:
             conn.request(method, path, body=data, headers=headers)
             response = conn.getresponse()
             payload = response.read()
         except (OSError, http.client.HTTPException):
             conn.close()  # reconnect on the next request
+            if self.retry_for:
+                self.balancer.down(port)
             raise
         return response.status, payload
 
