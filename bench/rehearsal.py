@@ -35,12 +35,14 @@ import json
 import os
 import random
 import secrets
+import shutil
 import signal
 import subprocess
 import sys
 import tempfile
 import threading
 import time
+from collections import Counter
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -76,8 +78,10 @@ CLOCK_SETTINGS = {
     "GAMES_SWEEP_INTERVAL": str(SWEEP_INTERVAL),
     "GAMES_BOT_STALL": "6",
     "NOTIFY_SETTLE_SECONDS": "2",
-    "NOTIFICATIONS_PENDING_RETRY": "10",
-    "NOTIFICATIONS_OUTBOX_RETRY": "10",
+    # Not shorter: the sweep queues a pending mail's send task again at every pass once it is this late,
+    # so under load (a send task waiting behind others) a short value floods the queue with duplicates.
+    "NOTIFICATIONS_PENDING_RETRY": "30",
+    "NOTIFICATIONS_OUTBOX_RETRY": "30",
     "NOTIFICATIONS_CLAIM_TIMEOUT": "30",
     "CELERY_VISIBILITY_TIMEOUT": "15",  # a killed worker's messages come back after 15 s
     "CELERY_UNACKED_RESTORE_INTERVAL": "2",
@@ -130,9 +134,10 @@ class Process:
             self.popen.wait(10)
 
     def terminate(self) -> None:
-        """SIGTERM: a worker finishes its current tasks, gunicorn its requests (``wait`` for it)."""
+        """SIGTERM to the main process only: a worker finishes its current tasks (its pool would die at
+        once from a signal of its own), gunicorn its requests (``wait`` for it)."""
         if self.popen is not None and self.popen.poll() is None:
-            os.killpg(self.popen.pid, signal.SIGTERM)
+            self.popen.terminate()
 
     def wait(self, timeout: float = 30.0) -> None:
         """Wait for it to end; SIGKILL after ``timeout`` seconds."""
@@ -161,7 +166,7 @@ class WebNode:
 
     def terminate(self) -> None:
         if self.popen is not None and self.popen.poll() is None:
-            os.killpg(self.popen.pid, signal.SIGTERM)
+            self.popen.terminate()  # the master stops its workers gracefully
 
     def wait(self, timeout: float = 30.0) -> None:
         if self.popen is None:
@@ -244,7 +249,7 @@ class RehearsalClient(Client):
                     table, waited_since = self.new_table(), None
                     continue
                 waited_since = waited_since or time.monotonic()
-                if time.monotonic() - waited_since > 30:  # the bot never answered: counted, left
+                if time.monotonic() - waited_since > 60:  # the bot never answered: counted, left
                     self.stats.errors += 1
                     table, waited_since = self.new_table(), None
                 time.sleep(0.2)  # the bot's turn (or a window still open for it)
@@ -328,6 +333,7 @@ class Command(BaseCommand):
         )
         parser.add_argument("--seed", type=int, default=1)
         parser.add_argument("--broker", default="", help="Celery broker (default: CELERY_BROKER_URL)")
+        parser.add_argument("--logs", default="", help="copy the processes' logs into this folder at the end")
 
     def handle(self, *args: Any, **opts: Any) -> None:
         if connection.vendor != "postgresql":
@@ -372,6 +378,10 @@ class Command(BaseCommand):
         finally:
             for process in processes:
                 process.kill()
+            if opts["logs"]:
+                Path(opts["logs"]).mkdir(parents=True, exist_ok=True)
+                for log in root.glob("*.log"):
+                    shutil.copy(log, Path(opts["logs"]) / log.name)
             self._purge(broker, f"{prefix}-")
             deleted = clean_up(prefix)
             tmp.cleanup()
@@ -520,17 +530,19 @@ class Command(BaseCommand):
                 user__username__startswith=f"{prefix}-",
                 status__in=[Notification.Status.PENDING, Notification.Status.SENDING],
                 due_at__lte=now,
-            ).count()
-            if not overdue and not unsent:
+            )
+            if not overdue and not unsent.exists():
                 break
             if time.monotonic() - started > limit:
-                self._say(f"still overdue after {limit:g} s: {overdue} decisions, {unsent} mails")
+                mails = dict(Counter(unsent.values_list("status", flat=True)))
+                self._say(f"still overdue after {limit:g} s: {overdue} decisions, mails {mails}")
                 break
             time.sleep(0.5)
+        mails_overdue = unsent.count()
         self.deadlines.stop.set()
         self.deadlines.thread.join(10)
         self._say("drained")
-        return {"drain_s": round(time.monotonic() - started, 1)}
+        return {"drain_s": round(time.monotonic() - started, 1), "mails_overdue": mails_overdue}
 
     def _check(self, games: list[int], prefix: str, mail_dir: Path, stopped: datetime) -> dict[str, Any]:
         """Every check on every game of the run, once every process has stopped."""
@@ -584,13 +596,13 @@ class Command(BaseCommand):
             sys.exit(1)
 
     def _purge(self, broker: str, queue_prefix: str) -> None:
-        """Delete the run's queues from the broker (messages still waiting in them go too)."""
+        """Empty the run's queues on the broker (a Redis list that is empty no longer exists)."""
         from kombu import Connection
 
         try:
             with Connection(broker) as conn:
                 channel: Any = conn.default_channel
                 for queue in QUEUES:
-                    channel.queue_delete(f"{queue_prefix}{queue}")
+                    channel.queue_purge(f"{queue_prefix}{queue}")  # an empty Redis list is no key
         except Exception as exc:  # noqa: BLE001 - clean-up is best effort; say so
             self.stderr.write(f"could not delete the run's queues: {exc!r}")
