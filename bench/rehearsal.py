@@ -596,13 +596,24 @@ class Command(BaseCommand):
             sys.exit(1)
 
     def _purge(self, broker: str, queue_prefix: str) -> None:
-        """Empty the run's queues on the broker (a Redis list that is empty no longer exists)."""
+        """Empty the run's queues on the broker (a Redis list that is empty no longer exists), and on
+        Redis drop the messages the killed worker held (kombu's ``unacked`` hash), which a worker of
+        another site on the same Redis database would otherwise put back into the run's queues."""
         from kombu import Connection
 
         try:
             with Connection(broker) as conn:
                 channel: Any = conn.default_channel
                 for queue in QUEUES:
-                    channel.queue_purge(f"{queue_prefix}{queue}")  # an empty Redis list is no key
+                    channel.queue_purge(f"{queue_prefix}{queue}")
+            if broker.startswith(("redis://", "rediss://")):
+                import redis
+
+                client = redis.Redis.from_url(broker)
+                for tag, raw in client.hscan_iter("unacked"):
+                    _, _, routing_key = json.loads(raw)
+                    if str(routing_key).startswith(queue_prefix):
+                        client.hdel("unacked", tag)
+                        client.zrem("unacked_index", tag)
         except Exception as exc:  # noqa: BLE001 - clean-up is best effort; say so
-            self.stderr.write(f"could not delete the run's queues: {exc!r}")
+            self.stderr.write(f"could not empty the run's queues: {exc!r}")

@@ -68,3 +68,6 @@ def test_a_short_rehearsal_with_a_killed_node_and_worker_finds_no_anomaly(broker
     assert any(line.startswith("cleaned up:") for line in lines)
     assert not get_user_model().objects.filter(username__startswith="rehearsal-").exists()
     assert not Game.objects.exists()
+    left = redis.Redis.from_url(broker)
+    assert not left.keys("rehearsal-*")  # the run's queues
+    assert not [raw for raw in left.hvals("unacked") if b'"rehearsal-' in raw]  # held by the killed worker
