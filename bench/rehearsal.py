@@ -477,20 +477,22 @@ class Command(BaseCommand):
         threads = [threading.Thread(target=play, args=(c, until)) for c in clients]
         for t in threads:
             t.start()
-        time.sleep(max(0.0, started + 0.4 * opts["seconds"] - time.monotonic()))
-        webs[1].kill()
-        workers[1].kill()
-        killed = time.monotonic()
-        self._say("killed web node 2 and worker 2 (SIGKILL)")
-        time.sleep(opts["down"])
-        workers[1].start()
-        webs[1].start()
-        balancer.up(webs[1].port)  # it answers: back in the rotation
-        workers[1].wait_ready(" ready.")
-        back = time.monotonic() - killed
-        self._say(f"restarted them: back {back:.1f} s after the kill")
-        for t in threads:
-            t.join()
+        try:
+            time.sleep(max(0.0, started + 0.4 * opts["seconds"] - time.monotonic()))
+            webs[1].kill()
+            workers[1].kill()
+            killed = time.monotonic()
+            self._say("killed web node 2 and worker 2 (SIGKILL)")
+            time.sleep(opts["down"])
+            workers[1].start()
+            webs[1].start()
+            balancer.up(webs[1].port)  # it answers: back in the rotation
+            workers[1].wait_ready(" ready.")
+            back = time.monotonic() - killed
+            self._say(f"restarted them: back {back:.1f} s after the kill")
+        finally:
+            for t in threads:  # even when a restart failed: nothing is cleaned up under a running client
+                t.join()
         elapsed = max(ended) - started  # the last client's end (the restart may have taken longer)
         self._say("the clients stopped")
         self.deadlines = watch
