@@ -5,7 +5,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cat requirements/base.txt requirements/dev.txt | sha1sum | cut -c1-12)
 
-.PHONY: run test lint bench venv migrate demo browser clean
+.PHONY: run test lint bench rehearsal venv migrate demo browser clean
 
 $(STAMP): requirements/base.txt requirements/dev.txt
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV) || python3 -m venv $(VENV)
@@ -49,6 +49,13 @@ bench: venv
 	$(PY) manage.py bench_deadlines --games 2000
 	$(PY) manage.py bench_store
 	$(PY) manage.py loadtest --clients 32 --seconds 20
+
+## Two web nodes, two workers and beat on this machine; a node and a worker killed mid-run; every game
+## checked. Needs DATABASE_URL (PostgreSQL, a database of its own) and CELERY_BROKER_URL (Redis).
+REHEARSAL_ARGS ?= --seconds 60 --clients 16
+rehearsal: venv
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py rehearsal $(REHEARSAL_ARGS)
 
 ## Debian's chromium for the browser tests (installed when missing and we are root).
 browser:

@@ -1,6 +1,8 @@
 """Benchmarks: the engines (``engines``), deadline settlement (``deadlines``) and the API under load
 (``loadtest``). Each prints its figures, then one JSON line; the README's "Benchmarks" table has them.
+``rehearsal`` (with ``rehearsal_checks``) plays two web nodes, two workers and beat with a node and a
+worker killed, and checks every game; ``apiclient`` holds what it shares with ``loadtest``.
 
 They run under their old names: ``python -m baogame.rules.bench``, ``manage.py bench_deadlines`` and
-``manage.py loadtest`` are thin wrappers around these modules.
+``manage.py loadtest`` are thin wrappers around these modules, as is ``manage.py rehearsal``.
 """
