@@ -10,8 +10,8 @@ from django.core.cache import cache
 from rest_framework.test import APIClient
 
 from apps.api import services as api_services
-from apps.games import lifecycle as game_lifecycle
 from apps.games.models import Game
+from tests.factories import GameFactory
 
 
 @pytest.fixture(autouse=True)
@@ -45,7 +45,4 @@ def client_for(db: None) -> Callable[[Any], APIClient]:
 @pytest.fixture
 def toy_game(toy_engine: str, users: list[Any]) -> Game:
     """An active 2-seat toy game: users[0] (the creator) at seat 0, users[1] at seat 1."""
-    game = game_lifecycle.game_create(creator=users[0], engine=toy_engine, players=2, options={})
-    game_lifecycle.game_join(game_id=game.pk, user=users[1])
-    game.refresh_from_db()
-    return game
+    return GameFactory(engine=toy_engine, players=2, seated=users[:2])

@@ -13,10 +13,10 @@ from typing import Any
 
 import pytest
 
-from apps.games import lifecycle as game_lifecycle
 from apps.games.models import Game, Move
 from baogame.rules.core import visible
 from baogame.rules.registry import get_engine
+from tests.factories import GameFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -71,9 +71,7 @@ def test_no_endpoint_reveals_a_card_the_seat_may_not_know(
     client_for: Any, make_user: Any, engine_name: str, players: int, seed: int
 ) -> None:
     people = [make_user(username=f"hid{engine_name}{players}-{i}") for i in range(players + 1)]
-    game = game_lifecycle.game_create(creator=people[0], engine=engine_name, players=players)
-    for person in people[1:players]:
-        game_lifecycle.game_join(game_id=game.pk, user=person)
+    game = GameFactory(engine=engine_name, players=players, seated=people[:players])
     clients = [client_for(p) for p in people[:players]]
     spectator = client_for(people[players])
     engine, rng = get_engine(engine_name), random.Random(seed)

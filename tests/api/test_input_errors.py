@@ -7,8 +7,8 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from apps.games import lifecycle as game_lifecycle
 from apps.games.models import Game, Move
+from tests.factories import GameFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -18,10 +18,7 @@ NOT_A_WINDOW = ["w²", "w①", "w" + "1" * 5000]
 @pytest.fixture
 def baobei_game(users: list) -> Game:
     """An active two-seat Bao Bei game of users[0] and users[1], at the setup peek."""
-    game = game_lifecycle.game_create(creator=users[0], engine="baobei", players=2, options={})
-    game_lifecycle.game_join(game_id=game.pk, user=users[1])
-    game.refresh_from_db()
-    return game
+    return GameFactory(engine="baobei", players=2, seated=users[:2])
 
 
 @pytest.mark.parametrize("did", NOT_A_WINDOW)

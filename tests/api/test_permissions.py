@@ -18,6 +18,7 @@ from apps.games import lifecycle as game_lifecycle
 from apps.games.models import Game
 from apps.leagues import services as league_services
 from baogame.rules.registry import get_engine
+from tests.factories import GameFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -61,9 +62,7 @@ class World:
 
 @pytest.fixture
 def world(toy_engine: str, users: list) -> World:
-    game = game_lifecycle.game_create(creator=users[0], engine=toy_engine, players=2, options={})
-    game_lifecycle.game_join(game_id=game.pk, user=users[1])
-    game.refresh_from_db()
+    game = GameFactory(engine=toy_engine, players=2, seated=users[:2])
     open_game = game_lifecycle.game_create(creator=users[0], engine="baobei", players=3)
     token, _ = api_services.token_create(user=users[0], name="spare")
     bot = api_services.bot_account_create(owner=users[0], username="matrixbot")

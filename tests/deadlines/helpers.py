@@ -7,9 +7,10 @@ from typing import Any
 
 from django.utils import timezone
 
-from apps.games import lifecycle, pipeline, selectors
+from apps.games import pipeline, selectors
 from apps.games.models import Decision, Game
 from baogame.rules.registry import get_engine
+from tests.factories import GameFactory
 
 LONG = {key: 24 * 3600 for key in ("setup", "turn", "reaction", "ability", "finish", "tribute", "declare")}
 
@@ -17,11 +18,7 @@ LONG = {key: 24 * 3600 for key in ("setup", "turn", "reaction", "ability", "fini
 def a_game(engine: str, users: list[Any], players: int = 2, **kwargs: Any) -> Game:
     """A started game with ``players`` seats, ``users[i]`` in seat i, long clocks unless overridden."""
     kwargs.setdefault("timing_overrides", LONG)
-    game = lifecycle.game_create(creator=users[0], engine=engine, players=players, **kwargs)
-    for user in users[1:players]:
-        lifecycle.game_join(game_id=game.pk, user=user)
-    game.refresh_from_db()
-    return game
+    return GameFactory(engine=engine, players=players, seated=users[:players], **kwargs)
 
 
 def pending(game: Game) -> list[dict[str, Any]]:

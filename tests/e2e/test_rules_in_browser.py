@@ -6,8 +6,7 @@ from typing import Any
 
 import pytest
 
-from apps.games import lifecycle
-from tests.factories import UserFactory
+from tests.factories import GameFactory, UserFactory
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -22,9 +21,7 @@ def log_in(page: Any, base: str, username: str) -> None:
 
 def test_a_decision_box_link_opens_the_rules_section_that_explains_it(live_server, page, screenshot):
     players = [UserFactory(username=name) for name in ("wren", "tern", "rook")]
-    game = lifecycle.game_create(creator=players[0], engine="baobei", players=3)
-    for user in players[1:]:
-        lifecycle.game_join(game_id=game.pk, user=user)
+    game = GameFactory(engine="baobei", players=3, seated=players)
     log_in(page, live_server.url, "wren")
     page.goto(f"{live_server.url}/games/{game.public_id}/")
 

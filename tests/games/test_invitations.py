@@ -10,7 +10,7 @@ from django.test import Client
 from apps.games import invitations, lifecycle
 from apps.games.errors import ServiceError
 from apps.games.models import Game, Invitation
-from tests.factories import UserFactory
+from tests.factories import GameFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -31,9 +31,7 @@ def _client(user: Any) -> Client:
 def open_game() -> tuple[Game, Any, Any]:
     """A public 3-seat Bao Bei game: its creator in seat 0, a friend in seat 1, seat 2 open."""
     creator, friend = UserFactory(), UserFactory()
-    game = lifecycle.game_create(creator=creator, engine="baobei", players=3)
-    lifecycle.game_join(game_id=game.pk, user=friend)
-    return Game.objects.get(pk=game.pk), creator, friend
+    return GameFactory(engine="baobei", players=3, seated=[creator, friend]), creator, friend
 
 
 def _token(game: Game) -> str:

@@ -12,11 +12,10 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from apps.games import lifecycle
 from apps.games.models import Game
 from apps.leagues import services as league_services
 from apps.notifications import tokens
-from tests.factories import UserFactory
+from tests.factories import GameFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -35,10 +34,7 @@ def _client(user: Any) -> Client:
 
 def _two_player_game(toy_engine: str, **kwargs: Any) -> tuple[Game, list[Any]]:
     players = [UserFactory(), UserFactory()]
-    game = lifecycle.game_create(creator=players[0], engine=toy_engine, players=2, **kwargs)
-    lifecycle.game_join(game_id=game.pk, user=players[1])
-    game.refresh_from_db()
-    return game, players
+    return GameFactory(engine=toy_engine, players=2, seated=players, **kwargs), players
 
 
 def _reads(client: Client, game: Game) -> dict[str, int]:

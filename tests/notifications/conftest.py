@@ -10,19 +10,13 @@ from typing import Any
 import pytest
 from django.core import mail
 
-from apps.games import lifecycle
 from apps.games.models import Game
+from tests.factories import GameFactory
 
 
 def play_game(engine: str, users: list[Any], players: int, **kwargs: Any) -> Game:
     """A started game with ``users`` in the first seats (the rest bots)."""
-    game = lifecycle.game_create(
-        creator=users[0], engine=engine, players=players, bots=players - len(users), **kwargs
-    )
-    for user in users[1:]:
-        lifecycle.game_join(game_id=game.pk, user=user)
-    game.refresh_from_db()
-    return game
+    return GameFactory(engine=engine, players=players, bots=players - len(users), seated=users, **kwargs)
 
 
 def mails_to(user: Any) -> list[Any]:

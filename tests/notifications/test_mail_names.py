@@ -8,11 +8,11 @@ from typing import Any
 import pytest
 from django.core import mail
 
-from apps.games import lifecycle, pipeline
+from apps.games import pipeline
 from apps.notifications.compose import name_players, seat_names
 from apps.notifications.inbound import inbound_process
 from baogame.rules.registry import get_engine
-from tests.factories import UserFactory
+from tests.factories import GameFactory, UserFactory
 from tests.notifications.conftest import mails_to, reply_to
 from tests.web.test_round_reveal_and_names import EX_13
 
@@ -33,9 +33,7 @@ def _start(capture: Any, display_names: dict[str, str], bots: int = 0) -> tuple[
             user.profile.display_name = display_names[user.username]
             user.profile.save()
     with capture(execute=True):
-        game = lifecycle.game_create(creator=users[0], engine="baobei", players=3, bots=bots, options=EX_13)
-        for user in users[1:]:
-            lifecycle.game_join(game_id=game.pk, user=user)
+        game = GameFactory(engine="baobei", players=3, bots=bots, options=EX_13, seated=users)
     return game, users
 
 

@@ -16,7 +16,7 @@ from apps.games import lifecycle
 from apps.games.models import Game
 from apps.notifications import send as notifications
 from apps.notifications.models import MoveMailOutbox, Notification
-from tests.factories import UserFactory
+from tests.factories import GameFactory, UserFactory
 from tests.support.celery_worker import (
     BROKER_URL,
     _reset_producer_pool,
@@ -45,8 +45,7 @@ def broker_down() -> Iterator[None]:
 def _two_player_game() -> tuple[Game, list]:
     """A Bao Bei game of two people, open: the second one's join deals and opens both setup peeks."""
     users = [UserFactory(), UserFactory()]
-    game = lifecycle.game_create(creator=users[0], engine="baobei", players=2)
-    return game, users
+    return GameFactory(engine="baobei", players=2, seated=users[:1]), users
 
 
 def _sent(game: Game) -> list[tuple[int, str]]:

@@ -7,8 +7,7 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from apps.games import lifecycle
-from tests.factories import UserFactory
+from tests.factories import GameFactory, UserFactory
 
 
 @pytest.fixture
@@ -28,11 +27,7 @@ def client_for():
 def baobei_game(db: None) -> Any:
     """A started 3-seat Bao Bei game of three people (no bots)."""
     players = [UserFactory() for _ in range(3)]
-    game = lifecycle.game_create(creator=players[0], engine="baobei", players=3)
-    for user in players[1:]:
-        lifecycle.game_join(game_id=game.pk, user=user)
-    game.refresh_from_db()
-    return game, players
+    return GameFactory(engine="baobei", players=3, seated=players), players
 
 
 @pytest.fixture(autouse=True)

@@ -7,7 +7,7 @@ import re
 import pytest
 
 from apps.games import autoplay, lifecycle
-from tests.factories import UserFactory
+from tests.factories import GameFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -64,8 +64,7 @@ def test_while_a_bot_is_to_act_the_page_says_it_is_thinking_and_polls_faster(cli
     from .test_round_reveal_and_names import EX_13
 
     ann, bob = UserFactory(username="ann"), UserFactory(username="bob")
-    game = lifecycle.game_create(creator=ann, engine="baobei", players=3, bots=1, options=EX_13)
-    lifecycle.game_join(game_id=game.pk, user=bob)
+    game = GameFactory(engine="baobei", players=3, bots=1, options=EX_13, seated=[ann, bob])
     bot = game.seats.get(position=2).label
 
     html = client_for(ann).get(f"/games/{game.public_id}/").content.decode()
@@ -78,9 +77,7 @@ def test_nobody_is_said_to_think_while_a_person_is_to_act(client_for):
     from .test_round_reveal_and_names import EX_13
 
     ann, bob, cy = (UserFactory(username=n) for n in ("ann", "bob", "cy"))
-    game = lifecycle.game_create(creator=ann, engine="baobei", players=3, options=EX_13)
-    lifecycle.game_join(game_id=game.pk, user=bob)
-    lifecycle.game_join(game_id=game.pk, user=cy)
+    game = GameFactory(engine="baobei", players=3, options=EX_13, seated=[ann, bob, cy])
 
     html = client_for(ann).get(f"/games/{game.public_id}/").content.decode()
 
@@ -93,9 +90,7 @@ def test_a_bot_playing_an_absent_players_seat_is_named_as_such_while_it_thinks(c
     from .test_round_reveal_and_names import EX_13
 
     ann, bob, cy = (UserFactory(username=n) for n in ("ann", "bob", "cy"))
-    game = lifecycle.game_create(creator=ann, engine="baobei", players=3, options=EX_13)
-    lifecycle.game_join(game_id=game.pk, user=bob)
-    lifecycle.game_join(game_id=game.pk, user=cy)
+    game = GameFactory(engine="baobei", players=3, options=EX_13, seated=[ann, bob, cy])
     Seat.objects.filter(game=game, position=2).update(bot_takeover=True)  # EX-13: seat 2 is to act
 
     html = client_for(ann).get(f"/games/{game.public_id}/").content.decode()
@@ -112,8 +107,7 @@ def test_the_pluck_target_list_names_a_bot_seat_by_its_bird_name(client_for, set
 
     settings.GAMES_SCHEDULE_TASKS = False  # the bot plays below, when told to
     ann, bob = UserFactory(username="ann"), UserFactory(username="bob")
-    game = lifecycle.game_create(creator=ann, engine="baobei", players=3, bots=1, options=EX_13)
-    lifecycle.game_join(game_id=game.pk, user=bob)
+    game = GameFactory(engine="baobei", players=3, bots=1, options=EX_13, seated=[ann, bob])
     bot = game.seats.get(position=2).label
     autoplay.play_bots(game.pk)
     game.refresh_from_db()

@@ -14,10 +14,9 @@ from typing import Any
 
 import pytest
 
-from apps.games import lifecycle
 from apps.games.models import Move
 from baogame.rules.registry import get_engine
-from tests.factories import UserFactory
+from tests.factories import GameFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -37,10 +36,7 @@ def a_game(
         "deal": {"hands": hands, "discard": [PEACOCK], "draw": draw},
         "start": {"active": 0, **(start or {})},
     }
-    game = lifecycle.game_create(creator=users[0], engine="baobei", players=3, options=options)
-    for user in users[1:]:
-        lifecycle.game_join(game_id=game.pk, user=user)
-    return game, users
+    return GameFactory(engine="baobei", players=3, seated=users, options=options), users
 
 
 #: Seat 0 holds Hum and Sparrow; seat 1 a Brown Pelican first; nobody else holds a pelican.

@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
-from apps.games import lifecycle, pipeline, selectors
+from apps.games import pipeline, selectors
 from baogame.rules.registry import get_bots, get_engine
-from tests.factories import UserFactory
+from tests.factories import GameFactory, UserFactory
 
 from .leaks import check_baobei_page, check_baohuang_page
 
@@ -64,11 +64,7 @@ def play_and_check(game: Any, users: list[Any], client_for: Any, check: Any, max
 
 def new_game(engine: str, players: int, options: dict[str, Any]) -> tuple[Any, list[Any]]:
     users = [UserFactory() for _ in range(players)]
-    game = lifecycle.game_create(creator=users[0], engine=engine, players=players, options=options)
-    for user in users[1:]:
-        lifecycle.game_join(game_id=game.pk, user=user)
-    game.refresh_from_db()
-    return game, users
+    return GameFactory(engine=engine, players=players, seated=users, options=options), users
 
 
 def test_bao_bei_pages_show_only_what_each_seat_has_seen_bb_30(client_for):

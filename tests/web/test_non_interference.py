@@ -30,7 +30,7 @@ from django.test import Client
 from hypothesis import HealthCheck, Phase, assume, given, settings
 from hypothesis import strategies as st
 
-from apps.games import lifecycle, pipeline
+from apps.games import pipeline
 from apps.games.models import Decision, Game, Move
 from apps.notifications.mails import build_message
 from apps.notifications.models import Category, Notification
@@ -41,7 +41,7 @@ from baogame.rules.baobei.cards import CODE_OF
 from baogame.rules.baohuang.cards import RANKS
 from baogame.rules.core import RuleError, visible
 from baogame.rules.registry import get_bots, get_engine
-from tests.factories import UserFactory
+from tests.factories import GameFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -105,9 +105,7 @@ def _play(
     """A game of people played ``moves`` moves by the engine's default bot (stops when it ends); with
     ``then_until_simultaneous``, on (60 moves at most) until a simultaneous decision is open."""
     users = [UserFactory(password="!") for _ in range(players)]
-    game = lifecycle.game_create(creator=users[0], engine=engine_name, players=players)
-    for user in users[1:]:
-        lifecycle.game_join(game_id=game.pk, user=user)
+    game = GameFactory(engine=engine_name, players=players, seated=users)
     engine, rng = get_engine(engine_name), random.Random(seed)
     for played in range(moves + (60 if then_until_simultaneous else 0)):
         game.refresh_from_db()

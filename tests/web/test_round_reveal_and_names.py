@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
-from apps.games import lifecycle, pipeline, selectors
+from apps.games import pipeline, selectors
 from apps.games.presenters.common import name_seats
 from baogame.rules.registry import get_bots, get_engine
-from tests.factories import UserFactory
+from tests.factories import GameFactory, UserFactory
 
 from .leaks import check_baobei_page, drawn_cards
 
@@ -44,9 +44,7 @@ def _act(game: Any, users: list[Any], seat: int, kind: str) -> None:
 def ended_round() -> tuple[Any, list[Any]]:
     """A 3-seat Bao Bei game of ann, bob and cy whose round 4 has just ended (EX-13)."""
     users = [UserFactory(username=name) for name in ("ann", "bob", "cy")]
-    game = lifecycle.game_create(creator=users[0], engine="baobei", players=3, options=EX_13)
-    for user in users[1:]:
-        lifecycle.game_join(game_id=game.pk, user=user)
+    game = GameFactory(engine="baobei", players=3, options=EX_13, seated=users)
     for seat, kind in ((2, "draw"), (2, "discard"), (0, "pass"), (1, "pass")):
         _act(game, users, seat, kind)
     game.refresh_from_db()
@@ -144,9 +142,7 @@ def test_history_names_the_players_instead_of_seat_numbers(ended_round, client_f
 
 def test_bao_huang_history_names_the_players(client_for):
     users = [UserFactory() for _ in range(5)]
-    game = lifecycle.game_create(creator=users[0], engine="baohuang", players=5)
-    for user in users[1:]:
-        lifecycle.game_join(game_id=game.pk, user=user)
+    game = GameFactory(engine="baohuang", players=5, seated=users)
     engine = get_engine("baohuang")
     bots, default = get_bots("baohuang")
     for k in range(4):  # the bots choose four moves for whoever must act

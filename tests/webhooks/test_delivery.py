@@ -23,6 +23,7 @@ from apps.webhooks.models import WebhookDelivery, WebhookEndpoint
 from apps.webhooks.payloads import webhook_body
 from baogame.rules.core import visible
 from baogame.rules.registry import get_bots, get_engine
+from tests.factories import GameFactory
 from tests.support.receivers import WebhookReceiver, webhook_receiver
 
 pytestmark = pytest.mark.django_db
@@ -94,10 +95,7 @@ def test_events_are_signed_and_each_seat_gets_its_own_view(
 
 
 def test_a_move_body_holds_exactly_the_events_the_seat_may_see(users: list[Any]) -> None:
-    game = game_lifecycle.game_create(creator=users[0], engine="baohuang", players=5)
-    for user in users[1:5]:
-        game_lifecycle.game_join(game_id=game.pk, user=user)
-    game.refresh_from_db()
+    game = GameFactory(engine="baohuang", players=5, seated=users[:5])
     engine = get_engine("baohuang")
     pending = engine.pending(game.state)[0]
     seat = pending["seats"][0]
