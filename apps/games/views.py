@@ -163,6 +163,8 @@ def board_context(request: HttpRequest, game: Game, error: RuleError | None = No
         "history": history,
         "error": error,
         "act_url": reverse("games:act", args=[game.public_id]),
+        "seed_template": presenter_for(game.engine).SEED_TEMPLATE,
+        "seat_settings_template": presenter_for(game.engine).SEAT_SETTINGS_TEMPLATE,
         "bot_hold_text": lifecycle.BOT_HOLD_TEXT,
         **_invitation_context(request, game, seated=seat is not None),
     }

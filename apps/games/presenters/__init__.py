@@ -27,6 +27,10 @@ class GamePresenter(Protocol):
     #: Actions may commit the end of the active player's turn (BB-20.7): the board is told whether
     #: the current turn is already committed.
     COMMITS_END_TURN: bool
+    #: The game page's sentence on recomputing the shuffles from the seed (``revealed`` or not).
+    SEED_TEMPLATE: str
+    #: The game page's section of a seat's own settings; None: the game has none.
+    SEAT_SETTINGS_TEMPLATE: str | None
 
     def wants_legal(self, decision: dict[str, Any]) -> bool:
         """Whether the board of ``decision``'s owner needs the seat's ``legal_actions``."""

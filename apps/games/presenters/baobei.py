@@ -18,6 +18,10 @@ DECISION_TEMPLATE = "games/boards/baobei_decision.html"
 #: The active player may commit the end of the turn with any action (BB-20.7): the board must know
 #: whether this turn is already committed.
 COMMITS_END_TURN = True
+#: How the game page tells anyone to recompute the shuffles from the seed (``revealed``: it is out).
+SEED_TEMPLATE = "games/boards/baobei_seed.html"
+#: The seat's own settings on the game page: pass every plucking window at once.
+SEAT_SETTINGS_TEMPLATE: str | None = "games/boards/baobei_seat_settings.html"
 #: The section of the Bao Bei rules page that explains each decision kind (BB-21).
 SECTIONS = {
     "setup_peek": "setup",

@@ -16,6 +16,10 @@ TEMPLATE = "games/boards/baohuang.html"
 DECISION_TEMPLATE = "games/boards/baohuang_decision.html"
 #: No action commits anything beyond itself.
 COMMITS_END_TURN = False
+#: How the game page tells anyone to recompute the shuffles from the seed (``revealed``: it is out).
+SEED_TEMPLATE = "games/boards/baohuang_seed.html"
+#: No settings of a seat's own on the game page.
+SEAT_SETTINGS_TEMPLATE: str | None = None
 #: Quick-play buttons (the legal plays) are offered only in these decisions.
 QUICK_PLAY_KINDS = {"turn"}
 #: The section of the Bao Huang rules page for each decision kind (BH-18.1).

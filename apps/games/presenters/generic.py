@@ -15,6 +15,10 @@ from .common import button
 
 TEMPLATE = "games/boards/generic.html"
 COMMITS_END_TURN = False
+#: How the game page tells anyone to recompute the shuffles from the seed (``revealed``: it is out).
+SEED_TEMPLATE = "games/boards/generic_seed.html"
+#: No settings of a seat's own on the game page.
+SEAT_SETTINGS_TEMPLATE: str | None = None
 
 
 def wants_legal(decision: dict[str, Any]) -> bool:
