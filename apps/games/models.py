@@ -11,6 +11,7 @@ from django.db import models
 from django.urls import reverse
 
 from apps.accounts.models import display_name
+from baogame.rules import registry
 
 
 def new_seed() -> str:
@@ -48,9 +49,10 @@ def bot_seat_name(*, game_id: int, position: int) -> str:
 class Game(models.Model):
     """One game of Bao Bei or Bao Huang. ``state`` is the engine's plain-data state (never shown)."""
 
-    class Engine(models.TextChoices):
-        BAOBEI = "baobei", "Bao Bei"
-        BAOHUANG = "baohuang", "Bao Huang"
+    #: The games, from the engines' ``game_type`` (their names and display names).
+    Engine = models.TextChoices(  # type: ignore[call-overload]
+        "Engine", [(t.name.upper(), (t.name, t.display_name)) for t in registry.game_types()]
+    )
 
     class Visibility(models.TextChoices):
         PUBLIC = "public", "Public: anyone may watch"

@@ -1,8 +1,9 @@
-"""The rules pages' data and the links from a game page into them.
+"""The rules pages' data and the words of the links from a game page into them.
 
 The explanations themselves are templates (``templates/rules/<game>.html``); what can be computed
 from the engines — the bird table, the thresholds, the Bao Huang ranks — is computed here from the
-engines' own card data, so the pages cannot drift from the rules the server plays by.
+engines' own card data, so the pages cannot drift from the rules the server plays by. Which page
+and which section belong to a game and its decisions is its presenter's (``presenters.<game>``).
 """
 
 from __future__ import annotations
@@ -12,11 +13,9 @@ from typing import Any, TypedDict
 from django.urls import reverse
 
 from baogame.rules.baobei.cards import CARDS, DECK_SIZE, DECK_TABLE
+from baogame.rules.baobei.engine import ENGINE as BAOBEI
 from baogame.rules.baobei.setup import default_threshold
 from baogame.rules.baohuang.cards import CODES, COPIES, NAMES, PACK_SIZE, STRENGTH
-
-#: The games with a rules page, and their titles.
-GAMES = {"baobei": "Bao Bei", "baohuang": "Bao Huang"}
 
 
 class Ability(TypedDict):
@@ -38,20 +37,6 @@ ABILITIES: dict[str, Ability] = {
     "shoebill": {"icon": "⇊", "name": "Double replacement", "anchor": "ability-shoebill", "rule": "BB-9.12"},
 }
 
-#: The section of the Bao Bei rules page that explains each decision kind (BB-21).
-BAOBEI_SECTIONS = {
-    "setup_peek": "setup",
-    "turn_action": "turn",
-    "after_draw": "turn",
-    "pluck_window": "plucking",
-    "macaw_decide": "ability-macaw",
-    "shoebill_place": "ability-shoebill",
-    "end_turn": "bao",
-}
-#: The section of the Bao Huang rules page for each decision kind (BH-18.1).
-BAOHUANG_SECTIONS = {"tribute": "tribute", "turn": "play"}
-
-
 #: The headings of the sections a decision box links to, for the link's words.
 SECTION_TITLES = {
     "setup": "setting up a round",
@@ -70,30 +55,6 @@ def rules_url(engine: str, section: str = "") -> str:
     """The rules page of ``engine``, at ``section`` when given."""
     url = reverse("rules", args=[engine])
     return f"{url}#{section}" if section else url
-
-
-def decision_section(engine: str, decision: dict[str, Any]) -> str | None:
-    """The anchor of the rules section that explains an open decision; None for an unknown game."""
-    kind = decision.get("kind", "")
-    if engine == "baobei":
-        if kind == "ability":
-            ability = (decision.get("context") or {}).get("ability", "")
-            return ABILITIES[ability]["anchor"] if ability in ABILITIES else "abilities"
-        return BAOBEI_SECTIONS.get(kind, "turn")
-    if engine == "baohuang":
-        if kind == "declare":
-            allowed = decision.get("allowed") or []
-            return "emperor" if "keep_emperor" in allowed else "declarations"
-        return BAOHUANG_SECTIONS.get(kind, "play")
-    return None
-
-
-def decision_rules_link(engine: str, decision: dict[str, Any] | None) -> dict[str, str] | None:
-    """The link a decision box gives to its explanation (``url`` and ``title``), or None."""
-    if not decision or engine not in GAMES:
-        return None
-    section = decision_section(engine, decision) or ""
-    return {"url": rules_url(engine, section), "title": SECTION_TITLES.get(section, "the rules")}
 
 
 def bird_rows() -> list[dict[str, Any]]:
@@ -135,7 +96,11 @@ def ability_legend() -> list[dict[str, str]]:
 
 def threshold_rows() -> list[dict[str, Any]]:
     """The default threshold per number of players (§2.3), from the engine's own defaults."""
-    return [{"players": n, "threshold": default_threshold(n)} for n in range(2, 7)]
+    seats = BAOBEI.game_type
+    return [
+        {"players": n, "threshold": default_threshold(n)}
+        for n in range(seats.min_players, seats.max_players + 1)
+    ]
 
 
 def baobei_context() -> dict[str, Any]:

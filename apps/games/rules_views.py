@@ -6,13 +6,9 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.templatetags.static import static
 
-from . import rulebook
+from baogame.rules.registry import get_game_type
 
-#: Each game's page: its template and the data computed from its engine.
-PAGES = {
-    "baobei": ("rules/baobei.html", rulebook.baobei_context),
-    "baohuang": ("rules/baohuang.html", rulebook.baohuang_context),
-}
+from .presenters import presenter_for
 
 
 def rules_index(request: HttpRequest) -> HttpResponse:
@@ -22,10 +18,11 @@ def rules_index(request: HttpRequest) -> HttpResponse:
 
 def rules_page(request: HttpRequest, game: str) -> HttpResponse:
     """One game's rules, explained for players."""
-    if game not in PAGES:
+    page = presenter_for(game).rules_page()  # each game's presenter: its template and engine data
+    if page is None:
         raise Http404("no rules for that game")
-    template, context = PAGES[game]
-    return render(request, template, {"game": game, "title": rulebook.GAMES[game], **context()})
+    template, context = page
+    return render(request, template, {"game": game, "title": get_game_type(game).display_name, **context})
 
 
 def favicon(request: HttpRequest) -> HttpResponse:

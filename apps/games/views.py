@@ -27,7 +27,7 @@ from . import invitations, lifecycle, pipeline, replay, selectors
 from .errors import ServiceError
 from .forms import GameCreateForm, action_from_post
 from .models import Game, Move
-from .presenters import present
+from .presenters import present, presenter_for
 from .presenters.common import describe_decision, history_rows
 from .presenters.replay import replay_board, step_rows
 from .presenters.table import seat_away, table_clocks, table_seats
@@ -37,8 +37,6 @@ RECENT_HISTORY = 30
 #: How often the board asks whether the game has changed; faster while a bot is thinking.
 POLL_SECONDS = 4
 THINKING_POLL_SECONDS = 1
-#: Bao Huang legal plays are listed (quick-play buttons) only in these decisions.
-QUICK_PLAY_KINDS = {"turn"}
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -109,15 +107,13 @@ def board_context(request: HttpRequest, game: Game, error: RuleError | None = No
     if view is not None:
         legal = None
         decision = view.get("decision")
-        # Only my own legal actions, for simple choices: Bao Huang plays, the toy engine's buttons.
-        # Bao Bei's plucks are combinatorial: its forms are built from the view and apply validates.
-        wants_legal = game.engine != "baobei" and (
-            game.engine != "baohuang" or (decision or {}).get("kind") in QUICK_PLAY_KINDS
-        )
-        if position is not None and decision and wants_legal and game.state is not None:
+        presenter = presenter_for(game.engine)
+        # Only my own legal actions, for simple choices (Bao Huang plays, the toy engine's buttons),
+        # when the game's presenter wants them.
+        if position is not None and decision and presenter.wants_legal(decision) and game.state is not None:
             legal = get_engine(game.engine).legal_actions(game.state, position)
         committed = (
-            game.engine == "baobei"
+            presenter.COMMITS_END_TURN
             and decision is not None
             and position is not None
             and position == view.get("active")
@@ -167,6 +163,8 @@ def board_context(request: HttpRequest, game: Game, error: RuleError | None = No
         "history": history,
         "error": error,
         "act_url": reverse("games:act", args=[game.public_id]),
+        "seed_template": presenter_for(game.engine).SEED_TEMPLATE,
+        "seat_settings_template": presenter_for(game.engine).SEAT_SETTINGS_TEMPLATE,
         "bot_hold_text": lifecycle.BOT_HOLD_TEXT,
         **_invitation_context(request, game, seated=seat is not None),
     }

@@ -11,12 +11,10 @@ from .formats import FORMATS
 from .formats import LABELS as FORMAT_LABELS
 from .models import League
 
-LABELS = {"baobei": "Bao Bei", "baohuang": "Bao Huang"}
-
 
 def game_choices() -> list[tuple[str, str]]:
-    """Every registered engine (tests register a toy one)."""
-    return [(name, LABELS.get(name, name.title())) for name in registry.ENGINES]
+    """Every registered engine (tests register a toy one), by its display name."""
+    return [(t.name, t.display_name) for t in registry.game_types()]
 
 
 def _int_list(raw: str) -> list[int]:

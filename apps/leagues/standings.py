@@ -2,8 +2,8 @@
 
 **Finishing places** come from ``Game.result["standings"]`` (``{"seat", "total", "position"}``, the
 engines' BB-15.5 / BH-17.5 ranking, equal positions shared). A result without standings (an engine
-that only reports ``totals``) is ranked by totals: lower is better in Bao Bei (and the test-only toy
-engine), higher in Bao Huang.
+that only reports ``totals``) is ranked by totals in the order of the engine's
+``GameType.high_score_wins``: lower is better in Bao Bei (and the test-only toy engine), higher in Bao Huang.
 
 **League points**: with a league's ``points_table`` ``[p1, p2, …]`` the player in place k gets
 ``p_k`` (0 beyond the table). With an empty table (the default) the player gets ``table size - place``:
@@ -11,8 +11,8 @@ one point for every player finishing below them, so a win at a table of 5 is wor
 3 is worth 2. Players sharing a place all get that place's points.
 
 **Tie-breaks** of the season table, in order: more league points; more wins (first places); better
-average game score per game (lower in Bao Bei, higher in Bao Huang); higher rating (mu - 3 sigma);
-fewer games played; then username.
+average game score per game (lower in Bao Bei, higher in Bao Huang: ``high_score_wins`` again);
+higher rating (mu - 3 sigma); fewer games played; then username.
 """
 
 from __future__ import annotations
@@ -20,8 +20,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-#: Engines whose higher total is better; every other engine ranks ascending totals.
-HIGH_SCORE_WINS = frozenset({"baohuang"})
+from baogame.rules import registry
+
+
+def high_score_wins(engine: str) -> bool:
+    """Whether ``engine`` ranks higher totals first (its ``GameType``); an engine no longer registered
+    (results of a retired game) ranks ascending totals."""
+    return engine in registry.ENGINES and registry.get_game_type(engine).high_score_wins
 
 
 def placements(*, result: dict[str, Any], engine: str, players: int) -> dict[int, tuple[int, int]]:
@@ -30,7 +35,7 @@ def placements(*, result: dict[str, Any], engine: str, players: int) -> dict[int
     if standings:
         return {int(s["seat"]): (int(s["position"]), int(s.get("total") or 0)) for s in standings}
     totals = list(result.get("totals") or [0] * players)
-    high = engine in HIGH_SCORE_WINS
+    high = high_score_wins(engine)
     out: dict[int, tuple[int, int]] = {}
     for seat, total in enumerate(totals):
         better = sum(1 for other in totals if (other > total if high else other < total))
@@ -50,7 +55,7 @@ def sort_key(
 ) -> tuple[int, int, float, float, int, str]:
     """The season table's order (see the module docstring): sort ascending by this key."""
     average = score_total / games if games else 0.0
-    score_order = -average if engine in HIGH_SCORE_WINS else average
+    score_order = -average if high_score_wins(engine) else average
     if not games:
         score_order = float("inf")
     return (-points, -wins, score_order, -rating, games, name)

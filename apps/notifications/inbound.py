@@ -28,14 +28,13 @@ from apps.games.models import Decision, Game
 from apps.games.pipeline import submit_action
 from apps.games.selectors import seat_of
 from baogame.rules.core import RuleError
+from baogame.rules.registry import get_game_type
 
 from . import commands, compose, mails, mailtext, tokens
 from .models import InboundMessage, ReplyAddress
 
 log = logging.getLogger(__name__)
 
-#: Engines whose actions carry no ``decision_id`` (BH-19.1); the service checks staleness itself.
-NO_DECISION_ID = {"baohuang"}
 #: Actions that answer no decision (BH-18.4).
 FREE_ACTIONS = {"guess_partner"}
 
@@ -248,7 +247,7 @@ def _with_decision(game: Game, user: User, reply: ReplyAddress, action: dict[str
     given = action.get("decision_id")
     if given is not None and given != decision_id:
         raise RuleError("stale_decision", "this mail was about another decision; answer the newest mail")
-    if game.engine in NO_DECISION_ID:
+    if not get_game_type(game.engine).decision_ids:  # BH-19.1: the service checks staleness itself
         if not decision_id or not open_rows.filter(decision_id=decision_id).exists():
             raise RuleError("stale_decision", "the decision this mail was about is no longer open")
         return action

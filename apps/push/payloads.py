@@ -14,15 +14,13 @@ from django.conf import settings
 
 from apps.games.models import Game
 
-TITLES = {"baobei": "Bao Bei", "baohuang": "Bao Huang"}
-
 
 def push_payload(*, game: Game, decisions: list[tuple[str, datetime | None]]) -> dict[str, Any]:
     """The payload for a person's open ``decisions`` (kind, deadline) in ``game``."""
     return {
         "game": game.public_id,
         "url": settings.SITE_URL + game.get_absolute_url(),
-        "title": f"{TITLES.get(game.engine, game.engine)}: your move",
+        "title": f"{game.get_engine_display()}: your move",
         "decisions": [
             {"kind": kind, "deadline": deadline.isoformat() if deadline else None}
             for kind, deadline in decisions

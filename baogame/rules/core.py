@@ -10,6 +10,8 @@ import random
 from collections.abc import Sequence
 from typing import Any, Protocol, TypeVar, runtime_checkable
 
+from .gametype import GameType
+
 JSON = Any
 State = dict[str, Any]
 Action = dict[str, Any]
@@ -40,6 +42,7 @@ class RuleError(Exception):
 class Engine(Protocol):
     """What ``get_engine(name)`` returns. See DESIGN.md for the meaning of each member."""
 
+    game_type: GameType
     name: str
     min_players: int
     max_players: int

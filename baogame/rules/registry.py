@@ -7,6 +7,7 @@ from importlib import import_module
 from typing import Any
 
 from .core import Engine
+from .gametype import GameType
 
 #: Game name -> package holding ``engine.ENGINE`` and ``bots.BOTS`` / ``bots.DEFAULT_BOT``.
 ENGINES: dict[str, str] = {
@@ -35,3 +36,13 @@ def get_bots(name: str) -> tuple[dict[str, Bot], str]:
         raise KeyError(f"unknown game {name!r}")
     module = import_module(f"{ENGINES[name]}.bots")
     return module.BOTS, module.DEFAULT_BOT
+
+
+def get_game_type(name: str) -> GameType:
+    """The facts of game ``name`` that the service reads (``engine.game_type``); ``KeyError`` if unknown."""
+    return get_engine(name).game_type
+
+
+def game_types() -> list[GameType]:
+    """The game type of every registered engine, in registration order."""
+    return [get_game_type(name) for name in ENGINES]

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 
-from apps.games import rulebook
+from apps.games import presenters, rulebook
 from baogame.rules.baobei.cards import CARDS
 from baogame.rules.baobei.setup import default_threshold
 from baogame.rules.baohuang.cards import CODES
@@ -164,7 +164,7 @@ def test_the_rules_page_footer_credits_the_bird_drawings(client):
     ],
 )
 def test_each_decision_kind_links_to_the_section_that_explains_it(client, engine, decision, section):
-    link = rulebook.decision_rules_link(engine, decision)
+    link = presenters.decision_rules_link(engine, decision)
 
     assert link is not None and link["url"] == f"/rules/{engine}/#{section}"
     assert section in anchors(client.get(f"/rules/{engine}/").content.decode())

@@ -3,15 +3,88 @@
 Presenters read only what they are given — the seat's ``engine.view(state, seat)``, the seat labels,
 the events the seat may see and, for simple choices, that seat's own ``legal_actions`` — so a page
 can never show more than the engine allows the seat to know.
+
+Each game's module (``baobei``, ``baohuang``) is its whole Django presentation: the board, the forms
+that become its actions, its rules page and replay. It is registered in ``PRESENTERS`` by engine name
+and provides the hooks of ``GamePresenter``; an engine without one (the test-only toy engine) gets
+``generic``. Views and forms call the hooks and never branch on a game's name.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol
 
-from apps.games.rulebook import decision_rules_link
+from django.http import QueryDict
+
+from apps.games.rulebook import SECTION_TITLES, rules_url
 
 from . import baobei, baohuang, generic
+
+
+class GamePresenter(Protocol):
+    """The hooks a game's presenter module provides (``generic`` shows the plainest version of each)."""
+
+    #: Actions may commit the end of the active player's turn (BB-20.7): the board is told whether
+    #: the current turn is already committed.
+    COMMITS_END_TURN: bool
+    #: The game page's sentence on recomputing the shuffles from the seed (``revealed`` or not).
+    SEED_TEMPLATE: str
+    #: The game page's section of a seat's own settings; None: the game has none.
+    SEAT_SETTINGS_TEMPLATE: str | None
+
+    def wants_legal(self, decision: dict[str, Any]) -> bool:
+        """Whether the board of ``decision``'s owner needs the seat's ``legal_actions``."""
+        ...
+
+    def present(
+        self,
+        *,
+        view: dict[str, Any],
+        seat: int | None,
+        names: list[str],
+        legal: list[dict[str, Any]] | None = None,
+        events: list[dict[str, Any]] | None = None,
+        committed: bool = False,
+    ) -> dict[str, Any]:
+        """The board's template data (see ``present`` below)."""
+        ...
+
+    def face_up_view(self, *, spectator: dict[str, Any], referee: dict[str, Any]) -> dict[str, Any]:
+        """The spectator's view of a finished game with every card put in."""
+        ...
+
+    def face_up_cards(self, *, referee: dict[str, Any], names: list[str]) -> dict[str, Any]:
+        """The cards of a face-up replay that the board does not draw."""
+        ...
+
+    def rules_page(self) -> tuple[str, dict[str, Any]] | None:
+        """The rules page's template and context; None: the game has none."""
+        ...
+
+    def rules_section(self, decision: dict[str, Any]) -> str | None:
+        """The rules page's anchor that explains ``decision``; None: no rules page."""
+        ...
+
+    def create_options(self, data: dict[str, Any]) -> dict[str, Any]:
+        """The engine options from the create form's cleaned data (unset ones: the defaults)."""
+        ...
+
+    def action_params(self, kind: str, data: QueryDict) -> dict[str, Any]:
+        """The parameters of a posted action form of type ``kind``, in the rules' wire format."""
+        ...
+
+    def add_posted_flags(self, action: dict[str, Any], data: QueryDict) -> None:
+        """Add what a posted box says to any posted action, form or button (Bao Bei's BB-20.7)."""
+        ...
+
+
+#: Engine name -> its presenter module.
+PRESENTERS: dict[str, GamePresenter] = {"baobei": baobei, "baohuang": baohuang}
+
+
+def presenter_for(engine: str) -> GamePresenter:
+    """The presenter of ``engine``; ``generic`` for an engine without its own."""
+    return PRESENTERS.get(engine, generic)
 
 
 def present(
@@ -26,20 +99,26 @@ def present(
 ) -> dict[str, Any]:
     """Template data for the board of ``engine`` as ``seat`` sees it (``names``: labels by seat).
 
-    ``events`` are the events ``seat`` may see (``selectors.game_history``), oldest first: Bao Bei
-    shows the last round's reveal from them (BB-25.7). ``committed``: Bao Bei's ``seat`` has already
-    committed the end of the current turn (BB-20.7).
+    ``legal``: the seat's own legal actions, when its presenter ``wants_legal`` them. ``events`` are
+    the events ``seat`` may see (``selectors.game_history``), oldest first: Bao Bei shows the last
+    round's reveal from them (BB-25.7). ``committed``: ``seat`` has already committed the end of the
+    current turn (BB-20.7).
     """
-    if engine == "baobei":
-        board = baobei.present(view=view, seat=seat, names=names, events=events or [], committed=committed)
-    elif engine == "baohuang":
-        board = baohuang.present(view=view, seat=seat, names=names, plays=legal)
-    else:
-        board = generic.present(view=view, seat=seat, names=names, legal=legal)
+    board = presenter_for(engine).present(
+        view=view, seat=seat, names=names, legal=legal, events=events or [], committed=committed
+    )
     if board.get("decision") is not None:
         # Every decision box links to the rules section that explains it.
         board["decision"]["rules"] = decision_rules_link(engine, view.get("decision"))
     return board
+
+
+def decision_rules_link(engine: str, decision: dict[str, Any] | None) -> dict[str, str] | None:
+    """The link a decision box gives to its explanation (``url`` and ``title``), or None."""
+    section = presenter_for(engine).rules_section(decision) if decision else None
+    if section is None:
+        return None
+    return {"url": rules_url(engine, section), "title": SECTION_TITLES.get(section, "the rules")}
 
 
 def face_up_view(*, engine: str, spectator: dict[str, Any], referee: dict[str, Any]) -> dict[str, Any]:
@@ -48,23 +127,10 @@ def face_up_view(*, engine: str, spectator: dict[str, Any], referee: dict[str, A
     Once a game is over its seed is public (BB-25.10, BH-25.9), so every card of every step can be
     recomputed by anyone: the replay shows the spectator's view with the referee's cards put in.
     """
-    if engine == "baobei":
-        return baobei.face_up_view(spectator=spectator, referee=referee)
-    if engine == "baohuang":
-        return baohuang.face_up_view(spectator=spectator, referee=referee)
-    return {**spectator, "referee": referee}
+    return presenter_for(engine).face_up_view(spectator=spectator, referee=referee)
 
 
 def face_up_cards(*, engine: str, referee: dict[str, Any], names: list[str]) -> dict[str, Any]:
     """The cards of a face-up replay that the board does not draw: Bao Bei's draw pile, Bao Huang's
     hands (``{"draw": [code, …]}`` top first, or ``{"hands": [{"name", "position", "cards"}, …]}``)."""
-    if engine == "baobei":
-        return {"draw": list(referee["draw"])}
-    if engine == "baohuang":
-        return {
-            "hands": [
-                {"name": names[s], "position": s, "cards": baohuang.sorted_hand(hand)}
-                for s, hand in enumerate(referee["hands"])
-            ]
-        }
-    return {}
+    return presenter_for(engine).face_up_cards(referee=referee, names=names)

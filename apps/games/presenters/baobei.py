@@ -4,13 +4,35 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.http import QueryDict
+
 from baogame.rules.baobei.cards import CARDS
 from baogame.rules.baobei.mail import card_label as card_label  # the page and the mail name cards alike
+from baogame.rules.core import RuleError
 
+from .. import rulebook
 from .common import button, score_rows
+from .fields import flag_field, int_field, optional_int_field, position_field
 
 TEMPLATE = "games/boards/baobei.html"
 DECISION_TEMPLATE = "games/boards/baobei_decision.html"
+#: The active player may commit the end of the turn with any action (BB-20.7): the board must know
+#: whether this turn is already committed.
+COMMITS_END_TURN = True
+#: How the game page tells anyone to recompute the shuffles from the seed (``revealed``: it is out).
+SEED_TEMPLATE = "games/boards/baobei_seed.html"
+#: The seat's own settings on the game page: pass every plucking window at once.
+SEAT_SETTINGS_TEMPLATE: str | None = "games/boards/baobei_seat_settings.html"
+#: The section of the Bao Bei rules page that explains each decision kind (BB-21).
+SECTIONS = {
+    "setup_peek": "setup",
+    "turn_action": "turn",
+    "after_draw": "turn",
+    "pluck_window": "plucking",
+    "macaw_decide": "ability-macaw",
+    "shoebill_place": "ability-shoebill",
+    "end_turn": "bao",
+}
 
 ABILITY_NAMES = {
     "peek": "Peek (White Pelican): look secretly at one face-down card",
@@ -88,6 +110,11 @@ def face_up_view(*, spectator: dict[str, Any], referee: dict[str, Any]) -> dict[
     return {**spectator, "displays": referee["displays"], "drawn": referee["drawn"]}
 
 
+def face_up_cards(*, referee: dict[str, Any], names: list[str]) -> dict[str, Any]:
+    """What a face-up replay shows beside the board: the draw pile, top first."""
+    return {"draw": list(referee["draw"])}
+
+
 def final_displays(*, view: dict[str, Any], events: list[dict[str, Any]]) -> list[list[str | None]] | None:
     """Once the game is over, every display face up as the last round ended (BB-14.1); else None.
 
@@ -123,11 +150,17 @@ def commit_end_turn_offered(view: dict[str, Any], seat: int | None) -> bool:
     )
 
 
+def wants_legal(decision: dict[str, Any]) -> bool:
+    """Never: plucks are combinatorial, so the forms are built from the view and ``apply`` validates."""
+    return False
+
+
 def present(
     *,
     view: dict[str, Any],
     seat: int | None,
     names: list[str],
+    legal: list[dict[str, Any]] | None = None,
     events: list[dict[str, Any]] | None = None,
     committed: bool = False,
 ) -> dict[str, Any]:
@@ -271,3 +304,82 @@ def _decision(
             button("Call BAO!", {"type": "end_turn", "decision_id": did, "bao": True}, style="bao"),
         ]
     return out
+
+
+# --- the rules page -----------------------------------------------------------------------------------
+
+
+def rules_page() -> tuple[str, dict[str, Any]]:
+    """The rules page's template and the data it computes from the engine."""
+    return "rules/baobei.html", rulebook.baobei_context()
+
+
+def rules_section(decision: dict[str, Any]) -> str:
+    """The anchor of the rules section that explains an open decision."""
+    kind = decision.get("kind", "")
+    if kind == "ability":
+        ability = (decision.get("context") or {}).get("ability", "")
+        return rulebook.ABILITIES[ability]["anchor"] if ability in rulebook.ABILITIES else "abilities"
+    return SECTIONS.get(kind, "turn")
+
+
+# --- forms --------------------------------------------------------------------------------------------
+
+
+def create_options(data: dict[str, Any]) -> dict[str, Any]:
+    """The options (BB-25.1) of the create form's cleaned ``data``; unset ones take their defaults."""
+    options: dict[str, Any] = {"memory_aid": bool(data.get("memory_aid"))}
+    if data.get("threshold"):
+        options["threshold"] = data["threshold"]
+    return options
+
+
+def action_params(kind: str, data: QueryDict) -> dict[str, Any]:
+    """The parameters of BB-22's action ``kind`` from form fields."""
+    if kind == "choose_peek":
+        try:
+            return {"slots": [int(s) for s in data.getlist("slots")]}
+        except ValueError:
+            raise RuleError("malformed_action", "slots are numbers") from None
+    if kind in {"keep", "take_discard"}:
+        return {"slot": int_field(data, "slot")}
+    if kind == "pluck":
+        double = data.get("kind") == "double"
+        targets = [position_field(data, "target1")] + ([position_field(data, "target2")] if double else [])
+        gifts = [optional_int_field(data, "gift1")] + ([optional_int_field(data, "gift2")] if double else [])
+        return {"kind": "double" if double else "single", "targets": targets, "gifts": gifts}
+    if kind == "use_ability":
+        ability = data.get("ability", "")
+        out: dict[str, Any] = {"ability": ability}
+        if ability in {"peek", "reveal"}:
+            out["target"] = position_field(data, "target")
+        elif ability in {"blind_swap", "macaw"}:
+            out["targets"] = [position_field(data, "target_a"), position_field(data, "target_b")]
+        elif ability == "toco":
+            out["target_seat"] = int_field(data, "target_seat")
+        return out
+    if kind == "macaw_decide":
+        return {"swap": flag_field(data, "swap")}
+    if kind == "shoebill_place":
+        mine_card = optional_int_field(data, "mine_card")
+        theirs_card = optional_int_field(data, "theirs_card")
+        return {
+            "mine": None if mine_card is None else {"card": mine_card, "slot": int_field(data, "mine_slot")},
+            "theirs": None
+            if theirs_card is None
+            else {"card": theirs_card, "target": position_field(data, "theirs_target")},
+        }
+    if kind == "end_turn":
+        return {"bao": flag_field(data, "bao")}
+    return {}
+
+
+def add_posted_flags(action: dict[str, Any], data: QueryDict) -> None:
+    """BB-20.7: a ticked "and end my turn without BAO" box adds ``commit_end_turn`` to the action.
+
+    Every Bao Bei form of the active player's turn carries the box, button rows included, so it
+    applies to a button's JSON action too. Never on ``end_turn`` (BB-20.3); whether the sender may
+    commit is the engine's check (``commit_not_allowed``).
+    """
+    if flag_field(data, "commit_end_turn") and action.get("type") != "end_turn":
+        action["commit_end_turn"] = True

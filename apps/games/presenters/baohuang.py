@@ -4,12 +4,26 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.http import QueryDict
+
 from baogame.rules.baohuang.cards import CODES, NAMES, STRENGTH
 
+from .. import rulebook
 from .common import button, score_rows
+from .fields import flag_field, int_field
 
 TEMPLATE = "games/boards/baohuang.html"
 DECISION_TEMPLATE = "games/boards/baohuang_decision.html"
+#: No action commits anything beyond itself.
+COMMITS_END_TURN = False
+#: How the game page tells anyone to recompute the shuffles from the seed (``revealed``: it is out).
+SEED_TEMPLATE = "games/boards/baohuang_seed.html"
+#: No settings of a seat's own on the game page.
+SEAT_SETTINGS_TEMPLATE: str | None = None
+#: Quick-play buttons (the legal plays) are offered only in these decisions.
+QUICK_PLAY_KINDS = {"turn"}
+#: The section of the Bao Huang rules page for each decision kind (BH-18.1).
+SECTIONS = {"tribute": "tribute", "turn": "play"}
 
 ACTION_LABELS = {
     "keep_emperor": "Keep the marked red joker (become emperor)",
@@ -89,10 +103,30 @@ def face_up_view(*, spectator: dict[str, Any], referee: dict[str, Any]) -> dict[
     }
 
 
+def face_up_cards(*, referee: dict[str, Any], names: list[str]) -> dict[str, Any]:
+    """What a face-up replay shows beside the board: every hand, ``{"name", "position", "cards"}``."""
+    hands = [
+        {"name": names[s], "position": s, "cards": sorted_hand(cards)}
+        for s, cards in enumerate(referee["hands"])
+    ]
+    return {"hands": hands}
+
+
+def wants_legal(decision: dict[str, Any]) -> bool:
+    """The seat's legal plays become quick-play buttons in a turn (few enough: ``MAX_QUICK_PLAYS``)."""
+    return decision.get("kind") in QUICK_PLAY_KINDS
+
+
 def present(
-    *, view: dict[str, Any], seat: int | None, names: list[str], plays: list[dict[str, Any]] | None = None
+    *,
+    view: dict[str, Any],
+    seat: int | None,
+    names: list[str],
+    legal: list[dict[str, Any]] | None = None,
+    events: list[dict[str, Any]] | None = None,
+    committed: bool = False,
 ) -> dict[str, Any]:
-    """Template data for a Bao Huang board as ``seat`` sees it."""
+    """Template data for a Bao Huang board as ``seat`` sees it; ``legal``: my legal plays, if wanted."""
     hand = view.get("hand")
     finished = view["finished"]
     top = view.get("top")
@@ -168,7 +202,7 @@ def present(
         },
         "over": view["over"],
         "winners": [names[w] for w in view["winners"]],
-        "decision": _decision(view, seat, names, plays) if view.get("decision") else None,
+        "decision": _decision(view, seat, names, legal) if view.get("decision") else None,
         "guess_seats": _guess_seats(view, seat, names),
     }
 
@@ -208,3 +242,46 @@ def _decision(
     else:
         out["buttons"] = [button(_label(a), a) for a in d.get("actions", [])]
     return out
+
+
+# --- the rules page -----------------------------------------------------------------------------------
+
+
+def rules_page() -> tuple[str, dict[str, Any]]:
+    """The rules page's template and the data it computes from the engine."""
+    return "rules/baohuang.html", rulebook.baohuang_context()
+
+
+def rules_section(decision: dict[str, Any]) -> str:
+    """The anchor of the rules section that explains an open decision."""
+    kind = decision.get("kind", "")
+    if kind == "declare":
+        allowed = decision.get("allowed") or []
+        return "emperor" if "keep_emperor" in allowed else "declarations"
+    return SECTIONS.get(kind, "play")
+
+
+# --- forms --------------------------------------------------------------------------------------------
+
+
+def create_options(data: dict[str, Any]) -> dict[str, Any]:
+    """The options (BH-25.1) of the create form's cleaned ``data``; unset ones take their defaults."""
+    return {"target_score": data["target_score"]} if data.get("target_score") else {}
+
+
+def action_params(kind: str, data: QueryDict) -> dict[str, Any]:
+    """The parameters of BH-20's action ``kind`` from form fields."""
+    if kind in {"play", "give_tribute"}:
+        out: dict[str, Any] = {"cards": data.getlist("cards")}
+        if kind == "play" and flag_field(data, "no_beat_request"):
+            out["no_beat_request"] = True
+        return out
+    if kind == "pledge":
+        return {"side": data.get("side", "")}
+    if kind == "guess_partner":
+        return {"seat": int_field(data, "seat")}
+    return {}
+
+
+def add_posted_flags(action: dict[str, Any], data: QueryDict) -> None:
+    """No form box adds anything to a Bao Huang action."""

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from baogame.rules.gametype import GameType
+
 from . import flow, legal, setup
 from . import view as views
 from .apply import advance
@@ -15,9 +17,17 @@ from .state import State
 class BaoBeiEngine:
     """Bao Bei for 2–6 players, per rules/baobei.md."""
 
-    name = "baobei"
-    min_players = 2
-    max_players = 6
+    game_type = GameType(
+        name="baobei",
+        display_name="Bao Bei",
+        min_players=2,  # BB-1.1
+        max_players=6,
+        high_score_wins=False,  # BB-15.5: ranked by ascending running total
+        decision_ids=True,  # BB-20.3
+    )
+    name = game_type.name
+    min_players = game_type.min_players
+    max_players = game_type.max_players
 
     def default_options(self, players: int) -> dict[str, Any]:
         """BB-25.1: ``{"threshold": T, "memory_aid": true}``."""

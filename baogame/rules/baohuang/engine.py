@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from baogame.rules.core import seed_string
+from baogame.rules.gametype import GameType
 
 from . import legal, view
 from .apply import apply_action
@@ -18,9 +19,17 @@ State = dict[str, Any]
 class BaoHuangEngine:
     """Pure functions over plain-dict states; see the module docstrings for the rule numbers."""
 
-    name = "baohuang"
-    min_players = SEATS
-    max_players = SEATS
+    game_type = GameType(
+        name="baohuang",
+        display_name="Bao Huang",
+        min_players=SEATS,  # BH-1.1: exactly five
+        max_players=SEATS,
+        high_score_wins=True,  # BH-17.5: highest total first
+        decision_ids=False,  # BH-19.1: only the type's own parameters
+    )
+    name = game_type.name
+    min_players = game_type.min_players
+    max_players = game_type.max_players
 
     def default_options(self, players: int) -> dict[str, Any]:
         """BH-3.2: every rule option with its default (only ``target_score``)."""

@@ -13,12 +13,16 @@ import copy
 from typing import Any
 
 from baogame.rules.core import RuleError, seed_string, seeded_shuffle
+from baogame.rules.gametype import GameType
 
 
 class ToyEngine:
-    name = "toy"
-    min_players = 2
-    max_players = 4
+    game_type = GameType(
+        name="toy", display_name="Toy", min_players=2, max_players=4, high_score_wins=False, decision_ids=True
+    )
+    name = game_type.name
+    min_players = game_type.min_players
+    max_players = game_type.max_players
 
     def default_options(self, players: int) -> dict[str, Any]:
         return {"hand": 3}
