@@ -28,7 +28,8 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.db.models import Count, F, Q, Sum
+from django.db import transaction
+from django.db.models import Count, Exists, F, OuterRef, Q, Sum
 from django.utils import timezone
 
 from .models import Game, Move, Seat, SeatTenure
@@ -96,6 +97,23 @@ def game_started(*, game_id: int) -> None:
 
 def answered(*, move_id: int) -> None:
     """A player answered a decision themselves (the move's user, in the move's seat)."""
+    with transaction.atomic():
+        _answered(move_id)
+
+
+def answered_in_seat(*, move_id: int, game_id: int, position: int) -> None:
+    """``answered`` for a move of ``position`` in ``game_id``, in one statement when, as nearly always,
+    the move's user holds the seat's open tenure already (at most one is open per seat); otherwise the
+    tenure is opened as ``answered`` does."""
+    mover = Move.objects.filter(pk=move_id, user_id=OuterRef("user_id")).values("pk")
+    counted = SeatTenure.objects.filter(
+        Exists(mover), game_id=game_id, position=position, ended_at=None
+    ).update(answered=F("answered") + 1)
+    if not counted:
+        answered(move_id=move_id)
+
+
+def _answered(move_id: int) -> None:
     move = Move.objects.filter(pk=move_id).values("game_id", "seat", "user_id").first()
     if move is None or move["user_id"] is None:
         return
