@@ -120,14 +120,15 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "baogame.headers.PrivateResponseMiddleware",  # per-viewer answers: private, no-store; Vary
     "csp.middleware.CSPMiddleware",  # CONTENT_SECURITY_POLICY below
-    "django.contrib.sessions.middleware.SessionMiddleware",
+    # baogame.browsermiddleware: Django's, passing by API requests with a token and no cookie
+    "baogame.browsermiddleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
-    "django.middleware.csrf.CsrfViewMiddleware",
-    "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "django.contrib.messages.middleware.MessageMiddleware",
+    "baogame.browsermiddleware.CsrfViewMiddleware",
+    "baogame.browsermiddleware.AuthenticationMiddleware",
+    "baogame.browsermiddleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
-    "django_htmx.middleware.HtmxMiddleware",
+    "baogame.browsermiddleware.HtmxMiddleware",
     "apps.accounts.middleware.UserTimezoneMiddleware",
 ]
 
