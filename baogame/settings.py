@@ -155,16 +155,8 @@ TEMPLATES = [
 
 # --- Database -------------------------------------------------------------------------------------
 DATABASE_URL = env_str("DATABASE_URL", f"sqlite:///{VAR_DIR / 'db.sqlite3'}")
-#: PostgreSQL only: Django's psycopg connection pool per process (``psycopg-pool``) instead of one
-#: connection per request or a persistent one (``DB_CONN_MAX_AGE``); the README compares them.
-DB_POOL = env_bool("DB_POOL", False)
-_conn_max_age = 0 if DB_POOL else env_int("DB_CONN_MAX_AGE", 0)  # a pool needs 0 (Django checks)
-DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=_conn_max_age)}
-if DB_POOL and DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
-    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
-        "min_size": env_int("DB_POOL_MIN_SIZE", 1),
-        "max_size": env_int("DB_POOL_MAX_SIZE", 4),
-    }
+# Production keeps connections (DB_CONN_MAX_AGE): one per sync gunicorn worker; a pool measured no better.
+DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=env_int("DB_CONN_MAX_AGE", 0))}
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # IMMEDIATE takes the write lock at BEGIN, so two moves of one game serialise like a row lock.
     DATABASES["default"]["OPTIONS"] = {"transaction_mode": "IMMEDIATE", "timeout": 20}
