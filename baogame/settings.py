@@ -120,14 +120,15 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "baogame.headers.PrivateResponseMiddleware",  # per-viewer answers: private, no-store; Vary
     "csp.middleware.CSPMiddleware",  # CONTENT_SECURITY_POLICY below
-    "django.contrib.sessions.middleware.SessionMiddleware",
+    # baogame.browsermiddleware: Django's, passing by API requests with a token and no cookie
+    "baogame.browsermiddleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
-    "django.middleware.csrf.CsrfViewMiddleware",
-    "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "django.contrib.messages.middleware.MessageMiddleware",
+    "baogame.browsermiddleware.CsrfViewMiddleware",
+    "baogame.browsermiddleware.AuthenticationMiddleware",
+    "baogame.browsermiddleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
-    "django_htmx.middleware.HtmxMiddleware",
+    "baogame.browsermiddleware.HtmxMiddleware",
     "apps.accounts.middleware.UserTimezoneMiddleware",
 ]
 
@@ -154,6 +155,7 @@ TEMPLATES = [
 
 # --- Database -------------------------------------------------------------------------------------
 DATABASE_URL = env_str("DATABASE_URL", f"sqlite:///{VAR_DIR / 'db.sqlite3'}")
+# Production keeps connections (DB_CONN_MAX_AGE): one per sync gunicorn worker; a pool measured no better.
 DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=env_int("DB_CONN_MAX_AGE", 0))}
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # IMMEDIATE takes the write lock at BEGIN, so two moves of one game serialise like a row lock.

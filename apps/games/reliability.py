@@ -26,10 +26,14 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from functools import cache
 from typing import Any
 
+from django.db import connection, transaction
 from django.db.models import Count, F, Q, Sum
 from django.utils import timezone
+
+from baogame import sqlrows
 
 from .models import Game, Move, Seat, SeatTenure
 
@@ -96,6 +100,38 @@ def game_started(*, game_id: int) -> None:
 
 def answered(*, move_id: int) -> None:
     """A player answered a decision themselves (the move's user, in the move's seat)."""
+    with transaction.atomic():
+        _answered(move_id)
+
+
+def answered_in_seat(*, move_id: int, game_id: int, position: int) -> None:
+    """``answered`` for a move of ``position`` in ``game_id``, in one statement when, as nearly always,
+    the move's user holds the seat's open tenure already (at most one is open per seat); otherwise the
+    tenure is opened as ``answered`` does."""
+    with connection.cursor() as cursor:
+        cursor.execute(_answered_sql(connection.vendor), [game_id, position, move_id])
+        counted = cursor.rowcount
+    if not counted:
+        answered(move_id=move_id)
+
+
+@cache
+def _answered_sql(vendor: str) -> str:
+    """``answered + 1`` on the seat's open tenure when the move's user holds it (built once; every move
+    made in person runs it, and the ORM spent longer building it than the database running it)."""
+    tenure, move = sqlrows.table(SeatTenure), sqlrows.table(Move)
+    answered = sqlrows.column(SeatTenure, "answered")
+    game_id, position, ended_at, user_id = (
+        sqlrows.column(SeatTenure, name) for name in ("game_id", "position", "ended_at", "user_id")
+    )
+    return (
+        f"UPDATE {tenure} SET {answered} = {answered} + 1 "
+        f"WHERE {game_id} = %s AND {position} = %s AND {ended_at} IS NULL AND {user_id} = "
+        f"(SELECT {sqlrows.column(Move, 'user_id')} FROM {move} WHERE {sqlrows.column(Move, 'id')} = %s)"
+    )
+
+
+def _answered(move_id: int) -> None:
     move = Move.objects.filter(pk=move_id).values("game_id", "seat", "user_id").first()
     if move is None or move["user_id"] is None:
         return

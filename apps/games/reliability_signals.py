@@ -36,8 +36,12 @@ def _started(sender: Any, game_id: int, **kwargs: Any) -> None:
 def _answered(
     sender: Any, game_id: int, move_id: int, in_person_seat: int | None = None, **kwargs: Any
 ) -> None:
-    if in_person_seat is not None:
-        _safely("an answer", game_id, lambda: reliability.answered(move_id=move_id))
+    if in_person_seat is None:
+        return
+    try:  # one UPDATE, outside a transaction of its own (every move in person runs this)
+        reliability.answered_in_seat(move_id=move_id, game_id=game_id, position=in_person_seat)
+    except DatabaseError:
+        log.exception("reliability record: %s of game %s not recorded", "an answer", game_id)
 
 
 @receiver(game_ended, dispatch_uid="games.reliability.ended")

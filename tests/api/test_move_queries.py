@@ -1,0 +1,123 @@
+"""Issue 18 point 2: the SQL statements one move request costs are pinned, so they cannot silently grow.
+
+Each move is posted through the API (token authentication, the pipeline, the after-commit receivers),
+as the load test does, and every statement is counted: the request's and its after-commit work's. The
+tasks a move queues are not run (a worker runs them, not the request), only counted as sent. Seeded
+games, the first legal action of the seat that must act: the same moves every run.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import Counter
+from typing import Any
+from unittest import mock
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from apps.games import lifecycle as game_lifecycle
+from apps.games.models import Game
+from baogame import sqlrows
+from baogame.rules.registry import get_engine
+
+pytestmark = pytest.mark.django_db
+
+#: (typical, most) statements of a move request, after-commit work included, and the typical round
+#: trips to the database (a pipelined batch is one; on SQLite every statement is one). An ordinary Bao
+#: Bei move: the token; the savepoint (BEGIN in production); the game locked with its seats and
+#: decisions (one pipelined batch); the move's writes (one batch); the mail outbox row when someone
+#: must be mailed; the release (COMMIT); after commit, the reliability record (one UPDATE) and the
+#: webhook look-up. A move that opens more decisions writes more rows in the same batch. Lower these
+#: when a change saves one; raising them needs a reason in the commit.
+PINNED = {"baobei": (11, 12, 7), "baohuang": (12, 16, 8)}
+MOVES = 12
+
+
+def _statements(captured: CaptureQueriesContext) -> list[str]:
+    return [q["sql"] for q in captured.captured_queries]
+
+
+def _spy(pipelined: list[str]) -> Any:
+    """``sqlrows.batch`` noting the statements it sends in one pipeline: they bypass Django's cursor, so
+    ``CaptureQueriesContext`` does not see them (a batch of one, or on SQLite, goes through it)."""
+    real = sqlrows.batch
+
+    def batch(statements: Any, using: str = "default") -> None:
+        if connection.vendor == "postgresql" and len(statements) > 1:
+            batch_no = len({line.split("]")[0] for line in pipelined}) + 1
+            pipelined.extend(f"[pipeline {batch_no} of {len(statements)}] {s.sql}" for s in statements)
+        real(statements, using)
+
+    return batch
+
+
+def _play(engine: str, players: int, users: list[Any], client_for: Any, on_commit: Any) -> list[list[str]]:
+    """Create and fill a seeded game, then post ``MOVES`` moves; the statements of each."""
+    clients = [client_for(user) for user in users[:players]]
+    with mock.patch("celery.app.task.Task.apply_async"), on_commit(execute=True):
+        game = game_lifecycle.game_create(creator=users[0], engine=engine, players=players, options={})
+        seed = f"query-count-{engine}"  # before the last seat is taken: the deal comes from it
+        Game.objects.filter(pk=game.pk).update(seed=seed, seed_hash=hashlib.sha256(seed.encode()).hexdigest())
+        for user in users[1:players]:
+            game_lifecycle.game_join(game_id=game.pk, user=user)
+        for client in clients:  # each token's first use records it (then once per 5 minutes)
+            assert client.get("/api/v1/me/").status_code == 200
+    rules = get_engine(engine)
+    moves = []
+    for n in range(MOVES):
+        game.refresh_from_db()
+        pending = rules.pending(game.state)
+        assert pending, "the game ended before the moves counted here"
+        seat = pending[0]["seats"][0]
+        action = rules.legal_actions(game.state, seat)[0]
+        pipelined: list[str] = []
+        with (
+            mock.patch("celery.app.task.Task.apply_async"),  # queued, not run: a worker runs them
+            mock.patch.object(sqlrows, "batch", _spy(pipelined)),
+            CaptureQueriesContext(connection) as captured,
+            on_commit(execute=True),
+        ):
+            response = clients[seat].post(
+                f"/api/v1/games/{game.pk}/actions/?legal=30",
+                {"action": action},
+                format="json",
+                HTTP_IDEMPOTENCY_KEY=f"move-{n}",
+            )
+        assert response.status_code == 201, response.json()
+        moves.append(_statements(captured) + pipelined)
+    return moves
+
+
+def _round_trips(statements: list[str]) -> int:
+    """Statements sent alone, plus one per pipelined batch."""
+    batches = {line.split("]")[0] for line in statements if line.startswith("[pipeline ")}
+    return sum(not line.startswith("[pipeline ") for line in statements) + len(batches)
+
+
+def _check(engine: str, moves: list[list[str]]) -> None:
+    counts = [len(m) for m in moves]
+    typical = Counter(counts).most_common(1)[0][0]
+    trips = Counter(_round_trips(m) for m in moves).most_common(1)[0][0]
+    listing = "\n".join(moves[counts.index(max(counts))])
+    expected = PINNED[engine] if connection.vendor == "postgresql" else PINNED[engine][:2] + (typical,)
+    assert (typical, max(counts), trips) == expected, (
+        f"statements per move {counts}; the costliest:\n{listing}"
+    )
+
+
+def test_a_bao_bei_move_request_costs_a_pinned_number_of_statements(
+    users: list[Any], client_for: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    moves = _play("baobei", 2, users, client_for, django_capture_on_commit_callbacks)
+
+    _check("baobei", moves)
+
+
+def test_a_bao_huang_move_request_costs_a_pinned_number_of_statements(
+    users: list[Any], client_for: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    moves = _play("baohuang", 5, users, client_for, django_capture_on_commit_callbacks)
+
+    _check("baohuang", moves)
