@@ -14,9 +14,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from baogame import jsonlimits
-from baogame.rules.baobei.mail import MAIL as BAOBEI_MAIL
-from baogame.rules.baohuang.mail import MAIL as BAOHUANG_MAIL
 from baogame.rules.mail import Action, CommandError, MailLanguage, plain
+from baogame.rules.registry import get_mail_language
 
 __all__ = ["CommandError", "format_command", "language", "notation", "parse_command", "summary"]
 
@@ -52,13 +51,12 @@ GENERIC = MailLanguage(
     notation="Commands are the game's actions in its wire format.",
     view_lines=_view_lines_generic,
 )
-#: Game -> its mail language (any other engine: ``GENERIC``).
-LANGUAGES: dict[str, MailLanguage] = {"baobei": BAOBEI_MAIL, "baohuang": BAOHUANG_MAIL}
 
 
 def language(engine: str) -> MailLanguage:
-    """The mail commands and view lines of ``engine``."""
-    return LANGUAGES.get(engine, GENERIC)
+    """The mail commands and view lines of ``engine``: its package's ``mail.MAIL`` (the registry finds
+    it), ``GENERIC`` for an engine without one."""
+    return get_mail_language(engine) or GENERIC
 
 
 def notation(engine: str) -> str:

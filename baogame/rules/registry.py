@@ -8,8 +8,10 @@ from typing import Any
 
 from .core import Engine
 from .gametype import GameType
+from .mail import MailLanguage
 
-#: Game name -> package holding ``engine.ENGINE`` and ``bots.BOTS`` / ``bots.DEFAULT_BOT``.
+#: Game name -> package holding ``engine.ENGINE`` and ``bots.BOTS`` / ``bots.DEFAULT_BOT`` (and, optionally,
+#: ``mail.MAIL``: the game's mail commands and view lines).
 ENGINES: dict[str, str] = {
     "baobei": "baogame.rules.baobei",
     "baohuang": "baogame.rules.baohuang",
@@ -46,3 +48,17 @@ def get_game_type(name: str) -> GameType:
 def game_types() -> list[GameType]:
     """The game type of every registered engine, in registration order."""
     return [get_game_type(name) for name in ENGINES]
+
+
+def get_mail_language(name: str) -> MailLanguage | None:
+    """The game's mail commands and view lines (``<package>.mail.MAIL``), None if it has none."""
+    if name not in ENGINES:
+        return None
+    try:
+        module = import_module(f"{ENGINES[name]}.mail")
+    except ModuleNotFoundError as missing:
+        if missing.name != f"{ENGINES[name]}.mail":
+            raise
+        return None
+    found: MailLanguage = module.MAIL
+    return found
