@@ -2,12 +2,12 @@
 requests that authenticate with a token and send no cookie.
 
 Such a request (a bot or a program: ``/api/v1/…``, ``Authorization: Bearer …``, no ``Cookie`` header)
-has no session to load, no message or htmx header to read, and DRF authenticates it itself. (Django's
-CSRF middleware stays as it is: ``check --deploy`` looks for it by name, and it costs next to nothing
-for DRF's CSRF-exempt views.) These classes are Django's (and django-htmx's) middleware, subclassed so
-that Django's system checks still find them, that pass such a request straight on; every other request, a browser's API call with its session included,
-goes through them as before. The security, privacy and CSP headers are set by middleware outside these,
-so every answer keeps them.
+has no session to load, no message or htmx header to read, and DRF authenticates it itself. These
+classes are Django's (and django-htmx's) middleware, subclassed so that the admin's system checks still
+find them, that pass such a request straight on; every other request, a browser's API call with its
+session included, goes through them as before. Django's CSRF middleware stays as it is: ``check
+--deploy`` looks for it by name, and it costs next to nothing on DRF's CSRF-exempt views. The security,
+privacy and CSP headers are set by middleware outside these, so every answer keeps them.
 """
 
 from __future__ import annotations
