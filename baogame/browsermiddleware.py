@@ -1,13 +1,13 @@
-"""Middleware for browsers only: sessions, CSRF, the session's user, messages, htmx and the user's time zone
-are skipped for JSON API requests that authenticate with a token and send no cookie.
+"""Middleware for browsers only: sessions, the session's user, messages and htmx are skipped for JSON API
+requests that authenticate with a token and send no cookie.
 
 Such a request (a bot or a program: ``/api/v1/…``, ``Authorization: Bearer …``, no ``Cookie`` header)
-has no session to load, no CSRF cookie to check (DRF's views are CSRF-exempt; a request without cookies
-cannot be forged), no message or htmx header to read, and DRF authenticates it itself. These classes are
-Django's (and django-htmx's) middleware, subclassed so that Django's system checks still find them, that
-pass such a request straight on; every other request, a browser's API call with its session included,
-goes through them as before. The security, privacy and CSP headers are set by middleware outside these,
-so every answer keeps them.
+has no session to load, no message or htmx header to read, and DRF authenticates it itself. These
+classes are Django's (and django-htmx's) middleware, subclassed so that the admin's system checks still
+find them, that pass such a request straight on; every other request, a browser's API call with its
+session included, goes through them as before. Django's CSRF middleware stays as it is: ``check
+--deploy`` looks for it by name, and it costs next to nothing on DRF's CSRF-exempt views. The security,
+privacy and CSP headers are set by middleware outside these, so every answer keeps them.
 """
 
 from __future__ import annotations
@@ -18,7 +18,6 @@ from django.contrib.auth.middleware import AuthenticationMiddleware as _Authenti
 from django.contrib.messages.middleware import MessageMiddleware as _MessageMiddleware
 from django.contrib.sessions.middleware import SessionMiddleware as _SessionMiddleware
 from django.http import HttpRequest, HttpResponseBase
-from django.middleware.csrf import CsrfViewMiddleware as _CsrfViewMiddleware
 from django_htmx.middleware import HtmxMiddleware as _HtmxMiddleware
 
 #: The JSON API's paths (the token and bot pages under /api/ are browser pages).
@@ -36,13 +35,6 @@ def token_api_request(request: HttpRequest) -> bool:
 
 
 class SessionMiddleware(_SessionMiddleware):
-    def __call__(self, request: HttpRequest) -> HttpResponseBase | Awaitable[HttpResponseBase]:
-        if token_api_request(request):
-            return self.get_response(request)
-        return super().__call__(request)
-
-
-class CsrfViewMiddleware(_CsrfViewMiddleware):
     def __call__(self, request: HttpRequest) -> HttpResponseBase | Awaitable[HttpResponseBase]:
         if token_api_request(request):
             return self.get_response(request)

@@ -123,7 +123,7 @@ MIDDLEWARE = [
     # baogame.browsermiddleware: Django's, passing by API requests with a token and no cookie
     "baogame.browsermiddleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
-    "baogame.browsermiddleware.CsrfViewMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",  # as named: check --deploy looks for it by name
     "baogame.browsermiddleware.AuthenticationMiddleware",
     "baogame.browsermiddleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",

@@ -5,4 +5,5 @@ worker killed, and checks every game; ``apiclient`` holds what it shares with ``
 
 They run under their old names: ``python -m baogame.rules.bench``, ``manage.py bench_deadlines`` and
 ``manage.py loadtest`` are thin wrappers around these modules, as is ``manage.py rehearsal``.
+``profile_moves`` and ``profiles/`` profile a move request (``profiles/README.md``).
 """

@@ -19,7 +19,6 @@ pytestmark = pytest.mark.django_db
 DJANGO_MIDDLEWARE = [
     {
         "baogame.browsermiddleware.SessionMiddleware": "django.contrib.sessions.middleware.SessionMiddleware",
-        "baogame.browsermiddleware.CsrfViewMiddleware": "django.middleware.csrf.CsrfViewMiddleware",
         "baogame.browsermiddleware.AuthenticationMiddleware": (
             "django.contrib.auth.middleware.AuthenticationMiddleware"
         ),
