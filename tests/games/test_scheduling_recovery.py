@@ -10,21 +10,19 @@ from django.core import mail
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from apps.games import autoplay, clock, lifecycle
+from apps.games import autoplay, clock
 from apps.games.models import Decision, Game, Move
 from apps.notifications import tasks as notification_tasks
 from apps.notifications.models import Notification
 from baogame.rules.registry import get_engine
-from tests.factories import UserFactory
+from tests.factories import GameFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 
 
 def _game_against_a_bot(user) -> Game:
     """A Bao Bei game, ``user`` in seat 0 and a bot in seat 1; both owe their setup peek (BB-3)."""
-    game = lifecycle.game_create(creator=user, engine="baobei", players=2, bots=1)
-    game.refresh_from_db()
-    return game
+    return GameFactory(engine="baobei", players=2, bots=1, seated=[user])
 
 
 def _bot_moves(game: Game) -> int:

@@ -10,12 +10,12 @@ from django.urls import reverse
 from django.utils import timezone
 from icalendar import Calendar
 
-from apps.games import lifecycle, pipeline
+from apps.games import pipeline
 from apps.games.models import Decision, Game
 from apps.leagues import services as leagues
 from apps.notifications import calendar
 from baogame.rules.baobei.cards import CARDS
-from tests.factories import UserFactory
+from tests.factories import GameFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -33,9 +33,7 @@ def _events(cal: Calendar) -> list[Any]:
 
 
 def _baobei_game(user: Any, *, players: int = 3) -> Game:
-    game = lifecycle.game_create(creator=user, engine="baobei", players=players, bots=players - 1)
-    game.refresh_from_db()
-    return game
+    return GameFactory(engine="baobei", players=players, bots=players - 1, seated=[user])
 
 
 def test_feed_lists_the_deadline_of_each_of_my_open_decisions(client: Any) -> None:
@@ -72,8 +70,7 @@ def test_feed_leaves_out_other_peoples_decisions_and_stopped_clocks() -> None:
     """Only my seat's rows with a running clock: another player's decision and a paused clock are not mine
     to see in a calendar."""
     me, other = UserFactory(), UserFactory()
-    game = lifecycle.game_create(creator=other, engine="baobei", players=2, bots=0)
-    lifecycle.game_join(game_id=game.pk, user=me)
+    game = GameFactory(engine="baobei", players=2, seated=[other, me])
     Decision.objects.filter(game=game, seat=1).update(deadline=None, remaining=timedelta(hours=1))
 
     assert calendar.decision_entries(user=me) == []

@@ -15,13 +15,12 @@ from typing import Any
 import pytest
 from django.db.models import Q
 
-from apps.games import lifecycle as game_lifecycle
 from apps.games import pipeline as game_pipeline
 from apps.games.models import Decision, Game
 from apps.notifications import devmail
 from apps.notifications.models import Notification
 from baogame.rules.registry import get_bots, get_engine
-from tests.factories import UserFactory
+from tests.factories import GameFactory, UserFactory
 from tests.support.celery_worker import celery_worker  # noqa: F401 - the module-scoped fixture
 
 pytestmark = [pytest.mark.celery, pytest.mark.django_db(transaction=True)]
@@ -41,8 +40,7 @@ def test_BH_page_play_with_bots_answering_on_the_worker_sends_one_mail(
 ) -> None:
     settings.EMAIL_FILE_PATH = str(MAIL_FOLDER)  # where the worker writes its mail
     player = UserFactory()
-    game = game_lifecycle.game_create(creator=player, engine="baohuang", players=5, bots=4)
-    game.refresh_from_db()
+    game = GameFactory(engine="baohuang", players=5, bots=4, seated=[player])
     seat = game.seats.get(user=player).position
     engine, (bots, default) = get_engine("baohuang"), get_bots("baohuang")
     rng = random.Random("worker-settle")

@@ -17,12 +17,12 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from apps.games import lifecycle, pipeline
+from apps.games import pipeline
 from apps.games.models import Decision, Game
 from apps.push.models import PushBurst
 from apps.push.vapid import generate
 from baogame.rules.registry import get_bots, get_engine
-from tests.factories import UserFactory
+from tests.factories import GameFactory, UserFactory
 from tests.support.celery_worker import celery_worker  # noqa: F401 - the module-scoped fixture
 from tests.support.receivers import push_service
 
@@ -56,8 +56,7 @@ def test_BH_page_play_with_bots_answering_on_the_worker_gives_one_push(
         client.force_login(player)
         answer = client.post("/push/subscriptions/", json.dumps(service.subscription()), "application/json")
         assert answer.status_code == 201
-        game = lifecycle.game_create(creator=player, engine="baohuang", players=5, bots=4)
-        game.refresh_from_db()
+        game = GameFactory(engine="baohuang", players=5, bots=4, seated=[player])
         seat = game.seats.get(user=player).position
         engine, (bots, default) = get_engine("baohuang"), get_bots("baohuang")
         rng = random.Random("worker-burst")
