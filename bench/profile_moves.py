@@ -59,7 +59,7 @@ class _Response:
 
 
 class WsgiConnection:
-    """Just enough of ``http.client.HTTPConnection`` for ``bench.loadtest.Client``: each request is a
+    """Just enough of ``http.client.HTTPConnection`` for ``bench.apiclient.Client``: each request is a
     call of the WSGI application, as gunicorn would make it."""
 
     def __init__(self, app: Any, on_request: Any = None) -> None:
@@ -153,7 +153,7 @@ def main(argv: list[str] | None = None) -> None:
     from apps.api.services import token_create
     from apps.games.models import Game
     from baogame.wsgi import application
-    from bench.loadtest import Client, Stats
+    from bench.apiclient import Client, Stats
 
     if connection.vendor != "postgresql":
         sys.exit("profile_moves runs on PostgreSQL: set DATABASE_URL=postgres://…")
@@ -193,11 +193,11 @@ def main(argv: list[str] | None = None) -> None:
     profiler = cProfile.Profile(time.process_time)
     try:
         warm = Client(0, tokens, random.Random(f"{args.seed}:warm"), Stats())
-        warm.conn = WsgiConnection(application)  # type: ignore[assignment]
+        warm.conns[0] = WsgiConnection(application)  # type: ignore[assignment]
         warm.run(time.monotonic() + args.warmup)
         stats = Stats()
         client = Client(0, tokens, random.Random(f"{args.seed}:run"), stats)
-        client.conn = WsgiConnection(application, on_request)  # type: ignore[assignment]
+        client.conns[0] = WsgiConnection(application, on_request)  # type: ignore[assignment]
         cpu_started = time.process_time()
         if not args.plain:
             profiler.enable()

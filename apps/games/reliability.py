@@ -30,11 +30,10 @@ from functools import cache
 from typing import Any
 
 from django.db import connection, transaction
-from django.db.models import Count, F, Q, Sum
+from django.db.models import Count, F, Q, Subquery, Sum
 from django.utils import timezone
 
-from baogame import sqlrows
-
+from . import sql
 from .models import Game, Move, Seat, SeatTenure
 
 #: The record's window.
@@ -108,26 +107,41 @@ def answered_in_seat(*, move_id: int, game_id: int, position: int) -> None:
     """``answered`` for a move of ``position`` in ``game_id``, in one statement when, as nearly always,
     the move's user holds the seat's open tenure already (at most one is open per seat); otherwise the
     tenure is opened as ``answered`` does."""
-    with connection.cursor() as cursor:
-        cursor.execute(_answered_sql(connection.vendor), [game_id, position, move_id])
-        counted = cursor.rowcount
-    if not counted:
+    if not sql.hand_sql():
+        counted = SeatTenure.objects.filter(
+            game_id=game_id,
+            position=position,
+            ended_at__isnull=True,
+            user_id=Subquery(Move.objects.filter(pk=move_id).values("user_id")[:1]),
+        ).update(answered=F("answered") + 1)
+    else:
+        statement = _answered_update(connection.vendor)
+        run = statement.statement(game_id=game_id, position=position, move_id=move_id)
+        sql.batch([run])
+        counted = run.rowcount
+    if counted < 1:
         answered(move_id=move_id)
 
 
 @cache
-def _answered_sql(vendor: str) -> str:
-    """``answered + 1`` on the seat's open tenure when the move's user holds it (built once; every move
-    made in person runs it, and the ORM spent longer building it than the database running it)."""
-    tenure, move = sqlrows.table(SeatTenure), sqlrows.table(Move)
-    answered = sqlrows.column(SeatTenure, "answered")
-    game_id, position, ended_at, user_id = (
-        sqlrows.column(SeatTenure, name) for name in ("game_id", "position", "ended_at", "user_id")
+def _answered_update(vendor: str) -> sql.Select:
+    """``answered + 1`` on the seat's open tenure when the move's user holds it, compiled once from the
+    queryset (every move made in person runs it, and the ORM spent longer compiling it each time than
+    the database running it)."""
+    # Markers in each field's range (a negative position would compile to "no rows").
+    marker_game, marker_position, marker_move = 987654301, 32701, 987654303
+    tenures = SeatTenure.objects.filter(
+        game_id=marker_game,
+        position=marker_position,
+        ended_at__isnull=True,
+        user_id=Subquery(Move.objects.filter(pk=marker_move).values("user_id")[:1]),
     )
-    return (
-        f"UPDATE {tenure} SET {answered} = {answered} + 1 "
-        f"WHERE {game_id} = %s AND {position} = %s AND {ended_at} IS NULL AND {user_id} = "
-        f"(SELECT {sqlrows.column(Move, 'user_id')} FROM {move} WHERE {sqlrows.column(Move, 'id')} = %s)"
+    return sql.compile_update(
+        tenures,
+        {"answered": F("answered") + 1},
+        game_id=marker_game,
+        position=marker_position,
+        move_id=marker_move,
     )
 
 

@@ -22,6 +22,7 @@ from typing import Any, TypeVar
 from django.conf import settings
 from django.db import connections
 from django.db.models import Model, QuerySet
+from django.db.models.sql import UpdateQuery
 from psycopg import pq
 
 M = TypeVar("M", bound=Model)
@@ -146,6 +147,24 @@ def compile_select(queryset: QuerySet[Any], using: str = "default", **markers: A
     assert compiler.klass_info is not None
     walk(compiler.klass_info, "")
     return Select(sql, params, slots, models, dict(compiler.annotation_col_map or {}))
+
+
+def compile_update(
+    queryset: QuerySet[Any], values: dict[str, Any], using: str = "default", **markers: Any
+) -> Select:
+    """``queryset.update(**values)`` compiled ONCE by Django's own compiler, to run again with other
+    marker values (``Select.statement``), as ``compile_select`` does for a SELECT. Only for a queryset
+    without joins: Django runs an UPDATE with joins as two queries, which one statement cannot be."""
+    query = queryset.query.chain(UpdateQuery)
+    assert isinstance(query, UpdateQuery)
+    query.add_update_values(values)
+    sql, compiled = query.get_compiler(using=using).as_sql()
+    params = tuple(compiled)
+    prepared = {name: _prepared(m, using) for name, m in markers.items()}
+    slots = tuple((i, name) for i, p in enumerate(params) for name, m in prepared.items() if p == m)
+    if set(markers) - {name for _, name in slots} or len({i for i, _ in slots}) != len(slots):
+        raise ValueError("markers not found once each in the compiled update")
+    return Select(sql, params, slots, {}, {})
 
 
 def fetch(sql: str, params: Sequence[Any], using: str = "default") -> list[tuple[Any, ...]]:

@@ -9,8 +9,8 @@ from typing import Any
 from django.db import connection
 from django.dispatch import receiver
 
+from apps.games import sql
 from apps.games.signals import game_ended, move_applied
-from baogame import sqlrows
 from baogame.celery import publish
 
 log = logging.getLogger(__name__)
@@ -34,24 +34,24 @@ def _has_endpoints(game_id: int) -> bool:
     """Whether a seat of the game has an active webhook; after commit, so a failure is logged, not raised
     (a committed move must never answer an error)."""
     try:
-        return bool(sqlrows.fetch(_has_endpoints_sql(connection.vendor), [game_id]))
+        if not sql.hand_sql():
+            from .models import WebhookEndpoint
+
+            return WebhookEndpoint.objects.filter(active=True, user__seats__game_id=game_id).exists()
+        statement = _has_endpoints_select(connection.vendor).statement(game_id=game_id)
+        sql.batch([statement])
+        return bool(statement.rows)
     except Exception:  # noqa: BLE001
         log.exception("webhooks: could not look up the endpoints of game %s", game_id)
         return False
 
 
 @cache
-def _has_endpoints_sql(vendor: str) -> str:
-    """Whether a seat of the game has an active endpoint, as one SELECT built once (every move runs it,
-    and the ORM spent longer building it than the database running it)."""
-    from apps.games.models import Seat
-
+def _has_endpoints_select(vendor: str) -> sql.Select:
+    """Whether a seat of the game has an active endpoint: one SELECT compiled once from the queryset
+    (every move runs it, and the ORM spent longer compiling it each time than the database running it)."""
     from .models import WebhookEndpoint
 
-    endpoint, seat = sqlrows.table(WebhookEndpoint), sqlrows.table(Seat)
-    return (
-        f"SELECT 1 FROM {endpoint} e INNER JOIN {seat} s "
-        f"ON s.{sqlrows.column(Seat, 'user_id')} = e.{sqlrows.column(WebhookEndpoint, 'user_id')} "
-        f"WHERE e.{sqlrows.column(WebhookEndpoint, 'active')} AND s.{sqlrows.column(Seat, 'game_id')} = %s "
-        "LIMIT 1"
-    )
+    marker = -7301
+    endpoints = WebhookEndpoint.objects.filter(active=True, user__seats__game_id=marker)[:1]
+    return sql.compile_select(endpoints, game_id=marker)

@@ -18,8 +18,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from apps.games import lifecycle as game_lifecycle
+from apps.games import sql
 from apps.games.models import Game
-from baogame import sqlrows
 from baogame.rules.registry import get_engine
 
 pytestmark = pytest.mark.django_db
@@ -40,9 +40,9 @@ def _statements(captured: CaptureQueriesContext) -> list[str]:
 
 
 def _spy(pipelined: list[str]) -> Any:
-    """``sqlrows.batch`` noting the statements it sends in one pipeline: they bypass Django's cursor, so
+    """``sql.batch`` noting the statements it sends in one pipeline: they bypass Django's cursor, so
     ``CaptureQueriesContext`` does not see them (a batch of one, or on SQLite, goes through it)."""
-    real = sqlrows.batch
+    real = sql.batch
 
     def batch(statements: Any, using: str = "default") -> None:
         if connection.vendor == "postgresql" and len(statements) > 1:
@@ -75,7 +75,7 @@ def _play(engine: str, players: int, users: list[Any], client_for: Any, on_commi
         pipelined: list[str] = []
         with (
             mock.patch("celery.app.task.Task.apply_async"),  # queued, not run: a worker runs them
-            mock.patch.object(sqlrows, "batch", _spy(pipelined)),
+            mock.patch.object(sql, "batch", _spy(pipelined)),
             CaptureQueriesContext(connection) as captured,
             on_commit(execute=True),
         ):
