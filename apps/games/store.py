@@ -353,3 +353,103 @@ def lock_game(game_id: int, *, move_key: str | None = None) -> LockedGame:
         decisions=[_decision_from_row(game, r) for r in decisions.rows],
         key_move_id=row[sqlrows.width(Game)] if move_key is not None else None,
     )
+
+
+# --- many games at once: the sweep's batches --------------------------------------------------------------
+
+
+@cache
+def _claim_sql(vendor: str, skip_locked: bool) -> str:
+    sql = (
+        f"SELECT g.{column(Game, 'id')} FROM {table(Game)} g "
+        f"WHERE g.{column(Game, 'status')} = %s AND g.{column(Game, 'id')} > %s "
+        f"AND g.{column(Game, 'id')} IN (SELECT d.{column(Decision, 'game_id')} FROM {table(Decision)} d "
+        f"WHERE d.{column(Decision, 'deadline')} <= %s) "
+        f"ORDER BY g.{column(Game, 'id')} LIMIT %s"
+    )
+    if skip_locked:
+        sql += " FOR UPDATE SKIP LOCKED"
+    return sql
+
+
+def claim_due_games(*, now: datetime, after: int, limit: int) -> list[int]:
+    """Lock and return the ids (ascending, each above ``after``) of up to ``limit`` active games with a
+    decision due by ``now``, skipping games another transaction has locked (it is settling them, or
+    making a move, which settles first). Must run in a transaction; ``lock_games`` then reads them.
+
+    On a database without row locks (SQLite, which lets one writer in at a time) it is a plain SELECT.
+    """
+    skip_locked = bool(connection.features.has_select_for_update_skip_locked)
+    statement = Statement(
+        _claim_sql(connection.vendor, skip_locked),
+        [Game.Status.ACTIVE, after, connection.ops.adapt_datetimefield_value(now), limit],
+    )
+    sqlrows.batch([statement])
+    return [int(row[0]) for row in statement.rows]
+
+
+def _in_list(count: int) -> str:
+    return f"IN ({', '.join(['%s'] * count)})"
+
+
+@cache
+def _games_sql(vendor: str, count: int) -> tuple[str, str, str]:
+    """The game rows (locked, in id order), their seats with people, and their decision rows."""
+    user_model = get_user_model()
+    games = (
+        f"SELECT {select_list(Game, 'g')} FROM {table(Game)} g "
+        f"WHERE g.{column(Game, 'id')} {_in_list(count)} ORDER BY g.{column(Game, 'id')}"
+    )
+    if connection.features.has_select_for_update:
+        games += " FOR UPDATE"
+    user_id, seat_user = column(user_model, "id"), column(Seat, "user_id")
+    seats = (
+        f"SELECT {select_list(Seat, 's')}, {select_list(user_model, 'u')}, {select_list(Profile, 'p')} "
+        f"FROM {table(Seat)} s "
+        f"LEFT OUTER JOIN {table(user_model)} u ON u.{user_id} = s.{seat_user} "
+        f"LEFT OUTER JOIN {table(Profile)} p ON p.{column(Profile, 'user_id')} = u.{user_id} "
+        f"WHERE s.{column(Seat, 'game_id')} {_in_list(count)} ORDER BY s.{column(Seat, 'position')}"
+    )
+    decisions = (
+        f"SELECT {select_list(Decision, 'd')} FROM {table(Decision)} d "
+        f"WHERE d.{column(Decision, 'game_id')} {_in_list(count)} "
+        f"ORDER BY d.{column(Decision, 'deadline')}, d.{column(Decision, 'id')}"
+    )
+    return games, seats, decisions
+
+
+def lock_games(game_ids: Sequence[int]) -> list[LockedGame]:
+    """``lock_game`` for many games at once: lock their rows in id order (no deadlocks with each other)
+    and read their seats (with people) and open decision rows, all in one round trip.
+
+    Returns the games found, in id order, each as ``lock_game`` would return it (without a move key).
+    """
+    ids = sorted(set(game_ids))
+    if not ids:
+        return []
+    games_sql, seats_sql, decisions_sql = _games_sql(connection.vendor, len(ids))
+    lock, seats, decisions = (Statement(sql, list(ids)) for sql in (games_sql, seats_sql, decisions_sql))
+    sqlrows.batch([lock, seats, decisions])
+    found: dict[int, LockedGame] = {}
+    for row in lock.rows:
+        game = sqlrows.load(Game, row)
+        assert game is not None
+        found[game.pk] = LockedGame(game=game, seats={}, decisions=[])
+    game_column = _attindex(Seat, "game_id")
+    for row in seats.rows:
+        locked = found.get(row[game_column])
+        if locked is not None:
+            seat = _seat_from_row(locked.game, row, people=True)
+            locked.seats[seat.position] = seat
+    decision_column = _attindex(Decision, "game_id")
+    for row in decisions.rows:
+        locked = found.get(row[decision_column])
+        if locked is not None:
+            locked.decisions.append(_decision_from_row(locked.game, row))
+    return list(found.values())
+
+
+@cache
+def _attindex(model: type[Any], attname: str) -> int:
+    """The index of field ``attname`` in ``select_list(model)``'s columns."""
+    return next(i for i, f in enumerate(model._meta.concrete_fields) if f.attname == attname)
