@@ -23,7 +23,7 @@ import os
 import time
 import uuid
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import datetime, timedelta
 from typing import Any
@@ -63,13 +63,14 @@ class Command(BaseCommand):
             created, due = self._create(run, options["engine"], options["players"], options["games"])
             with _memory_broker():
                 started = time.perf_counter()
-                decisions = _settle(options["processes"])
+                decisions, cpu, db_cpu = _settle(options["processes"])
                 seconds = time.perf_counter() - started
             timeouts = _check_exactly_once(run, due, decisions)
         finally:
             if not options["keep"]:
                 self._delete(run)
         rate = decisions / seconds if seconds else 0.0
+        per_decision = 1000 / decisions if decisions else 0.0
         self.stdout.write(f"{decisions} decisions settled in {seconds:.2f} s: {rate:.0f} decisions/s")
         self.stdout.write(
             json.dumps(
@@ -83,6 +84,8 @@ class Command(BaseCommand):
                     "batch": settings.GAMES_SETTLE_BATCH,
                     "timeouts": timeouts,
                     "exactly_once": True,  # checked per game and seat: else it raised above
+                    "cpu_ms_per_decision": round(cpu * per_decision, 3),
+                    "db_cpu_ms_per_decision": None if db_cpu is None else round(db_cpu * per_decision, 3),
                 }
             )
         )
@@ -147,22 +150,56 @@ class Command(BaseCommand):
         Game.objects.filter(title=run).delete()
 
 
-def _settle(processes: int) -> int:
-    """Settle every overdue game: the beat sweep itself, or ``processes`` sweeps at once."""
+Settled = tuple[int, float, float | None]
+
+
+def _settle(processes: int) -> Settled:
+    """Settle every overdue game: the beat sweep itself, or ``processes`` sweeps at once. Returns the
+    timeouts applied, the CPU seconds the settling processes used, and those of their database server
+    processes (None when the server does not run on this host)."""
     if processes <= 1:
-        return clock.sweep()
+        return _measured(clock.sweep)
     now = timezone.now()
     connections.close_all()  # children must not share the parent's database connection
     with multiprocessing.get_context("fork").Pool(processes) as pool:
-        return sum(pool.map(_settle_overdue, [now] * processes))
+        results = pool.map(_settle_overdue, [now] * processes)
+    db = [r[2] for r in results]
+    return (
+        sum(r[0] for r in results),
+        sum(r[1] for r in results),
+        None if None in db else sum(d for d in db if d is not None),
+    )
 
 
-def _settle_overdue(now: datetime) -> int:
+def _settle_overdue(now: datetime) -> Settled:
     """One process: ``clock.settle_overdue``, claiming the games no other process has locked."""
     connections.close_all()
-    settled = clock.settle_overdue(now=now)
-    connections.close_all()
-    return settled
+    try:
+        return _measured(lambda: clock.settle_overdue(now=now))
+    finally:
+        connections.close_all()
+
+
+def _measured(settle: Callable[[], int]) -> Settled:
+    """Run ``settle`` and measure the CPU time of this process and of its database server process."""
+    connection = connections["default"]
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()" if connection.vendor == "postgresql" else "SELECT 0")
+        backend = int(cursor.fetchone()[0])
+    cpu, db_cpu = time.process_time(), _process_cpu(backend)
+    settled = settle()
+    after = _process_cpu(backend)
+    return settled, time.process_time() - cpu, None if db_cpu is None or after is None else after - db_cpu
+
+
+def _process_cpu(pid: int) -> float | None:
+    """CPU seconds (user + system) of process ``pid`` of this host; None when it cannot be read."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:  # noqa: PTH123
+            fields = stat.read().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def _check_exactly_once(run: str, due: Counter[Any], decisions: int) -> int:

@@ -46,15 +46,6 @@ def settle_game(game_id: int) -> int:
         return pipeline.settle(locked, timezone.now())
 
 
-def game_ids_with_due_decisions(*, now: datetime) -> list[int]:
-    """Ids of active games with a decision past its deadline."""
-    return list(
-        Decision.objects.filter(deadline__lte=now, game__status=Game.Status.ACTIVE)
-        .values_list("game_id", flat=True)
-        .distinct()
-    )
-
-
 def settle_batch(*, now: datetime, after: int = 0, limit: int | None = None) -> tuple[int | None, int]:
     """Claim up to ``limit`` (``GAMES_SETTLE_BATCH``) games with a decision due by ``now`` and an id
     above ``after``, and settle them in one transaction. Returns (the last id claimed, or None when

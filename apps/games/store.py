@@ -13,7 +13,7 @@ results as the obvious querysets (the tests compare them), without compiling a q
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import cache
@@ -225,6 +225,11 @@ def count_hidden_move(seat: Seat) -> Statement:
     )
 
 
+def update_seat(seat: Seat, attnames: list[str]) -> Statement:
+    """UPDATE the named fields of the seat row (``save(update_fields=…)``)."""
+    return sqlrows.update_statement(seat, attnames)
+
+
 def update_game(game: Game, attnames: list[str]) -> Statement:
     """UPDATE the named fields of the game row (``save(update_fields=…)``)."""
     return sqlrows.update_statement(game, attnames)
@@ -289,6 +294,10 @@ class LockedGame:
     writes: list[Statement] = field(default_factory=list)
     tasks: TaskPlan = field(default_factory=TaskPlan)
     bot_loop: bool = False
+    #: ``pipeline.settle`` sets it: each move's writes wait in ``writes`` (and what must follow them in
+    #: ``after_flush``) so that all the timeouts of the game are written in one round trip.
+    defer_flush: bool = False
+    after_flush: list[Callable[[], None]] = field(default_factory=list)
 
     @property
     def pk(self) -> int:
@@ -320,9 +329,12 @@ class LockedGame:
         self.decisions = decision_rows(self.game)
 
     def flush(self) -> None:
-        """Run the collected writes, in one round trip where the database allows it."""
+        """Run the collected writes, in one round trip where the database allows it, then what waited
+        for them (``after_flush``, in order)."""
         writes, self.writes = self.writes, []
         sqlrows.batch(writes)
+        while self.after_flush:
+            self.after_flush.pop(0)()
 
 
 def on_vacation(seat: Seat) -> bool:
