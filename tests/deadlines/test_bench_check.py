@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+from contextlib import nullcontext
 from typing import Any
 
 import pytest
@@ -13,6 +14,13 @@ import bench.deadlines
 from apps.games.models import Move
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _test_broker(monkeypatch) -> None:
+    """Keep the tests' Celery set-up: the benchmark's own switch to the memory broker closes the app's
+    producer pool, which the next tests would find closed (its games publish nothing anyway)."""
+    monkeypatch.setattr(bench.deadlines, "_memory_broker", nullcontext)
 
 
 def test_the_benchmark_reports_every_timeout_applied_exactly_once() -> None:
