@@ -312,6 +312,9 @@ VACATION_DAYS_PER_YEAR = env_int("VACATION_DAYS_PER_YEAR", 30)
 GAMES_SWEEP_INTERVAL = env_int("GAMES_SWEEP_INTERVAL", 60)
 #: Seconds a bot seat may own a decision with no move before the sweep queues its bot task again.
 GAMES_BOT_STALL = env_int("GAMES_BOT_STALL", 60)
+#: Games the sweep claims and settles per transaction (each game in its own savepoint). Several
+#: sweeps or workers settle in parallel: each claims games the others have not locked.
+GAMES_SETTLE_BATCH = env_int("GAMES_SETTLE_BATCH", 100)
 #: /healthz answers 503 when the sweep or a queue's worker has not done its work for this many seconds.
 HEALTHZ_MAX_AGE = env_int("HEALTHZ_MAX_AGE", 3 * GAMES_SWEEP_INTERVAL)
 #: Moves enqueue deadline and bot tasks after commit; only the deadline benchmark turns this off.

@@ -4,11 +4,15 @@
 
 Uses the database ``DATABASE_URL`` names. Games are real (``engine.setup`` with each game's own seed,
 real Seat and Decision rows) and every timeout goes through the real pipeline
-(``clock.sweep`` → ``clock.settle_game`` → ``pipeline.settle`` → ``pipeline.apply``), signals and follow-up
-task publishing included. Those tasks (next deadlines, notifications) are published to Celery's
-in-process ``memory://`` broker and dropped at exit, so no worker ever picks up a benchmark game.
-The games are titled ``bench_deadlines:<run id>`` and are deleted
-at the end, even on failure (``--keep`` keeps them). Prints the rate, then one JSON line.
+(``clock.sweep`` → ``clock.settle_overdue`` → batches of ``GAMES_SETTLE_BATCH`` games, each settled by
+``pipeline.settle`` → ``pipeline.apply`` in its own savepoint), signals and follow-up task publishing
+included. With ``--processes N`` the N processes settle the same due games at once, as N workers'
+sweeps would: each claims the games the others have not locked. Afterwards it checks that every
+overdue decision got exactly one timeout move (per game and seat) and fails otherwise.
+The follow-up tasks (next deadlines, notifications) are published to Celery's in-process
+``memory://`` broker and dropped at exit, so no worker ever picks up a benchmark game. The games are
+titled ``bench_deadlines:<run id>`` and are deleted at the end, even on failure
+(``--keep`` keeps them). Prints the rate, then one JSON line.
 """
 
 from __future__ import annotations
@@ -18,11 +22,13 @@ import multiprocessing
 import os
 import time
 import uuid
-from collections.abc import Iterator
+from collections import Counter
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
+from django.conf import settings
 from django.core.management.base import BaseCommand, CommandParser
 from django.db import connections, transaction
 from django.utils import timezone
@@ -54,18 +60,17 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         run = f"{MARKER}{uuid.uuid4().hex[:8]}"
         try:
-            created = self._create(run, options["engine"], options["players"], options["games"])
+            created, due = self._create(run, options["engine"], options["players"], options["games"])
             with _memory_broker():
                 started = time.perf_counter()
-                decisions = _settle(options["processes"])
+                decisions, cpu, db_cpu = _settle(options["processes"])
                 seconds = time.perf_counter() - started
-            timeouts = Move.objects.filter(game__title=run, by_timeout=True).count()
-            if timeouts != decisions or timeouts < created:
-                raise RuntimeError(f"settled {decisions} but {timeouts} timeout moves for {created} games")
+            timeouts = _check_exactly_once(run, due, decisions)
         finally:
             if not options["keep"]:
                 self._delete(run)
         rate = decisions / seconds if seconds else 0.0
+        per_decision = 1000 / decisions if decisions else 0.0
         self.stdout.write(f"{decisions} decisions settled in {seconds:.2f} s: {rate:.0f} decisions/s")
         self.stdout.write(
             json.dumps(
@@ -76,17 +81,24 @@ class Command(BaseCommand):
                     "seconds": round(seconds, 3),
                     "decisions_per_s": round(rate, 1),
                     "processes": options["processes"],
+                    "batch": settings.GAMES_SETTLE_BATCH,
+                    "timeouts": timeouts,
+                    "exactly_once": True,  # checked per game and seat: else it raised above
+                    "cpu_ms_per_decision": round(cpu * per_decision, 3),
+                    "db_cpu_ms_per_decision": None if db_cpu is None else round(db_cpu * per_decision, 3),
                 }
             )
         )
 
-    def _create(self, run: str, engine_name: str, players: int, games: int) -> int:
-        """Bulk-create started games whose open decisions are all overdue; returns how many."""
+    def _create(self, run: str, engine_name: str, players: int, games: int) -> tuple[int, Counter[Any]]:
+        """Bulk-create started games whose open decisions are all overdue; returns how many, and the
+        overdue decisions as a count per (game id, seat)."""
         engine = get_engine(engine_name)
         options = engine.default_options(players)
         timing = timing_for("daily")
         past = timezone.now() - timedelta(minutes=1)
         created = 0
+        due: Counter[Any] = Counter()
         while created < games:
             size = min(BATCH, games - created)
             with transaction.atomic():
@@ -127,7 +139,8 @@ class Command(BaseCommand):
                     for seat in d["seats"]
                 )
             created += size
-        return created
+            due.update((d.game_id, d.seat) for d in Decision.objects.filter(game__in=rows))
+        return created, due
 
     def _delete(self, run: str) -> None:
         """Delete the run's games: the big tables directly, then the games with Django's cascade."""
@@ -137,23 +150,70 @@ class Command(BaseCommand):
         Game.objects.filter(title=run).delete()
 
 
-def _settle(processes: int) -> int:
-    """Settle every overdue game: the beat sweep itself, or its games split over ``processes``."""
+Settled = tuple[int, float, float | None]
+
+
+def _settle(processes: int) -> Settled:
+    """Settle every overdue game: the beat sweep itself, or ``processes`` sweeps at once. Returns the
+    timeouts applied, the CPU seconds the settling processes used, and those of their database server
+    processes (None when the server does not run on this host)."""
     if processes <= 1:
-        return clock.sweep()
-    ids = clock.game_ids_with_due_decisions(now=timezone.now())
-    shards = [ids[i::processes] for i in range(processes)]
+        return _measured(clock.sweep)
+    now = timezone.now()
     connections.close_all()  # children must not share the parent's database connection
     with multiprocessing.get_context("fork").Pool(processes) as pool:
-        return sum(pool.map(_settle_games, shards))
+        results = pool.map(_settle_overdue, [now] * processes)
+    db = [r[2] for r in results]
+    return (
+        sum(r[0] for r in results),
+        sum(r[1] for r in results),
+        None if None in db else sum(d for d in db if d is not None),
+    )
 
 
-def _settle_games(game_ids: list[int]) -> int:
-    """One process's share: ``clock.settle_game`` for each game, as a Celery worker's tasks would."""
+def _settle_overdue(now: datetime) -> Settled:
+    """One process: ``clock.settle_overdue``, claiming the games no other process has locked."""
     connections.close_all()
-    settled = sum(clock.settle_game(game_id) for game_id in game_ids)
-    connections.close_all()
-    return settled
+    try:
+        return _measured(lambda: clock.settle_overdue(now=now))
+    finally:
+        connections.close_all()
+
+
+def _measured(settle: Callable[[], int]) -> Settled:
+    """Run ``settle`` and measure the CPU time of this process and of its database server process."""
+    connection = connections["default"]
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()" if connection.vendor == "postgresql" else "SELECT 0")
+        backend = int(cursor.fetchone()[0])
+    cpu, db_cpu = time.process_time(), _process_cpu(backend)
+    settled = settle()
+    after = _process_cpu(backend)
+    return settled, time.process_time() - cpu, None if db_cpu is None or after is None else after - db_cpu
+
+
+def _process_cpu(pid: int) -> float | None:
+    """CPU seconds (user + system) of process ``pid`` of this host; None when it cannot be read."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:  # noqa: PTH123
+            fields = stat.read().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _check_exactly_once(run: str, due: Counter[Any], decisions: int) -> int:
+    """Raise unless every overdue decision got exactly one timeout move (per game and seat) and the
+    settling reported as many; returns the timeout moves."""
+    moves = Counter(Move.objects.filter(game__title=run, by_timeout=True).values_list("game_id", "seat"))
+    timeouts = sum(moves.values())
+    if moves != due or timeouts != decisions:
+        wrong = sorted(k for k in due.keys() | moves.keys() if due[k] != moves[k])
+        raise RuntimeError(
+            f"settled {decisions}; {timeouts} timeout moves for {sum(due.values())} overdue decisions; "
+            f"(game, seat) pairs not timed out exactly once: {len(wrong)}, e.g. {wrong[:5]}"
+        )
+    return timeouts
 
 
 @contextmanager

@@ -14,6 +14,7 @@ import logging
 from datetime import datetime, timedelta
 from functools import partial
 
+from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import F
@@ -22,7 +23,7 @@ from django.utils import timezone
 from apps.accounts.models import Profile, VacationSpell
 from baogame.rules.registry import get_engine
 
-from . import deadlines, heartbeats, people, pipeline, scheduling, signals
+from . import deadlines, heartbeats, people, pipeline, scheduling, signals, store
 from .deadlines import SIMULTANEOUS_TIMINGS
 from .errors import ServiceError
 from .models import Decision, Game, Move, Seat
@@ -45,27 +46,43 @@ def settle_game(game_id: int) -> int:
         return pipeline.settle(locked, timezone.now())
 
 
-def game_ids_with_due_decisions(*, now: datetime) -> list[int]:
-    """Ids of active games with a decision past its deadline."""
-    return list(
-        Decision.objects.filter(deadline__lte=now, game__status=Game.Status.ACTIVE)
-        .values_list("game_id", flat=True)
-        .distinct()
-    )
+def settle_batch(*, now: datetime, after: int = 0, limit: int | None = None) -> tuple[int | None, int]:
+    """Claim up to ``limit`` (``GAMES_SETTLE_BATCH``) games with a decision due by ``now`` and an id
+    above ``after``, and settle them in one transaction. Returns (the last id claimed, or None when
+    there was none; the timeouts applied).
+
+    Games another transaction holds are skipped (``store.claim_due_games``), so several sweeps or
+    workers share the due games without waiting for each other; the row lock makes each timeout apply
+    once whoever settles. Each game settles in its own savepoint: one that fails is rolled back and
+    logged, and the others commit.
+    """
+    settled = 0
+    with transaction.atomic():
+        ids = store.claim_due_games(now=now, after=after, limit=limit or settings.GAMES_SETTLE_BATCH)
+        if not ids:
+            return None, 0
+        for locked in store.lock_games(ids):
+            try:
+                with transaction.atomic():
+                    settled += pipeline.settle(locked, timezone.now())
+            except Exception:  # one broken game must not stop every other game's clock
+                log.exception("settling game %s failed", locked.pk)
+    return ids[-1], settled
 
 
 def settle_overdue(*, now: datetime | None = None) -> int:
     """Settle every active game with an overdue decision (the beat sweep); returns the timeouts applied.
 
-    Each game settles in its own transaction; a game that fails is logged and the sweep goes on.
+    Games are claimed in batches, in id order (``settle_batch``); a game that fails is logged and the
+    sweep goes on.
     """
-    settled = 0
-    for game_id in game_ids_with_due_decisions(now=now or timezone.now()):
-        try:
-            settled += settle_game(game_id)
-        except Exception:  # one broken game must not stop every other game's clock
-            log.exception("settling game %s failed", game_id)
-    return settled
+    now = now or timezone.now()
+    settled, after = 0, 0
+    while True:
+        last, applied = settle_batch(now=now, after=after)
+        if last is None:
+            return settled
+        settled, after = settled + applied, last
 
 
 # --- stopping and restarting clocks ----------------------------------------------------------------------

@@ -17,11 +17,12 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from . import reliability, signals
+from . import reliability, signals, store
 from .timing import duration
 
 if TYPE_CHECKING:
     from .models import Game, Seat
+    from .store import Write
 
 #: Decisions of this timing class are optional reactions (plucking windows): a timeout there is the
 #: normal "no, thanks", so it does not count towards absence, and the "don't wait for me" switch and
@@ -75,11 +76,14 @@ def counts_as_absence(timing_class: str) -> bool:
     return timing_class != REACTION
 
 
-def record_timeout(game: Game, seat: Seat, *, timing: str = "turn") -> bool:
+def record_timeout(
+    game: Game, seat: Seat, *, timing: str = "turn", writes: list[Write] | None = None
+) -> bool:
     """Count a timeout; after ``game.absent_limit`` in a row the server's bot takes the seat.
 
     Returns True when this timeout handed the seat to the bot; the creator or league organiser is then
-    told through ``signals.seat_handed_to_bot`` (after commit) and the bot task is queued.
+    told through ``signals.seat_handed_to_bot`` (after commit) and the bot task is queued. With
+    ``writes`` (a locked game's), the seat's UPDATE joins them instead of running now.
     """
     if seat.played_by_bot or not counts_as_absence(timing):
         return False
@@ -89,7 +93,10 @@ def record_timeout(game: Game, seat: Seat, *, timing: str = "turn") -> bool:
     if handed:
         seat.bot_takeover = True
         fields.append("bot_takeover")
-    seat.save(update_fields=fields)
+    if writes is None:
+        seat.save(update_fields=fields)
+    else:
+        writes.append(store.update_seat(seat, fields))
     reliability.timed_out(seat, handed=handed)
     if handed:
         game_id, position = game.pk, seat.position

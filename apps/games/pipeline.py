@@ -164,6 +164,20 @@ def settle(locked: LockedGame, now: datetime) -> int:
     game = locked.game
     if game.status != Game.Status.ACTIVE:
         return 0
+    locked.defer_flush = True  # the timeouts' writes go together, in one round trip at the end
+    try:
+        applied = _settle(locked, now)
+    except BaseException:
+        locked.writes, locked.after_flush = [], []  # nothing of a failed settlement may be written
+        raise
+    finally:
+        locked.defer_flush = False
+    locked.flush()
+    return applied
+
+
+def _settle(locked: LockedGame, now: datetime) -> int:
+    game = locked.game
     engine = get_engine(game.engine)
     applied = 0
     while True:
@@ -173,13 +187,14 @@ def settle(locked: LockedGame, now: datetime) -> int:
         due = min(due_rows, key=lambda r: (r.deadline, r.seat))
         action = engine.timeout_action(locked.state, due.seat)
         if action is None:  # the row is stale (the seat already answered): drop it
+            locked.flush()  # the timeouts waiting in the batch may have written this row
             due.delete()
             locked.decisions = [r for r in locked.decisions if r is not due]
             continue
         seat = locked.seats[due.seat]
         apply(locked, seat, action, by_timeout=True)
         applied += 1
-        if deadlines.record_timeout(game, seat, timing=due.timing):
+        if deadlines.record_timeout(game, seat, timing=due.timing, writes=locked.writes):
             scheduling.queue_after_handover(locked)
         if game.status != Game.Status.ACTIVE:
             return applied
@@ -273,25 +288,32 @@ def _apply_one(
         update_fields += ["status", "finished_at", "result"]
     locked.writes.append(store.update_game(game, update_fields))
     opened, new_rows = rewrite_decisions(locked, decisions, now, flush=False)
-    locked.flush()  # the move's writes in one round trip
-    game_id, version, move_id, people = game.pk, game.version, move.pk, locked.people()
-    signals.move_sent(  # move_recorded now (the mail outbox), move_applied on commit
-        sender=Game,
-        game_id=game_id,
-        version=version,
-        move_id=move_id,
-        opened=opened,
-        by_timeout=by_timeout,
-        in_person_seat=(
-            seat.position if user is not None and not (by_timeout or by_bot or automatic) else None
-        ),
-        event_types=frozenset(e.get("type") for e in events),
-        people=people,
-    )
-    if not decisions:
-        transaction.on_commit(partial(signals.game_ended.send, sender=Game, game_id=game_id, people=people))
-    else:
-        scheduling.queue_after_move(locked, new_rows=new_rows, now=now)
+    game_id, version, people = game.pk, game.version, locked.people()
+    in_person_seat = seat.position if user is not None and not (by_timeout or by_bot or automatic) else None
+
+    def recorded() -> None:
+        """After the move's writes (its id is known): the signals and the tasks to queue."""
+        signals.move_sent(  # move_recorded now (the mail outbox), move_applied on commit
+            sender=Game,
+            game_id=game_id,
+            version=version,
+            move_id=move.pk,
+            opened=opened,
+            by_timeout=by_timeout,
+            in_person_seat=in_person_seat,
+            event_types=frozenset(e.get("type") for e in events),
+            people=people,
+        )
+        if not decisions:
+            transaction.on_commit(
+                partial(signals.game_ended.send, sender=Game, game_id=game_id, people=people)
+            )
+        else:
+            scheduling.queue_after_move(locked, new_rows=new_rows, now=now)
+
+    locked.after_flush.append(recorded)
+    if not locked.defer_flush:
+        locked.flush()  # the move's writes in one round trip
     return Applied(move, events, decisions, seat_seq)
 
 
@@ -422,6 +444,8 @@ def rewrite_decisions(
                 )
             )
             opened.append([seat, decision["kind"], decision_id])
+    if any(d.pk is None for k, d in existing.items() if k not in wanted):
+        locked.flush()  # a row to rewrite or delete is still waiting to be inserted (``settle``)
     stale = [d.pk for k, d in existing.items() if k not in wanted]
     # A closed decision's row is rewritten in place for a new one (one UPDATE instead of a DELETE and
     # an INSERT); rows left over are deleted, new decisions left over inserted.

@@ -144,8 +144,8 @@ def compile_select(queryset: QuerySet[Any], using: str = "default", **markers: A
             name = field.related_query_name() if related["reverse"] else field.name
             walk(related, f"{path}__{name}" if path else name)
 
-    assert compiler.klass_info is not None
-    walk(compiler.klass_info, "")
+    if compiler.klass_info is not None and not queryset.query.values_select:  # values(): no instances
+        walk(compiler.klass_info, "")
     return Select(sql, params, slots, models, dict(compiler.annotation_col_map or {}))
 
 

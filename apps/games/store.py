@@ -261,6 +261,14 @@ def count_hidden_move(seat: Seat) -> Write:
     return sql.increment_statement(seat, "hidden_moves")
 
 
+def update_seat(seat: Seat, attnames: list[str]) -> Write:
+    """UPDATE the named fields of the seat row (``save(update_fields=…)``)."""
+    if not hand_sql():
+        fields = list(attnames)
+        return OrmWrite(lambda: seat.save(update_fields=fields))
+    return sql.update_statement(seat, attnames)
+
+
 def update_game(game: Game, attnames: list[str]) -> Write:
     """UPDATE the named fields of the game row (``save(update_fields=…)``)."""
     if not hand_sql():
@@ -334,6 +342,10 @@ class LockedGame:
     writes: list[Write] = field(default_factory=list)
     tasks: TaskPlan = field(default_factory=TaskPlan)
     bot_loop: bool = False
+    #: ``pipeline.settle`` sets it: each move's writes wait in ``writes`` (and what must follow them in
+    #: ``after_flush``) so that all the timeouts of the game are written in one round trip.
+    defer_flush: bool = False
+    after_flush: list[Callable[[], None]] = field(default_factory=list)
 
     @property
     def pk(self) -> int:
@@ -365,9 +377,12 @@ class LockedGame:
         self.decisions = decision_rows(self.game)
 
     def flush(self) -> None:
-        """Run the collected writes, in one round trip where the database allows it."""
+        """Run the collected writes, in one round trip where the database allows it, then what waited
+        for them (``after_flush``, in order)."""
         writes, self.writes = self.writes, []
         run_writes(writes)
+        while self.after_flush:
+            self.after_flush.pop(0)()
 
 
 def on_vacation(seat: Seat) -> bool:
@@ -415,3 +430,92 @@ def lock_game(game_id: int, *, move_key: str | None = None) -> LockedGame:
         decisions=found_decisions,
         key_move_id=lock_select.value(row, "found_key_move") if move_key is not None else None,
     )
+
+
+# --- many games at once: the sweep's batches --------------------------------------------------------------
+
+
+def _due_games(*, now: datetime, after: int, limit: int) -> QuerySet[Game, int]:
+    """Up to ``limit`` active games with an id above ``after`` and a decision due by ``now``, in id order,
+    locked with SKIP LOCKED where the database has row locks."""
+    due = Decision.objects.filter(deadline__lte=now).values("game_id")
+    games = Game.objects.filter(status=Game.Status.ACTIVE, pk__gt=after, pk__in=due).order_by("pk")
+    return games.select_for_update(skip_locked=True).values_list("pk", flat=True)[:limit]
+
+
+@cache
+def _claim_select(vendor: str, limit: int) -> sql.Select:
+    return sql.compile_select(_due_games(now=_NOW, after=_GAME, limit=limit), now=_NOW, after=_GAME)
+
+
+def claim_due_games(*, now: datetime, after: int, limit: int) -> list[int]:
+    """Lock and return the ids (ascending, each above ``after``) of up to ``limit`` active games with a
+    decision due by ``now``, skipping games another transaction has locked (it is settling them, or
+    making a move, which settles first). Must run in a transaction; ``lock_games`` then reads them.
+
+    On a database without row locks (SQLite, which lets one writer in at a time) it is a plain SELECT.
+    """
+    if not hand_sql():
+        return list(_due_games(now=now, after=after, limit=limit))
+    statement = _claim_select(connection.vendor, limit).statement(now=now, after=after)
+    sql.batch([statement])
+    return [int(row[0]) for row in statement.rows]
+
+
+def _batch(ids: list[int]) -> tuple[QuerySet[Game], QuerySet[Seat], QuerySet[Decision]]:
+    """The game rows (locked, in id order), their seats with people, and their open decision rows."""
+    games = Game.objects.filter(pk__in=ids).order_by("pk").select_for_update()
+    seats = Seat.objects.filter(game_id__in=ids).select_related("user__profile").order_by("position")
+    return games, seats, Decision.objects.filter(game_id__in=ids).order_by("deadline", "id")
+
+
+@cache
+def _batch_selects(vendor: str, count: int) -> tuple[sql.Select, sql.Select, sql.Select]:
+    """``_batch``'s three SELECTs for ``count`` games, compiled once (a slot per game id)."""
+    markers: dict[str, Any] = {f"game_{i}": _GAME - i for i in range(count)}
+    games, seats, decisions = _batch(list(markers.values()))
+    return (
+        sql.compile_select(games, **markers),
+        sql.compile_select(seats, **markers),
+        sql.compile_select(decisions, **markers),
+    )
+
+
+def lock_games(game_ids: Sequence[int]) -> list[LockedGame]:
+    """``lock_game`` for many games at once: lock their rows in id order (no deadlocks with each other)
+    and read their seats (with people) and open decision rows, in one round trip on the hand path.
+
+    Returns the games found, in id order, each as ``lock_game`` would return it (without a move key).
+    """
+    ids = sorted(set(game_ids))
+    if not ids:
+        return []
+    if not hand_sql():
+        games_qs, seats_qs, decisions_qs = _batch(ids)
+        found = {game.pk: LockedGame(game=game, seats={}, decisions=[]) for game in games_qs}
+        seats: list[Seat] = list(seats_qs)
+        decisions: list[Decision] = list(decisions_qs)
+    else:
+        games_select, seats_select, decisions_select = _batch_selects(connection.vendor, len(ids))
+        values: dict[str, Any] = {f"game_{i}": game_id for i, game_id in enumerate(ids)}
+        lock, seat_rows_, decision_rows_ = (
+            select.statement(**values) for select in (games_select, seats_select, decisions_select)
+        )
+        sql.batch([lock, seat_rows_, decision_rows_])
+        found = {}
+        for row in lock.rows:
+            game = cast(Game, games_select.load(row))
+            found[game.pk] = LockedGame(game=game, seats={}, decisions=[])
+        seats = [_seat_from_row(seats_select, row) for row in seat_rows_.rows]
+        decisions = [cast(Decision, decisions_select.load(row)) for row in decision_rows_.rows]
+    for seat in seats:
+        locked = found.get(seat.game_id)
+        if locked is not None:
+            seat.game = locked.game
+            locked.seats[seat.position] = seat
+    for decision in decisions:
+        locked = found.get(decision.game_id)
+        if locked is not None:
+            decision.game = locked.game
+            locked.decisions.append(decision)
+    return list(found.values())
