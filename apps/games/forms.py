@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from django import forms
@@ -46,17 +47,6 @@ class GameCreateForm(forms.Form):
         initial="daily",
         help_text="How long each decision stays open: live (minutes), daily, weekly.",
     )
-    threshold = forms.IntegerField(
-        min_value=1,
-        required=False,
-        help_text="Bao Bei: the game ends when a total reaches it (default by seats).",
-    )
-    memory_aid = forms.BooleanField(
-        required=False, initial=True, help_text="Bao Bei: show the cards I have seen in my view."
-    )
-    target_score = forms.IntegerField(
-        min_value=1, required=False, help_text="Bao Huang: total that wins (default 30)."
-    )
     invite = forms.CharField(
         required=False,
         label="Invite by username",
@@ -76,6 +66,18 @@ class GameCreateForm(forms.Form):
         initial=Game.Visibility.PUBLIC,
         help_text="Unlisted: only people given the game's link; private: only its players.",
     )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        """Each game's option fields come from its presenter (``CREATE_FIELDS``), after the timing."""
+        super().__init__(*args, **kwargs)
+        order = list(self.fields)
+        at = order.index("timing_preset") + 1
+        options: dict[str, forms.Field] = {}
+        for game_type in GAMES:
+            for name, field in presenter_for(game_type.name).CREATE_FIELDS.items():
+                options.setdefault(name, copy.deepcopy(field))
+        self.fields.update(options)
+        self.order_fields(order[:at] + list(options) + order[at:])
 
     def clean_invite(self) -> list[Any]:
         names = [n.strip() for n in self.cleaned_data.get("invite", "").split(",") if n.strip()]

@@ -62,6 +62,26 @@ def test_the_create_form_offers_each_game_with_its_seat_limits_bb_1_1_bh_1_1() -
     ]
 
 
+def test_the_create_form_takes_each_games_option_fields_from_its_presenter_bb_25_1_bh_25_1() -> None:
+    fields = list(GameCreateForm().fields)
+
+    options = [name for name in fields if name not in {"engine", "players", "bots", "timing_preset",
+               "invite", "title", "bot_test", "visibility"}]  # fmt: skip
+    assert options == [*PRESENTERS["baobei"].CREATE_FIELDS, *PRESENTERS["baohuang"].CREATE_FIELDS]
+    assert options == ["threshold", "memory_aid", "target_score"]
+    assert fields.index("threshold") == fields.index("timing_preset") + 1  # the options follow the timing
+
+
+@pytest.mark.django_db
+def test_the_create_form_passes_bao_beis_options_to_its_setup_bb_25_1() -> None:
+    form = GameCreateForm(
+        {"engine": "baobei", "players": 3, "bots": 2, "timing_preset": "live", "threshold": 50}
+    )
+
+    assert form.is_valid(), form.errors
+    assert form.options() == {"memory_aid": False, "threshold": 50}  # an unticked box posts nothing
+
+
 @pytest.mark.django_db
 def test_the_create_form_seats_bao_huang_at_five_whatever_was_asked_bh_1_1() -> None:
     form = GameCreateForm(

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
+from django import forms
 from django.http import QueryDict
 
 from apps.games.rulebook import SECTION_TITLES, rules_url
@@ -31,6 +32,9 @@ class GamePresenter(Protocol):
     SEED_TEMPLATE: str
     #: The game page's section of a seat's own settings; None: the game has none.
     SEAT_SETTINGS_TEMPLATE: str | None
+    #: The create form's fields for the game's options (BB-25.1, BH-25.1), by name; read by
+    #: ``create_options``. The form shows every game's fields, after the timing.
+    CREATE_FIELDS: dict[str, forms.Field]
 
     def wants_legal(self, decision: dict[str, Any]) -> bool:
         """Whether the board of ``decision``'s owner needs the seat's ``legal_actions``."""

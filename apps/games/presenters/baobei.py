@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django import forms
 from django.http import QueryDict
 
 from baogame.rules.baobei.cards import CARDS
@@ -324,6 +325,19 @@ def rules_section(decision: dict[str, Any]) -> str:
 
 
 # --- forms --------------------------------------------------------------------------------------------
+
+
+#: The create form's option fields (BB-25.1).
+CREATE_FIELDS: dict[str, forms.Field] = {
+    "threshold": forms.IntegerField(
+        min_value=1,
+        required=False,
+        help_text="Bao Bei: the game ends when a total reaches it (default by seats).",
+    ),
+    "memory_aid": forms.BooleanField(
+        required=False, initial=True, help_text="Bao Bei: show the cards I have seen in my view."
+    ),
+}
 
 
 def create_options(data: dict[str, Any]) -> dict[str, Any]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django import forms
 from django.http import QueryDict
 
 from baogame.rules.baohuang.cards import CODES, NAMES, STRENGTH
@@ -262,6 +263,14 @@ def rules_section(decision: dict[str, Any]) -> str:
 
 
 # --- forms --------------------------------------------------------------------------------------------
+
+
+#: The create form's option fields (BH-25.1).
+CREATE_FIELDS: dict[str, forms.Field] = {
+    "target_score": forms.IntegerField(
+        min_value=1, required=False, help_text="Bao Huang: total that wins (default 30)."
+    ),
+}
 
 
 def create_options(data: dict[str, Any]) -> dict[str, Any]:

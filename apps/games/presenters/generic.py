@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from django import forms
 from django.http import QueryDict
 
 from .common import button
@@ -65,6 +66,10 @@ def rules_page() -> tuple[str, dict[str, Any]] | None:
 def rules_section(decision: dict[str, Any]) -> str | None:
     """No rules page, so no section."""
     return None
+
+
+#: No options on the create form: every option takes its default.
+CREATE_FIELDS: dict[str, forms.Field] = {}
 
 
 def create_options(data: dict[str, Any]) -> dict[str, Any]:
