@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 import pytest
 
 from baogame.rules.baobei import mail
 from baogame.rules.mail import CommandError
-from baogame.rules.registry import get_bots, get_engine
+from baogame.rules.registry import get_engine
+from tests.rules.mail_round_trip import action_types_round_tripped
 
 COMMANDS = [
     ("peek 2 3", {"type": "choose_peek", "slots": [2, 3]}),
@@ -109,23 +109,7 @@ def test_numbers_int_refuses_are_malformed(line: str) -> None:
 
 def test_every_legal_action_round_trips_through_its_command() -> None:
     """Seeded bot games: each legal action met prints as a command that parses back to it."""
-    eng = get_engine("baobei")
-    bots, default = get_bots("baobei")
-    rng = random.Random(7)
-    state = eng.setup(3, eng.default_options(3), "commands-seed")
-    seen_types: set[str] = set()
-    for _ in range(150):
-        pending = eng.pending(state)
-        if not pending:
-            break
-        seat = pending[0]["seats"][0]
-        for action in eng.legal_actions(state, seat)[:400]:
-            bare = {k: v for k, v in action.items() if k != "decision_id"}
-            line = mail.format_command(bare)
-
-            assert mail.parse_command(line) == bare, line
-            seen_types.add(action["type"])
-        state, _ = eng.apply(state, seat, bots[default](eng.view(state, seat), rng))
+    seen_types = action_types_round_tripped("baobei", 3, mail)
 
     assert len(seen_types) >= 4
 

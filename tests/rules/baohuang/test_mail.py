@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 import pytest
 
 from baogame.rules.baohuang import mail
 from baogame.rules.mail import CommandError
-from baogame.rules.registry import get_bots, get_engine
+from baogame.rules.registry import get_engine
+from tests.rules.mail_round_trip import action_types_round_tripped
 
 COMMANDS = [
     ("play K K BJ", {"type": "play", "cards": ["K", "K", "BJ"]}),
@@ -45,23 +45,7 @@ def test_bad_command_is_refused_with_its_code(line: str, code: str) -> None:
 
 def test_every_legal_action_round_trips_through_its_command() -> None:
     """Seeded bot games: each legal action met prints as a command that parses back to it."""
-    eng = get_engine("baohuang")
-    bots, default = get_bots("baohuang")
-    rng = random.Random(7)
-    state = eng.setup(5, eng.default_options(5), "commands-seed")
-    seen_types: set[str] = set()
-    for _ in range(150):
-        pending = eng.pending(state)
-        if not pending:
-            break
-        seat = pending[0]["seats"][0]
-        for action in eng.legal_actions(state, seat)[:400]:
-            bare = {k: v for k, v in action.items() if k != "decision_id"}
-            line = mail.format_command(bare)
-
-            assert mail.parse_command(line) == bare, line
-            seen_types.add(action["type"])
-        state, _ = eng.apply(state, seat, bots[default](eng.view(state, seat), rng))
+    seen_types = action_types_round_tripped("baohuang", 5, mail)
 
     assert len(seen_types) >= 4
 
