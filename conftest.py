@@ -8,3 +8,6 @@ worker (``tests/support/celery_worker.py``).
 import os
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "baogame.settings")
+
+#: Fixtures shared by several folders (a folder's own fixture of the same name wins).
+pytest_plugins = ["tests.support.notify_clock"]

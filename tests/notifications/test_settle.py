@@ -8,37 +8,20 @@ is delivered by ``_deliver_due`` once the clock reaches its due time, as the bro
 from __future__ import annotations
 
 import random
-from datetime import datetime, timedelta
+from datetime import timedelta
 from typing import Any
 
 import pytest
-from django.utils import timezone
 
 from apps.games import pipeline as game_pipeline
 from apps.games.models import Decision, Game
-from apps.notifications import clock as notification_clock
 from apps.notifications import compose, tasks
 from apps.notifications.models import Notification
 from baogame.rules.registry import get_bots, get_engine
 from tests.notifications.conftest import mails_to, play_game
+from tests.support.notify_clock import MovableClock  # its fixture `clock` is a plugin (conftest.py)
 
 pytestmark = pytest.mark.django_db
-
-
-class MovableClock:
-    def __init__(self) -> None:
-        self.now = timezone.now()
-
-    def advance(self, seconds: float) -> datetime:
-        self.now += timedelta(seconds=seconds)
-        return self.now
-
-
-@pytest.fixture
-def clock(monkeypatch: pytest.MonkeyPatch) -> MovableClock:
-    moved = MovableClock()
-    monkeypatch.setattr(notification_clock, "now", lambda: moved.now)
-    return moved
 
 
 def _deliver_due(clock: MovableClock, capture: Any) -> int:

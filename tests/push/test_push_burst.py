@@ -11,40 +11,23 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Iterator
-from datetime import datetime, timedelta
+from datetime import timedelta
 from typing import Any
 
 import pytest
 from django.test import Client
-from django.utils import timezone
 
 from apps.games import lifecycle, pipeline
 from apps.games.models import Decision, Game
-from apps.notifications import clock as notification_clock
 from apps.notifications import preferences as notification_preferences
 from apps.push import services, tasks
 from apps.push.models import PushBurst
 from apps.push.vapid import generate
 from baogame.rules.registry import get_bots, get_engine
+from tests.support.notify_clock import MovableClock  # its fixture `clock` is a plugin (conftest.py)
 from tests.support.receivers import PushService, push_service
 
 pytestmark = pytest.mark.django_db
-
-
-class MovableClock:
-    def __init__(self) -> None:
-        self.now = timezone.now()
-
-    def advance(self, seconds: float) -> datetime:
-        self.now += timedelta(seconds=seconds)
-        return self.now
-
-
-@pytest.fixture
-def clock(monkeypatch: pytest.MonkeyPatch) -> MovableClock:
-    moved = MovableClock()
-    monkeypatch.setattr(notification_clock, "now", lambda: moved.now)
-    return moved
 
 
 @pytest.fixture(autouse=True)
