@@ -53,21 +53,49 @@ def settle_batch(*, now: datetime, after: int = 0, limit: int | None = None) -> 
 
     Games another transaction holds are skipped (``store.claim_due_games``), so several sweeps or
     workers share the due games without waiting for each other; the row lock makes each timeout apply
-    once whoever settles. Each game settles in its own savepoint: one that fails is rolled back and
-    logged, and the others commit.
+    once whoever settles. The batch is settled together (``_settle_together``: every game's writes in
+    one round trip, the same statement of all games merged into one) inside a savepoint; if anything
+    of that fails, the savepoint is rolled back and the batch is settled again game by game, each game
+    in a savepoint of its own (``_settle_one_by_one``), so one broken game is rolled back and logged
+    and the others commit.
     """
-    settled = 0
-    with transaction.atomic():
+    with signals.move_batch() as batch, transaction.atomic():
         ids = store.claim_due_games(now=now, after=after, limit=limit or settings.GAMES_SETTLE_BATCH)
         if not ids:
             return None, 0
-        for locked in store.lock_games(ids):
-            try:
-                with transaction.atomic():
-                    settled += pipeline.settle(locked, timezone.now())
-            except Exception:  # one broken game must not stop every other game's clock
-                log.exception("settling game %s failed", locked.pk)
+        batch.game_ids = frozenset(ids)
+        try:
+            with transaction.atomic():
+                settled = _settle_together(ids)
+        except Exception as exc:  # the savepoint undid the batch: settle its games one by one
+            log.warning(
+                "settling games %s-%s together failed (%s); settling them one by one",
+                ids[0], ids[-1], type(exc).__name__,
+            )  # fmt: skip
+            settled = _settle_one_by_one(ids)
     return ids[-1], settled
+
+
+def _settle_together(ids: list[int]) -> int:
+    """Settle the locked games in memory, game after game, then write them all at once."""
+    games = store.lock_games(ids)
+    settled = 0
+    for locked in games:
+        settled += pipeline.settle(locked, timezone.now(), flush=False)
+    store.flush_together(games)
+    return settled
+
+
+def _settle_one_by_one(ids: list[int]) -> int:
+    """Settle the games each in a savepoint of its own: one that fails is rolled back and logged."""
+    settled = 0
+    for locked in store.lock_games(ids):
+        try:
+            with transaction.atomic():
+                settled += pipeline.settle(locked, timezone.now())
+        except Exception:  # one broken game must not stop every other game's clock
+            log.exception("settling game %s failed", locked.pk)
+    return settled
 
 
 def settle_overdue(*, now: datetime | None = None) -> int:

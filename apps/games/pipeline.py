@@ -156,10 +156,12 @@ def _json_key(value: Any) -> Any:
 # --- settling what is due -------------------------------------------------------------------------------
 
 
-def settle(locked: LockedGame, now: datetime) -> int:
+def settle(locked: LockedGame, now: datetime, *, flush: bool = True) -> int:
     """Apply, in deadline order, the timeout action of every decision of the locked game due by ``now``.
 
-    Returns the number of timeouts applied. Idempotent: a second call finds nothing due.
+    Returns the number of timeouts applied. Idempotent: a second call finds nothing due. The timeouts'
+    writes go together at the end; with ``flush=False`` they are left in ``locked`` (``take_writes``,
+    ``run_after_flush``) for the caller to write with other games' (``store.flush_together``).
     """
     game = locked.game
     if game.status != Game.Status.ACTIVE:
@@ -168,11 +170,13 @@ def settle(locked: LockedGame, now: datetime) -> int:
     try:
         applied = _settle(locked, now)
     except BaseException:
-        locked.writes, locked.after_flush = [], []  # nothing of a failed settlement may be written
+        # nothing of a failed settlement may be written
+        locked.writes, locked.after_flush, locked.game_fields = [], [], set()
         raise
     finally:
         locked.defer_flush = False
-    locked.flush()
+    if flush:
+        locked.flush()
     return applied
 
 
@@ -286,7 +290,7 @@ def _apply_one(
         game.finished_at = now
         game.result = _final_result(engine, new_state, events)
         update_fields += ["status", "finished_at", "result"]
-    locked.writes.append(store.update_game(game, update_fields))
+    locked.write_game(update_fields)
     opened, new_rows = rewrite_decisions(locked, decisions, now, flush=False)
     game_id, version, people = game.pk, game.version, locked.people()
     in_person_seat = seat.position if user is not None and not (by_timeout or by_bot or automatic) else None

@@ -5,6 +5,10 @@ rows; ``move_recorded`` is sent inside the move's transaction, for the one write
 roll back with the move (the notifications app's outbox row). ``move_sent`` sends both.
 """
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
@@ -45,3 +49,39 @@ seat_taken_back = Signal()
 #: A whole game's clocks stopped / restarted (``apps.games.clock``). kwargs: ``game_id``.
 game_paused = Signal()
 game_resumed = Signal()
+
+
+@dataclass
+class MoveBatch:
+    """The games whose moves are being made together (a sweep's batch), while they are made and while
+    their on-commit receivers run: a receiver that would look something up for each move's game may
+    look it up once for all of them and keep the answer in ``memo`` (``batch_lookup``)."""
+
+    game_ids: frozenset[int] = frozenset()
+    memo: dict[str, Any] = field(default_factory=dict)
+
+
+_batch: ContextVar[MoveBatch | None] = ContextVar("games_move_batch", default=None)
+
+
+@contextmanager
+def move_batch() -> Iterator[MoveBatch]:
+    """Mark the moves made inside the block as one batch; the caller sets ``game_ids`` once it knows
+    them. The block must contain the transaction, so that the receivers run on commit inside it."""
+    batch = MoveBatch()
+    token = _batch.set(batch)
+    try:
+        yield batch
+    finally:
+        _batch.reset(token)
+
+
+def batch_lookup(name: str, game_id: int, look_up: Any) -> Any:
+    """``look_up(game_ids)`` for the current batch, once per ``name``, when ``game_id`` is one of its
+    games; None outside a batch (the receiver then looks up ``game_id`` alone)."""
+    batch = _batch.get()
+    if batch is None or game_id not in batch.game_ids:
+        return None
+    if name not in batch.memo:
+        batch.memo[name] = look_up(batch.game_ids)
+    return batch.memo[name]

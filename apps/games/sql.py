@@ -19,6 +19,7 @@ from datetime import datetime
 from functools import cache
 from typing import Any, TypeVar
 
+import psycopg
 from django.conf import settings
 from django.db import connections
 from django.db.models import Model, QuerySet
@@ -190,15 +191,35 @@ def _insert_sql(model: type[Model], using: str) -> tuple[str, tuple[Any, ...], b
     return sql, fields, returning
 
 
+@dataclass(frozen=True)
+class Shape:
+    """What lets statements of many games merge into one (``batch_merged``): their kind and table, and
+    for each kind what the merged statement needs (columns and their SQL types, the key column)."""
+
+    kind: str  #: "insert" (one row, RETURNING the key), "update" (by key), "increment" (by key), "delete"
+    table: str  #: quoted
+    key: str  #: the quoted primary key column
+    columns: tuple[str, ...] = ()  #: quoted; for an update, the columns set
+    types: tuple[str, ...] = ()  #: for an update: the key's SQL type, then each column's
+
+
 @dataclass
 class Statement:
-    """One SQL statement of a batch; ``on_rows`` receives its result rows (for RETURNING and SELECT)."""
+    """One SQL statement of a batch; ``on_rows`` receives its result rows (for RETURNING and SELECT).
+
+    ``shape``: set by the write statements below, so that ``batch_merged`` may run the same statement
+    of many games as one multi-row statement."""
 
     sql: str
     params: list[Any]
     on_rows: Callable[[list[tuple[Any, ...]]], None] | None = None
     rows: list[tuple[Any, ...]] = dataclasses.field(default_factory=list)
     rowcount: int = -1
+    shape: Shape | None = None
+    #: PostgreSQL binds the parameters itself (a server-side cursor; ``%b`` sends one in binary), instead
+    #: of psycopg writing them into the SQL text (Django's client-side cursors): for the merged
+    #: statements' large arrays.
+    server_bound: bool = False
 
 
 def batch(statements: Sequence[Statement], using: str = "default") -> None:
@@ -212,14 +233,14 @@ def batch(statements: Sequence[Statement], using: str = "default") -> None:
     if not statements:
         return
     connection = connections[using]
-    if connection.vendor == "postgresql" and len(statements) > 1:
+    if connection.vendor == "postgresql" and (len(statements) > 1 or statements[0].server_bound):
         connection.ensure_connection()
         raw = connection.connection
         with connection.wrap_database_errors:
             cursors = []
             with raw.pipeline():
                 for statement in statements:
-                    cursor = raw.cursor()
+                    cursor = psycopg.Cursor(raw) if statement.server_bound else raw.cursor()
                     cursor.execute(statement.sql, statement.params)
                     cursors.append(cursor)
             for statement, cursor in zip(statements, cursors, strict=True):
@@ -256,27 +277,51 @@ def insert_statement(instance: Model, using: str = "default") -> Statement:
         instance._state.adding = False
         instance._state.db = using
 
-    return Statement(sql, params, saved)
+    return Statement(sql, params, saved, shape=_insert_shape(type(instance), using))
 
 
 @cache
-def _update_sql(model: type[Model], attnames: tuple[str, ...], using: str) -> tuple[str, tuple[Any, ...]]:
+def _insert_shape(model: type[Model], using: str) -> Shape:
     quote = connections[using].ops.quote_name
+    fields = _insert_sql(model, using)[1]
+    return Shape(
+        "insert",
+        quote(model._meta.db_table),
+        quote(_column_name(model._meta.pk)),
+        tuple(quote(_column_name(f)) for f in fields),
+        tuple(_cast_type(f, using) for f in fields),
+    )
+
+
+def _cast_type(field: Any, using: str) -> str:
+    """The SQL type a value of ``field`` is cast to in a merged statement (its column's type)."""
+    return str(field.cast_db_type(connections[using]))
+
+
+@cache
+def _update_sql(
+    model: type[Model], attnames: tuple[str, ...], using: str
+) -> tuple[str, tuple[Any, ...], Shape]:
+    connection = connections[using]
+    quote = connection.ops.quote_name
     meta = model._meta
     fields = tuple(next(f for f in meta.concrete_fields if f.attname == name) for name in attnames)
+    columns = tuple(quote(_column_name(f)) for f in fields)
     sql = (
-        f"UPDATE {quote(meta.db_table)} SET {', '.join(f'{quote(_column_name(f))} = %s' for f in fields)} "
+        f"UPDATE {quote(meta.db_table)} SET {', '.join(f'{c} = %s' for c in columns)} "
         f"WHERE {quote(_column_name(meta.pk))} = %s"
     )
-    return sql, fields
+    types = tuple(_cast_type(f, using) for f in (meta.pk, *fields))
+    shape = Shape("update", quote(meta.db_table), quote(_column_name(meta.pk)), columns, types)
+    return sql, fields, shape
 
 
 def update_statement(instance: Model, attnames: Sequence[str], using: str = "default") -> Statement:
     """The UPDATE of the named fields of ``instance``, by primary key."""
     connection = connections[using]
-    sql, fields = _update_sql(type(instance), tuple(attnames), using)
+    sql, fields, shape = _update_sql(type(instance), tuple(attnames), using)
     params = [f.get_db_prep_save(f.pre_save(instance, False), connection) for f in fields]
-    return Statement(sql, [*params, instance.pk])
+    return Statement(sql, [*params, instance.pk], shape=shape)
 
 
 def increment_statement(instance: Model, attname: str, using: str = "default") -> Statement:
@@ -285,14 +330,120 @@ def increment_statement(instance: Model, attname: str, using: str = "default") -
     meta = type(instance)._meta
     column = quote(_column_name(next(f for f in meta.concrete_fields if f.attname == attname)))
     table, key = quote(meta.db_table), quote(_column_name(meta.pk))
-    return Statement(f"UPDATE {table} SET {column} = {column} + 1 WHERE {key} = %s", [instance.pk])
+    return Statement(
+        f"UPDATE {table} SET {column} = {column} + 1 WHERE {key} = %s",
+        [instance.pk],
+        shape=Shape("increment", table, key, (column,), (_cast_type(meta.pk, using),)),
+    )
 
 
 def delete_statement(model: type[Model], pks: Sequence[Any], using: str = "default") -> Statement:
     """The DELETE of the rows of ``model`` with these primary keys (no cascades: leaf tables only)."""
     quote = connections[using].ops.quote_name
-    sql = (
-        f"DELETE FROM {quote(model._meta.db_table)} "
-        f"WHERE {quote(_column_name(model._meta.pk))} IN ({', '.join(['%s'] * len(pks))})"
-    )
-    return Statement(sql, list(pks))
+    table, key = quote(model._meta.db_table), quote(_column_name(model._meta.pk))
+    sql = f"DELETE FROM {table} WHERE {key} IN ({', '.join(['%s'] * len(pks))})"
+    shape = Shape("delete", table, key, (), (_cast_type(model._meta.pk, using),))
+    return Statement(sql, list(pks), shape=shape)
+
+
+# --- many games' writes as few statements ---------------------------------------------------------------
+
+#: Rows in one merged statement at most (its arrays go to the server as one message).
+MERGED_ROWS = 1000
+
+
+def batch_merged(queues: Sequence[Sequence[Statement]], using: str = "default") -> None:
+    """Run the statements of several queues, each queue in its own order, as few statements as possible
+    in one round trip: the same statement (``Statement.shape``) at the head of many queues runs once
+    for all of them (a multi-row INSERT, an UPDATE from a VALUES list, one IN list).
+
+    Only for queues that write disjoint rows (each queue one game's writes: its moves, seats and
+    decision rows), since statements of different queues are reordered and merged; within a queue the
+    order stays. Each statement's ``on_rows`` gets its own rows, as ``batch`` would give them.
+    """
+    batch(merge(queues, using), using)
+
+
+def merge(queues: Sequence[Sequence[Statement]], using: str = "default") -> list[Statement]:
+    """``batch_merged``'s statements: step by step, the queues whose next statement has the shape most
+    of them have next advance together, merged into one statement (at most ``MERGED_ROWS`` rows).
+
+    Keeps PostgreSQL in mind: a merged statement is ``unnest`` over one array per column."""
+    heads = [0] * len(queues)
+    active = [i for i, queue in enumerate(queues) if queue]
+    merged: list[Statement] = []
+    while active:
+        groups: dict[Any, list[int]] = {}
+        for i in active:
+            statement = queues[i][heads[i]]
+            groups.setdefault(_merge_key(statement), []).append(i)
+        members = max(groups.values(), key=len)
+        statements = [queues[i][heads[i]] for i in members]
+        for start in range(0, len(statements), MERGED_ROWS):
+            merged.append(_merged(statements[start : start + MERGED_ROWS], using))
+        for i in members:
+            heads[i] += 1
+        active = [i for i in active if heads[i] < len(queues[i])]
+    return merged
+
+
+def _merge_key(statement: Statement) -> Any:
+    """Statements with equal keys merge: same shape and, but for deletes (any number of keys), same SQL."""
+    if statement.shape is None:
+        return id(statement)
+    return statement.shape if statement.shape.kind == "delete" else (statement.shape, statement.sql)
+
+
+def _merged(statements: list[Statement], using: str) -> Statement:
+    """One statement for all of ``statements`` (of one shape): every column's values go as one array
+    parameter (``unnest``), so the SQL text is the same whatever the number of rows (psycopg converts
+    and prepares it once). The arrays go in binary (``%b``): as text, psycopg escapes every element,
+    which cost more than the rest of the statement (JSON states are full of quotes)."""
+    if len(statements) == 1:
+        return statements[0]
+    shape = statements[0].shape
+    assert shape is not None
+    if shape.kind == "insert":
+        arrays = ", ".join(f"%b::{t}[]" for t in shape.types)
+        sql = (
+            f"INSERT INTO {shape.table} ({', '.join(shape.columns)}) "
+            f"SELECT * FROM unnest({arrays}) RETURNING {shape.key}"
+        )
+        return Statement(sql, _columns(statements), _share_rows(statements), server_bound=True)
+    if shape.kind == "update":  # params of each: the values set, then the key
+        arrays = ", ".join(f"%b::{t}[]" for t in shape.types)
+        names = ", ".join(f"c{i}" for i in range(len(shape.types)))
+        sets = ", ".join(f"{column} = v.c{i + 1}" for i, column in enumerate(shape.columns))
+        sql = (
+            f"UPDATE {shape.table} SET {sets} FROM unnest({arrays}) AS v({names}) "
+            f"WHERE {shape.table}.{shape.key} = v.c0"
+        )
+        rows = [[s.params[-1], *s.params[:-1]] for s in statements]
+        return Statement(sql, [list(column) for column in zip(*rows, strict=True)], server_bound=True)
+    keys = [p for s in statements for p in s.params]
+    where = f"WHERE {shape.key} = ANY(%b::{shape.types[0]}[])"
+    if shape.kind == "increment":
+        column = shape.columns[0]
+        sql = f"UPDATE {shape.table} SET {column} = {column} + 1 {where}"
+        return Statement(sql, [keys], server_bound=True)
+    return Statement(f"DELETE FROM {shape.table} {where}", [keys], server_bound=True)
+
+
+def _columns(statements: list[Statement]) -> list[list[Any]]:
+    """The statements' parameters column by column: one array parameter per column."""
+    return [list(column) for column in zip(*(s.params for s in statements), strict=True)]
+
+
+def _share_rows(statements: list[Statement]) -> Callable[[list[tuple[Any, ...]]], None]:
+    """A multi-row INSERT's rows come back in the order of its VALUES (PostgreSQL, as Django's own
+    ``bulk_create`` relies on): one to each statement merged into it."""
+
+    def share(rows: list[tuple[Any, ...]]) -> None:
+        if len(rows) != len(statements):
+            raise RuntimeError(f"a merged INSERT returned {len(rows)} rows for {len(statements)}")
+        for statement, row in zip(statements, rows, strict=True):
+            statement.rows = [row]
+            if statement.on_rows is not None:
+                statement.on_rows([row])
+
+    return share

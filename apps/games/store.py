@@ -343,9 +343,11 @@ class LockedGame:
     tasks: TaskPlan = field(default_factory=TaskPlan)
     bot_loop: bool = False
     #: ``pipeline.settle`` sets it: each move's writes wait in ``writes`` (and what must follow them in
-    #: ``after_flush``) so that all the timeouts of the game are written in one round trip.
+    #: ``after_flush``) so that all the timeouts of the game are written in one round trip; meanwhile
+    #: the game row's changed fields wait in ``game_fields``, for one UPDATE with the last values.
     defer_flush: bool = False
     after_flush: list[Callable[[], None]] = field(default_factory=list)
+    game_fields: set[str] = field(default_factory=set)
 
     @property
     def pk(self) -> int:
@@ -376,13 +378,53 @@ class LockedGame:
         """Read the decision rows again, after a write that did not go through this object."""
         self.decisions = decision_rows(self.game)
 
+    def write_game(self, attnames: list[str]) -> None:
+        """UPDATE these fields of the game row with the move's writes; while the flush is deferred, once
+        for all the moves that wait (with the values of the last)."""
+        if self.defer_flush:
+            self.game_fields.update(attnames)
+        else:
+            self.writes.append(update_game(self.game, attnames))
+
+    def take_writes(self) -> list[Write]:
+        """The collected writes (the game row's deferred UPDATE last), to run now; they are taken."""
+        writes, self.writes = self.writes, []
+        if self.game_fields:
+            order = _GAME_FIELD_ORDER
+            writes.append(update_game(self.game, sorted(self.game_fields, key=order.index)))
+            self.game_fields = set()
+        return writes
+
+    def run_after_flush(self) -> None:
+        """What waited for the writes (``after_flush``), in order."""
+        while self.after_flush:
+            self.after_flush.pop(0)()
+
     def flush(self) -> None:
         """Run the collected writes, in one round trip where the database allows it, then what waited
         for them (``after_flush``, in order)."""
-        writes, self.writes = self.writes, []
-        run_writes(writes)
-        while self.after_flush:
-            self.after_flush.pop(0)()
+        run_writes(self.take_writes())
+        self.run_after_flush()
+
+
+#: The game row's columns in table order: a deferred UPDATE names its fields in this order, so that
+#: the same change of many games is the same statement (``flush_together`` merges them).
+_GAME_FIELD_ORDER = [f.attname for f in Game._meta.concrete_fields]
+
+
+def flush_together(games: Sequence[LockedGame]) -> None:
+    """``flush`` for many locked games at once: all their writes in one round trip on the hand path on
+    PostgreSQL, the same statement of many games merged into one (``sql.batch_merged``; each game's own
+    writes keep their order, and no two games write the same row), then each game's ``after_flush``."""
+    queues = [locked.take_writes() for locked in games]
+    statements = [[w for w in queue if isinstance(w, Statement)] for queue in queues]
+    if connection.vendor == "postgresql" and statements == queues:  # the hand path: only statements
+        sql.batch_merged(statements)
+    else:
+        for queue in queues:
+            run_writes(queue)
+    for locked in games:
+        locked.run_after_flush()
 
 
 def on_vacation(seat: Seat) -> bool:

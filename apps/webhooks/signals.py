@@ -10,7 +10,7 @@ from django.db import connection
 from django.dispatch import receiver
 
 from apps.games import sql
-from apps.games.signals import game_ended, move_applied
+from apps.games.signals import batch_lookup, game_ended, move_applied
 from baogame.celery import publish
 
 log = logging.getLogger(__name__)
@@ -32,8 +32,12 @@ def on_game_ended(sender: Any, *, game_id: int, **kwargs: Any) -> None:
 
 def _has_endpoints(game_id: int) -> bool:
     """Whether a seat of the game has an active webhook; after commit, so a failure is logged, not raised
-    (a committed move must never answer an error)."""
+    (a committed move must never answer an error). For a game of a batch settled together (the sweep),
+    one query answers for every game of the batch."""
     try:
+        in_batch = batch_lookup("webhooks.endpoints", game_id, _games_with_endpoints)
+        if in_batch is not None:
+            return game_id in in_batch
         if not sql.hand_sql():
             from .models import WebhookEndpoint
 
@@ -44,6 +48,14 @@ def _has_endpoints(game_id: int) -> bool:
     except Exception:  # noqa: BLE001
         log.exception("webhooks: could not look up the endpoints of game %s", game_id)
         return False
+
+
+def _games_with_endpoints(game_ids: frozenset[int]) -> frozenset[int]:
+    """Which of these games have a seat whose player has an active webhook (one query)."""
+    from .models import WebhookEndpoint
+
+    found = WebhookEndpoint.objects.filter(active=True, user__seats__game_id__in=game_ids)
+    return frozenset(found.values_list("user__seats__game_id", flat=True).distinct())
 
 
 @cache

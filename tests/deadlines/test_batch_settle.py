@@ -1,5 +1,6 @@
-"""Batched settlement (issue 18): the sweep claims due games in batches, settles each game in its own
-savepoint, and several sweeps share the due games without settling a decision twice."""
+"""Batched settlement (issue 18): the sweep claims due games in batches and writes a batch's moves and
+decision rows together (falling back to a savepoint per game when that fails), and several sweeps
+share the due games without settling a decision twice."""
 
 from __future__ import annotations
 
@@ -125,3 +126,131 @@ def test_the_sweep_skips_a_game_another_transaction_holds_instead_of_waiting(use
     assert _timed_out_seats(free) == [0, 1] and _timed_out_seats(held) == []
     assert clock.settle_overdue() == 2  # the next sweep settles it
     assert _timed_out_seats(held) == [0, 1]
+
+
+def _spy_batches(monkeypatch: pytest.MonkeyPatch) -> list[list[str]]:
+    """The SQL of every round trip ``apps.games.sql.batch`` makes from now on (it still runs them)."""
+    from apps.games import sql
+
+    sent: list[list[str]] = []
+    real = sql.batch
+
+    def batch(statements: Any, using: str = "default") -> None:
+        sent.append([s.sql for s in statements])
+        real(statements, using)
+
+    monkeypatch.setattr(sql, "batch", batch)
+    return sent
+
+
+@requires_postgres
+@pytest.mark.django_db
+def test_a_batch_is_written_in_one_round_trip_of_the_same_statements_whatever_its_size(
+    users: list, settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 18: the batch's moves and decision rows go as few statements as the pipeline allows: the
+    same write of every game is one multi-row statement, so 2 games and 9 games send the same ones."""
+    settings.GAMES_HAND_SQL = True
+    settings.GAMES_SETTLE_BATCH = 100
+    writes_of = {}
+    for count in (2, 9):
+        games = _overdue_games(users, count)
+        sent = _spy_batches(monkeypatch)
+        assert clock.settle_overdue() == 2 * count
+        monkeypatch.undo()
+        writes = [round_trip for round_trip in sent if round_trip[0].split()[0] != "SELECT"]
+        assert len(writes) == 1, "one round trip writes the whole batch"
+        writes_of[count] = sorted(writes[0])
+        assert all(_timed_out_seats(game) == [0, 1] for game in games)
+    assert writes_of[2] == writes_of[9]
+    assert len(writes_of[9]) < 2 * 9, "statements are shared by the games, not one set per game"
+
+
+@pytest.mark.django_db
+def test_games_settled_together_end_as_if_settled_one_by_one(users: list, settings) -> None:
+    """The batch's merged writes leave every game, move and decision row as the one-by-one path does."""
+    settings.GAMES_SETTLE_BATCH = 10
+    together = _overdue_games(users, 3)
+    one_by_one = _overdue_games(users, 3)
+    with transaction.atomic():
+        assert clock._settle_one_by_one([g.pk for g in one_by_one]) == 6
+    assert clock.settle_overdue() == 6
+
+    def stored(game: Game) -> Any:
+        game.refresh_from_db()
+        moves = Move.objects.filter(game=game).order_by("seq")
+        decisions = Decision.objects.filter(game=game).order_by("seat", "decision_id")
+        return (
+            game.version,
+            game.public_version,
+            game.status,
+            [(m.seq, m.public_seq, m.hidden, m.seat, m.action, m.events, m.by_timeout) for m in moves],
+            [(d.kind, d.timing, d.deadline is not None) for d in decisions],
+            sorted(game.seats.values_list("position", "consecutive_timeouts", "hidden_moves")),
+        )
+
+    # Same seeds would deal the same cards; the games differ by seed, so compare the shape of what was
+    # written and, game by game, that the stored state is its seed and move log replayed.
+    from apps.games.replay import verify_game
+
+    shapes = {
+        str([(v, pv, st, [m[:4] + m[6:] for m in moves], ds, seats)])
+        for v, pv, st, moves, ds, seats in map(stored, together + one_by_one)
+    }
+    assert len(shapes) == 1
+    assert all(verify_game(game_id=game.pk) is None for game in together + one_by_one)
+
+
+@pytest.mark.django_db
+def test_a_batch_whose_writes_fail_is_settled_again_game_by_game(
+    users: list, settings, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A game whose write fails in the database (here: a move number already taken) would fail the
+    batch's shared statements; the batch is then rolled back and settled game by game, so only that
+    game stays unsettled (and is logged) while the others commit."""
+    settings.GAMES_SETTLE_BATCH = 10
+    first, broken, last = _overdue_games(users, 3)
+    broken.refresh_from_db()
+    Move.objects.create(game=broken, seq=broken.version + 1, seat=0, action={"type": "x"}, events=[])
+
+    with caplog.at_level(logging.WARNING, logger="apps.games.clock"):
+        swept = clock.settle_overdue()
+
+    assert swept == 4
+    assert _timed_out_seats(first) == [0, 1] and _timed_out_seats(last) == [0, 1]
+    assert _timed_out_seats(broken) == []
+    assert Decision.objects.filter(game=broken, deadline__lte=timezone.now()).count() == 2
+    messages = [r.getMessage() for r in caplog.records if r.name == "apps.games.clock"]
+    assert messages[0].startswith(f"settling games {first.pk}-{last.pk} together failed (IntegrityError)")
+    assert messages[1:] == [f"settling game {broken.pk} failed"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_batch_looks_up_its_games_webhooks_once_and_fans_out_only_where_one_is_registered(
+    users: list, settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """After the batch commits, every timeout move asks whether a seat of its game has a webhook: one
+    query answers for the whole batch, and only the game with an endpoint gets its fan-out queued."""
+    from django.db import connections
+    from django.test.utils import CaptureQueriesContext
+
+    from apps.webhooks import signals as webhook_signals
+    from apps.webhooks.models import WebhookEndpoint
+
+    settings.GAMES_SETTLE_BATCH = 10
+    hooked_user = users[2]
+    plain = _overdue_games(users, 2)
+    hooked = a_game("baobei", [users[0], hooked_user], players=2)
+    overdue(hooked)
+    WebhookEndpoint.objects.create(user=hooked_user, url="https://example.invalid/hook", secret="s" * 20)
+    queued: list[tuple[Any, ...]] = []
+    monkeypatch.setattr(webhook_signals, "publish", lambda name, args: queued.append((name, *args)))
+
+    with CaptureQueriesContext(connections["default"]) as queries:
+        assert clock.settle_overdue() == 6
+
+    lookups = [q["sql"] for q in queries.captured_queries if "webhooks_webhookendpoint" in q["sql"]]
+    assert len(lookups) == 1
+    fanned = Counter(game_id for _, game_id, _move in queued)
+    assert fanned == Counter({hooked.pk: 2})
+    assert all(_timed_out_seats(game) == [0, 1] for game in [*plain, hooked])
