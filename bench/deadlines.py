@@ -6,8 +6,9 @@ Uses the database ``DATABASE_URL`` names. Games are real (``engine.setup`` with 
 real Seat and Decision rows) and every timeout goes through the real pipeline
 (``clock.sweep`` → ``clock.settle_overdue`` → batches of ``GAMES_SETTLE_BATCH`` games, each game settled
 in memory by ``pipeline.settle`` → ``pipeline.apply`` and the batch's writes sent together by
-``store.flush_together``), signals and follow-up task publishing included. With ``--processes N`` the N processes settle the same due games at once, as N workers'
-sweeps would: each claims the games the others have not locked. Afterwards it checks that every
+``store.flush_together``), signals and follow-up task publishing included. With ``--processes N``
+the N processes settle the same due games at once, as N workers' sweeps would: each claims the games
+the others have not locked. Afterwards it checks that every
 overdue decision got exactly one timeout move (per game and seat) and fails otherwise.
 The follow-up tasks (next deadlines, notifications) are published to Celery's in-process
 ``memory://`` broker and dropped at exit, so no worker ever picks up a benchmark game. The games are

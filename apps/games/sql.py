@@ -21,8 +21,11 @@ from typing import Any, TypeVar
 
 import psycopg
 from django.conf import settings
-from django.db import connections
+from django.db import connections, models
 from django.db.models import Model, QuerySet
+from django.db.models.base import ModelState
+from django.db.models.query_utils import DeferredAttribute
+from django.db.models.signals import post_init, pre_init
 from django.db.models.sql import UpdateQuery
 from psycopg import pq
 
@@ -70,17 +73,55 @@ def width(model: type[Model], using: str = "default") -> int:
 
 def load(model: type[M], row: Sequence[Any], start: int = 0, using: str = "default") -> M | None:
     """The instance in ``row[start:start + width]`` (None when its primary key is NULL: a missed join)."""
-    connection = connections[using]
     columns, attnames, pk_index, converters = _fields(model, using)
     values = list(row[start : start + len(columns)])
     if values[pk_index] is None:
         return None
-    for index, expression, funcs in converters:
-        value = values[index]
-        for func in funcs:
-            value = func(value, expression, connection)
-        values[index] = value
+    if converters:
+        connection = connections[using]
+        for index, expression, funcs in converters:
+            value = values[index]
+            for func in funcs:
+                value = func(value, expression, connection)
+            values[index] = value
+    if _plain_init(model):
+        return _instance(model, attnames, values, using)
     return model.from_db(using, list(attnames), values)
+
+
+@cache
+def _plain_init(model: type[Model]) -> bool:
+    """Whether ``Model.from_db`` would do no more for ``model`` than ``_instance`` does: the model keeps
+    Django's own ``__init__`` and ``from_db``, and no receiver listens to its ``pre_init``/``post_init``
+    (an ``ImageField`` would, for one), and each column's attribute is Django's plain field descriptor
+    (a foreign key's clears a cached object on assignment, which a new instance has not). Asked once per
+    model: receivers connect at start-up."""
+    return (
+        model.__init__ is Model.__init__
+        and model.from_db.__func__ is Model.from_db.__func__  # type: ignore[attr-defined]
+        and not pre_init.has_listeners(model)
+        and not post_init.has_listeners(model)
+        and all(isinstance(vars(model).get(f.attname), DeferredAttribute) for f in _concrete(model))
+    )
+
+
+def _concrete(model: type[Model]) -> Sequence[Any]:
+    return model._meta.concrete_fields
+
+
+def _instance(model: type[M], attnames: Sequence[str], values: list[Any], using: str) -> M:
+    """The instance ``model.from_db(using, attnames, values)`` makes, for a model with every column
+    loaded and a plain ``__init__`` (``_plain_init``), made without running ``__init__``: Django's
+    ``__init__`` stores each positional value in the instance's ``__dict__`` under its attname (no
+    field of these models has a data descriptor that would do more for a new instance) and sends the
+    init signals, which nothing receives. A move's reads make thousands of instances a second
+    (``bench_deadlines``); this costs a fraction of ``__init__``."""
+    instance = model.__new__(model)
+    instance.__dict__.update(zip(attnames, values, strict=True))
+    state = ModelState()
+    state.adding, state.db = False, using
+    instance._state = state
+    return instance
 
 
 @dataclass(frozen=True)
@@ -270,7 +311,7 @@ def insert_statement(instance: Model, using: str = "default") -> Statement:
     sql, fields, returning = _insert_sql(type(instance), using)
     if not returning:  # pragma: no cover - PostgreSQL and SQLite >= 3.35 both return the key
         raise NotImplementedError("the database cannot return the key of an INSERT")
-    params = [f.get_db_prep_save(f.pre_save(instance, True), connection) for f in fields]
+    params = _save_values(instance, fields, True, connection)
 
     def saved(rows: list[tuple[Any, ...]]) -> None:
         instance.pk = rows[0][0]
@@ -298,6 +339,61 @@ def _cast_type(field: Any, using: str) -> str:
     return str(field.cast_db_type(connections[using]))
 
 
+#: Field classes whose value, when it is exactly an ``int`` (``bool``, ``str``) or None, is saved as it
+#: is, but for the backend's integer wrapper: their ``pre_save`` reads the attribute and their
+#: ``get_db_prep_save`` gives such a value back (``int(v)``, ``bool(v)``, ``str``'s ``to_python``; a
+#: foreign key defers to its target's key), an integer wrapped by ``adapt_integerfield_value``.
+_PLAIN_FIELDS: dict[type[Any], type[Any]] = {
+    models.IntegerField: int,
+    models.BigIntegerField: int,
+    models.SmallIntegerField: int,
+    models.PositiveIntegerField: int,
+    models.PositiveBigIntegerField: int,
+    models.PositiveSmallIntegerField: int,
+    models.BigAutoField: int,
+    models.AutoField: int,
+    models.ForeignKey: int,
+    models.BooleanField: bool,
+    models.CharField: str,
+    models.TextField: str,
+}
+
+_MISSING = object()
+
+
+@cache
+def _plain_saving(field: Any, using: str) -> tuple[type[Any], Callable[[Any], Any] | None] | None:
+    """For a field of ``_PLAIN_FIELDS``: the exact type it saves unchanged and the wrapper the backend
+    puts around it (PostgreSQL's ``Int4`` and the like, as ``adapt_integerfield_value`` does)."""
+    plain = _PLAIN_FIELDS.get(type(field))
+    if plain is None:
+        return None
+    if plain is not int:
+        return plain, None
+    internal = (field.target_field if field.is_relation else field).get_internal_type()
+    type_map = getattr(connections[using].ops, "integerfield_type_map", None)
+    return plain, None if type_map is None else type_map.get(internal)  # an auto key: none
+
+
+def _save_values(instance: Model, fields: Sequence[Any], add: bool, connection: Any) -> list[Any]:
+    """``[f.get_db_prep_save(f.pre_save(instance, add), connection) for f in fields]``, without the
+    calls where they would give the attribute back unchanged (``_PLAIN_FIELDS``): a move writes every
+    column of a move row, and these calls were a tenth of settling a deadline."""
+    values: list[Any] = []
+    for field in fields:
+        plain = _plain_saving(field, connection.alias)
+        if plain is not None:
+            value = instance.__dict__.get(field.attname, _MISSING)
+            if value is None:
+                values.append(None)
+                continue
+            if type(value) is plain[0]:
+                values.append(value if plain[1] is None else plain[1](value))
+                continue
+        values.append(field.get_db_prep_save(field.pre_save(instance, add), connection))
+    return values
+
+
 @cache
 def _update_sql(
     model: type[Model], attnames: tuple[str, ...], using: str
@@ -320,7 +416,7 @@ def update_statement(instance: Model, attnames: Sequence[str], using: str = "def
     """The UPDATE of the named fields of ``instance``, by primary key."""
     connection = connections[using]
     sql, fields, shape = _update_sql(type(instance), tuple(attnames), using)
-    params = [f.get_db_prep_save(f.pre_save(instance, False), connection) for f in fields]
+    params = _save_values(instance, fields, False, connection)
     return Statement(sql, [*params, instance.pk], shape=shape)
 
 

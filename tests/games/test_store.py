@@ -228,3 +228,41 @@ def test_a_select_is_compiled_only_with_every_marker_found(game: Game) -> None:
     assert sorted(s.pk for s in loaded if s) == sorted(expected)
     with pytest.raises(ValueError, match="user_id"):
         sql.compile_select(Seat.objects.filter(game_id=-5), game_id=-5, user_id=-6)
+
+
+def test_rows_load_into_instances_equal_to_the_orms_from_db(game: Game, hand_sql: bool) -> None:
+    """``sql.load`` makes its instances without ``Model.__init__`` when nothing would notice: the
+    instance dict (but the state) and the state's flags are what ``Model.from_db`` gives."""
+    seat = Seat.objects.filter(game=game).select_related("user__profile").exclude(user=None).first()
+    assert seat is not None
+    for model, instance in [(Game, game), (Seat, seat), (type(seat.user), seat.user)]:
+        assert sql._plain_init(model)
+        attnames = [f.attname for f in model._meta.concrete_fields]
+        values = [getattr(instance, name) for name in attnames]
+        fast = sql._instance(model, attnames, list(values), "default")
+        slow = model.from_db("default", attnames, list(values))
+        assert {k: v for k, v in vars(fast).items() if k != "_state"} == {
+            k: v for k, v in vars(slow).items() if k != "_state"
+        }
+        flags = (fast._state.adding, fast._state.db)
+        assert flags == (slow._state.adding, slow._state.db) == (False, "default")
+        assert fast == slow and fast.pk == instance.pk
+
+
+def test_write_statements_carry_the_values_the_orm_would_save(game: Game, users: list[Any]) -> None:
+    """The write statements skip the field calls that give a value back unchanged; what they carry is
+    still every field's ``get_db_prep_save(pre_save(...))``, for every column of every model written."""
+    from django.db import connection
+
+    seat = Seat.objects.filter(game=game).exclude(user=None).first()
+    decision = Decision.objects.filter(game=game).first()
+    move = Move(game=game, seq=99, seat=0, user=users[0], action={"type": "x"}, events=[{"a": 1}])
+    for instance, add in [(move, True), (game, False), (seat, False), (decision, False)]:
+        fields = [f for f in type(instance)._meta.concrete_fields if not f.primary_key]
+        expected = [f.get_db_prep_save(f.pre_save(instance, add), connection) for f in fields]
+        got = sql._save_values(instance, fields, add, connection)
+        assert [type(v) for v in got] == [type(v) for v in expected]
+        timed = [getattr(f, "auto_now", 0) or getattr(f, "auto_now_add", 0) for f in fields]
+        clock = {i for i, is_timed in enumerate(timed) if is_timed}
+        same = [getattr(v, "obj", v) for i, v in enumerate(got) if i not in clock]  # the clock moved on
+        assert same == [getattr(v, "obj", v) for i, v in enumerate(expected) if i not in clock]
