@@ -25,7 +25,9 @@ from tests.notifications.conftest import play_game
 
 pytestmark = pytest.mark.django_db
 
-DISPLAY_LINE = re.compile(r"^\s*\S.*? \(seat (\d+)\): (.*)$", re.MULTILINE)  # "You" or a player's name
+# "You" or a player's name, then the display's slots ("0: Macaw  1: —") or "no cards"; a line of the final
+# standings ("1. Ann (seat 2): 20") is no display.
+DISPLAY_LINE = re.compile(r"^\s*\S.*? \(seat (\d+)\): (\d+: .*|no cards)$", re.MULTILINE)
 
 
 def _private_descriptions(game: Game, seat: int) -> set[str]:
