@@ -443,6 +443,7 @@ REST_FRAMEWORK = {
     "EXCEPTION_HANDLER": "apps.api.exceptions.api_exception_handler",
     "DEFAULT_THROTTLE_CLASSES": ["apps.api.throttling.WriteRateThrottle"],
     "DEFAULT_PARSER_CLASSES": ["apps.api.parsers.BoundedJSONParser"],
+    "DEFAULT_CONTENT_NEGOTIATION_CLASS": "apps.api.negotiation.ApiContentNegotiation",
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "baogame API",
