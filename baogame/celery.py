@@ -144,7 +144,14 @@ def publish(
     Called after a commit: a broker that is down must never turn a committed move into an error, so
     the failure is logged and the sweep recovers the work (it re-queues stalled bots, due deadlines
     and pending mails). Eager mode (tests) runs the task here and lets its errors through.
+
+    The message is built and sent by ``baogame.taskmessage`` (the same message as ``apply_async``'s,
+    for a fraction of its CPU: nearly every move sends one); a task or configuration it does not cover,
+    and a broker connection that fails on that first attempt, go through ``apply_async``, which retries
+    with Celery's publish retry policy.
     """
+    from . import taskmessage
+
     if name not in app.tasks:  # the web process has not imported the apps' task modules yet
         app.loader.import_default_modules()
     task = app.tasks[name]
@@ -156,8 +163,24 @@ def publish(
         send()
         return True
     try:
+        if taskmessage.plain(app, name):
+            destination = options.get("queue") or _routed_queue(name, args)
+            if taskmessage.send(app, name, args, queue=destination, eta=eta):
+                return True
         send()
+    except taskmessage.BrokerFailed:
+        try:
+            send()  # Celery's own path: retries on a revived connection
+        except Exception:  # noqa: BLE001 - any broker failure: log it, the sweep recovers
+            log.exception("could not queue %s%r; the sweep will recover it", name, args)
+            return False
     except Exception:  # noqa: BLE001 - any broker failure: log it, the sweep recovers
         log.exception("could not queue %s%r; the sweep will recover it", name, args)
         return False
     return True
+
+
+def _routed_queue(name: str, args: tuple[Any, ...]) -> str:
+    """The queue ``route_task`` gives the task, else the default queue (as Celery's router decides)."""
+    route = route_task(name, args, {}, {})
+    return str(route["queue"]) if route else str(app.conf.task_default_queue)

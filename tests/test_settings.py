@@ -75,3 +75,31 @@ def test_importing_the_settings_makes_no_folder(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == str(var / "celery" / "queue")
     assert not var.exists()
+
+
+def _database_options(**env: str) -> str:
+    """``DATABASES["default"]["OPTIONS"]`` as the settings module makes it from ``env``."""
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(("DB_", "PYTEST"))}
+    clean.update(BAOGAME_TESTING="0", **env)
+    code = "import baogame.settings as s; print(sorted(s.DATABASES['default'].get('OPTIONS', {}).items()))"
+    result = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, env=clean, capture_output=True, text=True, timeout=120
+    )
+    assert result.returncode == 0, result.stderr
+    return result.stdout.strip()
+
+
+def test_postgresql_connections_prepare_their_statements_unless_switched_off() -> None:
+    """Issue 18: server-side binding with prepared statements on PostgreSQL (DB_PREPARED_STATEMENTS);
+    off for a pooler that cannot keep them; never for SQLite."""
+    postgres = "postgres://baogame:pw@db.example.org:5432/baogame"
+
+    assert (
+        _database_options(DATABASE_URL=postgres)
+        == "[('prepare_threshold', 5), ('server_side_binding', True)]"
+    )
+    assert _database_options(DATABASE_URL=postgres, DB_PREPARE_THRESHOLD="2").startswith(
+        "[('prepare_threshold', 2)"
+    )
+    assert _database_options(DATABASE_URL=postgres, DB_PREPARED_STATEMENTS="false") == "[]"
+    assert "server_side_binding" not in _database_options(DATABASE_URL="sqlite:////tmp/x.sqlite3")
