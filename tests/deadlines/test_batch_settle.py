@@ -158,7 +158,13 @@ def test_a_batch_is_written_in_one_round_trip_of_the_same_statements_whatever_it
         sent = _spy_batches(monkeypatch)
         assert clock.settle_overdue() == 2 * count
         monkeypatch.undo()
-        writes = [round_trip for round_trip in sent if round_trip[0].split()[0] != "SELECT"]
+        # The mail outbox's row (people play these games) is still one INSERT a move, on its own: the
+        # moves, game rows, seats and decision rows are what the batch shares.
+        writes = [
+            round_trip
+            for round_trip in sent
+            if round_trip[0].split()[0] != "SELECT" and "movemailoutbox" not in round_trip[0]
+        ]
         assert len(writes) == 1, "one round trip writes the whole batch"
         writes_of[count] = sorted(writes[0])
         assert all(_timed_out_seats(game) == [0, 1] for game in games)
