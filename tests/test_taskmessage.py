@@ -7,7 +7,6 @@ from __future__ import annotations
 import base64
 import json
 import logging
-import os
 import uuid
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
@@ -20,7 +19,7 @@ from django.test import override_settings
 
 from baogame import taskmessage
 from baogame.celery import HEARTBEAT_TASK, TASK_QUEUES, app, publish
-from tests.support.celery_worker import BROKER_URL, _redis_reachable, _reset_producer_pool
+from tests.support.celery_worker import BROKER_URL, _redis_reachable, _reset_producer_pool, publishing_to
 
 #: Fields that differ between any two messages (ids made per message).
 PER_MESSAGE = {"id", "root_id", "correlation_id", "delivery_tag"}
@@ -61,24 +60,14 @@ def broker() -> Iterator[tuple[redis.Redis, str]]:
     if not _redis_reachable(BROKER_URL):
         pytest.skip(f"needs Redis at {BROKER_URL}")
     prefix = f"tm-{uuid.uuid4().hex[:10]}-"
-    saved = {key: app.conf.get(key) for key in ("task_always_eager", "broker_url", "task_default_queue")}
-    saved_env = os.environ.get("CELERY_BROKER_URL")
-    os.environ["CELERY_BROKER_URL"] = BROKER_URL
-    _reset_producer_pool(app)
-    app.conf.update(task_always_eager=False, broker_url=BROKER_URL, task_default_queue=f"{prefix}people")
     client = redis.Redis.from_url(BROKER_URL)
-    try:
-        with override_settings(CELERY_QUEUE_PREFIX=prefix):
-            yield client, prefix
-    finally:
-        for key in client.scan_iter(f"*{prefix}*"):
-            client.delete(key)
-        if saved_env is None:
-            os.environ.pop("CELERY_BROKER_URL", None)
-        else:
-            os.environ["CELERY_BROKER_URL"] = saved_env
-        _reset_producer_pool(app)
-        app.conf.update(saved)
+    with publishing_to(app, BROKER_URL, f"{prefix}people"):
+        try:
+            with override_settings(CELERY_QUEUE_PREFIX=prefix):
+                yield client, prefix
+        finally:
+            for key in client.scan_iter(f"*{prefix}*"):
+                client.delete(key)
 
 
 def _taken(client: redis.Redis, prefix: str) -> list[tuple[str, dict[str, Any]]]:

@@ -36,7 +36,7 @@ from apps.notifications.models import Notification
 from baogame.celery import BACKGROUND, DEADLINES, PEOPLE
 from baogame.rules.registry import get_engine
 from tests.factories import UserFactory
-from tests.support.celery_worker import ROOT, CeleryWorker, _reset_producer_pool, database_url
+from tests.support.celery_worker import ROOT, CeleryWorker, database_url, publishing_to
 
 pytestmark = [pytest.mark.chaos, pytest.mark.celery, pytest.mark.django_db(transaction=True)]
 
@@ -152,32 +152,20 @@ def chaos(tmp_path: Path, django_db_blocker: Any) -> Iterator[dict[str, Any]]:
         for kinds in ((DEADLINES,), (PEOPLE,), (BACKGROUND,))
     ]
     beat = Beat(workers[0].env(), tmp_path / "beat")
-    saved = {key: app.conf.get(key) for key in ("task_always_eager", "broker_url", "task_default_queue")}
-    saved_env = os.environ.get("CELERY_BROKER_URL")
-    os.environ["CELERY_BROKER_URL"] = BROKER
-    _reset_producer_pool(app)
-    app.conf.update(task_always_eager=False, broker_url=BROKER, task_default_queue=f"{prefix}-people")
     here = override_settings(
         CELERY_QUEUE_PREFIX=f"{prefix}-", HEALTHZ_MAX_AGE=int(SETTINGS["HEALTHZ_MAX_AGE"])
     )
-    here.enable()
-    try:
-        for worker in workers:
-            worker.start()
-        beat.start()
-        yield {"redis": redis_server, "workers": workers, "beat": beat, "mail": mail_dir}
-    finally:
-        beat.stop()
-        for worker in workers:
-            worker.kill()
-        redis_server.stop()
-        here.disable()
-        if saved_env is None:
-            os.environ.pop("CELERY_BROKER_URL", None)
-        else:
-            os.environ["CELERY_BROKER_URL"] = saved_env
-        _reset_producer_pool(app)
-        app.conf.update(saved)
+    with publishing_to(app, BROKER, f"{prefix}-people"), here:
+        try:
+            for worker in workers:
+                worker.start()
+            beat.start()
+            yield {"redis": redis_server, "workers": workers, "beat": beat, "mail": mail_dir}
+        finally:
+            beat.stop()
+            for worker in workers:
+                worker.kill()
+            redis_server.stop()
 
 
 class Watch:

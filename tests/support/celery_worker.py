@@ -45,6 +45,7 @@ import threading
 import time
 import uuid
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote, urlsplit, urlunsplit
@@ -245,33 +246,41 @@ def celery_worker(
     if not _redis_reachable(BROKER_URL):
         pytest.skip(f"real-worker tests need Redis at {BROKER_URL}")
     queue = f"test-{uuid.uuid4().hex[:12]}"
-    saved = {key: app.conf.get(key) for key in ("task_always_eager", "broker_url", "task_default_queue")}
-    prefix = override_settings(CELERY_QUEUE_PREFIX=f"{queue}-")  # where this process publishes
-    # Celery reads CELERY_BROKER_URL from the environment before its configuration: point both at the
-    # worker's broker, or this process would publish where the worker does not listen.
-    saved_env = os.environ.get("CELERY_BROKER_URL")
-    os.environ["CELERY_BROKER_URL"] = BROKER_URL
-    _reset_producer_pool(app)
-    app.conf.update(task_always_eager=False, broker_url=BROKER_URL, task_default_queue=f"{queue}-people")
-    prefix.enable()
     worker = CeleryWorker(
         queue=queue, db_url=database_url(), extra_env=getattr(request.module, "CELERY_WORKER_ENV", None)
     )
-    worker.start()
-    try:
-        yield worker
-    finally:
-        worker.stop()
+    with publishing_to(app, BROKER_URL, f"{queue}-people"), override_settings(
+        CELERY_QUEUE_PREFIX=f"{queue}-"  # where this process publishes
+    ):
+        worker.start()
         try:
-            worker.purge()
+            yield worker
         finally:
-            prefix.disable()
-            if saved_env is None:
-                os.environ.pop("CELERY_BROKER_URL", None)
-            else:
-                os.environ["CELERY_BROKER_URL"] = saved_env
-            _reset_producer_pool(app)
-            app.conf.update(saved)
+            worker.stop()
+            worker.purge()
+
+
+@contextmanager
+def publishing_to(app: Any, broker_url: str, default_queue: str) -> Iterator[None]:
+    """This process publishing for real to ``broker_url`` (not eagerly), with ``default_queue`` as the
+    default queue; the configuration, the environment and the producer pools are restored afterwards.
+
+    Celery reads CELERY_BROKER_URL from the environment before its configuration: both point at the
+    broker, or this process would publish where the worker does not listen."""
+    saved = {key: app.conf.get(key) for key in ("task_always_eager", "broker_url", "task_default_queue")}
+    saved_env = os.environ.get("CELERY_BROKER_URL")
+    os.environ["CELERY_BROKER_URL"] = broker_url
+    _reset_producer_pool(app)
+    app.conf.update(task_always_eager=False, broker_url=broker_url, task_default_queue=default_queue)
+    try:
+        yield
+    finally:
+        if saved_env is None:
+            os.environ.pop("CELERY_BROKER_URL", None)
+        else:
+            os.environ["CELERY_BROKER_URL"] = saved_env
+        _reset_producer_pool(app)
+        app.conf.update(saved)
 
 
 def _reset_producer_pool(app: Any) -> None:
