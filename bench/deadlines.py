@@ -1,6 +1,7 @@
 """Benchmark deadline settlement: N games with an overdue decision each, settled by the beat sweep.
 
-    python manage.py bench_deadlines --games 10000 [--engine baobei] [--players 2] [--processes N] [--keep]
+    python manage.py bench_deadlines --games 10000 [--engine baobei] [--players 2] [--processes N]
+        [--threads T] [--keep]
 
 Uses the database ``DATABASE_URL`` names. Games are real (``engine.setup`` with each game's own seed,
 real Seat and Decision rows) and every timeout goes through the real pipeline
@@ -8,8 +9,10 @@ real Seat and Decision rows) and every timeout goes through the real pipeline
 in memory by ``pipeline.settle`` → ``pipeline.apply`` and the batch's writes sent together by
 ``store.flush_together``), signals and follow-up task publishing included. With ``--processes N``
 the N processes settle the same due games at once, as N workers' sweeps would: each claims the games
-the others have not locked. Afterwards it checks that every
-overdue decision got exactly one timeout move (per game and seat) and fails otherwise.
+the others have not locked. Each process sweeps in ``GAMES_SETTLE_THREADS`` threads (``--threads``),
+as a worker's sweep does. The database CPU is the whole PostgreSQL server's, every backend included.
+Afterwards it checks that every overdue decision got exactly one timeout move (per game and seat)
+and fails otherwise.
 The follow-up tasks (next deadlines, notifications) are published to Celery's in-process
 ``memory://`` broker and dropped at exit, so no worker ever picks up a benchmark game. The games are
 titled ``bench_deadlines:<run id>`` and are deleted at the end, even on failure
@@ -56,10 +59,18 @@ class Command(BaseCommand):
             default=os.cpu_count() or 1,
             help="settle in this many processes, like that many Celery workers (1: the beat sweep itself)",
         )
+        parser.add_argument(
+            "--threads",
+            type=int,
+            default=None,
+            help="sweeps each process runs at once in threads (default: GAMES_SETTLE_THREADS)",
+        )
         parser.add_argument("--keep", action="store_true", help="keep the benchmark games afterwards")
 
     def handle(self, *args: Any, **options: Any) -> None:
         run = f"{MARKER}{uuid.uuid4().hex[:8]}"
+        if options["threads"] is not None:
+            settings.GAMES_SETTLE_THREADS = options["threads"]
         try:
             created, due = self._create(run, options["engine"], options["players"], options["games"])
             with _memory_broker():
@@ -82,6 +93,7 @@ class Command(BaseCommand):
                     "seconds": round(seconds, 3),
                     "decisions_per_s": round(rate, 1),
                     "processes": options["processes"],
+                    "threads": settings.GAMES_SETTLE_THREADS,
                     "batch": settings.GAMES_SETTLE_BATCH,
                     "timeouts": timeouts,
                     "exactly_once": True,  # checked per game and seat: else it raised above
@@ -156,51 +168,80 @@ Settled = tuple[int, float, float | None]
 
 def _settle(processes: int) -> Settled:
     """Settle every overdue game: the beat sweep itself, or ``processes`` sweeps at once. Returns the
-    timeouts applied, the CPU seconds the settling processes used, and those of their database server
-    processes (None when the server does not run on this host)."""
+    timeouts applied, the CPU seconds the settling processes used, and those of the database server
+    (None when the server does not run on this host)."""
     if processes <= 1:
         return _measured(clock.sweep)
     now = timezone.now()
+    backend = _backend_pid()
     connections.close_all()  # children must not share the parent's database connection
+    db_cpu = _server_cpu(backend)
     with multiprocessing.get_context("fork").Pool(processes) as pool:
         results = pool.map(_settle_overdue, [now] * processes)
-    db = [r[2] for r in results]
+    after = _server_cpu(backend)
     return (
         sum(r[0] for r in results),
         sum(r[1] for r in results),
-        None if None in db else sum(d for d in db if d is not None),
+        None if db_cpu is None or after is None else after - db_cpu,
     )
 
 
-def _settle_overdue(now: datetime) -> Settled:
-    """One process: ``clock.settle_overdue``, claiming the games no other process has locked."""
+def _settle_overdue(now: datetime) -> tuple[int, float]:
+    """One process: ``clock.settle_overdue``, claiming the games no other process has locked. Returns
+    the timeouts applied and this process's CPU seconds."""
     connections.close_all()
     try:
-        return _measured(lambda: clock.settle_overdue(now=now))
+        cpu = time.process_time()
+        return clock.settle_overdue(now=now), time.process_time() - cpu
     finally:
         connections.close_all()
 
 
-def _measured(settle: Callable[[], int]) -> Settled:
-    """Run ``settle`` and measure the CPU time of this process and of its database server process."""
+def _backend_pid() -> int:
+    """The PostgreSQL backend process of this connection (0 on another database)."""
     connection = connections["default"]
     with connection.cursor() as cursor:
         cursor.execute("SELECT pg_backend_pid()" if connection.vendor == "postgresql" else "SELECT 0")
-        backend = int(cursor.fetchone()[0])
-    cpu, db_cpu = time.process_time(), _process_cpu(backend)
+        return int(cursor.fetchone()[0])
+
+
+def _measured(settle: Callable[[], int]) -> Settled:
+    """Run ``settle`` and measure the CPU time of this process (all its threads) and of the database
+    server (every PostgreSQL process, ``_server_cpu``: a sweep in threads has a backend per thread)."""
+    backend = _backend_pid()
+    cpu, db_cpu = time.process_time(), _server_cpu(backend)
     settled = settle()
-    after = _process_cpu(backend)
+    after = _server_cpu(backend)
     return settled, time.process_time() - cpu, None if db_cpu is None or after is None else after - db_cpu
 
 
-def _process_cpu(pid: int) -> float | None:
-    """CPU seconds (user + system) of process ``pid`` of this host; None when it cannot be read."""
+def _stat(pid: int | str) -> list[str] | None:
+    """The fields of ``/proc/PID/stat`` after the command name (state, ppid, ...); None if unreadable."""
     try:
         with open(f"/proc/{pid}/stat") as stat:  # noqa: PTH123
-            fields = stat.read().rsplit(")", 1)[1].split()
+            return stat.read().rsplit(")", 1)[1].split()
     except (OSError, IndexError):
         return None
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _server_cpu(backend: int) -> float | None:
+    """CPU seconds (user + system) the PostgreSQL server of ``backend`` has used so far: its postmaster
+    and every live child, plus the children it has reaped (backends that closed count too). None when
+    the server does not run on this host."""
+    fields = _stat(backend) if backend else None
+    if fields is None:
+        return None
+    postmaster = fields[1]
+    own = _stat(postmaster)
+    if own is None:
+        return None
+    ticks = sum(int(own[i]) for i in (11, 12, 13, 14))  # utime, stime, cutime, cstime
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            child = _stat(entry)
+            if child is not None and child[1] == postmaster:
+                ticks += int(child[11]) + int(child[12])
+    return ticks / os.sysconf("SC_CLK_TCK")
 
 
 def _check_exactly_once(run: str, due: Counter[Any], decisions: int) -> int:

@@ -11,12 +11,13 @@ seat in the game: nobody pauses, resumes or extends a game they play in.
 from __future__ import annotations
 
 import logging
+import threading
 from datetime import datetime, timedelta
 from functools import partial
 
 from django.conf import settings
 from django.contrib.auth.models import User
-from django.db import transaction
+from django.db import connection, connections, transaction
 from django.db.models import F
 from django.utils import timezone
 
@@ -102,15 +103,54 @@ def settle_overdue(*, now: datetime | None = None) -> int:
     """Settle every active game with an overdue decision (the beat sweep); returns the timeouts applied.
 
     Games are claimed in batches, in id order (``settle_batch``); a game that fails is logged and the
-    sweep goes on.
+    sweep goes on. On PostgreSQL, outside a transaction, ``GAMES_SETTLE_THREADS`` threads sweep at once
+    (``_sweep_in_threads``).
     """
     now = now or timezone.now()
+    threads = settings.GAMES_SETTLE_THREADS
+    if threads > 1 and connection.vendor == "postgresql" and not connection.in_atomic_block:
+        return _sweep_in_threads(now, threads)
+    return _sweep(now)
+
+
+def _sweep(now: datetime) -> int:
+    """Claim and settle batch after batch until no due game is left that nobody else holds."""
     settled, after = 0, 0
     while True:
         last, applied = settle_batch(now=now, after=after)
         if last is None:
             return settled
         settled, after = settled + applied, last
+
+
+def _sweep_in_threads(now: datetime, threads: int) -> int:
+    """``threads`` sweeps at once in this process, each on a database connection of its own.
+
+    A batch spends about a third of its time waiting for PostgreSQL to run its writes and commit; a
+    second sweep computes its own batch meanwhile (psycopg lets other threads run while it waits), so
+    one process settles more per second on the same core. The sweeps share the due games as separate
+    workers do: each claims what the others have not locked (``store.claim_due_games``), and the row
+    lock makes each timeout apply once. The first error of a sweep is raised once all have ended.
+    """
+    results: list[int] = []
+    errors: list[BaseException] = []
+
+    def one_sweep() -> None:
+        try:
+            results.append(_sweep(now))
+        except BaseException as exc:  # noqa: BLE001 - raised below, in the calling thread
+            errors.append(exc)
+        finally:
+            connections.close_all()  # this thread's own connections
+
+    workers = [threading.Thread(target=one_sweep, name=f"settle-{i}") for i in range(threads)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join()
+    if errors:
+        raise errors[0]
+    return sum(results)
 
 
 # --- stopping and restarting clocks ----------------------------------------------------------------------

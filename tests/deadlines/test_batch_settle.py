@@ -244,6 +244,7 @@ def test_a_batch_looks_up_its_games_webhooks_once_and_fans_out_only_where_one_is
     from apps.webhooks.models import WebhookEndpoint
 
     settings.GAMES_SETTLE_BATCH = 10
+    settings.GAMES_SETTLE_THREADS = 1  # the queries are captured on this thread's connection
     hooked_user = users[2]
     plain = _overdue_games(users, 2)
     hooked = a_game("baobei", [users[0], hooked_user], players=2)
@@ -260,3 +261,75 @@ def test_a_batch_looks_up_its_games_webhooks_once_and_fans_out_only_where_one_is
     fanned = Counter(game_id for _, game_id, _move in queued)
     assert fanned == Counter({hooked.pk: 2})
     assert all(_timed_out_seats(game) == [0, 1] for game in [*plain, hooked])
+
+
+@requires_postgres
+@pytest.mark.django_db(transaction=True)
+def test_one_process_sweeps_in_its_settle_threads_and_settles_each_decision_once(
+    users: list, settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Outside a transaction, on PostgreSQL, ``settle_overdue`` runs ``GAMES_SETTLE_THREADS`` sweeps at
+    once, each on its own connection; they share the due games without settling one twice."""
+    settings.GAMES_SETTLE_BATCH = 2
+    settings.GAMES_SETTLE_THREADS = 3
+    games = _overdue_games(users, 10)
+    swept_in: list[str] = []
+    real = clock._sweep
+
+    def recorded(now: Any) -> int:
+        swept_in.append(threading.current_thread().name)
+        return real(now)
+
+    monkeypatch.setattr(clock, "_sweep", recorded)
+    assert clock.settle_overdue() == 20
+
+    assert sorted(swept_in) == ["settle-0", "settle-1", "settle-2"]
+    moves = Counter(Move.objects.filter(by_timeout=True).values_list("game_id", "seat"))
+    assert moves == Counter({(game.pk, seat): 1 for game in games for seat in (0, 1)})
+    assert not Decision.objects.filter(deadline__lte=timezone.now()).exists()
+
+
+@requires_postgres
+@pytest.mark.django_db(transaction=True)
+def test_an_error_in_one_settle_thread_is_raised_to_the_sweep_after_the_others_end(
+    users: list, settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A sweep thread that fails outside a batch's savepoints (the database gone, say) does not vanish
+    in its thread: the others finish their games and the sweep (its Celery task) raises the error."""
+    from django.db import OperationalError
+
+    settings.GAMES_SETTLE_BATCH = 2
+    settings.GAMES_SETTLE_THREADS = 2
+    games = _overdue_games(users, 4)
+    real = clock.settle_batch
+
+    def fails_in_one_thread(**kwargs: Any) -> tuple[int | None, int]:
+        if threading.current_thread().name == "settle-1":
+            raise OperationalError("server closed the connection unexpectedly")
+        return real(**kwargs)
+
+    monkeypatch.setattr(clock, "settle_batch", fails_in_one_thread)
+    with pytest.raises(OperationalError, match="server closed"):
+        clock.settle_overdue()
+
+    assert all(_timed_out_seats(game) == [0, 1] for game in games)
+
+
+@pytest.mark.django_db
+def test_a_sweep_inside_a_transaction_settles_in_the_calling_thread(
+    users: list, settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Threads would not see the caller's uncommitted rows (nor could they hold their locks), so a sweep
+    run inside a transaction, or on SQLite, settles in its own thread whatever GAMES_SETTLE_THREADS."""
+    settings.GAMES_SETTLE_THREADS = 3
+    games = _overdue_games(users, 2)
+    swept_in: list[str] = []
+    real = clock._sweep
+    monkeypatch.setattr(
+        clock, "_sweep", lambda now: swept_in.append(threading.current_thread().name) or real(now)
+    )
+
+    assert clock.settle_overdue() == 4
+
+    assert swept_in == [threading.current_thread().name]
+    assert all(_timed_out_seats(game) == [0, 1] for game in games)
