@@ -328,8 +328,9 @@ GAMES_BOT_STALL = env_int("GAMES_BOT_STALL", 60)
 GAMES_SETTLE_BATCH = env_int("GAMES_SETTLE_BATCH", 100)
 #: Sweeps one process runs at once on PostgreSQL, each in a thread with a database connection of its
 #: own (so a worker holds this many more connections while it sweeps): one computes its batch while
-#: another waits for the database. 1 settles in the calling thread only.
-GAMES_SETTLE_THREADS = env_int("GAMES_SETTLE_THREADS", 3)
+#: another waits for the database. 1 (the default) settles in the calling thread only; more pays only
+#: when the database is slow to answer (README, "Deadlines, plucking windows and absent players").
+GAMES_SETTLE_THREADS = env_int("GAMES_SETTLE_THREADS", 1)
 #: /healthz answers 503 when the sweep or a queue's worker has not done its work for this many seconds.
 HEALTHZ_MAX_AGE = env_int("HEALTHZ_MAX_AGE", 3 * GAMES_SWEEP_INTERVAL)
 #: Moves enqueue deadline and bot tasks after commit; only the deadline benchmark turns this off.

@@ -10,7 +10,8 @@ in memory by ``pipeline.settle`` → ``pipeline.apply`` and the batch's writes s
 ``store.flush_together``), signals and follow-up task publishing included. With ``--processes N``
 the N processes settle the same due games at once, as N workers' sweeps would: each claims the games
 the others have not locked. Each process sweeps in ``GAMES_SETTLE_THREADS`` threads (``--threads``),
-as a worker's sweep does. The database CPU is the whole PostgreSQL server's, every backend included.
+as a worker's sweep does. Before settling, the tables are vacuumed and analysed (``_vacuum``). The
+database CPU is the whole PostgreSQL server's, every backend included.
 Afterwards it checks that every overdue decision got exactly one timeout move (per game and seat)
 and fails otherwise.
 The follow-up tasks (next deadlines, notifications) are published to Celery's in-process
@@ -73,6 +74,7 @@ class Command(BaseCommand):
             settings.GAMES_SETTLE_THREADS = options["threads"]
         try:
             created, due = self._create(run, options["engine"], options["players"], options["games"])
+            _vacuum()
             with _memory_broker():
                 started = time.perf_counter()
                 decisions, cpu, db_cpu = _settle(options["processes"])
@@ -173,12 +175,12 @@ def _settle(processes: int) -> Settled:
     if processes <= 1:
         return _measured(clock.sweep)
     now = timezone.now()
-    backend = _backend_pid()
+    server = _postmaster_pid()
     connections.close_all()  # children must not share the parent's database connection
-    db_cpu = _server_cpu(backend)
+    db_cpu = _server_cpu(server)
     with multiprocessing.get_context("fork").Pool(processes) as pool:
         results = pool.map(_settle_overdue, [now] * processes)
-    after = _server_cpu(backend)
+    after = _server_cpu(server)
     return (
         sum(r[0] for r in results),
         sum(r[1] for r in results),
@@ -197,21 +199,37 @@ def _settle_overdue(now: datetime) -> tuple[int, float]:
         connections.close_all()
 
 
-def _backend_pid() -> int:
-    """The PostgreSQL backend process of this connection (0 on another database)."""
+def _vacuum() -> None:
+    """On PostgreSQL, VACUUM ANALYZE the tables the settling reads and writes, so that every run starts
+    alike: without it the dead rows of earlier runs' deleted games and stale statistics slow the claim,
+    and a run's figure depends on how many ran before it and when autovacuum last passed. Not inside a
+    transaction (a test's), where PostgreSQL refuses VACUUM."""
+    connection = connections["default"]
+    if connection.vendor != "postgresql" or connection.in_atomic_block:
+        return
+    tables = [model._meta.db_table for model in (Game, Seat, Decision, Move)]
+    with connection.cursor() as cursor:
+        cursor.execute(f"VACUUM ANALYZE {', '.join(connection.ops.quote_name(t) for t in tables)}")
+
+
+def _postmaster_pid() -> str | None:
+    """The PostgreSQL server's main process (the parent of this connection's backend), found before the
+    connection closes; None on another database or when the server does not run on this host."""
     connection = connections["default"]
     with connection.cursor() as cursor:
         cursor.execute("SELECT pg_backend_pid()" if connection.vendor == "postgresql" else "SELECT 0")
-        return int(cursor.fetchone()[0])
+        backend = int(cursor.fetchone()[0])
+    fields = _stat(backend) if backend else None
+    return None if fields is None else fields[1]
 
 
 def _measured(settle: Callable[[], int]) -> Settled:
     """Run ``settle`` and measure the CPU time of this process (all its threads) and of the database
     server (every PostgreSQL process, ``_server_cpu``: a sweep in threads has a backend per thread)."""
-    backend = _backend_pid()
-    cpu, db_cpu = time.process_time(), _server_cpu(backend)
+    server = _postmaster_pid()
+    cpu, db_cpu = time.process_time(), _server_cpu(server)
     settled = settle()
-    after = _server_cpu(backend)
+    after = _server_cpu(server)
     return settled, time.process_time() - cpu, None if db_cpu is None or after is None else after - db_cpu
 
 
@@ -224,15 +242,11 @@ def _stat(pid: int | str) -> list[str] | None:
         return None
 
 
-def _server_cpu(backend: int) -> float | None:
-    """CPU seconds (user + system) the PostgreSQL server of ``backend`` has used so far: its postmaster
-    and every live child, plus the children it has reaped (backends that closed count too). None when
-    the server does not run on this host."""
-    fields = _stat(backend) if backend else None
-    if fields is None:
-        return None
-    postmaster = fields[1]
-    own = _stat(postmaster)
+def _server_cpu(postmaster: str | None) -> float | None:
+    """CPU seconds (user + system) the PostgreSQL server has used so far: its ``postmaster`` and every
+    live child, plus the children it has reaped (backends that closed count too). None when the server
+    does not run on this host."""
+    own = _stat(postmaster) if postmaster else None
     if own is None:
         return None
     ticks = sum(int(own[i]) for i in (11, 12, 13, 14))  # utime, stime, cutime, cstime
