@@ -31,7 +31,7 @@ from django.utils import timezone
 from baogame.rules.core import RuleError, visible
 from baogame.rules.registry import get_engine
 
-from . import deadlines, scheduling, signals, store
+from . import deadlines, reliability, scheduling, signals, store
 from .errors import ServiceError
 from .models import Decision, Game, Move, Seat
 from .store import LockedGame, lock_game
@@ -294,9 +294,15 @@ def _apply_one(
     opened, new_rows = rewrite_decisions(locked, decisions, now, flush=False)
     game_id, version, people = game.pk, game.version, locked.people()
     in_person_seat = seat.position if user is not None and not (by_timeout or by_bot or automatic) else None
+    answer = None
+    if user is not None and in_person_seat is not None:  # the reliability record, with the move's writes
+        answer = reliability.answer_counted(game_id=game_id, position=in_person_seat, user_id=user.pk)
+        locked.writes.append(answer.write)
 
     def recorded() -> None:
         """After the move's writes (its id is known): the signals and the tasks to queue."""
+        if answer is not None and not answer.counted:  # the user holds no open tenure of the seat yet
+            reliability.answered(move_id=move.pk)
         signals.move_sent(  # move_recorded now (the mail outbox), move_applied on commit
             sender=Game,
             game_id=game_id,

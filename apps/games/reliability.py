@@ -7,7 +7,8 @@ substitute starts a tenure of their own, so nobody inherits a predecessor's time
 Per tenure:
 
 * **answered**: decisions the player answered themselves, from a page, the API or a mail
-  (``move_applied`` with ``in_person_seat``); the server's automatic passes and the bot don't count;
+  (counted with the move's own writes, ``answer_counted``); the server's automatic passes and the bot
+  don't count;
 * **timeouts**: decisions left to their deadline that count as absence (``deadlines.record_timeout``;
   an unanswered plucking window is a choice, not an absence);
 * **handed to a bot**: the seat went to the bot, after repeated timeouts or by an organiser;
@@ -30,11 +31,12 @@ from functools import cache
 from typing import Any
 
 from django.db import connection, transaction
-from django.db.models import Count, F, Q, Subquery, Sum
+from django.db.models import Count, F, Q, Sum
 from django.utils import timezone
 
 from . import sql
 from .models import Game, Move, Seat, SeatTenure
+from .store import OrmWrite
 
 #: The record's window.
 WINDOW = timedelta(days=365)
@@ -103,45 +105,49 @@ def answered(*, move_id: int) -> None:
         _answered(move_id)
 
 
-def answered_in_seat(*, move_id: int, game_id: int, position: int) -> None:
-    """``answered`` for a move of ``position`` in ``game_id``, in one statement when, as nearly always,
-    the move's user holds the seat's open tenure already (at most one is open per seat); otherwise the
-    tenure is opened as ``answered`` does."""
-    if not sql.hand_sql():
-        counted = SeatTenure.objects.filter(
-            game_id=game_id,
-            position=position,
-            ended_at__isnull=True,
-            user_id=Subquery(Move.objects.filter(pk=move_id).values("user_id")[:1]),
-        ).update(answered=F("answered") + 1)
-    else:
-        statement = _answered_update(connection.vendor)
-        run = statement.statement(game_id=game_id, position=position, move_id=move_id)
-        sql.batch([run])
-        counted = run.rowcount
-    if counted < 1:
-        answered(move_id=move_id)
+@dataclass
+class AnswerCount:
+    """``answered`` as one of a move's own writes (``answer_counted``): ``write`` adds one to the open
+    tenure of the move's user in its seat, in the move's transaction and its writes' round trip; once
+    the writes ran, ``counted`` says whether it found that tenure (if not, ``answered`` opens one)."""
+
+    write: Any  # a store.Write: the statement, or on the ORM path the call that runs the update
+    updated: list[int]  # rows updated, once the ORM path's call has run
+
+    @property
+    def counted(self) -> bool:
+        if isinstance(self.write, sql.Statement):
+            return self.write.rowcount > 0
+        return bool(self.updated) and self.updated[0] > 0
+
+
+def answer_counted(*, game_id: int, position: int, user_id: int) -> AnswerCount:
+    """The write that counts a move made in person by ``user_id`` in seat ``position``. The pipeline
+    sends it with the move's other writes, so the record costs no round trip and no commit of its own."""
+    if sql.hand_sql():
+        statement = _answered_by_user(connection.vendor)
+        return AnswerCount(statement.statement(game_id=game_id, position=position, user_id=user_id), [])
+
+    updated: list[int] = []
+    tenure = SeatTenure.objects.filter(
+        game_id=game_id, position=position, ended_at__isnull=True, user_id=user_id
+    )
+    return AnswerCount(OrmWrite(lambda: updated.append(tenure.update(answered=F("answered") + 1))), updated)
 
 
 @cache
-def _answered_update(vendor: str) -> sql.Select:
-    """``answered + 1`` on the seat's open tenure when the move's user holds it, compiled once from the
-    queryset (every move made in person runs it, and the ORM spent longer compiling it each time than
-    the database running it)."""
-    # Markers in each field's range (a negative position would compile to "no rows").
-    marker_game, marker_position, marker_move = 987654301, 32701, 987654303
+def _answered_by_user(vendor: str) -> sql.Select:
+    """``answered + 1`` on the seat's open tenure of this user, compiled once from the queryset."""
+    marker_game, marker_position, marker_user = 987654301, 32701, 987654303
     tenures = SeatTenure.objects.filter(
-        game_id=marker_game,
-        position=marker_position,
-        ended_at__isnull=True,
-        user_id=Subquery(Move.objects.filter(pk=marker_move).values("user_id")[:1]),
+        game_id=marker_game, position=marker_position, ended_at__isnull=True, user_id=marker_user
     )
     return sql.compile_update(
         tenures,
         {"answered": F("answered") + 1},
         game_id=marker_game,
         position=marker_position,
-        move_id=marker_move,
+        user_id=marker_user,
     )
 
 

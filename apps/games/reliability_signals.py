@@ -1,7 +1,8 @@
 """Receivers that keep the reliability record (``apps.games.reliability``) from the games' signals.
 
-They run after the move's commit: a failure here is logged and never turns a committed move into an
-error (the record is a statistic, the move is the truth).
+They run after the commit of a game's start or end: a failure here is logged and never turns a
+committed change into an error (the record is a statistic, the game is the truth). A move made in
+person is counted by the pipeline itself, in the move's own writes (``reliability.answer_counted``).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from django.db import DatabaseError, transaction
 from django.dispatch import receiver
 
 from . import reliability
-from .signals import game_ended, game_started, move_applied
+from .signals import game_ended, game_started
 
 log = logging.getLogger(__name__)
 
@@ -30,18 +31,6 @@ def _safely(what: str, game_id: int, record: Callable[[], None]) -> None:
 @receiver(game_started, dispatch_uid="games.reliability.started")
 def _started(sender: Any, game_id: int, **kwargs: Any) -> None:
     _safely("the start", game_id, lambda: reliability.game_started(game_id=game_id))
-
-
-@receiver(move_applied, dispatch_uid="games.reliability.answered")
-def _answered(
-    sender: Any, game_id: int, move_id: int, in_person_seat: int | None = None, **kwargs: Any
-) -> None:
-    if in_person_seat is None:
-        return
-    try:  # one UPDATE, outside a transaction of its own (every move in person runs this)
-        reliability.answered_in_seat(move_id=move_id, game_id=game_id, position=in_person_seat)
-    except DatabaseError:
-        log.exception("reliability record: %s of game %s not recorded", "an answer", game_id)
 
 
 @receiver(game_ended, dispatch_uid="games.reliability.ended")

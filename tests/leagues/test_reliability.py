@@ -9,6 +9,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 import pytest
+from django.db import transaction
 from django.test import Client
 from django.utils import timezone
 
@@ -283,3 +284,30 @@ def test_an_organisers_bot_handover_counts_once_per_tenure(
 
     assert reliability.record_for(player).handed_to_bot == 1
     assert Seat.objects.get(game=game, position=1).bot_takeover
+
+
+@pytest.mark.parametrize("hand_sql", [True, False], ids=["hand_sql", "orm"])
+@pytest.mark.parametrize("tenure", [True, False], ids=["tenure_open", "no_tenure"])
+def test_a_move_made_in_person_is_counted_in_the_moves_own_transaction(
+    toy_engine: str, users: list[Any], settings: Any, hand_sql: bool, tenure: bool
+) -> None:
+    """``answered`` counts a move made in person with the move's own writes, nothing after commit: a
+    move that rolls back is not counted, and a player without an open tenure of the seat gets one (the
+    fallback ``reliability.answered``), on the hand path and on the ORM's."""
+    settings.GAMES_HAND_SQL = hand_sql
+    game = a_game(toy_engine, users, players=2, options={"hand": 5})
+    SeatTenure.objects.filter(game=game).delete()
+    if tenure:
+        reliability.game_started(game_id=game.pk)
+    mover = pending(game)[0]["seats"][0]
+    player = users[mover]
+
+    with pytest.raises(RuntimeError), transaction.atomic():  # nothing after commit: no commit, no count
+        toy_play(game, player)
+        assert SeatTenure.objects.get(game=game, position=mover, ended_at=None).answered == 1
+        raise RuntimeError("roll the move back")
+    assert not SeatTenure.objects.filter(game=game, position=mover, answered__gt=0).exists()
+
+    toy_play(game, player)  # no on-commit callbacks run in this test: the count is already there
+    counted = SeatTenure.objects.get(game=game, position=mover, ended_at=None)
+    assert (counted.user_id, counted.answered) == (player.pk, 1)
