@@ -1,8 +1,9 @@
 """Signals the games app sends after a commit; other apps (notifications, leagues) listen.
 
 All but ``move_recorded`` are sent from ``transaction.on_commit``, so receivers always see committed
-rows; ``move_recorded`` is sent inside the move's transaction, for the one write that must commit or
-roll back with the move (the notifications app's outbox row). ``move_sent`` sends both.
+rows; ``move_recorded`` is sent inside the move's transaction, for the write that must commit or roll
+back with the move (the notifications app's outbox row) and the look-ups its on-commit work needs (the
+webhooks app's), all in one round trip. ``move_sent`` sends both.
 """
 
 from collections.abc import Iterator
@@ -15,6 +16,8 @@ from typing import Any
 from django.db import transaction
 from django.dispatch import Signal
 
+from . import sql
+
 #: A move was applied. kwargs: ``game_id``, ``version`` (after the move), ``move_id``, ``opened``
 #: (list of (seat, kind, decision_id) opened by this move), ``by_timeout``, ``in_person_seat`` (the
 #: seat whose player made this move themselves, from a page, the API or a mail; None for the deal, a
@@ -22,14 +25,21 @@ from django.dispatch import Signal
 #: ``people`` (the seats a person plays now, neither a bot nor handed to the bot: who may be mailed).
 move_applied = Signal()
 
-#: The same move, inside its transaction (same kwargs as ``move_applied``). A receiver may write rows
-#: that must exist exactly when the move does (an outbox); it must not fail, nor do slow work.
+#: The same move, inside its transaction (same kwargs as ``move_applied``, plus ``statements``). A
+#: receiver may write rows that must exist exactly when the move does (an outbox) or look up what it
+#: needs to know on commit; it must not fail, nor do slow work. Rather than running its SQL itself it
+#: may append ``sql.Statement``s to ``statements`` (reading their results in ``on_rows``): the
+#: statements of all receivers run together, in one round trip, once every receiver has been called.
 move_recorded = Signal()
 
 
 def move_sent(sender: Any, **kwargs: Any) -> None:
-    """In a move's transaction: ``move_recorded`` now, and ``move_applied`` when it commits."""
-    move_recorded.send(sender=sender, **kwargs)
+    """In a move's transaction: ``move_recorded`` now (its receivers' statements in one round trip),
+    and ``move_applied`` when it commits."""
+    statements: list[sql.Statement] = []
+    move_recorded.send(sender=sender, statements=statements, **kwargs)
+    if statements:
+        sql.batch(statements)
     transaction.on_commit(partial(move_applied.send, sender=sender, **kwargs))
 
 #: A game ended (finished, adjudicated or aborted). kwargs: ``game_id``, and ``people`` (as above)

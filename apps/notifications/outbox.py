@@ -79,14 +79,28 @@ def wanted_mails(
     return wanted, round_ended
 
 
-def record(*, game_id: int, version: int, move_id: int | None, opened: list[list[Any]]) -> None:
-    """In the move's transaction: write its outbox row, and queue the task when the move commits."""
+def record(
+    *,
+    game_id: int,
+    version: int,
+    move_id: int | None,
+    opened: list[list[Any]],
+    statements: list[sql.Statement] | None = None,
+) -> None:
+    """In the move's transaction: write its outbox row, and queue the task when the move commits.
+
+    ``statements``: the INSERT is appended there, to be run by the caller with others in one round
+    trip (``move_recorded``), instead of being run now."""
     if _muted.get():
         return
     now = timezone.now()
     row = MoveMailOutbox(game_id=game_id, version=version, move_id=move_id, opened=opened, queued_at=now)
     if sql.hand_sql():
-        sql.batch([_insert_ignoring_conflicts(row)])
+        insert = _insert_ignoring_conflicts(row)
+        if statements is not None:
+            statements.append(insert)
+        else:
+            sql.batch([insert])
     else:
         MoveMailOutbox.objects.bulk_create(
             [row],

@@ -28,9 +28,11 @@ def on_move_recorded(
     in_person_seat: int | None = None,
     event_types: frozenset[str] = frozenset(),
     people: frozenset[int] | None = None,
+    statements: list[Any] | None = None,
     **kwargs: Any,
 ) -> None:
-    """In the move's transaction: record the move's mails in the outbox, when it calls for any.
+    """In the move's transaction: record the move's mails in the outbox, when it calls for any (its
+    INSERT joins the round trip of ``statements``).
 
     Only seats a person plays are mailed (``people``), so a move of an all-bot game records and queues
     nothing; neither does a move after which nobody else has a new decision and no round ended.
@@ -40,7 +42,7 @@ def on_move_recorded(
         opened=opened, in_person_seat=in_person_seat, event_types=event_types, people=people
     )
     if wanted or round_ended:
-        outbox.record(game_id=game_id, version=version, move_id=move_id, opened=wanted)
+        outbox.record(game_id=game_id, version=version, move_id=move_id, opened=wanted, statements=statements)
 
 
 @receiver(game_ended, dispatch_uid="notifications.game_ended")

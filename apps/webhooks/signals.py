@@ -1,39 +1,63 @@
-"""Receivers: every committed move (and a game's start) is fanned out to its seats' webhooks."""
+"""Receivers: every committed move (and a game's end) is fanned out to its seats' webhooks."""
 
 from __future__ import annotations
 
 import logging
-from functools import cache
+from functools import cache, partial
 from typing import Any
 
-from django.db import connection
+from django.db import connection, transaction
 from django.dispatch import receiver
 
 from apps.games import sql
-from apps.games.signals import batch_lookup, game_ended, move_applied
+from apps.games.signals import batch_lookup, game_ended, move_recorded
 from baogame.celery import publish
 
 log = logging.getLogger(__name__)
 
+FANOUT = "apps.webhooks.tasks.webhooks_fanout"
 
-@receiver(move_applied, dispatch_uid="webhooks.move_applied")
-def on_move_applied(sender: Any, *, game_id: int, move_id: int | None, **kwargs: Any) -> None:
-    """Queue the fan-out (it finds no endpoint quickly when nobody registered one)."""
-    if _has_endpoints(game_id):
-        publish("apps.webhooks.tasks.webhooks_fanout", (game_id, move_id))
+
+@receiver(move_recorded, dispatch_uid="webhooks.move_recorded")
+def on_move_recorded(
+    sender: Any, *, game_id: int, move_id: int | None, statements: list[Any] | None = None, **kwargs: Any
+) -> None:
+    """In the move's transaction: whether a seat of the game has an active webhook, looked up with the
+    other receivers' statements (one round trip, ``move_recorded``); if one has, the fan-out is queued
+    when the move commits. For a game of a batch settled together (the sweep), one query answers for
+    every game of the batch. Inside the transaction, a failing look-up fails the move (it rolls back
+    whole) rather than leaving the transaction broken."""
+
+    def fan_out() -> None:
+        transaction.on_commit(partial(publish, FANOUT, (game_id, move_id)))
+
+    in_batch = batch_lookup("webhooks.endpoints", game_id, _games_with_endpoints)
+    if in_batch is not None:
+        if game_id in in_batch:
+            fan_out()
+        return
+    if not sql.hand_sql() or statements is None:
+        from .models import WebhookEndpoint
+
+        if WebhookEndpoint.objects.filter(active=True, user__seats__game_id=game_id).exists():
+            fan_out()
+        return
+    statement = _has_endpoints_select(connection.vendor).statement(game_id=game_id)
+    statement.on_rows = lambda rows: fan_out() if rows else None
+    statements.append(statement)
 
 
 @receiver(game_ended, dispatch_uid="webhooks.game_ended")
 def on_game_ended(sender: Any, *, game_id: int, **kwargs: Any) -> None:
     """Queue the end event (finished, adjudicated or aborted): a bot stops waiting for its turn."""
     if _has_endpoints(game_id):
-        publish("apps.webhooks.tasks.webhooks_fanout", (game_id, None, True))
+        publish(FANOUT, (game_id, None, True))
 
 
 def _has_endpoints(game_id: int) -> bool:
-    """Whether a seat of the game has an active webhook; after commit, so a failure is logged, not raised
-    (a committed move must never answer an error). For a game of a batch settled together (the sweep),
-    one query answers for every game of the batch."""
+    """Whether a seat of the game has an active webhook; after commit (a game's end), so a failure is
+    logged, not raised (a committed change must never answer an error). For a game of a batch settled
+    together (the sweep), one query answers for every game of the batch."""
     try:
         in_batch = batch_lookup("webhooks.endpoints", game_id, _games_with_endpoints)
         if in_batch is not None:
