@@ -36,7 +36,7 @@ from django.utils import timezone
 
 from . import sql
 from .models import Game, Move, Seat, SeatTenure
-from .store import OrmWrite
+from .store import OrmWrite, Write
 
 #: The record's window.
 WINDOW = timedelta(days=365)
@@ -111,7 +111,7 @@ class AnswerCount:
     tenure of the move's user in its seat, in the move's transaction and its writes' round trip; once
     the writes ran, ``counted`` says whether it found that tenure (if not, ``answered`` opens one)."""
 
-    write: Any  # a store.Write: the statement, or on the ORM path the call that runs the update
+    write: Write  # the statement, or on the ORM path the call that runs the update
     updated: list[int]  # rows updated, once the ORM path's call has run
 
     @property

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from functools import cache, partial
 from typing import Any
 
@@ -22,56 +23,51 @@ FANOUT = "apps.webhooks.tasks.webhooks_fanout"
 def on_move_recorded(
     sender: Any, *, game_id: int, move_id: int | None, statements: list[Any] | None = None, **kwargs: Any
 ) -> None:
-    """In the move's transaction: whether a seat of the game has an active webhook, looked up with the
-    other receivers' statements (one round trip, ``move_recorded``); if one has, the fan-out is queued
-    when the move commits. For a game of a batch settled together (the sweep), one query answers for
-    every game of the batch. Inside the transaction, a failing look-up fails the move (it rolls back
-    whole) rather than leaving the transaction broken."""
-
-    def fan_out() -> None:
-        transaction.on_commit(partial(publish, FANOUT, (game_id, move_id)))
-
-    in_batch = batch_lookup("webhooks.endpoints", game_id, _games_with_endpoints)
-    if in_batch is not None:
-        if game_id in in_batch:
-            fan_out()
-        return
-    if not sql.hand_sql() or statements is None:
-        from .models import WebhookEndpoint
-
-        if WebhookEndpoint.objects.filter(active=True, user__seats__game_id=game_id).exists():
-            fan_out()
-        return
-    statement = _has_endpoints_select(connection.vendor).statement(game_id=game_id)
-    statement.on_rows = lambda rows: fan_out() if rows else None
-    statements.append(statement)
+    """In the move's transaction: if a seat of the game has an active webhook (looked up with the other
+    receivers' statements, one round trip), queue the fan-out when the move commits. Inside the
+    transaction, a failing look-up fails the move (it rolls back whole) rather than leaving the
+    transaction broken."""
+    _when_endpoints(
+        game_id, lambda: transaction.on_commit(partial(publish, FANOUT, (game_id, move_id))), statements
+    )
 
 
 @receiver(game_ended, dispatch_uid="webhooks.game_ended")
 def on_game_ended(sender: Any, *, game_id: int, **kwargs: Any) -> None:
-    """Queue the end event (finished, adjudicated or aborted): a bot stops waiting for its turn."""
-    if _has_endpoints(game_id):
-        publish(FANOUT, (game_id, None, True))
-
-
-def _has_endpoints(game_id: int) -> bool:
-    """Whether a seat of the game has an active webhook; after commit (a game's end), so a failure is
-    logged, not raised (a committed change must never answer an error). For a game of a batch settled
-    together (the sweep), one query answers for every game of the batch."""
+    """Queue the end event (finished, adjudicated or aborted): a bot stops waiting for its turn. After
+    commit, so a failed look-up is logged, not raised (a committed change must never answer an error)."""
     try:
-        in_batch = batch_lookup("webhooks.endpoints", game_id, _games_with_endpoints)
-        if in_batch is not None:
-            return game_id in in_batch
-        if not sql.hand_sql():
-            from .models import WebhookEndpoint
-
-            return WebhookEndpoint.objects.filter(active=True, user__seats__game_id=game_id).exists()
-        statement = _has_endpoints_select(connection.vendor).statement(game_id=game_id)
-        sql.batch([statement])
-        return bool(statement.rows)
+        _when_endpoints(game_id, lambda: publish(FANOUT, (game_id, None, True)))
     except Exception:  # noqa: BLE001
         log.exception("webhooks: could not look up the endpoints of game %s", game_id)
-        return False
+
+
+def _when_endpoints(game_id: int, then: Callable[[], object], statements: list[Any] | None = None) -> None:
+    """Call ``then`` if a seat of the game has an active webhook. For a game of a batch settled together
+    (the sweep), one query answers for every game of the batch; else, on the hand path, one SELECT
+    compiled once, appended to ``statements`` for the caller to run (``move_recorded``) or run now."""
+    in_batch = batch_lookup("webhooks.endpoints", game_id, _games_with_endpoints)
+    if in_batch is not None:
+        if game_id in in_batch:
+            then()
+        return
+    if not sql.hand_sql():
+        from .models import WebhookEndpoint
+
+        if WebhookEndpoint.objects.filter(active=True, user__seats__game_id=game_id).exists():
+            then()
+        return
+    statement = _has_endpoints_select(connection.vendor).statement(game_id=game_id)
+
+    def found(rows: list[tuple[Any, ...]]) -> None:
+        if rows:
+            then()
+
+    statement.on_rows = found
+    if statements is None:
+        sql.batch([statement])
+    else:
+        statements.append(statement)
 
 
 def _games_with_endpoints(game_ids: frozenset[int]) -> frozenset[int]:
