@@ -169,9 +169,7 @@ class Client:
         self.rate = rate  # this client's moves per second; 0: as fast as the server answers
         self.retry_for = retry_for
 
-    def _send(
-        self, method: str, path: str, headers: dict[str, str], data: bytes | None
-    ) -> tuple[int, bytes]:
+    def _send(self, method: str, path: str, headers: dict[str, str], data: bytes | None) -> tuple[int, bytes]:
         port = self.balancer.next_port()
         conn = self.conns[port]
         try:
@@ -292,6 +290,20 @@ class Client:
             else:
                 self.stats.errors += 1
                 decisions = []
+
+    def read_legal(self, until: float) -> None:
+        """Only the read every move needs: ``/legal`` of one game for the seat that must act, as fast as
+        the server answers (or paced), until ``until``; the game never moves (``loadtest --reads``)."""
+        game_id, decisions = self.new_game()
+        seat = decisions[0]["seats"][0]
+        planned = time.monotonic()
+        while time.monotonic() < until:
+            next_plan = self._pace(planned, until)
+            if next_plan is None:
+                break
+            planned = next_plan
+            if self._legal(game_id, seat) is None:
+                self.stats.errors += 1
 
 
 def make_users(prefix: str, clients: int, seats: int = 2) -> list[list[str]]:

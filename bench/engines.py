@@ -20,8 +20,9 @@ from baogame.rules.registry import get_engine
 DEFAULT_PLAYERS = {"baobei": 4, "baohuang": 5}
 
 
-def play_game(game: str, seed: int, players: int, bot_names: list[str], max_actions: int = 100_000
-              ) -> tuple[dict[str, Any], int, float]:
+def play_game(
+    game: str, seed: int, players: int, bot_names: list[str], max_actions: int = 100_000
+) -> tuple[dict[str, Any], int, float]:
     """Play one game to its end; return (final state, applied actions, seconds inside apply)."""
     engine = get_engine(game)
     bots = import_module(f"baogame.rules.{game}.bots").BOTS
@@ -76,8 +77,10 @@ def main(argv: list[str] | None = None) -> int:
         "engine_actions_per_s": round(total_actions / engine_s, 1) if engine_s else None,
     }
     print(f"{args.game}: {args.games} games, {total_actions} actions in {seconds:.2f} s")
-    print(f"  {result['games_per_s']} games/s, {result['actions_per_s']} applied actions/s "
-          f"(apply alone: {result['engine_actions_per_s']} actions/s)")
+    print(
+        f"  {result['games_per_s']} games/s, {result['actions_per_s']} applied actions/s "
+        f"(apply alone: {result['engine_actions_per_s']} actions/s)"
+    )
     print(json.dumps(result))
     return 0
 

@@ -28,6 +28,14 @@ folder (the deadline and notification tasks moves enqueue are written there and 
 runs). Everything the run creates is deleted at the end.
 
 Prints moves per second and p50/p95/p99 latency of the move requests, then one JSON line.
+
+``--reads``: the ceiling of this machine for the cheapest request a move needs. The clients play their
+warm-up as above (which measures how many ``/legal`` reads a move takes, ``legal_per_move``), then for
+the measured seconds only ask ``/legal`` of a game for the seat that must act, the read that goes with
+nearly every move (auth, the game's row, the engine's legal actions, JSON). A move is one POST and that
+many reads, and a POST does all a read does and more (the lock, the engine's apply, the writes, the
+commit), so ``reads_per_s / (1 + legal_per_move)`` is more than the site could play even if a POST cost
+no more than a read: the JSON line gives it as ``move_ceiling_per_s``.
 """
 
 from __future__ import annotations
@@ -60,6 +68,10 @@ from .apiclient import (
 )
 from .apiclient import clean_up as clean_up_run
 
+#: The shortest warm-up of ``--reads`` (seconds): the games are created, then enough moves played to
+#: count the reads a move takes.
+READS_WARMUP = 6.0
+
 
 class Command(BaseCommand):
     help = "Drive C concurrent API clients against the site under gunicorn for S seconds; report moves/s."
@@ -82,6 +94,11 @@ class Command(BaseCommand):
         parser.add_argument("--seed", type=int, default=1)
         parser.add_argument(
             "--gunicorn-config", default="", help="an extra gunicorn config file (e.g. hooks that profile)"
+        )
+        parser.add_argument(
+            "--reads",
+            action="store_true",
+            help="measure only the /legal read a move needs (after a warm-up of moves): the ceiling",
         )
         parser.add_argument(
             "--broker",
@@ -114,6 +131,9 @@ class Command(BaseCommand):
             self._clean_up(run)
             tmp.cleanup()
         offered = f"{opts['rate']:g} moves/s offered" if opts["rate"] else "closed loop"
+        if opts["reads"]:
+            self._report_reads(result, offered)
+            return
         self.stdout.write(
             f"{result['moves']} moves in {result['seconds']:.1f} s ({offered}): "
             f"{result['moves_per_s']:.1f} moves/s; "
@@ -155,14 +175,15 @@ class Command(BaseCommand):
         rate = opts["rate"] / len(users) if opts["rate"] > 0 else 0.0
         failures: list[BaseException] = []
 
-        def run_clients(tag: str, until: float) -> list[Stats]:
+        def run_clients(tag: str, until: float, *, reads: bool = False) -> list[Stats]:
             """Every client plays until ``until`` in its own thread; failures are kept for the report."""
             stats = [Stats() for _ in users]
 
             def play(i: int) -> None:
                 rng = random.Random(f"{opts['seed']}:{tag}:{i}")
                 try:
-                    Client(port, users[i], rng, stats[i], rate).run(until)
+                    client = Client(port, users[i], rng, stats[i], rate)
+                    client.read_legal(until) if reads else client.run(until)
                 except BaseException as exc:  # noqa: BLE001 - reported below
                     failures.append(exc)
 
@@ -173,15 +194,19 @@ class Command(BaseCommand):
                 t.join()
             return stats
 
-        run_clients("warm", time.monotonic() + opts["warmup"])
+        # --reads takes legal_per_move from the warm-up's moves: give it enough of them.
+        warmup = max(opts["warmup"], READS_WARMUP) if opts["reads"] else opts["warmup"]
+        warm = run_clients("warm", time.monotonic() + warmup)
         cpu_before = server_cpu_seconds(server_pid), database_cpu_seconds(), client_cpu_seconds()
         started = time.monotonic()
-        stats = run_clients("run", started + opts["seconds"])
+        stats = run_clients("run", started + opts["seconds"], reads=opts["reads"])
         elapsed = time.monotonic() - started
         cpu_after = server_cpu_seconds(server_pid), database_cpu_seconds(), client_cpu_seconds()
         cpu = [after - before for before, after in zip(cpu_before, cpu_after, strict=True)]
         if failures:
             self.stderr.write(f"{len(failures)} clients failed, first: {failures[0]!r}")
+        if opts["reads"]:
+            return self._read_figures(stats, warm, elapsed, cpu, len(failures), opts)
         moves = [ms for s in stats for ms in s.move_ms]
         reads = [ms for s in stats for ms in s.read_ms]
         late = [ms for s in stats for ms in s.late_ms]
@@ -211,6 +236,61 @@ class Command(BaseCommand):
             "worker_class": opts["worker_class"],
             "threads": opts["threads"] if opts["worker_class"] == "gthread" else 1,
         }
+
+    def _read_figures(
+        self,
+        stats: list[Stats],
+        warm: list[Stats],
+        elapsed: float,
+        cpu: list[float],
+        failed: int,
+        opts: dict[str, Any],
+    ) -> dict[str, Any]:
+        """The ``--reads`` run's figures; ``legal_per_move`` comes from the warm-up's moves."""
+        reads = [ms for s in stats for ms in s.read_ms]
+        answered = len(reads) - sum(s.errors for s in stats)
+        per_read = 1000 / max(answered, 1)
+        warm_moves = sum(len(s.move_ms) for s in warm)
+        legal_per_move = sum(len(s.read_ms) for s in warm) / max(warm_moves, 1)
+        reads_per_s = answered / elapsed
+        return {
+            "mode": "reads",
+            "clients": len(stats),
+            "rate": opts["rate"],
+            "reads": answered,
+            "seconds": round(elapsed, 2),
+            "reads_per_s": round(reads_per_s, 1),
+            "p50_ms": round(percentile(reads, 50), 1),
+            "p99_ms": round(percentile(reads, 99), 1),
+            "legal_per_move": round(legal_per_move, 2),
+            "warmup_moves": warm_moves,
+            "move_ceiling_per_s": round(reads_per_s / (1 + legal_per_move), 1) if warm_moves else None,
+            "server_cpu_ms_per_read": round(cpu[0] * per_read, 2),
+            "db_cpu_ms_per_read": round(cpu[1] * per_read, 2),
+            "client_cpu_ms_per_read": round(cpu[2] * per_read, 2),
+            "errors": sum(s.errors for s in stats) + failed,
+            "workers": opts["workers"],
+            "worker_class": opts["worker_class"],
+        }
+
+    def _report_reads(self, result: dict[str, Any], offered: str) -> None:
+        self.stdout.write(
+            f"{result['reads']} /legal reads in {result['seconds']:.1f} s ({offered}): "
+            f"{result['reads_per_s']:.1f} reads/s; p50 {result['p50_ms']:.1f} ms, "
+            f"p99 {result['p99_ms']:.1f} ms; {result['errors']} errors"
+        )
+        self.stdout.write(
+            f"CPU per read: gunicorn {result['server_cpu_ms_per_read']:.2f} ms, "
+            f"PostgreSQL {result['db_cpu_ms_per_read']:.2f} ms, "
+            f"clients {result['client_cpu_ms_per_read']:.2f} ms"
+        )
+        if result["move_ceiling_per_s"] is not None:
+            self.stdout.write(
+                f"a move is 1 POST + {result['legal_per_move']:.2f} reads (warm-up, "
+                f"{result['warmup_moves']} moves): if a POST cost no more than a read, at most "
+                f"{result['move_ceiling_per_s']:.1f} moves/s"
+            )
+        self.stdout.write(json.dumps(result))
 
     def _clean_up(self, run: str) -> None:
         """Delete the run's users and every game they sat in (moves, seats and decisions go with them)."""

@@ -35,3 +35,22 @@ def test_loadtest_plays_api_games_under_gunicorn_and_prints_its_json_line(rate: 
     assert result["worker_class"] == "sync"
     assert any(line.startswith("cleaned up:") for line in lines)
     assert not get_user_model().objects.filter(username__startswith="loadtest-").exists()
+
+
+def test_loadtest_reads_measures_the_legal_read_a_move_needs_and_its_ceiling() -> None:
+    """``--reads``: after a warm-up of moves (which counts the reads a move takes), the clients only
+    ask ``/legal``; the ceiling is the reads per second over one POST plus that many reads."""
+    out = StringIO()
+
+    call_command("loadtest", clients=2, seconds=1.5, warmup=0.5, rate=0.0, workers=2, reads=True, stdout=out)
+
+    lines = out.getvalue().splitlines()
+    result = json.loads(lines[-1])
+    assert result["mode"] == "reads"
+    assert result["reads"] > 0 and result["errors"] == 0
+    assert result["warmup_moves"] > 0 and result["legal_per_move"] > 0
+    assert result["move_ceiling_per_s"] == pytest.approx(
+        result["reads_per_s"] / (1 + result["legal_per_move"]), rel=0.01
+    )
+    assert result["move_ceiling_per_s"] < result["reads_per_s"]
+    assert not get_user_model().objects.filter(username__startswith="loadtest-").exists()
