@@ -93,10 +93,24 @@ def tenure_open(*, game_id: int, position: int, user_id: int, now: datetime | No
 
 
 def game_started(*, game_id: int) -> None:
-    """Open a tenure for every player's seat of a game that started."""
-    for seat in Seat.objects.filter(game_id=game_id, user__isnull=False):
-        assert seat.user_id is not None
-        tenure_open(game_id=game_id, position=seat.position, user_id=seat.user_id)
+    """Open a tenure for every player's seat of a game that started, as ``tenure_open`` would seat by
+    seat (an open tenure of the same player stays, one of someone else is ended first), in three
+    queries for the whole game rather than two or three per seat."""
+    now = timezone.now()
+    players = dict(
+        Seat.objects.filter(game_id=game_id, user__isnull=False).values_list("position", "user_id")
+    )
+    current = dict(
+        SeatTenure.objects.filter(game_id=game_id, ended_at=None).values_list("position", "user_id")
+    )
+    replaced = [p for p, user_id in players.items() if p in current and current[p] != user_id]
+    if replaced:
+        SeatTenure.objects.filter(game_id=game_id, ended_at=None, position__in=replaced).update(ended_at=now)
+    SeatTenure.objects.bulk_create(
+        SeatTenure(game_id=game_id, position=p, user_id=user_id, started_at=now)
+        for p, user_id in sorted(players.items())
+        if current.get(p) != user_id
+    )
 
 
 def answered(*, move_id: int) -> None:
@@ -192,13 +206,10 @@ def seat_changed(*, seat: Seat, previous_id: int | None, newcomer_id: int) -> No
 def game_ended(*, game_id: int) -> None:
     """Close the game's open tenures; a seat handed to the bot and still in its hands is abandoned."""
     now = timezone.now()
-    in_bot_hands = set(
-        Seat.objects.filter(game_id=game_id, bot_takeover=True).values_list("position", flat=True)
-    )
-    for tenure in SeatTenure.objects.filter(game_id=game_id, ended_at=None):
-        tenure.ended_at = now
-        tenure.abandoned = tenure.abandoned or (tenure.handed_to_bot and tenure.position in in_bot_hands)
-        tenure.save(update_fields=["ended_at", "abandoned"])
+    in_bot_hands = Seat.objects.filter(game_id=game_id, bot_takeover=True).values("position")
+    still_open = SeatTenure.objects.filter(game_id=game_id, ended_at=None)
+    still_open.filter(handed_to_bot=True, position__in=in_bot_hands).update(ended_at=now, abandoned=True)
+    still_open.update(ended_at=now)
 
 
 # --- reading --------------------------------------------------------------------------------------------

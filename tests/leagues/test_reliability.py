@@ -311,3 +311,65 @@ def test_a_move_made_in_person_is_counted_in_the_moves_own_transaction(
     toy_play(game, player)  # no on-commit callbacks run in this test: the count is already there
     counted = SeatTenure.objects.get(game=game, position=mover, ended_at=None)
     assert (counted.user_id, counted.answered) == (player.pk, 1)
+
+
+def _open_tenures(game: Game) -> dict[int, int]:
+    return dict(SeatTenure.objects.filter(game=game, ended_at=None).values_list("position", "user_id"))
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_a_game_start_opens_every_players_tenure_in_three_queries_whatever_the_seats(
+    toy_engine: str, users: list[Any], players: int, django_assert_num_queries: Any
+) -> None:
+    """League rounds start many games at once: the record's part of a start is three queries (the
+    seats, the open tenures, one INSERT), not two or three per seat."""
+    game = a_game(toy_engine, users, players=players, options={"hand": 5})
+    SeatTenure.objects.filter(game=game).delete()
+
+    with django_assert_num_queries(3):
+        reliability.game_started(game_id=game.pk)
+
+    assert _open_tenures(game) == {p: users[p].pk for p in range(players)}
+
+
+def test_a_game_start_keeps_a_players_open_tenure_and_ends_someone_elses(
+    toy_engine: str, users: list[Any]
+) -> None:
+    """As ``tenure_open`` seat by seat: the same player's open tenure goes on (with its count), and a
+    tenure another player still holds on a seat is ended before the seat's player gets a new one."""
+    game = a_game(toy_engine, users, players=3, options={"hand": 5})
+    SeatTenure.objects.filter(game=game).delete()
+    now = timezone.now()
+    kept = SeatTenure.objects.create(game=game, position=0, user=users[0], started_at=now, answered=4)
+    stale = SeatTenure.objects.create(game=game, position=1, user=users[5], started_at=now)
+
+    reliability.game_started(game_id=game.pk)
+
+    assert _open_tenures(game) == {0: users[0].pk, 1: users[1].pk, 2: users[2].pk}
+    kept.refresh_from_db()
+    stale.refresh_from_db()
+    assert kept.ended_at is None and kept.answered == 4
+    assert stale.ended_at is not None and not stale.abandoned
+    assert SeatTenure.objects.filter(game=game).count() == 4
+
+
+def test_a_game_end_closes_its_tenures_in_two_queries_and_abandons_only_seats_left_to_the_bot(
+    toy_engine: str, users: list[Any], django_assert_num_queries: Any
+) -> None:
+    """A seat handed to the bot and still in its hands is abandoned; one handed and taken back, or
+    played by the bot by arrangement, is not (BB/BH absent players; the record's definitions)."""
+    game = a_game(toy_engine, users, players=4, options={"hand": 5})
+    SeatTenure.objects.filter(game=game).delete()
+    now = timezone.now()
+    for p in range(4):
+        SeatTenure.objects.create(
+            game=game, position=p, user=users[p], started_at=now, handed_to_bot=p in (0, 1)
+        )
+    Seat.objects.filter(game=game, position__in=[0, 2]).update(bot_takeover=True)
+
+    with django_assert_num_queries(2):
+        reliability.game_ended(game_id=game.pk)
+
+    rows = {t.position: t for t in SeatTenure.objects.filter(game=game)}
+    assert all(t.ended_at is not None for t in rows.values())
+    assert {p for p, t in rows.items() if t.abandoned} == {0}
