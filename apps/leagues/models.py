@@ -9,6 +9,7 @@ from django.db import models
 from django.urls import reverse
 
 from apps.games.timing import DEFAULT_PRESET, PRESETS
+from baogame.rules import registry
 
 
 def new_invite_token() -> str:
@@ -75,6 +76,11 @@ class League(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("leagues:detail", args=[self.slug])
+
+    @property
+    def game_name(self) -> str:
+        """The game's name for pages ("Bao Bei"), from its engine's game type."""
+        return registry.get_game_type(self.game).display_name
 
 
 class Season(models.Model):

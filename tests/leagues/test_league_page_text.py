@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from apps.leagues import charts
+from apps.leagues import charts, services
 from apps.leagues.auditlog import audit_sentence
 from apps.leagues.models import AuditLog
 from tests.factories import UserFactory
@@ -86,3 +86,13 @@ def test_an_entry_of_the_schedule_is_said_so(toy_league: Any):
     )
 
     assert audit_sentence(entry) == "The schedule started round 1 of season 1 (2 tables)."
+
+
+@pytest.mark.parametrize(("engine", "name"), [("baobei", "Bao Bei"), ("baohuang", "Bao Huang")])
+def test_league_pages_name_the_game_not_its_engine(client: Any, organiser: Any, engine: str, name: str):
+    league = services.league_create(creator=organiser, name="Evening club", game=engine, players_per_table=5)
+
+    detail = re.sub(r"<[^>]+>", "", client.get(f"/leagues/{league.slug}/").content.decode())
+    listing = re.sub(r"<[^>]+>", "", client.get("/leagues/").content.decode())
+    assert f"{name} · tables of 5" in detail
+    assert f"Evening club · {name}" in listing
