@@ -114,6 +114,19 @@ class Stats:
     replayed: int = 0  # moves a retry found applied already (same Idempotency-Key)
 
 
+class NotJSON(RuntimeError):
+    """A reply whose body is not JSON (an HTML error page of the HTTP server, say): the run reports its
+    request, status, content type and size, and the start of the body, not a bare decoding error. The
+    API answers JSON only, so such a body is never a game's view."""
+
+    def __init__(self, method: str, path: str, status: int, content_type: str, payload: bytes) -> None:
+        super().__init__(
+            f"{method} {path} answered {status} with {len(payload)} bytes of "
+            f"{content_type or 'no content type'}, not JSON: {payload[:120]!r}"
+        )
+        self.status = status
+
+
 class Balancer:
     """A round-robin load balancer's choice of web node, shared by the clients: each request goes to the
     next node in rotation; a node whose connection failed is taken out (a passive health check) until
@@ -169,7 +182,9 @@ class Client:
         self.rate = rate  # this client's moves per second; 0: as fast as the server answers
         self.retry_for = retry_for
 
-    def _send(self, method: str, path: str, headers: dict[str, str], data: bytes | None) -> tuple[int, bytes]:
+    def _send(
+        self, method: str, path: str, headers: dict[str, str], data: bytes | None
+    ) -> tuple[int, bytes, str]:
         port = self.balancer.next_port()
         conn = self.conns[port]
         try:
@@ -181,7 +196,7 @@ class Client:
             if self.retry_for:
                 self.balancer.down(port)
             raise
-        return response.status, payload
+        return response.status, payload, response.getheader("Content-Type") or ""
 
     def call(
         self, method: str, path: str, token: str, body: Any = None, key: str | None = None
@@ -196,14 +211,19 @@ class Client:
         give_up = time.monotonic() + self.retry_for
         while True:
             try:
-                status, payload = self._send(method, path, headers, data)
+                status, payload, content_type = self._send(method, path, headers, data)
                 break
             except (OSError, http.client.HTTPException):
                 if time.monotonic() >= give_up:
                     raise
                 self.stats.retries += 1
                 time.sleep(0.1)
-        return status, json.loads(payload) if payload else None
+        if not payload:
+            return status, None
+        try:
+            return status, json.loads(payload)
+        except ValueError:
+            raise NotJSON(method, path, status, content_type, payload) from None
 
     def new_game(self) -> tuple[int, list[dict[str, Any]]]:
         """Create a Bao Bei game with seat 0 and join it with seat 1; return its id and open decisions."""
