@@ -169,6 +169,17 @@ def game_list_for_user(*, user: User) -> QuerySet[WithAnnotations[Game, WaitingF
     )
 
 
+def game_list_watchable(*, status: str) -> QuerySet[Game]:
+    """The games of ``status`` that anybody may watch, signed in or not (``game_may_view`` for a
+    stranger): public games, except those of a private league. Unlisted and private games are never
+    listed. The seats and their people come along for the list (one query each, whatever the count)."""
+    return (
+        Game.objects.filter(visibility=Game.Visibility.PUBLIC, status=status)
+        .exclude(league_fixture__round__season__league__is_public=False)
+        .prefetch_related("seats__user__profile")
+    )
+
+
 def game_list_awaiting(*, user: User) -> QuerySet[WithAnnotations[Game, WaitingForMe]]:
     """Active games with an open decision owned by the user's seat."""
     return game_list_for_user(user=user).filter(waiting_for_me=True, status=Game.Status.ACTIVE)

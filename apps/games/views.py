@@ -12,6 +12,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
 from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest, QueryDict
 from django.shortcuts import redirect, render
@@ -34,6 +35,9 @@ from .presenters.table import seat_away, table_clocks, table_seats
 
 #: How many recent history entries the game page shows (the history page has them all).
 RECENT_HISTORY = 30
+#: Games in play a page of the watch list shows, and how many of the latest finished games it lists.
+WATCH_PAGE = 25
+WATCH_FINISHED = 10
 #: How often the board asks whether the game has changed; faster while a bot is thinking.
 POLL_SECONDS = 4
 THINKING_POLL_SECONDS = 1
@@ -62,6 +66,17 @@ def home(request: HttpRequest) -> HttpResponse:
             "bot_hold_text": lifecycle.BOT_HOLD_TEXT,
         },
     )
+
+
+def games_watch(request: HttpRequest) -> HttpResponse:
+    """The games anybody may watch: public games in play (newest first, a page at a time) and the
+    latest finished ones. Names, game and dates only: nothing of a game's state, not even its number
+    of moves (a hidden answer does not count in what others see, BB-30.6)."""
+    in_play = Paginator(
+        selectors.game_list_watchable(status=Game.Status.ACTIVE).order_by("-started_at", "-pk"), WATCH_PAGE
+    ).get_page(request.GET.get("page"))
+    finished = selectors.game_list_watchable(status=Game.Status.FINISHED).order_by("-finished_at", "-pk")
+    return render(request, "games/watch.html", {"in_play": in_play, "finished": finished[:WATCH_FINISHED]})
 
 
 @login_required
