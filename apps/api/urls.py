@@ -26,6 +26,7 @@ urlpatterns = [
     path("v1/bots/<int:bot_id>/tokens/", account.BotTokenCreateApi.as_view(), name="bot-token-create"),
     path("v1/games/", games.GameListApi.as_view(), name="game-list"),
     path("v1/games/join/", games.GameJoinApi.as_view(), name="game-join"),
+    path("v1/games/watch/", games.GameWatchApi.as_view(), name="game-watch"),
     path("v1/games/<int:game_id>/", games.GameDetailApi.as_view(), name="game-detail"),
     path("v1/games/<int:game_id>/history/", games.GameHistoryApi.as_view(), name="game-history"),
     path("v1/games/<int:game_id>/record/", games.GameRecordApi.as_view(), name="game-record"),

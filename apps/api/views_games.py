@@ -55,6 +55,46 @@ def _open_decisions(game: Game, viewer: int | None) -> list[dict[str, Any]]:
     ]
 
 
+class GameWatchApi(APIView):
+    """The games anybody may watch, as the watch page lists them: public games of ``status``, not
+    those of a private league; in play newest first, finished latest first, a page at a time."""
+
+    PAGE_SIZE = 25
+
+    class FilterSerializer(QueryInput):
+        status = serializers.ChoiceField(
+            choices=[Game.Status.ACTIVE.value, Game.Status.FINISHED.value],
+            required=False,
+            default=Game.Status.ACTIVE.value,
+            help_text="active: in play (newest start first); finished: over (latest end first).",
+        )
+        page = serializers.IntegerField(required=False, default=1, min_value=1, help_text="From 1.")
+
+    class PageSerializer(serializers.Serializer):
+        count = serializers.IntegerField(help_text="Games in the list, over all pages.")
+        page = serializers.IntegerField()
+        pages = serializers.IntegerField(help_text="Pages in all (a page past the last is empty).")
+        results = GameSummarySerializer(many=True)
+
+    @extend_schema(operation_id="games_watch", parameters=[FilterSerializer], responses=PageSerializer)
+    def get(self, request: AuthenticatedRequest) -> Response:
+        filters = self.FilterSerializer(data=request.query_params)
+        filters.is_valid(raise_exception=True)
+        wanted, page = filters.validated_data["status"], filters.validated_data["page"]
+        order = ("-started_at", "-pk") if wanted == Game.Status.ACTIVE else ("-finished_at", "-pk")
+        listed = game_selectors.game_list_watchable(status=wanted).order_by(*order)
+        count = listed.count()
+        start = (page - 1) * self.PAGE_SIZE
+        results = []
+        for game in listed[start : start + self.PAGE_SIZE]:
+            seat = game_selectors.seat_of(game, request.user)
+            results.append(game_summary(game, seat.position if seat else None))
+        pages = max(1, -(-count // self.PAGE_SIZE))
+        return Response(
+            self.PageSerializer({"count": count, "page": page, "pages": pages, "results": results}).data
+        )
+
+
 class GameListApi(APIView):
     """My games (GET) and creating a game (POST)."""
 

@@ -1,0 +1,75 @@
+"""``GET /api/v1/games/watch/``: the watch page's lists through the API (the same selector), as
+summaries a spectator may read: a watcher's version counts public moves only (BB-30.6)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.db import transaction
+
+from apps.api import views_games
+from apps.games import lifecycle, store
+from apps.games.models import Game
+from tests.factories import GameFactory, UserFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def _finish(game: Game) -> None:
+    with transaction.atomic():
+        lifecycle.game_adjudicate(store.lock_game(game.pk), places={0: 1, 1: 2, 2: 3}, reason="test")
+
+
+def test_public_games_in_play_are_listed_and_unlisted_or_private_ones_are_not(client_for: Any) -> None:
+    public = GameFactory()
+    GameFactory(visibility=Game.Visibility.UNLISTED)
+    GameFactory(visibility=Game.Visibility.PRIVATE)
+    GameFactory(seated=[UserFactory()])  # waiting for players
+
+    body = client_for(UserFactory()).get("/api/v1/games/watch/").json()
+
+    assert [g["public_id"] for g in body["results"]] == [public.public_id]
+    assert body["count"] == 1 and body["page"] == 1 and body["pages"] == 1
+    summary = body["results"][0]
+    assert summary["my_seat"] is None and summary["waiting_for_me"] is False
+    assert summary["version"] == public.public_version
+    assert [s["name"] for s in summary["seats"]] == [s.label for s in public.seats.all()]
+
+
+def test_finished_games_come_latest_first_and_a_seat_of_mine_is_named(client_for: Any) -> None:
+    me = UserFactory()
+    first, second = GameFactory(seated=[me, UserFactory(), UserFactory()]), GameFactory()
+    _finish(first)
+    _finish(second)
+
+    body = client_for(me).get("/api/v1/games/watch/?status=finished").json()
+
+    assert [g["public_id"] for g in body["results"]] == [second.public_id, first.public_id]
+    assert [g["my_seat"] for g in body["results"]] == [None, 0]
+
+
+def test_pages_of_games(client_for: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(views_games.GameWatchApi, "PAGE_SIZE", 2)
+    games = [GameFactory() for _ in range(3)]
+    client = client_for(UserFactory())
+
+    one = client.get("/api/v1/games/watch/").json()
+    two = client.get("/api/v1/games/watch/?page=2").json()
+    past = client.get("/api/v1/games/watch/?page=3").json()
+
+    assert [g["public_id"] for g in one["results"]] == [games[2].public_id, games[1].public_id]
+    assert [g["public_id"] for g in two["results"]] == [games[0].public_id]
+    assert (one["count"], one["pages"], past["results"]) == (3, 2, [])
+
+
+@pytest.mark.parametrize("query", ["?status=open", "?status=aborted", "?page=0", "?page=x"])
+def test_a_bad_filter_is_refused_with_a_stable_code(client_for: Any, query: str) -> None:
+    response = client_for(UserFactory()).get(f"/api/v1/games/watch/{query}")
+
+    assert response.status_code == 400
+    assert response.json()["code"] == "invalid"
+
+
+def test_it_needs_a_token_like_the_rest_of_the_api(client_for: Any) -> None:
+    assert client_for(None).get("/api/v1/games/watch/").status_code == 401
