@@ -120,6 +120,12 @@ class Game(models.Model):
 
     class Meta:
         ordering = ["-created_at"]
+        indexes = [
+            # The watch lists (``selectors.game_list_watchable``): public games in play, newest start
+            # first, and finished ones, latest end first. None of these columns changes with a move.
+            models.Index(fields=["visibility", "status", "-started_at"], name="game_watch_started"),
+            models.Index(fields=["visibility", "status", "-finished_at"], name="game_watch_finished"),
+        ]
 
     def __str__(self) -> str:
         return self.title or f"{self.get_engine_display()} #{self.pk}"

@@ -176,6 +176,7 @@ def game_list_watchable(*, status: str) -> QuerySet[Game]:
     return (
         Game.objects.filter(visibility=Game.Visibility.PUBLIC, status=status)
         .exclude(league_fixture__round__season__league__is_public=False)
+        .defer("state", "result", "options", "timing")  # a list shows none of them
         .prefetch_related("seats__user__profile")
     )
 

@@ -73,3 +73,22 @@ def test_a_bad_filter_is_refused_with_a_stable_code(client_for: Any, query: str)
 
 def test_it_needs_a_token_like_the_rest_of_the_api(client_for: Any) -> None:
     assert client_for(None).get("/api/v1/games/watch/").status_code == 401
+
+
+def test_a_page_costs_the_same_queries_for_many_games_as_for_one(client_for: Any) -> None:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    client = client_for(UserFactory())
+    GameFactory(bots=1)
+
+    def queries() -> int:
+        with CaptureQueriesContext(connection) as captured:
+            assert client.get("/api/v1/games/watch/").status_code == 200
+        return len(captured.captured_queries)
+
+    queries()  # the token's first use is recorded once (an UPDATE), not on every request
+    one = queries()
+    for _ in range(4):
+        GameFactory(bots=2, seated=[UserFactory()])
+    assert queries() == one
