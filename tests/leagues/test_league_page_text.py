@@ -40,6 +40,69 @@ def test_the_chart_has_labelled_axes():
     assert dict(titles) == {"x": charts.X_TITLE, "y": charts.Y_TITLE}
 
 
+LINE = re.compile(
+    r'<polyline fill="none" stroke="([^"]+)" stroke-width="2"'
+    r'(?: stroke-dasharray="([^"]+)")?(?: stroke-dashoffset="([^"]+)")? points="[^"]*"><title>([^<]*)</title>'
+)
+
+
+def _lines(svg: str) -> dict[str, tuple[str, str, str]]:
+    """Each polyline's (colour, dash pattern, dash offset), by the name in its tooltip, in drawing order."""
+    return {name: (colour, dash, offset) for colour, dash, offset, name in LINE.findall(svg)}
+
+
+def test_players_with_the_same_ratings_have_lines_that_still_look_different():
+    """Nine players after one game each: three ratings, three lines drawn three times over; no two
+    lines share both colour and dash pattern, and the coinciding ones differ in their dashes."""
+    names = [f"Bot {n}" for n in range(1, 10)]
+    series = {name: [0.0, [3.3, 1.5, -2.8][i % 3]] for i, name in enumerate(names)}
+
+    lines = _lines(str(charts.rating_chart(series=series)))
+
+    assert sorted(lines) == sorted(names)
+    assert len({(colour, dash) for colour, dash, _ in lines.values()}) == len(names)
+    for same in ([n for i, n in enumerate(names) if i % 3 == k] for k in range(3)):
+        assert len({lines[n][1] for n in same}) == len(same)
+
+
+def test_coinciding_lines_are_drawn_solid_first_and_one_pattern_half_a_period_apart():
+    """Six players with one history: the solid lines go under the dashed ones (else a solid line drawn
+    last would hide every line below it), and the two lines with the same pattern start it half a
+    period apart, so both colours show."""
+    names = [f"p{n}" for n in range(6)]
+    lines = _lines(str(charts.rating_chart(series={name: [0.0, 1.0] for name in names})))
+
+    order = list(lines)
+    assert {order[0], order[1]} == {"p0", "p4"}  # index 0 and 4: the solid pattern
+    assert lines["p1"][1] == lines["p5"][1] == charts.DASHES[1]
+    period = sum(float(n) for n in charts.DASHES[1].split())
+    offsets = {float(lines[n][2] or 0) for n in ("p1", "p5")}
+    assert offsets == {0.0, period / 2}
+
+
+def test_the_legend_shows_each_line_as_it_is_drawn():
+    svg = str(charts.rating_chart(series={n: [0.0, 1.0] for n in ("ann", "bob", "cy", "dee", "eve", "fay")}))
+
+    samples = re.findall(
+        r'<line class="legend-line"[^>]* stroke="([^"]+)" stroke-width="2"'
+        r'(?: stroke-dasharray="([^"]+)")?(?: stroke-dashoffset="([^"]+)")?/>',
+        svg,
+    )
+    names = re.findall(r'<text class="legend-name"[^>]*>([^<]*)</text>', svg)
+    assert names == ["ann", "bob", "cy", "dee", "eve", "fay"]  # the legend keeps the series' order
+    assert dict(zip(names, samples, strict=True)) == _lines(svg)
+
+
+def test_each_game_is_a_dot_with_the_rating_after_it():
+    svg = str(charts.rating_chart(series={"ann": [0.0, 1.25, 2.0]}))
+
+    assert re.findall(r"<circle [^>]*><title>([^<]*)</title></circle>", svg) == [
+        "ann: 0.0 at the start",
+        "ann: 1.2 after 1 game",
+        "ann: 2.0 after 2 games",
+    ]
+
+
 def test_the_league_page_shows_the_organiser_as_organiser(client: Any, toy_league: Any, organiser: Any):
     html = client.get(f"/leagues/{toy_league.slug}/").content.decode()
 
