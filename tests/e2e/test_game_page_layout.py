@@ -31,3 +31,25 @@ def test_what_happened_lines_up_with_the_panels_and_only_its_list_scrolls(live_s
     assert heading_left["history"] == pytest.approx(heading_left["seed"], abs=0.5)
     assert section == ["visible", "none"]
     screenshot("game-panels")
+
+
+def test_every_field_of_the_new_game_form_sits_as_close_to_its_label(live_server, page, screenshot):
+    """Text boxes and menus (a checkbox has the browser's own margin). A field's wrapper is named
+    ``field-<name>``: plain ``players`` was the Bao Huang board's seat row, whose flex gap pushed the
+    Players box away from its label."""
+    UserFactory(username="wren")
+    log_in(page, live_server.url, "wren")
+    page.goto(f"{live_server.url}/games/new/")
+
+    gaps = page.evaluate(
+        """() => Object.fromEntries([...document.querySelectorAll('#new-game .field')].flatMap(f => {
+            const label = f.querySelector('label');
+            const box = f.querySelector('input:not([type=checkbox]), select');
+            const gap = box && box.getBoundingClientRect().top - label.getBoundingClientRect().bottom;
+            return box ? [[box.name, gap]] : [];
+        }))"""
+    )
+
+    assert {"players", "bots", "title"} <= gaps.keys()
+    assert max(gaps.values()) - min(gaps.values()) < 1
+    screenshot("new-game")
