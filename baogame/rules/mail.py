@@ -71,6 +71,18 @@ def plain(value: Any) -> str:
     return "—" if value is None else str(value)
 
 
+def totals_text(totals: Any, seat: int | None, names: Sequence[str]) -> str:
+    """The running totals by player, as the scores table shows them: ``You 12, Kestrel (bot) 30``
+    (``You`` for the mail's reader; ``Seat 2`` past the names given). Anything but a list of totals is
+    shown as ``plain`` shows it."""
+    if not isinstance(totals, list):
+        return plain(totals)
+    return ", ".join(
+        f"{'You' if s == seat else (names[s] if s < len(names) else f'Seat {s}')} {plain(total)}"
+        for s, total in enumerate(totals)
+    )
+
+
 def seat_name(names: Sequence[str], seat: int) -> str:
     """A player's label with their seat number (the mail's commands use seat numbers)."""
     return f"{names[seat]} (seat {seat})" if 0 <= seat < len(names) else f"Seat {seat}"

@@ -12,7 +12,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from ..mail import Action, CommandError, MailLanguage, count, number, plain, seat_name
+from ..mail import Action, CommandError, MailLanguage, count, number, seat_name, totals_text
 from .cards import CARDS
 
 SUMMARY: tuple[tuple[str, str], ...] = (
@@ -207,7 +207,7 @@ def _card(code: Any) -> str:
 
 def view_lines(view: dict[str, Any], seat: int | None, names: Sequence[str]) -> list[str]:
     """Every display as this seat knows it, the discard, the pile and the decision."""
-    lines = [f"Round {view.get('round')}; running totals: {plain(view.get('totals'))}."]
+    lines = [f"Round {view.get('round')}; running totals: {totals_text(view.get('totals'), seat, names)}."]
     for s in view.get("participants", range(len(view.get("displays", [])))):
         display = view["displays"][s]
         who = "You" if s == seat else (names[s] if s < len(names) else f"Seat {s}")

@@ -7,6 +7,10 @@ from typing import Any
 
 from .cards import CARDS
 
+#: The abilities (BB-9.7 … BB-9.12) in words, as the game page's legend names them.
+ABILITY_WORDS = {"peek": "peek", "reveal": "reveal", "blind_swap": "blind swap", "macaw": "look-and-swap",
+                 "toco": "add-a-card", "shoebill": "double replacement"}
+
 
 def _card(code: Any) -> str:
     if code is None or code == "?":
@@ -75,7 +79,8 @@ def describe_event(e: dict[str, Any]) -> str:  # noqa: C901 - one sentence per e
     if t in ("ability_offered", "ability_declined", "ability_no_effect"):
         verb = {"ability_offered": "may use", "ability_declined": "declined",
                 "ability_no_effect": "could not use"}[t]
-        return f"Seat {s} {verb} the {e['ability']} ability of {_card(e['card'])}."
+        ability = ABILITY_WORDS.get(e["ability"], str(e["ability"]).replace("_", " "))
+        return f"Seat {s} {verb} the {ability} ability of {_card(e['card'])}."
     if t == "peeked":
         if "card" in e:
             return f"You peeked at {_pos(e['position'])}: {_card(e['card'])}."
@@ -110,10 +115,29 @@ def describe_event(e: dict[str, Any]) -> str:  # noqa: C901 - one sentence per e
     if t == "shield_activated":
         return f"The Shield now protects seat {s}'s cards."
     if t == "round_ended":
-        return f"Round {e['round']} ended: scores {e['scores']}, running totals {e['totals']}."
+        return _round_ended(e)
     if t == "game_ended":
         return f"The game is over: seat {e['winner']} wins."
     return f"Event {t}."
+
+
+def _round_ended(e: dict[str, Any]) -> str:
+    """"Round 2 ended: seat 0 scored 8 (total 43); seat 1 scored 0 (total 61)." and the BAO outcome
+    (BB-25.7): each seat that played the round, by seat; a seat that sat out a deciding round is left
+    out. A deciding round's scores do not change the totals (BB-15), so it gives scores alone."""
+    scores, totals = e.get("scores") or [], e.get("totals") or []
+    kind = "Deciding round" if e.get("deciding") else "Round"
+    parts = []
+    for seat, score in enumerate(scores):
+        if score is None:
+            continue
+        total = totals[seat] if seat < len(totals) and not e.get("deciding") else None
+        parts.append(f"seat {seat} scored {score}" + ("" if total is None else f" (total {total})"))
+    text = f"{kind} {e['round']} ended: " + ("; ".join(parts) or "no scores") + "."
+    bao = e.get("bao")
+    if bao:
+        text += f" Seat {bao['caller']}'s BAO {'succeeded' if bao['success'] else 'failed'}."
+    return text
 
 
 def describe_decision(d: dict[str, Any]) -> str:

@@ -11,6 +11,7 @@ from baogame.rules.baobei import text
 from baogame.rules.baobei.bots import BOTS, DEFAULT_BOT
 from baogame.rules.baobei.cards import DECK_TABLE
 from baogame.rules.core import RuleError
+from baogame.rules.registry import get_engine
 from bench.engines import play_game
 
 from .helpers import (
@@ -317,6 +318,52 @@ def test_text_describes_events_and_decisions():
         )
         == "Your turn: draw or take the Magpie."
     )
+
+
+def test_a_round_end_names_each_seats_score_and_total_and_the_bao_bb_25_7():
+    e = {
+        "type": "round_ended",
+        "round": 5,
+        "deciding": False,
+        "scores": [8, 0, 14],
+        "round_totals": [8, 3, 14],
+        "totals": [43, 61, 31],
+        "bao": {"caller": 1, "success": True},
+    }
+
+    assert text.describe_event(e) == (
+        "Round 5 ended: seat 0 scored 8 (total 43); seat 1 scored 0 (total 61); seat 2 scored 14 (total 31)."
+        " Seat 1's BAO succeeded."
+    )
+
+
+def test_a_deciding_round_end_leaves_out_the_seats_that_sat_out_and_the_unchanged_totals_bb_15():
+    e = {"type": "round_ended", "round": 9, "deciding": True, "scores": [3, None, 7], "totals": [85, 82, 85]}
+
+    assert text.describe_event(e) == "Deciding round 9 ended: seat 0 scored 3; seat 2 scored 7."
+
+
+def test_played_games_describe_round_ends_and_abilities_in_words_not_codes():
+    """Events as the engine emits them, from seeded games of random bots: a round's end and an
+    ability's offer, refusal or no effect read as words (``blind swap``), never a list or a code."""
+    eng = get_engine("baobei")
+    seen: dict[str, int] = {}
+    for seed in range(4):
+        rng = random.Random(seed)
+        state = eng.setup(3, eng.default_options(3), f"text-seed-{seed}")
+        while decisions := eng.pending(state):  # to the game's end
+            seat = rng.choice(decisions[0]["seats"])
+            state, events = eng.apply(state, seat, BOTS["random"](eng.view(state, seat), rng))
+            for e in events:
+                if e["type"] in ("round_ended", "ability_offered", "ability_declined", "ability_no_effect"):
+                    seen[e["type"]] = seen.get(e["type"], 0) + 1
+                    sentence = text.describe_event(e)
+                    assert "[" not in sentence and "_" not in sentence, sentence
+                    if e["type"] == "round_ended":
+                        played = [n for n, score in enumerate(e["scores"]) if score is not None]
+                        assert all(f"seat {n} scored {e['scores'][n]}" in sentence for n in played)
+
+    assert {"round_ended", "ability_offered", "ability_declined"} <= seen.keys()
 
 
 def test_memory_bot_beats_random_bots():
