@@ -19,7 +19,11 @@ def _card(code: Any) -> str:
     return f"an {name}" if name[0] in "AEIOU" else f"a {name}"
 
 
-def _pos(p: dict[str, int]) -> str:
+def _pos(p: dict[str, int], actor: Any = None, own: str = "their own") -> str:
+    """``seat 2 slot 1``; a slot of the acting seat's own display is ``their own slot 1`` (``own``:
+    ``your`` in a sentence addressed to that seat), not the seat's name twice."""
+    if actor is not None and p["seat"] == actor:
+        return f"{own} slot {p['slot']}"
     return f"seat {p['seat']} slot {p['slot']}"
 
 
@@ -61,7 +65,7 @@ def describe_event(e: dict[str, Any]) -> str:  # noqa: C901 - one sentence per e
             return "The plucking window closed with a pluck."
         return f"The plucking window closed; seats {e['passed']} passed."
     if t == "pluck_resolved":
-        where = ", ".join(_pos(p) for p in e["targets"])
+        where = ", ".join(_pos(p, s) for p in e["targets"])
         word = "double-plucked" if e["kind"] == "double" else "plucked"
         if e["success"]:
             return f"Seat {s} {word} {where}: success, removed {_cards(e['cards'])}."
@@ -83,17 +87,17 @@ def describe_event(e: dict[str, Any]) -> str:  # noqa: C901 - one sentence per e
         return f"Seat {s} {verb} the {ability} ability of {_card(e['card'])}."
     if t == "peeked":
         if "card" in e:
-            return f"You peeked at {_pos(e['position'])}: {_card(e['card'])}."
-        return f"Seat {s} peeked at {_pos(e['position'])}."
+            return f"You peeked at {_pos(e['position'], s, 'your')}: {_card(e['card'])}."
+        return f"Seat {s} peeked at {_pos(e['position'], s)}."
     if t == "revealed":
-        return f"Seat {s} revealed {_pos(e['position'])}: {_card(e['card'])}."
+        return f"Seat {s} revealed {_pos(e['position'], s)}: {_card(e['card'])}."
     if t == "blind_swapped":
-        return f"Seat {s} swapped {_pos(e['positions'][0])} and {_pos(e['positions'][1])} blind."
+        return f"Seat {s} swapped {_pos(e['positions'][0], s)} and {_pos(e['positions'][1], s)} blind."
     if t == "macaw_looked":
-        where = f"{_pos(e['positions'][0])} and {_pos(e['positions'][1])}"
         if "cards" in e:
-            return f"You looked at {where}: {_cards(e['cards'])}."
-        return f"Seat {s} looked at {where}."
+            mine = f"{_pos(e['positions'][0], s, 'your')} and {_pos(e['positions'][1], s, 'your')}"
+            return f"You looked at {mine}: {_cards(e['cards'])}."
+        return f"Seat {s} looked at {_pos(e['positions'][0], s)} and {_pos(e['positions'][1], s)}."
     if t == "macaw_decided":
         return f"Seat {s} {'swapped' if e['swap'] else 'did not swap'} the two cards."
     if t == "toco_added":

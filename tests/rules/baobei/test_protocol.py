@@ -320,6 +320,34 @@ def test_text_describes_events_and_decisions():
     )
 
 
+def test_a_slot_of_the_acting_seats_own_display_is_their_own_not_their_name_twice():
+    pluck = {
+        "type": "pluck_resolved",
+        "seat": 2,
+        "kind": "double",
+        "targets": [{"seat": 2, "slot": 0}, {"seat": 1, "slot": 3}],
+        "gifts": [None, 4],
+        "success": True,
+        "cards": [MAGPIE, MAGPIE],
+    }
+    looked = {
+        "type": "macaw_looked",
+        "seat": 0,
+        "positions": [{"seat": 0, "slot": 1}, {"seat": 2, "slot": 2}],
+    }
+
+    assert text.describe_event(pluck) == (
+        "Seat 2 double-plucked their own slot 0, seat 1 slot 3: success, removed a Magpie and a Magpie."
+    )
+    assert text.describe_event(looked) == "Seat 0 looked at their own slot 1 and seat 2 slot 2."
+    assert text.describe_event({**looked, "cards": [MAGPIE, MAGPIE]}) == (
+        "You looked at your slot 1 and seat 2 slot 2: a Magpie and a Magpie."
+    )
+    peek = {"type": "peeked", "seat": 1, "position": {"seat": 1, "slot": 2}}
+    assert text.describe_event(peek) == "Seat 1 peeked at their own slot 2."
+    assert text.describe_event({**peek, "card": MAGPIE}) == "You peeked at your slot 2: a Magpie."
+
+
 def test_a_round_end_names_each_seats_score_and_total_and_the_bao_bb_25_7():
     e = {
         "type": "round_ended",
