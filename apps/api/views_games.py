@@ -59,7 +59,7 @@ class GameWatchApi(APIView):
     """The games anybody may watch, as the watch page lists them: public games of ``status``, not
     those of a private league; in play newest first, finished latest first, a page at a time."""
 
-    PAGE_SIZE = 25
+    PAGE_SIZE = game_selectors.WATCH_PAGE_SIZE
 
     class FilterSerializer(QueryInput):
         status = serializers.ChoiceField(
@@ -81,8 +81,7 @@ class GameWatchApi(APIView):
         filters = self.FilterSerializer(data=request.query_params)
         filters.is_valid(raise_exception=True)
         wanted, page = filters.validated_data["status"], filters.validated_data["page"]
-        order = ("-started_at", "-pk") if wanted == Game.Status.ACTIVE else ("-finished_at", "-pk")
-        listed = game_selectors.game_list_watchable(status=wanted).order_by(*order)
+        listed = game_selectors.game_list_watchable(status=wanted)
         count = listed.count()
         start = (page - 1) * self.PAGE_SIZE
         results = []

@@ -169,15 +169,27 @@ def game_list_for_user(*, user: User) -> QuerySet[WithAnnotations[Game, WaitingF
     )
 
 
+#: A page of a watch list, on the Watch page and in the API.
+WATCH_PAGE_SIZE = 25
+#: The watch lists' order (the indexes ``game_watch_started`` and ``game_watch_finished``): games in
+#: play newest start first, finished ones latest end first.
+WATCH_ORDER: dict[str, tuple[str, str]] = {
+    Game.Status.ACTIVE: ("-started_at", "-pk"),
+    Game.Status.FINISHED: ("-finished_at", "-pk"),
+}
+
+
 def game_list_watchable(*, status: str) -> QuerySet[Game]:
     """The games of ``status`` that anybody may watch, signed in or not (``game_may_view`` for a
-    stranger): public games, except those of a private league. Unlisted and private games are never
-    listed. The seats and their people come along for the list (one query each, whatever the count)."""
+    stranger): public games, except those of a private league, in ``WATCH_ORDER``. Unlisted and
+    private games are never listed. The seats and their people come along for the list (one query
+    each, whatever the count)."""
     return (
         Game.objects.filter(visibility=Game.Visibility.PUBLIC, status=status)
         .exclude(league_fixture__round__season__league__is_public=False)
         .defer("state", "result", "options", "timing")  # a list shows none of them
         .prefetch_related("seats__user__profile")
+        .order_by(*WATCH_ORDER.get(status, ("-created_at", "-pk")))
     )
 
 

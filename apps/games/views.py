@@ -36,7 +36,7 @@ from .presenters.table import seat_away, table_clocks, table_seats
 #: How many recent history entries the game page shows (the history page has them all).
 RECENT_HISTORY = 30
 #: Games in play a page of the watch list shows, and how many of the latest finished games it lists.
-WATCH_PAGE = 25
+WATCH_PAGE = selectors.WATCH_PAGE_SIZE
 WATCH_FINISHED = 10
 #: How often the board asks whether the game has changed; faster while a bot is thinking.
 POLL_SECONDS = 4
@@ -72,10 +72,10 @@ def games_watch(request: HttpRequest) -> HttpResponse:
     """The games anybody may watch: public games in play (newest first, a page at a time) and the
     latest finished ones. Names, game and dates only: nothing of a game's state, not even its number
     of moves (a hidden answer does not count in what others see, BB-30.6)."""
-    in_play = Paginator(
-        selectors.game_list_watchable(status=Game.Status.ACTIVE).order_by("-started_at", "-pk"), WATCH_PAGE
-    ).get_page(request.GET.get("page"))
-    finished = selectors.game_list_watchable(status=Game.Status.FINISHED).order_by("-finished_at", "-pk")
+    in_play = Paginator(selectors.game_list_watchable(status=Game.Status.ACTIVE), WATCH_PAGE).get_page(
+        request.GET.get("page")
+    )
+    finished = selectors.game_list_watchable(status=Game.Status.FINISHED)
     return render(request, "games/watch.html", {"in_play": in_play, "finished": finished[:WATCH_FINISHED]})
 
 
