@@ -5,7 +5,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cat requirements/base.txt requirements/dev.txt | sha1sum | cut -c1-12)
 
-.PHONY: run test lint bench rehearsal venv migrate demo browser clean
+.PHONY: run test lint bench bench-ladder golden rehearsal venv migrate demo browser clean
 
 $(STAMP): requirements/base.txt requirements/dev.txt
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV) || python3 -m venv $(VENV)
@@ -49,6 +49,13 @@ bench: venv
 	$(PY) manage.py bench_deadlines --games 2000
 	$(PY) manage.py bench_store
 	$(PY) manage.py loadtest --clients 32 --seconds 20
+
+## Regenerate the golden API replies (tests/api/golden/) after a change to them on purpose, on SQLite
+## and on the PostgreSQL database DATABASE_URL names; the diff then shows what clients will read.
+golden: venv
+	@case "$$DATABASE_URL" in postgres*) ;; *) echo "set DATABASE_URL=postgres://… (the goldens need both databases)"; exit 1;; esac
+	GOLDEN_UPDATE=1 DATABASE_URL= $(PY) -m pytest tests/api/test_golden_replies.py -n 0 -q
+	GOLDEN_UPDATE=1 $(PY) -m pytest tests/api/test_golden_replies.py -n 0 -q
 
 ## Two web nodes, two workers and beat on this machine; a node and a worker killed mid-run; every game
 ## checked. Needs DATABASE_URL (PostgreSQL, a database of its own) and CELERY_BROKER_URL (Redis).
