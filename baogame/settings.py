@@ -116,20 +116,30 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # A program's API request (a token, no cookie) takes the short chain below instead of this one.
+    "baogame.tokenapi.TokenApiMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "baogame.headers.PrivateResponseMiddleware",  # per-viewer answers: private, no-store; Vary
     "csp.middleware.CSPMiddleware",  # CONTENT_SECURITY_POLICY below
-    # baogame.browsermiddleware: Django's, passing by API requests with a token and no cookie
-    "baogame.browsermiddleware.SessionMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
-    "django.middleware.csrf.CsrfViewMiddleware",  # as named: check --deploy looks for it by name
-    "baogame.browsermiddleware.AuthenticationMiddleware",
-    "baogame.browsermiddleware.MessageMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
-    "baogame.browsermiddleware.HtmxMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",
     "apps.accounts.middleware.UserTimezoneMiddleware",
+]
+#: The middleware of an API request with a token and no cookie (``baogame.tokenapi``): those of
+#: ``MIDDLEWARE`` that shape every answer's headers, in the same order; nothing of a browser's session.
+TOKEN_API_MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "baogame.headers.PrivateResponseMiddleware",
+    "baogame.tokenapi.CSPHeaderMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
 
 ROOT_URLCONF = "baogame.urls"
