@@ -113,7 +113,7 @@ class CSPHeaderMiddleware(CSPMiddleware):
             return super().process_response(request, response)
         if self._headers is None:
             built = super().process_response(request, HttpResponse())
-            self._headers = {name: value for name, value in built.items() if name.startswith("Content-Security")}
+            self._headers = {k: v for k, v in built.items() if k.startswith("Content-Security")}
         for name, value in self._headers.items():
             if name not in response:
                 response[name] = value
