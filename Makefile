@@ -42,13 +42,26 @@ lint: venv
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy
 
-## Benchmarks: engines, deadline settlement, API load.
+## Benchmarks. First the stack's floor (a bare Django view on the same stack, FLOOR_MEASURE), then at once
+## the load test against it (its JSON line gives the ratios to the floor measured in the same minute),
+## the cost ladder from the floor to the site, then engines, deadline settlement and the store.
+## Needs DATABASE_URL pointing at PostgreSQL, and wrk.
+FLOOR_MEASURE ?= ../shared/floor/measure
 bench: venv
+	@test -x $(FLOOR_MEASURE) || { echo "$(FLOOR_MEASURE) not found: set FLOOR_MEASURE=path/to/measure"; exit 1; }
+	@mkdir -p var
+	$(FLOOR_MEASURE) | tee var/floor.txt
+	$(PY) manage.py loadtest --clients 32 --seconds 20 --rate 0 --floor "$$(tail -n 1 var/floor.txt)"
+	$(PY) manage.py loadtest --clients 32 --seconds 20 --rate 300 --floor "$$(tail -n 1 var/floor.txt)"
+	$(PY) manage.py bench_ladder
 	$(PY) -m baogame.rules.bench baobei --games 200
 	$(PY) -m baogame.rules.bench baohuang --games 50
 	$(PY) manage.py bench_deadlines --games 2000
 	$(PY) manage.py bench_store
-	$(PY) manage.py loadtest --clients 32 --seconds 20
+
+## The cost ladder alone: a move request from the floor to the site, one layer at a time.
+bench-ladder: venv
+	$(PY) manage.py bench_ladder
 
 ## Regenerate the golden API replies (tests/api/golden/) after a change to them on purpose, on SQLite
 ## and on the PostgreSQL database DATABASE_URL names; the diff then shows what clients will read.
