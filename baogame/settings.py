@@ -472,7 +472,8 @@ SPECTACULAR_SETTINGS = {
     "SCHEMA_PATH_PREFIX": "/api/v1",
     "COMPONENT_SPLIT_REQUEST": True,
 }
-#: Writes (POST/PUT/PATCH/DELETE) per user, DRF's "N/s|min|hour|day"; "off" disables the limit.
+#: Writes (POST/PUT/PATCH/DELETE) per user, "N/s|min|hour|day": a burst of N, then one per period/N
+#: (``apps.api.throttling``); "off" disables the limit.
 API_WRITE_RATE = env_str("API_WRITE_RATE", "120/min")
 #: The write-rate counters live in this cache. The default (per-process memory) counts per gunicorn
 #: worker; production sets API_CACHE_URL=redis://…/N so that all workers share one count.
