@@ -58,6 +58,11 @@ class Command(BaseCommand):
             help="games per connection made for each playing rung (about 20 moves each)",
         )
         parser.add_argument("--seed", type=int, default=1)
+        parser.add_argument(
+            "--broker",
+            default="filesystem://",
+            help="Celery broker of the served rungs (default: a temporary folder, as the load test's)",
+        )
 
     def handle(self, *args: Any, **opts: Any) -> None:
         if connection.vendor != "postgresql":
@@ -137,7 +142,7 @@ class Command(BaseCommand):
         tmp = tempfile.TemporaryDirectory(prefix="baogame-ladder-")
         env = site_env(
             var_dir=Path(tmp.name),
-            broker="filesystem://",
+            broker=opts["broker"],
             secret_key=new_secret_key(),
             extra={"BAOGAME_LADDER_RUNG": rung},
         )
