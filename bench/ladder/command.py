@@ -78,10 +78,11 @@ class Command(BaseCommand):
         rng = random.Random(opts["seed"])
         results: list[dict[str, Any]] = []
         try:
-            for rung in chosen:
-                result = self._rung(rung, prefix, tokens, rng, opts)
-                results.append(result)
-                self.stdout.write(self._line(result, results[0]))
+            with _memory_broker():  # the games made here queue their tasks nowhere (entered once only)
+                for rung in chosen:
+                    result = self._rung(rung, prefix, tokens, rng, opts)
+                    results.append(result)
+                    self.stdout.write(self._line(result, results[0]))
         finally:
             with connection.cursor() as c:
                 c.execute(rungs.FLOOR_TABLES[0])
@@ -112,13 +113,10 @@ class Command(BaseCommand):
     ) -> list[driver.Source]:
         """Each connection's requests: real moves of its own games, or the floor's posts to random games."""
         if rung in rungs.PLAYING:
-            with _memory_broker():
-                return [
-                    games.source(
-                        games.prepared([f"{prefix}-{i}-0", f"{prefix}-{i}-1"], pair, opts["games"], rng)
-                    )
-                    for i, pair in enumerate(tokens)
-                ]
+            return [
+                games.source(games.prepared([f"{prefix}-{i}-0", f"{prefix}-{i}-1"], pair, opts["games"], rng))
+                for i, pair in enumerate(tokens)
+            ]
         return [self._floor_posts(pair[0], random.Random(rng.random())) for pair in tokens]
 
     @staticmethod
