@@ -24,6 +24,7 @@ from baogame.rules.registry import get_engine
 
 from . import selectors
 from .inputs import JsonInput, QueryInput, query_int
+from .lean import LeanApiView
 from .serializers import DecisionSerializer, EventSerializer, GameSummarySerializer, game_summary
 
 #: /legal answers at most this many actions per page (Bao Bei double plucks can run to thousands).
@@ -300,7 +301,7 @@ class LegalPageSerializer(serializers.Serializer):
     actions = serializers.ListField(child=serializers.JSONField(), help_text="Actions in the wire format.")
 
 
-class GameLegalApi(APIView):
+class GameLegalApi(LeanApiView):
     """My legal actions now (``engine.legal_actions(state, my_seat)``), a page at a time."""
 
     class FilterSerializer(QueryInput):
@@ -373,7 +374,7 @@ def _seat_seq(move: Move | None) -> int | None:
     return game_selectors.seat_seq(move) if move is not None else None
 
 
-class MoveSubmitApi(APIView):
+class MoveSubmitApi(LeanApiView):
     """Submit one action; an ``Idempotency-Key`` header makes a retried request apply once."""
 
     class InputSerializer(JsonInput):
