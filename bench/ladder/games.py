@@ -30,8 +30,8 @@ LONGEST = 400
 
 def script(state: dict[str, Any], rng: random.Random) -> list[tuple[int, dict[str, Any]]]:
     """The moves (seat, action) of a game played from ``state`` to its end."""
-    engine = get_engine("baobei")
-    moves = []
+    engine: Any = get_engine("baobei")  # Bao Bei's engine has legal_page besides the contract
+    moves: list[tuple[int, dict[str, Any]]] = []
     while len(moves) < LONGEST:
         pending = engine.pending(state)
         if not pending:
@@ -65,6 +65,7 @@ def prepared(usernames: list[str], tokens: list[str], games: int, rng: random.Ra
         game = lifecycle.game_create(creator=users[0], engine="baobei", players=2)
         lifecycle.game_join(game_id=game.pk, user=users[1])
         state = Game.objects.values_list("state", flat=True).get(pk=game.pk)
+        assert state is not None, "the game starts once both seats are taken"
         requests += [move_request(game.pk, tokens[seat], action) for seat, action in script(state, rng)]
     return requests
 
