@@ -14,6 +14,7 @@ from rest_framework.views import APIView
 
 from apps.accounts.http import AuthenticatedRequest
 from apps.games import invitations
+from apps.games import lengths as game_lengths
 from apps.games import lifecycle as game_lifecycle
 from apps.games import pipeline as game_pipeline
 from apps.games import selectors as game_selectors
@@ -108,6 +109,18 @@ class GameListApi(APIView):
         options = serializers.DictField(
             required=False, default=dict, help_text="Engine options (rules file)."
         )
+        length = serializers.ChoiceField(
+            choices=game_lengths.all_names(),
+            required=False,
+            allow_null=True,
+            default=None,
+            help_text="The match length by name, for the chosen game: "
+            + game_lengths.names_text()
+            + ". Omitted: the options decide (by default Bao Huang standard, Bao Bei normal). "
+            "A name the game does not have, or custom without a length option: invalid_length; a named "
+            "length with options that set its values otherwise: length_conflict; a value out of range: "
+            "invalid_options.",
+        )
         timing_preset = serializers.ChoiceField(choices=sorted(PRESETS), default="daily")
         title = serializers.CharField(max_length=100, required=False, default="", allow_blank=True)
         bots = serializers.IntegerField(
@@ -161,6 +174,7 @@ class GameListApi(APIView):
             engine=d["engine"],
             players=d["players"],
             options=d["options"],
+            length=d["length"],
             timing_preset=d["timing_preset"],
             title=d["title"],
             bots=d["bots"],

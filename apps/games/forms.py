@@ -11,8 +11,10 @@ from django.http import QueryDict
 
 from baogame import jsonlimits
 from baogame.rules.core import RuleError
+from baogame.rules.gametype import GameType
 from baogame.rules.registry import game_types, get_game_type
 
+from . import lengths
 from .models import Game
 from .presenters import presenter_for
 from .timing import PRESETS
@@ -20,9 +22,26 @@ from .timing import PRESETS
 #: The games a person may create (``Game.Engine``), with their seat limits (BB-1.1, BH-1.1).
 GAMES = [t for t in game_types() if t.name in Game.Engine.values]
 
+#: Who takes the seats that are neither the creator's nor an invited player's.
+OPPONENTS = [
+    ("bots", "Bots: every seat I do not invite someone to"),
+    ("people", "People: the other seats wait for players with the invitation link"),
+    ("some", "Some bots: the number below, the other seats wait for players"),
+]
+
+
+def length_field_name(engine: str) -> str:
+    """The create form's length field of a game (one per game: their names differ, ``short`` too)."""
+    return f"length_{engine}"
+
 
 class GameCreateForm(forms.Form):
-    """Pick the game, seats, options (BB-25.1, BH-25.1) and timing; invite players; fill with bots."""
+    """Pick the game, seats, length, options (BB-25.1, BH-25.1) and timing; invite players; fill with bots.
+
+    Every game's fields are in the form, each marked with its game (``field_games``): without
+    JavaScript a person sees them all, each help text naming its game, and the server reads only the
+    chosen game's; ``static/js/gameforms.js`` shows the chosen game's alone and switches the seats.
+    """
 
     engine = forms.ChoiceField(
         label="Game", choices=[(t.name, f"{t.display_name} ({t.seats_text()})") for t in GAMES]
@@ -31,15 +50,26 @@ class GameCreateForm(forms.Form):
         min_value=min(t.min_players for t in GAMES),
         max_value=max(t.max_players for t in GAMES),
         initial=3,
+        required=False,
         help_text=" ".join(
-            f"{t.display_name} always has {t.fixed_players} seats." for t in GAMES if t.fixed_players
+            f"{t.display_name}: {t.min_players}-{t.max_players}." if t.fixed_players is None
+            else f"{t.display_name} always has {t.fixed_players} seats."
+            for t in GAMES
         ),
+    )
+    opponents = forms.ChoiceField(
+        label="The other seats",
+        choices=OPPONENTS,
+        initial="bots",
+        required=False,
+        widget=forms.RadioSelect,
     )
     bots = forms.IntegerField(
         min_value=0,
         max_value=max(t.max_players for t in GAMES) - 1,
         initial=2,
-        help_text="Seats filled with bots (the last seats).",
+        required=False,
+        help_text="With “some bots”: how many seats bots take (the last seats).",
     )
     timing_preset = forms.ChoiceField(
         label="Timing",
@@ -68,16 +98,62 @@ class GameCreateForm(forms.Form):
     )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        """Each game's option fields come from its presenter (``CREATE_FIELDS``), after the timing."""
+        """Each game's length (``lengths.choices``) and option fields (its presenter's ``CREATE_FIELDS``)
+        come after the timing."""
         super().__init__(*args, **kwargs)
         order = list(self.fields)
         at = order.index("timing_preset") + 1
         options: dict[str, forms.Field] = {}
+        #: Field name -> the game it belongs to (the page shows only the chosen game's).
+        self.field_games: dict[str, str] = {}
         for game_type in GAMES:
+            choices = lengths.choices(game_type.name)
+            if choices:
+                name = length_field_name(game_type.name)
+                options[name] = forms.ChoiceField(
+                    label=f"Length of a {game_type.display_name} game",
+                    choices=choices,
+                    initial=lengths.default_name(game_type.name, game_type.min_players),
+                    required=False,
+                    widget=forms.RadioSelect,
+                    help_text=lengths.rule_text(game_type.name),
+                )
+                self.field_games[name] = game_type.name
             for name, field in presenter_for(game_type.name).CREATE_FIELDS.items():
-                options.setdefault(name, copy.deepcopy(field))
+                if name not in options:
+                    options[name] = copy.deepcopy(field)
+                    self.field_games[name] = game_type.name
         self.fields.update(options)
         self.order_fields(order[:at] + list(options) + order[at:])
+
+    def rows(self) -> list[dict[str, Any]]:
+        """The fields as the template lays them out: each with its game ("" for every game) and the
+        choice that shows it (``when``: a custom length's values, the number of bots)."""
+        out = []
+        for field in self:
+            game = self.field_games.get(field.name, "")
+            when = ""
+            if field.name in lengths.length_keys(game):
+                when = f"{length_field_name(game)}={lengths.CUSTOM}"
+            elif field.name == "bots":
+                when = "opponents=some"
+            out.append({"field": field, "game": game, "when": when,
+                        "choices": isinstance(field.field.widget, forms.RadioSelect)})  # fmt: skip
+        return out
+
+    def client_data(self) -> dict[str, Any]:
+        """What ``gameforms.js`` needs per game: its seats and each length's label per table size."""
+        return {
+            t.name: {
+                "fixed_players": t.fixed_players,
+                "min_players": t.min_players,
+                "max_players": t.max_players,
+                "lengths": {
+                    str(n): dict(lengths.choices(t.name, n)) for n in range(t.min_players, t.max_players + 1)
+                },
+            }
+            for t in GAMES
+        }
 
     def clean_invite(self) -> list[Any]:
         names = [n.strip() for n in self.cleaned_data.get("invite", "").split(",") if n.strip()]
@@ -92,22 +168,82 @@ class GameCreateForm(forms.Form):
         assert data is not None  # Form.clean returns cleaned_data
         engine = data.get("engine")
         game_type = get_game_type(engine) if engine else None
-        if game_type is not None and game_type.fixed_players is not None:
-            data["players"] = game_type.fixed_players
-        players = data.get("players")
-        if game_type is not None and players is not None:
-            low, high = game_type.min_players, game_type.max_players
-            if not low <= players <= high:
-                self.add_error("players", f"This game takes {low}-{high} players.")
-            invited = data.get("invite") or []
-            bots = data.get("bots") or 0
-            if 1 + len(invited) + bots > players:
-                self.add_error("bots", "More players and bots than seats.")
+        if game_type is None:
+            return data
+        self._clean_seats(data, game_type)
+        self._clean_length(data, game_type.name)
         return data
 
+    def _clean_seats(self, data: dict[str, Any], game_type: GameType) -> None:
+        """The table size (a game with one size takes it whatever was asked) and the number of bots."""
+        if game_type.fixed_players is not None:
+            data["players"] = game_type.fixed_players
+        players = data.get("players")
+        low, high = game_type.min_players, game_type.max_players
+        if players is None:
+            if "players" not in self.errors:
+                self.add_error("players", f"{game_type.display_name} takes {low}-{high} players: how many?")
+            return
+        if not low <= players <= high:
+            self.add_error("players", f"{game_type.display_name} takes {low}-{high} players.")
+            return
+        invited = data.get("invite") or []
+        opponents = data.get("opponents") or ("some" if data.get("bots") is not None else "bots")
+        data["opponents"] = opponents
+        taken = 1 + len(invited)
+        if opponents == "bots":
+            data["bots"] = max(players - taken, 0)
+        elif opponents == "people":
+            data["bots"] = 0
+        elif data.get("bots") is None:
+            self.add_error("bots", "How many bots? (Or choose bots in every other seat.)")
+            return
+        if taken + data["bots"] > players:
+            self.add_error(
+                "bots" if opponents == "some" else "invite",
+                f"{game_type.display_name} has {players} seats: you, {len(invited)} invited and "
+                f"{data['bots']} bots make {taken + data['bots']}.",
+            )
+
+    def _clean_length(self, data: dict[str, Any], engine: str) -> None:
+        """The chosen game's length. A custom length's values are read only with "Custom": given with a
+        named length they are refused (the page without JavaScript shows them to every choice), so that
+        nothing typed is silently ignored."""
+        keys = lengths.length_keys(engine)
+        if not keys:
+            data["length"] = None
+            return
+        field = length_field_name(engine)
+        chosen = data.get(field) or None
+        given = [k for k in keys if data.get(k) is not None]
+        if chosen is None:  # a post without the choice (older clients): the values decide
+            data["length"] = lengths.CUSTOM if given else None
+        elif chosen != lengths.CUSTOM and given:
+            names = " and ".join(self._label(k) for k in given)
+            self.add_error(field, f"You gave a {names}: choose Custom to use it, or leave it empty.")
+        elif chosen == lengths.CUSTOM and not given:
+            wanted = " and/or ".join(self._label(k) for k in keys)
+            self.add_error(field, f"A custom length needs a {wanted}.")
+        else:
+            data["length"] = chosen
+
+    def _label(self, name: str) -> str:
+        """A field's label in a sentence (``deal limit``)."""
+        return str(self.fields[name].label or name).lower()
+
     def options(self) -> dict[str, Any]:
-        """The game options the engine's ``setup`` receives (unset ones take their defaults)."""
-        return presenter_for(self.cleaned_data["engine"]).create_options(self.cleaned_data)
+        """The game options the engine's ``setup`` receives (unset ones take their defaults); a
+        custom length's values only with a custom length (``length``)."""
+        engine = self.cleaned_data["engine"]
+        options = presenter_for(engine).create_options(self.cleaned_data)
+        if self.cleaned_data.get("length") != lengths.CUSTOM:
+            options = lengths.without_length(engine, options)
+        return options
+
+    def length(self) -> str | None:
+        """The chosen length's name (``custom``: the values in ``options``); None: the rules' default."""
+        length: str | None = self.cleaned_data.get("length")
+        return length
 
 
 # --- action forms ------------------------------------------------------------------------------------
