@@ -19,6 +19,7 @@ from rest_framework.views import APIView
 
 from apps.accounts.http import AuthenticatedRequest
 from apps.accounts.models import display_name
+from apps.games import lengths as game_lengths
 from apps.games import reliability
 from apps.games import selectors as game_selectors
 from apps.games.errors import ServiceError
@@ -193,6 +194,22 @@ class SeasonCreateApi(APIView):
         )
         rounds = serializers.IntegerField(min_value=1, max_value=100, default=5)
         round_interval_days = serializers.IntegerField(min_value=1, max_value=90, default=7)
+        length = serializers.ChoiceField(
+            choices=game_lengths.all_names(),
+            required=False,
+            allow_null=True,
+            default=None,
+            help_text="The length of every game of the season, by name, for the league's game: "
+            + game_lengths.names_text().replace(" in options", " in length_options")
+            + ". Bao Bei's named thresholds follow each table's size. Omitted: the league's game options "
+            "decide. Errors: invalid_length (a name the game does not have; custom without values, or "
+            "values without custom), invalid_options (a value the rules refuse).",
+        )
+        length_options = serializers.DictField(
+            required=False,
+            default=dict,
+            help_text='With length custom: the values, e.g. {"deal_limit": 4} or {"threshold": 40}.',
+        )
 
     @extend_schema(
         operation_id="leagues_season_create", request=InputSerializer, responses={201: SeasonSerializer}

@@ -35,7 +35,76 @@ def length_field_name(engine: str) -> str:
     return f"length_{engine}"
 
 
-class GameCreateForm(forms.Form):
+def seat_limits(game_type: GameType) -> dict[str, Any]:
+    """A game's table sizes as ``gameforms.js`` reads them (a fixed size sets the seats field)."""
+    return {
+        "fixed_players": game_type.fixed_players,
+        "min_players": game_type.min_players,
+        "max_players": game_type.max_players,
+    }
+
+
+def length_choice_field(engine: str, players: int | None, *, label: str, initial: str) -> forms.ChoiceField:
+    """A game's lengths as radio buttons, each with its meaning (for ``players``, or every table size)."""
+    return forms.ChoiceField(
+        label=label,
+        choices=lengths.choices(engine, players),
+        initial=initial,
+        required=False,
+        widget=forms.RadioSelect,
+        help_text=lengths.rule_text(engine),
+    )
+
+
+def clean_length(form: forms.Form, data: dict[str, Any], *, field: str, engine: str) -> str | None:
+    """The length chosen in ``field`` of a form that also has the game's custom value fields (named by
+    the length's keys); errors added to ``form``. None: nothing chosen and no values (the rules' default).
+
+    A custom length's values are read only with "Custom": given with a named length they are refused
+    (a page without JavaScript shows them under every choice), so that nothing typed is silently
+    ignored; "Custom" without a value is refused too.
+    """
+    keys = lengths.length_keys(engine)
+    chosen = data.get(field) or None
+    given = [k for k in keys if data.get(k) is not None]
+
+    def label(name: str) -> str:
+        return str(form.fields[name].label or name).lower()
+
+    if chosen is None:  # a post without the choice (older clients): the values decide
+        return lengths.CUSTOM if given else None
+    if chosen != lengths.CUSTOM and given:
+        names = " and ".join(label(k) for k in given)
+        form.add_error(field, f"You gave a {names}: choose Custom to use it, or leave it empty.")
+    elif chosen == lengths.CUSTOM and not given:
+        form.add_error(field, f"A custom length needs a {' and/or '.join(label(k) for k in keys)}.")
+    return str(chosen)
+
+
+class FittedForm(forms.Form):
+    """A form whose fields show only for a game (``field_games``) or a choice (``field_when``,
+    ``"<field>=<value>"``): the template marks each row (``_form_rows.html``) and
+    ``static/js/gameforms.js`` shows and hides them; without JavaScript every row shows."""
+
+    field_games: dict[str, str]
+    field_when: dict[str, str]
+
+    def rows(self) -> list[dict[str, Any]]:
+        """The fields as the template lays them out, each with its game and the choice that shows it."""
+        games = getattr(self, "field_games", {})
+        when = getattr(self, "field_when", {})
+        return [
+            {
+                "field": field,
+                "game": games.get(field.name, ""),
+                "when": when.get(field.name, ""),
+                "choices": isinstance(field.field.widget, forms.RadioSelect),
+            }
+            for field in self
+        ]
+
+
+class GameCreateForm(FittedForm):
     """Pick the game, seats, length, options (BB-25.1, BH-25.1) and timing; invite players; fill with bots.
 
     Every game's fields are in the form, each marked with its game (``field_games``): without
@@ -104,50 +173,33 @@ class GameCreateForm(forms.Form):
         order = list(self.fields)
         at = order.index("timing_preset") + 1
         options: dict[str, forms.Field] = {}
-        #: Field name -> the game it belongs to (the page shows only the chosen game's).
-        self.field_games: dict[str, str] = {}
+        self.field_games = {}
+        self.field_when = {"bots": "opponents=some"}
         for game_type in GAMES:
-            choices = lengths.choices(game_type.name)
-            if choices:
-                name = length_field_name(game_type.name)
-                options[name] = forms.ChoiceField(
+            engine = game_type.name
+            if lengths.length_keys(engine):
+                name = length_field_name(engine)
+                options[name] = length_choice_field(
+                    engine,
+                    None,
                     label=f"Length of a {game_type.display_name} game",
-                    choices=choices,
-                    initial=lengths.default_name(game_type.name, game_type.min_players),
-                    required=False,
-                    widget=forms.RadioSelect,
-                    help_text=lengths.rule_text(game_type.name),
+                    initial=lengths.default_name(engine, game_type.min_players),
                 )
-                self.field_games[name] = game_type.name
-            for name, field in presenter_for(game_type.name).CREATE_FIELDS.items():
+                self.field_games[name] = engine
+            for name, field in presenter_for(engine).CREATE_FIELDS.items():
                 if name not in options:
                     options[name] = copy.deepcopy(field)
-                    self.field_games[name] = game_type.name
+                    self.field_games[name] = engine
+                    if name in lengths.length_keys(engine):
+                        self.field_when[name] = f"{length_field_name(engine)}={lengths.CUSTOM}"
         self.fields.update(options)
         self.order_fields(order[:at] + list(options) + order[at:])
-
-    def rows(self) -> list[dict[str, Any]]:
-        """The fields as the template lays them out: each with its game ("" for every game) and the
-        choice that shows it (``when``: a custom length's values, the number of bots)."""
-        out = []
-        for field in self:
-            game = self.field_games.get(field.name, "")
-            when = ""
-            if field.name in lengths.length_keys(game):
-                when = f"{length_field_name(game)}={lengths.CUSTOM}"
-            elif field.name == "bots":
-                when = "opponents=some"
-            out.append({"field": field, "game": game, "when": when,
-                        "choices": isinstance(field.field.widget, forms.RadioSelect)})  # fmt: skip
-        return out
 
     def client_data(self) -> dict[str, Any]:
         """What ``gameforms.js`` needs per game: its seats and each length's label per table size."""
         return {
             t.name: {
-                "fixed_players": t.fixed_players,
-                "min_players": t.min_players,
-                "max_players": t.max_players,
+                **seat_limits(t),
                 "lengths": {
                     str(n): dict(lengths.choices(t.name, n)) for n in range(t.min_players, t.max_players + 1)
                 },
@@ -171,7 +223,8 @@ class GameCreateForm(forms.Form):
         if game_type is None:
             return data
         self._clean_seats(data, game_type)
-        self._clean_length(data, game_type.name)
+        engine = game_type.name
+        data["length"] = clean_length(self, data, field=length_field_name(engine), engine=engine)
         return data
 
     def _clean_seats(self, data: dict[str, Any], game_type: GameType) -> None:
@@ -204,32 +257,6 @@ class GameCreateForm(forms.Form):
                 f"{game_type.display_name} has {players} seats: you, {len(invited)} invited and "
                 f"{data['bots']} bots make {taken + data['bots']}.",
             )
-
-    def _clean_length(self, data: dict[str, Any], engine: str) -> None:
-        """The chosen game's length. A custom length's values are read only with "Custom": given with a
-        named length they are refused (the page without JavaScript shows them to every choice), so that
-        nothing typed is silently ignored."""
-        keys = lengths.length_keys(engine)
-        if not keys:
-            data["length"] = None
-            return
-        field = length_field_name(engine)
-        chosen = data.get(field) or None
-        given = [k for k in keys if data.get(k) is not None]
-        if chosen is None:  # a post without the choice (older clients): the values decide
-            data["length"] = lengths.CUSTOM if given else None
-        elif chosen != lengths.CUSTOM and given:
-            names = " and ".join(self._label(k) for k in given)
-            self.add_error(field, f"You gave a {names}: choose Custom to use it, or leave it empty.")
-        elif chosen == lengths.CUSTOM and not given:
-            wanted = " and/or ".join(self._label(k) for k in keys)
-            self.add_error(field, f"A custom length needs a {wanted}.")
-        else:
-            data["length"] = chosen
-
-    def _label(self, name: str) -> str:
-        """A field's label in a sentence (``deal limit``)."""
-        return str(self.fields[name].label or name).lower()
 
     def options(self) -> dict[str, Any]:
         """The game options the engine's ``setup`` receives (unset ones take their defaults); a

@@ -43,8 +43,7 @@ def test_a_shared_lead_at_the_limit_plays_on_until_it_is_not_bh_17_3_bh_17_6():
     """BH-17.6 with BH-17.3: the limit is reached with seats 0 and 1 tied on top, so a further deal is
     played; after it one seat leads alone and the game ends at once."""
     second_deal = order_hands(*WON)
-    state, events = play_deal(*DRAWN, deal_limit=1, start={"totals": [5, 5, 0, 0, 0]},
-                              deals=[second_deal])
+    state, events = play_deal(*DRAWN, deal_limit=1, start={"totals": [5, 5, 0, 0, 0]}, deals=[second_deal])
 
     assert find(events, "deal_ended")["totals"] == [5, 5, 0, 0, 0]
     assert not state["over"] and state["deal"] == 2
