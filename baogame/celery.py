@@ -1,6 +1,6 @@
 """The Celery application; configuration comes from Django settings (``CELERY_*``).
 
-Queues by urgency (DESIGN.md, "Deadlines"; the README's production section says which worker serves
+Queues by urgency (DESIGN.md, "Deadlines"; docs/production.md says which worker serves
 which): ``deadlines`` (deadline tasks, the sweep, mail recovery), ``people`` (bots and mails of games
 where a person waits), ``background`` (all-bot play, digests, housekeeping). Each name is prefixed
 with ``CELERY_QUEUE_PREFIX`` (empty in production; the real-worker tests use their own).
@@ -33,7 +33,7 @@ def _patch_kombu_redis_detached_channel() -> None:
     worker exits with "Unrecoverable error" (seen in 2 of 3 Redis outages of ~20 s, and reproduced by
     tests/games/test_chaos.py). Raised as ``redis.ConnectionError`` instead, it is ignored like any
     error of a connection being thrown away, and the worker reconnects; the unacked messages come back
-    after the visibility timeout. The worker is still supervised (README), in case of other failures.
+    after the visibility timeout. The worker is still supervised (docs/production.md), in case of other failures.
     """
     import redis
     from kombu.transport import redis as kombu_redis

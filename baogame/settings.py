@@ -3,7 +3,7 @@
 A fresh checkout runs with no configuration at all: SQLite under ``var/``, a Celery worker and beat
 on Celery's filesystem transport under ``var/``, and e-mail written to files under ``var/mail/``.
 Production sets ``DATABASE_URL``, ``CELERY_BROKER_URL``, ``EMAIL_URL``, ``SECRET_KEY``,
-``ALLOWED_HOSTS`` and ``DEBUG=False``; see the README.
+``ALLOWED_HOSTS`` and ``DEBUG=False``; see docs/production.md.
 """
 
 from __future__ import annotations
@@ -329,7 +329,7 @@ GAMES_SETTLE_BATCH = env_int("GAMES_SETTLE_BATCH", 100)
 #: Sweeps one process runs at once on PostgreSQL, each in a thread with a database connection of its
 #: own (so a worker holds this many more connections while it sweeps): one computes its batch while
 #: another waits for the database. 1 (the default) settles in the calling thread only; more pays only
-#: when the database is slow to answer (README, "Deadlines, plucking windows and absent players").
+#: when the database is slow to answer (docs/benchmarks.md).
 GAMES_SETTLE_THREADS = env_int("GAMES_SETTLE_THREADS", 1)
 #: /healthz answers 503 when the sweep or a queue's worker has not done its work for this many seconds.
 HEALTHZ_MAX_AGE = env_int("HEALTHZ_MAX_AGE", 3 * GAMES_SWEEP_INTERVAL)
@@ -337,7 +337,7 @@ HEALTHZ_MAX_AGE = env_int("HEALTHZ_MAX_AGE", 3 * GAMES_SWEEP_INTERVAL)
 GAMES_SCHEDULE_TASKS = env_bool("GAMES_SCHEDULE_TASKS", True)
 #: The reads and writes of a move (lock, seats, decisions, the move and decision rows) and the API
 #: token lookup run as SQL built once and sent in one round trip (``apps.games.sql``); off, the plain
-#: ORM does the same work query by query. Same results either way; the README's Benchmarks say why.
+#: ORM does the same work query by query. Same results either way; docs/benchmarks.md says why.
 GAMES_HAND_SQL = env_bool("GAMES_HAND_SQL", True)
 #: Seconds an all-bot game's bot loop pauses between moves (outside its transaction). SQLite lets one
 #: writer in at a time and a loop that takes the lock again at once starves the games where people wait,

@@ -1,5 +1,5 @@
 """Benchmarks: the engines (``engines``), deadline settlement (``deadlines``) and the API under load
-(``loadtest``). Each prints its figures, then one JSON line; the README's "Benchmarks" table has them.
+(``loadtest``). Each prints its figures, then one JSON line; docs/benchmarks.md has them.
 ``rehearsal`` (with ``rehearsal_checks``) plays two web nodes, two workers and beat with a node and a
 worker killed, and checks every game; ``apiclient`` holds what it shares with ``loadtest``.
 

@@ -1,4 +1,4 @@
-"""The README's plain-Python client really plays: run it against a live server until the game ends."""
+"""The API docs page's plain-Python client really plays: run it against a live server until the game ends."""
 
 from __future__ import annotations
 
@@ -15,11 +15,11 @@ from apps.api.services import token_create
 from apps.games import lifecycle as game_lifecycle
 from apps.games.models import Game
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+README = Path(__file__).resolve().parents[2] / "docs" / "api.md"
 
 
 def _client_source() -> str:
-    """The one Python block of the README that talks to the API."""
+    """The one Python block of the API docs page that talks to the API."""
     blocks = re.findall(r"```python\n(.*?)```", README.read_text(), flags=re.S)
     (client,) = [b for b in blocks if "BAOGAME_TOKEN" in b]
     return client
