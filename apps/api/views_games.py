@@ -14,7 +14,6 @@ from rest_framework.views import APIView
 
 from apps.accounts.http import AuthenticatedRequest
 from apps.games import invitations
-from apps.games import lengths as game_lengths
 from apps.games import lifecycle as game_lifecycle
 from apps.games import pipeline as game_pipeline
 from apps.games import selectors as game_selectors
@@ -24,7 +23,7 @@ from apps.games.timing import PRESETS
 from baogame.rules.registry import get_engine
 
 from . import selectors
-from .inputs import JsonInput, QueryInput, query_int
+from .inputs import JsonInput, QueryInput, length_field, query_int
 from .serializers import DecisionSerializer, EventSerializer, GameSummarySerializer, game_summary
 
 #: /legal answers at most this many actions per page (Bao Bei double plucks can run to thousands).
@@ -109,17 +108,10 @@ class GameListApi(APIView):
         options = serializers.DictField(
             required=False, default=dict, help_text="Engine options (rules file)."
         )
-        length = serializers.ChoiceField(
-            choices=game_lengths.all_names(),
-            required=False,
-            allow_null=True,
-            default=None,
-            help_text="The match length by name, for the chosen game: "
-            + game_lengths.names_text()
-            + ". Omitted: the options decide (by default Bao Huang standard, Bao Bei normal). "
-            "A name the game does not have, or custom without a length option: invalid_length; a named "
-            "length with options that set its values otherwise: length_conflict; a value out of range: "
-            "invalid_options.",
+        length = length_field(
+            where="for the chosen game (by default Bao Huang standard, Bao Bei normal, scaled for players; "
+            "a named length with options that set its values otherwise: length_conflict)",
+            options="options",
         )
         timing_preset = serializers.ChoiceField(choices=sorted(PRESETS), default="daily")
         title = serializers.CharField(max_length=100, required=False, default="", allow_blank=True)

@@ -19,7 +19,6 @@ from rest_framework.views import APIView
 
 from apps.accounts.http import AuthenticatedRequest
 from apps.accounts.models import display_name
-from apps.games import lengths as game_lengths
 from apps.games import reliability
 from apps.games import selectors as game_selectors
 from apps.games.errors import ServiceError
@@ -29,7 +28,7 @@ from apps.leagues import divisions as league_divisions
 from apps.leagues import selectors as league_selectors
 from apps.leagues import services as league_services
 
-from .inputs import NO_CONTROL_CHARACTERS, JsonInput
+from .inputs import NO_CONTROL_CHARACTERS, JsonInput, length_field
 from .serializers import GameSummarySerializer, game_summary
 from .views_games import game_answer
 from .views_leagues import SeasonSerializer, league_organised
@@ -194,16 +193,11 @@ class SeasonCreateApi(APIView):
         )
         rounds = serializers.IntegerField(min_value=1, max_value=100, default=5)
         round_interval_days = serializers.IntegerField(min_value=1, max_value=90, default=7)
-        length = serializers.ChoiceField(
-            choices=game_lengths.all_names(),
-            required=False,
-            allow_null=True,
-            default=None,
-            help_text="The length of every game of the season, by name, for the league's game: "
-            + game_lengths.names_text().replace(" in options", " in length_options")
-            + ". Bao Bei's named thresholds follow each table's size. Omitted: the league's game options "
-            "decide. Errors: invalid_length (a name the game does not have; custom without values, or "
-            "values without custom), invalid_options (a value the rules refuse).",
+        length = length_field(
+            where="of every game of the season, for the league's game (Bao Bei's thresholds follow each "
+            "table's size; the league's game options decide when it is omitted; length_options without "
+            "custom: invalid_length)",
+            options="length_options",
         )
         length_options = serializers.DictField(
             required=False,

@@ -43,7 +43,8 @@ def test_every_field_of_the_new_game_form_sits_as_close_to_its_label(live_server
     page.check("input[name=opponents][value=some]")  # shows the number of bots
 
     gaps = page.evaluate(
-        """() => Object.fromEntries([...document.querySelectorAll('#new-game .field:not([hidden])')].flatMap(f => {
+        """() => Object.fromEntries([...document.querySelectorAll('#new-game .field:not([hidden])')]
+            .flatMap(f => {
             const label = f.querySelector('label');
             const box = f.querySelector('input:not([type=checkbox]), select');
             const gap = box && box.getBoundingClientRect().top - label.getBoundingClientRect().bottom;
