@@ -29,7 +29,7 @@
     el.querySelectorAll("input, select, textarea").forEach(function (input) { input.disabled = !shown; });
   }
 
-  function fitSeats(form, info) {
+  function fitSeats(form, info, switched) {
     var seats = form.dataset.seatsField && form.querySelector('input[name="' + form.dataset.seatsField + '"]');
     if (!seats || !info.min_players) return null;
     if (info.fixed_players) {
@@ -40,7 +40,7 @@
       if (seats.readOnly && seats.dataset.chosen) seats.value = seats.dataset.chosen;
       seats.readOnly = false;
       var n = parseInt(seats.value, 10);
-      if (!(n >= info.min_players && n <= info.max_players)) {
+      if (switched && !(n >= info.min_players && n <= info.max_players)) {  // not while typing
         seats.value = Math.min(Math.max(n || info.min_players, info.min_players), info.max_players);
       }
     }
@@ -62,7 +62,8 @@
 
   function summarise(form, players) {
     var out = form.querySelector(".seat-summary");
-    if (!out || !players) return;
+    if (!out) return;
+    if (!players) { out.hidden = true; return; }
     var invite = form.querySelector('input[name="invite"]');
     var invited = invite ? invite.value.split(",").filter(function (n) { return n.trim(); }).length : 0;
     var mode = valueOf(form, "opponents") || "bots";
@@ -82,7 +83,9 @@
   function update(form, data) {
     var game = valueOf(form, form.dataset.gameField);
     var info = data[game] || {};
-    var players = fitSeats(form, info);
+    var switched = form.dataset.shownGame !== game;
+    form.dataset.shownGame = game;
+    var players = fitSeats(form, info, switched);
     form.querySelectorAll("[data-game], [data-when]").forEach(function (el) {
       var shown = !el.dataset.game || !game || el.dataset.game === game;
       if (shown && el.dataset.when) {
