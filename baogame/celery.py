@@ -33,8 +33,8 @@ def _patch_kombu_redis_detached_channel() -> None:
     worker exits with "Unrecoverable error" (seen in 2 of 3 Redis outages of ~20 s, and reproduced by
     tests/games/test_chaos.py). Raised as ``redis.ConnectionError`` instead, it is ignored like any
     error of a connection being thrown away, and the worker reconnects; the unacked messages come back
-    after the visibility timeout. The worker is still supervised (docs/production.md), in case of
-    other failures.
+    after the visibility timeout. The worker is still supervised (docs/production.md), in case of other
+    failures.
     """
     import redis
     from kombu.transport import redis as kombu_redis

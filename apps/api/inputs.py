@@ -20,6 +20,8 @@ from typing import Any
 from django.core.validators import RegexValidator
 from rest_framework import serializers
 
+from apps.games import lengths as game_lengths
+
 _RFC3339 = re.compile(
     r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]{1,9})?(Z|[+-][0-9]{2}:[0-9]{2})"
 )
@@ -110,3 +112,19 @@ class QueryInput(serializers.Serializer):
             else:
                 values[name] = raw
         return super().to_internal_value(values)
+
+
+def length_field(*, where: str, options: str) -> serializers.ChoiceField:
+    """A match length by name (``apps.games.lengths``), optional: every game's names in the schema,
+    with what each means; the service refuses a name the game does not have (``invalid_length``).
+    ``where`` says whose length it is, ``options`` where a custom length's values go."""
+    return serializers.ChoiceField(
+        choices=game_lengths.all_names(),
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text=f"The match length by name, {where}: "
+        + game_lengths.names_text().replace(" in options", f" in {options}")
+        + ". Omitted: the options decide. A name the game does not have, or custom without a value: "
+        "invalid_length; a value the rules refuse: invalid_options.",
+    )

@@ -61,6 +61,14 @@ class GameSummarySerializer(serializers.Serializer):
         "open (BB-30.6)."
     )
     timing_preset = serializers.CharField()
+    length = serializers.CharField(
+        allow_blank=True,
+        help_text="The match length's name (Bao Huang one_deal, short, standard; Bao Bei short, normal, "
+        "long; or custom), from the game's options.",
+    )
+    length_text = serializers.CharField(
+        allow_blank=True, help_text="The length in words, e.g. 'Short: 3 deals, or first to 30'."
+    )
     created_at = serializers.DateTimeField()
     started_at = serializers.DateTimeField(allow_null=True)
     finished_at = serializers.DateTimeField(allow_null=True)
@@ -128,6 +136,8 @@ def game_summary(game: Game, my_seat: int | None, decisions: list[Decision] | No
         "players": game.players,
         "version": viewer_version(game, my_seat),
         "timing_preset": game.timing_preset,
+        "length": game.length,
+        "length_text": game.length_text,
         "created_at": game.created_at,
         "started_at": game.started_at,
         "finished_at": game.finished_at,

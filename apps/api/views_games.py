@@ -23,7 +23,7 @@ from apps.games.timing import PRESETS
 from baogame.rules.registry import get_engine
 
 from . import selectors
-from .inputs import JsonInput, QueryInput, query_int
+from .inputs import JsonInput, QueryInput, length_field, query_int
 from .lean import LeanApiView
 from .serializers import DecisionSerializer, EventSerializer, GameSummarySerializer, game_summary
 
@@ -109,6 +109,11 @@ class GameListApi(APIView):
         options = serializers.DictField(
             required=False, default=dict, help_text="Engine options (rules file)."
         )
+        length = length_field(
+            where="for the chosen game (by default Bao Huang standard, Bao Bei normal, scaled for players; "
+            "a named length with options that set its values otherwise: length_conflict)",
+            options="options",
+        )
         timing_preset = serializers.ChoiceField(choices=sorted(PRESETS), default="daily")
         title = serializers.CharField(max_length=100, required=False, default="", allow_blank=True)
         bots = serializers.IntegerField(
@@ -162,6 +167,7 @@ class GameListApi(APIView):
             engine=d["engine"],
             players=d["players"],
             options=d["options"],
+            length=d["length"],
             timing_preset=d["timing_preset"],
             title=d["title"],
             bots=d["bots"],

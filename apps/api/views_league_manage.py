@@ -28,7 +28,7 @@ from apps.leagues import divisions as league_divisions
 from apps.leagues import selectors as league_selectors
 from apps.leagues import services as league_services
 
-from .inputs import NO_CONTROL_CHARACTERS, JsonInput
+from .inputs import NO_CONTROL_CHARACTERS, JsonInput, length_field
 from .serializers import GameSummarySerializer, game_summary
 from .views_games import game_answer
 from .views_leagues import SeasonSerializer, league_organised
@@ -193,6 +193,17 @@ class SeasonCreateApi(APIView):
         )
         rounds = serializers.IntegerField(min_value=1, max_value=100, default=5)
         round_interval_days = serializers.IntegerField(min_value=1, max_value=90, default=7)
+        length = length_field(
+            where="of every game of the season, for the league's game (Bao Bei's thresholds follow each "
+            "table's size; the league's game options decide when it is omitted; length_options without "
+            "custom: invalid_length)",
+            options="length_options",
+        )
+        length_options = serializers.DictField(
+            required=False,
+            default=dict,
+            help_text='With length custom: the values, e.g. {"deal_limit": 4} or {"threshold": 40}.',
+        )
 
     @extend_schema(
         operation_id="leagues_season_create", request=InputSerializer, responses={201: SeasonSerializer}

@@ -17,6 +17,7 @@ from apps.accounts.http import AuthenticatedRequest
 from apps.accounts.models import display_name
 from apps.games.errors import ServiceError
 from apps.games.timing import PRESETS
+from apps.leagues import season_length
 from apps.leagues import selectors as league_selectors
 from apps.leagues import services as league_services
 from apps.leagues.formats import FORMATS
@@ -62,6 +63,18 @@ class SeasonSerializer(serializers.Serializer):
         allow_null=True,
         help_text="When an organiser confirmed the divisions (null: not yet, or no divisions).",
     )
+    length = serializers.CharField(
+        allow_blank=True,
+        help_text="The length of every game of the season by name (as games_create takes it); empty: the "
+        "league's game options decide.",
+    )
+    length_options = serializers.DictField(help_text="A custom length's values, e.g. {\"deal_limit\": 4}.")
+    length_text = serializers.SerializerMethodField(
+        help_text="The length in words at the league's table size, e.g. 'Short: 3 deals, or first to 30'."
+    )
+
+    def get_length_text(self, season: Season) -> str:
+        return season_length.season_length_text(season)
 
 
 class StandingSerializer(serializers.Serializer):
@@ -136,7 +149,14 @@ class LeagueCreateApi(APIView):
         is_public = serializers.BooleanField(
             default=True, help_text="A private league is seen by members only."
         )
-        players_per_table = serializers.IntegerField(min_value=2, max_value=6, default=4)
+        players_per_table = serializers.IntegerField(
+            min_value=2,
+            max_value=6,
+            required=False,
+            allow_null=True,
+            default=None,
+            help_text="Omitted: the game's one table size (Bao Huang: 5), else 4.",
+        )
         allow_smaller_tables = serializers.BooleanField(default=True)
         engine_options = serializers.DictField(required=False, default=dict, help_text="Engine options.")
         timing_preset = serializers.ChoiceField(choices=sorted(PRESETS), default="weekly")

@@ -11,8 +11,11 @@ from django.http import QueryDict
 
 from baogame import jsonlimits
 from baogame.rules.core import RuleError
+from baogame.rules.gametype import GameType
 from baogame.rules.registry import game_types, get_game_type
 
+from . import lengths
+from .form_fitting import FittedForm, clean_length, length_choice_field, seat_limits
 from .models import Game
 from .presenters import presenter_for
 from .timing import PRESETS
@@ -20,9 +23,26 @@ from .timing import PRESETS
 #: The games a person may create (``Game.Engine``), with their seat limits (BB-1.1, BH-1.1).
 GAMES = [t for t in game_types() if t.name in Game.Engine.values]
 
+#: Who takes the seats that are neither the creator's nor an invited player's.
+OPPONENTS = [
+    ("bots", "Bots: every seat I do not invite someone to"),
+    ("people", "People: the other seats wait for players with the invitation link"),
+    ("some", "Some bots: the number below, the other seats wait for players"),
+]
 
-class GameCreateForm(forms.Form):
-    """Pick the game, seats, options (BB-25.1, BH-25.1) and timing; invite players; fill with bots."""
+
+def length_field_name(engine: str) -> str:
+    """The create form's length field of a game (one per game: their names differ, ``short`` too)."""
+    return f"length_{engine}"
+
+
+class GameCreateForm(FittedForm):
+    """Pick the game, seats, length, options (BB-25.1, BH-25.1) and timing; invite players; fill with bots.
+
+    Every game's fields are in the form, each marked with its game (``field_games``): without
+    JavaScript a person sees them all, each help text naming its game, and the server reads only the
+    chosen game's; ``static/js/gameforms.js`` shows the chosen game's alone and switches the seats.
+    """
 
     engine = forms.ChoiceField(
         label="Game", choices=[(t.name, f"{t.display_name} ({t.seats_text()})") for t in GAMES]
@@ -31,15 +51,26 @@ class GameCreateForm(forms.Form):
         min_value=min(t.min_players for t in GAMES),
         max_value=max(t.max_players for t in GAMES),
         initial=3,
+        required=False,
         help_text=" ".join(
-            f"{t.display_name} always has {t.fixed_players} seats." for t in GAMES if t.fixed_players
+            f"{t.display_name}: {t.min_players}-{t.max_players}." if t.fixed_players is None
+            else f"{t.display_name} always has {t.fixed_players} seats."
+            for t in GAMES
         ),
+    )
+    opponents = forms.ChoiceField(
+        label="The other seats",
+        choices=OPPONENTS,
+        initial="bots",
+        required=False,
+        widget=forms.RadioSelect,
     )
     bots = forms.IntegerField(
         min_value=0,
         max_value=max(t.max_players for t in GAMES) - 1,
         initial=2,
-        help_text="Seats filled with bots (the last seats).",
+        required=False,
+        help_text="With “some bots”: how many seats bots take (the last seats).",
     )
     timing_preset = forms.ChoiceField(
         label="Timing",
@@ -68,16 +99,45 @@ class GameCreateForm(forms.Form):
     )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        """Each game's option fields come from its presenter (``CREATE_FIELDS``), after the timing."""
+        """Each game's length (``lengths.choices``) and option fields (its presenter's ``CREATE_FIELDS``)
+        come after the timing."""
         super().__init__(*args, **kwargs)
         order = list(self.fields)
         at = order.index("timing_preset") + 1
         options: dict[str, forms.Field] = {}
+        self.field_games = {}
+        self.field_when = {"bots": "opponents=some"}
         for game_type in GAMES:
-            for name, field in presenter_for(game_type.name).CREATE_FIELDS.items():
-                options.setdefault(name, copy.deepcopy(field))
+            engine = game_type.name
+            if lengths.length_keys(engine):
+                name = length_field_name(engine)
+                options[name] = length_choice_field(
+                    engine,
+                    None,
+                    label=f"Length of a {game_type.display_name} game",
+                    initial=lengths.default_name(engine, game_type.min_players),
+                )
+                self.field_games[name] = engine
+            for name, field in presenter_for(engine).CREATE_FIELDS.items():
+                if name not in options:
+                    options[name] = copy.deepcopy(field)
+                    self.field_games[name] = engine
+                    if name in lengths.length_keys(engine):
+                        self.field_when[name] = f"{length_field_name(engine)}={lengths.CUSTOM}"
         self.fields.update(options)
         self.order_fields(order[:at] + list(options) + order[at:])
+
+    def client_data(self) -> dict[str, Any]:
+        """What ``gameforms.js`` needs per game: its seats and each length's label per table size."""
+        return {
+            t.name: {
+                **seat_limits(t),
+                "lengths": {
+                    str(n): dict(lengths.choices(t.name, n)) for n in range(t.min_players, t.max_players + 1)
+                },
+            }
+            for t in GAMES
+        }
 
     def clean_invite(self) -> list[Any]:
         names = [n.strip() for n in self.cleaned_data.get("invite", "").split(",") if n.strip()]
@@ -92,22 +152,57 @@ class GameCreateForm(forms.Form):
         assert data is not None  # Form.clean returns cleaned_data
         engine = data.get("engine")
         game_type = get_game_type(engine) if engine else None
-        if game_type is not None and game_type.fixed_players is not None:
-            data["players"] = game_type.fixed_players
-        players = data.get("players")
-        if game_type is not None and players is not None:
-            low, high = game_type.min_players, game_type.max_players
-            if not low <= players <= high:
-                self.add_error("players", f"This game takes {low}-{high} players.")
-            invited = data.get("invite") or []
-            bots = data.get("bots") or 0
-            if 1 + len(invited) + bots > players:
-                self.add_error("bots", "More players and bots than seats.")
+        if game_type is None:
+            return data
+        self._clean_seats(data, game_type)
+        engine = game_type.name
+        data["length"] = clean_length(self, data, field=length_field_name(engine), engine=engine)
         return data
 
+    def _clean_seats(self, data: dict[str, Any], game_type: GameType) -> None:
+        """The table size (a game with one size takes it whatever was asked) and the number of bots."""
+        if game_type.fixed_players is not None:
+            data["players"] = game_type.fixed_players
+        players = data.get("players")
+        low, high = game_type.min_players, game_type.max_players
+        if players is None:
+            if "players" not in self.errors:
+                self.add_error("players", f"{game_type.display_name} takes {low}-{high} players: how many?")
+            return
+        if not low <= players <= high:
+            self.add_error("players", f"{game_type.display_name} takes {low}-{high} players.")
+            return
+        invited = data.get("invite") or []
+        opponents = data.get("opponents") or ("some" if data.get("bots") is not None else "bots")
+        data["opponents"] = opponents
+        taken = 1 + len(invited)
+        if opponents == "bots":
+            data["bots"] = max(players - taken, 0)
+        elif opponents == "people":
+            data["bots"] = 0
+        elif data.get("bots") is None:
+            self.add_error("bots", "How many bots? (Or choose bots in every other seat.)")
+            return
+        if taken + data["bots"] > players:
+            self.add_error(
+                "bots" if opponents == "some" else "invite",
+                f"{game_type.display_name} has {players} seats: you, {len(invited)} invited and "
+                f"{data['bots']} bots make {taken + data['bots']}.",
+            )
+
     def options(self) -> dict[str, Any]:
-        """The game options the engine's ``setup`` receives (unset ones take their defaults)."""
-        return presenter_for(self.cleaned_data["engine"]).create_options(self.cleaned_data)
+        """The game options the engine's ``setup`` receives (unset ones take their defaults); a
+        custom length's values only with a custom length (``length``)."""
+        engine = self.cleaned_data["engine"]
+        options = presenter_for(engine).create_options(self.cleaned_data)
+        if self.cleaned_data.get("length") != lengths.CUSTOM:
+            options = lengths.without_length(engine, options)
+        return options
+
+    def length(self) -> str | None:
+        """The chosen length's name (``custom``: the values in ``options``); None: the rules' default."""
+        length: str | None = self.cleaned_data.get("length")
+        return length
 
 
 # --- action forms ------------------------------------------------------------------------------------

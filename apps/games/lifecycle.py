@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from baogame.rules.registry import get_bots, get_engine
 
-from . import people, pipeline, scheduling, signals
+from . import lengths, people, pipeline, scheduling, signals
 from .errors import ServiceError
 from .models import Decision, Game, Invitation, Seat
 from .store import LockedGame, lock_game
@@ -43,6 +43,7 @@ def game_create(
     engine: str,
     players: int,
     options: dict[str, Any] | None = None,
+    length: str | None = None,
     timing_preset: str = DEFAULT_PRESET,
     timing_overrides: dict[str, int] | None = None,
     title: str = "",
@@ -58,9 +59,11 @@ def game_create(
     ``bot_test``: one person's accounts (their bot accounts included) may hold several seats; otherwise
     each person holds at most one (``people``).
 
-    Options are validated by the engine's ``setup`` (with a throwaway seed) so a bad option is refused
-    now, not when the last player joins. The game starts when every seat is taken. A game of a creator
-    with open seats gets its first (multi-use) invitation.
+    ``length`` is a match length of the game by name (``apps.games.lengths``: ``short``, ``custom``, …)
+    applied to ``options``; None: the options decide. The game keeps the length name its options amount
+    to (``Game.length``). Options are validated by the engine's ``setup`` (with a throwaway seed) so a
+    bad option is refused now, not when the last player joins. The game starts when every seat is
+    taken. A game of a creator with open seats gets its first (multi-use) invitation.
     """
     if visibility not in Game.Visibility.values:
         raise ServiceError(
@@ -71,7 +74,9 @@ def game_create(
         raise ServiceError("invalid_options", f"{engine} takes {eng.min_players}-{eng.max_players} players")
     if bots < 0 or bots > players - (1 if creator_seat else 0):
         raise ServiceError("invalid_options", "too many bots for the seats")
-    merged = {**eng.default_options(players), **(options or {})}
+    merged, length_name = lengths.options_with_length(
+        engine=engine, players=players, length=length, options=options or {}
+    )
     eng.setup(players, merged, "options-check")  # raises RuleError("invalid_options") when bad
     try:
         timing = timing_for(timing_preset, timing_overrides)
@@ -86,6 +91,7 @@ def game_create(
             engine=engine,
             players=players,
             options=merged,
+            length=length_name,
             title=title,
             created_by=creator,
             timing_preset=timing_preset if not timing_overrides else "custom",

@@ -13,6 +13,8 @@ from django.urls import reverse
 from apps.accounts.models import display_name
 from baogame.rules import registry
 
+from . import lengths
+
 
 def new_seed() -> str:
     """A secret game seed from a secure source (BB-25.10, BH-25.9)."""
@@ -70,6 +72,14 @@ class Game(models.Model):
     title = models.CharField(max_length=100, blank=True)
     players = models.PositiveSmallIntegerField()
     options = models.JSONField(default=dict, blank=True)
+    length = models.CharField(
+        max_length=16,
+        blank=True,
+        default="",
+        help_text="The match length the options amount to: one of the game's named lengths (Bao Huang "
+        "one_deal, short, standard; Bao Bei short, normal, long) or custom; empty for a game without "
+        "lengths (apps.games.lengths). A stable key for pages, the API and duration estimates.",
+    )
     seed = models.CharField(max_length=64, default=new_seed, editable=False)
     seed_hash = models.CharField(max_length=64, editable=False)
     state = models.JSONField(null=True, blank=True, editable=False)
@@ -137,6 +147,11 @@ class Game(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("games:detail", args=[self.public_id])
+
+    @property
+    def length_text(self) -> str:
+        """The game's length in words (``Short: 3 deals, or first to 30``), from its options."""
+        return lengths.length_text(engine=self.engine, players=self.players, options=self.options)
 
     @property
     def is_over(self) -> bool:

@@ -187,7 +187,8 @@ def game_list_watchable(*, status: str) -> QuerySet[Game]:
     return (
         Game.objects.filter(visibility=Game.Visibility.PUBLIC, status=status)
         .exclude(league_fixture__round__season__league__is_public=False)
-        .defer("state", "result", "options", "timing")  # a list shows none of them
+        # A list shows none of these; the options (a few keys) stay: they give the length in words.
+        .defer("state", "result", "timing")
         .prefetch_related("seats__user__profile")
         .order_by(*WATCH_ORDER.get(status, ("-created_at", "-pk")))
     )

@@ -81,7 +81,7 @@ def games_watch(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def game_new(request: AuthenticatedHttpRequest) -> HttpResponse:
-    """Create a game: pick the game, seats, options and timing; invite players; fill seats with bots."""
+    """Create a game: pick the game, seats, length, options and timing; invite players; add bots."""
     form = GameCreateForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         d = form.cleaned_data
@@ -92,6 +92,7 @@ def game_new(request: AuthenticatedHttpRequest) -> HttpResponse:
                     engine=d["engine"],
                     players=d["players"],
                     options=form.options(),
+                    length=form.length(),
                     timing_preset=d["timing_preset"],
                     bots=d["bots"],
                     title=d["title"],

@@ -116,9 +116,17 @@ def previous_ranking(season: Season) -> dict[int, list[int]]:
 
 
 def season_propose(
-    *, league: League, by: User, starts_at: Any = None, rounds: int = 5, round_interval_days: int = 7
+    *,
+    league: League,
+    by: User,
+    starts_at: Any = None,
+    rounds: int = 5,
+    round_interval_days: int = 7,
+    length: str | None = None,
+    length_options: dict[str, Any] | None = None,
 ) -> Season:
-    """Schedule a new season with the proposed divisions (from the previous season, or the first split).
+    """Schedule a new season with the proposed divisions (from the previous season, or the first split);
+    its length as ``services.season_create`` takes it.
 
     Refused while the previous season is still being played (``previous_season_running``).
     """
@@ -129,7 +137,13 @@ def season_propose(
         raise ServiceError("previous_season_running", "the previous season has not finished yet", status=409)
     with transaction.atomic():
         season = season_create(
-            league=league, by=by, starts_at=starts_at, rounds=rounds, round_interval_days=round_interval_days
+            league=league,
+            by=by,
+            starts_at=starts_at,
+            rounds=rounds,
+            round_interval_days=round_interval_days,
+            length=length,
+            length_options=length_options,
         )
         active = _active_members(league)
         if previous is None:

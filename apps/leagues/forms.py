@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
+import copy
+from typing import Any
+
 from django import forms
 
+from apps.games import lengths as game_lengths
+from apps.games.form_fitting import FittedForm, clean_length, length_choice_field, seat_limits
+from apps.games.presenters import presenter_for
 from apps.games.timing import PRESETS
 from baogame.rules import registry
 
+from . import season_length
 from .formats import FORMATS
 from .formats import LABELS as FORMAT_LABELS
 from .models import League
@@ -34,7 +41,14 @@ class LeaguePresetForm(forms.Form):
     name = forms.CharField(max_length=100)
     description = forms.CharField(widget=forms.Textarea, required=False)
     is_public = forms.BooleanField(required=False, initial=True, label="Public")
-    players_per_table = forms.IntegerField(min_value=2, max_value=6, initial=4)
+    players_per_table = forms.IntegerField(
+        min_value=2,
+        max_value=6,
+        initial=4,
+        help_text=" ".join(
+            f"{t.display_name}: always {t.fixed_players}." for t in registry.game_types() if t.fixed_players
+        ),
+    )
     allow_smaller_tables = forms.BooleanField(required=False, initial=True)
     timing_preset = forms.ChoiceField(choices=[(p, p.title()) for p in PRESETS], initial="weekly")
     points_table = forms.CharField(
@@ -114,11 +128,22 @@ class LeagueCreateForm(LeaguePresetForm):
     DEFAULTS = {"divisions": 1, "promotion": 1, "pairing_format": "spread"}
 
     def clean(self) -> dict:
+        """A game with one table size (Bao Huang's 5) takes it, whatever the table box says (the page
+        without JavaScript shows the box for every game, with the size in its help)."""
         data = super().clean() or {}
         for field, default in self.DEFAULTS.items():
             if data.get(field) is None:
                 data[field] = default
+        game = data.get("game")
+        fixed = registry.get_game_type(game).fixed_players if game else None
+        if fixed is not None:
+            data["players_per_table"] = fixed
         return data
+
+    @staticmethod
+    def client_data() -> dict[str, Any]:
+        """What ``gameforms.js`` needs: each game's table sizes."""
+        return {t.name: seat_limits(t) for t in registry.game_types()}
 
 
 class LeagueSettingsForm(LeaguePresetForm):
@@ -144,10 +169,59 @@ class LeagueSettingsForm(LeaguePresetForm):
         return options
 
 
-class SeasonCreateForm(forms.Form):
+class SeasonCreateForm(FittedForm):
+    """A new season: when, how many rounds, and the length of all its games (``season_length``)."""
+
     starts_at = forms.DateTimeField(required=False, help_text="Empty: now (start round 1 by hand).")
     rounds = forms.IntegerField(min_value=1, max_value=100, initial=5)
     round_interval_days = forms.IntegerField(min_value=1, max_value=90, initial=7)
+
+    def __init__(self, *args: Any, league: League, **kwargs: Any) -> None:
+        """The league's game gives the length choices, described for its table size; the one first
+        chosen is what the league's game options amount to, so that a season scheduled without a
+        look at it plays as the league always has."""
+        super().__init__(*args, **kwargs)
+        self.league = league
+        self.field_games, self.field_when = {}, {}
+        keys = game_lengths.length_keys(league.game)
+        if not keys:
+            return
+        preset, values = season_length.preset_length(league)
+        several = len(season_length.table_sizes(league)) > 1
+        smaller = " Smaller tables take their own size's value." if several else ""
+        self.fields["length"] = length_choice_field(
+            league.game,
+            league.players_per_table,
+            label="Length of every game of the season",
+            initial=preset or game_lengths.default_name(league.game, league.players_per_table),
+        )
+        self.fields["length"].help_text += smaller
+        fields = presenter_for(league.game).CREATE_FIELDS
+        for key in keys:
+            self.fields[key] = copy.deepcopy(fields[key])
+            self.fields[key].initial = values.get(key)
+            self.field_when[key] = f"length={game_lengths.CUSTOM}"
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if "length" in self.fields:
+            data["length"] = clean_length(self, data, field="length", engine=self.league.game)
+        return data
+
+    def season_kwargs(self) -> dict[str, Any]:
+        """The arguments of ``services.season_create`` (and ``divisions.season_propose``)."""
+        data = self.cleaned_data
+        length = data.get("length")
+        keys = game_lengths.length_keys(self.league.game)
+        custom = length == game_lengths.CUSTOM
+        values = {k: data[k] for k in keys if data.get(k) is not None} if custom else {}
+        return {
+            "starts_at": data.get("starts_at"),
+            "rounds": data["rounds"],
+            "round_interval_days": data["round_interval_days"],
+            "length": length,
+            "length_options": values,
+        }
 
 
 class EmailForm(forms.Form):

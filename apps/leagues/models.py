@@ -104,6 +104,16 @@ class Season(models.Model):
     divisions_confirmed_at = models.DateTimeField(
         null=True, blank=True, help_text="When an organiser confirmed who plays in which division."
     )
+    length = models.CharField(
+        max_length=16,
+        blank=True,
+        default="",
+        help_text="The match length of every game of the season, by name (apps.games.lengths: short, "
+        "custom, …); empty: the league's game options decide (apps.leagues.season_length).",
+    )
+    length_options = models.JSONField(
+        default=dict, blank=True, help_text="A custom length's values, e.g. {\"deal_limit\": 4}."
+    )
 
     class Meta:
         ordering = ["league", "-number"]

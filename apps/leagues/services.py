@@ -31,9 +31,9 @@ from apps.games.models import Game, Seat
 from apps.games.store import LockedGame, lock_game
 from apps.games.timing import PRESETS
 from apps.notifications.preferences import mode_for
-from baogame.rules.registry import get_engine
+from baogame.rules.registry import ENGINES, get_engine, get_game_type
 
-from . import division_members, eligibility, ratings, roundplan, separation, standings
+from . import division_members, eligibility, ratings, roundplan, season_length, separation, standings
 from .models import (
     AuditLog,
     Fixture,
@@ -50,6 +50,9 @@ from .permissions import league_is_organiser as league_is_organiser
 from .permissions import league_may_manage as league_may_manage
 
 log = logging.getLogger(__name__)
+
+#: A new league's table size when its game allows several (Bao Bei: 2-6).
+DEFAULT_TABLE = 4
 
 
 # --- permissions and the audit log --------------------------------------------------------------------
@@ -95,7 +98,7 @@ def league_create(
     game: str,
     description: str = "",
     is_public: bool = True,
-    players_per_table: int = 4,
+    players_per_table: int | None = None,
     allow_smaller_tables: bool = True,
     engine_options: dict[str, Any] | None = None,
     timing_preset: str = "weekly",
@@ -107,7 +110,13 @@ def league_create(
     promotion: int = 1,
     pairing_format: str = "spread",
 ) -> League:
-    """Create a league organised by ``creator`` (who also plays when ``join``)."""
+    """Create a league organised by ``creator`` (who also plays when ``join``).
+
+    ``players_per_table`` None: the game's one table size (Bao Huang's 5), else 4.
+    """
+    if players_per_table is None:
+        fixed = get_game_type(game).fixed_players if game in ENGINES else None
+        players_per_table = fixed or DEFAULT_TABLE
     _structure_check(divisions=divisions, promotion=promotion, pairing_format=pairing_format)
     _preset_check(
         game=game,
@@ -177,9 +186,8 @@ def _preset_check(
     except KeyError:
         raise ServiceError("invalid_options", f"unknown game {game!r}") from None
     if not engine.min_players <= players_per_table <= engine.max_players:
-        raise ServiceError(
-            "invalid_options", f"{game} tables seat {engine.min_players}-{engine.max_players} players"
-        )
+        kind = engine.game_type
+        raise ServiceError("invalid_options", f"{kind.display_name} tables seat {kind.seats_text()}")
     if timing_preset not in PRESETS:
         raise ServiceError("invalid_options", f"unknown timing preset {timing_preset!r}")
     if points_table and any(int(p) < 0 for p in points_table):
@@ -369,11 +377,20 @@ def season_create(
     starts_at: Any = None,
     rounds: int = 5,
     round_interval_days: int = 7,
+    length: str | None = None,
+    length_options: dict[str, Any] | None = None,
 ) -> Season:
-    """Schedule a new season; round 1 starts at ``starts_at`` (beat) or when an organiser starts it."""
+    """Schedule a new season; round 1 starts at ``starts_at`` (beat) or when an organiser starts it.
+
+    ``length`` is the match length of all the season's games (``season_length``; ``custom`` with its
+    values in ``length_options``); None: the league's game options decide.
+    """
     require_organiser(league, by)
     if not 1 <= rounds <= 100:
         raise ServiceError("invalid_options", "a season has 1-100 rounds")
+    length, length_options = season_length.season_length_check(
+        league=league, length=length, length_options=length_options
+    )
     with transaction.atomic():
         number = (league.seasons.order_by("-number").values_list("number", flat=True).first() or 0) + 1
         season = Season.objects.create(
@@ -382,8 +399,17 @@ def season_create(
             starts_at=starts_at or timezone.now(),
             rounds=rounds,
             round_interval_days=round_interval_days,
+            length=length,
+            length_options=length_options,
         )
-        audit(league=league, actor=by, action="season_created", season=number, rounds=rounds)
+        audit(
+            league=league,
+            actor=by,
+            action="season_created",
+            season=number,
+            rounds=rounds,
+            length=season_length.season_length_text(season),
+        )
         eligibility.withdraw_below_minimum(league=league, by=by, audit=audit)
     return season
 
@@ -469,11 +495,15 @@ def _table_game_create(
     (``separation``; ``round_start`` refuses a round it cannot seat so), and the game is never a
     bot-test game: ``game_join`` refuses a second seat of one person.
     """
+    options, length = season_length.table_options(
+        league=league, length=season.length, length_options=season.length_options
+    )
     game = game_lifecycle.game_create(
         creator=None,
         engine=league.game,
         players=len(user_ids),
-        options=dict(league.engine_options),
+        options=options,
+        length=length,
         timing_preset=league.timing_preset,
         title=f"{league.name} · season {season.number} · round {rnd.number} · table {table}",
         creator_seat=False,

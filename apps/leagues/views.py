@@ -15,7 +15,7 @@ from apps.accounts.http import AuthenticatedHttpRequest
 from apps.games import reliability
 from baogame.rules.core import RuleError
 
-from . import charts, confirmation, divisions, exports, selectors, services
+from . import charts, confirmation, divisions, exports, season_length, selectors, services
 from .auditlog import audit_sentence
 from .forms import EmailForm, GameToolForm, LeagueCreateForm, LeagueSettingsForm, SeasonCreateForm
 from .models import League
@@ -69,6 +69,7 @@ def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "league": league,
         "role": selectors.league_role(league=league, user=request.user),
         "season": season,
+        "season_length_text": season_length.season_length_text(season) if season else "",
         "table": table,
         "chart": chart,
         "divisions": divisions,
@@ -189,9 +190,10 @@ def league_manage(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     if league is None:
         return HttpResponseForbidden("only the league's organisers can manage it")
     fixtures = list(selectors.league_fixtures_open(league=league))
+    season = selectors.season_current(league=league)
     context = {
         "league": league,
-        "season": selectors.season_current(league=league),
+        "season": season,
         "members": _with_records(selectors.league_members(league=league)),
         "results": (results := exports.results_open_to_organisers(league=league)),
         "own_result_games": selectors.games_played_by(games=[f.game for f in results], user=request.user),
@@ -199,7 +201,8 @@ def league_manage(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
         "own_games": selectors.games_played_by(games=[f.game for f in fixtures], user=request.user),
         "sole_organiser_plays": services.league_sole_organiser_plays(league=league),
         "invite_url": request.build_absolute_uri(f"/leagues/{league.slug}/join/{league.invite_token}/"),
-        "season_form": SeasonCreateForm(),
+        "season_form": SeasonCreateForm(league=league),
+        "season_length_text": season_length.season_length_text(season) if season else "",
         "email_form": EmailForm(),
         "tool_form": GameToolForm(),
         "settings_form": LeagueSettingsForm.for_league(league),
@@ -238,13 +241,13 @@ def _run_manage_action(request: AuthenticatedHttpRequest, league: League, action
         services.league_update(league=league, by=user, **settings_form.cleaned_data)
         return "Settings saved; they apply to the games of the rounds started from now on."
     if action == "season":
-        season_form = SeasonCreateForm(request.POST)
+        season_form = SeasonCreateForm(request.POST, league=league)
         if not season_form.is_valid():
             return f"Invalid season: {season_form.errors.as_text()}"
         if league.divisions > 1:
-            season = divisions.season_propose(league=league, by=user, **season_form.cleaned_data)
+            season = divisions.season_propose(league=league, by=user, **season_form.season_kwargs())
             return f"Season {season.number} scheduled: review and confirm its divisions below."
-        season = services.season_create(league=league, by=user, **season_form.cleaned_data)
+        season = services.season_create(league=league, by=user, **season_form.season_kwargs())
         return f"Season {season.number} scheduled."
     if action == "round":
         current = selectors.season_current(league=league)

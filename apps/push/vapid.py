@@ -34,12 +34,3 @@ def ensure_dev_keys(path: Path) -> bool:
     path.write_text(json.dumps(generate(), indent=1))
     path.chmod(0o600)
     return True
-
-
-def load_dev_keys(path: Path) -> dict[str, str]:
-    """The development keys at ``path`` ({} when there are none)."""
-    try:
-        data = json.loads(path.read_text())
-    except (OSError, ValueError):
-        return {}
-    return {k: str(data[k]) for k in ("public_key", "private_key") if k in data}

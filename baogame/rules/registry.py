@@ -8,10 +8,11 @@ from typing import Any
 
 from .core import Engine
 from .gametype import GameType
+from .lengths import GameLengths
 from .mail import MailLanguage
 
 #: Game name -> package holding ``engine.ENGINE`` and ``bots.BOTS`` / ``bots.DEFAULT_BOT`` (and, optionally,
-#: ``mail.MAIL``: the game's mail commands and view lines).
+#: ``mail.MAIL``: the game's mail commands and view lines; ``lengths.LENGTHS``: its match lengths).
 ENGINES: dict[str, str] = {
     "baobei": "baogame.rules.baobei",
     "baohuang": "baogame.rules.baohuang",
@@ -50,15 +51,31 @@ def game_types() -> list[GameType]:
     return [get_game_type(name) for name in ENGINES]
 
 
-def get_mail_language(name: str) -> MailLanguage | None:
-    """The game's mail commands and view lines (``<package>.mail.MAIL``), None if it has none."""
+def _optional_module(name: str, module: str) -> Any:
+    """The game's ``<package>.<module>``, None when the game or that module does not exist."""
     if name not in ENGINES:
         return None
     try:
-        module = import_module(f"{ENGINES[name]}.mail")
+        return import_module(f"{ENGINES[name]}.{module}")
     except ModuleNotFoundError as missing:
-        if missing.name != f"{ENGINES[name]}.mail":
+        if missing.name != f"{ENGINES[name]}.{module}":
             raise
         return None
+
+
+def get_mail_language(name: str) -> MailLanguage | None:
+    """The game's mail commands and view lines (``<package>.mail.MAIL``), None if it has none."""
+    module = _optional_module(name, "mail")
+    if module is None:
+        return None
     found: MailLanguage = module.MAIL
+    return found
+
+
+def get_lengths(name: str) -> GameLengths | None:
+    """The game's match lengths (``<package>.lengths.LENGTHS``), None if it has none."""
+    module = _optional_module(name, "lengths")
+    if module is None:
+        return None
+    found: GameLengths = module.LENGTHS
     return found

@@ -40,9 +40,11 @@ def test_every_field_of_the_new_game_form_sits_as_close_to_its_label(live_server
     UserFactory(username="wren")
     log_in(page, live_server.url, "wren")
     page.goto(f"{live_server.url}/games/new/")
+    page.check("input[name=opponents][value=some]")  # shows the number of bots
 
     gaps = page.evaluate(
-        """() => Object.fromEntries([...document.querySelectorAll('#new-game .field')].flatMap(f => {
+        """() => Object.fromEntries([...document.querySelectorAll('#new-game .field:not([hidden])')]
+            .flatMap(f => {
             const label = f.querySelector('label');
             const box = f.querySelector('input:not([type=checkbox]), select');
             const gap = box && box.getBoundingClientRect().top - label.getBoundingClientRect().bottom;

@@ -65,11 +65,15 @@ def test_the_create_form_offers_each_game_with_its_seat_limits_bb_1_1_bh_1_1() -
 def test_the_create_form_takes_each_games_option_fields_from_its_presenter_bb_25_1_bh_25_1() -> None:
     fields = list(GameCreateForm().fields)
 
-    options = [name for name in fields if name not in {"engine", "players", "bots", "timing_preset",
-               "invite", "title", "bot_test", "visibility"}]  # fmt: skip
-    assert options == [*PRESENTERS["baobei"].CREATE_FIELDS, *PRESENTERS["baohuang"].CREATE_FIELDS]
-    assert options == ["threshold", "memory_aid", "target_score"]
-    assert fields.index("threshold") == fields.index("timing_preset") + 1  # the options follow the timing
+    options = [name for name in fields if name not in {"engine", "players", "opponents", "bots",
+               "timing_preset", "invite", "title", "bot_test", "visibility"}]  # fmt: skip
+    assert [name for name in options if not name.startswith("length_")] == [
+        *PRESENTERS["baobei"].CREATE_FIELDS, *PRESENTERS["baohuang"].CREATE_FIELDS
+    ]
+    assert options == [
+        "length_baobei", "threshold", "memory_aid", "length_baohuang", "target_score", "deal_limit"
+    ]
+    assert fields.index("length_baobei") == fields.index("timing_preset") + 1  # the options follow the timing
 
 
 @pytest.mark.django_db

@@ -327,12 +327,13 @@ def rules_section(decision: dict[str, Any]) -> str:
 # --- forms --------------------------------------------------------------------------------------------
 
 
-#: The create form's option fields (BB-25.1).
+#: The create form's option fields (BB-25.1): a custom length's threshold and the memory aid.
 CREATE_FIELDS: dict[str, forms.Field] = {
     "threshold": forms.IntegerField(
         min_value=1,
         required=False,
-        help_text="Bao Bei: the game ends when a total reaches it (default by seats).",
+        help_text="Bao Bei, custom length: the game ends after the round in which a total reaches it "
+        "(§2.3's default: 100 with 2 players, 80 with 3-4, 60 with 5-6).",
     ),
     "memory_aid": forms.BooleanField(
         required=False, initial=True, help_text="Bao Bei: show the cards I have seen in my view."

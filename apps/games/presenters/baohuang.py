@@ -8,6 +8,7 @@ from django import forms
 from django.http import QueryDict
 
 from baogame.rules.baohuang.cards import CODES, NAMES, STRENGTH
+from baogame.rules.baohuang.text import deal_progress
 
 from .. import rulebook
 from .common import button, score_rows
@@ -180,6 +181,8 @@ def present(
         },
         "trick": trick,
         "deal": view["deal"],
+        "deal_text": deal_progress(view),
+        "deal_limit": view.get("deal_limit"),
         "phase": view["phase"],
         "emperor": None if view["emperor"] is None else names[view["emperor"]],
         "partner": _partner_text(view, names),
@@ -265,17 +268,27 @@ def rules_section(decision: dict[str, Any]) -> str:
 # --- forms --------------------------------------------------------------------------------------------
 
 
-#: The create form's option fields (BH-25.1).
+#: The create form's option fields (BH-25.1): a custom length's values (BH-3.2).
 CREATE_FIELDS: dict[str, forms.Field] = {
     "target_score": forms.IntegerField(
-        min_value=1, required=False, help_text="Bao Huang: total that wins (default 30)."
+        min_value=1,
+        required=False,
+        label="Target score",
+        help_text="Bao Huang, custom length: the first to this total wins (empty: 30).",
+    ),
+    "deal_limit": forms.IntegerField(
+        min_value=1,
+        required=False,
+        label="Deal limit",
+        help_text="Bao Huang, custom length: the game ends after this many deals, the highest total "
+        "winning; a shared lead plays another deal (BH-17.6). Empty: no limit.",
     ),
 }
 
 
 def create_options(data: dict[str, Any]) -> dict[str, Any]:
     """The options (BH-25.1) of the create form's cleaned ``data``; unset ones take their defaults."""
-    return {"target_score": data["target_score"]} if data.get("target_score") else {}
+    return {key: data[key] for key in ("target_score", "deal_limit") if data.get(key)}
 
 
 def action_params(kind: str, data: QueryDict) -> dict[str, Any]:

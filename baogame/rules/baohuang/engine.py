@@ -32,7 +32,7 @@ class BaoHuangEngine:
     max_players = game_type.max_players
 
     def default_options(self, players: int) -> dict[str, Any]:
-        """BH-3.2: every rule option with its default (only ``target_score``)."""
+        """BH-3.2: every rule option with its default (``target_score`` 30, ``deal_limit`` None)."""
         return dict(DEFAULTS)
 
     def setup(self, players: int, options: dict[str, Any], seed: str | int) -> State:

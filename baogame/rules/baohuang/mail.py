@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..mail import Action, CommandError, MailLanguage, count, number, seat_name, totals_text
+from .text import deal_progress
 
 SUMMARY: tuple[tuple[str, str], ...] = (
     ("play K K BJ", "play these cards (add 'nobeat' to ask the others not to beat)"),
@@ -109,7 +110,7 @@ def format_command(action: Action) -> str:
 
 def view_lines(view: dict[str, Any], seat: int | None, names: Sequence[str]) -> list[str]:
     """Your hand, the others' card counts, roles known to you and the current trick."""
-    lines = [f"Deal {view.get('deal')}; totals: {totals_text(view.get('totals'), seat, names)}."]
+    lines = [f"{deal_progress(view)}; totals: {totals_text(view.get('totals'), seat, names)}."]
     if view.get("hand") is not None:
         lines.append(f"Your hand ({len(view['hand'])}): {' '.join(view['hand']) or 'empty'}")
     counts = view.get("counts") or []

@@ -9,8 +9,9 @@ from baogame.rules.core import RuleError
 from .cards import COPY_COUNTS, INDEX, N_CODES, sort_cards
 from .state import SEATS
 
-DEFAULTS: dict[str, Any] = {"target_score": 30}
-SETUP_KEYS = frozenset({"target_score", "deal", "deals", "start"})
+#: BH-3.2: every rule option with its default (``deal_limit`` None: no limit, BH-17.6).
+DEFAULTS: dict[str, Any] = {"target_score": 30, "deal_limit": None}
+SETUP_KEYS = frozenset({"target_score", "deal_limit", "deal", "deals", "start"})
 
 
 def _bad(message: str) -> RuleError:
@@ -87,6 +88,9 @@ def check_options(players: Any, options: Any) -> tuple[dict[str, Any], list[dict
     target = options.get("target_score", DEFAULTS["target_score"])
     if not _is_int(target) or target < 1:
         raise _bad("target_score must be an integer >= 1")
+    limit = options.get("deal_limit", DEFAULTS["deal_limit"])
+    if limit is not None and (not _is_int(limit) or limit < 1):
+        raise _bad("deal_limit must be an integer >= 1 or null")
     if "deal" in options and "deals" in options:
         raise _bad("give deal or deals, not both")
     if "deal" in options:
@@ -97,4 +101,7 @@ def check_options(players: Any, options: Any) -> tuple[dict[str, Any], list[dict
             raise _bad("deals must be a list of stacked deals")
     stacked = [check_stacked(d) for d in deals]
     first, totals, prev = check_start(options.get("start", {}))
-    return {"target_score": target}, stacked, first, totals, prev
+    rule_options: dict[str, Any] = {"target_score": target}
+    if limit is not None:  # a game without a limit keeps the state it always had
+        rule_options["deal_limit"] = limit
+    return rule_options, stacked, first, totals, prev

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from .cards import to_list
-from .state import SEATS, State, hand_size
+from .state import SEATS, State, deal_limit, deals_played, hand_size
 
 Event = dict[str, Any]
 
@@ -62,6 +62,18 @@ def standings(totals: list[int]) -> list[dict[str, int]]:
             for s in seats]
 
 
+def game_ends(state: State, totals: list[int]) -> bool:
+    """BH-17.2 read with BH-17.6: after the current deal is scored with ``totals``, whether the game
+    ends: the target is reached or the deal limit is, and exactly one seat has the highest total
+    (a shared lead plays on, BH-17.3)."""
+    best = max(totals)
+    limit = deal_limit(state)
+    reached = best >= state["options"]["target_score"] or (
+        limit is not None and deals_played(state) >= limit
+    )
+    return reached and totals.count(best) == 1
+
+
 def end_deal(state: State, ender: int, events: list[Event]) -> None:
     """BH-15.3 to BH-17: end the deal at once, score it, then end the game or deal the next deal."""
     from .dealing import start_deal  # the next deal is dealt inside the action that ends this one
@@ -91,14 +103,13 @@ def end_deal(state: State, ender: int, events: list[Event]) -> None:
     state["trick"] = []
     state["leader"] = None
     state["turn"] = None
-    best = max(totals)
-    if best >= state["options"]["target_score"] and totals.count(best) == 1:  # BH-17.2
-        winner = totals.index(best)
+    if game_ends(state, totals):
+        winner = totals.index(max(totals))
         state.update({"phase": "over", "over": True, "winners": [winner], "finished": order,
                       "decision_id": None})
         events.append({"type": "game_over", "visible_to": "all", "winner": winner,
                        "standings": standings(totals)})
         return
-    state["deal"] += 1  # BH-17.3, BH-17.4
+    state["deal"] += 1  # BH-17.3, BH-17.4 (and a shared lead at the deal limit, BH-17.6)
     start_deal(state, events)
 

@@ -2,14 +2,15 @@
 
 Keys (all JSON types; hands are count vectors, see ``cards``):
 
-``seed`` (str), ``options`` ({"target_score"}), ``stacked`` (stacked deals, BH-25.4), ``first_deal``,
+``seed`` (str), ``options`` ({"target_score"}, plus ``deal_limit`` only when one is set, BH-17.6, so that a
+game without a limit has the state it always had), ``stacked`` (stacked deals, BH-25.4), ``first_deal``,
 ``deal``, ``phase`` ("tribute" | "offer" | "declare" | "play" | "over"), ``hands`` (5 count vectors),
 ``decision_seq``/``decision_id`` (the open decision's id), ``prev`` (the previous deal's roles and result,
 BH-5.2), ``tribute`` (BH-5), ``holder``/``offer``/``passed`` (BH-6), ``emperor``, ``partner``, ``alone``,
-``declared``, ``doubled_by``, ``multiplier`` (BH-8), ``revealed`` (the partner question closed
-publicly, BH-9.4), ``guesses`` (BH-9), ``leader``, ``turn``, ``top``, ``trick`` (BH-12), ``finished``
-(BH-13), ``totals``, ``round_scores``, ``over``, ``winners`` (BH-17), ``last_deal`` (the public record of
-the last completed deal, BH-25.6).
+``declared``, ``doubled_by``, ``multiplier`` (BH-8), ``revealed`` (the partner question closed publicly,
+BH-9.4), ``guesses`` (BH-9), ``leader``, ``turn``, ``top``, ``trick`` (BH-12), ``finished`` (BH-13),
+``totals``, ``round_scores``, ``over``, ``winners`` (BH-17), ``last_deal`` (the public record of the last
+completed deal, BH-25.6).
 
 ``apply`` works on ``copy_state(state)``: every mutable container that an action may change is copied,
 and nested records (plays in ``trick``, ``top``, ``last_deal``) are replaced, never edited in place.
@@ -55,6 +56,19 @@ def next_active(state: State, seat: int) -> int:
         if any(hands[s]):
             return s
     raise AssertionError("next_active with fewer than two active players")  # BH-1.3
+
+
+def deal_limit(state: State) -> int | None:
+    """BH-3.2, BH-17.6: the game's deal limit, None when it has none."""
+    limit: int | None = state["options"].get("deal_limit")
+    return limit
+
+
+def deals_played(state: State) -> int:
+    """BH-17.6: the deals of this game begun so far, the current one included (counted from the
+    game's first deal, BH-25.5); once the game is over, the deals it took."""
+    played: int = state["deal"] - state["first_deal"] + 1
+    return played
 
 
 def copy_state(state: State) -> State:

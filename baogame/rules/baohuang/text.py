@@ -23,6 +23,19 @@ def _timeout(event: dict[str, Any]) -> str:
     return " (by timeout)" if event.get("by_timeout") else ""
 
 
+def deal_progress(view: dict[str, Any]) -> str:
+    """The deal under way, from a view: ``Deal 2``; with a deal limit (BH-17.6, public) ``Deal 2 of 3``,
+    and past it, when the lead was shared at the limit (BH-17.3), ``Deal 4 (extra: the lead was shared
+    after 3)``."""
+    limit = view.get("deal_limit")
+    if not limit:
+        return f"Deal {view.get('deal')}"
+    played = view.get("deals_played") or view.get("deal")
+    if isinstance(played, int) and played > limit:
+        return f"Deal {played} (extra: the lead was shared after {limit})"
+    return f"Deal {played} of {limit}"
+
+
 DECLARATION = {
     "alone": "announces playing alone",
     "support": "pledges support for the emperor",

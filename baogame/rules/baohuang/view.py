@@ -6,7 +6,7 @@ from typing import Any
 
 from .cards import BJM, to_list
 from .legal import decision_actions, owners, pending
-from .state import State, roles_of_deal
+from .state import State, deal_limit, deals_played, roles_of_deal
 
 
 def known_roles(state: State, seat: int | None) -> tuple[int | None, bool | None]:
@@ -81,6 +81,8 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "first_drawer": first,
         "phase": phase,
         "target_score": state["options"]["target_score"],
+        "deal_limit": deal_limit(state),  # BH-17.6: the limit and the deals played are public
+        "deals_played": deals_played(state),
         "totals": state["totals"][:],
         "round_scores": None if state["round_scores"] is None else state["round_scores"][:],
         "over": state["over"],

@@ -22,6 +22,7 @@ def a_game(
     *,
     start: dict[str, Any] | None = None,
     target: int | None = None,
+    deal_limit: int | None = None,
     deals: list[list[list[str]]] | None = None,
     seed: str = "test",
 ) -> State:
@@ -31,6 +32,8 @@ def a_game(
         options["start"] = start
     if target is not None:
         options["target_score"] = target
+    if deal_limit is not None:
+        options["deal_limit"] = deal_limit
     return ENGINE.setup(5, options, seed)
 
 

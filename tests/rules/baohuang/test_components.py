@@ -40,8 +40,8 @@ def test_pack_has_168_cards_with_two_marked_jokers_bh_2():
 
 
 def test_options_and_stacked_deal_validation_bh_3():
-    """BH-3.2, BH-3.3, BH-25.1: target_score default 30; invalid stacked deals are rejected."""
-    assert ENGINE.default_options(5) == {"target_score": 30}
+    """BH-3.2, BH-3.3, BH-25.1: target_score default 30, no deal limit; invalid stacked deals are rejected."""
+    assert ENGINE.default_options(5) == {"target_score": 30, "deal_limit": None}
     bad = [
         {"target_score": 0},
         {"target_score": True},

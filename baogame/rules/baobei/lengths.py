@@ -1,0 +1,42 @@
+"""Bao Bei's match lengths (``baogame.rules.lengths``): the threshold, scaled from §2.3's default."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..lengths import GameLengths, Length
+from .setup import default_options, default_threshold
+
+
+def _scaled(numerator: int, denominator: int) -> Any:
+    """The threshold of §2.3 for the number of players, times numerator / denominator."""
+    return lambda players: {"threshold": default_threshold(players) * numerator // denominator}
+
+
+def describe(values: dict[str, Any], players: int) -> str:
+    """``ends at 80 points``."""
+    return f"ends at {values['threshold']} points"
+
+
+def describe_groups(values: list[tuple[dict[str, Any], str]]) -> str:
+    """``ends at 100 points with 2 players, 80 with 3-4, 60 with 5-6``."""
+    first, *rest = values
+    parts = [f"{describe(first[0], 0)} with {first[1]}"]
+    parts += [f"{v['threshold']} with {words}" for v, words in rest]
+    return ", ".join(parts)
+
+
+LENGTHS = GameLengths(
+    keys=("threshold",),
+    named=(
+        Length("short", "Short", _scaled(1, 2)),
+        Length("normal", "Normal", _scaled(1, 1)),
+        Length("long", "Long", _scaled(3, 2)),
+    ),
+    defaults=default_options,
+    describe=describe,
+    describe_groups=describe_groups,
+    rule="The game ends after the round in which a running total reaches the threshold; the lowest "
+    "total wins (players tied for it play a deciding round, BB-15).",
+    player_groups=((2, "2 players"), (3, "3–4"), (5, "5–6")),
+)

@@ -1,0 +1,44 @@
+"""Bao Huang's match lengths (``baogame.rules.lengths``): the deal limit and the target (BH-3.2, BH-17)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..lengths import GameLengths, Length
+from .options import DEFAULTS
+
+#: The most a seat can score in one deal: a lone emperor's 12 × m with m at most 2 (BH-16.3, BH-8.6).
+#: A target above this many points per deal cannot be reached before a deal limit ends the game.
+MAX_DEAL_SCORE = 24
+TARGET = DEFAULTS["target_score"]
+
+
+def _fixed(target: int, limit: int | None) -> Any:
+    return lambda players: {"target_score": target, "deal_limit": limit}
+
+
+def describe(values: dict[str, Any], players: int) -> str:
+    """``first to 30``, ``one deal``, ``3 deals, or first to 30``: the target is named with a limit only
+    when it can end the game before the limit does (from a start at 0)."""
+    target, limit = values["target_score"], values["deal_limit"]
+    if limit is None:
+        return f"first to {target}"
+    deals = "one deal" if limit == 1 else f"{limit} deals"
+    if target <= MAX_DEAL_SCORE * (limit - 1):
+        return f"{deals}, or first to {target}"
+    return deals
+
+
+LENGTHS = GameLengths(
+    keys=("target_score", "deal_limit"),
+    named=(
+        Length("one_deal", "One deal", _fixed(TARGET, 1)),
+        Length("short", "Short", _fixed(TARGET, 3)),
+        Length("standard", "Standard", _fixed(TARGET, None)),
+    ),
+    defaults=lambda players: dict(DEFAULTS),
+    describe=describe,
+    rule="The highest total wins; when the lead is shared at the end, further deals are played until "
+    "it is not (BH-17.3, BH-17.6).",
+    player_groups=((5, "5 players"),),
+)
