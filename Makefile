@@ -5,7 +5,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cat requirements/base.txt requirements/dev.txt | sha1sum | cut -c1-12)
 
-.PHONY: run test lint bench rehearsal venv migrate demo browser clean
+.PHONY: run test lint bench bench-ladder golden rehearsal venv migrate demo browser clean
 
 $(STAMP): requirements/base.txt requirements/dev.txt
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV) || python3 -m venv $(VENV)
@@ -42,13 +42,33 @@ lint: venv
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy
 
-## Benchmarks: engines, deadline settlement, API load.
+## Benchmarks. First the stack's floor (a bare Django view on the same stack, FLOOR_MEASURE), then at once
+## the load test against it (its JSON line gives the ratios to the floor measured in the same minute),
+## the cost ladder from the floor to the site, then engines, deadline settlement and the store.
+## Needs DATABASE_URL pointing at PostgreSQL, and wrk.
+FLOOR_MEASURE ?= ../shared/floor/measure
 bench: venv
+	@test -x $(FLOOR_MEASURE) || { echo "$(FLOOR_MEASURE) not found: set FLOOR_MEASURE=path/to/measure"; exit 1; }
+	@mkdir -p var
+	$(FLOOR_MEASURE) | tee var/floor.txt
+	$(PY) manage.py loadtest --clients 32 --seconds 20 --rate 0 --floor "$$(tail -n 1 var/floor.txt)"
+	$(PY) manage.py loadtest --clients 32 --seconds 20 --rate 300 --floor "$$(tail -n 1 var/floor.txt)"
+	$(PY) manage.py bench_ladder
 	$(PY) -m baogame.rules.bench baobei --games 200
 	$(PY) -m baogame.rules.bench baohuang --games 50
 	$(PY) manage.py bench_deadlines --games 2000
 	$(PY) manage.py bench_store
-	$(PY) manage.py loadtest --clients 32 --seconds 20
+
+## The cost ladder alone: a move request from the floor to the site, one layer at a time.
+bench-ladder: venv
+	$(PY) manage.py bench_ladder
+
+## Regenerate the golden API replies (tests/api/golden/) after a change to them on purpose, on SQLite
+## and on the PostgreSQL database DATABASE_URL names; the diff then shows what clients will read.
+golden: venv
+	@case "$$DATABASE_URL" in postgres*) ;; *) echo "set DATABASE_URL=postgres://… (the goldens need both databases)"; exit 1;; esac
+	GOLDEN_UPDATE=1 DATABASE_URL= $(PY) -m pytest tests/api/test_golden_replies.py -n 0 -q
+	GOLDEN_UPDATE=1 $(PY) -m pytest tests/api/test_golden_replies.py -n 0 -q
 
 ## Two web nodes, two workers and beat on this machine; a node and a worker killed mid-run; every game
 ## checked. Needs DATABASE_URL (PostgreSQL, a database of its own) and CELERY_BROKER_URL (Redis).

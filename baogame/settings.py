@@ -117,20 +117,30 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # A program's API request (a token, no cookie) takes the short chain below instead of this one.
+    "baogame.tokenapi.TokenApiMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "baogame.headers.PrivateResponseMiddleware",  # per-viewer answers: private, no-store; Vary
     "csp.middleware.CSPMiddleware",  # CONTENT_SECURITY_POLICY below
-    # baogame.browsermiddleware: Django's, passing by API requests with a token and no cookie
-    "baogame.browsermiddleware.SessionMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
-    "django.middleware.csrf.CsrfViewMiddleware",  # as named: check --deploy looks for it by name
-    "baogame.browsermiddleware.AuthenticationMiddleware",
-    "baogame.browsermiddleware.MessageMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
-    "baogame.browsermiddleware.HtmxMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",
     "apps.accounts.middleware.UserTimezoneMiddleware",
+]
+#: The middleware of an API request with a token and no cookie (``baogame.tokenapi``): those of
+#: ``MIDDLEWARE`` that shape every answer's headers, in the same order; nothing of a browser's session.
+TOKEN_API_MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "baogame.headers.PrivateResponseMiddleware",
+    "baogame.tokenapi.CSPHeaderMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
 
 ROOT_URLCONF = "baogame.urls"
@@ -465,7 +475,8 @@ SPECTACULAR_SETTINGS = {
     "SCHEMA_PATH_PREFIX": "/api/v1",
     "COMPONENT_SPLIT_REQUEST": True,
 }
-#: Writes (POST/PUT/PATCH/DELETE) per user, DRF's "N/s|min|hour|day"; "off" disables the limit.
+#: Writes (POST/PUT/PATCH/DELETE) per user, "N/s|min|hour|day": a burst of N, then one per period/N
+#: (``apps.api.throttling``); "off" disables the limit.
 API_WRITE_RATE = env_str("API_WRITE_RATE", "120/min")
 #: The write-rate counters live in this cache. The default (per-process memory) counts per gunicorn
 #: worker; production sets API_CACHE_URL=redis://…/N so that all workers share one count.

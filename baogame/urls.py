@@ -11,15 +11,16 @@ from apps.push.views import service_worker
 from apps.webhooks.api import WebhookDetailApi, WebhookListApi
 
 urlpatterns = [
+    # The API first: most requests are a program's, and no pattern below matches a path under api/.
+    path("api/v1/me/webhooks/", WebhookListApi.as_view(), name="api-webhooks"),
+    path("api/v1/me/webhooks/<int:endpoint_id>/", WebhookDetailApi.as_view(), name="api-webhook"),
+    path("api/", include("apps.api.urls")),
     path("", include("apps.games.urls")),
     path("rules/", rules_index, name="rules-index"),
     path("rules/<slug:game>/", rules_page, name="rules"),
     path("accounts/", include("allauth.urls")),
     path("accounts/", include("apps.accounts.urls")),
     path("leagues/", include("apps.leagues.urls")),
-    path("api/v1/me/webhooks/", WebhookListApi.as_view(), name="api-webhooks"),
-    path("api/v1/me/webhooks/<int:endpoint_id>/", WebhookDetailApi.as_view(), name="api-webhook"),
-    path("api/", include("apps.api.urls")),
     path("push/", include("apps.push.urls")),
     path("sw.js", service_worker, name="service-worker"),
     path("webhooks/", include("apps.webhooks.urls")),

@@ -5,5 +5,6 @@ worker killed, and checks every game; ``apiclient`` holds what it shares with ``
 
 They run under their old names: ``python -m baogame.rules.bench``, ``manage.py bench_deadlines`` and
 ``manage.py loadtest`` are thin wrappers around these modules, as is ``manage.py rehearsal``.
-``profile_moves`` and ``profiles/`` profile a move request (``profiles/README.md``).
+``profile_moves`` and ``profiles/`` profile a move request (``profiles/README.md``); ``ladder`` serves
+a move request's work in steps from the stack's floor to the site (``manage.py bench_ladder``).
 """

@@ -384,14 +384,16 @@ def start_site(
     config: str = "",
     new_session: bool = False,
     log: Path | None = None,
+    app: str = "baogame.wsgi:application",
 ) -> subprocess.Popen[bytes]:
     """Start gunicorn on ``port`` with ``env`` and wait until Django answers (60 s at most).
 
     ``new_session``: in a process group of its own, so that ``os.killpg`` takes its workers with it.
     ``log``: its output goes to (the end of) that file rather than to this process's.
+    ``app``: the WSGI application (``bench.ladder.wsgi:application`` for the ladder's rungs).
     """
     command = [
-        sys.executable, "-m", "gunicorn", "baogame.wsgi:application",
+        sys.executable, "-m", "gunicorn", app,
         "--bind", f"{HOST}:{port}",
         "--workers", str(workers),
         "--worker-class", worker_class,
@@ -421,8 +423,8 @@ def start_site(
             raise RuntimeError("gunicorn exited at startup")
         try:
             conn = http.client.HTTPConnection(HOST, port, timeout=2)
-            conn.request("GET", "/api/v1/me/")  # cheap: 401 once Django answers
-            if conn.getresponse().status == 401:
+            conn.request("GET", "/api/v1/me/")  # cheap: 401 once Django answers (a ladder rung: 404)
+            if conn.getresponse().status in (401, 404):
                 return server
         except OSError:
             pass

@@ -29,6 +29,16 @@ runs). Everything the run creates is deleted at the end.
 
 Prints moves per second and p50/p95/p99 latency of the move requests, then one JSON line.
 
+**gunicorn's CPU per kind of request.** The workers always run with the CPU-time hooks
+(``bench/profiles/gunicorn_cputime.py``), and the run takes the requests that ended in its measured
+seconds: ``cpu_ms_per_post`` is the CPU a move POST took inside the worker plus its share of what the
+workers and the master spent outside requests in those seconds (accepting and reading connections,
+writing answers: shared equally among all the requests answered), ``cpu_ms_per_legal`` the same for a
+``/legal`` read. That is how ``../shared/floor/measure`` counts the floor (gunicorn's CPU over its
+requests), so the two compare directly: ``--floor '<the floor's JSON line>'`` (``make bench`` passes it)
+adds each one's ratio to the floor's CPU per request, and the moves/s as a share of the floor's
+requests/s.
+
 ``--reads``: the ceiling of this machine for the cheapest request a move needs. The clients play their
 warm-up as above (which measures how many ``/legal`` reads a move takes, ``legal_per_move``), then for
 the measured seconds only ask ``/legal`` of a game for the seat that must act, the read that goes with
@@ -41,6 +51,7 @@ no more than a read: the JSON line gives it as ``move_ceiling_per_s``.
 from __future__ import annotations
 
 import json
+import os
 import random
 import secrets
 import subprocess
@@ -67,6 +78,11 @@ from .apiclient import (
     start_site,
 )
 from .apiclient import clean_up as clean_up_run
+from .profiles import gunicorn_cputime
+
+#: The kinds of request (``gunicorn_cputime.kind_of``) whose CPU the run reports on their own.
+POST_KIND = "POST /api/vN/games/N/actions/"
+LEGAL_KIND = "GET /api/vN/games/N/legal/"
 
 #: The shortest warm-up of ``--reads`` (seconds): the games are created, then enough moves played to
 #: count the reads a move takes.
@@ -101,6 +117,11 @@ class Command(BaseCommand):
             help="measure only the /legal read a move needs (after a warm-up of moves): the ceiling",
         )
         parser.add_argument(
+            "--floor",
+            default="",
+            help="the JSON line of ../shared/floor/measure, run just before: report the ratios to it",
+        )
+        parser.add_argument(
             "--broker",
             default="filesystem://",
             help="Celery broker for the site (default: a temporary folder)",
@@ -115,10 +136,12 @@ class Command(BaseCommand):
             f"loadtest {run}: {clients} clients, {opts['seconds']} s, gunicorn {opts['workers']} "
             f"{opts['worker_class']} workers, database {connection.settings_dict['NAME']}"
         )
+        floor = json.loads(opts["floor"]) if opts["floor"] else None
         users = self._make_users(run, clients)
         tmp = tempfile.TemporaryDirectory(prefix="baogame-loadtest-")
         port = free_port()
-        server = self._start_server(port, Path(tmp.name), opts)
+        hooks = Path(os.environ.get("BAOGAME_PROFILE_DIR") or Path(tmp.name) / "cputime")
+        server = self._start_server(port, Path(tmp.name), hooks, opts)
         try:
             result = self._drive(port, users, opts, server.pid)
         finally:
@@ -129,6 +152,9 @@ class Command(BaseCommand):
                 server.kill()
                 server.wait()
             self._clean_up(run)
+        try:
+            result.update(self._per_kind(result, hooks, floor))
+        finally:
             tmp.cleanup()
         offered = f"{opts['rate']:g} moves/s offered" if opts["rate"] else "closed loop"
         if opts["reads"]:
@@ -149,14 +175,32 @@ class Command(BaseCommand):
             f"clients {result['client_cpu_ms_per_move']:.1f} ms"
             + (f"; moves started late: p99 {result['late_p99_ms']:.1f} ms" if opts["rate"] else "")
         )
+        self.stdout.write(
+            f"gunicorn CPU per request: move POST {result['cpu_ms_per_post']:.2f} ms, "
+            f"/legal {result['cpu_ms_per_legal']:.2f} ms "
+            f"(of which {result['cpu_ms_outside_per_request']:.2f} ms outside requests, shared equally)"
+        )
+        if floor is not None:
+            self.stdout.write(
+                f"against the floor measured just before ({floor['floor_cpu_ms_per_request']} ms, "
+                f"{floor['floor_requests_per_s']} requests/s): POST {result['post_to_floor']:.2f} x, "
+                f"/legal {result['legal_to_floor']:.2f} x its CPU per request; moves/s "
+                f"{result['moves_to_floor_requests'] * 100:.1f}% of its requests/s"
+            )
         self.stdout.write(json.dumps(result))
 
     def _make_users(self, run: str, clients: int) -> list[list[str]]:
         """Two players (one per seat) and their tokens for every client."""
         return make_users(f"loadtest-{run}", clients)
 
-    def _start_server(self, port: int, var_dir: Path, opts: dict[str, Any]) -> subprocess.Popen[bytes]:
-        env = site_env(var_dir=var_dir, broker=opts["broker"], secret_key=new_secret_key())
+    def _start_server(
+        self, port: int, var_dir: Path, hooks: Path, opts: dict[str, Any]
+    ) -> subprocess.Popen[bytes]:
+        """gunicorn with the CPU-time hooks writing to ``hooks`` (and any ``--gunicorn-config`` too)."""
+        extra = {"BAOGAME_PROFILE_DIR": str(hooks)}
+        if opts["gunicorn_config"]:
+            extra["BAOGAME_GUNICORN_CONFIG"] = str(Path(opts["gunicorn_config"]).resolve())
+        env = site_env(var_dir=var_dir, broker=opts["broker"], secret_key=new_secret_key(), extra=extra)
         try:
             return start_site(
                 port,
@@ -164,7 +208,7 @@ class Command(BaseCommand):
                 workers=opts["workers"],
                 worker_class=opts["worker_class"],
                 threads=opts["threads"],
-                config=opts["gunicorn_config"],
+                config=str(Path(gunicorn_cputime.__file__)),
             )
         except RuntimeError as exc:
             raise CommandError(str(exc)) from None
@@ -198,15 +242,16 @@ class Command(BaseCommand):
         warmup = max(opts["warmup"], READS_WARMUP) if opts["reads"] else opts["warmup"]
         warm = run_clients("warm", time.monotonic() + warmup)
         cpu_before = server_cpu_seconds(server_pid), database_cpu_seconds(), client_cpu_seconds()
-        started = time.monotonic()
+        started, wall_started = time.monotonic(), time.time()
         stats = run_clients("run", started + opts["seconds"], reads=opts["reads"])
-        elapsed = time.monotonic() - started
+        elapsed, wall_ended = time.monotonic() - started, time.time()
         cpu_after = server_cpu_seconds(server_pid), database_cpu_seconds(), client_cpu_seconds()
         cpu = [after - before for before, after in zip(cpu_before, cpu_after, strict=True)]
         if failures:
             self.stderr.write(f"{len(failures)} clients failed, first: {failures[0]!r}")
+        window = {"window": [wall_started, wall_ended], "server_cpu_s": cpu[0]}
         if opts["reads"]:
-            return self._read_figures(stats, warm, elapsed, cpu, len(failures), opts)
+            return {**self._read_figures(stats, warm, elapsed, cpu, len(failures), opts), **window}
         moves = [ms for s in stats for ms in s.move_ms]
         reads = [ms for s in stats for ms in s.read_ms]
         late = [ms for s in stats for ms in s.late_ms]
@@ -235,7 +280,38 @@ class Command(BaseCommand):
             "workers": opts["workers"],
             "worker_class": opts["worker_class"],
             "threads": opts["threads"] if opts["worker_class"] == "gthread" else 1,
+            **window,
         }
+
+    @staticmethod
+    def _per_kind(result: dict[str, Any], hooks: Path, floor: dict[str, Any] | None) -> dict[str, Any]:
+        """gunicorn's CPU per move POST and per ``/legal`` read in the measured seconds, each with its
+        share of the CPU spent outside requests; with the floor's figures, the ratios to them."""
+        start, end = result.pop("window")
+        server_cpu = result.pop("server_cpu_s")
+        kinds = gunicorn_cputime.in_window(sorted(hooks.glob("cputime-*.json")), start, end)
+        requests = sum(count for count, _ in kinds.values())
+        inside = sum(seconds for _, seconds in kinds.values())
+        outside = max(server_cpu - inside, 0.0) / max(requests, 1)
+
+        def per(kind: str) -> float | None:
+            count, seconds = kinds.get(kind, (0, 0.0))
+            return round((seconds / count + outside) * 1000, 3) if count else None
+
+        figures: dict[str, Any] = {
+            "cpu_ms_per_post": per(POST_KIND),
+            "cpu_ms_per_legal": per(LEGAL_KIND),
+            "cpu_ms_outside_per_request": round(outside * 1000, 3),
+        }
+        if floor is not None:
+            base = float(floor["floor_cpu_ms_per_request"])
+            figures["floor_cpu_ms_per_request"] = base
+            figures["floor_requests_per_s"] = float(floor["floor_requests_per_s"])
+            figures["post_to_floor"] = round((figures["cpu_ms_per_post"] or 0.0) / base, 2)
+            figures["legal_to_floor"] = round((figures["cpu_ms_per_legal"] or 0.0) / base, 2)
+            rate = result.get("moves_per_s", result.get("reads_per_s", 0.0))
+            figures["moves_to_floor_requests"] = round(rate / float(floor["floor_requests_per_s"]), 3)
+        return figures
 
     def _read_figures(
         self,
@@ -283,6 +359,10 @@ class Command(BaseCommand):
             f"CPU per read: gunicorn {result['server_cpu_ms_per_read']:.2f} ms, "
             f"PostgreSQL {result['db_cpu_ms_per_read']:.2f} ms, "
             f"clients {result['client_cpu_ms_per_read']:.2f} ms"
+        )
+        self.stdout.write(
+            "gunicorn CPU per /legal read, its share outside requests included: "
+            f"{result['cpu_ms_per_legal']} ms"
         )
         if result["move_ceiling_per_s"] is not None:
             self.stdout.write(

@@ -50,12 +50,16 @@ def _configure(var_dir: str) -> None:
 
 
 class _Response:
-    def __init__(self, status: int, body: bytes) -> None:
+    def __init__(self, status: int, body: bytes, headers: list[tuple[str, str]]) -> None:
         self.status = status
         self._body = body
+        self._headers = {name.lower(): value for name, value in headers}
 
     def read(self) -> bytes:
         return self._body
+
+    def getheader(self, name: str, default: str | None = None) -> str | None:
+        return self._headers.get(name.lower(), default)
 
 
 class WsgiConnection:
@@ -98,9 +102,11 @@ class WsgiConnection:
             else:
                 environ[f"HTTP_{key}"] = value
         status: list[str] = []
+        answered: list[tuple[str, str]] = []
 
         def start_response(line: str, response_headers: Any, exc_info: Any = None) -> None:
             status.append(line)
+            answered.extend(response_headers)
 
         def call() -> bytes:
             chunks = self.app(environ, start_response)
@@ -111,7 +117,7 @@ class WsgiConnection:
                     chunks.close()
 
         payload = self.on_request(method, url.path, call) if self.on_request else call()
-        self._response = _Response(int(status[0].split()[0]), payload)
+        self._response = _Response(int(status[0].split()[0]), payload, answered)
 
     def getresponse(self) -> _Response:
         assert self._response is not None

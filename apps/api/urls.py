@@ -16,6 +16,9 @@ from .views_errors import not_found
 app_name = "api"
 
 urlpatterns = [
+    # A move and the read before it first: nearly every request is one of them.
+    path("v1/games/<int:game_id>/actions/", games.MoveSubmitApi.as_view(), name="game-act"),
+    path("v1/games/<int:game_id>/legal/", games.GameLegalApi.as_view(), name="game-legal"),
     path("v1/me/", account.MeApi.as_view(), name="me"),
     path("v1/me/notifications/", account.NotificationPreferencesApi.as_view(), name="notifications"),
     path("v1/me/vacation/", clock.VacationApi.as_view(), name="vacation"),
@@ -30,8 +33,6 @@ urlpatterns = [
     path("v1/games/<int:game_id>/", games.GameDetailApi.as_view(), name="game-detail"),
     path("v1/games/<int:game_id>/history/", games.GameHistoryApi.as_view(), name="game-history"),
     path("v1/games/<int:game_id>/record/", games.GameRecordApi.as_view(), name="game-record"),
-    path("v1/games/<int:game_id>/legal/", games.GameLegalApi.as_view(), name="game-legal"),
-    path("v1/games/<int:game_id>/actions/", games.MoveSubmitApi.as_view(), name="game-act"),
     path("v1/games/<int:game_id>/invite/", games.GameInviteApi.as_view(), name="game-invite"),
     path("v1/games/<int:game_id>/bots/", games.GameBotAddApi.as_view(), name="game-bots"),
     path("v1/games/<int:game_id>/seat/", clock.MySeatApi.as_view(), name="game-my-seat"),

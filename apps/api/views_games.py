@@ -24,6 +24,7 @@ from baogame.rules.registry import get_engine
 
 from . import selectors
 from .inputs import JsonInput, QueryInput, length_field, query_int
+from .lean import LeanApiView
 from .serializers import DecisionSerializer, EventSerializer, GameSummarySerializer, game_summary
 
 #: /legal answers at most this many actions per page (Bao Bei double plucks can run to thousands).
@@ -306,7 +307,7 @@ class LegalPageSerializer(serializers.Serializer):
     actions = serializers.ListField(child=serializers.JSONField(), help_text="Actions in the wire format.")
 
 
-class GameLegalApi(APIView):
+class GameLegalApi(LeanApiView):
     """My legal actions now (``engine.legal_actions(state, my_seat)``), a page at a time."""
 
     class FilterSerializer(QueryInput):
@@ -357,11 +358,29 @@ def _legal_page(game: Game, seat: int, offset: int, limit: int) -> dict[str, Any
     return {"total": total, "offset": offset, "actions": page}
 
 
+#: The keys of a move's reply, in their order; ``?fields=`` picks some of them.
+MOVE_REPLY_FIELDS = ("version", "seq", "replayed", "status", "events", "decisions", "legal")
+
+
+def _fields_param(request: Request) -> frozenset[str] | None:
+    """The reply's keys a client asked for with ``?fields=a,b`` (None: the whole reply)."""
+    raw = request.query_params.get("fields")
+    if raw is None:
+        return None
+    wanted = frozenset(name.strip() for name in raw.split(",") if name.strip())
+    unknown = sorted(wanted - set(MOVE_REPLY_FIELDS))
+    if unknown or not wanted:
+        choices = ", ".join(MOVE_REPLY_FIELDS)
+        problem = f"Unknown fields {', '.join(unknown)}." if unknown else "Name at least one field."
+        raise serializers.ValidationError({"fields": [f"{problem} Choose among {choices}."]})
+    return wanted
+
+
 def _seat_seq(move: Move | None) -> int | None:
     return game_selectors.seat_seq(move) if move is not None else None
 
 
-class MoveSubmitApi(APIView):
+class MoveSubmitApi(LeanApiView):
     """Submit one action; an ``Idempotency-Key`` header makes a retried request apply once."""
 
     class InputSerializer(JsonInput):
@@ -403,11 +422,21 @@ class MoveSubmitApi(APIView):
                 required=False,
                 description=f"0-{LEGAL_MAX_LIMIT}: also answer the first N of my legal actions now.",
             ),
+            OpenApiParameter(
+                "fields",
+                {"type": "string", "pattern": "^[a-z, ]*$"},
+                OpenApiParameter.QUERY,
+                required=False,
+                description="Only these keys of the reply, comma-separated ("
+                + ", ".join(MOVE_REPLY_FIELDS)
+                + "): a smaller reply for a client that needs less. Without it, the whole reply.",
+            ),
         ],
         responses={201: OutputSerializer, 200: OutputSerializer},
     )
     def post(self, request: AuthenticatedRequest, game_id: int) -> Response:
         legal = _int_param(request, "legal", 0, 0, LEGAL_MAX_LIMIT)
+        fields = _fields_param(request)
         data = request.data if isinstance(request.data, dict) else {}
         if "action" not in data:
             raise serializers.ValidationError({"action": ["This field is required."]})
@@ -429,18 +458,26 @@ class MoveSubmitApi(APIView):
                 raise ServiceError("not_found", "no such game", status=404) from None
             raise
         seat = result.move.seat if result.move else None
-        body: dict[str, Any] = {
-            "version": game_selectors.viewer_version(result.game, seat, seats=result.seats),
-            "seq": result.seq if result.seq is not None else _seat_seq(result.move),
-            "replayed": result.replayed,
-            "status": result.game.status,
-            "events": result.events,
-            "decisions": _open_decisions(result.game, seat),
-        }
-        if legal and seat is not None:
-            body["legal"] = _legal_page(result.game, seat, 0, legal)
         code = status.HTTP_200_OK if result.replayed else status.HTTP_201_CREATED
-        return Response(body, status=code)
+        return Response(_move_reply(result, seat, legal, fields), status=code)
+
+
+def _move_reply(
+    result: game_pipeline.MoveResult, seat: int | None, legal: int, fields: frozenset[str] | None
+) -> dict[str, Any]:
+    """The reply to a move as ``seat`` knows it; with ``fields``, only those keys (and only their work:
+    a reply without ``decisions`` or ``legal`` does not ask the engine for them)."""
+    parts: dict[str, Any] = {
+        "version": lambda: game_selectors.viewer_version(result.game, seat, seats=result.seats),
+        "seq": lambda: result.seq if result.seq is not None else _seat_seq(result.move),
+        "replayed": lambda: result.replayed,
+        "status": lambda: result.game.status,
+        "events": lambda: result.events,
+        "decisions": lambda: _open_decisions(result.game, seat),
+    }
+    if legal and seat is not None:
+        parts["legal"] = lambda: _legal_page(result.game, seat, 0, legal)
+    return {key: make() for key, make in parts.items() if fields is None or key in fields}
 
 
 class GameInviteApi(APIView):

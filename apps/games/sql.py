@@ -13,12 +13,14 @@ by ``Model.from_db``, so callers cannot tell the difference. Every value is a qu
 from __future__ import annotations
 
 import dataclasses
+import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from functools import cache
 from typing import Any, TypeVar
 
+import msgspec
 import psycopg
 from django.conf import settings
 from django.db import connections, models
@@ -28,6 +30,7 @@ from django.db.models.query_utils import DeferredAttribute
 from django.db.models.signals import post_init, pre_init
 from django.db.models.sql import UpdateQuery
 from psycopg import pq
+from psycopg.types.json import Jsonb
 
 M = TypeVar("M", bound=Model)
 
@@ -61,9 +64,58 @@ def _fields(
             pk_index = index
         expression = field.get_col(model._meta.db_table)
         found = (*connection.ops.get_db_converters(expression), *field.get_db_converters(connection))
+        if _plain_json(field):  # a game's state, a move's events: decoded by msgspec
+            found = (*connection.ops.get_db_converters(expression), _json_from_db)
         if found:
             converters.append((index, expression, found))
     return tuple(columns), tuple(attnames), pk_index, tuple(converters)
+
+
+# --- JSON columns: msgspec, where it gives what the standard library gives ---------------------------------
+#
+# A move reads its game's state and writes it back with the move's action and events: JSON decoded and
+# encoded on every move and every /legal read. msgspec decodes about twice and encodes about eight
+# times as fast as ``json`` (a Bao Bei state: 10 and 1.6 µs against 19 and 14), and like ``json`` it
+# keeps integers of any size (Bao Bei's ``known`` masks pass 64 bits; orjson would turn them into
+# floats, so it does not fit). It is used for the JSON columns without an encoder or decoder of their
+# own, and whatever it refuses goes the ORM's way (``json``).
+
+_decode = msgspec.json.Decoder().decode
+_encode = msgspec.json.Encoder().encode
+
+
+def _plain_json(field: Any) -> bool:
+    """A JSON column that the ORM decodes and encodes with the standard library's defaults."""
+    return isinstance(field, models.JSONField) and field.encoder is None and field.decoder is None
+
+
+def _json_from_db(value: Any, expression: Any, connection: Any) -> Any:
+    """``JSONField.from_db_value``, decoding with msgspec (``json`` for what msgspec refuses, such as
+    NaN; text that is not JSON at all is returned as it is, as the ORM does)."""
+    if not isinstance(value, (str, bytes)):
+        return value
+    try:
+        return _decode(value)
+    except msgspec.DecodeError:
+        try:
+            return json.loads(value)
+        except json.JSONDecodeError:
+            return value
+
+
+def _json_to_db(field: Any, value: Any, connection: Any) -> Any:
+    """``JSONField.get_db_prep_save`` for an object or array, encoded with msgspec; anything else
+    (None, a scalar, an expression) and anything msgspec refuses is the ORM's to encode."""
+    if type(value) is dict or type(value) is list:
+        try:
+            encoded = _encode(value)
+        except (TypeError, ValueError, msgspec.EncodeError):
+            pass
+        else:
+            if connection.vendor == "postgresql":
+                return Jsonb(value, dumps=lambda _: encoded)
+            return encoded.decode()
+    return field.get_db_prep_save(value, connection)
 
 
 def width(model: type[Model], using: str = "default") -> int:
@@ -381,6 +433,9 @@ def _save_values(instance: Model, fields: Sequence[Any], add: bool, connection: 
     column of a move row, and these calls were a tenth of settling a deadline."""
     values: list[Any] = []
     for field in fields:
+        if _plain_json(field):
+            values.append(_json_to_db(field, field.pre_save(instance, add), connection))
+            continue
         plain = _plain_saving(field, connection.alias)
         if plain is not None:
             value = instance.__dict__.get(field.attname, _MISSING)

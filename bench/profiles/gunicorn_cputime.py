@@ -8,6 +8,13 @@ with the numbers replaced by ``N``. Each worker writes ``<dir>/cputime-<pid>.jso
 ``<dir>`` is ``$BAOGAME_PROFILE_DIR`` (default: the current folder). Print the workers' totals with
 ``python -m bench.profiles.gunicorn_cputime <dir>``: the CPU milliseconds of each kind of request, and
 what the workers spent outside requests (accepting, reading and writing connections, their own start).
+
+Each request is also kept with its end (wall clock) and CPU, so that a load test can count only the
+requests of its measured seconds (``in_window``), leaving out the workers' start and the warm-up.
+
+``BAOGAME_GUNICORN_CONFIG`` names another config file to use as well (the load test's
+``--gunicorn-config``, e.g. ``gunicorn_cprofile.py``): its settings are taken and its hooks run after
+these.
 """
 
 from __future__ import annotations
@@ -16,8 +23,10 @@ import argparse
 import json
 import os
 import re
+import runpy
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +35,8 @@ _started = time.process_time()
 _request_started = 0.0
 #: kind -> [requests, CPU seconds]
 _kinds: dict[str, list[float]] = {}
+#: each request: [kind, end (time.time()), CPU seconds]
+_requests: list[list[Any]] = []
 
 
 def kind_of(method: str, path: str) -> str:
@@ -44,16 +55,56 @@ def pre_request(worker: Any, req: Any) -> None:
 
 
 def post_request(worker: Any, req: Any, environ: Any, resp: Any) -> None:
-    entry = _kinds.setdefault(kind_of(req.method, req.path), [0, 0.0])
+    cpu = time.process_time() - _request_started
+    kind = kind_of(req.method, req.path)
+    entry = _kinds.setdefault(kind, [0, 0.0])
     entry[0] += 1
-    entry[1] += time.process_time() - _request_started
+    entry[1] += cpu
+    _requests.append([kind, time.time(), cpu])
 
 
 def worker_exit(server: Any, worker: Any) -> None:
     folder = Path(os.environ.get("BAOGAME_PROFILE_DIR", "."))
     folder.mkdir(parents=True, exist_ok=True)
-    record = {"worker_cpu_s": time.process_time() - _started, "kinds": _kinds}
+    record = {"worker_cpu_s": time.process_time() - _started, "kinds": _kinds, "requests": _requests}
     (folder / f"cputime-{os.getpid()}.json").write_text(json.dumps(record))
+
+
+def in_window(files: list[Path], start: float, end: float) -> dict[str, tuple[int, float]]:
+    """Per kind of request, (requests, CPU seconds) of the requests that ended between ``start`` and
+    ``end`` (``time.time()``), over all the workers' files."""
+    kinds: dict[str, tuple[int, float]] = {}
+    for file in files:
+        for kind, ended, cpu in json.loads(file.read_text()).get("requests", []):
+            if start <= ended <= end:
+                count, seconds = kinds.get(kind, (0, 0.0))
+                kinds[kind] = (count + 1, seconds + cpu)
+    return kinds
+
+
+def _chain(first: Callable[..., Any], then: Callable[..., Any]) -> Callable[..., Any]:
+    def both(*args: Any) -> None:
+        first(*args)
+        then(*args)
+
+    return both
+
+
+def _use_other_config(path: str) -> None:
+    """Take the settings of the config file ``path``; its hooks run after this module's."""
+    names = globals()
+    for name, value in runpy.run_path(path).items():
+        if name.startswith("_") or not (callable(value) or name.islower()):
+            continue
+        if name in {"post_fork", "pre_request", "post_request", "worker_exit"} and callable(value):
+            names[name] = _chain(names[name], value)
+        elif name not in names:
+            names[name] = value
+
+
+_other = os.environ.get("BAOGAME_GUNICORN_CONFIG", "")
+if _other and Path(_other).resolve() != Path(__file__).resolve():
+    _use_other_config(_other)
 
 
 def combine(files: list[Path]) -> tuple[float, dict[str, tuple[int, float]]]:

@@ -17,7 +17,10 @@ from tests.conftest import requires_postgres
 
 pytestmark = [requires_postgres, pytest.mark.django_db(transaction=True)]
 
-REQUIRED_KEYS = {"clients", "moves", "seconds", "moves_per_s", "p50_ms", "p95_ms", "p99_ms"}
+REQUIRED_KEYS = {
+    "clients", "moves", "seconds", "moves_per_s", "p50_ms", "p95_ms", "p99_ms", "cpu_ms_per_post",
+    "cpu_ms_per_legal",
+}  # fmt: skip
 
 
 @pytest.mark.parametrize("rate", [0.0, 40.0], ids=["closed-loop", "paced"])
@@ -54,3 +57,19 @@ def test_loadtest_reads_measures_the_legal_read_a_move_needs_and_its_ceiling() -
     )
     assert result["move_ceiling_per_s"] < result["reads_per_s"]
     assert not get_user_model().objects.filter(username__startswith="loadtest-").exists()
+
+
+def test_loadtest_gives_the_cpu_per_post_and_per_read_and_their_ratio_to_the_floor() -> None:
+    """gunicorn's CPU per move POST and per /legal read, each with its share of the CPU outside
+    requests, and with the floor's JSON line the ratios to its CPU per request and requests/s."""
+    out = StringIO()
+    floor = '{"floor_requests_per_s": 1000.0, "floor_cpu_ms_per_request": 0.5, "non_2xx": 0}'
+
+    call_command("loadtest", clients=2, seconds=2.0, warmup=0.5, rate=0.0, workers=2, floor=floor, stdout=out)
+
+    result = json.loads(out.getvalue().splitlines()[-1])
+    assert result["cpu_ms_per_post"] > result["cpu_ms_outside_per_request"] >= 0
+    assert result["cpu_ms_per_legal"] > result["cpu_ms_outside_per_request"]
+    assert result["post_to_floor"] == pytest.approx(result["cpu_ms_per_post"] / 0.5, abs=0.01)
+    assert result["legal_to_floor"] == pytest.approx(result["cpu_ms_per_legal"] / 0.5, abs=0.01)
+    assert result["moves_to_floor_requests"] == pytest.approx(result["moves_per_s"] / 1000.0, abs=0.001)

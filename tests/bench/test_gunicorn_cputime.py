@@ -76,3 +76,14 @@ def test_the_summary_prints_each_kind_and_the_time_outside_requests(tmp_path: Pa
     assert "57.14 ms a request" in out  # (1.5 - 1.1) s / 7
     assert "POST /a/N/" in out and "200.00 ms CPU each" in out
     assert "GET /b/" in out and "100.00 ms CPU each" in out
+
+
+def test_a_load_test_counts_only_the_requests_that_ended_in_its_window(tmp_path: Path) -> None:
+    (tmp_path / "cputime-1.json").write_text(
+        '{"worker_cpu_s": 1.0, "kinds": {}, "requests": '
+        '[["POST /a/", 10.0, 0.1], ["POST /a/", 20.0, 0.2], ["GET /b/", 21.0, 0.3], ["GET /b/", 31.0, 0.4]]}'
+    )
+
+    kinds = gunicorn_cputime.in_window(sorted(tmp_path.glob("cputime-*.json")), 15.0, 30.0)
+
+    assert kinds == {"POST /a/": (1, 0.2), "GET /b/": (1, 0.3)}

@@ -1,5 +1,5 @@
-"""Issue 18 point 2: API requests with a token and no cookie pass by the browser-only middleware
-(``baogame.browsermiddleware``), and their answers stay exactly what the whole middleware chain gave."""
+"""API requests with a token and no cookie take the short middleware chain (``baogame.tokenapi``): no
+session, CSRF, messages, allauth or htmx work, and answers exactly what the whole chain gives."""
 
 from __future__ import annotations
 
@@ -7,26 +7,18 @@ from typing import Any
 
 import pytest
 from django.conf import settings
+from django.contrib.sessions.models import Session
 from django.test import Client, RequestFactory, override_settings
 
 from apps.api import services as api_services
 from apps.games import lifecycle as game_lifecycle
-from baogame.browsermiddleware import token_api_request
+from baogame.rules.registry import get_engine
+from baogame.tokenapi import token_api_request
 
 pytestmark = pytest.mark.django_db
 
-#: Django's own middleware in place of the browser-only subclasses: the chain before this change.
-DJANGO_MIDDLEWARE = [
-    {
-        "baogame.browsermiddleware.SessionMiddleware": "django.contrib.sessions.middleware.SessionMiddleware",
-        "baogame.browsermiddleware.AuthenticationMiddleware": (
-            "django.contrib.auth.middleware.AuthenticationMiddleware"
-        ),
-        "baogame.browsermiddleware.MessageMiddleware": "django.contrib.messages.middleware.MessageMiddleware",
-        "baogame.browsermiddleware.HtmxMiddleware": "django_htmx.middleware.HtmxMiddleware",
-    }.get(name, name)
-    for name in settings.MIDDLEWARE
-]
+#: The whole chain for every request: ``MIDDLEWARE`` without the switch to the short chain.
+WHOLE_CHAIN = [name for name in settings.MIDDLEWARE if name != "baogame.tokenapi.TokenApiMiddleware"]
 
 
 def _answer(response: Any) -> tuple[int, bytes, dict[str, str]]:
@@ -53,10 +45,11 @@ def test_a_token_request_gets_the_same_answer_as_through_djangos_middleware(
     url = path.format(game=game.pk)
 
     lean = getattr(Client(), method)(url, HTTP_AUTHORIZATION=f"Bearer {raw}")
-    with override_settings(MIDDLEWARE=DJANGO_MIDDLEWARE):
+    with override_settings(MIDDLEWARE=WHOLE_CHAIN):
         full = getattr(Client(), method)(url, HTTP_AUTHORIZATION=f"Bearer {raw}")
 
     assert not hasattr(lean.wsgi_request, "session") and hasattr(full.wsgi_request, "session")
+    assert not hasattr(lean.wsgi_request, "csrf_processing_done")
     assert _answer(lean) == _answer(full)
     assert "Content-Security-Policy" in lean and "X-Frame-Options" in lean
     assert "no-store" in lean["Cache-Control"]
@@ -90,3 +83,31 @@ def test_a_browser_api_call_still_uses_its_session(users: list) -> None:
 
     assert response.status_code == 401  # the token is checked first, with the session still loaded
     assert client.get("/api/v1/me/").json()["username"] == users[0].username
+
+
+@pytest.mark.parametrize("cookie", [False, True])
+def test_a_token_request_creates_no_session_and_sets_no_cookie(users: list, cookie: bool) -> None:
+    """A move and a /legal read with a token: no session row, no Set-Cookie (no session, no CSRF
+    cookie), whether or not the program sends a cookie of its own (then the whole chain runs, and still
+    nothing is stored for it)."""
+    game = game_lifecycle.game_create(creator=users[0], engine="baobei", players=2, bots=1)
+    _, raw = api_services.token_create(user=users[0], name="t")
+    client = Client()
+    headers: dict[str, str] = {"HTTP_AUTHORIZATION": f"Bearer {raw}"}
+    if cookie:
+        headers["HTTP_COOKIE"] = "theme=dark"
+    rules = get_engine("baobei")
+    game.refresh_from_db()
+    seat = rules.pending(game.state)[0]["seats"][0]
+    action = rules.legal_actions(game.state, seat)[0]
+
+    read = client.get(f"/api/v1/games/{game.pk}/legal/", **headers)
+    move = client.post(
+        f"/api/v1/games/{game.pk}/actions/", {"action": action}, content_type="application/json", **headers
+    )
+
+    assert (read.status_code, move.status_code) == (200, 201), move.content
+    for response in (read, move):
+        assert "Set-Cookie" not in response
+        assert not response.cookies
+    assert not Session.objects.exists()

@@ -1,0 +1,128 @@
+"""The lean path of a program's API request: a token, no cookie, only the middleware such a request needs.
+
+A request to the JSON API (``/api/v1/…``) that authenticates with ``Authorization: Bearer …`` (or
+``Token …``) and sends no ``Cookie`` header comes from a program (a bot, the load test), not a browser.
+It has no session to load, no CSRF token to check (CSRF rides on the cookies a browser sends by
+itself; a token in a header is never sent by itself), no messages, no allauth state, no htmx header and
+no user's time zone to activate before the view (the API authenticates inside the view, after any
+middleware has run), and WhiteNoise only serves ``/static/``. ``TokenApiMiddleware``, first in
+``MIDDLEWARE``, hands such a request to a chain of its own built from ``TOKEN_API_MIDDLEWARE``: the
+middleware that shapes every answer's headers (security, privacy, CSP, frame options, the common
+middleware's slash redirects and ``Content-Length``), in the same order as in ``MIDDLEWARE``. Every
+other request, a browser's API call with its session included, goes down the whole chain.
+
+The answers are the same, headers and bytes, as through the whole chain
+(``tests/test_browser_middleware.py`` compares them); what goes is the work: about a quarter of a
+millisecond of CPU a request (``manage.py bench_ladder``, rung ``settings``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, cast
+
+from csp.middleware import CSPMiddleware
+from django.conf import settings
+from django.core.handlers.base import BaseHandler
+from django.core.handlers.exception import convert_exception_to_response
+from django.http import HttpRequest, HttpResponse, HttpResponseBase
+from django.utils.module_loading import import_string
+
+#: The JSON API's paths (the token and bot pages under /api/ are browser pages).
+API_PREFIX = "/api/v1/"
+TOKEN_KEYWORDS = frozenset({"bearer", "token"})
+
+
+def token_api_request(request: HttpRequest) -> bool:
+    """A JSON API request that authenticates with a token and carries no cookie (a program, not a browser)."""
+    meta = request.META
+    if meta.get("HTTP_COOKIE") or not request.path_info.startswith(API_PREFIX):
+        return False
+    keyword, _, _ = meta.get("HTTP_AUTHORIZATION", "").partition(" ")
+    return keyword.lower() in TOKEN_KEYWORDS
+
+
+class _TokenApiHandler(BaseHandler):
+    """Django's request handling (URL resolution, view middleware, template responses, exceptions) with
+    the middleware of ``TOKEN_API_MIDDLEWARE``, built as ``BaseHandler.load_middleware`` builds a
+    synchronous chain."""
+
+    def load_middleware(self, is_async: bool = False) -> None:
+        self._view_middleware: list[Any] = []
+        self._template_response_middleware: list[Any] = []
+        self._exception_middleware: list[Any] = []
+        handler = convert_exception_to_response(self._get_response)  # type: ignore[attr-defined]
+        for path in reversed(settings.TOKEN_API_MIDDLEWARE):
+            middleware = import_string(path)(handler)
+            if hasattr(middleware, "process_view"):
+                self._view_middleware.insert(0, middleware.process_view)
+            if hasattr(middleware, "process_template_response"):
+                self._template_response_middleware.append(middleware.process_template_response)
+            if hasattr(middleware, "process_exception"):
+                self._exception_middleware.append(middleware.process_exception)
+            handler = convert_exception_to_response(middleware)
+        self._middleware_chain = handler
+
+
+class TokenApiMiddleware:
+    """First in ``MIDDLEWARE``: a token API request goes down the short chain, any other down the rest.
+
+    The short chain ends in its own URL resolution and view call (not in this chain's next middleware),
+    and is called inside this handler's request handling, so the request is logged and closed once."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
+        self.get_response = get_response
+        handler = _TokenApiHandler()
+        handler.load_middleware()
+        self.short_chain = handler._middleware_chain
+
+    def __call__(self, request: HttpRequest) -> HttpResponseBase:
+        if token_api_request(request):
+            return cast(HttpResponseBase, self.short_chain(request))
+        return self.get_response(request)
+
+
+#: Attributes through which a view or decorator changes a response's policy (django-csp's decorators).
+_CSP_OVERRIDES = ("_csp_exempt", "_csp_exempt_ro", "_csp_config", "_csp_config_ro", "_csp_update",
+                  "_csp_update_ro", "_csp_replace", "_csp_replace_ro")  # fmt: skip
+
+
+class CSPHeaderMiddleware(CSPMiddleware):
+    """django-csp's middleware for the short chain: the policy headers built once, not per answer.
+
+    django-csp builds both policies from the settings on every answer (about 0.05 ms). An API answer
+    never uses a nonce nor a per-view policy, so its headers are always those of the first such answer;
+    an answer that does (or a debug page, which django-csp leaves alone) gets django-csp's own handling.
+    """
+
+    def __init__(self, get_response: Any) -> None:
+        super().__init__(get_response)
+        self._headers: dict[str, str] | None = None
+
+    def process_request(self, request: HttpRequest) -> None:
+        return None  # no nonce: a JSON answer has no script to allow
+
+    def process_response(self, request: HttpRequest, response: HttpResponseBase) -> HttpResponseBase:
+        plain = (
+            not any(hasattr(response, name) for name in _CSP_OVERRIDES)
+            and not (settings.DEBUG and response.status_code in (404, 500))
+            and not _excluded_prefixes()
+        )
+        if not plain:
+            super().process_request(request)
+            return super().process_response(request, response)
+        if self._headers is None:
+            built = super().process_response(request, HttpResponse())
+            self._headers = {k: v for k, v in built.items() if k.startswith("Content-Security")}
+        for name, value in self._headers.items():
+            if name not in response:
+                response[name] = value
+        return response
+
+
+def _excluded_prefixes() -> bool:
+    """Whether either policy exempts some paths (then the headers depend on the path: no caching)."""
+    return any(
+        (getattr(settings, name, None) or {}).get("EXCLUDE_URL_PREFIXES")
+        for name in ("CONTENT_SECURITY_POLICY", "CONTENT_SECURITY_POLICY_REPORT_ONLY")
+    )
