@@ -12,7 +12,7 @@ middleware's slash redirects and ``Content-Length``), in the same order as in ``
 other request, a browser's API call with its session included, goes down the whole chain.
 
 The answers are the same, headers and bytes, as through the whole chain
-(``tests/test_browser_middleware.py`` compares them); what goes is the work: about a quarter of a
+(``tests/test_tokenapi.py`` compares them); what goes is the work: about a quarter of a
 millisecond of CPU a request (``manage.py bench_ladder``, rung ``settings``).
 """
 
