@@ -6,4 +6,9 @@ class LeaguesConfig(AppConfig):
     label = "leagues"
 
     def ready(self) -> None:
+        from apps.notifications.calendar import register_entries
+
         from . import signals  # noqa: F401
+        from .calendar import round_entries
+
+        register_entries(round_entries)

@@ -34,12 +34,13 @@ from apps.notifications import clock, quiet, selectors
 from apps.notifications.compose import user_zone
 from apps.notifications.models import Category
 from apps.notifications.notify import KIND_CATEGORY
+from apps.notifications.preferences import channel_enabled
 from apps.notifications.timing import settle_seconds
 from apps.webhooks import urlguard
 from baogame.celery import publish
 
 from . import payloads
-from .channels import CHANNEL_MODES, channel_enabled, mode_of
+from .channels import CHANNEL_MODES, mode_of
 from .models import PushBurst, PushMessage, PushSubscription
 
 log = logging.getLogger(__name__)
