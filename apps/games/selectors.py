@@ -12,7 +12,7 @@ from django.utils import timezone
 from baogame.rules.core import visible
 from baogame.rules.registry import get_engine
 
-from . import clock, store
+from . import clock, leagues_link, store
 from .deadlines import SIMULTANEOUS_TIMINGS
 from .models import Decision, Game, Invitation, Move, Seat
 from .timing import duration
@@ -67,9 +67,7 @@ def game_may_view(
             return True
     league = game_league_id(game)
     if league is not None and not league[1]:
-        from apps.leagues.selectors import league_list_visible
-
-        return person is not None and league_list_visible(user=person).filter(pk=league[0]).exists()
+        return person is not None and leagues_link.may_see_league(person, league[0])
     if game.visibility == Game.Visibility.PUBLIC:
         return True
     return game.visibility == Game.Visibility.UNLISTED and not by_number

@@ -6,9 +6,12 @@ class LeaguesConfig(AppConfig):
     label = "leagues"
 
     def ready(self) -> None:
+        from apps.games import leagues_link
         from apps.notifications.calendar import register_entries
 
         from . import signals  # noqa: F401
         from .calendar import round_entries
+        from .selectors import league_may_see, league_of_game
 
         register_entries(round_entries)
+        leagues_link.register(league_of=league_of_game, may_see=league_may_see)

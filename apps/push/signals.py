@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import logging
+from pathlib import Path
 from typing import Any
 
+from django.conf import settings
 from django.dispatch import receiver
 
-from apps.games.signals import move_applied
+from apps.games.signals import dev_server_starting, move_applied
 from baogame.celery import publish
 
 log = logging.getLogger(__name__)
@@ -42,3 +44,15 @@ def on_move_applied(
         return
     if subscribed:
         publish("apps.push.tasks.push_decisions", (game_id, version, wanted))
+
+
+@receiver(dev_server_starting, dispatch_uid="push.dev_server_starting")
+def on_dev_server_starting(sender: Any, *, var_dir: Path, **kwargs: Any) -> str | None:
+    """Write development Web Push (VAPID) keys, read by the processes ``rundev`` starts, unless set."""
+    if settings.VAPID_PUBLIC_KEY and settings.VAPID_PRIVATE_KEY:
+        return None
+    from .vapid import ensure_dev_keys  # cryptography: loaded only here
+
+    if ensure_dev_keys(var_dir / "vapid.json"):
+        return f"Wrote development Web Push (VAPID) keys to {var_dir / 'vapid.json'}"
+    return None
