@@ -49,7 +49,7 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 
@@ -101,6 +101,25 @@ def table_sizes(*, members: int, size: int, min_size: int) -> tuple[list[int], i
     if full == 0:
         return [], members
     return [size] * full, members - full * size
+
+
+def byes_by_round(
+    *,
+    members: Sequence[int],
+    count: int,
+    bye_counts: Mapping[int, int] | None,
+    rounds: int,
+    rng: random.Random,
+) -> list[list[int]]:
+    """Who sits out in each of ``rounds`` rounds (``choose_byes`` a round, counting the byes given)."""
+    given = dict(bye_counts or {})
+    round_byes: list[list[int]] = []
+    for _ in range(rounds):
+        byes = choose_byes(members=members, count=count, bye_counts=given, rng=rng)
+        for m in byes:
+            given[m] = given.get(m, 0) + 1
+        round_byes.append(byes)
+    return round_byes
 
 
 def choose_byes(
@@ -155,13 +174,9 @@ def plan_rounds(
     rng = random.Random(f"leagues:pairing:{seed}")
     members = sorted(set(members))
     sizes, bye_count = table_sizes(members=len(members), size=size, min_size=min_size)
-    byes_so_far = dict(bye_counts or {})
-    round_byes: list[list[int]] = []
-    for _ in range(rounds):
-        byes = choose_byes(members=members, count=bye_count, bye_counts=byes_so_far, rng=rng)
-        for m in byes:
-            byes_so_far[m] = byes_so_far.get(m, 0) + 1
-        round_byes.append(byes)
+    round_byes = byes_by_round(
+        members=members, count=bye_count, bye_counts=bye_counts, rounds=rounds, rng=rng
+    )
     if not sizes:
         return [RoundPlan(tables=[], byes=b) for b in round_byes]
 

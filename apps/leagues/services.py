@@ -655,6 +655,15 @@ def _league_game(league: League, game_id: int, by: User) -> LockedGame:
     return locked
 
 
+def _league_seat(league: League, game_id: int, by: User, position: int) -> tuple[LockedGame, Seat]:
+    """``_league_game`` and its player seat at ``position`` (a bot's seat or none: ``no_such_seat``)."""
+    locked = _league_game(league, game_id, by)
+    seat = locked.seats.get(position)
+    if seat is None or seat.is_bot:
+        raise ServiceError("no_such_seat", "no player seat at that position", status=404)
+    return locked, seat
+
+
 def game_deadline_extend(
     *, league: League, game_id: int, seat: int, hours: int, by: User, reason: str = ""
 ) -> None:
@@ -708,10 +717,8 @@ def seat_substitute(
     """
     require_organiser(league, by)
     with transaction.atomic():
-        locked = _league_game(league, game_id, by)
-        game, seat = locked.game, locked.seats.get(position)
-        if seat is None or seat.is_bot:
-            raise ServiceError("no_such_seat", "no player seat at that position", status=404)
+        locked, seat = _league_seat(league, game_id, by, position)
+        game = locked.game
         _check_newcomer(league=league, game=game, user=user)
         SubstituteOffer.objects.filter(
             game=game, position=position, status=SubstituteOffer.Status.PENDING
@@ -855,10 +862,8 @@ def seat_bot_takeover(
     """
     require_organiser(league, by)
     with transaction.atomic():
-        locked = _league_game(league, game_id, by)
-        game, seat = locked.game, locked.seats.get(position)
-        if seat is None or seat.is_bot:
-            raise ServiceError("no_such_seat", "no player seat at that position", status=404)
+        locked, seat = _league_seat(league, game_id, by, position)
+        game = locked.game
         seat.bot_takeover, seat.bot_hold, seat.consecutive_timeouts = on, on, 0
         seat.save(update_fields=["bot_takeover", "bot_hold", "consecutive_timeouts"])
         if on:

@@ -27,7 +27,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from itertools import combinations
 
-from ..pairing import Pair, RoundPlan, choose_byes, even_floor, pair, table_layout, table_sizes
+from ..pairing import Pair, RoundPlan, byes_by_round, even_floor, pair, table_layout, table_sizes
 
 T0 = 2.0
 
@@ -57,13 +57,9 @@ def plan_round_robin(
     ):
         return circle_method(members=members, rounds=rounds, seed=seed)
     rng = random.Random(f"leagues:round-robin:{seed}")
-    given = dict(bye_counts or {})
-    round_byes: list[list[int]] = []
-    for _ in range(rounds):
-        byes = choose_byes(members=members, count=bye_count, bye_counts=given, rng=rng)
-        for m in byes:
-            given[m] = given.get(m, 0) + 1
-        round_byes.append(byes)
+    round_byes = byes_by_round(
+        members=members, count=bye_count, bye_counts=bye_counts, rounds=rounds, rng=rng
+    )
     best: list[list[list[int]]] | None = None
     best_cost = math.inf
     for attempt in range(4 * effort):
