@@ -29,7 +29,7 @@ class WaitingForMe(TypedDict):
 
 # --- who may see a game --------------------------------------------------------------------------------
 #
-# One rule for every page, API answer, list and mail that shows a game (issue 13):
+# One rule for every page, API answer, list and mail that shows a game, so none of them leaks one:
 #
 # * its players (seated users) and its creator always may;
 # * a game of a private league: the league's members and organisers (``league_list_visible``), nobody

@@ -30,6 +30,7 @@ from apps.games.errors import ServiceError
 from apps.games.models import Game, Seat
 from apps.games.store import LockedGame, lock_game
 from apps.games.timing import PRESETS
+from apps.notifications.notify import notify_invitation
 from apps.notifications.preferences import mode_for
 from baogame.rules.registry import ENGINES, get_engine, get_game_type
 
@@ -513,11 +514,9 @@ def _table_game_create(
     users = {u.pk: u for u in _users(order)}
     for position, user_id in enumerate(order):
         game_lifecycle.game_join(game_id=game.pk, user=users[user_id], position=position)
-    notify = _notify_invitation()
-    if notify is not None:
-        game_id = game.pk
-        for user_id in order:
-            transaction.on_commit(partial(notify, game_id=game_id, user=users[user_id]))
+    game_id = game.pk
+    for user_id in order:
+        transaction.on_commit(partial(notify_invitation, game_id=game_id, user=users[user_id]))
     return game
 
 
@@ -525,15 +524,6 @@ def _users(ids: list[int]) -> list[User]:
     from django.contrib.auth import get_user_model
 
     return list(get_user_model().objects.filter(pk__in=ids))
-
-
-def _notify_invitation() -> Any:
-    """``apps.notifications.notify.notify_invitation`` when the notifications app offers it."""
-    try:
-        from apps.notifications import notify as notifications
-    except ImportError:
-        return None
-    return getattr(notifications, "notify_invitation", None)
 
 
 def rounds_start_due(*, now: Any = None) -> int:
@@ -847,9 +837,7 @@ def _take_offered_seat(*, offer: SubstituteOffer, locked: LockedGame, seat: Seat
     )
     if game.status == Game.Status.ACTIVE:
         game_scheduling.queue_game_tasks(locked)
-    notify = _notify_invitation()
-    if notify is not None:
-        transaction.on_commit(partial(notify, game_id=game.pk, user=user))
+    transaction.on_commit(partial(notify_invitation, game_id=game.pk, user=user))
 
 
 def seat_bot_takeover(

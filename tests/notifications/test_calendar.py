@@ -1,4 +1,4 @@
-"""The calendar of deadlines: a secret iCalendar address per person (issue 17, point 5)."""
+"""The calendar of deadlines: a secret iCalendar address per person."""
 
 from __future__ import annotations
 

@@ -104,23 +104,6 @@ def circle_method(*, members: Sequence[int], rounds: int, seed: str) -> list[Rou
     return plans
 
 
-def spread_after_each_round(
-    rounds: Sequence[Sequence[Sequence[int]]],
-    members: Sequence[int],
-    history: Mapping[Pair, int] | None = None,
-) -> list[int]:
-    """After each round, the most minus the fewest meetings over every pair of ``members``."""
-    counts: Counter[Pair] = Counter(history or {})
-    out = []
-    for tables in rounds:
-        for table in tables:
-            for a, b in combinations(table, 2):
-                counts[pair(a, b)] += 1
-        values = [counts[pair(a, b)] for a, b in combinations(sorted(members), 2)]
-        out.append(max(values) - min(values) if values else 0)
-    return out
-
-
 def prefix_cost(
     rounds: Sequence[Sequence[Sequence[int]]],
     members: Sequence[int],
