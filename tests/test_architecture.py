@@ -242,3 +242,20 @@ def test_the_rules_import_only_the_standard_library_and_themselves() -> None:
         if not target.startswith("baogame.rules") and target.split(".")[0] not in sys.stdlib_module_names
     ]
     assert offences == [], offences
+
+
+def test_other_apps_read_decision_rows_through_the_games_selectors() -> None:
+    """``Decision`` rows are the games' own: another app asks ``apps.games.selectors`` (or ``store``)."""
+    offences = []
+    for module, path in _all_sources().items():
+        if module.startswith("apps.games") or not module.startswith("apps."):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if (
+                isinstance(node, ast.Attribute)
+                and node.attr == "objects"
+                and isinstance(node.value, ast.Name)
+                and node.value.id == "Decision"
+            ):
+                offences.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert offences == [], offences

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from datetime import datetime
 from typing import TYPE_CHECKING, Any, TypedDict
 
 from django.contrib.auth.models import AnonymousUser, User
@@ -317,3 +318,53 @@ def public_decision_rows(
                 }
             )
     return out
+
+
+# --- decision rows, for the apps that tell people about them ------------------------------------------
+
+
+def seat_decisions(*, game: Game, seat: int | None) -> QuerySet[Decision]:
+    """The seat's open decision rows in ``game`` (none for no seat), in no particular order."""
+    if seat is None:
+        return Decision.objects.none()
+    return Decision.objects.filter(game=game, seat=seat)
+
+
+def seat_decision(*, game: Game, seat: int, decision_id: str) -> QuerySet[Decision]:
+    """The seat's open row of ``decision_id`` (empty once answered or closed), to narrow or take first."""
+    return Decision.objects.filter(game=game, seat=seat, decision_id=decision_id)
+
+
+def seat_nearest_deadline(*, game: Game, seat: int) -> datetime | None:
+    """The soonest deadline among the seat's open decisions with a running clock, or None."""
+    found: datetime | None = (
+        Decision.objects.filter(game=game, seat=seat, deadline__isnull=False)
+        .order_by("deadline")
+        .values_list("deadline", flat=True)
+        .first()
+    )
+    return found
+
+
+def deadlines_of_user(*, user: User) -> QuerySet[Decision]:
+    """The open decisions with a running clock of ``user``'s own seats in active games, soonest first,
+    with their games; seats the bot plays while their player is away are left out."""
+    return (
+        Decision.objects.filter(
+            game__status=Game.Status.ACTIVE,
+            game__seats__user=user,
+            game__seats__position=F("seat"),
+            game__seats__bot_takeover=False,
+            deadline__isnull=False,
+        )
+        .select_related("game")
+        .order_by("deadline", "game_id", "decision_id")
+    )
+
+
+def decisions_unreminded(*, now: datetime) -> QuerySet[Decision]:
+    """Open decisions of active games, not reminded of yet, whose deadline is still ahead, with games."""
+    return Decision.objects.filter(
+        reminded_at__isnull=True, deadline__gt=now, game__status=Game.Status.ACTIVE
+    ).select_related("game")
+

@@ -19,12 +19,11 @@ from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.contrib.auth.models import User
-from django.db.models import F
 from django.urls import reverse
 from django.utils import timezone
 from icalendar import Calendar, Event
 
-from apps.games.models import Decision, Game
+from apps.games import selectors as game_selectors
 
 from .compose import describe_decision
 from .models import CalendarFeed
@@ -89,17 +88,7 @@ def decision_entries(*, user: User) -> list[Entry]:
     answers there until the player takes the seat back. A stopped clock (paused game, vacation) has no
     deadline to show.
     """
-    rows = (
-        Decision.objects.filter(
-            game__status=Game.Status.ACTIVE,
-            game__seats__user=user,
-            game__seats__position=F("seat"),
-            game__seats__bot_takeover=False,
-            deadline__isnull=False,
-        )
-        .select_related("game")
-        .order_by("deadline", "game_id", "decision_id")
-    )
+    rows = game_selectors.deadlines_of_user(user=user)
     site = host()
     entries = []
     for row in rows:

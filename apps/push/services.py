@@ -29,7 +29,8 @@ from django.utils import timezone
 from py_vapid import Vapid02
 from pywebpush import WebPushException, webpush
 
-from apps.games.models import Decision, Game
+from apps.games import selectors as game_selectors
+from apps.games.models import Game
 from apps.notifications import clock, quiet, selectors
 from apps.notifications.compose import user_zone
 from apps.notifications.models import Category
@@ -213,7 +214,7 @@ def seat_notice(
 ) -> tuple[bytes, set[str], int] | None:
     """The notice (payload bytes before encryption, its categories, its TTL) naming every decision open
     for ``seat`` now, or None when none of ``decisions`` (kind, decision id) is still open."""
-    rows = list(Decision.objects.filter(game=game, seat=seat).order_by("deadline", "decision_id"))
+    rows = list(game_selectors.seat_decisions(game=game, seat=seat).order_by("deadline", "decision_id"))
     wanted = {d for _, d in decisions}
     if not any(r.decision_id in wanted for r in rows):
         return None
