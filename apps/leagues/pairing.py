@@ -103,6 +103,18 @@ def table_sizes(*, members: int, size: int, min_size: int) -> tuple[list[int], i
     return [size] * full, members - full * size
 
 
+def random_plan(
+    *, members: Sequence[int], round_byes: Sequence[Sequence[int]], sizes: list[int], rng: random.Random
+) -> list[list[list[int]]]:
+    """A first plan to improve on: each round, who plays, shuffled into tables of ``sizes``."""
+    plan = []
+    for byes in round_byes:
+        playing = [m for m in members if m not in byes]
+        rng.shuffle(playing)
+        plan.append(table_layout(playing, sizes))
+    return plan
+
+
 def byes_by_round(
     *,
     members: Sequence[int],
@@ -268,12 +280,8 @@ def _anneal(
     (``sum m^2``) for those byes; the search stops when it gets there.
     """
     counts: Counter[Pair] = Counter(history)
-    plan: list[list[list[int]]] = []
-    for byes in round_byes:
-        playing = [m for m in members if m not in byes]
-        rng.shuffle(playing)
-        tables = table_layout(playing, sizes)
-        plan.append(tables)
+    plan = random_plan(members=members, round_byes=round_byes, sizes=sizes, rng=rng)
+    for tables in plan:
         for table in tables:
             for a, b in combinations(table, 2):
                 counts[pair(a, b)] += 1

@@ -27,7 +27,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from itertools import combinations
 
-from ..pairing import Pair, RoundPlan, byes_by_round, even_floor, pair, table_layout, table_sizes
+from ..pairing import Pair, RoundPlan, byes_by_round, even_floor, pair, random_plan, table_sizes
 
 T0 = 2.0
 
@@ -132,13 +132,9 @@ def _anneal(
     """Simulated annealing over seat swaps; (rounds of tables, cost, the cost's lower bound)."""
     total_rounds = len(round_byes)
     pairs = math.comb(len(members), 2)
-    plan: list[list[list[int]]] = []
+    plan = random_plan(members=members, round_byes=round_byes, sizes=sizes, rng=rng)
     met: dict[Pair, list[int]] = {}
-    for r, byes in enumerate(round_byes):
-        playing = [m for m in members if m not in byes]
-        rng.shuffle(playing)
-        tables = table_layout(playing, sizes)
-        plan.append(tables)
+    for r, tables in enumerate(plan):
         for table in tables:
             for a, b in combinations(table, 2):
                 met.setdefault(pair(a, b), []).append(r)
