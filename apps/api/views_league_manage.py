@@ -260,6 +260,15 @@ class LeagueGameToolApi(APIView):
 
     InputSerializer: type[serializers.Serializer] = ReasonSerializer
     service: ClassVar[Callable[..., object]]
+    #: The schema's name of the subclass's operation.
+    operation_id: ClassVar[str]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        schema = extend_schema(
+            operation_id=cls.operation_id, request=cls.InputSerializer, responses=GameSummarySerializer
+        )
+        extend_schema_view(post=schema)(cls)
 
     def arguments(self, data: dict[str, Any]) -> dict[str, Any]:
         return data
@@ -272,36 +281,30 @@ class LeagueGameToolApi(APIView):
         return game_answer(request, game_id)
 
 
-def _tool_schema(operation_id: str, request: type[serializers.Serializer]) -> Any:
-    return extend_schema_view(
-        post=extend_schema(operation_id=operation_id, request=request, responses=GameSummarySerializer)
-    )
-
-
 class GameDeadlineExtendInputSerializer(ReasonSerializer):
     seat = serializers.IntegerField(min_value=0, max_value=5)
     hours = serializers.IntegerField(min_value=1, max_value=24 * 60, default=24)
 
 
-@_tool_schema("leagues_game_extend", GameDeadlineExtendInputSerializer)
 class GameDeadlineExtendApi(LeagueGameToolApi):
     """An organiser gives a seat's open decision more time (a plucking window: every owner's clock)."""
 
+    operation_id = "leagues_game_extend"
     InputSerializer = GameDeadlineExtendInputSerializer
     service = staticmethod(league_services.game_deadline_extend)
 
 
-@_tool_schema("leagues_game_pause", ReasonSerializer)
 class GamePauseApi(LeagueGameToolApi):
     """An organiser stops every clock of a league game."""
 
+    operation_id = "leagues_game_pause"
     service = staticmethod(league_services.game_pause)
 
 
-@_tool_schema("leagues_game_resume", ReasonSerializer)
 class GameResumeApi(LeagueGameToolApi):
     """An organiser restarts a paused league game's clocks with the time each decision had left."""
 
+    operation_id = "leagues_game_resume"
     service = staticmethod(league_services.game_resume)
 
 
@@ -396,10 +399,10 @@ class SeatBotTakeoverInputSerializer(ReasonSerializer):
     on = serializers.BooleanField(help_text="True: the bot plays the seat; false: its player again.")
 
 
-@_tool_schema("leagues_game_bot_takeover", SeatBotTakeoverInputSerializer)
 class SeatBotTakeoverApi(LeagueGameToolApi):
     """An organiser hands a seat to the server's bot (``on``: true) or gives it back (false)."""
 
+    operation_id = "leagues_game_bot_takeover"
     InputSerializer = SeatBotTakeoverInputSerializer
     service = staticmethod(league_services.seat_bot_takeover)
 
@@ -416,10 +419,10 @@ class GameAdjudicateInputSerializer(RequiredReasonSerializer):
     )
 
 
-@_tool_schema("leagues_game_adjudicate", GameAdjudicateInputSerializer)
 class GameAdjudicateApi(LeagueGameToolApi):
     """An organiser ends a game with a result (counted like a played one): a place for every seat."""
 
+    operation_id = "leagues_game_adjudicate"
     InputSerializer = GameAdjudicateInputSerializer
     service: ClassVar[Callable[..., object]] = staticmethod(league_services.game_adjudicate)
 
@@ -427,10 +430,10 @@ class GameAdjudicateApi(LeagueGameToolApi):
         return {"places": dict(enumerate(data["places"])), "reason": data["reason"]}
 
 
-@_tool_schema("leagues_game_abort", RequiredReasonSerializer)
 class GameAbortApi(LeagueGameToolApi):
     """An organiser ends a game without a result; it does not count in the standings."""
 
+    operation_id = "leagues_game_abort"
     InputSerializer = RequiredReasonSerializer
     service = staticmethod(league_services.game_abort)
 
@@ -438,23 +441,23 @@ class GameAbortApi(LeagueGameToolApi):
 # --- results: the confirmation period -------------------------------------------------------------------
 
 
-@_tool_schema("leagues_result_confirm", ReasonSerializer)
 class ResultConfirmApi(LeagueGameToolApi):
     """An organiser confirms a provisional result at once (not in a game they hold a seat in)."""
 
+    operation_id = "leagues_result_confirm"
     service = staticmethod(confirmation.result_confirm)
 
 
-@_tool_schema("leagues_result_reopen", RequiredReasonSerializer)
 class ResultReopenApi(LeagueGameToolApi):
     """Within the confirmation period, an organiser withdraws a provisional result to adjudicate it."""
 
+    operation_id = "leagues_result_reopen"
     InputSerializer = RequiredReasonSerializer
     service = staticmethod(confirmation.result_reopen)
 
 
-@_tool_schema("leagues_result_adjudicate", GameAdjudicateInputSerializer)
 class ResultAdjudicateApi(GameAdjudicateApi):
     """An organiser gives a reopened result its places; counted and confirmed at once."""
 
+    operation_id = "leagues_result_adjudicate"
     service = staticmethod(confirmation.result_adjudicate)
