@@ -226,31 +226,13 @@ def apply(
     key: str | None = None,
     by_timeout: bool = False,
     by_bot: bool = False,
+    automatic: bool = False,
 ) -> Applied:
     """Steps 3-5 on the locked game: apply, log, rewrite decisions, schedule.
 
     Then, in the same transaction, seats that do not wait for plucking windows (the switch, or away on
-    vacation) pass any window this move opened, so such windows close at once.
-    """
-    applied = _apply_one(locked, seat, action, user=user, key=key, by_timeout=by_timeout, by_bot=by_bot)
-    auto_pass_windows(locked, applied.decisions)
-    return applied
-
-
-def _apply_one(
-    locked: LockedGame,
-    seat: Seat,
-    action: dict[str, Any],
-    *,
-    user: User | None = None,
-    key: str | None = None,
-    by_timeout: bool = False,
-    by_bot: bool = False,
-    automatic: bool = False,
-) -> Applied:
-    """Apply one action on the locked game.
-
-    ``automatic``: a pass the server makes for a seat that does not wait for plucking windows.
+    vacation) pass any window this move opened, so such windows close at once. ``automatic``: this is
+    such a pass (``auto_pass_windows`` goes on from its decisions itself).
     """
     game = locked.game
     engine = get_engine(game.engine)
@@ -324,6 +306,8 @@ def _apply_one(
     locked.after_flush.append(recorded)
     if not locked.defer_flush:
         locked.flush()  # the move's writes in one round trip
+    if not automatic:
+        auto_pass_windows(locked, decisions)
     return Applied(move, events, decisions, seat_seq)
 
 
@@ -398,7 +382,7 @@ def auto_pass_windows(locked: LockedGame, decisions: list[dict[str, Any]]) -> in
         decision, seat = todo[0]
         action = {"type": "pass", "decision_id": decision.get("decision_id")}
         try:
-            decisions = _apply_one(locked, seat, action, user=seat.user, automatic=True).decisions
+            decisions = apply(locked, seat, action, user=seat.user, automatic=True).decisions
         except RuleError as exc:  # never expected; must not undo the move that opened the window
             log.warning("automatic pass refused in game %s seat %s (%s)", game.pk, seat.position, exc.code)
             return passes
