@@ -421,7 +421,8 @@ def _order_for(game: Game, seat: int) -> tuple[str, dict[str, Any]] | None:
             return "declare", {"type": "no_declaration"}
         return None
     if decision["kind"] == "end_turn":
-        return "end_turn_when_done", {"type": "end_turn", "decision_id": decision["decision_id"], "bao": False}
+        end_turn = {"type": "end_turn", "decision_id": decision["decision_id"], "bao": False}
+        return "end_turn_when_done", end_turn
     if decision["kind"] == "pluck_window":
         return "skip_windows", {"type": "pass", "decision_id": decision["decision_id"]}
     return None
@@ -441,7 +442,8 @@ def _play_until_order(
         if not pending:
             break
         if played >= moves:
-            owner = next((s for s in sorted(pending[0]["seats"]) if s != viewer and _order_for(game, s)), None)
+            owners = sorted(pending[0]["seats"])
+            owner = next((s for s in owners if s != viewer and _order_for(game, s)), None)
             if owner is not None:
                 return game, users, owner
         seat = rng.choice(sorted(pending[0]["seats"]))
