@@ -76,3 +76,27 @@ def mine(*, game: Game, user: User) -> list[Order]:
     if seat is None:
         raise ServiceError("not_seated", "you have no seat in this game", status=403)
     return listed(seat, game.state, game.engine)
+
+
+def replace(*, game_id: int, user: User, wanted: list[dict[str, Any]]) -> list[Order]:
+    """Make the user's orders exactly ``wanted`` (each ``{"kind", "params"}``), all or nothing; returns
+    the seat's orders. Answers at once a decision a new order answers."""
+    with transaction.atomic():
+        locked = lock_game(game_id)
+        seat = _own_seat(locked, user)
+        pipeline.settle(locked, timezone.now())
+        _active(locked)
+        engine = locked.game.engine
+        held: list[Order] = []
+        skip = False
+        for item in wanted:
+            if item.get("kind") == "skip_windows" and engine == "baobei":
+                skip = True
+                continue
+            held = rules.arm(engine, locked.state, seat.position, held, item.get("kind"), item.get("params"))
+        if engine == "baobei" and skip != seat.skip_pluck_windows:
+            Seat.objects.filter(pk=seat.pk).update(skip_pluck_windows=skip)
+            seat.skip_pluck_windows = skip
+        store(seat, held)
+        pipeline.auto_answer(locked, pipeline.open_decisions(locked))
+        return listed(seat, locked.game.state, engine)
