@@ -271,3 +271,56 @@ def describe(order: Order) -> str:
     if kind == "skip_windows":
         return "don't wait for me in windows"
     return str(kind)
+
+
+# --- mail replies ------------------------------------------------------------------------------------------
+
+_LIST = ("orders / orders clear", "list / clear my standing orders")
+#: The order commands of a mail reply, as (example, meaning) pairs for the mails' help lines.
+MAIL_SUMMARY: dict[str, tuple[tuple[str, str], ...]] = {
+    "baohuang": (
+        ("autopass on / autopass off", "pass when I cannot beat (others may notice an instant pass)"),
+        ("pass trick", "pass to the end of this trick"),
+        ("play 9 9 if it beats", "at my turn in this trick play these if they beat, else ask me"),
+        ("offer keep / offer pass", "answer the emperor offer ahead"),
+        ("declare none / declare pledge / declare alone", "answer the declaration ahead"),
+        _LIST,
+    ),
+    "baobei": (
+        ("end turn auto on / end turn auto off", "end my turn when nothing is left to do"),
+        ("skip windows on / skip windows off", "don't wait for me in plucking windows"),
+        _LIST,
+    ),
+}
+_SWITCHES: dict[str, dict[tuple[str, ...], str]] = {
+    "baohuang": {("autopass",): "pass_unbeatable"},
+    "baobei": {("end", "turn", "auto"): "end_turn_when_done", ("skip", "windows"): "skip_windows"},
+}
+
+#: What a mail reply asks of the orders: ("arm", kind, params), ("revoke", kind), ("list",), ("clear",).
+MailOrder = tuple[Any, ...]
+
+
+def parse_mail_command(game: str, line: str) -> MailOrder | None:
+    """The order command of a reply's first line (``MAIL_SUMMARY``), or None when the line is not one
+    (it is then read as an action). Cards are upper-cased as in action commands (BH-2.3)."""
+    words = line.strip().rstrip(".!;,").split()
+    low = [w.lower() for w in words]
+    if low == ["orders"]:
+        return ("list",)
+    if low in (["orders", "clear"], ["orders", "off"]):
+        return ("clear",)
+    for prefix, kind in _SWITCHES.get(game, {}).items():
+        if tuple(low[:-1]) == prefix and low[-1] in ("on", "off"):
+            return ("arm", kind, {}) if low[-1] == "on" else ("revoke", kind)
+    if game != "baohuang":
+        return None
+    if low == ["pass", "trick"]:
+        return ("arm", "pass_trick", {})
+    tail = 2 if low[-2:] == ["if", "beats"] else 3 if low[-3:] == ["if", "it", "beats"] else 0
+    if tail and low[0] == "play":
+        cards = words[1 : len(words) - tail]
+        return ("arm", "play_if_beats", {"cards": [c.upper() for c in cards]})
+    if len(low) == 2 and low[0] in ANSWERS and low[1] in ANSWERS[low[0]]:
+        return ("arm", low[0], {"answer": low[1]})
+    return None
