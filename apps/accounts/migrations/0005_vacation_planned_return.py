@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('accounts', '0003_vacation_spells'),
+        ('accounts', '0004_profile_language'),
     ]
 
     operations = [
