@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import record_views, views, views_seat
+from . import record_views, views, views_orders, views_seat
 
 app_name = "games"
 urlpatterns = [
@@ -18,6 +18,7 @@ urlpatterns = [
     path("games/<str:public_id>/invitations/", views.game_invitations, name="invitations"),
     path("games/<str:public_id>/replay/", views.game_replay, name="replay"),
     path("games/<str:public_id>/seat/", views_seat.seat_settings, name="seat-settings"),
+    path("games/<str:public_id>/orders/", views_orders.orders_update, name="orders"),
     path("games/<str:public_id>/bots/", views_seat.seat_add_bot, name="add-bot"),
     path("vacation/", views_seat.vacation, name="vacation"),
     path("games/<str:public_id>/record.json", record_views.game_record_download, name="record"),
