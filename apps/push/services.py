@@ -244,7 +244,7 @@ def push_send(
     except IntegrityError:
         return 0
     try:
-        urlguard.check_url(subscription.endpoint)
+        session = urlguard.pinned_session(subscription.endpoint)  # resolved once, the checked address
         answer = webpush(
             subscription_info={
                 "endpoint": subscription.endpoint,
@@ -256,6 +256,7 @@ def push_send(
             content_encoding="aes128gcm",
             ttl=ttl,
             timeout=settings.WEBHOOKS_TIMEOUT,
+            requests_session=session,
         )
         status = int(answer.status_code)
     except requests.RequestException as exc:

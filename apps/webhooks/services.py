@@ -157,8 +157,8 @@ def delivery_attempt(*, delivery_id: int) -> bool:
     endpoint = delivery.endpoint
     body = delivery.body.encode()
     try:
-        urlguard.check_url(endpoint.url)
-        answer = requests.post(
+        session = urlguard.pinned_session(endpoint.url)  # resolved once: the checked address is used
+        answer = session.post(
             endpoint.url,
             data=body,
             headers=signing.headers(secret=endpoint.secret, event_id=str(delivery.event_id), body=body),
