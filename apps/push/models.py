@@ -12,7 +12,7 @@ class PushSubscription(models.Model):
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="push_subscriptions"
     )
-    endpoint = models.URLField(max_length=1000, unique=True)
+    endpoint = models.URLField(max_length=1000)
     p256dh = models.CharField(max_length=200, help_text="The browser's P-256 public key, base64url.")
     auth = models.CharField(max_length=100, help_text="The browser's authentication secret, base64url.")
     label = models.CharField(max_length=200, blank=True, help_text="Which browser, as its user agent says.")
@@ -24,6 +24,11 @@ class PushSubscription(models.Model):
 
     class Meta:
         ordering = ["user", "created_at"]
+        constraints = [
+            # a browser shared by two accounts holds one row per account: posting an endpoint never
+            # takes it from another account (issue 38 point 4)
+            models.UniqueConstraint(fields=["user", "endpoint"], name="push_subscription_user_endpoint")
+        ]
 
     def __str__(self) -> str:
         return f"{self.user}: {self.label or self.endpoint[:40]}"

@@ -72,14 +72,16 @@ def _b64_length(value: str) -> int:
 def subscription_save(
     *, user: User, endpoint: str, p256dh: str, auth: str, label: str = ""
 ) -> PushSubscription:
-    """Store (or move to ``user``) a browser's subscription; ``ValueError`` / ``UrlRefused`` if invalid."""
+    """Store (or refresh the keys of) ``user``'s subscription of a browser; ``ValueError`` /
+    ``UrlRefused`` if invalid. A subscription belongs to (user, endpoint): another account holding the
+    same endpoint (a browser two accounts share) keeps its own row, untouched."""
     if _b64_length(p256dh) != 65 or _b64_length(auth) != 16:
         raise ValueError("the subscription's keys are not a P-256 key and a 16-byte secret")
     urlguard.check_url(endpoint)
     if PushSubscription.objects.filter(user=user).exclude(endpoint=endpoint).count() >= MAX_SUBSCRIPTIONS:
         raise ValueError(f"at most {MAX_SUBSCRIPTIONS} browsers per account")
     sub, _ = PushSubscription.objects.update_or_create(
-        endpoint=endpoint, defaults={"user": user, "p256dh": p256dh, "auth": auth, "label": label[:200]}
+        user=user, endpoint=endpoint, defaults={"p256dh": p256dh, "auth": auth, "label": label[:200]}
     )
     return sub
 

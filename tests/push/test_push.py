@@ -186,3 +186,28 @@ def test_without_vapid_keys_the_site_offers_no_push(users: list[Any], settings: 
     page = client.get("/accounts/profile/").content.decode()
 
     assert 'id="push-switch"' not in page and "no VAPID keys" in page
+
+
+def test_posting_an_endpoint_another_account_holds_makes_the_callers_own_row(
+    users: list[Any], service: PushService
+) -> None:
+    """Issue 38 point 4: a subscription belongs to (user, endpoint). Posting a victim's endpoint with
+    other keys adds the caller's row; the victim's row, keys and categories stay as they were."""
+    victim_sub = service.subscription("shared")
+    assert _subscribe(users[1], victim_sub).status_code == 201
+    victim = PushSubscription.objects.get(user=users[1])
+    victim.categories = {"turn": "immediately", "pluck": "off"}
+    victim.save()
+    attacker_keys = service.subscription("attacker")["keys"]
+
+    answer = _subscribe(users[2], {"endpoint": victim_sub["endpoint"], "keys": attacker_keys})
+    again = _subscribe(users[2], {"endpoint": victim_sub["endpoint"], "keys": attacker_keys})
+
+    assert answer.status_code == 201 and again.status_code == 201
+    assert answer.json()["id"] == again.json()["id"] != victim.pk
+    kept = PushSubscription.objects.get(pk=victim.pk)
+    assert (kept.user_id, kept.p256dh, kept.auth) == (users[1].pk, victim.p256dh, victim.auth)
+    assert kept.categories == {"turn": "immediately", "pluck": "off"}
+    assert sorted(
+        PushSubscription.objects.filter(endpoint=victim_sub["endpoint"]).values_list("user_id", flat=True)
+    ) == sorted([users[1].pk, users[2].pk])
