@@ -8,6 +8,7 @@ from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
+from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -26,12 +27,15 @@ from . import selectors
 from .inputs import JsonInput, QueryInput, length_field, query_int
 from .lean import LeanApiView
 from .serializers import DecisionSerializer, EventSerializer, GameSummarySerializer, game_summary
+from .throttling import AnonymousReadThrottle, WriteRateThrottle
 
 #: /legal answers at most this many actions per page (Bao Bei double plucks can run to thousands).
 LEGAL_DEFAULT_LIMIT = 200
 LEGAL_MAX_LIMIT = 2000
 HISTORY_DEFAULT_LIMIT = 500
 HISTORY_MAX_LIMIT = 2000
+#: The highest page number a list takes (a page past the last is empty; a larger number is refused).
+MAX_PAGE = 100_000
 
 
 class OpenDecisionSerializer(serializers.Serializer):
@@ -58,9 +62,12 @@ def _open_decisions(game: Game, viewer: int | None) -> list[dict[str, Any]]:
 
 class GameWatchApi(APIView):
     """The games anybody may watch, as the watch page lists them: public games of ``status``, not
-    those of a private league; in play newest first, finished latest first, a page at a time."""
+    those of a private league; in play newest first, finished latest first, a page at a time. Like the
+    page it needs no sign-in; anonymous callers are throttled per address (``API_ANON_READ_RATE``)."""
 
     PAGE_SIZE = game_selectors.WATCH_PAGE_SIZE
+    permission_classes = [AllowAny]
+    throttle_classes = [AnonymousReadThrottle, WriteRateThrottle]
 
     class FilterSerializer(QueryInput):
         status = serializers.ChoiceField(
@@ -69,7 +76,9 @@ class GameWatchApi(APIView):
             default=Game.Status.ACTIVE.value,
             help_text="active: in play (newest start first); finished: over (latest end first).",
         )
-        page = serializers.IntegerField(required=False, default=1, min_value=1, help_text="From 1.")
+        page = serializers.IntegerField(
+            required=False, default=1, min_value=1, max_value=MAX_PAGE, help_text="From 1."
+        )
 
     class PageSerializer(serializers.Serializer):
         count = serializers.IntegerField(help_text="Games in the list, over all pages.")
@@ -78,7 +87,7 @@ class GameWatchApi(APIView):
         results = GameSummarySerializer(many=True)
 
     @extend_schema(operation_id="games_watch", parameters=[FilterSerializer], responses=PageSerializer)
-    def get(self, request: AuthenticatedRequest) -> Response:
+    def get(self, request: Request) -> Response:
         filters = self.FilterSerializer(data=request.query_params)
         filters.is_valid(raise_exception=True)
         wanted, page = filters.validated_data["status"], filters.validated_data["page"]
