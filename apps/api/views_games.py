@@ -32,6 +32,8 @@ from .throttling import AnonymousReadThrottle, WriteRateThrottle
 #: /legal answers at most this many actions per page (Bao Bei double plucks can run to thousands).
 LEGAL_DEFAULT_LIMIT = 200
 LEGAL_MAX_LIMIT = 2000
+#: An offset past every legal action any position has (Bao Bei double plucks: thousands).
+LEGAL_MAX_OFFSET = 10_000_000
 HISTORY_DEFAULT_LIMIT = 500
 HISTORY_MAX_LIMIT = 2000
 #: The highest page number a list takes (a page past the last is empty; a larger number is refused).
@@ -197,7 +199,9 @@ class GameJoinApi(APIView):
 
     class InputSerializer(JsonInput):
         invite_token = serializers.CharField(max_length=64)
-        position = serializers.IntegerField(required=False, allow_null=True, default=None, min_value=0)
+        position = serializers.IntegerField(
+            required=False, allow_null=True, default=None, min_value=0, max_value=5
+        )
 
     @extend_schema(operation_id="games_join", request=InputSerializer, responses=GameSummarySerializer)
     def post(self, request: AuthenticatedRequest) -> Response:
@@ -320,7 +324,7 @@ class GameLegalApi(LeanApiView):
     """My legal actions now (``engine.legal_actions(state, my_seat)``), a page at a time."""
 
     class FilterSerializer(QueryInput):
-        offset = serializers.IntegerField(required=False, default=0, min_value=0)
+        offset = serializers.IntegerField(required=False, default=0, min_value=0, max_value=LEGAL_MAX_OFFSET)
         limit = serializers.IntegerField(
             required=False, default=LEGAL_DEFAULT_LIMIT, min_value=1, max_value=LEGAL_MAX_LIMIT
         )
@@ -333,7 +337,7 @@ class GameLegalApi(LeanApiView):
     def get(self, request: AuthenticatedRequest, game_id: int) -> Response:
         # The two hottest endpoints (a bot asks this before every move) parse and answer by hand; the
         # serializers above describe the same shapes in the schema (schemathesis checks they agree).
-        offset = _int_param(request, "offset", 0, 0, None)
+        offset = _int_param(request, "offset", 0, 0, LEGAL_MAX_OFFSET)
         limit = _int_param(request, "limit", LEGAL_DEFAULT_LIMIT, 1, LEGAL_MAX_LIMIT)
         game, seat, version = selectors.game_get_with_my_seat(game_id=game_id, user=request.user)
         if seat is None:

@@ -205,6 +205,6 @@ def mail_answer(request: HttpRequest, inbound_id: int) -> HttpResponse:
 
 urlpatterns = [
     path("", mailbox, name="devmail_list"),
-    path("answer/<int:inbound_id>/", mail_answer, name="devmail_answer"),
-    path("<str:file>/<int:index>/", mail_detail, name="devmail_detail"),
+    path("answer/<id:inbound_id>/", mail_answer, name="devmail_answer"),
+    path("<str:file>/<id:index>/", mail_detail, name="devmail_detail"),
 ]

@@ -5,6 +5,6 @@ from . import views
 app_name = "push"
 urlpatterns = [
     path("subscriptions/", views.subscription_create, name="subscribe"),
-    path("subscriptions/<int:subscription_id>/", views.subscription_update, name="update"),
-    path("subscriptions/<int:subscription_id>/delete/", views.subscription_delete, name="delete"),
+    path("subscriptions/<id:subscription_id>/", views.subscription_update, name="update"),
+    path("subscriptions/<id:subscription_id>/delete/", views.subscription_delete, name="delete"),
 ]

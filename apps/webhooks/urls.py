@@ -5,6 +5,6 @@ from . import views
 app_name = "webhooks"
 urlpatterns = [
     path("", views.webhook_list, name="list"),
-    path("<int:endpoint_id>/delete/", views.webhook_delete, name="delete"),
-    path("<int:endpoint_id>/enable/", views.webhook_enable, name="enable"),
+    path("<id:endpoint_id>/delete/", views.webhook_delete, name="delete"),
+    path("<id:endpoint_id>/enable/", views.webhook_enable, name="enable"),
 ]
