@@ -30,7 +30,7 @@ from py_vapid import Vapid02
 from pywebpush import WebPushException, webpush
 
 from apps.games.models import Decision, Game
-from apps.notifications import clock, quiet, selectors
+from apps.notifications import clock, outbox, quiet, selectors
 from apps.notifications.compose import user_zone
 from apps.notifications.models import Category
 from apps.notifications.notify import KIND_CATEGORY
@@ -112,8 +112,16 @@ def push_decisions(
     The first new decision for a person in a game starts a burst due after the settle time
     (``NOTIFY_SETTLE_SECONDS``, never more than a quarter of the time left to the seat's nearest
     deadline, as for mail); further moves while it waits only add their decisions to it. When due,
-    ``burst_send`` sends one notice per browser naming the decisions still open then.
+    ``burst_send`` sends one notice per browser naming the decisions still open then. The move's push
+    row of the outbox is consumed in the same transaction as the bursts it starts or joins.
     """
+    with transaction.atomic():
+        started = _push_decisions(game_id=game_id, version=version, opened=opened, now=now)
+        outbox.consume(game_id=game_id, version=version, channel=outbox.Channel.PUSH)
+    return started
+
+
+def _push_decisions(*, game_id: int, version: int, opened: list[list[Any]], now: datetime | None) -> int:
     if not enabled():
         return 0
     game = Game.objects.filter(pk=game_id).first()

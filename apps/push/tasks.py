@@ -9,7 +9,7 @@ from celery import shared_task
 from . import services
 
 
-@shared_task(name="apps.push.tasks.push_decisions", ignore_result=True)
+@shared_task(name="apps.push.tasks.push_decisions", ignore_result=True, acks_late=True)
 def push_decisions(game_id: int, version: int, opened: list[list[Any]]) -> int:
     """Start or join the bursts of the people for whom a move opened a decision."""
     return services.push_decisions(game_id=game_id, version=version, opened=opened)

@@ -23,6 +23,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from apps.games.models import Game, Move
+from apps.notifications import outbox
 from apps.notifications.models import Category
 from apps.push.channels import channel_enabled
 from baogame.celery import publish
@@ -87,12 +88,25 @@ def _category(body: dict[str, Any], event_types: set[str]) -> str:
 END_SEQ = 2_147_483_647
 
 
-def webhooks_fanout(*, game_id: int, move_id: int | None, ended: bool = False) -> int:
+def webhooks_fanout(
+    *, game_id: int, move_id: int | None, ended: bool = False, version: int | None = None
+) -> int:
     """Record and queue the event of one move (None: the game's start; ``ended``: the game's end) for
-    every endpoint of its seats.
+    every endpoint of its seats, and consume its outbox row (of the move at ``version``, or the end's)
+    in the same transaction: the row goes exactly when the deliveries exist.
 
     Returns how many deliveries were recorded (0 when they exist already: at most once).
     """
+    with transaction.atomic():
+        made = _fanout(game_id=game_id, move_id=move_id, ended=ended)
+        if ended:
+            outbox.consume_game_end(game_id=game_id, channel=outbox.Channel.WEBHOOK)
+        elif version is not None:
+            outbox.consume(game_id=game_id, version=version, channel=outbox.Channel.WEBHOOK)
+    return made
+
+
+def _fanout(*, game_id: int, move_id: int | None, ended: bool) -> int:
     seats = {
         s.position: s.user
         for s in Game.objects.get(pk=game_id).seats.select_related("user")

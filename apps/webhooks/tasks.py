@@ -10,10 +10,12 @@ from django.conf import settings
 from . import services
 
 
-@shared_task(name="apps.webhooks.tasks.webhooks_fanout", ignore_result=True)
-def webhooks_fanout(game_id: int, move_id: int | None, ended: bool = False) -> int:
+@shared_task(name="apps.webhooks.tasks.webhooks_fanout", ignore_result=True, acks_late=True)
+def webhooks_fanout(
+    game_id: int, move_id: int | None, ended: bool = False, version: int | None = None
+) -> int:
     """Record and queue the events of one move (or the game's end) for its seats' endpoints."""
-    return services.webhooks_fanout(game_id=game_id, move_id=move_id, ended=ended)
+    return services.webhooks_fanout(game_id=game_id, move_id=move_id, ended=ended, version=version)
 
 
 @shared_task(name="apps.webhooks.tasks.deliver_webhook", bind=True, ignore_result=True, max_retries=None)
