@@ -7,14 +7,18 @@ lost one or one held by quiet hours) ``burst_send`` sends one notice per subscri
 the category on, naming the person's decisions still open then: the game, the decision kinds and their
 deadlines (``payloads``), encrypted for the browser (RFC 8291, aes128gcm) and signed with the site's
 VAPID key (RFC 8292) by ``pywebpush``. Nothing goes out when the burst's decisions all closed
-meanwhile. A ``PushMessage`` row per (subscription, game, version) makes each notice at-most-once; a
-404 or 410 from the push service means the browser dropped the subscription, so it is deleted.
+meanwhile. A ``PushMessage`` row per (subscription, game, version) holds each notice, with a stable
+``id`` in its payload: a failed send is retried with backoff (``deliver_push``, and the sweep for a
+lost retry) and after ``WEBHOOKS_MAX_ATTEMPTS`` shown failed on the profile; at least once, a repeat
+carrying the same id. A 404 or 410 from the push service means the browser dropped the subscription,
+so it is deleted.
 """
 
 from __future__ import annotations
 
 import base64
 import binascii
+import json
 import logging
 from datetime import datetime, timedelta
 from functools import partial
@@ -24,7 +28,7 @@ import requests
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
-from django.db.models import Q
+from django.db.models import F, Q
 from django.utils import timezone
 from py_vapid import Vapid02
 from pywebpush import WebPushException, webpush
@@ -55,6 +59,7 @@ PUSH_CATEGORIES = [
 ]
 MAX_SUBSCRIPTIONS = 20
 SEND_BURST = "apps.push.tasks.send_burst"
+DELIVER_PUSH = "apps.push.tasks.deliver_push"
 
 
 def enabled() -> bool:
@@ -214,7 +219,9 @@ def bursts_send_due(*, now: datetime | None = None) -> int:
     now = now or clock.now()
     lost = now - timedelta(seconds=settings.NOTIFICATIONS_PENDING_RETRY)
     due = PushBurst.objects.filter(Q(due_at__lte=lost) | Q(due_at__lte=now, held=True))
-    return sum(publish(SEND_BURST, (pk,)) for pk in due.values_list("pk", flat=True))
+    return (
+        sum(publish(SEND_BURST, (pk,)) for pk in due.values_list("pk", flat=True)) + messages_requeue_lost()
+    )
 
 
 def seat_notice(
@@ -247,12 +254,54 @@ def _vapid() -> Vapid02:
 def push_send(
     *, subscription: PushSubscription, game: Game, version: int, body: bytes, ttl: int = 86400
 ) -> int:
-    """Send one notice to one browser, at most once per (browser, game, version); 1 when it went out."""
+    """Record one notice for one browser, once per (browser, game, version), with a stable ``id`` in its
+    payload, and send it (``message_attempt``); 1 when it went out now. A failed send is retried after
+    a backoff (a task, and the sweep should the task be lost); a repeat of the same notice is 0."""
+    message = PushMessage(
+        subscription=subscription, game=game, version=version, ttl=ttl, status=PushMessage.Status.PENDING
+    )
+    message.payload = payloads.encode({**json.loads(body), "id": str(message.event_id)}).decode()
     try:
         with transaction.atomic():
-            message = PushMessage.objects.create(subscription=subscription, game=game, version=version)
+            message.save()
     except IntegrityError:
         return 0
+    try:
+        return int(message_attempt(message_id=message.pk))
+    except PushFailed as exc:
+        if exc.retry_in is not None:
+            publish(DELIVER_PUSH, (message.pk,), eta=timezone.now() + timedelta(seconds=exc.retry_in))
+        return 0
+
+
+class PushFailed(Exception):
+    """A send failed (network error or an error answer); retry in ``retry_in`` s (None: given up)."""
+
+    def __init__(self, error: str, retry_in: int | None) -> None:
+        super().__init__(error)
+        self.retry_in = retry_in
+
+
+def message_attempt(*, message_id: int) -> bool:
+    """Send a pending notice once: True when the push service accepted it; False when there is nothing
+    (left) to do (sent, given up, not due, claimed by another attempt, or its browser is gone).
+
+    The attempt claims the notice with a conditional UPDATE (as a webhook event); a 404 or 410 answer
+    means the browser unsubscribed: it is forgotten. Raises ``PushFailed`` after a failed attempt."""
+    from apps.webhooks.services import backoff, claim_seconds
+
+    now = timezone.now()
+    due = Q(next_attempt_at__isnull=True) | Q(next_attempt_at__lte=now)
+    claimed = PushMessage.objects.filter(due, pk=message_id, status=PushMessage.Status.PENDING).update(
+        next_attempt_at=now + timedelta(seconds=claim_seconds())
+    )
+    message = (
+        PushMessage.objects.select_related("subscription").filter(pk=message_id).first() if claimed else None
+    )
+    if message is None:
+        return False
+    subscription = message.subscription
+    status, error = 0, ""
     try:
         session = urlguard.pinned_session(subscription.endpoint)  # resolved once, the checked address
         answer = webpush(
@@ -260,29 +309,53 @@ def push_send(
                 "endpoint": subscription.endpoint,
                 "keys": {"p256dh": subscription.p256dh, "auth": subscription.auth},
             },
-            data=body,
+            data=message.payload.encode(),
             vapid_private_key=_vapid(),
             vapid_claims={"sub": settings.VAPID_SUBJECT},
             content_encoding="aes128gcm",
-            ttl=ttl,
+            ttl=message.ttl,
             timeout=settings.WEBHOOKS_TIMEOUT,
             requests_session=session,
         )
         status = int(answer.status_code)
     except requests.RequestException as exc:
-        log.warning("push to subscription %s failed: %s", subscription.pk, type(exc).__name__)
-        return 0
+        error = type(exc).__name__
     except urlguard.UrlRefused as exc:
-        log.warning("push endpoint refused for subscription %s: %s", subscription.pk, exc.message)
-        return 0
+        error = f"refused: {exc.message}"
     except WebPushException as exc:
         status = exc.response.status_code if exc.response is not None else 0
         if status in (404, 410):  # the browser unsubscribed: forget it
             subscription.delete()
-            return 0
-        log.warning("push to subscription %s failed: %s", subscription.pk, status or exc)
-    PushMessage.objects.filter(pk=message.pk).update(status_code=status or None)
+            return False
     if 200 <= status < 300:
+        PushMessage.objects.filter(pk=message.pk).update(
+            status=PushMessage.Status.SENT, status_code=status, attempts=F("attempts") + 1, last_error=""
+        )
         PushSubscription.objects.filter(pk=subscription.pk).update(last_sent_at=timezone.now())
-        return 1
-    return 0
+        return True
+    error = error or f"HTTP {status}"
+    log.warning("push to subscription %s failed: %s", subscription.pk, error)
+    attempts = message.attempts + 1
+    given_up = attempts >= settings.WEBHOOKS_MAX_ATTEMPTS
+    retry_in = None if given_up else backoff(attempts - 1)
+    PushMessage.objects.filter(pk=message.pk).update(
+        attempts=attempts,
+        last_error=error[:300],
+        status_code=status or None,
+        status=PushMessage.Status.FAILED if given_up else PushMessage.Status.PENDING,
+        next_attempt_at=now + timedelta(seconds=retry_in or 0),
+    )
+    raise PushFailed(error, retry_in)
+
+
+def messages_requeue_lost(*, now: datetime | None = None) -> int:
+    """The sweep: queue again every pending notice past its due time by ``NOTIFICATIONS_PENDING_RETRY``
+    seconds (a retry the broker lost, a worker killed mid-send whose claim lapsed)."""
+    now = now or timezone.now()
+    cutoff = now - timedelta(seconds=settings.NOTIFICATIONS_PENDING_RETRY)
+    lost = (
+        PushMessage.objects.filter(status=PushMessage.Status.PENDING, next_attempt_at__lte=cutoff)
+        .order_by("pk")
+        .values_list("pk", flat=True)[:1000]
+    )
+    return sum(publish(DELIVER_PUSH, (pk,)) for pk in lost)

@@ -25,3 +25,14 @@ def send_burst(burst_id: int) -> int:
 def send_due_bursts() -> int:
     """Beat: queue again the bursts past their due time (a lost task, or held by quiet hours)."""
     return services.bursts_send_due()
+
+
+@shared_task(name="apps.push.tasks.deliver_push", bind=True, ignore_result=True, max_retries=None)
+def deliver_push(self: Any, message_id: int) -> bool:
+    """Send one notice again; retried with backoff until accepted or ``WEBHOOKS_MAX_ATTEMPTS``."""
+    try:
+        return services.message_attempt(message_id=message_id)
+    except services.PushFailed as exc:
+        if exc.retry_in is None:
+            return False
+        raise self.retry(exc=exc, countdown=exc.retry_in) from None

@@ -58,7 +58,8 @@ def _start_baobei(users: list[Any], capture: Any) -> Game:
 def test_a_decision_is_pushed_encrypted_and_vapid_signed(
     users: list[Any], service: PushService, django_capture_on_commit_callbacks: Any
 ) -> None:
-    """The browser's push service gets the game, the decision kind and its deadline — nothing else."""
+    """The browser's push service gets the game, the decision kind and its deadline — nothing else but
+    the notice's stable id (issue 38: the same on every retry, for the service worker to drop repeats)."""
     assert _subscribe(users[1], service.subscription()).status_code == 201
 
     game = _start_baobei(users, django_capture_on_commit_callbacks)
@@ -70,6 +71,7 @@ def test_a_decision_is_pushed_encrypted_and_vapid_signed(
         "url": f"http://127.0.0.1:8000/games/{game.public_id}/",
         "title": "Bao Bei: your move",
         "decisions": [{"kind": "setup_peek", "deadline": deadline.isoformat() if deadline else None}],
+        "id": str(PushMessage.objects.get(game=game).event_id),
     }
     claims = got.vapid_claims or {}
     assert claims["aud"] == service.origin
@@ -211,3 +213,34 @@ def test_posting_an_endpoint_another_account_holds_makes_the_callers_own_row(
     assert sorted(
         PushSubscription.objects.filter(endpoint=victim_sub["endpoint"]).values_list("user_id", flat=True)
     ) == sorted([users[1].pk, users[2].pk])
+
+
+def test_a_refused_notice_is_retried_with_the_same_id_and_shown_failed_once_given_up(
+    users: list[Any], service: PushService, settings: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    """Issue 38 point 1: a push service answering 500 gets the notice again (same payload, same id) on
+    each retry; after ``WEBHOOKS_MAX_ATTEMPTS`` the notice is given up and the profile says so."""
+    settings.WEBHOOKS_MAX_ATTEMPTS = 3
+    _subscribe(users[1], service.subscription())
+    service.status = 500
+    game = _start_baobei(users, django_capture_on_commit_callbacks)  # the first attempt
+    message = PushMessage.objects.get(game=game)
+    for _ in range(2):  # the retries, as the task (or the sweep) runs them when due
+        PushMessage.objects.filter(pk=message.pk).update(next_attempt_at=None)
+        with pytest.raises(services.PushFailed):
+            services.message_attempt(message_id=message.pk)
+    client = Client()
+    client.force_login(users[1])
+
+    got = service.wait_for(3)
+    page = client.get("/accounts/profile/").content.decode()
+
+    assert len(got) == 3 and len({r.plaintext for r in got}) == 1
+    assert json.loads(got[0].plaintext or b"")["id"] == str(message.event_id)
+    message.refresh_from_db()
+    assert (message.status, message.attempts, message.last_error) == (
+        PushMessage.Status.FAILED,
+        3,
+        "HTTP 500",
+    )
+    assert "1 notice failed" in page
