@@ -3,6 +3,8 @@
 from django.urls import path, re_path
 from drf_spectacular.views import SpectacularAPIView
 
+from baogame import converters  # noqa: F401 - registers <id:…>
+
 from . import views_account as account
 from . import views_calendar as calendar
 from . import views_clock as clock

@@ -1,5 +1,7 @@
 from django.urls import path
 
+from baogame import converters  # noqa: F401 - registers <id:…>
+
 from . import record_views, views, views_seat
 
 app_name = "games"

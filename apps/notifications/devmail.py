@@ -23,6 +23,8 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import path
 
+from baogame import converters  # noqa: F401 - registers <id:…>
+
 from . import bounces
 from .inbound import inbound_process
 from .models import InboundMessage

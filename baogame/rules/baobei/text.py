@@ -8,14 +8,8 @@ from typing import Any
 from .cards import CARDS
 
 #: The abilities (BB-9.7 … BB-9.12) in words, as the game page's legend names them.
-ABILITY_WORDS = {
-    "peek": "peek",
-    "reveal": "reveal",
-    "blind_swap": "blind swap",
-    "macaw": "look-and-swap",
-    "toco": "add-a-card",
-    "shoebill": "double replacement",
-}
+ABILITY_WORDS = {"peek": "peek", "reveal": "reveal", "blind_swap": "blind swap", "macaw": "look-and-swap",
+                 "toco": "add-a-card", "shoebill": "double replacement"}
 
 
 def _card(code: Any) -> str:
@@ -43,18 +37,13 @@ def describe_event(e: dict[str, Any]) -> str:  # noqa: C901 - one sentence per e
     s = e.get("seat")
     if t == "round_started":
         kind = "Deciding round" if e.get("deciding") else "Round"
-        return (
-            f"{kind} {e['round']} started with seats {e['participants']}; seat {e['starting_seat']} "
-            f"begins; the first discard is {_card(e['discard_top'])}."
-        )
+        return (f"{kind} {e['round']} started with seats {e['participants']}; seat {e['starting_seat']} "
+                f"begins; the first discard is {_card(e['discard_top'])}.")
     if t == "setup_peek_chosen":
         return f"You looked at your slots {e['slots'][0]} and {e['slots'][1]}: {_cards(e['cards'])}."
     if t == "setup_peek_done":
-        return (
-            "Everyone has looked at two cards: "
-            + "; ".join(f"seat {c['seat']} slots {c['slots'][0]} and {c['slots'][1]}" for c in e["choices"])
-            + "."
-        )
+        return "Everyone has looked at two cards: " + "; ".join(
+            f"seat {c['seat']} slots {c['slots'][0]} and {c['slots'][1]}" for c in e["choices"]) + "."
     if t == "turn_started":
         return f"Seat {s}'s turn."
     if t == "turn_ended":
@@ -67,10 +56,8 @@ def describe_event(e: dict[str, Any]) -> str:  # noqa: C901 - one sentence per e
         how = "automatically discarded" if e.get("automatic") else "discarded"
         return f"Seat {s} {how} the drawn card, {_card(e['card'])}."
     if t == "took_discard":
-        return (
-            f"Seat {s} took {_card(e['card'])} from the discard pile into slot {e['slot']} and "
-            f"discarded {_card(e['discarded'])}."
-        )
+        return (f"Seat {s} took {_card(e['card'])} from the discard pile into slot {e['slot']} and "
+                f"discarded {_card(e['discarded'])}.")
     if t == "window_opened":
         return f"Seats {e['eligible']} may pluck against {_card(e['reference'])}."
     if t == "window_closed":
@@ -88,19 +75,14 @@ def describe_event(e: dict[str, Any]) -> str:  # noqa: C901 - one sentence per e
             return f"Seat {s} could not receive a penalty card: nothing left to draw."
         return f"Seat {s} received an unseen penalty card in slot {e['slot']}."
     if t == "recycled":
-        return (
-            f"The discard pile was shuffled into a new draw pile of {e['draw_size']} "
-            f"(recycling {e['recycles']})."
-        )
+        return (f"The discard pile was shuffled into a new draw pile of {e['draw_size']} "
+                f"(recycling {e['recycles']}).")
     if t == "automatic_final_phase":
         why = "the second recycling" if e["cause"] == "recycling" else "the exhausted deck"
         return f"The automatic final phase began after {why}; seat {e['anchor']} is the anchor."
     if t in ("ability_offered", "ability_declined", "ability_no_effect"):
-        verb = {
-            "ability_offered": "may use",
-            "ability_declined": "declined",
-            "ability_no_effect": "could not use",
-        }[t]
+        verb = {"ability_offered": "may use", "ability_declined": "declined",
+                "ability_no_effect": "could not use"}[t]
         ability = ABILITY_WORDS.get(e["ability"], str(e["ability"]).replace("_", " "))
         return f"Seat {s} {verb} the {ability} ability of {_card(e['card'])}."
     if t == "peeked":
@@ -128,11 +110,8 @@ def describe_event(e: dict[str, Any]) -> str:  # noqa: C901 - one sentence per e
         return f"Seat {s} drew {e['count']} card(s) with the Shoebill."
     if t == "shoebill_placed":
         if "placed" in e:
-            return (
-                "You placed "
-                + ", ".join(f"{_card(p['card'])} at {_pos(p['position'])}" for p in e["placed"])
-                + "."
-            )
+            return "You placed " + ", ".join(f"{_card(p['card'])} at {_pos(p['position'])}"
+                                             for p in e["placed"]) + "."
         where = ", ".join(_pos(p) for p in e["replaced"]) or "nothing"
         return f"Seat {s} replaced {where}; {e['under_count']} card(s) went beneath the discard pile."
     if t == "bao_called":
@@ -147,7 +126,7 @@ def describe_event(e: dict[str, Any]) -> str:  # noqa: C901 - one sentence per e
 
 
 def _round_ended(e: dict[str, Any]) -> str:
-    """ "Round 2 ended: seat 0 scored 8 (total 43); seat 1 scored 0 (total 61)." and the BAO outcome
+    """"Round 2 ended: seat 0 scored 8 (total 43); seat 1 scored 0 (total 61)." and the BAO outcome
     (BB-25.7): each seat that played the round, by seat; a seat that sat out a deciding round is left
     out. A deciding round's scores do not change the totals (BB-15), so it gives scores alone."""
     scores, totals = e.get("scores") or [], e.get("totals") or []

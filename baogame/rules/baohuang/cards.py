@@ -14,39 +14,16 @@ from baogame.rules.core import RuleError
 CODES: tuple[str, ...] = ("6", "7", "8", "9", "10", "J", "Q", "K", "A", "2", "BJ", "BJ*", "RJ", "RJ*")
 #: Strength of each code (BH-2.3, BH-2.4, BH-2.5).
 STRENGTH: dict[str, int] = {
-    "6": 6,
-    "7": 7,
-    "8": 8,
-    "9": 9,
-    "10": 10,
-    "J": 11,
-    "Q": 12,
-    "K": 13,
-    "A": 14,
-    "2": 15,
-    "BJ": 16,
-    "BJ*": 16,
-    "RJ": 17,
-    "RJ*": 17,
+    "6": 6, "7": 7, "8": 8, "9": 9, "10": 10, "J": 11, "Q": 12, "K": 13, "A": 14, "2": 15,
+    "BJ": 16, "BJ*": 16, "RJ": 17, "RJ*": 17,
 }
 #: Copies of each code in the pack (BH-2.1).
 COPIES: dict[str, int] = {code: 16 for code in CODES[:10]} | {"BJ": 3, "BJ*": 1, "RJ": 3, "RJ*": 1}
 #: English display names for pages and email.
 NAMES: dict[str, str] = {
-    "6": "six",
-    "7": "seven",
-    "8": "eight",
-    "9": "nine",
-    "10": "ten",
-    "J": "jack",
-    "Q": "queen",
-    "K": "king",
-    "A": "ace",
-    "2": "two",
-    "BJ": "black joker",
-    "BJ*": "marked black joker",
-    "RJ": "red joker",
-    "RJ*": "marked red joker",
+    "6": "six", "7": "seven", "8": "eight", "9": "nine", "10": "ten", "J": "jack", "Q": "queen",
+    "K": "king", "A": "ace", "2": "two", "BJ": "black joker", "BJ*": "marked black joker",
+    "RJ": "red joker", "RJ*": "marked red joker",
 }
 
 N_CODES = len(CODES)
@@ -62,15 +39,9 @@ PACK_SIZE = 168
 PACK: tuple[str, ...] = tuple(code for code in CODES for _ in range(COPIES[code]))
 
 CARD_META: list[dict[str, object]] = [
-    {
-        "code": c,
-        "name": NAMES[c],
-        "strength": STRENGTH[c],
-        "copies": COPIES[c],
-        "joker": c in ("BJ", "BJ*", "RJ", "RJ*"),
-        "marked": c.endswith("*"),
-        "color": "red" if c.startswith("RJ") else ("black" if c.startswith("BJ") else None),
-    }
+    {"code": c, "name": NAMES[c], "strength": STRENGTH[c], "copies": COPIES[c],
+     "joker": c in ("BJ", "BJ*", "RJ", "RJ*"), "marked": c.endswith("*"),
+     "color": "red" if c.startswith("RJ") else ("black" if c.startswith("BJ") else None)}
     for c in CODES
 ]
 
@@ -99,3 +70,4 @@ def to_list(counts: list[int]) -> list[str]:
 def sort_cards(cards: Iterable[str]) -> list[str]:
     """Sort card codes by strength, unmarked before marked (BH-19.2)."""
     return sorted(cards, key=INDEX.__getitem__)
+

@@ -50,10 +50,8 @@ def describe_event(event: dict[str, Any]) -> str:
     e = event
     s = seat_name(e.get("seat"))
     if t == "deal_started":
-        return (
-            f"Deal {e['deal']} is dealt: {seat_name(e['shuffler'])} shuffles, "
-            f"{seat_name(e['cutter'])} cuts, {seat_name(e['first_drawer'])} draws first."
-        )
+        return (f"Deal {e['deal']} is dealt: {seat_name(e['shuffler'])} shuffles, "
+                f"{seat_name(e['cutter'])} cuts, {seat_name(e['first_drawer'])} draws first.")
     if t == "hand_dealt":
         return f"You are dealt {len(e['cards'])} cards: {cards_text(e['cards'])}."
     if t == "tribute_required":
@@ -102,10 +100,8 @@ def describe_event(event: dict[str, Any]) -> str:
     if t == "deal_ended":
         side = "alone" if e.get("alone") else f"with {seat_name(e['partner'])} as partner"
         scores = ", ".join(f"{seat_name(i)} {v:+d}" for i, v in enumerate(e["scores"]))
-        return (
-            f"Deal {e['deal']} ends: the emperor {seat_name(e['emperor'])} played {side} and "
-            f"{e['result']} (x{e['multiplier']}). Scores: {scores}."
-        )
+        return (f"Deal {e['deal']} ends: the emperor {seat_name(e['emperor'])} played {side} and "
+                f"{e['result']} (x{e['multiplier']}). Scores: {scores}.")
     if t == "game_over":
         return f"Game over: {seat_name(e['winner'])} wins."
     return f"{t}."
@@ -116,8 +112,6 @@ KIND_TEXT = {
     "declare": "answer the emperor offer or the declarations",
     "turn": "play or pass",
 }
-
-
 def describe_decision(decision: dict[str, Any]) -> str:
     """One sentence for an open decision: who must do what."""
     allowed = decision.get("allowed") or []
@@ -137,3 +131,4 @@ def describe_decision(decision: dict[str, Any]) -> str:
         what = KIND_TEXT.get(decision.get("kind", ""), "decide")
     sentence = f"{who}{what}."
     return sentence[0].upper() + sentence[1:]  # a prompt starts with a capital letter
+
