@@ -9,8 +9,8 @@ must hold only the game, the decision kinds and their deadlines.
 from __future__ import annotations
 
 import json
-import uuid
 import random
+import uuid
 from typing import Any
 
 import pytest
