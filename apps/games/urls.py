@@ -1,5 +1,7 @@
 from django.urls import path
 
+from baogame import converters  # noqa: F401 - registers <id:…>
+
 from . import record_views, views, views_orders, views_seat
 
 app_name = "games"
@@ -10,8 +12,8 @@ urlpatterns = [
     path("games/<str:public_id>/take-back/", views_seat.seat_take_back, name="take_back"),
     path("games/join/<str:token>/", views.game_join, name="join"),
     # Old links by number redirect to the game's public identifier (for viewers who may see it).
-    path("games/<int:pk>/", views.game_by_number, name="by-number"),
-    path("games/<int:pk>/history/", views.game_by_number, {"page": "history"}, name="history-by-number"),
+    path("games/<id:pk>/", views.game_by_number, name="by-number"),
+    path("games/<id:pk>/history/", views.game_by_number, {"page": "history"}, name="history-by-number"),
     path("games/<str:public_id>/", views.game_detail, name="detail"),
     path("games/<str:public_id>/act/", views.game_act, name="act"),
     path("games/<str:public_id>/history/", views.game_history, name="history"),
