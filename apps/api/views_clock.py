@@ -73,7 +73,7 @@ class VacationApi(APIView):
 
     @extend_schema(operation_id="vacation_start", request=VacationStartInput, responses=VacationSerializer)
     def post(self, request: AuthenticatedRequest) -> Response:
-        given = VacationStartInput(data=request.data or {})
+        given = VacationStartInput(data=request.data)  # a body that is not an object (null, a list) is refused
         given.is_valid(raise_exception=True)
         Profile.objects.get_or_create(user=request.user)
         with transaction.atomic():
