@@ -199,7 +199,11 @@ ACCOUNT_ADAPTER = "apps.accounts.adapter.AccountAdapter"  # a username may not b
 ACCOUNT_SIGNUP_FIELDS = ["email*", "username*", "password1*", "password2*"]
 ACCOUNT_EMAIL_VERIFICATION = env_str("ACCOUNT_EMAIL_VERIFICATION", "mandatory")
 ACCOUNT_CONFIRM_EMAIL_ON_GET = True
+# Confirming the address signs the person in when the link is opened in the browser session that
+# signed up, within ACCOUNT_LOGIN_TIMEOUT (allauth's default, 15 minutes, is shorter than reading
+# one's mail often takes); otherwise the login page says the address is confirmed and what to do.
 ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
+ACCOUNT_LOGIN_TIMEOUT = env_int("ACCOUNT_LOGIN_TIMEOUT", 3 * 3600)
 ACCOUNT_UNIQUE_EMAIL = True
 ACCOUNT_DEFAULT_HTTP_PROTOCOL = "https" if not DEBUG else "http"
 LOGIN_REDIRECT_URL = "/"
@@ -488,6 +492,8 @@ SPECTACULAR_SETTINGS = {
 #: Writes (POST/PUT/PATCH/DELETE) per user, "N/s|min|hour|day": a burst of N, then one per period/N
 #: (``apps.api.throttling``); "off" disables the limit.
 API_WRITE_RATE = env_str("API_WRITE_RATE", "120/min")
+#: Anonymous reads of the API's public lists (the watch list), per client address, as API_WRITE_RATE.
+API_ANON_READ_RATE = env_str("API_ANON_READ_RATE", "60/min")
 #: The write-rate counters live in this cache. The default (per-process memory) counts per gunicorn
 #: worker; production sets API_CACHE_URL=redis://…/N so that all workers share one count.
 CACHES: dict[str, dict[str, object]] = {

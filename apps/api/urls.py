@@ -4,6 +4,8 @@ from django.urls import URLPattern, path, re_path
 from drf_spectacular.views import SpectacularAPIView
 from rest_framework.views import APIView
 
+from baogame import converters  # noqa: F401 - registers <id:…>
+
 from . import views_account as account
 from . import views_calendar as calendar
 from . import views_clock as clock
@@ -11,13 +13,14 @@ from . import views_games as games
 from . import views_league_divisions as league_divisions
 from . import views_league_manage as manage
 from . import views_leagues as leagues
+from . import views_orders as orders
 from . import web
 from .views_errors import not_found
 
 app_name = "api"
 
 LEAGUE = "v1/leagues/<slug:slug>/"
-SEASON = f"{LEAGUE}seasons/<int:season_id>/"
+SEASON = f"{LEAGUE}seasons/<id:season_id>/"
 
 
 def _routes(prefix: str, table: list[tuple[str, type[APIView], str]]) -> list[URLPattern]:
@@ -30,26 +33,27 @@ urlpatterns = [
         "v1/",
         [
             # A move and the read before it first: nearly every request is one of them.
-            ("games/<int:game_id>/actions/", games.MoveSubmitApi, "game-act"),
-            ("games/<int:game_id>/legal/", games.GameLegalApi, "game-legal"),
+            ("games/<id:game_id>/actions/", games.MoveSubmitApi, "game-act"),
+            ("games/<id:game_id>/legal/", games.GameLegalApi, "game-legal"),
             ("me/", account.MeApi, "me"),
             ("me/notifications/", account.NotificationPreferencesApi, "notifications"),
             ("me/vacation/", clock.VacationApi, "vacation"),
             ("me/calendar/", calendar.CalendarApi, "calendar"),
             ("tokens/", account.TokenListApi, "token-list"),
-            ("tokens/<int:token_id>/", account.TokenRevokeApi, "token-revoke"),
+            ("tokens/<id:token_id>/", account.TokenRevokeApi, "token-revoke"),
             ("bots/", account.BotAccountListApi, "bot-list"),
-            ("bots/<int:bot_id>/tokens/", account.BotTokenCreateApi, "bot-token-create"),
+            ("bots/<id:bot_id>/tokens/", account.BotTokenCreateApi, "bot-token-create"),
             ("games/", games.GameListApi, "game-list"),
             ("games/join/", games.GameJoinApi, "game-join"),
             ("games/watch/", games.GameWatchApi, "game-watch"),
-            ("games/<int:game_id>/", games.GameDetailApi, "game-detail"),
-            ("games/<int:game_id>/history/", games.GameHistoryApi, "game-history"),
-            ("games/<int:game_id>/record/", games.GameRecordApi, "game-record"),
-            ("games/<int:game_id>/invite/", games.GameInviteApi, "game-invite"),
-            ("games/<int:game_id>/bots/", games.GameBotAddApi, "game-bots"),
-            ("games/<int:game_id>/seat/", clock.MySeatApi, "game-my-seat"),
-            ("games/<int:game_id>/seat/take-back/", clock.SeatTakeBackApi, "game-take-back"),
+            ("games/<id:game_id>/", games.GameDetailApi, "game-detail"),
+            ("games/<id:game_id>/history/", games.GameHistoryApi, "game-history"),
+            ("games/<id:game_id>/record/", games.GameRecordApi, "game-record"),
+            ("games/<id:game_id>/invite/", games.GameInviteApi, "game-invite"),
+            ("games/<id:game_id>/bots/", games.GameBotAddApi, "game-bots"),
+            ("games/<id:game_id>/seat/", clock.MySeatApi, "game-my-seat"),
+            ("games/<id:game_id>/seat/take-back/", clock.SeatTakeBackApi, "game-take-back"),
+            ("games/<id:game_id>/orders/", orders.MyOrdersApi, "game-my-orders"),
             ("leagues/", leagues.LeagueListApi, "league-list"),
         ],
     ),
@@ -81,16 +85,16 @@ urlpatterns = [
             ("invite/", manage.LeagueInviteApi, "league-invite"),
             ("email/", manage.LeagueEmailApi, "league-email"),
             ("members/", manage.LeagueMemberListApi, "league-members"),
-            ("members/<int:membership_id>/approve/", manage.MembershipApproveApi, "league-member-approve"),
-            ("members/<int:membership_id>/decline/", manage.MembershipDeclineApi, "league-member-decline"),
+            ("members/<id:membership_id>/approve/", manage.MembershipApproveApi, "league-member-approve"),
+            ("members/<id:membership_id>/decline/", manage.MembershipDeclineApi, "league-member-decline"),
             ("games/", manage.LeagueOpenGameListApi, "league-games"),
             ("offers/", manage.SubstituteOfferListApi, "league-offers"),
-            ("offers/<int:offer_id>/accept/", manage.SubstituteOfferAcceptApi, "league-offer-accept"),
-            ("offers/<int:offer_id>/decline/", manage.SubstituteOfferDeclineApi, "league-offer-decline"),
+            ("offers/<id:offer_id>/accept/", manage.SubstituteOfferAcceptApi, "league-offer-accept"),
+            ("offers/<id:offer_id>/decline/", manage.SubstituteOfferDeclineApi, "league-offer-decline"),
         ],
     ),
     *_routes(
-        f"{LEAGUE}games/<int:game_id>/",
+        f"{LEAGUE}games/<id:game_id>/",
         [
             (f"{action}/", view, f"league-game-{action}")
             for action, view in [
@@ -111,7 +115,7 @@ urlpatterns = [
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", web.docs, name="docs"),
     path("tokens/", web.tokens, name="tokens"),
-    path("tokens/<int:token_id>/revoke/", web.token_revoke, name="token-revoke-page"),
+    path("tokens/<id:token_id>/revoke/", web.token_revoke, name="token-revoke-page"),
     path("tokens/bots/", web.bot_create, name="bot-create-page"),
-    path("tokens/bots/<int:bot_id>/token/", web.bot_token_create, name="bot-token-page"),
+    path("tokens/bots/<id:bot_id>/token/", web.bot_token_create, name="bot-token-page"),
 ]

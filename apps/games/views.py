@@ -28,6 +28,7 @@ from . import invitations, lifecycle, pipeline, replay, selectors
 from .errors import ServiceError
 from .forms import GameCreateForm, action_from_post
 from .models import Game, Move
+from .order_panel import orders_panel
 from .presenters import present, presenter_for
 from .presenters.common import describe_decision, history_rows
 from .presenters.replay import replay_board, step_rows
@@ -247,7 +248,7 @@ def game_detail(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
         if since == f"{version}-{game.status}":
             return HttpResponse(status=204)
         return render(request, "games/_board.html", board_context(request, game))
-    return render(request, "games/detail.html", board_context(request, game))
+    return render(request, "games/detail.html", {**board_context(request, game), **orders_panel(game, seat)})
 
 
 def game_by_number(request: HttpRequest, pk: int, page: str = "detail") -> HttpResponse:
@@ -354,12 +355,13 @@ FACE_UP = "all"
 def game_replay(request: HttpRequest, public_id: str) -> HttpResponse:
     """Step through a game that is over: ``?step=N&seat=S`` (``seat=all``: every card face up).
 
-    Nothing of it exists while the game is in play (404). A seat's replay draws that seat's
-    ``engine.view`` of each replayed state, so it shows exactly what that seat saw at that step.
+    Nothing of it exists while the game is in play: a page says the replay opens when the game ends,
+    with a link back to the game. A seat's replay draws that seat's ``engine.view`` of each replayed
+    state, so it shows exactly what that seat saw at that step.
     """
     game, _ = visible_game(request, public_id)
     if not game.is_over or game.state is None:
-        raise Http404("a game is replayed once it is over")
+        return render(request, "games/replay_pending.html", {"game": game})
     try:
         step, seat = _replay_params(request.GET, players=game.players)
     except ValueError as exc:
