@@ -39,8 +39,8 @@ from django.db import connections, transaction
 from django.utils import timezone
 
 from apps.games import clock
+from apps.games.clock.timing import timing_for
 from apps.games.models import Decision, Game, Move, Seat, new_seed
-from apps.games.timing import timing_for
 from baogame.rules.registry import get_engine
 
 MARKER = "bench_deadlines:"

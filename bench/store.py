@@ -38,8 +38,8 @@ from apps.api.authentication import token_by_digest
 from apps.api.models import token_digest
 from apps.api.services import token_create
 from apps.games import store
+from apps.games.clock.timing import timing_for
 from apps.games.models import Decision, Game, Move, Seat, new_seed
-from apps.games.timing import timing_for
 from baogame.rules.registry import get_engine
 
 MARKER = "bench_store:"

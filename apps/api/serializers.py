@@ -8,7 +8,7 @@ from django.urls import reverse
 from django.utils import timezone
 from rest_framework import serializers
 
-from apps.games import deadlines
+from apps.games.clock import deadlines
 from apps.games.models import Decision, Game
 from apps.games.selectors import viewer_version
 

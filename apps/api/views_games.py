@@ -17,9 +17,9 @@ from apps.games import invitations
 from apps.games import lifecycle as game_lifecycle
 from apps.games import pipeline as game_pipeline
 from apps.games import selectors as game_selectors
+from apps.games.clock.timing import PRESETS
 from apps.games.errors import ServiceError
 from apps.games.models import Game, Move
-from apps.games.timing import PRESETS
 from baogame.rules.registry import get_engine
 
 from . import selectors

@@ -15,8 +15,8 @@ from rest_framework.views import APIView
 
 from apps.accounts.http import AuthenticatedRequest
 from apps.accounts.models import display_name
+from apps.games.clock.timing import PRESETS
 from apps.games.errors import ServiceError
-from apps.games.timing import PRESETS
 from apps.leagues import season_length
 from apps.leagues import selectors as league_selectors
 from apps.leagues import services as league_services

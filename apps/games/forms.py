@@ -15,10 +15,10 @@ from baogame.rules.gametype import GameType
 from baogame.rules.registry import game_types, get_game_type
 
 from . import lengths
+from .clock.timing import PRESETS
 from .form_fitting import FittedForm, clean_length, length_choice_field, seat_limits
 from .models import Game
 from .presenters import presenter_for
-from .timing import PRESETS
 
 #: The games a person may create (``Game.Engine``), with their seat limits (BB-1.1, BH-1.1).
 GAMES = [t for t in game_types() if t.name in Game.Engine.values]

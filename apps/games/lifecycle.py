@@ -16,10 +16,10 @@ from django.utils import timezone
 from baogame.rules.registry import get_bots, get_engine
 
 from . import lengths, people, pipeline, scheduling, signals
+from .clock.timing import DEFAULT_PRESET, timing_for
 from .errors import ServiceError
 from .models import Decision, Game, Invitation, Seat
 from .store import LockedGame, lock_game
-from .timing import DEFAULT_PRESET, timing_for
 
 # --- creating and joining ----------------------------------------------------------------------------
 

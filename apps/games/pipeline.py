@@ -31,7 +31,8 @@ from django.utils import timezone
 from baogame.rules.core import RuleError, visible
 from baogame.rules.registry import get_engine
 
-from . import deadlines, reliability, scheduling, signals, store
+from . import reliability, scheduling, signals, store
+from .clock import deadlines
 from .errors import ServiceError
 from .models import Decision, Game, Move, Seat
 from .store import LockedGame, lock_game

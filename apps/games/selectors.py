@@ -13,9 +13,9 @@ from baogame.rules.core import visible
 from baogame.rules.registry import get_engine
 
 from . import clock, store
-from .deadlines import SIMULTANEOUS_TIMINGS
+from .clock.deadlines import SIMULTANEOUS_TIMINGS
+from .clock.timing import duration
 from .models import Decision, Game, Invitation, Move, Seat
-from .timing import duration
 
 if TYPE_CHECKING:
     from django_stubs_ext import WithAnnotations

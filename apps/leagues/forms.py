@@ -8,9 +8,9 @@ from typing import Any
 from django import forms
 
 from apps.games import lengths as game_lengths
+from apps.games.clock.timing import PRESETS
 from apps.games.form_fitting import FittedForm, clean_length, length_choice_field, seat_limits
 from apps.games.presenters import presenter_for
-from apps.games.timing import PRESETS
 from baogame.rules import registry
 
 from . import season_length

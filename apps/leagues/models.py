@@ -8,7 +8,7 @@ from django.conf import settings
 from django.db import models
 from django.urls import reverse
 
-from apps.games.timing import DEFAULT_PRESET, PRESETS
+from apps.games.clock.timing import DEFAULT_PRESET, PRESETS
 from baogame.rules import registry
 
 

@@ -26,10 +26,10 @@ from apps.games import clock as game_clock
 from apps.games import lifecycle as game_lifecycle
 from apps.games import people, reliability
 from apps.games import scheduling as game_scheduling
+from apps.games.clock.timing import PRESETS
 from apps.games.errors import ServiceError
 from apps.games.models import Game, Seat
 from apps.games.store import LockedGame, lock_game
-from apps.games.timing import PRESETS
 from apps.notifications.preferences import mode_for
 from baogame.rules.registry import ENGINES, get_engine, get_game_type
 

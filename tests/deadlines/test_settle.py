@@ -8,8 +8,8 @@ import pytest
 from django.utils import timezone
 
 from apps.games import clock, pipeline, scheduling, selectors, tasks
+from apps.games.clock.timing import PRESETS, timing_for
 from apps.games.models import Decision, Game, Move
-from apps.games.timing import PRESETS, timing_for
 
 from .helpers import a_game, overdue, pending, toy_play
 

@@ -14,7 +14,7 @@ from django.utils.dateformat import format as date_format
 
 from apps.games import lifecycle
 from apps.games.models import Decision, Game, Seat
-from apps.games.timeleft import time_left_words
+from apps.games.presenters.timeleft import time_left_words
 from baogame.rules.registry import get_engine
 from tests.factories import UserFactory
 

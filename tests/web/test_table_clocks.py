@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
+from apps.games.clock.timing import PRESETS
 from apps.games.presenters.table import table_clocks
-from apps.games.timing import PRESETS
 
 NAMES = ["ann", "bob", "Heron (bot)"]
 SOON = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)

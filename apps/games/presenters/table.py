@@ -12,8 +12,8 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
-from apps.games.deadlines import SIMULTANEOUS_TIMINGS, vacation_left
-from apps.games.timing import duration
+from apps.games.clock.deadlines import SIMULTANEOUS_TIMINGS, vacation_left
+from apps.games.clock.timing import duration
 
 #: Simultaneous decisions are named, not their remaining owners.
 SIMULTANEOUS_LABELS = {

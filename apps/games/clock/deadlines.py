@@ -17,12 +17,12 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from . import reliability, signals, store
+from .. import reliability, signals, store
 from .timing import duration
 
 if TYPE_CHECKING:
-    from .models import Game, Seat
-    from .store import Write
+    from ..models import Game, Seat
+    from ..store import Write
 
 #: Decisions of this timing class are optional reactions (plucking windows): a timeout there is the
 #: normal "no, thanks", so it does not count towards absence, and the "don't wait for me" switch and
@@ -133,14 +133,6 @@ def vacation_left(profile: Any, now: datetime | None = None) -> timedelta:
     return max(vacation_budget() - used, timedelta(0))
 
 
-def vacation_left_words(profile: Any, now: datetime | None = None) -> str:
-    """What is left of this year's vacation, in words ("29 days 4 h"; "no time" when spent)."""
-    from .timeleft import time_left_words
-
-    left = vacation_left(profile, now).total_seconds()
-    return time_left_words(left) if left >= 1 else "no time"
-
-
 # --- what pages and the API show ------------------------------------------------------------------------
 
 
@@ -165,7 +157,7 @@ def decision_clocks(*, game: Game, seat: int | None, now: datetime | None = None
     spectators all see the same countdown; which owners have answered is never shown (BB-30.6:
     individual responses are published when the decision closes).
     """
-    from .models import Decision
+    from ..models import Decision
 
     now = now or timezone.now()
     grouped: dict[str, list[Decision]] = {}
@@ -192,7 +184,7 @@ def decision_clocks(*, game: Game, seat: int | None, now: datetime | None = None
 
 def seats_away(*, game: Game, now: datetime | None = None) -> dict[int, datetime]:
     """Seats whose player is on vacation, with the time the vacation ends at the latest (budget)."""
-    from .models import Seat
+    from ..models import Seat
 
     now = now or timezone.now()
     away = Seat.objects.filter(game=game, user__profile__vacation_started_at__isnull=False).select_related(
