@@ -18,7 +18,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from .. import reliability, signals, store
-from .timing import duration
+from .controls import Control
 
 if TYPE_CHECKING:
     from ..models import Game, Seat
@@ -30,15 +30,22 @@ if TYPE_CHECKING:
 REACTION = "reaction"
 
 
+def decision_length(control: Control, timing_class: str) -> timedelta:
+    """How long a decision of ``timing_class`` can last: a plucking window the control's fixed
+    ``reaction``, any other decision its owner's bank, at most the cap."""
+    return control.reaction if timing_class == REACTION else control.cap
+
+
 def clock_for(
     game: Game, timing_class: str, now: datetime, *, away: bool = False
 ) -> tuple[datetime | None, timedelta | None]:
-    """``(deadline, remaining)`` of a decision of ``timing_class`` opened now.
+    """``(deadline, remaining)`` of a decision of ``timing_class`` opened now that does not run on a
+    bank (a plucking window: the control's fixed ``reaction``; banks: ``clock.banks``).
 
     The clock starts stopped (``deadline`` None, the full duration ``remaining``) in a paused game or
     for a player on vacation.
     """
-    length = duration(game.timing, timing_class)
+    length = decision_length(game.time_control, timing_class)
     if game.status == game.Status.PAUSED or away:
         return None, length
     return now + length, None

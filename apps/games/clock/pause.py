@@ -21,7 +21,7 @@ from .. import people, pipeline, scheduling, signals
 from ..errors import ServiceError
 from ..models import Decision, Game, Move, Seat
 from ..store import LockedGame, lock_game
-from . import deadlines
+from . import banks, deadlines
 from .deadlines import SIMULTANEOUS_TIMINGS
 
 log = logging.getLogger(__name__)
@@ -34,17 +34,30 @@ def stop_clocks(locked: LockedGame, now: datetime, *, away: set[int] | None = No
 
     ``away`` None: every clock (a pause). Otherwise the clocks that vacations stop, ``away`` being the
     seats whose player is on vacation (``deadlines.stopped_by_absence``): a setup peek's one clock for
-    all its owners, and any other decision of an away seat but a plucking window.
+    all its owners, and any other decision of an away seat but a plucking window. A decision on a bank
+    keeps the bank time left (weekends off not counted) and its seat's bank stops with it.
     """
+    control = locked.game.time_control
     stopped = 0
     for row in locked.decisions:
         if row.deadline is None:
             continue
         if away is not None and not deadlines.stopped_by_absence(row.timing, row.seat, away):
             continue
-        row.remaining, row.deadline = max(row.deadline - now, timedelta(0)), None
+        seat = locked.seats.get(row.seat)
+        if banks.runs_on_bank(row.timing) and seat is not None:
+            left = max(banks.left_before(row.deadline, now, seat, control), timedelta(0))
+            seat.bank_seconds, seat.bank_runs_out_at = left.total_seconds(), None
+            seat.save(update_fields=banks.BANK_FIELDS)
+        else:
+            left = max(row.deadline - now, timedelta(0))
+        row.remaining, row.deadline = left, None
         row.save(update_fields=["remaining", "deadline"])
         stopped += 1
+    for seat in _answered_hidden(locked, away):  # shown as owing still: they stop like the others
+        if seat.bank_runs_out_at is not None:
+            banks.stop(seat, control, now)
+            seat.save(update_fields=banks.BANK_FIELDS)
     return stopped
 
 
@@ -55,15 +68,42 @@ def restart_clocks(locked: LockedGame, now: datetime) -> int:
     """
     if locked.game.status != Game.Status.ACTIVE:
         return 0
+    control = locked.game.time_control
     away = locked.away()
     restarted = 0
     for row in locked.decisions:
         if row.deadline is not None or deadlines.stopped_by_absence(row.timing, row.seat, away):
             continue
-        row.deadline, row.remaining = now + (row.remaining or timedelta(0)), None
+        left = row.remaining or timedelta(0)
+        seat = locked.seats.get(row.seat)
+        if banks.runs_on_bank(row.timing) and seat is not None:
+            row.deadline = banks.restart(seat, control, now, left)
+            seat.save(update_fields=banks.BANK_FIELDS)
+        else:
+            row.deadline = now + left
+        row.remaining = None
         row.save(update_fields=["deadline", "remaining"])
         restarted += 1
+    for seat in _answered_hidden(locked, away, stopping=False):
+        if seat.bank_since is not None and seat.bank_runs_out_at is None:
+            banks.restart(seat, control, now, banks.bank_left_public(seat, control))
+            seat.save(update_fields=banks.BANK_FIELDS)
     return restarted
+
+
+def _answered_hidden(locked: LockedGame, away: set[int] | None, *, stopping: bool = True) -> list[Seat]:
+    """Seats that answered a simultaneous decision still open, whose bank the others see as running
+    (``banks``): when stopping, those whose clock this stop would have stopped had they not answered;
+    when restarting, those that nothing stops any more."""
+    timing = next((r.timing for r in locked.decisions if r.timing in SIMULTANEOUS_TIMINGS), "setup")
+    out = []
+    for position, seat in locked.seats.items():
+        if seat.bank_pending_seconds is None:
+            continue
+        held = away is None or deadlines.stopped_by_absence(timing, position, away)
+        if held == stopping:
+            out.append(seat)
+    return out
 
 
 # --- a whole game -------------------------------------------------------------------------------------
@@ -141,9 +181,24 @@ def decision_extend(
             row.remaining = (row.remaining or timedelta(0)) + by
             row.save(update_fields=["remaining"])
         locked.reload_decisions()
+        _extend_banks(locked, {r.seat for r in rows if banks.runs_on_bank(r.timing)}, by)
         scheduling.queue_game_tasks(locked)
         log.info("game %s seat %s extended by %s (%s)", game.pk, position, by, getattr(actor, "pk", None))
         return list(rows)
+
+
+def _extend_banks(locked: LockedGame, owners: set[int], by: timedelta) -> None:
+    """The banks the others see move with an extension: the owners' of the extended decisions, and,
+    when it was a simultaneous one, the seats that answered it already (so nobody can tell them)."""
+    simultaneous = any(r.timing in SIMULTANEOUS_TIMINGS for r in locked.decisions if r.seat in owners)
+    for position, seat in locked.seats.items():
+        if position not in owners and not (simultaneous and seat.bank_pending_seconds is not None):
+            continue
+        if seat.bank_runs_out_at is not None:
+            seat.bank_runs_out_at += by
+        else:
+            seat.bank_seconds = (banks.bank_left_public(seat, locked.game.time_control) + by).total_seconds()
+        seat.save(update_fields=banks.BANK_FIELDS)
 
 
 def _answered_an_open_decision(game: Game, position: int) -> bool:
