@@ -128,15 +128,16 @@ def test_start_and_end_a_vacation(live_server, page, screenshot):
 
 
 def test_a_countdown_ticks_and_turns_urgent_near_the_end(live_server, page, screenshot):
-    """The setup peek lasts 5 minutes in a live game: it turns urgent with a minute left."""
+    """A live game's bank holds at most 15 minutes: a decision turns urgent with a fifth of that, 3
+    minutes, left."""
     wren = UserFactory(username="wren")
     game = _against_bots(wren)
-    Decision.objects.filter(game=game, seat=0).update(deadline=timezone.now() + timedelta(seconds=64))
+    Decision.objects.filter(game=game, seat=0).update(deadline=timezone.now() + timedelta(seconds=184))
     sign_in(page, live_server, wren)
     _open(page, live_server, game)
     clock = page.locator("#decision .countdown")
     first = clock.locator(".left").inner_text()
-    assert re.fullmatch(r"1 min \d+ s left", first) and "urgent" not in clock.get_attribute("class")
+    assert re.fullmatch(r"3 min \d+ s left", first) and "urgent" not in clock.get_attribute("class")
 
     page.wait_for_function(
         "first => document.querySelector('#decision .countdown .left').textContent !== first", arg=first
@@ -144,7 +145,7 @@ def test_a_countdown_ticks_and_turns_urgent_near_the_end(live_server, page, scre
     page.wait_for_selector("#decision .countdown.urgent", timeout=15_000)
     screenshot("countdown-urgent")
 
-    assert re.fullmatch(r"(1 min|\d+ s) left", clock.locator(".left").inner_text())
+    assert re.fullmatch(r"(3 min|2 min \d+ s) left", clock.locator(".left").inner_text())
 
 
 # --- the keyboard alone -----------------------------------------------------------------------------------
