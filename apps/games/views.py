@@ -26,13 +26,13 @@ from baogame.rules.registry import get_engine
 
 from . import invitations, lifecycle, pipeline, replay, selectors
 from .errors import ServiceError
-from .forms import GameCreateForm, action_from_post
+from .forms import GameCreateForm, action_from_post, control_custom
 from .models import Game, Move
 from .order_panel import orders_panel
 from .presenters import present, presenter_for
 from .presenters.common import describe_decision, history_rows
 from .presenters.replay import replay_board, step_rows
-from .presenters.table import seat_away, table_clocks, table_seats
+from .presenters.table import seat_away, table_clocks, table_seats, with_banks
 
 #: How many recent history entries the game page shows (the history page has them all).
 RECENT_HISTORY = 30
@@ -94,7 +94,9 @@ def game_new(request: AuthenticatedHttpRequest) -> HttpResponse:
                     players=d["players"],
                     options=form.options(),
                     length=form.length(),
-                    timing_preset=d["timing_preset"],
+                    control=d["control"],
+                    control_custom=control_custom(d),
+                    weekends_off=d["weekends_off"],
                     bots=d["bots"],
                     title=d["title"],
                     bot_test=d["bot_test"],
@@ -152,8 +154,9 @@ def board_context(request: HttpRequest, game: Game, error: RuleError | None = No
         viewer=position,
         names=names,
         bot_played={s.position for s in seats if s.played_by_bot},
-        timing=game.timing,
+        control=game.time_control,
         paused=game.status == Game.Status.PAUSED,
+        phase=view.get("phase") if view else None,
     )
     mine = [c for c in clocks if c["mine"]]
     taken_over = {s.position for s in seats if s.bot_takeover and not s.is_bot}
@@ -174,7 +177,11 @@ def board_context(request: HttpRequest, game: Game, error: RuleError | None = No
         "my_clock": mine[0] if mine else None,
         "clocks": clocks,
         "thinking": sorted(set(thinking)),
-        "table_seats": table_seats(seats=seats, viewer=position, now=timezone.now()),
+        "table_seats": with_banks(
+            table_seats(seats=seats, viewer=position, now=timezone.now()),
+            selectors.game_clock(game=game, viewer=position),
+        ),
+        "control": game.time_control,
         "me_away": seat_away(seat),
         "poll_seconds": THINKING_POLL_SECONDS if thinking else POLL_SECONDS,
         "history": history,
