@@ -128,10 +128,10 @@ def play(
         seat = key[1]
         decision = next(d for d in decisions if seat in d["seats"])
         now = due.due
-        default = engine.timeout_action(state, seat) if due.lapsed else None
-        if due.lapsed and default is None:
+        fallback = engine.timeout_action(state, seat) if due.lapsed else None
+        if due.lapsed and fallback is None:
             raise RuntimeError(f"{game} seed {seed}: no timeout action for seat {seat}")
-        action = default if default is not None else bot(engine.view(state, seat), bot_rng)
+        action = fallback if fallback is not None else bot(engine.view(state, seat), bot_rng)
         if due.window:
             run.windows_asked += 1
             run.windows_lapsed += due.lapsed
