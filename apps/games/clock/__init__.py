@@ -24,11 +24,11 @@ from django.utils import timezone
 from apps.accounts.models import Profile, VacationSpell
 from baogame.rules.registry import get_engine
 
-from . import deadlines, heartbeats, people, pipeline, scheduling, signals, store
-from .deadlines import SIMULTANEOUS_TIMINGS
-from .errors import ServiceError
-from .models import Decision, Game, Move, Seat
-from .store import LockedGame, lock_game
+from .. import deadlines, heartbeats, people, pipeline, scheduling, signals, store
+from ..deadlines import SIMULTANEOUS_TIMINGS
+from ..errors import ServiceError
+from ..models import Decision, Game, Move, Seat
+from ..store import LockedGame, lock_game
 
 log = logging.getLogger(__name__)
 
