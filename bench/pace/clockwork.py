@@ -12,11 +12,13 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from apps.games.clock import controls
+
 from .model import DAY
 
 #: Simulated time 0: Monday 4 January 2027, 09:00 UTC.
 EPOCH = datetime(2027, 1, 4, 9, 0, tzinfo=UTC)
-TZ = "UTC"
+TZ = UTC
 
 
 @dataclass(frozen=True)
@@ -56,10 +58,6 @@ def _adapt(control: Any) -> PaceControl:
 
 def _controls() -> Any:
     """The clock's pure module of controls and banks."""
-    try:
-        from apps.games.clock import controls
-    except ImportError:  # until the clock's controls are merged
-        from . import clock_fallback as controls
     return controls
 
 

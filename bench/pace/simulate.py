@@ -18,6 +18,8 @@ from baogame.rules.registry import get_bots, get_engine
 from . import model, standing
 from .clockwork import Bank, PaceControl
 
+#: The orders a seat keeps between decisions (the others are armed for one answer by the model).
+KEPT = ("pass_unbeatable", "pass_trick", "end_turn_when_done")
 #: The timing class of plucking windows: fixed reaction periods, the table's, not a seat's bank.
 WINDOW = "reaction"
 
@@ -71,12 +73,6 @@ def _deal(state: dict[str, Any]) -> int:
     return int(state.get("deal") or 1)
 
 
-def _trick(state: dict[str, Any]) -> list[Any]:
-    """Which Bao Huang trick is being played: the deal, its leader and its first play."""
-    first = state["trick"][0] if state.get("trick") else None
-    return [state["deal"], state["leader"], first and first["seat"], first and list(first["cards"])]
-
-
 def play(
     game: str,
     players: int,
@@ -97,7 +93,8 @@ def play(
     state = engine.setup(players, options, seed)
     banks = [Bank(control) for _ in range(players)]
     people = _People(
-        orders=[_standing_orders(game) if orders else [] for _ in range(players)], looked=[0] * players
+        orders=[_standing_orders(game, state, seat) if orders else [] for seat in range(players)],
+        looked=[0] * players,
     )
     owed: dict[tuple[str, int], _Owed] = {}
     run = GameRun(players=players, deals=1, seconds=0.0, asked=[0] * players, timeouts=0, by_orders=0)
@@ -140,7 +137,7 @@ def play(
             run.asked[seat] += 1
             run.timeouts += due.lapsed
         if orders and game == "baohuang":
-            _after_asked(state, seat, decision, action, people, orders_rng, voluntary=not due.lapsed)
+            _after_asked(game, state, seat, decision, action, people, orders_rng, voluntary=not due.lapsed)
         people.looked[seat] = _deal(state)
         del owed[key]
         state, _events = engine.apply(state, seat, action)
@@ -160,11 +157,10 @@ def _schedule(
     return _Owed(now, now + wait, False, False)
 
 
-def _standing_orders(game: str) -> list[standing.Order]:
+def _standing_orders(game: str, state: dict[str, Any], seat: int) -> list[standing.Order]:
     """The orders every seat keeps armed for the whole game under the model."""
-    if game == "baohuang":
-        return [{"kind": "pass_unbeatable"}]
-    return [{"kind": "end_turn_when_done"}]
+    kind = "pass_unbeatable" if game == "baohuang" else "end_turn_when_done"
+    return [standing.make(game, state, seat, kind)]
 
 
 def _answer_by_orders(
@@ -184,13 +180,9 @@ def _answer_by_orders(
                 continue
             armed = list(people.orders[seat])
             if game == "baohuang" and decision["timing"] == "declare" and people.looked[seat] == _deal(state):
-                # Answered ahead at the seat's first look at this deal.
-                kind = (
-                    "offer_ahead"
-                    if decision["kind"] == "declare" and "keep_emperor" in decision["allowed"]
-                    else "declare_ahead"
-                )
-                armed.append({"kind": kind, "answer": bot(engine.view(state, seat), bot_rng)})
+                # Answered ahead at the seat's first look at this deal: what it would answer now.
+                kind, answer = standing.AHEAD[bot(engine.view(state, seat), bot_rng)["type"]]
+                armed.append(standing.make(game, state, seat, kind, {"answer": answer}))
             if decision["timing"] == WINDOW or decision["kind"] == "end_turn":
                 # Bao Bei: people let orders pass a window or end a turn only when they would not
                 # pluck or call Bao anyway (the bot's choice says which).
@@ -198,17 +190,16 @@ def _answer_by_orders(
                 if choice["type"] != "pass" and not (choice["type"] == "end_turn" and not choice.get("bao")):
                     continue
                 if decision["timing"] == WINDOW:
-                    armed.append({"kind": "skip_windows"})
+                    armed.append(standing.make(game, state, seat, "skip_windows"))
             action, left = standing.answer(game, state, seat, armed)
             if action is not None:
-                people.orders[seat] = [
-                    o for o in left if o["kind"] in ("pass_unbeatable", "pass_trick", "end_turn_when_done")
-                ]
+                people.orders[seat] = [o for o in left if o["kind"] in KEPT]
                 return seat, action
     return None
 
 
 def _after_asked(
+    game: str,
     state: dict[str, Any],
     seat: int,
     decision: dict[str, Any],
@@ -222,5 +213,5 @@ def _after_asked(
     if decision["kind"] != "turn" or action["type"] != "pass" or not voluntary:
         return
     if rng.random() < model.PASS_TRICK_SHARE:
-        kept = [o for o in people.orders[seat] if o["kind"] != "pass_trick"]
-        people.orders[seat] = [*kept, {"kind": "pass_trick", "trick": _trick(state)}]
+        # Armed with the pass, on the state the seat sees when it passes (the trick it passes in).
+        people.orders[seat] = standing.arm(game, state, seat, people.orders[seat], "pass_trick")
