@@ -90,10 +90,11 @@ def run_row(
     *,
     games: int,
     seed: int,
+    players: int | None = None,
     estimate: Callable[[str, int, str, str], float | None] | None = None,
 ) -> Row:
     """Play the row's games with and without orders and sum them up."""
-    players = PLAYERS[game]
+    players = players or PLAYERS[game]
     lengths = get_lengths(game)
     options = length_options(lengths, length, players) if lengths is not None else {}
     n = games_for(game, length, games)
