@@ -59,13 +59,14 @@ class Estimate:
         }
 
     def text(self) -> str:
-        """``About 11 weeks (9 games in 10 within 15 weeks), from 25 finished games on this site.``"""
-        where = (
-            f"from {self.n} finished games with these settings on this site"
-            if self.source == SITE
-            else "from the pace model (a person answering a few times a day; no games here yet)"
+        """The estimate in words, saying where it comes from."""
+        head = f"About {span(self.days_typical)} (9 games in 10 within {span(self.days_p90)})"
+        if self.source == SITE:
+            return f"{head}: {self.n} games of people with these settings have finished on this site."
+        return (
+            f"{head} with every seat a person answering a few times a day: the pace model's figure, as "
+            f"fewer than {SITE_MINIMUM} such games have finished on this site."
         )
-        return f"About {span(self.days_typical)} (9 games in 10 within {span(self.days_p90)}), {where}."
 
 
 def span(days: float) -> str:
@@ -76,7 +77,7 @@ def span(days: float) -> str:
         return _plural(round(days), "day")
     if days < 120:
         return _plural(round(days / 7), "week")
-    if days < 730:
+    if days < 548:
         return _plural(round(days / 30.44), "month")
     years = round(days / 365.25, 1)
     return f"{years:g} years"

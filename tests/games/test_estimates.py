@@ -65,7 +65,7 @@ def test_twenty_finished_games_with_the_same_settings_make_the_site_the_source()
     found = estimates.estimate("baohuang", 5, "short", "daily")
 
     assert (found.source, found.n, round(found.days_typical)) == ("site", 20, 40)
-    assert "20 finished games" in found.text()
+    assert "20 games of people with these settings have finished" in found.text()
 
 
 def test_games_with_other_settings_do_not_count_bh_3_2():

@@ -3,6 +3,7 @@ the league's table size and timing, BH-3.2, BB §2.3)."""
 
 from __future__ import annotations
 
+import html
 from typing import Any
 
 import pytest
@@ -19,7 +20,7 @@ def test_the_season_page_states_the_expected_duration_of_its_games(organiser: An
     league = services.league_create(creator=organiser, name="Court", game="baohuang")
     season = services.season_create(league=league, by=organiser, rounds=3, length="short")
 
-    page = Client().get(f"/leagues/{league.slug}/").content.decode()
+    page = html.unescape(Client().get(f"/leagues/{league.slug}/").content.decode())
 
     expected = estimates.estimate("baohuang", 5, "short", league.timing_preset)
     assert season_estimate(season) == expected
