@@ -155,12 +155,12 @@ def for_game(game: Game) -> Estimate:
             game.engine,
             game.players,
             game.length or rule_lengths.CUSTOM,
-            game.timing_preset,
+            game.time_control,
             options=game.options,
         )
     except ValueError:  # a custom length no model row is near: the game's default length instead
         default = game_lengths.default_name(game.engine, game.players)
-        return estimate(game.engine, game.players, default, game.timing_preset)
+        return estimate(game.engine, game.players, default, game.time_control)
 
 
 def site_days(game: str, players: int, length: str, control: str) -> list[float]:
@@ -171,7 +171,7 @@ def site_days(game: str, players: int, length: str, control: str) -> list[float]
             engine=game,
             players=players,
             length=length,
-            timing_preset=control,
+            control=control,
             status=Game.Status.FINISHED,
             started_at__isnull=False,
             finished_at__isnull=False,
@@ -273,7 +273,7 @@ def took_text(game: Game) -> str:
 def form_context(form: Any) -> dict[str, Any]:
     """What the new-game form's estimate include needs: the estimate of the form's initial settings,
     the JSON endpoint and each game's length value fields (``static/js/estimate.js``)."""
-    initial = {name: form[name].value() for name in ("engine", "players", "timing_preset")}
+    initial = {name: form[name].value() for name in ("engine", "players", "control")}
     engine = str(initial["engine"] or Game.Engine.values[0])
     try:
         players = int(initial["players"]) if initial["players"] not in (None, "") else None
@@ -281,7 +281,7 @@ def form_context(form: Any) -> dict[str, Any]:
             engine=engine,
             players=players,
             length=None,
-            control=str(initial["timing_preset"] or DEFAULT_CONTROL),
+            control=str(initial["control"] or DEFAULT_CONTROL),
         )
     except (ServiceError, ValueError):
         found = None

@@ -4,7 +4,7 @@
  * estimate for the form's game (data-game-field of the form), seats (data-seats-field), length (the
  * chosen game's radio buttons "length_<game>", a custom length's values from data-length-keys: per
  * game, the names of its value fields) and time control (data-control-field, and a custom control's
- * values from data-control-keys). It asks the server again whenever they change; the server answers
+ * values from data-control-keys, "<server key>=<form field in hours>,…"). It asks the server again whenever they change; the server answers
  * from the site's finished games or from the pace model, and says which. Without this script the
  * element keeps the estimate of the form's initial settings. No inline script (Content-Security-Policy).
  */
@@ -37,10 +37,10 @@
     }
     var control = field(form, out.dataset.controlField);
     if (control) params.set("control", control);
-    if (control === "custom") {
-      (out.dataset.controlKeys || "").split(",").forEach(function (key) {
-        var value = key && field(form, key);
-        if (value) params.set(key, value);
+    if (control === "custom") {  // "initial=control_initial_hours,…": the form asks hours, the server seconds
+      (out.dataset.controlKeys || "").split(",").forEach(function (pair) {
+        var names = pair.split("="), hours = parseFloat(field(form, names[1]));
+        if (names[1] && hours > 0) params.set(names[0], String(Math.round(hours * 3600)));
       });
     }
     return params.toString();

@@ -40,7 +40,7 @@ def _finished(
             engine=engine,
             players=players,
             length=length,
-            timing_preset=control,
+            control=control,
             status=Game.Status.FINISHED,
             started_at=end - timedelta(days=days),
             finished_at=end,

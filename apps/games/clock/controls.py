@@ -63,6 +63,11 @@ class Control:
             data[key] = int(data[key].total_seconds())
         return data
 
+    def values(self) -> dict[str, int]:
+        """The four lengths in seconds (``initial``, ``increment``, ``cap``, ``reaction``): what a game
+        stores (``Game.control_values``)."""
+        return {key: int(getattr(self, key).total_seconds()) for key in CUSTOM_KEYS}
+
     def summary(self) -> str:
         """``"3 days, +1 day per move, up to 5 days"`` (and ``", weekends off"``)."""
         text = f"{span_words(self.initial)}, {self.per_move()}"
@@ -82,9 +87,10 @@ NAMED_CONTROLS: dict[str, Control] = {
 DEFAULT_CONTROL = "daily"
 CONTROL_NAMES = (*NAMED_CONTROLS, "custom")
 CUSTOM_KEYS = ("initial", "increment", "cap", "reaction")
-#: Bounds of a custom control, in seconds.
-CUSTOM_MIN_INITIAL = 60
+#: Bounds of a custom control, in seconds (the forms ask for at least a minute; tests and the
+#: rehearsal use seconds).
 CUSTOM_MAX = int((60 * DAY).total_seconds())
+REACTION_MAX = int((7 * DAY).total_seconds())
 
 
 def control_from(name: str, custom: Mapping[str, int] | None = None, weekends_off: bool = False) -> Control:
@@ -122,21 +128,44 @@ def control_from(name: str, custom: Mapping[str, int] | None = None, weekends_of
     )
 
 
+def control_of(values: Mapping[str, int], name: str = "custom", weekends_off: bool = False) -> Control:
+    """The control stored as plain seconds (``Control.seconds()``; a game's ``control_values``)."""
+    return Control(
+        name=name,
+        initial=timedelta(seconds=int(values["initial"])),
+        increment=timedelta(seconds=int(values["increment"])),
+        cap=timedelta(seconds=int(values["cap"])),
+        reaction=timedelta(seconds=int(values["reaction"])),
+        weekends_off=weekends_off,
+    )
+
+
+def fixed_per_decision(seconds: int, reaction: int | None = None) -> dict[str, int]:
+    """A custom control's values that give every decision the same time, as the old per-decision
+    presets did: the increment and the cap equal the initial bank, so an answer refills the bank."""
+    return {
+        "initial": seconds,
+        "increment": seconds,
+        "cap": seconds,
+        "reaction": reaction if reaction is not None else default_reaction(seconds),
+    }
+
+
 def default_reaction(initial_seconds: int) -> int:
-    """A custom control's plucking window: 1/18 of the initial bank, between 1 minute and 1 day
-    (daily's 3 days give its 4 hours)."""
-    return max(60, min(int(DAY.total_seconds()), initial_seconds // 18))
+    """A custom control's plucking window: 1/18 of the initial bank, between 1 minute (or the
+    initial bank, when shorter) and 1 day (daily's 3 days give its 4 hours)."""
+    return max(min(60, initial_seconds), min(int(DAY.total_seconds()), initial_seconds // 18))
 
 
 def _check(seconds: Mapping[str, int]) -> None:
-    if not CUSTOM_MIN_INITIAL <= seconds["initial"] <= CUSTOM_MAX:
-        raise ControlError("the initial bank must be between 1 minute and 60 days")
+    if not 1 <= seconds["initial"] <= CUSTOM_MAX:
+        raise ControlError("the initial bank must be between 1 second and 60 days")
     if not 0 <= seconds["increment"] <= CUSTOM_MAX:
         raise ControlError("the increment must be between 0 and 60 days")
     if not seconds["initial"] <= seconds["cap"] <= CUSTOM_MAX:
         raise ControlError("the cap must be at least the initial bank and at most 60 days")
-    if not 60 <= seconds["reaction"] <= int(DAY.total_seconds()) * 7:
-        raise ControlError("a reaction window must be between 1 minute and 7 days")
+    if not 1 <= seconds["reaction"] <= REACTION_MAX:
+        raise ControlError("a reaction window must be between 1 second and 7 days")
 
 
 def after_answer(bank_left: timedelta, control: Control) -> timedelta:

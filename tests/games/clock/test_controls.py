@@ -53,6 +53,7 @@ def test_a_named_control_can_have_weekends_off_and_a_custom_one_needs_its_values
     [
         {"initial": 3600, "increment": 60, "cap": 1800},  # cap below the initial bank
         {"initial": 0, "increment": 60, "cap": 3600},
+        {"initial": 3600, "increment": 60, "cap": 3600, "reaction": 8 * 86400},
         {"initial": 3600, "increment": -1, "cap": 3600},
         {"initial": "soon", "increment": 60, "cap": 3600},
         {"initial": 3600, "increment": 60, "cap": 3600, "bonus": 5},
