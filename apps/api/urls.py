@@ -8,6 +8,7 @@ from baogame import converters  # noqa: F401 - registers <id:…>
 from . import views_account as account
 from . import views_calendar as calendar
 from . import views_clock as clock
+from . import views_estimate as estimate
 from . import views_games as games
 from . import views_league_divisions as league_divisions
 from . import views_league_manage as manage
@@ -30,6 +31,7 @@ urlpatterns = [
     path("v1/tokens/<id:token_id>/", account.TokenRevokeApi.as_view(), name="token-revoke"),
     path("v1/bots/", account.BotAccountListApi.as_view(), name="bot-list"),
     path("v1/bots/<id:bot_id>/tokens/", account.BotTokenCreateApi.as_view(), name="bot-token-create"),
+    path("v1/estimate/", estimate.EstimateApi.as_view(), name="estimate"),
     path("v1/games/", games.GameListApi.as_view(), name="game-list"),
     path("v1/games/join/", games.GameJoinApi.as_view(), name="game-join"),
     path("v1/games/watch/", games.GameWatchApi.as_view(), name="game-watch"),

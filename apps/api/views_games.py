@@ -14,7 +14,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from apps.accounts.http import AuthenticatedRequest
-from apps.games import invitations
+from apps.games import estimates, invitations
 from apps.games import lifecycle as game_lifecycle
 from apps.games import pipeline as game_pipeline
 from apps.games import selectors as game_selectors
@@ -34,6 +34,7 @@ from .serializers import (
     game_summary,
 )
 from .throttling import AnonymousReadThrottle, WriteRateThrottle
+from .views_estimate import EstimateSerializer, estimate_body
 
 #: /legal answers at most this many actions per page (Bao Bei double plucks can run to thousands).
 LEGAL_DEFAULT_LIMIT = 200
@@ -170,6 +171,9 @@ class GameListApi(APIView):
         invite_token = serializers.CharField(
             allow_null=True, help_text="The game's first invitation (null when no seat is open)."
         )
+        estimate = EstimateSerializer(
+            help_text="How long the game is expected to take (GET /api/v1/estimate/)."
+        )
 
     @extend_schema(
         operation_id="games_list", parameters=[FilterSerializer], responses=GameSummarySerializer(many=True)
@@ -214,7 +218,11 @@ class GameListApi(APIView):
         my_seat = 0 if d["take_seat"] else None
         game_selectors.game_with_seats(game)
         invitation = game_selectors.invitation_current(game=game)
-        body = {**game_summary(game, my_seat), "invite_token": invitation.token if invitation else None}
+        body = {
+            **game_summary(game, my_seat),
+            "invite_token": invitation.token if invitation else None,
+            "estimate": estimate_body(estimates.for_game(game)),
+        }
         return Response(self.CreatedSerializer(body).data, status=status.HTTP_201_CREATED)
 
 
@@ -244,6 +252,10 @@ class GameJoinApi(APIView):
         )
 
 
+def _rounded(days: float | None) -> float | None:
+    return None if days is None else round(days, 2)
+
+
 class GameDetailApi(APIView):
     """A game as my seat sees it (``view(state, my_seat)``), or the spectator view when I am not seated."""
 
@@ -260,6 +272,9 @@ class GameDetailApi(APIView):
         seed = serializers.CharField(allow_null=True, help_text="The seed, once the game has ended.")
         result = serializers.JSONField(allow_null=True)
         clock = ClockSerializer(help_text="The time control and every seat's bank.")
+        took_days = serializers.FloatField(
+            allow_null=True, help_text="How long the finished game took, start to end, in days; null before."
+        )
 
     @extend_schema(operation_id="games_retrieve", responses=OutputSerializer)
     def get(self, request: AuthenticatedRequest, game_id: int) -> Response:
@@ -282,6 +297,7 @@ class GameDetailApi(APIView):
             "seed": game.seed_revealed,
             "result": game.result if game.is_over else None,
             "clock": game_selectors.game_clock(game=game, viewer=seat),
+            "took_days": _rounded(estimates.took_days(game)),
         }
         return Response(self.OutputSerializer(body).data)
 

@@ -24,7 +24,7 @@ from apps.accounts.http import AuthenticatedHttpRequest, HtmxHttpRequest
 from baogame.rules.core import RuleError
 from baogame.rules.registry import get_engine
 
-from . import invitations, lifecycle, pipeline, replay, selectors
+from . import estimates, invitations, lifecycle, pipeline, replay, selectors
 from .errors import ServiceError
 from .forms import GameCreateForm, action_from_post, control_custom
 from .models import Game, Move
@@ -110,7 +110,7 @@ def game_new(request: AuthenticatedHttpRequest) -> HttpResponse:
             form.add_error(None, f"{exc.message} ({exc.code})")
         else:
             return redirect(game)
-    return render(request, "games/new.html", {"form": form})
+    return render(request, "games/new.html", {"form": form, "estimate": estimates.form_context(form)})
 
 
 def board_context(request: HttpRequest, game: Game, error: RuleError | None = None) -> dict[str, Any]:
@@ -255,7 +255,11 @@ def game_detail(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
         if since == f"{version}-{game.status}":
             return HttpResponse(status=204)
         return render(request, "games/_board.html", board_context(request, game))
-    return render(request, "games/detail.html", {**board_context(request, game), **orders_panel(game, seat)})
+    return render(
+        request,
+        "games/detail.html",
+        {**board_context(request, game), **orders_panel(game, seat), **estimates.page_context(game)},
+    )
 
 
 def game_by_number(request: HttpRequest, pk: int, page: str = "detail") -> HttpResponse:
@@ -340,7 +344,9 @@ def game_join(request: HttpRequest, token: str) -> HttpResponse:
             if not selectors.game_may_view(game=game, user=request.user):
                 return redirect(request.path)
         return redirect(game)
-    return render(request, "games/join.html", {"game": game, "seats": game.seats.all()})
+    return render(
+        request, "games/join.html", {"game": game, "seats": game.seats.all(), **estimates.page_context(game)}
+    )
 
 
 def game_history(request: HttpRequest, public_id: str) -> HttpResponse:
