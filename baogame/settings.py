@@ -109,6 +109,7 @@ INSTALLED_APPS = [
     "anymail",
     "apps.accounts",
     "apps.games",
+    "apps.sittings",
     "apps.leagues",
     "apps.notifications",
     "apps.api",
