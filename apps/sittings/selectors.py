@@ -27,7 +27,7 @@ AD_HOC_OFFER_LIFE = timedelta(minutes=5)
 def _human_seat_rows(game: Game) -> list[Seat]:
     return [
         s
-        for s in Seat.objects.filter(game=game).order_by("position")
+        for s in Seat.objects.filter(game=game).select_related("user__profile").order_by("position")
         if s.user_id and not s.bot and not s.bot_hold
     ]
 
@@ -111,6 +111,8 @@ class TimeRow:
     status: str
     answers: dict[int, bool]
     mine: bool | None
+    #: (seat name, "yes" | "no" | "?") for every human seat, for the page.
+    words: list[tuple[str, str]] = field(default_factory=list)
 
 
 @dataclass
@@ -121,6 +123,12 @@ class ProposalRow:
     length_minutes: int
     recurrence: dict[str, object] | None
     times: list[TimeRow] = field(default_factory=list)
+
+
+def _words(rows: list[Seat], answers: dict[int, bool]) -> list[tuple[str, str]]:
+    return [
+        (s.label, "?" if s.position not in answers else "yes" if answers[s.position] else "no") for s in rows
+    ]
 
 
 @dataclass
@@ -161,6 +169,7 @@ def panel(*, game: Game, user: User | AnonymousUser | None, now: datetime | None
                         status=t.status,
                         answers={a.position: a.accept for a in t.answers.all()},
                         mine=next((a.accept for a in t.answers.all() if a.position == seat), None),
+                        words=_words(rows, {a.position: a.accept for a in t.answers.all()}),
                     )
                     for t in proposal.times.all()
                 ],

@@ -19,7 +19,7 @@ from apps.games.models import Game
 
 from . import acceptance, organisers, selectors
 from .acceptance import Outcome, Recurrence
-from .models import ProposedTime, Sitting, SittingAnswer, SittingProposal
+from .models import ProposedTime, SeatPresence, Sitting, SittingAnswer, SittingProposal
 from .signals import sitting_agreed
 
 #: A proposal's time must be at least this far ahead (an answer takes a moment).
@@ -201,3 +201,14 @@ def _close_if_decided(proposal: SittingProposal, *, now: datetime) -> None:
     if not proposal.times.filter(status=ProposedTime.Status.OPEN).exists():
         proposal.closed_at = now
         proposal.save(update_fields=["closed_at"])
+
+
+def presence_seen(*, game: Game, user: User | AnonymousUser | None, now: datetime | None = None) -> bool:
+    """Record that the user's game page asked the server now (their human seat only). True if seated."""
+    seat = selectors.human_seat_of(game=game, user=user)
+    if seat is None or user is None or not user.is_authenticated:
+        return False
+    SeatPresence.objects.update_or_create(
+        game=game, position=seat, defaults={"user_id": user.pk, "seen_at": now or timezone.now()}
+    )
+    return True
