@@ -27,6 +27,8 @@ from django.utils import timezone
 from apps.games.models import Decision, Game
 from apps.games.pipeline import submit_action
 from apps.games.selectors import seat_of
+from apps.sittings import services as sitting_services
+from apps.sittings.mail import parse_sitting_command
 from baogame.rules.core import RuleError
 from baogame.rules.registry import get_game_type
 
@@ -204,6 +206,9 @@ def _apply(message: Message, message_id: str, target: tokens.ReplyTarget, user: 
                 status=InboundMessage.Status.REFUSED,
             )
             action: dict[str, Any] | None = None
+            sitting = parse_sitting_command(line)
+            if sitting is not None:
+                return _answer_sitting(record, game, user, sitting)
             try:
                 action = commands.parse_command(engine=game.engine, text=line)
                 action = _with_decision(game, user, reply, action)
@@ -224,6 +229,24 @@ def _apply(message: Message, message_id: str, target: tokens.ReplyTarget, user: 
             return InboundResult("applied", "", "", record.pk, action, events)
     except IntegrityError:
         return InboundResult("duplicate", "replayed", "this message was already processed")
+
+
+def _answer_sitting(
+    record: InboundMessage, game: Game, user: User, command: tuple[bool, int | None]
+) -> InboundResult:
+    """``sitting yes`` / ``sitting no``: answer the game's latest proposed sitting (no move is made)."""
+    accept, index = command
+    try:
+        sitting_services.answer_latest(game=game, user=user, accept=accept, index=index)
+    except RuleError as exc:
+        record.code, record.detail = exc.code, exc.message
+        record.save(update_fields=["code", "detail"])
+        _answer_on_commit(record.pk)
+        return InboundResult("refused", exc.code, exc.message, record.pk)
+    record.status = InboundMessage.Status.APPLIED
+    record.save(update_fields=["status"])
+    _answer_on_commit(record.pk)
+    return InboundResult("applied", "", "", record.pk)
 
 
 def _with_decision(game: Game, user: User, reply: ReplyAddress, action: dict[str, Any]) -> dict[str, Any]:

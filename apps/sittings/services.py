@@ -212,3 +212,18 @@ def presence_seen(*, game: Game, user: User | AnonymousUser | None, now: datetim
         game=game, position=seat, defaults={"user_id": user.pk, "seen_at": now or timezone.now()}
     )
     return True
+
+
+def answer_latest(
+    *, game: Game, user: User, accept: bool, index: int | None = None, now: datetime | None = None
+) -> tuple[SittingProposal, list[Sitting]]:
+    """Answer the game's latest open proposal (a mail reply's ``sitting yes``): the proposal, and the
+    sittings the answer agreed."""
+    if selectors.human_seat_of(game=game, user=user) is None:
+        raise ServiceError("not_at_table", "only the game's players answer a proposed sitting", 403)
+    proposal = selectors.latest_open_proposal(game=game, now=now)
+    if proposal is None:
+        raise ServiceError("no_open_proposal", "no proposed sitting waits for an answer in this game", 409)
+    return proposal, answer(
+        game=game, user=user, proposal_id=proposal.pk, accept=accept, index=index, now=now
+    )

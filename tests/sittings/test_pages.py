@@ -52,7 +52,8 @@ def test_a_time_is_proposed_in_the_proposers_own_time_zone(table: tuple[Game, li
         day = day.replace(year=day.year + 1)
 
     response = _client(people[0]).post(
-        f"/games/{game.public_id}/sittings/propose/", {"day1": day.isoformat(), "at1": "20:00", "length": "60"}
+        f"/games/{game.public_id}/sittings/propose/",
+        {"day1": day.isoformat(), "at1": "20:00", "length": "60"},
     )
 
     assert response.status_code == 302
@@ -68,7 +69,9 @@ def test_players_answer_on_the_page_and_the_sitting_is_listed(table: tuple[Game,
 
     for user in people[1:]:
         response = _client(user).post(
-            f"/games/{game.public_id}/sittings/{pid}/answer/", {"index": "1", "accept": "yes"}, HTTP_HX_REQUEST="true"
+            f"/games/{game.public_id}/sittings/{pid}/answer/",
+            {"index": "1", "accept": "yes"},
+            HTTP_HX_REQUEST="true",
         )
 
     assert response.status_code == 200
@@ -80,7 +83,9 @@ def test_a_refused_proposal_says_why_with_its_code(table: tuple[Game, list[Any]]
     game, people = table
 
     response = _client(people[0]).post(
-        f"/games/{game.public_id}/sittings/propose/", {"day1": "2001-01-01", "at1": "10:00"}, HTTP_HX_REQUEST="true"
+        f"/games/{game.public_id}/sittings/propose/",
+        {"day1": "2001-01-01", "at1": "10:00"},
+        HTTP_HX_REQUEST="true",
     )
 
     assert "(bad_times)" in response.content.decode()
@@ -99,7 +104,9 @@ def test_a_watcher_cannot_poll_propose_or_answer(table: tuple[Game, list[Any]]) 
     assert not game.sitting_proposals.exists()
 
 
-def test_the_panels_poll_records_presence_and_it_lapses_after_30_seconds(table: tuple[Game, list[Any]]) -> None:
+def test_the_panels_poll_records_presence_and_it_lapses_after_30_seconds(
+    table: tuple[Game, list[Any]],
+) -> None:
     game, people = table
 
     _client(people[1]).get(f"/games/{game.public_id}/sittings/", HTTP_HX_REQUEST="true")
