@@ -185,3 +185,21 @@ def panel(*, game: Game, user: User | AnonymousUser | None, now: datetime | None
         sittings=upcoming_sittings(game=game, now=now),
         current=current_sitting(game=game, now=now),
     )
+
+
+def sittings_for_user(*, user: User, now: datetime | None = None) -> list[Sitting]:
+    """The agreed sittings still to come (or under way) of the games where ``user`` holds a seat as a
+    person, for the calendar feed."""
+    now = now or timezone.now()
+    return list(
+        Sitting.objects.filter(
+            game__seats__user=user,
+            game__seats__bot="",
+            game__status__in=[Game.Status.OPEN, Game.Status.ACTIVE, Game.Status.PAUSED],
+            ends_at__gt=now,
+        )
+        .exclude(status__in=[Sitting.Status.ENDED, Sitting.Status.CANCELLED])
+        .select_related("game")
+        .order_by("starts_at", "pk")
+        .distinct()
+    )

@@ -16,11 +16,12 @@ from django.utils import timezone
 
 from apps.games.errors import ServiceError
 from apps.games.models import Game
+from baogame.celery import publish
 
 from . import acceptance, organisers, selectors
 from .acceptance import Outcome, Recurrence
 from .models import ProposedTime, SeatPresence, Sitting, SittingAnswer, SittingProposal
-from .signals import sitting_agreed
+from .signals import sittings_agreed
 
 #: A proposal's time must be at least this far ahead (an answer takes a moment).
 MIN_LEAD = timedelta(minutes=1)
@@ -78,6 +79,7 @@ def proposal_create(
         time_zone = recurrence.time_zone
     if not times:
         raise ServiceError("no_times", "propose at least one time")
+    times = [at.replace(microsecond=0) for at in times]  # calendars keep whole seconds
     if len(times) > acceptance.MAX_TIMES:
         raise ServiceError("bad_times", f"propose at most {acceptance.MAX_TIMES} times at once")
     for at in times:
@@ -152,8 +154,10 @@ def answer(
         if result is Outcome.ACCEPTED:
             agreed += _agree(proposal, row, now=now)
     _close_if_decided(proposal, now=now)
-    for sitting in agreed:
-        transaction.on_commit(partial(sitting_agreed.send, Sitting, sitting=sitting))
+    if agreed:
+        ids = [s.pk for s in agreed]
+        transaction.on_commit(partial(publish, "apps.sittings.tasks.send_invitations", (ids,)))
+        transaction.on_commit(partial(sittings_agreed.send, Sitting, sittings=agreed))
     return agreed
 
 

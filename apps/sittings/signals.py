@@ -1,10 +1,11 @@
-"""What the sittings tell higher apps (mails, push): sent after the transaction commits."""
+"""What the sittings tell higher apps (mails, push), always after the transaction commits."""
 
 from __future__ import annotations
 
 from django.dispatch import Signal
 
-#: A sitting was agreed: ``sitting`` (a ``Sitting``). Receivers send invitations.
-sitting_agreed = Signal()
-#: A sitting is about to start: ``sitting``, ``user``. Push receivers send the reminder push.
-sitting_reminder_push = Signal()
+#: Sittings were agreed: ``sittings`` (a list of ``Sitting``, a weekly series in order).
+sittings_agreed = Signal()
+#: Deliver one message: ``sitting``, ``user_id``, ``kind`` (``SittingReminder.Kind``: invitation, mail
+#: or push) and ``series`` (the sittings an invitation covers). Its claim row is already written.
+sitting_message = Signal()

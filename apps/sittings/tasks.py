@@ -1,0 +1,17 @@
+"""Celery tasks of the sittings: thin, idempotent, each calls one service."""
+
+from __future__ import annotations
+
+from celery import shared_task
+
+from . import reminders
+
+
+@shared_task
+def send_invitations(sitting_ids: list[int]) -> int:
+    return reminders.invitations_send(sitting_ids=sitting_ids)
+
+
+@shared_task
+def send_reminders() -> int:
+    return reminders.reminders_send_due()
