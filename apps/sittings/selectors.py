@@ -59,6 +59,12 @@ def present_seats(*, game: Game, now: datetime | None = None) -> set[int]:
     return {p for p, u in rows.values_list("position", "user_id") if humans.get(p) == u}
 
 
+def everyone_here(*, game: Game, now: datetime | None = None) -> bool:
+    """Whether every human seat is present (a table without people never is)."""
+    humans = set(human_seats(game))
+    return bool(humans) and present_seats(game=game, now=now) >= humans
+
+
 def current_sitting(*, game: Game, now: datetime | None = None) -> Sitting | None:
     """The sitting under way now (started, not ended), if any."""
     now = now or timezone.now()
@@ -137,6 +143,8 @@ class Panel:
 
     my_seat: int | None
     may_propose: bool
+    #: Offer "everyone is here: play now": all present, nothing under way, no ad-hoc offer open.
+    offer_play_now: bool
     seats: dict[int, str]
     present: set[int]
     everyone_here: bool
@@ -175,15 +183,22 @@ def panel(*, game: Game, user: User | AnonymousUser | None, now: datetime | None
                 ],
             )
         )
+    current = current_sitting(game=game, now=now)
+    everyone = bool(rows) and present >= {s.position for s in rows}
     return Panel(
         my_seat=seat,
         may_propose=not game.is_over,
+        offer_play_now=everyone
+        and seat is not None
+        and current is None
+        and not game.is_over
+        and not any(p.kind == SittingProposal.Kind.AD_HOC for p in proposals),
         seats={s.position: s.label for s in rows},
         present=present,
-        everyone_here=bool(rows) and present >= {s.position for s in rows},
+        everyone_here=everyone,
         proposals=proposals,
         sittings=upcoming_sittings(game=game, now=now),
-        current=current_sitting(game=game, now=now),
+        current=current,
     )
 
 

@@ -179,9 +179,10 @@ def _agree(proposal: SittingProposal, row: ProposedTime, *, now: datetime) -> li
     ]
     made = []
     for start in _starts_of(proposal, row, now=now):
-        if kind == Sitting.Kind.AD_HOC:
-            start = now  # an ad-hoc sitting starts when the last seat says yes
         end = start + proposal.length
+        if kind == Sitting.Kind.AD_HOC:
+            # It starts when the last seat says yes, and gives way to the next agreed sitting.
+            start, end = now, min([now + proposal.length, *(s for s, _ in taken if s > now)])
         if acceptance.overlaps(start, end, taken):
             continue
         made.append(
@@ -231,3 +232,46 @@ def answer_latest(
     return proposal, answer(
         game=game, user=user, proposal_id=proposal.pk, accept=accept, index=index, now=now
     )
+
+
+def ad_hoc_offer(*, game: Game, user: User, now: datetime | None = None) -> SittingProposal:
+    """ "Everyone is here: play now": offer the table an ad-hoc sitting of up to an hour, from now.
+
+    Only while every human seat is present and no sitting is under way; the offerer says yes at once,
+    the others have ``AD_HOC_OFFER_LIFE`` to answer. An offer already open is answered instead.
+    """
+    now = now or timezone.now()
+    seat = selectors.human_seat_of(game=game, user=user)
+    if seat is None:
+        raise ServiceError("not_at_table", "only the game's players start a sitting", 403)
+    _refuse_over(game)
+    if selectors.current_sitting(game=game, now=now) is not None:
+        raise ServiceError("sitting_under_way", "a sitting is already under way", 409)
+    if not selectors.everyone_here(game=game, now=now):
+        raise ServiceError("not_everyone_here", "every player must have the game page open", 409)
+    with transaction.atomic():
+        # Two players pressing at once make one offer: the table's presence rows serialise them (they all
+        # exist, since everyone is here); the game row is the moves' lock and stays theirs.
+        list(SeatPresence.objects.select_for_update().filter(game=game).order_by("position"))
+        open_offer = next(
+            (
+                p
+                for p in selectors.open_proposals(game=game, now=now)
+                if p.kind == SittingProposal.Kind.AD_HOC
+            ),
+            None,
+        )
+        if open_offer is not None:
+            answer(game=game, user=user, proposal_id=open_offer.pk, accept=True, now=now)
+            return open_offer
+        proposal = SittingProposal.objects.create(
+            game=game,
+            proposer=user,
+            kind=SittingProposal.Kind.AD_HOC,
+            length=acceptance.AD_HOC_LENGTH,
+            time_zone="UTC",
+            created_at=now,
+        )
+        ProposedTime.objects.create(proposal=proposal, index=1, starts_at=now)
+        answer(game=game, user=user, proposal_id=proposal.pk, accept=True, now=now)
+    return proposal

@@ -128,3 +128,15 @@ def sitting_answer(request: AuthenticatedHttpRequest, public_id: str, proposal_i
     except ServiceError as exc:
         return _done(request, game, exc)
     return _done(request, game)
+
+
+@login_required
+@require_POST
+def sitting_play_now(request: AuthenticatedHttpRequest, public_id: str) -> HttpResponse:
+    """ "Everyone is here: play now": offer (or accept) an ad-hoc sitting of up to an hour."""
+    game = _table_game(request, public_id)
+    try:
+        services.ad_hoc_offer(game=game, user=request.user)
+    except ServiceError as exc:
+        return _done(request, game, exc)
+    return _done(request, game)

@@ -133,3 +133,24 @@ def test_opening_the_game_page_counts_as_presence(table: tuple[Game, list[Any]])
     panel = selectors.panel(game=game, user=people[0])
     assert panel is not None
     assert panel.everyone_here
+
+
+def test_when_everyone_has_the_page_open_it_offers_play_now_and_all_yes_start_a_sitting(
+    table: tuple[Game, list[Any]],
+) -> None:
+    game, people = table
+    clients = [_client(user) for user in people]
+    for client in clients:
+        client.get(game.get_absolute_url())
+
+    polled = clients[0].get(f"/games/{game.public_id}/sittings/", HTTP_HX_REQUEST="true").content.decode()
+    clients[0].post(f"/games/{game.public_id}/sittings/play-now/", HTTP_HX_REQUEST="true")
+    pid = game.sitting_proposals.get().pk
+    for client in clients[1:]:
+        answered = client.post(
+            f"/games/{game.public_id}/sittings/{pid}/answer/", {"accept": "yes"}, HTTP_HX_REQUEST="true"
+        )
+
+    assert "Everyone is here." in polled
+    assert "A sitting is under way" in answered.content.decode()
+    assert Sitting.objects.get(game=game).kind == Sitting.Kind.AD_HOC

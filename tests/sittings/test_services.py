@@ -171,3 +171,89 @@ def test_an_accepted_time_overlapping_an_agreed_sitting_adds_none(table: tuple[G
             services.answer(game=game, user=user, proposal_id=proposal.pk, accept=True, now=NOW)
 
     assert Sitting.objects.filter(game=game).count() == 1
+
+
+def _all_here(game: Game, people: list[Any], now: datetime) -> None:
+    for user in people:
+        services.presence_seen(game=game, user=user, now=now)
+
+
+def test_everyone_here_is_offered_play_now_and_all_accepting_starts_an_hour(
+    table: tuple[Game, list[Any]],
+) -> None:
+    game, people = table
+    _all_here(game, people, NOW)
+    assert selectors.panel(game=game, user=people[0], now=NOW).offer_play_now  # type: ignore[union-attr]
+
+    offer = services.ad_hoc_offer(game=game, user=people[0], now=NOW)
+    later = NOW + timedelta(minutes=2)
+    services.answer(game=game, user=people[1], proposal_id=offer.pk, accept=True, now=later)
+    [sitting] = services.answer(game=game, user=people[2], proposal_id=offer.pk, accept=True, now=later)
+
+    assert (sitting.kind, sitting.starts_at, sitting.ends_at) == (
+        Sitting.Kind.AD_HOC,
+        later,
+        later + timedelta(hours=1),
+    )
+    assert selectors.current_sitting(game=game, now=later) == sitting
+    assert not selectors.panel(game=game, user=people[0], now=later).offer_play_now  # type: ignore[union-attr]
+
+
+def test_play_now_is_refused_while_someone_is_away(table: tuple[Game, list[Any]]) -> None:
+    game, people = table
+    _all_here(game, people[:2], NOW)
+
+    with pytest.raises(ServiceError) as refused:
+        services.ad_hoc_offer(game=game, user=people[0], now=NOW)
+
+    assert refused.value.code == "not_everyone_here"
+    assert not selectors.panel(game=game, user=people[0], now=NOW).offer_play_now  # type: ignore[union-attr]
+
+
+def test_presence_lapses_so_an_old_visit_does_not_count_as_here(table: tuple[Game, list[Any]]) -> None:
+    game, people = table
+    _all_here(game, people, NOW - timedelta(seconds=31))
+
+    assert not selectors.everyone_here(game=game, now=NOW)
+
+
+def test_a_second_play_now_accepts_the_open_offer(table: tuple[Game, list[Any]]) -> None:
+    game, people = table
+    _all_here(game, people, NOW)
+
+    first = services.ad_hoc_offer(game=game, user=people[0], now=NOW)
+    second = services.ad_hoc_offer(game=game, user=people[1], now=NOW)
+
+    assert first == second
+    assert dict(ProposedTime.objects.get(proposal=first).answers.values_list("position", "accept")) == {
+        0: True,
+        1: True,
+    }
+
+
+def test_an_unanswered_offer_lapses_after_five_minutes(table: tuple[Game, list[Any]]) -> None:
+    game, people = table
+    _all_here(game, people, NOW)
+    offer = services.ad_hoc_offer(game=game, user=people[0], now=NOW)
+
+    with pytest.raises(ServiceError) as late:
+        services.answer(
+            game=game, user=people[1], proposal_id=offer.pk, accept=True, now=NOW + timedelta(minutes=6)
+        )
+
+    assert late.value.code == "proposal_closed"
+    assert not Sitting.objects.filter(game=game).exists()
+
+
+def test_an_ad_hoc_sitting_gives_way_to_the_next_agreed_one(table: tuple[Game, list[Any]]) -> None:
+    game, people = table
+    agreed_start = NOW + timedelta(minutes=40)
+    Sitting.objects.create(game=game, starts_at=agreed_start, ends_at=agreed_start + timedelta(hours=1))
+    _all_here(game, people, NOW)
+
+    offer = services.ad_hoc_offer(game=game, user=people[0], now=NOW)
+    for user in people[1:]:
+        services.answer(game=game, user=user, proposal_id=offer.pk, accept=True, now=NOW)
+
+    ad_hoc = Sitting.objects.get(game=game, kind=Sitting.Kind.AD_HOC)
+    assert ad_hoc.ends_at == agreed_start
