@@ -118,6 +118,7 @@ TASK_QUEUES = {
     "apps.leagues.tasks.start_due_rounds": PEOPLE,
     "apps.sittings.tasks.send_invitations": PEOPLE,
     "apps.sittings.tasks.send_reminders": PEOPLE,
+    "apps.sittings.tasks.advance_sittings": DEADLINES,
     "apps.notifications.tasks.send_digests": BACKGROUND,
     "apps.notifications.tasks.expire_reply_addresses": BACKGROUND,
 }

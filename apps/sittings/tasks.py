@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from . import reminders
+from . import lifecycle, reminders
 
 
 @shared_task
@@ -15,3 +15,8 @@ def send_invitations(sitting_ids: list[int]) -> int:
 @shared_task
 def send_reminders() -> int:
     return reminders.reminders_send_due()
+
+
+@shared_task
+def advance_sittings() -> int:
+    return lifecycle.advance()

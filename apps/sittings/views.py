@@ -22,7 +22,7 @@ from apps.games.errors import ServiceError
 from apps.games.models import Game
 from apps.games.views import visible_game
 
-from . import selectors, services
+from . import lifecycle, selectors, services
 from .acceptance import Recurrence
 
 #: How often the panel asks the server: often enough for presence (``PRESENCE_WINDOW``), and every
@@ -58,7 +58,13 @@ def sitting_panel(request: HttpRequest, public_id: str) -> HttpResponse:
     """The panel (an htmx poll of the game page): records the viewer's presence at their seat."""
     game = _table_game(request, public_id)
     services.presence_seen(game=game, user=request.user)
-    return render(request, "sittings/_live.html", panel_context(request, game))
+    lifecycle.advance(game=game)
+    context = panel_context(request, game)
+    response = render(request, "sittings/_live.html", context)
+    if context["poll_seconds"] == LIVE_POLL_SECONDS:
+        # During a sitting the board asks for news at this pace too (its own 204 when nothing moved).
+        response["HX-Trigger"] = "sittings-tick"
+    return response
 
 
 def _done(request: AuthenticatedHttpRequest, game: Game, error: ServiceError | None = None) -> HttpResponse:
@@ -137,6 +143,18 @@ def sitting_play_now(request: AuthenticatedHttpRequest, public_id: str) -> HttpR
     game = _table_game(request, public_id)
     try:
         services.ad_hoc_offer(game=game, user=request.user)
+    except ServiceError as exc:
+        return _done(request, game, exc)
+    return _done(request, game)
+
+
+@login_required
+@require_POST
+def sitting_end(request: AuthenticatedHttpRequest, public_id: str) -> HttpResponse:
+    """Ask to end the sitting under way: it ends once everyone present has asked."""
+    game = _table_game(request, public_id)
+    try:
+        lifecycle.end_vote(game=game, user=request.user)
     except ServiceError as exc:
         return _done(request, game, exc)
     return _done(request, game)
