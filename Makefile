@@ -5,7 +5,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cat requirements/base.txt requirements/dev.txt | sha1sum | cut -c1-12)
 
-.PHONY: run test lint bench bench-ladder golden rehearsal venv migrate demo browser clean
+.PHONY: run test lint bench bench-ladder golden rehearsal venv migrate demo browser clean messages
 
 $(STAMP): requirements/base.txt requirements/dev.txt
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV) || python3 -m venv $(VENV)
@@ -36,6 +36,13 @@ run: demo
 PYTEST_WORKERS ?= auto
 test: venv browser
 	$(PY) -m pytest -n $(PYTEST_WORKERS) --dist worksteal $(PYTEST_ARGS)
+
+## Translations (GNU gettext): extract every marked string into locale/<language>/LC_MESSAGES/django.po,
+## then compile the .mo files that the site reads (both are committed; docs/development.md).
+LOCALES ?= zh_Hans
+messages: venv
+	$(PY) manage.py makemessages $(foreach l,$(LOCALES),-l $(l)) --no-obsolete
+	$(PY) manage.py compilemessages $(foreach l,$(LOCALES),-l $(l)) --ignore '.venv' --ignore 'var'
 
 ## Lint with ruff, then type-check with mypy (strict on baogame/rules, django-stubs on apps/).
 lint: venv

@@ -125,6 +125,7 @@ MIDDLEWARE = [
     "baogame.headers.PrivateResponseMiddleware",  # per-viewer answers: private, no-store; Vary
     "csp.middleware.CSPMiddleware",  # CONTENT_SECURITY_POLICY below
     "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",  # the language cookie, else Accept-Language
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -133,6 +134,7 @@ MIDDLEWARE = [
     "allauth.account.middleware.AccountMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "apps.accounts.middleware.UserTimezoneMiddleware",
+    "apps.accounts.middleware.UserLanguageMiddleware",  # a signed-in person's chosen language wins
 ]
 #: The middleware of an API request with a token and no cookie (``baogame.tokenapi``): those of
 #: ``MIDDLEWARE`` that shape every answer's headers, in the same order; nothing of a browser's session.
@@ -140,6 +142,7 @@ TOKEN_API_MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "baogame.headers.PrivateResponseMiddleware",
     "baogame.tokenapi.CSPHeaderMiddleware",
+    "django.middleware.locale.LocaleMiddleware",  # a program may ask for a language too
     "django.middleware.common.CommonMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
@@ -156,6 +159,7 @@ TEMPLATES = [
         "OPTIONS": {
             "context_processors": [
                 "django.template.context_processors.request",
+                "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "apps.games.context_processors.site",
@@ -209,6 +213,12 @@ AUTH_PASSWORD_VALIDATORS = [
 
 # --- I18N / time ------------------------------------------------------------------------------------
 LANGUAGE_CODE = "en"
+#: The languages of the site. Another one takes a catalogue under locale/ (docs/development.md).
+LANGUAGES = [("en", "English"), ("zh-hans", "简体中文")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+LANGUAGE_COOKIE_NAME = "baogame_language"
+LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
+LANGUAGE_COOKIE_SAMESITE = "Lax"
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

@@ -15,7 +15,7 @@ BOT_SUFFIX = "(bot)"
 class ProfileForm(forms.ModelForm):
     class Meta:
         model = Profile
-        fields = ["display_name", "time_zone"]
+        fields = ["display_name", "time_zone", "language"]
 
     def clean_display_name(self) -> str:
         """Unique without regard to case, not another user's username (``display_name_taken``), and not

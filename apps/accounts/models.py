@@ -8,6 +8,7 @@ from typing import Any
 from django.conf import settings
 from django.db import models
 from django.db.models.functions import Lower
+from django.utils.translation import gettext_lazy as _
 
 
 def _time_zone_choices() -> list[tuple[str, str]]:
@@ -20,6 +21,12 @@ class Profile(models.Model):
     user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile")
     display_name = models.CharField(max_length=60, blank=True)
     time_zone = models.CharField(max_length=64, default="UTC", choices=_time_zone_choices)
+    #: The language of the site's pages and of every mail to this person; blank: the browser's
+    #: ``Accept-Language`` on pages, English in mail.
+    language = models.CharField(
+        _("language"), max_length=16, blank=True, default="", choices=settings.LANGUAGES,
+        help_text=_("Pages and mails in this language; empty: your browser's language."),
+    )
     is_bot_account = models.BooleanField(default=False, help_text="A bot played through the API.")
     bot_owner = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="bot_accounts"

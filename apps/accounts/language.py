@@ -1,0 +1,23 @@
+"""The language switch on every page: for a visitor a cookie, for a signed-in person their profile too."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse
+from django.views.decorators.http import require_POST
+from django.views.i18n import set_language as django_set_language
+
+from .models import Profile
+
+LANGUAGE_CODES = frozenset(code for code, _ in settings.LANGUAGES)
+
+
+@require_POST
+def switch_language(request: HttpRequest) -> HttpResponse:
+    """Set the page language (Django's ``set_language``: the cookie, then back to ``next``); a signed-in
+    person's choice is also kept on their profile, so that it follows them to other browsers and mails."""
+    response = django_set_language(request)
+    code = request.POST.get("language", "")
+    if code in LANGUAGE_CODES and request.user.is_authenticated:
+        Profile.objects.filter(user=request.user).update(language=code)
+    return response
