@@ -35,7 +35,8 @@ def profile(request: AuthenticatedHttpRequest) -> HttpResponse:
 
 def _vacation(profile: Profile) -> dict[str, object]:
     """The vacation panel: this year's budget, what is left of it and, while away, when it runs out."""
-    from apps.games.deadlines import vacation_budget, vacation_left, vacation_left_words  # the games' clocks
+    from apps.games.clock.deadlines import vacation_budget, vacation_left  # the games' clocks
+    from apps.games.presenters.timeleft import vacation_left_words
 
     now = timezone.now()
     left = vacation_left(profile, now)

@@ -16,9 +16,10 @@ from rest_framework.views import APIView
 
 from apps.accounts.http import AuthenticatedRequest
 from apps.accounts.models import Profile
-from apps.games import clock, deadlines
+from apps.games import clock
 from apps.games import lifecycle as game_lifecycle
 from apps.games import selectors as game_selectors
+from apps.games.clock import deadlines
 from apps.games.errors import ServiceError
 from apps.games.models import Seat
 

@@ -17,15 +17,21 @@ from apps.games import invitations
 from apps.games import lifecycle as game_lifecycle
 from apps.games import pipeline as game_pipeline
 from apps.games import selectors as game_selectors
+from apps.games.clock.controls import CONTROL_NAMES, CUSTOM_KEYS, DEFAULT_CONTROL
 from apps.games.errors import ServiceError
 from apps.games.models import Game, Move
-from apps.games.timing import PRESETS
 from baogame.rules.registry import get_engine
 
 from . import selectors
 from .inputs import JsonInput, QueryInput, length_field, query_int
 from .lean import LeanApiView
-from .serializers import DecisionSerializer, EventSerializer, GameSummarySerializer, game_summary
+from .serializers import (
+    ClockSerializer,
+    DecisionSerializer,
+    EventSerializer,
+    GameSummarySerializer,
+    game_summary,
+)
 
 #: /legal answers at most this many actions per page (Bao Bei double plucks can run to thousands).
 LEGAL_DEFAULT_LIMIT = 200
@@ -114,7 +120,23 @@ class GameListApi(APIView):
             "a named length with options that set its values otherwise: length_conflict)",
             options="options",
         )
-        timing_preset = serializers.ChoiceField(choices=sorted(PRESETS), default="daily")
+        control = serializers.ChoiceField(
+            choices=list(CONTROL_NAMES),
+            default=DEFAULT_CONTROL,
+            help_text="The time control: each seat's bank runs only while it owes a decision; an answer adds "
+            "the increment, up to the cap. live, daily (the default), relaxed, weekly, or custom.",
+        )
+        custom = serializers.DictField(
+            child=serializers.IntegerField(),
+            required=False,
+            default=None,
+            allow_null=True,
+            help_text=f"Seconds per key ({', '.join(CUSTOM_KEYS)}): required (reaction optional) with "
+            "control=custom, else changes a named control's values. Bad values: invalid_options.",
+        )
+        weekends_off = serializers.BooleanField(
+            default=False, help_text="Banks do not run on Saturdays and Sundays in each player's time zone."
+        )
         title = serializers.CharField(max_length=100, required=False, default="", allow_blank=True)
         bots = serializers.IntegerField(
             min_value=0, max_value=5, default=0, help_text="Last seats played by bots."
@@ -168,7 +190,9 @@ class GameListApi(APIView):
             players=d["players"],
             options=d["options"],
             length=d["length"],
-            timing_preset=d["timing_preset"],
+            control=d["control"],
+            control_custom=d["custom"],
+            weekends_off=d["weekends_off"],
             title=d["title"],
             bots=d["bots"],
             bot_name=d["bot"],
@@ -222,6 +246,7 @@ class GameDetailApi(APIView):
         seed_hash = serializers.CharField(help_text="SHA-256 of the seed, published at the start.")
         seed = serializers.CharField(allow_null=True, help_text="The seed, once the game has ended.")
         result = serializers.JSONField(allow_null=True)
+        clock = ClockSerializer(help_text="The time control and every seat's bank.")
 
     @extend_schema(operation_id="games_retrieve", responses=OutputSerializer)
     def get(self, request: AuthenticatedRequest, game_id: int) -> Response:
@@ -243,6 +268,7 @@ class GameDetailApi(APIView):
             "seed_hash": game.seed_hash,
             "seed": game.seed_revealed,
             "result": game.result if game.is_over else None,
+            "clock": game_selectors.game_clock(game=game, viewer=seat),
         }
         return Response(self.OutputSerializer(body).data)
 

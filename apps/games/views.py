@@ -26,7 +26,7 @@ from baogame.rules.registry import get_engine
 
 from . import invitations, lifecycle, pipeline, replay, selectors
 from .errors import ServiceError
-from .forms import GameCreateForm, action_from_post
+from .forms import GameCreateForm, action_from_post, control_custom
 from .models import Game, Move
 from .presenters import present, presenter_for
 from .presenters.common import describe_decision, history_rows
@@ -93,7 +93,9 @@ def game_new(request: AuthenticatedHttpRequest) -> HttpResponse:
                     players=d["players"],
                     options=form.options(),
                     length=form.length(),
-                    timing_preset=d["timing_preset"],
+                    control=d["control"],
+                    control_custom=control_custom(d),
+                    weekends_off=d["weekends_off"],
                     bots=d["bots"],
                     title=d["title"],
                     bot_test=d["bot_test"],
@@ -151,7 +153,7 @@ def board_context(request: HttpRequest, game: Game, error: RuleError | None = No
         viewer=position,
         names=names,
         bot_played={s.position for s in seats if s.played_by_bot},
-        timing=game.timing,
+        control=game.time_control,
         paused=game.status == Game.Status.PAUSED,
     )
     mine = [c for c in clocks if c["mine"]]

@@ -282,7 +282,7 @@ def test_an_organiser_patches_the_league_preset_for_the_games_to_come(club: Club
     assert body["players_per_table"] == 2 and body["is_public"] is False  # left out: unchanged
     assert AuditLog.objects.filter(league__slug=club.slug).first().action == "league_updated"
     # The game already in play keeps its options.
-    assert Game.objects.get(pk=club.game_id).timing_preset == "weekly"
+    assert Game.objects.get(pk=club.game_id).control == "weekly"
 
 
 def test_an_invalid_preset_is_a_400_with_the_services_code(club: Club) -> None:

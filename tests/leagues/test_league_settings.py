@@ -117,7 +117,7 @@ def test_a_new_round_uses_the_new_preset_and_running_games_keep_theirs(
 ) -> None:
     season = services.season_create(league=toy_league, by=organiser, rounds=3)
     services.round_start(season_id=season.pk, by=organiser)  # six members at two tables of 3
-    before = [(g.pk, g.players, g.options, g.timing_preset, g.timing) for g in _round_games(toy_league, 1)]
+    before = [(g.pk, g.players, g.options, g.control, g.control_values) for g in _round_games(toy_league, 1)]
 
     services.league_update(
         league=toy_league,
@@ -131,8 +131,8 @@ def test_a_new_round_uses_the_new_preset_and_running_games_keep_theirs(
     round_two = _round_games(toy_league, 2)
     assert [g.players for g in round_two] == [2, 2, 2]
     assert {g.options["hand"] for g in round_two} == {2}
-    assert {g.timing_preset for g in round_two} == {"daily"}
-    after = [(g.pk, g.players, g.options, g.timing_preset, g.timing) for g in _round_games(toy_league, 1)]
+    assert {g.control for g in round_two} == {"daily"}
+    after = [(g.pk, g.players, g.options, g.control, g.control_values) for g in _round_games(toy_league, 1)]
     assert after == before
     assert {(players, options["hand"], preset) for _, players, options, preset, _ in before} == {
         (3, 3, "weekly")

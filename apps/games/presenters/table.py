@@ -12,8 +12,8 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
-from apps.games.deadlines import SIMULTANEOUS_TIMINGS, vacation_left
-from apps.games.timing import duration
+from apps.games.clock.controls import Control
+from apps.games.clock.deadlines import SIMULTANEOUS_TIMINGS, decision_length, vacation_left
 
 #: Simultaneous decisions are named, not their remaining owners.
 SIMULTANEOUS_LABELS = {
@@ -71,7 +71,7 @@ def table_clocks(
     viewer: int | None,
     names: Sequence[str],
     bot_played: set[int],
-    timing: dict[str, int],
+    control: Control,
     paused: bool,
 ) -> list[dict[str, Any]]:
     """The open decisions as the page shows them, soonest first: what, whose, and its countdown.
@@ -102,7 +102,7 @@ def table_clocks(
                 "mine": seat is not None and seat == viewer,
                 "thinking": not simultaneous and seat in bot_played and not paused,
                 "deadline": row["deadline"],
-                "length": _length(timing, row["timing"]),
+                "length": _length(control, row["timing"]),
                 "stopped": "paused" if paused else ("away" if row["deadline"] is None else ""),
             }
         )
@@ -110,8 +110,5 @@ def table_clocks(
     return out
 
 
-def _length(timing: dict[str, int], klass: str) -> timedelta | None:
-    try:
-        return duration(timing, klass)
-    except KeyError:
-        return None
+def _length(control: Control, klass: str) -> timedelta | None:
+    return decision_length(control, klass)

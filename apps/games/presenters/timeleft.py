@@ -7,6 +7,9 @@ once, so a page without JavaScript still says how long is left.
 from __future__ import annotations
 
 from datetime import datetime, timedelta
+from typing import Any
+
+from apps.games.clock.deadlines import vacation_left
 
 MINUTE = 60
 HOUR = 60 * MINUTE
@@ -50,3 +53,9 @@ def urgent_seconds(length: timedelta | None) -> int:
 def seconds_until(deadline: datetime, now: datetime) -> int:
     """Whole seconds from ``now`` to ``deadline`` (0 once it has passed)."""
     return max(0, int((deadline - now).total_seconds()))
+
+
+def vacation_left_words(profile: Any, now: datetime | None = None) -> str:
+    """What is left of this year's vacation, in words ("29 days 4 h"; "no time" when spent)."""
+    left = vacation_left(profile, now).total_seconds()
+    return time_left_words(left) if left >= 1 else "no time"
