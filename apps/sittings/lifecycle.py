@@ -15,6 +15,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from apps.games.clock import live
 from apps.games.errors import ServiceError
 from apps.games.models import Game
 
@@ -24,6 +25,8 @@ from .signals import sitting_ended, sitting_started
 
 
 def _finish(sitting: Sitting, *, now: datetime, early: bool) -> None:
+    if sitting.saved_clock is not None:
+        live.live_end(game_id=sitting.game_id, saved=sitting.saved_clock, now=now)
     sitting.status = Sitting.Status.ENDED
     sitting.ended_at = now
     if early:
@@ -48,10 +51,30 @@ def advance(*, now: datetime | None = None, game: Game | None = None) -> int:
             _finish(sitting, now=now, early=False)
         else:
             sitting.status = Sitting.Status.LIVE
-            sitting.save(update_fields=["status"])
+            present = selectors.present_seats(game=sitting.game, now=now)
+            sitting.saved_clock = live.live_begin(game_id=sitting.game_id, present=present, now=now)
+            sitting.save(update_fields=["status", "saved_clock"])
             transaction.on_commit(partial(sitting_started.send, Sitting, sitting=sitting))
         changed += 1
     return changed
+
+
+@transaction.atomic
+def arrive(*, game: Game, position: int, now: datetime | None = None) -> bool:
+    """A player arrives during a live sitting: their seat joins the live play (their bank saved, a
+    live bank given). True if the seat joined now."""
+    now = now or timezone.now()
+    current = selectors.current_sitting(game=game, now=now)
+    if current is None or current.status != Sitting.Status.LIVE:
+        return False
+    sitting = Sitting.objects.select_for_update().get(pk=current.pk)
+    if sitting.saved_clock is None or str(position) in sitting.saved_clock["banks"]:
+        return False
+    sitting.saved_clock = live.live_begin(
+        game_id=game.pk, present={position}, now=now, saved=sitting.saved_clock
+    )
+    sitting.save(update_fields=["saved_clock"])
+    return True
 
 
 @transaction.atomic

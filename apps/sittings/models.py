@@ -109,6 +109,12 @@ class Sitting(models.Model):
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.SCHEDULED, db_index=True)
     ended_at = models.DateTimeField(null=True, blank=True, help_text="When it really ended (early or late).")
     end_votes = models.JSONField(default=list, blank=True, help_text="Seats that asked to end it early.")
+    saved_clock = models.JSONField(
+        null=True,
+        blank=True,
+        help_text="The game's own control and the banks of the seats that played live, as they were when "
+        "they started (apps.games.clock.live); restored when the sitting ends.",
+    )
 
     class Meta:
         ordering = ["game", "starts_at", "pk"]

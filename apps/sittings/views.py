@@ -59,6 +59,9 @@ def sitting_panel(request: HttpRequest, public_id: str) -> HttpResponse:
     game = _table_game(request, public_id)
     services.presence_seen(game=game, user=request.user)
     lifecycle.advance(game=game)
+    seat = selectors.human_seat_of(game=game, user=request.user)
+    if seat is not None:
+        lifecycle.arrive(game=game, position=seat)
     context = panel_context(request, game)
     response = render(request, "sittings/_live.html", context)
     if context["poll_seconds"] == LIVE_POLL_SECONDS:
