@@ -27,10 +27,10 @@ from .inputs import JsonInput
 
 class SittingSerializer(serializers.Serializer):
     id = serializers.IntegerField()
-    kind = serializers.ChoiceField(choices=Sitting.Kind.choices)
+    kind = serializers.CharField(help_text="agreed or ad_hoc.")
     starts_at = serializers.DateTimeField()
     ends_at = serializers.DateTimeField()
-    status = serializers.ChoiceField(choices=Sitting.Status.choices)
+    status = serializers.CharField(help_text="scheduled, live, ended or cancelled.")
 
 
 class SittingSeatSerializer(serializers.Serializer):
@@ -42,13 +42,13 @@ class SittingSeatSerializer(serializers.Serializer):
 class ProposedTimeSerializer(serializers.Serializer):
     index = serializers.IntegerField()
     starts_at = serializers.DateTimeField()
-    status = serializers.ChoiceField(choices=["open", "accepted", "declined", "expired"])
+    status = serializers.CharField(help_text="open, accepted, declined or expired.")
     answers = serializers.DictField(child=serializers.BooleanField(), help_text="Seat position -> yes/no.")
 
 
 class ProposalSerializer(serializers.Serializer):
     id = serializers.IntegerField()
-    kind = serializers.ChoiceField(choices=["agreed", "ad_hoc"])
+    kind = serializers.CharField(help_text="agreed, or ad_hoc (everyone is here: play now).")
     proposer = serializers.CharField()
     length_minutes = serializers.IntegerField()
     recurrence = serializers.DictField(
