@@ -18,7 +18,7 @@ from apps.games.errors import ServiceError
 from apps.games.models import Game
 from baogame.celery import publish
 
-from . import acceptance, organisers, selectors
+from . import acceptance, lifecycle, organisers, selectors
 from .acceptance import Outcome, Recurrence
 from .models import ProposedTime, SeatPresence, Sitting, SittingAnswer, SittingProposal
 from .signals import sittings_agreed
@@ -154,6 +154,8 @@ def answer(
         if result is Outcome.ACCEPTED:
             agreed += _agree(proposal, row, now=now)
     _close_if_decided(proposal, now=now)
+    if any(s.starts_at <= now for s in agreed):
+        lifecycle.advance(now=now, game=game)  # an ad-hoc sitting starts at once: the live control too
     if agreed:
         ids = [s.pk for s in agreed]
         transaction.on_commit(partial(publish, "apps.sittings.tasks.send_invitations", (ids,)))

@@ -3,7 +3,9 @@ time zone and the other accepts it; with both pages open, "play now" starts a li
 
 from __future__ import annotations
 
+import os
 from datetime import timedelta
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,6 +20,14 @@ from .axe import sign_in
 from .test_play_in_browser import wait_for_board
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+
+def _screenshot(page: Any, name: str) -> None:
+    """Save a screenshot when BAOGAME_SCREENSHOTS names a folder (development only; never committed)."""
+    folder = os.environ.get("BAOGAME_SCREENSHOTS")
+    if folder:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        page.locator("#sittings").screenshot(path=str(Path(folder) / f"{name}.png"))
 
 
 def _two_player_game(ann: Any, ben: Any) -> Game:
@@ -58,6 +68,7 @@ def test_one_player_proposes_the_other_accepts_and_both_play_now(live_server: An
     # ben's zone is UTC: he sees the same moment on his own clock
     assert agreed.starts_at.strftime("%H:%M") in ben_page.locator(".sitting-list").inner_text()
 
+    _screenshot(ben_page, "sittings-agreed")
     ben_page.reload()
     ben_page.get_by_role("button", name="Play now").click()
     ann_page.wait_for_selector("text=Everyone is here: play now?", timeout=15_000)
@@ -67,5 +78,6 @@ def test_one_player_proposes_the_other_accepts_and_both_play_now(live_server: An
 
     assert Sitting.objects.filter(game=game, kind=Sitting.Kind.AD_HOC).count() == 1
     assert "ends at" in ben_page.locator(".sitting-current").inner_text()
+    _screenshot(ben_page, "sittings-live")
     ann_page.context.close()
     ben_page.context.close()

@@ -129,3 +129,19 @@ def test_moves_inside_the_sitting_run_on_live_banks_and_the_game_goes_back_after
         d.deadline and d.deadline - timezone.now() <= timedelta(seconds=LIVE_BANK) for d in following
     )
     assert game.control == "daily"
+
+
+def test_an_ad_hoc_sitting_switches_the_game_to_live_as_soon_as_all_accept(
+    table: tuple[Game, list[Any]],
+) -> None:
+    game, people = table
+    now = timezone.now()
+    for user in people:
+        services.presence_seen(game=game, user=user, now=now)
+
+    offer = services.ad_hoc_offer(game=game, user=people[0], now=now)
+    for user in people[1:]:
+        services.answer(game=game, user=user, proposal_id=offer.pk, accept=True, now=now)
+
+    assert Sitting.objects.get(game=game).status == Sitting.Status.LIVE
+    assert Game.objects.get(pk=game.pk).control == "live"
