@@ -65,8 +65,10 @@ def arrive(*, game: Game, position: int, now: datetime | None = None) -> bool:
     live bank given). True if the seat joined now."""
     now = now or timezone.now()
     current = selectors.current_sitting(game=game, now=now)
-    if current is None or current.status != Sitting.Status.LIVE:
+    if current is None or current.status != Sitting.Status.LIVE or current.saved_clock is None:
         return False
+    if str(position) in current.saved_clock["banks"]:
+        return False  # joined already (checked again under the lock below)
     sitting = Sitting.objects.select_for_update().get(pk=current.pk)
     if sitting.saved_clock is None or str(position) in sitting.saved_clock["banks"]:
         return False
