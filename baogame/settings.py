@@ -200,7 +200,11 @@ ACCOUNT_ADAPTER = "apps.accounts.adapter.AccountAdapter"  # a username may not b
 ACCOUNT_SIGNUP_FIELDS = ["email*", "username*", "password1*", "password2*"]
 ACCOUNT_EMAIL_VERIFICATION = env_str("ACCOUNT_EMAIL_VERIFICATION", "mandatory")
 ACCOUNT_CONFIRM_EMAIL_ON_GET = True
+# Confirming the address signs the person in when the link is opened in the browser session that
+# signed up, within ACCOUNT_LOGIN_TIMEOUT (allauth's default, 15 minutes, is shorter than reading
+# one's mail often takes); otherwise the login page says the address is confirmed and what to do.
 ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
+ACCOUNT_LOGIN_TIMEOUT = env_int("ACCOUNT_LOGIN_TIMEOUT", 3 * 3600)
 ACCOUNT_UNIQUE_EMAIL = True
 ACCOUNT_DEFAULT_HTTP_PROTOCOL = "https" if not DEBUG else "http"
 LOGIN_REDIRECT_URL = "/"

@@ -35,6 +35,9 @@ class Profile(models.Model):
     vacation_started_at = models.DateTimeField(null=True, blank=True)
     vacation_year = models.PositiveIntegerField(default=0)
     vacation_seconds_used = models.PositiveIntegerField(default=0)
+    # The planned return the player gave when leaving (optional): what others are told, never the end
+    # of the yearly budget. The clocks restart only when the vacation ends.
+    vacation_returns_on = models.DateField(null=True, blank=True)
 
     class Meta:
         constraints = [

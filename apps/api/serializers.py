@@ -8,7 +8,7 @@ from django.urls import reverse
 from django.utils import timezone
 from rest_framework import serializers
 
-from apps.games.clock import deadlines
+from apps.accounts.vacation import planned_return
 from apps.games.models import Decision, Game
 from apps.games.selectors import viewer_version
 
@@ -21,9 +21,11 @@ class SeatSerializer(serializers.Serializer):
         help_text="A player's seat that the server's bot plays for now (absence or an organiser)."
     )
     away = serializers.BooleanField(help_text="The seat's player is on vacation: their clock is stopped.")
-    away_until = serializers.DateTimeField(
-        allow_null=True, help_text="While away: when the vacation ends at the latest (the yearly budget)."
+    away_until = serializers.DateField(
+        allow_null=True, help_text="While away: the planned return the player gave, if any (a date in "
+        "their time zone); null otherwise. Never the end of their yearly vacation budget."
     )
+    away_since = serializers.DateTimeField(allow_null=True, help_text="While away: when the vacation began.")
     is_you = serializers.BooleanField()
 
 
@@ -129,21 +131,22 @@ def seats_data(game: Game, my_seat: int | None) -> list[dict[str, Any]]:
     now = timezone.now()
     out = []
     for seat in game.seats.all():
-        name, away_until = None, None
+        name, away_until, away_since = None, None, None
         if not seat.is_empty:
             name = seat.label  # no query for a bot seat or an open one
         if not seat.bot and seat.user is not None:
             profile = getattr(seat.user, "profile", None)
             if profile is not None and profile.on_vacation:
-                away_until = now + deadlines.vacation_left(profile, now)
+                away_until, away_since = planned_return(profile, now), profile.vacation_started_at
         out.append(
             {
                 "position": seat.position,
                 "name": name,
                 "is_bot": seat.played_by_bot,
                 "bot_takeover": seat.bot_takeover,
-                "away": away_until is not None,
+                "away": away_since is not None,
                 "away_until": away_until,
+                "away_since": away_since,
                 "is_you": seat.position == my_seat,
             }
         )

@@ -8,12 +8,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db import transaction
 from django.utils import timezone
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from apps.accounts import vacation
 from apps.accounts.http import AuthenticatedRequest
 from apps.accounts.models import Profile
 from apps.games import clock
@@ -35,6 +37,15 @@ class VacationSerializer(serializers.Serializer):
     ends_at_latest = serializers.DateTimeField(
         allow_null=True, help_text="While on vacation: when the budget runs out and the vacation ends."
     )
+    returns_on = serializers.DateField(
+        allow_null=True, help_text="While on vacation: the planned return I gave (what others see), or null."
+    )
+
+
+class VacationStartInput(JsonInput):
+    returns_on = serializers.DateField(
+        required=False, allow_null=True, help_text="Optional: the day I plan to be back, shown to others."
+    )
 
 
 def _vacation_body(profile: Profile) -> dict[str, Any]:
@@ -46,6 +57,7 @@ def _vacation_body(profile: Profile) -> dict[str, Any]:
         "budget_days": deadlines.vacation_budget().days,
         "seconds_left": int(left.total_seconds()),
         "ends_at_latest": now + left if profile.on_vacation else None,
+        "returns_on": vacation.planned_return(profile, now),
     }
 
 
@@ -60,10 +72,16 @@ class VacationApi(APIView):
         profile, _ = Profile.objects.get_or_create(user=request.user)
         return Response(VacationSerializer(_vacation_body(profile)).data)
 
-    @extend_schema(operation_id="vacation_start", request=None, responses=VacationSerializer)
+    @extend_schema(operation_id="vacation_start", request=VacationStartInput, responses=VacationSerializer)
     def post(self, request: AuthenticatedRequest) -> Response:
+        given = VacationStartInput(data=request.data or {})
+        given.is_valid(raise_exception=True)
         Profile.objects.get_or_create(user=request.user)
-        profile = clock.vacation_start(user=request.user)
+        with transaction.atomic():
+            profile = clock.vacation_start(user=request.user)
+            profile = vacation.planned_return_set(
+                profile=profile, returns_on=given.validated_data.get("returns_on")
+            )
         return Response(VacationSerializer(_vacation_body(profile)).data)
 
     @extend_schema(operation_id="vacation_end", request=None, responses={204: None})

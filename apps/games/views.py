@@ -356,12 +356,13 @@ FACE_UP = "all"
 def game_replay(request: HttpRequest, public_id: str) -> HttpResponse:
     """Step through a game that is over: ``?step=N&seat=S`` (``seat=all``: every card face up).
 
-    Nothing of it exists while the game is in play (404). A seat's replay draws that seat's
-    ``engine.view`` of each replayed state, so it shows exactly what that seat saw at that step.
+    Nothing of it exists while the game is in play: a page says the replay opens when the game ends,
+    with a link back to the game. A seat's replay draws that seat's ``engine.view`` of each replayed
+    state, so it shows exactly what that seat saw at that step.
     """
     game, _ = visible_game(request, public_id)
     if not game.is_over or game.state is None:
-        raise Http404("a game is replayed once it is over")
+        return render(request, "games/replay_pending.html", {"game": game})
     try:
         step, seat = _replay_params(request.GET, players=game.players)
     except ValueError as exc:

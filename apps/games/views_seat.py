@@ -5,8 +5,11 @@ take-back button get the board fragment back. The API offers the same (``apps/ap
 
 from __future__ import annotations
 
+from datetime import date
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.db import transaction
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -14,6 +17,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
 from apps.accounts.http import AuthenticatedHttpRequest
+from apps.accounts.vacation import planned_return_set
 from baogame.rules.core import RuleError
 
 from . import clock, lifecycle
@@ -92,6 +96,16 @@ def seat_add_bot(request: AuthenticatedHttpRequest, public_id: str) -> HttpRespo
     return redirect(game)
 
 
+def _date_field(text: str) -> date | None:
+    """An optional ``YYYY-MM-DD`` form field; ``invalid_return_date`` when it is not one."""
+    if not text.strip():
+        return None
+    try:
+        return date.fromisoformat(text.strip())
+    except ValueError:
+        raise RuleError("invalid_return_date", "the planned return is not a date (YYYY-MM-DD)") from None
+
+
 @login_required
 @require_POST
 def vacation(request: AuthenticatedHttpRequest) -> HttpResponse:
@@ -99,9 +113,14 @@ def vacation(request: AuthenticatedHttpRequest) -> HttpResponse:
     action = request.POST.get("action")
     try:
         if action == "start":
-            profile = clock.vacation_start(user=request.user)
+            returns_on = _date_field(request.POST.get("returns_on", ""))
+            with transaction.atomic():
+                profile = clock.vacation_start(user=request.user)
+                profile = planned_return_set(profile=profile, returns_on=returns_on)
             left = vacation_left_words(profile)
             said = f"You are on vacation: your clocks are stopped in every game ({left} left this year)."
+            if returns_on is not None:
+                said += f" The others see you away until {returns_on:%a} {returns_on.day} {returns_on:%b}."
             messages.success(request, said)
         elif action == "end":
             profile = clock.vacation_end(user=request.user)

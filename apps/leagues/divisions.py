@@ -31,6 +31,7 @@ from django.utils import timezone
 from apps.accounts.models import display_name
 from apps.games.errors import ServiceError
 
+from . import separation
 from .models import DivisionPlacement, League, Membership, Season, Standing
 
 Movement = DivisionPlacement.Movement
@@ -212,8 +213,21 @@ def placement_move(
     return placement
 
 
+def division_problems(*, season: Season) -> list[separation.DivisionProblem]:
+    """The season's proposed divisions where no round could ever start, with the reasons."""
+    from .services import table_limits
+
+    size, smallest = table_limits(season.league)
+    placed: dict[int, list[int]] = {}
+    for user_id, division in season.placements.values_list("user_id", "division"):
+        placed.setdefault(division, []).append(user_id)
+    return separation.division_problems(placed, size=size, smallest=smallest)
+
+
 def divisions_confirm(*, season: Season, by: User) -> Season:
-    """An organiser confirms the season's divisions (audited); its first round may start from then on."""
+    """An organiser confirms the season's divisions (audited); its first round may start from then on.
+
+    Refused while a division could never start a round (``division_problems``: its code, 409)."""
     from .services import audit, require_organiser
 
     league = season.league
@@ -222,6 +236,9 @@ def divisions_confirm(*, season: Season, by: User) -> Season:
         season = Season.objects.select_for_update().get(pk=season.pk)
         if season.divisions_confirmed_at is not None:
             return season
+        problems = division_problems(season=season)
+        if problems:
+            raise ServiceError(problems[0].code, problems[0].detail, status=409)
         season.divisions_confirmed_at = timezone.now()
         season.save(update_fields=["divisions_confirmed_at"])
         sizes: dict[int, int] = {}

@@ -8,13 +8,18 @@ seats both would let one person play two hands. The pairing treats this as a har
   can match, so the annealer seats them apart whenever any seating does;
 * ``check_tables`` refuses a round whose tables still seat two accounts of one person: the planner
   could not keep them apart (e.g. four members at one table of four, two of them one person), and the
-  organiser is told which accounts and what to change (``owner_at_own_table``, 409).
+  organiser is told which accounts and what to change (``owner_at_own_table``, 409);
+* ``division_problems`` finds, before a season's divisions are confirmed, a division where no round
+  can ever start: one person with more accounts than the division has tables and byes
+  (``owner_at_own_table``: say, an organiser alone with their own bot accounts), or too few members
+  for one table (``division_too_small``).
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from itertools import combinations
 
 from django.contrib.auth import get_user_model
@@ -23,7 +28,7 @@ from apps.accounts.models import display_name
 from apps.games import people
 from apps.games.errors import ServiceError
 
-from .pairing import Pair, pair
+from .pairing import Pair, pair, table_sizes
 
 #: The history weight of a forbidden pair: placing it adds about ``2 * WEIGHT`` to the planner's cost
 #: (a sum of squared meeting counts), more than any season of ordinary repeats costs.
@@ -64,3 +69,54 @@ def check_tables(tables: Sequence[Sequence[int]], forbidden: set[Pair]) -> None:
                 "together. Withdraw one of the two accounts, or add members, before starting the round.",
                 status=409,
             )
+
+
+@dataclass(frozen=True)
+class DivisionProblem:
+    """Why no round can start in a division: a stable ``code`` and a sentence for the organiser."""
+
+    division: int
+    code: str
+    detail: str
+
+
+def division_problems(
+    divisions: Mapping[int, Sequence[int]], *, size: int, smallest: int
+) -> list[DivisionProblem]:
+    """The divisions (member ids by division) where no round can ever start, with the reason.
+
+    A person's accounts must sit at different tables or sit out (a bye), so a person with more
+    accounts than the division has tables and byes is always seated with themselves; a division with
+    members but fewer than a table's smallest size seats nobody. Empty divisions are no problem."""
+    problems = []
+    for division, members in sorted(divisions.items()):
+        if not members:
+            continue
+        tables, byes = table_sizes(members=len(members), size=size, min_size=smallest)
+        if not tables:
+            problems.append(
+                DivisionProblem(
+                    division,
+                    "division_too_small",
+                    f"division {division} has {len(members)} member(s) and a table needs at least "
+                    f"{smallest}: no round can seat them. Move members into it or out of it.",
+                )
+            )
+            continue
+        person = persons(members)
+        users = get_user_model().objects.select_related("profile").in_bulk(list(members))
+        for owner, count in sorted(Counter(person.values()).items()):
+            if count < 2 or count <= len(tables) + byes:
+                continue
+            accounts = sorted(display_name(users[m]) for m in members if person[m] == owner)
+            problems.append(
+                DivisionProblem(
+                    division,
+                    "owner_at_own_table",
+                    f"division {division}: {', '.join(accounts)} are one person's accounts, and its "
+                    f"{len(members)} members make {len(tables)} table(s) and {byes} bye(s), so every "
+                    "round would seat them together. Move some of these accounts to another division, "
+                    "withdraw them, or add members.",
+                )
+            )
+    return problems

@@ -414,7 +414,7 @@ def season_create(
     return season
 
 
-def _table_limits(league: League) -> tuple[int, int]:
+def table_limits(league: League) -> tuple[int, int]:
     """(preferred size, smallest table) for the league's game."""
     engine = get_engine(league.game)
     smallest = engine.min_players if league.allow_smaller_tables else league.players_per_table
@@ -441,7 +441,7 @@ def round_start(*, season_id: int, by: User | None = None) -> Round:
                 "user_id", flat=True
             )
         )
-        size, smallest = _table_limits(league)
+        size, smallest = table_limits(league)
         if len(members) < smallest:
             raise ServiceError(
                 "too_few_members", f"a round needs at least {smallest} active members", status=409

@@ -37,6 +37,7 @@ def season_divisions(request: AuthenticatedHttpRequest, slug: str, number: int) 
         "league": league,
         "season": season,
         "divisions": divisions.season_proposal(season=season),
+        "problems": [] if season.divisions_confirmed_at else divisions.division_problems(season=season),
         "division_numbers": range(1, league.divisions + 1),
     }
     return render(request, "leagues/divisions.html", context)

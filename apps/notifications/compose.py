@@ -165,6 +165,50 @@ def events_since_last_move(game: Game, seat: int) -> list[str]:
     return described
 
 
+def events_from(game: Game, seq: int, seat: int) -> list[str]:
+    """What happened from move ``seq`` on, in order: that move, then every later one (the bots' and
+    the other players' moves), as ``seat`` may see them, described."""
+    moves = Move.objects.filter(game=game, seq__gte=seq).order_by("seq").only("events", "seq")
+    names = seat_names(game)
+    described = [
+        describe_event_named(game.engine, event, names)
+        for move in moves
+        for event in move.events
+        if visible(event, seat)
+    ]
+    if len(described) > MAX_EVENTS:
+        described = [f"… {len(described) - MAX_EVENTS} earlier events"] + described[-MAX_EVENTS:]
+    return described
+
+
+#: Events that end a round (Bao Bei) or a deal (Bao Huang).
+ROUND_END_EVENTS = ("round_ended", "deal_ended")
+#: How far back a round result mail looks for the round's end.
+RESULT_LOOKBACK = 200
+
+
+def round_result(game: Game, seat: int | None) -> list[str]:
+    """The last ended round's (or deal's) result as text lines, from its public event: the outcome,
+    the scores and the totals (the game's ``result_lines``, else the event's sentence)."""
+    recent = Move.objects.filter(game=game).order_by("-seq").only("events")[:RESULT_LOOKBACK]
+    event = next(
+        (
+            e
+            for move in recent
+            for e in reversed(move.events)
+            if e.get("type") in ROUND_END_EVENTS and visible(e, seat)
+        ),
+        None,
+    )
+    if event is None:
+        return []
+    names = seat_names(game)
+    result_lines = commands.language(game.engine).result_lines
+    if result_lines is not None:
+        return result_lines(event, seat, names)
+    return [describe_event_named(game.engine, event, names)]
+
+
 def move_events(game: Game, move_id: int | None, seat: int | None) -> list[str]:
     """The events of one move that ``seat`` may see, described."""
     if move_id is None:

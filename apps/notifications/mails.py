@@ -20,7 +20,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 
-from apps.games.models import Decision, Game, Move
+from apps.games.models import Decision, Game
 from apps.games.selectors import seat_of
 from baogame.rules.mail import plain, seat_name
 
@@ -150,6 +150,8 @@ def build_message(note: Notification, group: list[int] | None = None) -> EmailMu
     if seat is not None:
         context["view"] = compose.view_lines(game, seat)
         context["events"] = compose.events_since_last_move(game, seat)
+        if round_ended:
+            context["round_result"] = compose.round_result(game, seat)
     if decision_row is not None and seat is not None:
         decision = compose.open_decision(game, seat) or {"kind": note.decision_kind}
         context["decision_text"] = compose.describe_decision(game.engine, decision)
@@ -291,9 +293,9 @@ def answer_message(record: InboundMessage) -> EmailMultiAlternatives | None:
     }
     if record.status == InboundMessage.Status.APPLIED and position is not None:
         seq = record.move_seq
-        move = Move.objects.filter(game=game, seq=seq).first() if seq is not None else None
         context["heading"] = "Done"
-        context["events"] = compose.move_events(game, move.pk if move else None, position)
+        # Your move, then what the others (bots included) did after it, in order.
+        context["events"] = compose.events_from(game, seq, position) if seq is not None else []
     else:
         context["heading"] = "Your command was refused"
     if position is not None:

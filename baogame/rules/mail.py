@@ -42,6 +42,9 @@ class MailLanguage:
     #: Action type -> its field whose order means nothing: two legal actions that differ only in that
     #: order are one choice in a mail's list of choices.
     unordered: Mapping[str, str] = field(default_factory=dict)
+    #: ``(round-end event, seat, names)`` -> the round's result as text lines (outcome, scores,
+    #: totals); None: the event's one sentence says it all.
+    result_lines: Callable[[dict[str, Any], int | None, Sequence[str]], list[str]] | None = None
 
 
 # ASCII digits only, and few of them: "²" passes str.isdigit but not int(), and int() refuses

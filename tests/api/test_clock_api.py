@@ -28,7 +28,31 @@ def test_vacation_stops_my_clock_and_others_see_me_away(client_for: Any, users: 
     assert started.json()["ends_at_latest"] is not None
     assert _my_decision(mine, 0)["deadline"] is None and _my_decision(mine, 0)["clock_stopped"]
     assert (seen_by_other["seats"][0]["away"], seen_by_other["seats"][1]["away"]) == (True, False)
-    assert seen_by_other["seats"][0]["away_until"] is not None
+    assert seen_by_other["seats"][0]["away_since"] is not None
+    assert seen_by_other["seats"][0]["away_until"] is None  # no planned return: never the budget's end
+
+
+def test_a_planned_return_is_what_others_see_as_away_until(
+    client_for: Any, users: list, toy_game: Game
+) -> None:
+    me, other = client_for(users[0]), client_for(users[1])
+
+    started = me.post("/api/v1/me/vacation/", {"returns_on": "2999-01-02"}, format="json")
+    seen_by_other = other.get(f"/api/v1/games/{toy_game.pk}/").json()
+
+    assert started.status_code == 200 and started.json()["returns_on"] == "2999-01-02"
+    assert seen_by_other["seats"][0]["away_until"] == "2999-01-02"
+
+
+def test_a_planned_return_already_past_is_refused_and_nothing_starts(
+    client_for: Any, users: list, toy_game: Game
+) -> None:
+    me = client_for(users[0])
+
+    refused = me.post("/api/v1/me/vacation/", {"returns_on": "2001-01-01"}, format="json")
+
+    assert refused.status_code == 400 and refused.json()["code"] == "invalid_return_date"
+    assert me.get("/api/v1/me/vacation/").json()["on_vacation"] is False
 
 
 def test_ending_vacation_restarts_my_clock_and_charges_the_budget(

@@ -228,8 +228,32 @@ def test_others_see_an_away_player_as_away(baobei_game, client_for):
 
     html = client_for(players[1]).get(f"/games/{game.public_id}/").content.decode()
 
-    assert re.search(r'<li data-seat="0">.*?away until', html)
+    assert re.search(r'<li data-seat="0">.*?away since', html)
     assert 'id="away-banner"' not in html
+
+
+def test_others_see_the_planned_return_never_the_end_of_the_budget(baobei_game, client_for):
+    """The planned return given when leaving is what others read; without one, "away since"."""
+    game, players = baobei_game
+    back = timezone.localdate() + timedelta(days=4)
+    client_for(players[0]).post("/vacation/", {"action": "start", "returns_on": back.isoformat()})
+
+    html = client_for(players[1]).get(f"/games/{game.public_id}/").content.decode()
+
+    assert re.search(rf'<li data-seat="0">.*?away until {back:%a} {back.day} {back:%b}<', html)
+    assert html.count("away until") == 1
+
+
+def test_a_return_date_already_past_is_refused_and_no_vacation_starts(baobei_game, client_for):
+    game, players = baobei_game
+
+    page = client_for(players[0]).post(
+        "/vacation/", {"action": "start", "returns_on": "2001-01-01"}, follow=True
+    ).content.decode()
+
+    assert "invalid_return_date" in page
+    players[0].profile.refresh_from_db()
+    assert players[0].profile.vacation_started_at is None
 
 
 def test_ending_the_vacation_from_the_game_page_restarts_my_clocks(baobei_game, client_for):

@@ -43,26 +43,42 @@ def step_panel(html: str) -> str:
     return html.split('id="step"')[1].split("</section>")[0]
 
 
-def test_replay_is_not_found_while_the_game_is_in_play_for_players_and_spectators(baobei_game, client_for):
+def _pending(response: Any, game: Game) -> bool:
+    """A page that says the replay opens at the game's end, links the game, and replays nothing."""
+    html = response.content.decode()
+    return (
+        response.status_code == 200
+        and "The replay opens when the game ends" in html
+        and f'href="{game.get_absolute_url()}">Back to the game' in html
+        and 'id="replay"' not in html
+        and 'data-zone' not in html
+    )
+
+
+def test_replay_of_a_game_in_play_says_it_opens_at_the_end_for_players_and_spectators(
+    baobei_game, client_for
+):
+    """BB-25.10: the seed and the cards come out only when the game is over; until then a page says
+    so (not a 404) and links back to the game, whatever step or seat is asked for."""
     game, users = baobei_game
 
     answers = [
-        client_for(user).get(replay_url(game, **params)).status_code
+        _pending(client_for(user).get(replay_url(game, **params)), game)
         for user in (users[0], None)
         for params in ({}, {"step": 3, "seat": 0}, {"seat": "all"})
     ]
 
-    assert answers == [404] * 6
+    assert answers == [True] * 6
 
 
-def test_replay_is_not_found_for_a_game_waiting_for_players_or_paused(client_for):
+def test_replay_of_a_game_waiting_for_players_or_paused_says_it_opens_at_the_end(client_for):
     user = UserFactory()
     waiting = lifecycle.game_create(creator=user, engine="baobei", players=3)
     paused = a_seeded_game(engine="baobei", players=3, user=user, seed="paused")
     Game.objects.filter(pk=paused.pk).update(status=Game.Status.PAUSED)
 
-    assert client_for(user).get(replay_url(waiting)).status_code == 404
-    assert client_for(user).get(replay_url(paused)).status_code == 404
+    assert _pending(client_for(user).get(replay_url(waiting)), waiting)
+    assert _pending(client_for(user).get(replay_url(paused)), paused)
 
 
 def test_game_page_links_the_replay_only_once_the_game_is_over(baobei_game, finished, client_for):

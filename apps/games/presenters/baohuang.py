@@ -243,9 +243,30 @@ def _decision(
         quick = [p for p in (plays or []) if p.get("type") == "play"]
         if 0 < len(quick) <= MAX_QUICK_PLAYS:
             out["quick_plays"] = [button(play_label(p["cards"]), p) for p in quick]
+        out.update(_play_hint(quick, lead=not out["can_pass"], known=plays is not None))
     else:
         out["buttons"] = [button(_label(a), a) for a in d.get("actions", [])]
     return out
+
+
+def _play_hint(plays: list[dict[str, Any]], *, lead: bool, known: bool) -> dict[str, Any]:
+    """How many plays this seat has in a turn, the cards that are part of one, and how to pick them.
+
+    Whatever the number of plays (quick-play buttons only when few), the box says that plays exist
+    and which cards of the hand can make one, highlighted there (BH-10, BH-11)."""
+    count = len(plays)
+    usable = {c for p in plays for c in p["cards"]}
+    if not known:
+        text = "Pick cards in your hand below, then press “Play the selected cards”."
+    elif count == 0:
+        text = "Nothing in your hand beats the top: pass."
+    else:
+        noun = "play" if count == 1 else "plays"
+        what = f"You lead: {count} possible {noun}" if lead else f"{count} {noun} beat the top"
+        where = "the highlighted cards can make one" if count > 1 else "the highlighted cards make it"
+        text = f"{what}: pick cards in your hand ({where}), then press “Play the selected cards”"
+        text += ", or use a quick play." if 0 < count <= MAX_QUICK_PLAYS else "."
+    return {"play_count": count if known else None, "usable_cards": sorted(usable), "play_hint": text}
 
 
 # --- the rules page -----------------------------------------------------------------------------------

@@ -12,8 +12,9 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
+from apps.accounts.vacation import away_words
 from apps.games.clock.controls import Control
-from apps.games.clock.deadlines import SIMULTANEOUS_TIMINGS, decision_length, vacation_left
+from apps.games.clock.deadlines import SIMULTANEOUS_TIMINGS, decision_length
 
 #: Simultaneous decisions are named, not their remaining owners.
 SIMULTANEOUS_LABELS = {
@@ -49,9 +50,7 @@ def table_seats(*, seats: Sequence[Any], viewer: int | None, now: datetime) -> l
     out = []
     for seat in sorted(seats, key=lambda s: s.position):
         profile = getattr(seat.user, "profile", None) if seat.user_id and not seat.bot else None
-        away_until = None
-        if profile is not None and profile.vacation_started_at is not None:
-            away_until = now + vacation_left(profile, now)
+        away = away_words(profile, now) if profile is not None else None
         out.append(
             {
                 "position": seat.position,
@@ -59,7 +58,7 @@ def table_seats(*, seats: Sequence[Any], viewer: int | None, now: datetime) -> l
                 "is_me": seat.position == viewer,
                 "is_bot": seat.is_bot,
                 "bot_takeover": seat.bot_takeover,
-                "away_until": away_until,
+                "away": away,
             }
         )
     return out

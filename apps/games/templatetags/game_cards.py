@@ -44,8 +44,12 @@ def bird(code: str | None, zone: str = "", pos: str = "", touched: bool = False)
 
 
 @register.inclusion_tag("games/cards/playing.html")
-def playing_card(code: str | None, zone: str = "", seat: Any = "", pick: bool = False) -> dict[str, Any]:
-    """A Bao Huang card; with ``pick`` it is a checkbox of a hand form; ``None`` draws its back."""
+def playing_card(
+    code: str | None, zone: str = "", seat: Any = "", pick: bool = False, usable: Any = None
+) -> dict[str, Any]:
+    """A Bao Huang card; with ``pick`` it is a checkbox of a hand form; ``None`` draws its back.
+
+    ``usable``: the codes that are part of a legal play now; such a card is highlighted."""
     joker = bool(code and code.startswith(("BJ", "RJ")))
     return {
         "code": code,
@@ -58,6 +62,7 @@ def playing_card(code: str | None, zone: str = "", seat: Any = "", pick: bool = 
         "zone": zone,
         "seat": seat,
         "pick": pick,
+        "usable": bool(usable and code in usable),
     }
 
 

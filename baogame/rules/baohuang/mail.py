@@ -122,9 +122,53 @@ def view_lines(view: dict[str, Any], seat: int | None, names: Sequence[str]) -> 
         lines.append(f"Partner: {seat_name(names, view['partner'])}.")
     if view.get("multiplier", 1) != 1:
         lines.append(f"Multiplier: x{view['multiplier']}.")
+    trick = trick_text(view.get("trick") or [], names)
+    if trick:
+        lines.append(f"Trick so far: {trick}.")
     top = view.get("top")
     if top:
         lines.append(f"To beat: {' '.join(top['cards'])} by {seat_name(names, top['seat'])}.")
+    return lines
+
+
+def trick_text(trick: list[Any], names: Sequence[str]) -> str:
+    """The plays and passes of the trick so far, in order (BH-10, BH-11): ``Lark (seat 2) 9 9, …``."""
+    parts = []
+    for entry in trick:
+        if not isinstance(entry, dict) or "seat" not in entry:
+            continue
+        cards = entry.get("cards")
+        what = " ".join(cards) if cards and entry.get("type") != "pass" else "passes"
+        parts.append(f"{seat_name(names, entry['seat'])} {what}")
+    return ", ".join(parts)
+
+
+OUTCOME = {"won": "won", "lost": "lost", "draw": "drew (second place)"}
+
+
+def deal_result_lines(event: dict[str, Any], seat: int | None, names: Sequence[str]) -> list[str]:
+    """A deal's result (BH-15 to BH-17) from its public ``deal_ended`` event, as the page shows it:
+    the emperor, the partner or playing alone, the outcome, the finishing order, scores and totals."""
+    emperor, partner = event["emperor"], event.get("partner")
+    who = "you, the emperor," if emperor == seat else f"the emperor {seat_name(names, emperor)}"
+    if event.get("alone") or partner is None:
+        side = "played alone"
+    else:
+        side = f"played with {'you' if partner == seat else seat_name(names, partner)} as partner"
+    outcome = OUTCOME.get(str(event.get("result")), str(event.get("result")))
+    lines = [
+        f"Deal {event['deal']}: {who} {side} and {outcome} (multiplier x{event.get('multiplier', 1)})."
+    ]
+    order = event.get("finished") or []
+    if order:
+        lines.append("Finishing order: " + ", ".join(f"{i + 1}. {names[s] if s < len(names) else s}"
+                                                     for i, s in enumerate(order)) + ".")
+    scores = event.get("scores")
+    if isinstance(scores, list):
+        lines.append("Scores this deal: " + ", ".join(
+            f"{'You' if s == seat else (names[s] if s < len(names) else f'Seat {s}')} {v:+d}"
+            for s, v in enumerate(scores)) + ".")
+    lines.append(f"Totals: {totals_text(event.get('totals'), seat, names)}.")
     return lines
 
 
@@ -135,4 +179,5 @@ MAIL = MailLanguage(
     notation=NOTATION,
     view_lines=view_lines,
     unordered={"play": "cards", "give_tribute": "cards"},  # a set of cards, in any order (BH-20)
+    result_lines=deal_result_lines,
 )

@@ -3,15 +3,25 @@
 One worker per urgency class (``baogame.celery``), as in production, so a deadline or the bots of a
 game where a person waits are never stuck behind all-bot play: ``deadlines`` (with the embedded beat),
 ``people`` and ``background``.
+
+**Stopping is bounded.** Each child runs in its own process group, so the terminal's Ctrl-C (SIGINT to
+the foreground group) or a SIGTERM to ``make run``'s group reaches this command alone, which then stops
+every child's whole group (a prefork worker's pool processes too) in steps: SIGTERM (Celery's warm
+shutdown: the task in hand finishes), SIGQUIT after ``GRACE`` seconds (Celery's cold shutdown), SIGKILL
+at ``STOP_WITHIN``. Everything is gone within ``STOP_WITHIN`` seconds of the signal; a task cut short is
+re-queued by the sweep, as after any crash.
 """
 
 from __future__ import annotations
 
+import contextlib
+import os
 import signal
 import subprocess
 import sys
 import time
 from pathlib import Path
+from types import FrameType
 from typing import Any
 
 from django.conf import settings
@@ -50,6 +60,58 @@ def worker_commands(py: str, var_dir: Path) -> list[list[str]]:
     ]
 
 
+#: Seconds from SIGTERM to SIGQUIT (warm, then cold shutdown), and from the signal to SIGKILL.
+GRACE = 1.5
+STOP_WITHIN = 3.5
+
+
+class Stop(Exception):
+    """A stop signal arrived (SIGINT, SIGTERM or SIGHUP)."""
+
+
+def _raise_stop(signum: int, frame: FrameType | None) -> None:
+    raise Stop(signal.Signals(signum).name)
+
+
+def _signal_group(proc: subprocess.Popen[bytes], signum: int) -> None:
+    """Send ``signum`` to the child's process group (the child and any processes it started)."""
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(proc.pid, signum)
+
+
+def _group_alive(proc: subprocess.Popen[bytes]) -> bool:
+    """Whether the child, or any process left in its group, still runs."""
+    if proc.poll() is None:
+        return True
+    try:
+        os.killpg(proc.pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # a process of the group that is not ours (never here): count it alive
+        return True
+    return True
+
+
+def stop_all(procs: list[subprocess.Popen[bytes]]) -> None:
+    """Stop every child's group: SIGTERM, SIGQUIT after ``GRACE``, SIGKILL at ``STOP_WITHIN``."""
+    start = time.monotonic()
+    steps = [(0.0, signal.SIGTERM), (GRACE, signal.SIGQUIT), (STOP_WITHIN - 0.5, signal.SIGKILL)]
+    for at, signum in steps:
+        while time.monotonic() - start < at and any(_group_alive(p) for p in procs):
+            time.sleep(0.05)
+        alive = [p for p in procs if _group_alive(p)]
+        if not alive:
+            break
+        for p in alive:
+            _signal_group(p, signum)
+    for p in procs:
+        try:
+            p.wait(timeout=max(0.05, STOP_WITHIN - (time.monotonic() - start)))
+        except subprocess.TimeoutExpired:
+            _signal_group(p, signal.SIGKILL)
+            p.wait()
+
+
 class Command(BaseCommand):
     help = "Serve the site on 127.0.0.1:8000 with Celery workers and beat (development)."
 
@@ -67,25 +129,25 @@ class Command(BaseCommand):
         (settings.VAR_DIR / "celery" / "queue").mkdir(parents=True, exist_ok=True)
         (settings.VAR_DIR / "celery" / "processed").mkdir(parents=True, exist_ok=True)
         py = sys.executable
-        procs = [
-            *(subprocess.Popen(command) for command in worker_commands(py, settings.VAR_DIR)),
-            subprocess.Popen([py, "manage.py", "runserver", addr, "--noreload"]),
-        ]
-        self.stdout.write(
-            self.style.SUCCESS(f"\n  baogame is running at http://{addr}/  (Ctrl-C stops it)\n")
-        )
+        for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+            signal.signal(signum, _raise_stop)
+        procs: list[subprocess.Popen[bytes]] = []
         try:
+            web = [py, "manage.py", "runserver", addr, "--noreload"]
+            commands = [*worker_commands(py, settings.VAR_DIR), web]
+            for command in commands:
+                # Its own process group: the terminal's Ctrl-C reaches this command only, which stops
+                # the children in bounded steps (``stop_all``).
+                procs.append(subprocess.Popen(command, start_new_session=True))
+            self.stdout.write(
+                self.style.SUCCESS(f"\n  baogame is running at http://{addr}/  (Ctrl-C stops it)\n")
+            )
             while all(p.poll() is None for p in procs):
                 time.sleep(0.5)
-        except KeyboardInterrupt:
+        except (Stop, KeyboardInterrupt):
             pass
         finally:
-            for p in procs:
-                if p.poll() is None:
-                    p.send_signal(signal.SIGINT)
-            deadline = time.time() + 10
-            for p in procs:
-                try:
-                    p.wait(timeout=max(0.1, deadline - time.time()))
-                except subprocess.TimeoutExpired:
-                    p.kill()
+            for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+                signal.signal(signum, signal.SIG_IGN)  # a second Ctrl-C does not cut the stopping short
+            self.stdout.write("Stopping the web server, the workers and beat …")
+            stop_all(procs)

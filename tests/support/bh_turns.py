@@ -1,0 +1,36 @@
+"""A Bao Huang game brought to its first lead, with many legal plays for the leader (tests only)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from apps.games import pipeline
+from apps.games.models import Game
+from baogame.rules.registry import get_engine
+
+#: Seat 0 keeps the emperor card and leads from twelve cards of five ranks and two jokers: 87 plays.
+MANY_PLAYS_DEAL = {
+    "hands": [
+        ["6", "6", "7", "7", "8", "8", "9", "9", "10", "10", "BJ", "RJ", "RJ*"],
+        ["J", "Q", "6"],
+        ["K", "A", "7"],
+        ["2", "K", "8"],
+        ["A", "Q", "9", "BJ*"],
+    ]
+}
+
+
+def to_the_first_lead(game: Game, users: list[Any]) -> Game:
+    """Answer the emperor offer and the declarations as each seat's default would (BH-5, BH-6)."""
+    engine = get_engine("baohuang")
+    for _ in range(10):
+        game.refresh_from_db()
+        pending = engine.pending(game.state)
+        if not pending or pending[0]["kind"] == "turn":
+            return game
+        for seat in pending[0]["seats"]:
+            action = engine.timeout_action(game.state, seat)
+            action.pop("timeout", None)
+            pipeline.submit_action(game_id=game.pk, user=users[seat], action=action)
+            game.refresh_from_db()
+    raise AssertionError("the game never reached a turn")

@@ -1,0 +1,62 @@
+"""Confirming the e-mail address: signed in when the link is opened in the session that signed up;
+otherwise the login page says the address is confirmed and what to do."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.core import mail
+from django.core.cache import cache
+from django.test import Client
+
+pytestmark = pytest.mark.django_db
+
+SIGN_UP = {
+    "email": "wren@example.com",
+    "username": "wren",
+    "password1": "a-long-bird-password-42",
+    "password2": "a-long-bird-password-42",
+}
+
+
+def _sign_up(client: Client) -> str:
+    """Sign up in ``client``'s session; the confirmation link of the mail sent."""
+    cache.clear()  # allauth's rate limits live in the cache
+    client.post("/accounts/signup/", SIGN_UP)
+    return re.search(r"https?://\S+?(/accounts/confirm-email/[^/\s]+/)", mail.outbox[-1].body).group(1)
+
+
+def test_the_link_opened_in_the_session_that_signed_up_signs_the_person_in() -> None:
+    browser = Client()
+    link = _sign_up(browser)
+    browser.get("/")  # a look around before reading the mail
+
+    browser.get(link)
+
+    assert browser.get("/").wsgi_request.user.username == "wren"
+
+
+def test_the_link_opened_elsewhere_confirms_and_says_to_sign_in() -> None:
+    link = _sign_up(Client())
+    elsewhere = Client()
+
+    answer = elsewhere.get(link, follow=True)
+
+    html = answer.content.decode()
+    assert answer.redirect_chain[-1][0].startswith("/accounts/login/")
+    assert "wren@example.com is confirmed. To play, sign in below" in html
+    assert not answer.wsgi_request.user.is_authenticated
+    signed_in = Client().post("/accounts/login/", {"login": "wren", "password": SIGN_UP["password1"]})
+    assert signed_in.status_code == 302
+
+
+def test_the_link_opened_too_late_in_the_same_session_says_to_sign_in(settings) -> None:
+    browser = Client()
+    link = _sign_up(browser)
+    settings.ACCOUNT_LOGIN_TIMEOUT = -1  # the sign-up's pending login has expired
+
+    answer = browser.get(link, follow=True)
+
+    assert not answer.wsgi_request.user.is_authenticated
+    assert "wren@example.com is confirmed. To play, sign in below" in answer.content.decode()
