@@ -28,22 +28,24 @@ from .models import PushSubscription
 log = logging.getLogger(__name__)
 
 
-def sitting_payload(sitting: Sitting) -> dict[str, Any]:
+def sitting_payload(sitting: Sitting, *, started: bool = False) -> dict[str, Any]:
     game = sitting.game
+    news = "we are starting: the table is playing" if started else "your sitting starts soon"
     return {
         "game": game.public_id,
         "url": settings.SITE_URL + game.get_absolute_url(),
-        "title": f"{game.get_engine_display()}: your sitting starts soon",
+        "title": f"{game.get_engine_display()}: {news}",
         "starts_at": sitting.starts_at.isoformat(),
         "decisions": [],
     }
 
 
-def sitting_push_send(*, sitting: Sitting, user_id: int) -> int:
-    """Send the reminder to every browser of the person; the number of notices that went out."""
+def sitting_push_send(*, sitting: Sitting, user_id: int, started: bool = False) -> int:
+    """Send the reminder (or, ``started``, "we are starting") to every browser of the person; the number
+    of notices that went out."""
     if not services.enabled():
         return 0
-    body = payloads.encode(sitting_payload(sitting))
+    body = payloads.encode(sitting_payload(sitting, started=started))
     sent = 0
     for subscription in PushSubscription.objects.filter(user_id=user_id):
         try:
@@ -68,8 +70,8 @@ def sitting_push_send(*, sitting: Sitting, user_id: int) -> int:
 
 @receiver(sitting_message, dispatch_uid="push.sitting_message")
 def on_sitting_message(sender: Any, *, sitting: Sitting, user_id: int, kind: str, **kwargs: Any) -> None:
-    if kind != SittingReminder.Kind.PUSH:
+    if kind not in (SittingReminder.Kind.PUSH, SittingReminder.Kind.STARTING):
         return
     user = get_user_model().objects.filter(pk=user_id, is_active=True).first()
     if user is not None and preferences.mode_for(user, Category.REMINDER, "push") != preferences.OFF:
-        sitting_push_send(sitting=sitting, user_id=user_id)
+        sitting_push_send(sitting=sitting, user_id=user_id, started=kind == SittingReminder.Kind.STARTING)

@@ -18,6 +18,7 @@ from django.utils import timezone
 from apps.games.clock import live
 from apps.games.errors import ServiceError
 from apps.games.models import Game
+from baogame.celery import publish
 
 from . import selectors
 from .models import Sitting
@@ -55,6 +56,7 @@ def advance(*, now: datetime | None = None, game: Game | None = None) -> int:
             sitting.saved_clock = live.live_begin(game_id=sitting.game_id, present=present, now=now)
             sitting.save(update_fields=["status", "saved_clock"])
             transaction.on_commit(partial(sitting_started.send, Sitting, sitting=sitting))
+            transaction.on_commit(partial(publish, "apps.sittings.tasks.send_starting", (sitting.pk,)))
         changed += 1
     return changed
 

@@ -148,6 +148,7 @@ class SittingReminder(models.Model):
         INVITATION = "invitation", "Invitation mail with a calendar file"
         MAIL = "mail", "Reminder mail"
         PUSH = "push", "Reminder push"
+        STARTING = "starting", "'We are starting' push to a player not yet here"
 
     sitting = models.ForeignKey(Sitting, on_delete=models.CASCADE, related_name="reminders")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")

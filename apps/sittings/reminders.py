@@ -75,3 +75,20 @@ def reminders_send_due(*, now: datetime | None = None) -> int:
                     _deliver(sitting=sitting, user_id=user_id, kind=kind, series=[sitting])
                     sent += 1
     return sent
+
+
+def starting_send(*, sitting_id: int, now: datetime | None = None) -> int:
+    """ "We are starting": a push to each player not at the table when the sitting starts, once."""
+    now = now or timezone.now()
+    sitting = Sitting.objects.select_related("game").filter(pk=sitting_id).first()
+    if sitting is None:
+        return 0
+    present = selectors.present_seats(game=sitting.game, now=now)
+    sent = 0
+    for position, user_id in selectors.human_seats(sitting.game).items():
+        if position not in present and claim(
+            sitting=sitting, user_id=user_id, kind=SittingReminder.Kind.STARTING, now=now
+        ):
+            _deliver(sitting=sitting, user_id=user_id, kind=SittingReminder.Kind.STARTING, series=[sitting])
+            sent += 1
+    return sent

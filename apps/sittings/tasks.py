@@ -20,3 +20,8 @@ def send_reminders() -> int:
 @shared_task
 def advance_sittings() -> int:
     return lifecycle.advance()
+
+
+@shared_task
+def send_starting(sitting_id: int) -> int:
+    return reminders.starting_send(sitting_id=sitting_id)

@@ -51,3 +51,25 @@ def test_the_sitting_reminder_is_pushed_once_with_the_game_and_its_start(service
     assert body["game"] == game.public_id
     assert body["starts_at"] == start.isoformat()
     assert "your sitting starts soon" in body["title"]
+
+
+def test_a_player_not_yet_here_gets_we_are_starting_once_when_the_sitting_starts(
+    service: PushService, django_capture_on_commit_callbacks: Any
+) -> None:
+    from apps.sittings import lifecycle, services
+
+    people = [UserFactory() for _ in range(2)]
+    game = GameFactory(engine="baobei", players=2, seated=people)
+    client = Client()
+    client.force_login(people[1])
+    client.post("/push/subscriptions/", json.dumps(service.subscription()), "application/json")
+    now = timezone.now()
+    services.presence_seen(game=game, user=people[0], now=now)
+    Sitting.objects.create(game=game, starts_at=now, ends_at=now + timedelta(hours=1))
+
+    with django_capture_on_commit_callbacks(execute=True):
+        lifecycle.advance(now=now, game=game)
+    reminders.starting_send(sitting_id=Sitting.objects.get(game=game).pk)  # a second run sends nothing
+
+    [got] = service.wait_for(1)
+    assert "we are starting" in json.loads(got.plaintext or b"")["title"]
