@@ -31,7 +31,7 @@ from .models import Game, Move
 from .presenters import present, presenter_for
 from .presenters.common import describe_decision, history_rows
 from .presenters.replay import replay_board, step_rows
-from .presenters.table import seat_away, table_clocks, table_seats
+from .presenters.table import seat_away, table_clocks, table_seats, with_banks
 
 #: How many recent history entries the game page shows (the history page has them all).
 RECENT_HISTORY = 30
@@ -155,6 +155,7 @@ def board_context(request: HttpRequest, game: Game, error: RuleError | None = No
         bot_played={s.position for s in seats if s.played_by_bot},
         control=game.time_control,
         paused=game.status == Game.Status.PAUSED,
+        phase=view.get("phase") if view else None,
     )
     mine = [c for c in clocks if c["mine"]]
     taken_over = {s.position for s in seats if s.bot_takeover and not s.is_bot}
@@ -175,7 +176,11 @@ def board_context(request: HttpRequest, game: Game, error: RuleError | None = No
         "my_clock": mine[0] if mine else None,
         "clocks": clocks,
         "thinking": sorted(set(thinking)),
-        "table_seats": table_seats(seats=seats, viewer=position, now=timezone.now()),
+        "table_seats": with_banks(
+            table_seats(seats=seats, viewer=position, now=timezone.now()),
+            selectors.game_clock(game=game, viewer=position),
+        ),
+        "control": game.time_control,
         "me_away": seat_away(seat),
         "poll_seconds": THINKING_POLL_SECONDS if thinking else POLL_SECONDS,
         "history": history,

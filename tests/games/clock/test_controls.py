@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import importlib
 import math
 import random
 from datetime import UTC, datetime, timedelta, tzinfo
@@ -182,3 +183,15 @@ def test_a_bank_reads_short() -> None:
     assert bank_words(5 * HOUR + timedelta(minutes=30)) == "5 h 30 min"
     assert bank_words(timedelta(seconds=40)) == "40 s"
     assert bank_words(-HOUR) == "0 s"
+
+
+def test_old_timing_presets_map_to_the_nearest_named_control() -> None:
+    migration = importlib.import_module("apps.games.migrations.0011_time_banks")
+
+    for name in ("live", "daily", "weekly"):
+        assert migration.nearest(name, {}) == name
+    assert migration.nearest("custom", {"turn": 600}) == "live"
+    assert migration.nearest("custom", {"turn": 30 * 3600}) == "daily"
+    assert migration.nearest("custom", {"turn": 5 * 86400}) == "weekly"
+    for name, values in migration.NAMED.items():  # the migration's copy is today's named controls
+        assert NAMED_CONTROLS[name].values() == values
