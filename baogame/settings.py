@@ -497,6 +497,8 @@ SPECTACULAR_SETTINGS = {
 #: Writes (POST/PUT/PATCH/DELETE) per user, "N/s|min|hour|day": a burst of N, then one per period/N
 #: (``apps.api.throttling``); "off" disables the limit.
 API_WRITE_RATE = env_str("API_WRITE_RATE", "120/min")
+#: Anonymous reads of the API's public lists (the watch list), per client address, as API_WRITE_RATE.
+API_ANON_READ_RATE = env_str("API_ANON_READ_RATE", "60/min")
 #: The write-rate counters live in this cache. The default (per-process memory) counts per gunicorn
 #: worker; production sets API_CACHE_URL=redis://…/N so that all workers share one count.
 CACHES: dict[str, dict[str, object]] = {

@@ -9,11 +9,12 @@ from apps.games.rules_views import favicon, rules_index, rules_page
 from apps.notifications.views import calendar_feed
 from apps.push.views import service_worker
 from apps.webhooks.api import WebhookDetailApi, WebhookListApi
+from baogame import converters  # noqa: F401 - registers <id:…> before the apps' URL maps are read
 
 urlpatterns = [
     # The API first: most requests are a program's, and no pattern below matches a path under api/.
     path("api/v1/me/webhooks/", WebhookListApi.as_view(), name="api-webhooks"),
-    path("api/v1/me/webhooks/<int:endpoint_id>/", WebhookDetailApi.as_view(), name="api-webhook"),
+    path("api/v1/me/webhooks/<id:endpoint_id>/", WebhookDetailApi.as_view(), name="api-webhook"),
     path("api/", include("apps.api.urls")),
     path("", include("apps.sittings.urls")),
     path("", include("apps.games.urls")),

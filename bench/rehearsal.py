@@ -18,11 +18,15 @@ deadlines fall due while it runs. Each client holds two seats of its games; some
 (``--walk-away``, 25%) are walked away from after a few moves: their deadlines settle them, and after
 two timeouts in a row a seat is handed to the bot, which plays the game on.
 
-At 40% of the run one web node (the gunicorn master and its workers: the process group) and one worker
-(with its pool) get SIGKILL; both are started again ``--down`` seconds later. After the run the clients
-stop, the workers drain what is due (up to ``--drain`` seconds), every process is stopped, and the
-checks of ``bench.rehearsal_checks`` run on every game of the run. Prints the figures, then one JSON line
-(figures and each check's anomaly count); the exit status is 1 when any check found an anomaly.
+At 20% of the run the web nodes lose the broker for ``--broker-outage`` seconds (they reach it through
+a gate, ``bench.brokergate``, that is shut meanwhile; the workers and beat do not): the moves they
+commit then must bring their mails and webhook events through the outbox and the sweep alone (a share
+of the players, ``--webhooks``, has a webhook to a receiver here). At 40% of the run one web node (the
+gunicorn master and its workers: the process group) and one worker (with its pool) get SIGKILL; both
+are started again ``--down`` seconds later. After the run the clients stop, the workers drain what is
+due (up to ``--drain`` seconds), every process is stopped, and the checks of ``bench.rehearsal_checks``
+run on every game of the run. Prints the figures, then one JSON line (figures and each check's anomaly
+count); the exit status is 1 when any check found an anomaly.
 Everything the run created (processes, users, games, broker queues, files) is removed, even on failure.
 
 Run it on a database of its own: the beat and workers it starts settle every game of the database,
@@ -70,6 +74,7 @@ from .apiclient import (
     site_env,
     start_site,
 )
+from .brokergate import BrokerGate, HookReceiver
 
 #: Seconds each timing class stays open in the rehearsal's games.
 SHORT = {"setup": 6, "turn": 6, "reaction": 3, "ability": 5, "finish": 5, "tribute": 5, "declare": 5}
@@ -82,7 +87,7 @@ CLOCK_SETTINGS = {
     # Not shorter: the sweep queues a pending mail's send task again at every pass once it is this late,
     # so under load (a send task waiting behind others) a short value floods the queue with duplicates.
     "NOTIFICATIONS_PENDING_RETRY": "30",
-    "NOTIFICATIONS_OUTBOX_RETRY": "30",
+    "NOTIFICATIONS_OUTBOX_RETRY": "10",  # the broker outage's moves: their tasks queued again soon
     "NOTIFICATIONS_CLAIM_TIMEOUT": "30",
     "CELERY_VISIBILITY_TIMEOUT": "15",  # a killed worker's messages come back after 15 s
     "CELERY_UNACKED_RESTORE_INTERVAL": "2",
@@ -334,6 +339,12 @@ class Command(BaseCommand):
             default=0.25,
             help="share of games the clients leave to their deadlines after 1-12 moves",
         )
+        parser.add_argument(
+            "--broker-outage", type=float, default=5.0, help="seconds the web nodes lose the broker (0: none)"
+        )
+        parser.add_argument(
+            "--webhooks", type=float, default=0.5, help="share of the players with a webhook to the receiver"
+        )
         parser.add_argument("--seed", type=int, default=1)
         parser.add_argument("--broker", default="", help="Celery broker (default: CELERY_BROKER_URL)")
         parser.add_argument("--logs", default="", help="copy the processes' logs into this folder at the end")
@@ -357,8 +368,12 @@ class Command(BaseCommand):
         root = Path(tmp.name)
         games: list[int] = []
         processes: list[Process | WebNode] = []
+        self.gate = BrokerGate(broker)
+        self.receiver = HookReceiver()
         try:
             users = make_users(prefix, opts["clients"])
+            self._webhooks(prefix, opts["webhooks"])
+            self.gate.open()
             webs, workers, beat = self._processes(root, broker, f"{prefix}-", opts)
             processes += [*webs, *workers, beat]
             for celery in [*workers, beat]:
@@ -381,6 +396,8 @@ class Command(BaseCommand):
         finally:
             for process in processes:
                 process.kill()
+            self.gate.shut()
+            self.receiver.close()
             if opts["logs"]:
                 Path(opts["logs"]).mkdir(parents=True, exist_ok=True)
                 for log in root.glob("*.log"):
@@ -401,12 +418,17 @@ class Command(BaseCommand):
             "CELERY_QUEUE_PREFIX": queue_prefix,
             "EMAIL_URL": f"file://{root / 'mail'}",
             "PYTHONUNBUFFERED": "1",
+            "WEBHOOKS_ALLOW_PRIVATE": "1",  # the receiver is on 127.0.0.1
+            "WEBHOOKS_ALLOW_HTTP": "1",
+            "WEBHOOKS_RETRY_SECONDS": "1",
         }
         key = new_secret_key()
 
         def env(node: str) -> dict[str, str]:
             (root / node).mkdir(exist_ok=True)  # each node's own var folder: nothing in it is shared
-            return site_env(var_dir=root / node, broker=broker, secret_key=key, extra=shared)
+            # the web nodes reach the broker through the gate (shut for the outage); the rest directly
+            via = self.gate.url if node.startswith("web") else broker
+            return site_env(var_dir=root / node, broker=via, secret_key=key, extra=shared)
 
         webs = [
             WebNode(free_port(), env(f"web{i}"), opts["web_workers"], root / f"web{i}.log") for i in (1, 2)
@@ -480,7 +502,19 @@ class Command(BaseCommand):
         threads = [threading.Thread(target=play, args=(c, until)) for c in clients]
         for t in threads:
             t.start()
+        outage_moves = 0
         try:
+            if opts["broker_outage"] > 0:
+                time.sleep(max(0.0, started + 0.2 * opts["seconds"] - time.monotonic()))
+                outage_from = timezone.now()
+                self.gate.shut()
+                self._say(f"the web nodes lost the broker for {opts['broker_outage']:g} s")
+                time.sleep(opts["broker_outage"])
+                self.gate.open()
+                outage_moves = Move.objects.filter(
+                    game_id__in=list(games), created_at__gte=outage_from, by_timeout=False, by_bot=False
+                ).count()
+                self._say(f"the broker is back: {outage_moves} moves were committed without it")
             time.sleep(max(0.0, started + 0.4 * opts["seconds"] - time.monotonic()))
             webs[1].kill()
             workers[1].kill()
@@ -512,6 +546,8 @@ class Command(BaseCommand):
             "p99_ms": round(percentile(moves, 99), 1),
             "kills": 2,
             "restarts": 2,
+            "broker_outage_s": opts["broker_outage"],
+            "moves_in_broker_outage": outage_moves,
             "down_s": round(back, 1),
             "retries": sum(s.retries for s in stats),
             "replayed": sum(s.replayed for s in stats),
@@ -536,11 +572,15 @@ class Command(BaseCommand):
                 status__in=[Notification.Status.PENDING, Notification.Status.SENDING],
                 due_at__lte=now,
             )
-            if not overdue and not unsent.exists():
+            undone = self._outbox_undone(games)
+            if not overdue and not unsent.exists() and not undone:
                 break
             if time.monotonic() - started > limit:
                 mails = dict(Counter(unsent.values_list("status", flat=True)))
-                self._say(f"still overdue after {limit:g} s: {overdue} decisions, mails {mails}")
+                self._say(
+                    f"still overdue after {limit:g} s: {overdue} decisions, mails {mails}, "
+                    f"{undone} outbox rows and webhook events"
+                )
                 break
             time.sleep(0.5)
         mails_overdue = unsent.count()
@@ -556,7 +596,11 @@ class Command(BaseCommand):
         replay, discrepancies = checks.replay_anomalies(ids)
         timeouts = checks.timeout_checks(ids, self.deadlines.deadlines)
         mail = checks.notification_checks(prefix, mail_dir)
+        effects = checks.outbox_checks(ids, self.receiver.ids)
         anomalies = {
+            "outbox_left": effects.pop("outbox_left"),
+            "webhooks_undelivered": effects.pop("webhooks_undelivered"),
+            "webhooks_unreceived": effects.pop("webhooks_unreceived"),
             "seq_anomalies": checks.seq_anomalies(ids),
             "replay_anomalies": replay,
             "timeouts_twice": timeouts.pop("timeouts_twice"),
@@ -575,8 +619,32 @@ class Command(BaseCommand):
             "finished": Game.objects.filter(pk__in=ids, status=Game.Status.FINISHED).count(),
             **timeouts,
             **mail,
+            **effects,
             "checks": anomalies,
         }
+
+    def _webhooks(self, prefix: str, share: float) -> None:
+        """A webhook to the receiver for ``share`` of the run's players (the first seat of each client)."""
+        from django.contrib.auth import get_user_model
+        from django.test import override_settings
+
+        from apps.webhooks.services import endpoint_create
+
+        players = list(get_user_model().objects.filter(username__startswith=f"{prefix}-").order_by("pk"))
+        with override_settings(WEBHOOKS_ALLOW_PRIVATE=True, WEBHOOKS_ALLOW_HTTP=True):
+            for user in players[: round(len(players) * share)]:
+                endpoint_create(user=user, url=self.receiver.url, secret=secrets.token_urlsafe(24))
+
+    def _outbox_undone(self, games: list[int]) -> int:
+        """Outbox rows of the run's games not yet fanned out, and webhook events still pending."""
+        from apps.notifications.models import MoveMailOutbox
+        from apps.webhooks.models import WebhookDelivery
+
+        ids = list(games)
+        return (
+            MoveMailOutbox.objects.filter(game_id__in=ids).count()
+            + WebhookDelivery.objects.filter(game_id__in=ids, status="pending").count()
+        )
 
     def _say(self, what: str) -> None:
         self.stdout.write(f"{time.monotonic() - self.began:6.1f} s  {what}")

@@ -16,7 +16,11 @@ Each check returns its anomaly count (0: sound) and, where useful, figures:
   against the notifications marked sent. A notification is recorded once (unique on user, game, version
   and kind) and claimed by a conditional update before it is sent, so each ``sent`` row is one mail; the
   one documented exception, a claim taken back from a dead worker (``Reclaimed: …``), may send again and
-  is counted apart (``mails_after_reclaim``), not as an anomaly.
+  is counted apart (``mails_after_reclaim``), not as an anomaly;
+* ``outbox_left`` / ``webhooks_undelivered`` / ``webhooks_unreceived``: the outbox's effects of the run
+  (moves made while the web nodes could not reach the broker among them): outbox rows never fanned
+  out, webhook events not delivered, and delivered ones the receiver never got. A repeat of an event
+  (the same ``Baogame-Webhook-Id``: at least once) is counted apart (``webhook_repeats``).
 """
 
 from __future__ import annotations
@@ -129,4 +133,21 @@ def notification_checks(prefix: str, mail_dir: Path) -> dict[str, int]:
         "mails_after_reclaim": resent,
         "notifications_twice": twice,
         "notifications_lost": lost,
+    }
+
+
+def outbox_checks(game_ids: list[int], received: Counter[str]) -> dict[str, int]:
+    """What the outbox delivered for the run's games, and what it left: outbox rows not fanned out,
+    webhook events not delivered (or delivered but never received), and repeats (same id: allowed)."""
+    from apps.notifications.models import MoveMailOutbox
+    from apps.webhooks.models import WebhookDelivery
+
+    deliveries = WebhookDelivery.objects.filter(game_id__in=game_ids)
+    delivered = {str(e) for e in deliveries.filter(status="delivered").values_list("event_id", flat=True)}
+    return {
+        "webhook_events": deliveries.count(),
+        "webhook_repeats": sum(n - 1 for n in received.values() if n > 1),
+        "outbox_left": MoveMailOutbox.objects.filter(game_id__in=game_ids).count(),
+        "webhooks_undelivered": deliveries.exclude(status="delivered").count(),
+        "webhooks_unreceived": len(delivered - set(received)),
     }

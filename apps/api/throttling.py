@@ -106,3 +106,33 @@ class WriteRateThrottle(SimpleRateThrottle):
     def get_cache_key(self, request: Request, view: APIView) -> str:
         ident = request.user.pk if request.user and request.user.is_authenticated else self.get_ident(request)
         return self.cache_format % {"scope": self.scope, "ident": ident}
+
+
+class AnonymousReadThrottle(WriteRateThrottle):
+    """``settings.API_ANON_READ_RATE`` reads per client address for anonymous callers of the few reads
+    anybody may make (the watch list, as its page); signed-in reads and every write are left to the
+    write throttle."""
+
+    scope = "api_anon_read"
+
+    def get_rate(self) -> str | None:
+        rate: str = settings.API_ANON_READ_RATE
+        return None if not rate or rate.lower() in {"off", "none"} else rate
+
+    def allow_request(self, request: Request, view: APIView) -> bool:
+        if request.method not in SAFE_METHODS or (request.user and request.user.is_authenticated):
+            return True
+        self.rate = self.get_rate()
+        if self.rate is None:
+            return True
+        count, period = self.parse_rate(self.rate)
+        assert count is not None and period is not None  # a rate was given
+        self.num_requests, self.duration = count, period
+        interval = period / count
+        try:
+            wait = self._take(self.get_cache_key(request, view), self.timer(), interval, period - interval)
+        except CACHE_ERRORS as exc:  # fail open, as for writes
+            logger.warning("read throttle cache unavailable, request allowed unthrottled: %r", exc)
+            return True
+        self.wait_seconds = wait
+        return wait is None

@@ -8,6 +8,7 @@ from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
+from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -32,12 +33,17 @@ from .serializers import (
     GameSummarySerializer,
     game_summary,
 )
+from .throttling import AnonymousReadThrottle, WriteRateThrottle
 
 #: /legal answers at most this many actions per page (Bao Bei double plucks can run to thousands).
 LEGAL_DEFAULT_LIMIT = 200
 LEGAL_MAX_LIMIT = 2000
+#: An offset past every legal action any position has (Bao Bei double plucks: thousands).
+LEGAL_MAX_OFFSET = 10_000_000
 HISTORY_DEFAULT_LIMIT = 500
 HISTORY_MAX_LIMIT = 2000
+#: The highest page number a list takes (a page past the last is empty; a larger number is refused).
+MAX_PAGE = 100_000
 
 
 class OpenDecisionSerializer(serializers.Serializer):
@@ -64,9 +70,12 @@ def _open_decisions(game: Game, viewer: int | None) -> list[dict[str, Any]]:
 
 class GameWatchApi(APIView):
     """The games anybody may watch, as the watch page lists them: public games of ``status``, not
-    those of a private league; in play newest first, finished latest first, a page at a time."""
+    those of a private league; in play newest first, finished latest first, a page at a time. Like the
+    page it needs no sign-in; anonymous callers are throttled per address (``API_ANON_READ_RATE``)."""
 
     PAGE_SIZE = game_selectors.WATCH_PAGE_SIZE
+    permission_classes = [AllowAny]
+    throttle_classes = [AnonymousReadThrottle, WriteRateThrottle]
 
     class FilterSerializer(QueryInput):
         status = serializers.ChoiceField(
@@ -75,7 +84,9 @@ class GameWatchApi(APIView):
             default=Game.Status.ACTIVE.value,
             help_text="active: in play (newest start first); finished: over (latest end first).",
         )
-        page = serializers.IntegerField(required=False, default=1, min_value=1, help_text="From 1.")
+        page = serializers.IntegerField(
+            required=False, default=1, min_value=1, max_value=MAX_PAGE, help_text="From 1."
+        )
 
     class PageSerializer(serializers.Serializer):
         count = serializers.IntegerField(help_text="Games in the list, over all pages.")
@@ -84,7 +95,7 @@ class GameWatchApi(APIView):
         results = GameSummarySerializer(many=True)
 
     @extend_schema(operation_id="games_watch", parameters=[FilterSerializer], responses=PageSerializer)
-    def get(self, request: AuthenticatedRequest) -> Response:
+    def get(self, request: Request) -> Response:
         filters = self.FilterSerializer(data=request.query_params)
         filters.is_valid(raise_exception=True)
         wanted, page = filters.validated_data["status"], filters.validated_data["page"]
@@ -212,7 +223,9 @@ class GameJoinApi(APIView):
 
     class InputSerializer(JsonInput):
         invite_token = serializers.CharField(max_length=64)
-        position = serializers.IntegerField(required=False, allow_null=True, default=None, min_value=0)
+        position = serializers.IntegerField(
+            required=False, allow_null=True, default=None, min_value=0, max_value=5
+        )
 
     @extend_schema(operation_id="games_join", request=InputSerializer, responses=GameSummarySerializer)
     def post(self, request: AuthenticatedRequest) -> Response:
@@ -337,7 +350,7 @@ class GameLegalApi(LeanApiView):
     """My legal actions now (``engine.legal_actions(state, my_seat)``), a page at a time."""
 
     class FilterSerializer(QueryInput):
-        offset = serializers.IntegerField(required=False, default=0, min_value=0)
+        offset = serializers.IntegerField(required=False, default=0, min_value=0, max_value=LEGAL_MAX_OFFSET)
         limit = serializers.IntegerField(
             required=False, default=LEGAL_DEFAULT_LIMIT, min_value=1, max_value=LEGAL_MAX_LIMIT
         )
@@ -350,7 +363,7 @@ class GameLegalApi(LeanApiView):
     def get(self, request: AuthenticatedRequest, game_id: int) -> Response:
         # The two hottest endpoints (a bot asks this before every move) parse and answer by hand; the
         # serializers above describe the same shapes in the schema (schemathesis checks they agree).
-        offset = _int_param(request, "offset", 0, 0, None)
+        offset = _int_param(request, "offset", 0, 0, LEGAL_MAX_OFFSET)
         limit = _int_param(request, "limit", LEGAL_DEFAULT_LIMIT, 1, LEGAL_MAX_LIMIT)
         game, seat, version = selectors.game_get_with_my_seat(game_id=game_id, user=request.user)
         if seat is None:

@@ -225,6 +225,10 @@ class Seat(models.Model):
     skip_pluck_windows = models.BooleanField(
         default=False, help_text="Don't wait for me on plucking windows: counts as an immediate pass."
     )
+    has_orders = models.BooleanField(
+        default=False,
+        help_text="The seat's player has standing orders (StandingOrder rows); only then are they read.",
+    )
     joined_at = models.DateTimeField(null=True, blank=True)
     # The seat's time bank (apps.games.clock.banks). Public: what everyone may see of the bank.
     bank_seconds = models.FloatField(
@@ -436,3 +440,28 @@ class SeatTenure(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} in {self.game} seat {self.position}"
+
+
+class StandingOrder(models.Model):
+    """A seat's answer given ahead (DESIGN.md "Standing orders", ``baogame.rules.orders``).
+
+    Private to its owner: no page, reply, mail or log shows it to anyone else. ``bound`` names the trick
+    (``"<deal>.<lead decision>"``) or the deal the order is for, empty for one that lasts until revoked.
+    Only the orders of the seat's current player (``user``) are applied; a substitute starts with none.
+    """
+
+    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="standing_orders", db_index=False)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    kind = models.CharField(max_length=32)
+    params = models.JSONField(default=dict, blank=True)
+    bound = models.CharField(max_length=32, blank=True, default="")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["seat", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["seat", "kind"], name="standing_order_one_per_kind"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.seat}: {self.kind}"

@@ -11,8 +11,9 @@ bot or a deadline. One transaction per move, in this module from top to bottom:
 5. ``scheduling`` queues, after commit, the bot task and near deadline tasks, and the signals tell the
    notifications and leagues apps.
 
-Seats that do not wait for plucking windows (the switch, or away on vacation) pass a window in the same
-transaction as the move that opened it (``auto_pass_windows``).
+Seats that do not wait for plucking windows (the switch, or away on vacation) pass a window, and seats
+whose standing orders answer their open decision answer it, in the same transaction as the move that
+reached them (``auto_answer``).
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from django.utils import timezone
 from baogame.rules.core import RuleError, visible
 from baogame.rules.registry import get_engine
 
-from . import reliability, scheduling, signals, store
+from . import order_store, reliability, scheduling, signals, store
 from .clock import banks, deadlines
 from .errors import ServiceError
 from .models import Decision, Game, Move, Seat
@@ -231,10 +232,11 @@ def apply(
     """Steps 3-5 on the locked game: apply, log, rewrite decisions, schedule.
 
     Then, in the same transaction, seats that do not wait for plucking windows (the switch, or away on
-    vacation) pass any window this move opened, so such windows close at once.
+    vacation) pass any window this move opened, so such windows close at once, and standing orders
+    answer the decisions that reached their seats (``auto_answer``).
     """
     applied = _apply_one(locked, seat, action, user=user, key=key, by_timeout=by_timeout, by_bot=by_bot)
-    auto_pass_windows(locked, applied.decisions)
+    auto_answer(locked, applied.decisions)
     return applied
 
 
@@ -251,7 +253,9 @@ def _apply_one(
 ) -> Applied:
     """Apply one action on the locked game.
 
-    ``automatic``: a pass the server makes for a seat that does not wait for plucking windows.
+    ``automatic``: a pass the server makes for a seat that does not wait for plucking windows. An
+    answer of a standing order is applied as the player's own (``user``, not automatic): the same
+    move row, events and record as if the player had sent it.
     """
     game = locked.game
     engine = get_engine(game.engine)
@@ -362,10 +366,11 @@ def _is_hidden_answer(
     return all(engine.view(old_state, viewer) == engine.view(new_state, viewer) for viewer in others)
 
 
-# --- plucking windows passed for seats that do not wait for them ----------------------------------------
+# --- answers given ahead: plucking windows passed, standing orders --------------------------------------
 
-#: A bound on passes made on behalf of seats after one move (a window has at most 5 owners).
-AUTO_PASSES_PER_MOVE = 32
+#: A bound on the moves made on behalf of seats after one move (a window has at most 5 owners; standing
+#: orders pass at most the rest of a trick).
+AUTO_PASSES_PER_MOVE = 64
 
 
 def passes_windows(seat: Seat) -> bool:
@@ -379,32 +384,68 @@ def passable_window(decision: dict[str, Any]) -> bool:
 
 
 def auto_pass_windows(locked: LockedGame, decisions: list[dict[str, Any]]) -> int:
-    """Pass every open reaction window for the seats that do not wait for them; returns the passes.
+    """``auto_answer``: the name under which the seat settings call it."""
+    return auto_answer(locked, decisions)
 
-    Runs on the locked game, right after the move that opened the window, so the window closes in the
-    same transaction when nobody wants it. Passing is the window's default anyway (BB-24).
+
+def open_decisions(locked: LockedGame) -> list[dict[str, Any]]:
+    """The engine's open decisions of the locked game."""
+    return get_engine(locked.game.engine).pending(locked.state)
+
+
+def auto_answer(locked: LockedGame, decisions: list[dict[str, Any]]) -> int:
+    """Answer what seats answered ahead; returns the number of moves made.
+
+    Runs on the locked game, right after the move that opened ``decisions``, so that the answers are in
+    that move's transaction: a seat that does not wait for plucking windows passes an open window
+    (passing is its default anyway, BB-24); a seat whose standing orders answer its open decision
+    answers it (``order_store.answer``), one move each, exactly as if its player had sent the action. An
+    order the engine refuses (never expected: the rules drop illegal orders) is forgotten and the player
+    is asked as usual; it must not undo the move that reached the seat.
     """
     game = locked.game
-    passes = 0
+    moves = 0
     skippers: dict[int, Seat] | None = None
-    while passes < AUTO_PASSES_PER_MOVE and game.status == Game.Status.ACTIVE:
-        windows = [d for d in decisions if passable_window(d) and d.get("seats")]
-        if not windows:
-            return passes
+    refused: set[int] = set()
+    while moves < AUTO_PASSES_PER_MOVE and game.status == Game.Status.ACTIVE:
         if skippers is None:
             skippers = {position: s for position, s in locked.seats.items() if passes_windows(s)}
-        todo = [(d, skippers[s]) for d in windows for s in d["seats"] if s in skippers]
-        if not todo:
-            return passes
-        decision, seat = todo[0]
-        action = {"type": "pass", "decision_id": decision.get("decision_id")}
+        found = _auto_answer_one(locked, decisions, skippers, refused)
+        if found is None:
+            return moves
+        seat, action, by_order = found
         try:
-            decisions = _apply_one(locked, seat, action, user=seat.user, automatic=True).decisions
-        except RuleError as exc:  # never expected; must not undo the move that opened the window
-            log.warning("automatic pass refused in game %s seat %s (%s)", game.pk, seat.position, exc.code)
-            return passes
-        passes += 1
-    return passes
+            decisions = _apply_one(locked, seat, action, user=seat.user, automatic=not by_order).decisions
+        except RuleError as exc:
+            log.warning("automatic answer refused in game %s seat %s (%s)", game.pk, seat.position, exc.code)
+            if not by_order:
+                return moves
+            order_store.store(seat, [])
+            refused.add(seat.position)
+            continue
+        moves += 1
+    return moves
+
+
+def _auto_answer_one(
+    locked: LockedGame, decisions: list[dict[str, Any]], skippers: dict[int, Seat], refused: set[int]
+) -> tuple[Seat, dict[str, Any], bool] | None:
+    """The next (seat, action, given by a standing order) to apply, or None."""
+    for decision in decisions:
+        if passable_window(decision):
+            for position in decision.get("seats") or ():
+                if position in skippers:
+                    window_pass = {"type": "pass", "decision_id": decision.get("decision_id")}
+                    return skippers[position], window_pass, False
+    for decision in decisions:
+        for position in decision.get("seats") or ():
+            seat = locked.seats[position]
+            if position in refused or not seat.has_orders:
+                continue
+            action = order_store.answer(locked, seat)
+            if action is not None:
+                return seat, action, True
+    return None
 
 
 def _final_result(engine: Any, state: dict[str, Any], events: list[dict[str, Any]]) -> dict[str, Any]:

@@ -28,6 +28,7 @@ from . import invitations, lifecycle, pipeline, replay, selectors
 from .errors import ServiceError
 from .forms import GameCreateForm, action_from_post, control_custom
 from .models import Game, Move
+from .order_panel import orders_panel
 from .presenters import present, presenter_for
 from .presenters.common import describe_decision, history_rows
 from .presenters.replay import replay_board, step_rows
@@ -254,7 +255,7 @@ def game_detail(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
         if since == f"{version}-{game.status}":
             return HttpResponse(status=204)
         return render(request, "games/_board.html", board_context(request, game))
-    return render(request, "games/detail.html", board_context(request, game))
+    return render(request, "games/detail.html", {**board_context(request, game), **orders_panel(game, seat)})
 
 
 def game_by_number(request: HttpRequest, pk: int, page: str = "detail") -> HttpResponse:

@@ -1,5 +1,7 @@
 from django.urls import path
 
+from baogame import converters  # noqa: F401 - registers <id:…>
+
 from . import views, views_divisions
 
 app_name = "leagues"
@@ -10,17 +12,17 @@ urlpatterns = [
     path("<slug:slug>/join/<str:token>/", views.league_join, name="join"),
     path("<slug:slug>/request/", views.league_request, name="request"),
     path("<slug:slug>/withdraw/", views.league_withdraw, name="withdraw"),
-    path("<slug:slug>/offers/<int:offer_id>/", views.offer_detail, name="offer"),
-    path("<slug:slug>/offers/<int:offer_id>/<str:answer>/", views.offer_answer, name="offer_answer"),
-    path("<slug:slug>/seasons/<int:number>/<str:kind>.csv", views.season_export_csv, name="season_export"),
+    path("<slug:slug>/offers/<id:offer_id>/", views.offer_detail, name="offer"),
+    path("<slug:slug>/offers/<id:offer_id>/<str:answer>/", views.offer_answer, name="offer_answer"),
+    path("<slug:slug>/seasons/<id:number>/<str:kind>.csv", views.season_export_csv, name="season_export"),
     path("<slug:slug>/manage/", views.league_manage, name="manage"),
     path(
-        "<slug:slug>/manage/seasons/<int:number>/divisions/",
+        "<slug:slug>/manage/seasons/<id:number>/divisions/",
         views_divisions.season_divisions,
         name="divisions",
     ),
     path(
-        "<slug:slug>/manage/seasons/<int:number>/divisions/<str:action>/",
+        "<slug:slug>/manage/seasons/<id:number>/divisions/<str:action>/",
         views_divisions.season_divisions_action,
         name="divisions_action",
     ),

@@ -14,10 +14,13 @@ from collections.abc import Sequence
 from typing import Any
 
 from baogame import jsonlimits
+from baogame.rules import orders
 from baogame.rules.mail import Action, CommandError, MailLanguage, plain
 from baogame.rules.registry import get_mail_language
 
-__all__ = ["CommandError", "format_command", "language", "notation", "parse_command", "summary"]
+__all__ = [
+    "CommandError", "format_command", "language", "notation", "order_command", "parse_command", "summary",
+]
 
 
 # --- any other engine: "<type> key=value …" -------------------------------------------------------
@@ -65,8 +68,16 @@ def notation(engine: str) -> str:
 
 
 def summary(engine: str) -> list[tuple[str, str]]:
-    """The command language of ``engine`` as (example, meaning) pairs."""
-    return [*language(engine).summary, ('{"type": …}', "any action as a JSON object")]
+    """The command language of ``engine`` as (example, meaning) pairs, with its standing orders."""
+    pairs = orders.MAIL_SUMMARY.get(engine, ())
+    standing = [(example, f"standing order: {meaning}") for example, meaning in pairs]
+    return [*language(engine).summary, *standing, ('{"type": …}', "any action as a JSON object")]
+
+
+def order_command(*, engine: str, text: str) -> orders.MailOrder | None:
+    """The standing-order command of a reply's first line ("autopass on", "pass trick", "play 9 9 if it
+    beats", "orders", …), or None when the line is an action command."""
+    return orders.parse_mail_command(engine, text)
 
 
 def parse_command(*, engine: str, text: str) -> Action:

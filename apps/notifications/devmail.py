@@ -23,6 +23,8 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import path
 
+from baogame import converters  # noqa: F401 - registers <id:…>
+
 from . import bounces
 from .inbound import inbound_process
 from .models import InboundMessage
@@ -205,6 +207,6 @@ def mail_answer(request: HttpRequest, inbound_id: int) -> HttpResponse:
 
 urlpatterns = [
     path("", mailbox, name="devmail_list"),
-    path("answer/<int:inbound_id>/", mail_answer, name="devmail_answer"),
-    path("<str:file>/<int:index>/", mail_detail, name="devmail_detail"),
+    path("answer/<id:inbound_id>/", mail_answer, name="devmail_answer"),
+    path("<str:file>/<id:index>/", mail_detail, name="devmail_detail"),
 ]

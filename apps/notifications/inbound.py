@@ -24,6 +24,7 @@ from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from apps.games import orders as game_orders
 from apps.games.models import Decision, Game
 from apps.games.pipeline import submit_action
 from apps.games.selectors import seat_of
@@ -210,6 +211,13 @@ def _apply(message: Message, message_id: str, target: tokens.ReplyTarget, user: 
             if sitting is not None:
                 return _answer_sitting(record, game, user, sitting)
             try:
+                order = commands.order_command(engine=game.engine, text=line)
+                if order is not None:  # a standing order: set, revoked or listed; the answer lists them
+                    record.detail = _order_apply(game, user, order)
+                    record.status = InboundMessage.Status.APPLIED
+                    record.save(update_fields=["status", "detail"])
+                    _answer_on_commit(record.pk)
+                    return InboundResult("applied", "", record.detail, record.pk, None)
                 action = commands.parse_command(engine=game.engine, text=line)
                 action = _with_decision(game, user, reply, action)
                 result = submit_action(
@@ -247,6 +255,23 @@ def _answer_sitting(
     record.save(update_fields=["status"])
     _answer_on_commit(record.pk)
     return InboundResult("applied", "", "", record.pk)
+
+
+def _order_apply(game: Game, user: User, order: tuple[Any, ...]) -> str:
+    """Carry out a standing-order command of a reply; the user's orders now, in words (for the answer,
+    which goes to the user alone). ``RuleError`` for a refused order."""
+    verb = order[0]
+    if verb == "arm":
+        held = game_orders.arm(game_id=game.pk, user=user, kind=order[1], params=order[2])
+    elif verb == "revoke":
+        held = game_orders.revoke(game_id=game.pk, user=user, kind=order[1])
+    elif verb == "clear":
+        held = game_orders.revoke(game_id=game.pk, user=user)
+    else:
+        held = game_orders.mine(game=game, user=user)
+    if not held:
+        return "You have no standing orders in this game."
+    return "Your standing orders: " + "; ".join(o["text"] for o in held) + "."
 
 
 def _with_decision(game: Game, user: User, reply: ReplyAddress, action: dict[str, Any]) -> dict[str, Any]:

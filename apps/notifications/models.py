@@ -188,7 +188,12 @@ class MailSuppression(models.Model):
 
 
 class MoveMailOutbox(models.Model):
-    """A move's mail fan-out still to do: the transactional outbox of ``notify_move_applied``.
+    """A move's outgoing effects still to do, one row per channel: the transactional outbox of every
+    effect of a move (mail, webhooks, push; ``channel``), named after its first channel, mail.
+
+    A mail row is the outbox of ``notify_move_applied``; a webhook row of ``webhooks_fanout``, a push
+    row of ``push_decisions`` (``apps.notifications.outbox.CHANNEL_TASKS``). What follows says it of
+    mail; the other channels work the same way.
 
     Written in the move's own transaction (``apps.notifications.outbox``), so it exists exactly when
     the move does; the ``notify_move_applied`` task deletes it once the move's notifications are
@@ -204,7 +209,13 @@ class MoveMailOutbox(models.Model):
         MOVE = "move", "A move"
         GAME_END = "game_end", "The end of the game"
 
+    class Channel(models.TextChoices):
+        MAIL = "mail", "Mail"
+        WEBHOOK = "webhook", "Webhooks"
+        PUSH = "push", "Web Push"
+
     game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="+")
+    channel = models.CharField(max_length=8, choices=Channel.choices, default=Channel.MAIL)
     kind = models.CharField(max_length=8, choices=Kind.choices, default=Kind.MOVE)
     version = models.PositiveIntegerField()
     move_id = models.BigIntegerField(null=True, blank=True)
@@ -214,8 +225,10 @@ class MoveMailOutbox(models.Model):
 
     class Meta:
         constraints = [
-            models.UniqueConstraint(fields=["game", "kind", "version"], name="move_mail_outbox_once")
+            models.UniqueConstraint(
+                fields=["game", "channel", "kind", "version"], name="move_outbox_once_per_channel"
+            )
         ]
 
     def __str__(self) -> str:
-        return f"{self.kind} mails of game {self.game_id} v{self.version}"
+        return f"{self.kind} {self.channel} of game {self.game_id} v{self.version}"

@@ -1,8 +1,22 @@
-"""The transactional outbox of a move's mails: nothing a move calls for is lost with its task.
+"""The transactional outbox of a move's outgoing effects: nothing a move calls for is lost with its task.
 
-A move's transaction writes one ``MoveMailOutbox`` row when the move calls for any mail (a person has
-a new decision, or a round ended in a game a person plays), and queues ``notify_move_applied`` when it
-commits. The task records the notifications and deletes the row (``consume``). A task lost on the way
+One outbox for every channel (``MoveMailOutbox.channel``): mail, webhooks and Web Push, and any later
+one (a channel is a row kind and the name of the task that fans it out, ``CHANNEL_TASKS``). A move's
+transaction writes one row per channel the move calls for (mail: a person has a new decision or a
+round ended; webhooks: a seat's player has an active webhook; push: a person with a subscribed browser
+has a new decision), unique per (game, channel, kind, version), and queues the channel's task when it
+commits. The task fans the effect out to its recipients (a notification per person, a delivery per
+webhook endpoint and seat, a burst per person) and deletes the row; for webhooks and push in the same
+transaction as the recipients' rows, so the row goes exactly when they exist. The broker only makes this
+quick: a task lost on the way (a publish that failed after commit, a broker down or restarted empty, a
+worker killed before it ran) leaves its row behind, and the sweep (``requeue_stale``, every
+``GAMES_SWEEP_INTERVAL``) claims it with a conditional UPDATE and queues the task again, every
+``NOTIFICATIONS_OUTBOX_RETRY`` seconds until it is done. Each recipient's row then carries the
+delivery's stable id (the webhook's ``event_id``, the push notice's ``id``).
+
+Mail: a move's transaction writes one ``MoveMailOutbox`` row when the move calls for any mail (a person
+has a new decision, or a round ended in a game a person plays), and queues ``notify_move_applied`` when
+it commits. The task records the notifications and deletes the row (``consume``). A task lost on the way
 (a publish that failed after commit, a broker that restarted empty, a worker killed before it ran)
 leaves its row behind: the recovery sweep (``requeue_stale``) queues the task again for every row
 older than ``NOTIFICATIONS_OUTBOX_RETRY`` seconds.
@@ -41,6 +55,44 @@ log = logging.getLogger(__name__)
 
 NOTIFY_MOVE_APPLIED = "apps.notifications.tasks.notify_move_applied"
 NOTIFY_GAME_ENDED = "apps.notifications.tasks.notify_game_ended"
+WEBHOOKS_FANOUT = "apps.webhooks.tasks.webhooks_fanout"
+PUSH_DECISIONS = "apps.push.tasks.push_decisions"
+
+Channel = MoveMailOutbox.Channel
+Kind = MoveMailOutbox.Kind
+
+
+def _task(
+    channel: str, kind: str, game_id: int, version: int, move_id: int | None, opened: list[Any]
+) -> tuple[str, tuple[Any, ...]] | None:
+    """The task (name, arguments) that does one outbox row's work (None: a kind the channel lacks)."""
+    if channel == Channel.MAIL:
+        if kind == Kind.GAME_END:
+            return NOTIFY_GAME_ENDED, (game_id,)
+        return NOTIFY_MOVE_APPLIED, (game_id, version, move_id, opened)
+    if channel == Channel.WEBHOOK:
+        if kind == Kind.GAME_END:
+            return WEBHOOKS_FANOUT, (game_id, None, True)
+        return WEBHOOKS_FANOUT, (game_id, move_id, False, version)
+    if channel == Channel.PUSH and kind == Kind.MOVE:
+        return PUSH_DECISIONS, (game_id, version, opened)
+    return None
+
+
+#: Every channel and the task that fans its rows out (for the docs and the checks).
+CHANNEL_TASKS = {
+    Channel.MAIL: NOTIFY_MOVE_APPLIED,
+    Channel.WEBHOOK: WEBHOOKS_FANOUT,
+    Channel.PUSH: PUSH_DECISIONS,
+}
+
+
+def _publish(
+    channel: str, kind: str, game_id: int, version: int, move_id: int | None, opened: list[Any]
+) -> int:
+    task = _task(channel, kind, game_id, version, move_id, opened)
+    return publish(task[0], task[1]) if task else 0
+
 
 _muted: ContextVar[bool] = ContextVar("notifications_outbox_muted", default=False)
 
@@ -86,15 +138,19 @@ def record(
     move_id: int | None,
     opened: list[list[Any]],
     statements: list[sql.Statement] | None = None,
+    channel: str = Channel.MAIL,
 ) -> None:
-    """In the move's transaction: write its outbox row, and queue the task when the move commits.
+    """In the move's transaction: write its outbox row of ``channel``, and queue the channel's task when
+    the move commits.
 
     ``statements``: the INSERT is appended there, to be run by the caller with others in one round
     trip (``move_recorded``), instead of being run now."""
     if _muted.get():
         return
     now = timezone.now()
-    row = MoveMailOutbox(game_id=game_id, version=version, move_id=move_id, opened=opened, queued_at=now)
+    row = MoveMailOutbox(
+        game_id=game_id, channel=channel, version=version, move_id=move_id, opened=opened, queued_at=now
+    )
     if sql.hand_sql():
         insert = _insert_ignoring_conflicts(row)
         if statements is not None:
@@ -106,7 +162,7 @@ def record(
             [row],
             ignore_conflicts=True,  # recorded already (never by a move, but nothing here may break one)
         )
-    transaction.on_commit(partial(publish, NOTIFY_MOVE_APPLIED, (game_id, version, move_id, opened)))
+    transaction.on_commit(partial(_publish, channel, Kind.MOVE, game_id, version, move_id, opened))
 
 
 def _insert_ignoring_conflicts(row: MoveMailOutbox) -> sql.Statement:
@@ -129,12 +185,13 @@ def _insert_sql(vendor: str) -> tuple[str, tuple[Any, ...]]:
     return text, fields
 
 
-def consume(*, game_id: int, version: int) -> None:
-    """The move's notifications are recorded: its outbox row is done."""
-    MoveMailOutbox.objects.filter(game_id=game_id, kind=MoveMailOutbox.Kind.MOVE, version=version).delete()
+def consume(*, game_id: int, version: int, channel: str = Channel.MAIL) -> None:
+    """The move's effects of ``channel`` are recorded (notifications, deliveries, bursts): its outbox
+    row is done."""
+    MoveMailOutbox.objects.filter(game_id=game_id, channel=channel, kind=Kind.MOVE, version=version).delete()
 
 
-def record_game_end(*, game_id: int) -> None:
+def record_game_end(*, game_id: int, channel: str = Channel.MAIL) -> None:
     """The game has ended (its end is committed): write its outbox row, then queue the result mails.
 
     Unlike a move's row this one is written just after the end commits (the end is published on
@@ -147,6 +204,7 @@ def record_game_end(*, game_id: int) -> None:
         [
             MoveMailOutbox(
                 game_id=game_id,
+                channel=channel,
                 kind=MoveMailOutbox.Kind.GAME_END,
                 version=0,
                 opened=[],
@@ -155,28 +213,26 @@ def record_game_end(*, game_id: int) -> None:
         ],
         ignore_conflicts=True,  # an end published twice
     )
-    publish(NOTIFY_GAME_ENDED, (game_id,))
+    _publish(channel, Kind.GAME_END, game_id, 0, None, [])
 
 
-def consume_game_end(*, game_id: int) -> None:
-    """The final-result notifications are recorded: the end's outbox row is done."""
-    MoveMailOutbox.objects.filter(game_id=game_id, kind=MoveMailOutbox.Kind.GAME_END).delete()
+def consume_game_end(*, game_id: int, channel: str = Channel.MAIL) -> None:
+    """The end's effects of ``channel`` are recorded: the end's outbox row is done."""
+    MoveMailOutbox.objects.filter(game_id=game_id, channel=channel, kind=Kind.GAME_END).delete()
 
 
 def requeue_stale(*, now: datetime | None = None) -> int:
-    """Queue ``notify_move_applied`` (``notify_game_ended`` for an end) again for every outbox row
-    whose task has not run for ``NOTIFICATIONS_OUTBOX_RETRY`` seconds; each row once per such period
-    (a conditional update claims it, so two sweeps queue it once). Returns the number of tasks queued."""
+    """Queue the channel's task (``notify_move_applied``, ``webhooks_fanout``, ``push_decisions``; an
+    end's) again for every outbox row whose task has not run for ``NOTIFICATIONS_OUTBOX_RETRY`` seconds;
+    each row once per such period (a conditional update claims it, so two sweeps queue it once).
+    Returns the number of tasks queued."""
     now = now or timezone.now()
     cutoff = now - timedelta(seconds=settings.NOTIFICATIONS_OUTBOX_RETRY)
     requeued = 0
     for row in MoveMailOutbox.objects.filter(queued_at__lt=cutoff).order_by("pk")[:500]:
         if not MoveMailOutbox.objects.filter(pk=row.pk, queued_at=row.queued_at).update(queued_at=now):
             continue  # another sweep took it, or its task consumed it
-        if row.kind == MoveMailOutbox.Kind.GAME_END:
-            requeued += publish(NOTIFY_GAME_ENDED, (row.game_id,))
-        else:
-            requeued += publish(NOTIFY_MOVE_APPLIED, (row.game_id, row.version, row.move_id, row.opened))
+        requeued += _publish(row.channel, row.kind, row.game_id, row.version, row.move_id, row.opened)
     if requeued:
-        log.warning("%d lost move-mail tasks queued again", requeued)
+        log.warning("%d lost outbox tasks (mail, webhooks, push) queued again", requeued)
     return requeued

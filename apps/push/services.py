@@ -7,14 +7,18 @@ lost one or one held by quiet hours) ``burst_send`` sends one notice per subscri
 the category on, naming the person's decisions still open then: the game, the decision kinds and their
 deadlines (``payloads``), encrypted for the browser (RFC 8291, aes128gcm) and signed with the site's
 VAPID key (RFC 8292) by ``pywebpush``. Nothing goes out when the burst's decisions all closed
-meanwhile. A ``PushMessage`` row per (subscription, game, version) makes each notice at-most-once; a
-404 or 410 from the push service means the browser dropped the subscription, so it is deleted.
+meanwhile. A ``PushMessage`` row per (subscription, game, version) holds each notice, with a stable
+``id`` in its payload: a failed send is retried with backoff (``deliver_push``, and the sweep for a
+lost retry) and after ``WEBHOOKS_MAX_ATTEMPTS`` shown failed on the profile; at least once, a repeat
+carrying the same id. A 404 or 410 from the push service means the browser dropped the subscription,
+so it is deleted.
 """
 
 from __future__ import annotations
 
 import base64
 import binascii
+import json
 import logging
 from datetime import datetime, timedelta
 from functools import partial
@@ -24,13 +28,13 @@ import requests
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
-from django.db.models import Q
+from django.db.models import F, Q
 from django.utils import timezone
 from py_vapid import Vapid02
 from pywebpush import WebPushException, webpush
 
 from apps.games.models import Decision, Game
-from apps.notifications import clock, quiet, selectors
+from apps.notifications import clock, outbox, quiet, selectors
 from apps.notifications.compose import user_zone
 from apps.notifications.models import Category
 from apps.notifications.notify import KIND_CATEGORY
@@ -55,6 +59,7 @@ PUSH_CATEGORIES = [
 ]
 MAX_SUBSCRIPTIONS = 20
 SEND_BURST = "apps.push.tasks.send_burst"
+DELIVER_PUSH = "apps.push.tasks.deliver_push"
 
 
 def enabled() -> bool:
@@ -72,14 +77,16 @@ def _b64_length(value: str) -> int:
 def subscription_save(
     *, user: User, endpoint: str, p256dh: str, auth: str, label: str = ""
 ) -> PushSubscription:
-    """Store (or move to ``user``) a browser's subscription; ``ValueError`` / ``UrlRefused`` if invalid."""
+    """Store (or refresh the keys of) ``user``'s subscription of a browser; ``ValueError`` /
+    ``UrlRefused`` if invalid. A subscription belongs to (user, endpoint): another account holding the
+    same endpoint (a browser two accounts share) keeps its own row, untouched."""
     if _b64_length(p256dh) != 65 or _b64_length(auth) != 16:
         raise ValueError("the subscription's keys are not a P-256 key and a 16-byte secret")
     urlguard.check_url(endpoint)
     if PushSubscription.objects.filter(user=user).exclude(endpoint=endpoint).count() >= MAX_SUBSCRIPTIONS:
         raise ValueError(f"at most {MAX_SUBSCRIPTIONS} browsers per account")
     sub, _ = PushSubscription.objects.update_or_create(
-        endpoint=endpoint, defaults={"user": user, "p256dh": p256dh, "auth": auth, "label": label[:200]}
+        user=user, endpoint=endpoint, defaults={"p256dh": p256dh, "auth": auth, "label": label[:200]}
     )
     return sub
 
@@ -110,8 +117,16 @@ def push_decisions(
     The first new decision for a person in a game starts a burst due after the settle time
     (``NOTIFY_SETTLE_SECONDS``, never more than a quarter of the time left to the seat's nearest
     deadline, as for mail); further moves while it waits only add their decisions to it. When due,
-    ``burst_send`` sends one notice per browser naming the decisions still open then.
+    ``burst_send`` sends one notice per browser naming the decisions still open then. The move's push
+    row of the outbox is consumed in the same transaction as the bursts it starts or joins.
     """
+    with transaction.atomic():
+        started = _push_decisions(game_id=game_id, version=version, opened=opened, now=now)
+        outbox.consume(game_id=game_id, version=version, channel=outbox.Channel.PUSH)
+    return started
+
+
+def _push_decisions(*, game_id: int, version: int, opened: list[list[Any]], now: datetime | None) -> int:
     if not enabled():
         return 0
     game = Game.objects.filter(pk=game_id).first()
@@ -204,7 +219,9 @@ def bursts_send_due(*, now: datetime | None = None) -> int:
     now = now or clock.now()
     lost = now - timedelta(seconds=settings.NOTIFICATIONS_PENDING_RETRY)
     due = PushBurst.objects.filter(Q(due_at__lte=lost) | Q(due_at__lte=now, held=True))
-    return sum(publish(SEND_BURST, (pk,)) for pk in due.values_list("pk", flat=True))
+    return (
+        sum(publish(SEND_BURST, (pk,)) for pk in due.values_list("pk", flat=True)) + messages_requeue_lost()
+    )
 
 
 def seat_notice(
@@ -237,41 +254,108 @@ def _vapid() -> Vapid02:
 def push_send(
     *, subscription: PushSubscription, game: Game, version: int, body: bytes, ttl: int = 86400
 ) -> int:
-    """Send one notice to one browser, at most once per (browser, game, version); 1 when it went out."""
+    """Record one notice for one browser, once per (browser, game, version), with a stable ``id`` in its
+    payload, and send it (``message_attempt``); 1 when it went out now. A failed send is retried after
+    a backoff (a task, and the sweep should the task be lost); a repeat of the same notice is 0."""
+    message = PushMessage(
+        subscription=subscription, game=game, version=version, ttl=ttl, status=PushMessage.Status.PENDING
+    )
+    message.payload = payloads.encode({**json.loads(body), "id": str(message.event_id)}).decode()
     try:
         with transaction.atomic():
-            message = PushMessage.objects.create(subscription=subscription, game=game, version=version)
+            message.save()
     except IntegrityError:
         return 0
     try:
-        urlguard.check_url(subscription.endpoint)
+        return int(message_attempt(message_id=message.pk))
+    except PushFailed as exc:
+        if exc.retry_in is not None:
+            publish(DELIVER_PUSH, (message.pk,), eta=timezone.now() + timedelta(seconds=exc.retry_in))
+        return 0
+
+
+class PushFailed(Exception):
+    """A send failed (network error or an error answer); retry in ``retry_in`` s (None: given up)."""
+
+    def __init__(self, error: str, retry_in: int | None) -> None:
+        super().__init__(error)
+        self.retry_in = retry_in
+
+
+def message_attempt(*, message_id: int) -> bool:
+    """Send a pending notice once: True when the push service accepted it; False when there is nothing
+    (left) to do (sent, given up, not due, claimed by another attempt, or its browser is gone).
+
+    The attempt claims the notice with a conditional UPDATE (as a webhook event); a 404 or 410 answer
+    means the browser unsubscribed: it is forgotten. Raises ``PushFailed`` after a failed attempt."""
+    from apps.webhooks.services import backoff, claim_seconds
+
+    now = timezone.now()
+    due = Q(next_attempt_at__isnull=True) | Q(next_attempt_at__lte=now)
+    claimed = PushMessage.objects.filter(due, pk=message_id, status=PushMessage.Status.PENDING).update(
+        next_attempt_at=now + timedelta(seconds=claim_seconds())
+    )
+    message = (
+        PushMessage.objects.select_related("subscription").filter(pk=message_id).first() if claimed else None
+    )
+    if message is None:
+        return False
+    subscription = message.subscription
+    status, error = 0, ""
+    try:
+        session = urlguard.pinned_session(subscription.endpoint)  # resolved once, the checked address
         answer = webpush(
             subscription_info={
                 "endpoint": subscription.endpoint,
                 "keys": {"p256dh": subscription.p256dh, "auth": subscription.auth},
             },
-            data=body,
+            data=message.payload.encode(),
             vapid_private_key=_vapid(),
             vapid_claims={"sub": settings.VAPID_SUBJECT},
             content_encoding="aes128gcm",
-            ttl=ttl,
+            ttl=message.ttl,
             timeout=settings.WEBHOOKS_TIMEOUT,
+            requests_session=session,
         )
         status = int(answer.status_code)
     except requests.RequestException as exc:
-        log.warning("push to subscription %s failed: %s", subscription.pk, type(exc).__name__)
-        return 0
+        error = type(exc).__name__
     except urlguard.UrlRefused as exc:
-        log.warning("push endpoint refused for subscription %s: %s", subscription.pk, exc.message)
-        return 0
+        error = f"refused: {exc.message}"
     except WebPushException as exc:
         status = exc.response.status_code if exc.response is not None else 0
         if status in (404, 410):  # the browser unsubscribed: forget it
             subscription.delete()
-            return 0
-        log.warning("push to subscription %s failed: %s", subscription.pk, status or exc)
-    PushMessage.objects.filter(pk=message.pk).update(status_code=status or None)
+            return False
     if 200 <= status < 300:
+        PushMessage.objects.filter(pk=message.pk).update(
+            status=PushMessage.Status.SENT, status_code=status, attempts=F("attempts") + 1, last_error=""
+        )
         PushSubscription.objects.filter(pk=subscription.pk).update(last_sent_at=timezone.now())
-        return 1
-    return 0
+        return True
+    error = error or f"HTTP {status}"
+    log.warning("push to subscription %s failed: %s", subscription.pk, error)
+    attempts = message.attempts + 1
+    given_up = attempts >= settings.WEBHOOKS_MAX_ATTEMPTS
+    retry_in = None if given_up else backoff(attempts - 1)
+    PushMessage.objects.filter(pk=message.pk).update(
+        attempts=attempts,
+        last_error=error[:300],
+        status_code=status or None,
+        status=PushMessage.Status.FAILED if given_up else PushMessage.Status.PENDING,
+        next_attempt_at=now + timedelta(seconds=retry_in or 0),
+    )
+    raise PushFailed(error, retry_in)
+
+
+def messages_requeue_lost(*, now: datetime | None = None) -> int:
+    """The sweep: queue again every pending notice past its due time by ``NOTIFICATIONS_PENDING_RETRY``
+    seconds (a retry the broker lost, a worker killed mid-send whose claim lapsed)."""
+    now = now or timezone.now()
+    cutoff = now - timedelta(seconds=settings.NOTIFICATIONS_PENDING_RETRY)
+    lost = (
+        PushMessage.objects.filter(status=PushMessage.Status.PENDING, next_attempt_at__lte=cutoff)
+        .order_by("pk")
+        .values_list("pk", flat=True)[:1000]
+    )
+    return sum(publish(DELIVER_PUSH, (pk,)) for pk in lost)

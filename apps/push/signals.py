@@ -1,32 +1,41 @@
-"""Receivers: a committed move that opens decisions for people starts (or joins) their push bursts."""
+"""Receivers: a move that opens decisions for people with a subscribed browser writes its push row in
+the outbox (``apps.notifications.outbox``, channel ``push``), in the move's own transaction; the
+``push_decisions`` task it queues on commit (and the sweep queues again while the row is left) starts or
+joins their bursts. A broker that was down after the commit so loses no notice."""
 
 from __future__ import annotations
 
 import logging
+from functools import cache, partial
 from typing import Any
 
+from django.db import connection
 from django.dispatch import receiver
 
-from apps.games.signals import move_applied
-from baogame.celery import publish
+from apps.games import sql
+from apps.games.signals import move_recorded
+from apps.notifications import outbox
 
 log = logging.getLogger(__name__)
 
 
-@receiver(move_applied, dispatch_uid="push.move_applied")
-def on_move_applied(
+@receiver(move_recorded, dispatch_uid="push.move_recorded")
+def on_move_recorded(
     sender: Any,
     *,
     game_id: int,
     version: int,
+    move_id: int | None,
     opened: list[list[Any]],
     in_person_seat: int | None = None,
     people: frozenset[int] | None = None,
+    statements: list[Any] | None = None,
     **kwargs: Any,
 ) -> None:
-    """Queue the notices, as for mail: people only, not the one who just moved in person."""
+    """In the move's transaction, as for mail: people only, not the one who just moved in person; and
+    only when a player of the game has a subscribed browser (looked up with the other receivers'
+    statements, one round trip)."""
     from . import services
-    from .models import PushSubscription
 
     wanted = [
         list(o)
@@ -35,10 +44,38 @@ def on_move_applied(
     ]
     if not wanted or not services.enabled():
         return
-    try:  # after commit: never turn a committed move into an error
-        subscribed = PushSubscription.objects.filter(user__seats__game_id=game_id).exists()
-    except Exception:  # noqa: BLE001
-        log.exception("push: could not look up the subscriptions of game %s", game_id)
+    record = partial(
+        outbox.record,
+        game_id=game_id,
+        version=version,
+        move_id=move_id,
+        opened=wanted,
+        channel=outbox.Channel.PUSH,
+    )
+    if not sql.hand_sql():
+        from .models import PushSubscription
+
+        if PushSubscription.objects.filter(user__seats__game_id=game_id).exists():
+            record()
         return
-    if subscribed:
-        publish("apps.push.tasks.push_decisions", (game_id, version, wanted))
+    statement = _has_subscriptions_select(connection.vendor).statement(game_id=game_id)
+
+    def found(rows: list[tuple[Any, ...]]) -> None:
+        if rows:
+            record()
+
+    statement.on_rows = found
+    if statements is None:
+        sql.batch([statement])
+    else:
+        statements.append(statement)
+
+
+@cache
+def _has_subscriptions_select(vendor: str) -> sql.Select:
+    """Whether a seat's player of the game has a subscribed browser: one SELECT compiled once."""
+    from .models import PushSubscription
+
+    marker = -7302
+    subscriptions = PushSubscription.objects.filter(user__seats__game_id=marker)[:1]
+    return sql.compile_select(subscriptions, game_id=marker)

@@ -54,11 +54,24 @@ class WebhookDelivery(models.Model):
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
     attempts = models.PositiveIntegerField(default=0)
     last_error = models.CharField(max_length=300, blank=True)
+    next_attempt_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="When the next attempt is due (after a failure: the backoff), or until when a "
+        "dispatcher's claim holds it; the sweep re-dispatches a pending event past it. Null: now.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     delivered_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["endpoint", "created_at"]
+        indexes = [
+            models.Index(
+                fields=["next_attempt_at"],
+                name="webhook_delivery_pending_due",
+                condition=models.Q(status="pending"),
+            )
+        ]
         constraints = [
             # at most one event per endpoint, move and seat, however often the fan-out task runs
             models.UniqueConstraint(

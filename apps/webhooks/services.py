@@ -1,16 +1,23 @@
 """Webhooks: register endpoints, fan a move out to the seats' endpoints, deliver with retries.
 
-Every move (and a game's start) queues ``webhooks_fanout`` after commit (``signals``). It records one
-``WebhookDelivery`` per endpoint and seat with the exact body to send (unique, so a repeated fan-out
-adds nothing) and queues ``deliver_webhook`` for each. Delivery POSTs the body signed afresh; a non-2xx
-answer or a network error is retried with exponential backoff by the task; ``WEBHOOKS_DISABLE_AFTER``
-failed attempts in a row switch the endpoint off and tell its owner by mail and on the page.
+Every move (and a game's start and end) of a game with a webhook writes its row in the outbox
+(``signals``, ``apps.notifications.outbox``), whose task ``webhooks_fanout`` records one
+``WebhookDelivery`` per endpoint and seat with the exact body to send and a stable ``event_id``
+(unique, so a repeated fan-out adds nothing) and queues ``deliver_webhook`` for each. Delivery claims
+the event with a conditional UPDATE (``next_attempt_at`` moved past the attempt's time), POSTs the
+body signed afresh, and on a non-2xx answer or a network error sets the next attempt after an
+exponential backoff (the task retries then); after ``WEBHOOKS_MAX_ATTEMPTS`` the event is "failed"
+(counted on the webhooks page). The broker only makes this quick: the sweep (``deliveries_requeue_lost``)
+queues again every pending event past its due time (a lost task or retry, a worker killed mid-attempt:
+its claim lapses). ``WEBHOOKS_DISABLE_AFTER`` failed attempts in a row switch the endpoint off and
+tell its owner by mail and on the page. At least once: a worker killed after the receiver answered
+but before ``delivered`` was written sends the event again, with the same ``Baogame-Webhook-Id``.
 """
 
 from __future__ import annotations
 
 import logging
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 import requests
@@ -18,11 +25,12 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.core.mail import send_mail
 from django.db import IntegrityError, transaction
-from django.db.models import F
+from django.db.models import F, Q
 from django.urls import reverse
 from django.utils import timezone
 
 from apps.games.models import Game, Move
+from apps.notifications import outbox
 from apps.notifications.models import Category
 from apps.push.channels import channel_enabled
 from baogame.celery import publish
@@ -38,7 +46,12 @@ MAX_ENDPOINTS = 5
 
 
 class DeliveryFailed(Exception):
-    """An attempt failed (network error or a non-2xx answer); the task retries it."""
+    """An attempt failed (network error or a non-2xx answer); the task retries it in ``retry_in`` s
+    (None: that was the last attempt, the event is given up)."""
+
+    def __init__(self, error: str, retry_in: int | None = 0) -> None:
+        super().__init__(error)
+        self.retry_in = retry_in
 
 
 # --- endpoints ----------------------------------------------------------------------------------------
@@ -87,12 +100,25 @@ def _category(body: dict[str, Any], event_types: set[str]) -> str:
 END_SEQ = 2_147_483_647
 
 
-def webhooks_fanout(*, game_id: int, move_id: int | None, ended: bool = False) -> int:
+def webhooks_fanout(
+    *, game_id: int, move_id: int | None, ended: bool = False, version: int | None = None
+) -> int:
     """Record and queue the event of one move (None: the game's start; ``ended``: the game's end) for
-    every endpoint of its seats.
+    every endpoint of its seats, and consume its outbox row (of the move at ``version``, or the end's)
+    in the same transaction: the row goes exactly when the deliveries exist.
 
     Returns how many deliveries were recorded (0 when they exist already: at most once).
     """
+    with transaction.atomic():
+        made = _fanout(game_id=game_id, move_id=move_id, ended=ended)
+        if ended:
+            outbox.consume_game_end(game_id=game_id, channel=outbox.Channel.WEBHOOK)
+        elif version is not None:
+            outbox.consume(game_id=game_id, version=version, channel=outbox.Channel.WEBHOOK)
+    return made
+
+
+def _fanout(*, game_id: int, move_id: int | None, ended: bool) -> int:
     seats = {
         s.position: s.user
         for s in Game.objects.get(pk=game_id).seats.select_related("user")
@@ -146,19 +172,40 @@ def backoff(retries: int) -> int:
     return int(min(3600, settings.WEBHOOKS_RETRY_SECONDS * 2**retries))
 
 
-def delivery_attempt(*, delivery_id: int) -> bool:
-    """POST a pending event once. True when delivered now; False when there is nothing (left) to do.
+def claim_seconds() -> int:
+    """How long a dispatcher's claim on an event holds: past it, the attempt is taken for dead."""
+    return 3 * settings.WEBHOOKS_TIMEOUT + 30
 
-    Raises ``DeliveryFailed`` after a failed attempt (the failure is counted first).
+
+def delivery_claim(*, delivery_id: int, now: datetime) -> bool:
+    """Claim a pending event whose attempt is due (conditional UPDATE): True for the one caller that
+    gets it; a late or repeated task, or one racing another worker, gets False."""
+    due = Q(next_attempt_at__isnull=True) | Q(next_attempt_at__lte=now)
+    return bool(
+        WebhookDelivery.objects.filter(due, pk=delivery_id, status=WebhookDelivery.Status.PENDING).update(
+            next_attempt_at=now + timedelta(seconds=claim_seconds())
+        )
+    )
+
+
+def delivery_attempt(*, delivery_id: int) -> bool:
+    """POST a pending event once. True when delivered now; False when there is nothing (left) to do
+    (delivered, given up, not due, claimed by another attempt, or its endpoint is off).
+
+    Raises ``DeliveryFailed`` after a failed attempt (the failure is counted and the next attempt set
+    first); after the last attempt (``WEBHOOKS_MAX_ATTEMPTS``) the event is given up first.
     """
+    now = timezone.now()
     delivery = WebhookDelivery.objects.select_related("endpoint").filter(pk=delivery_id).first()
     if delivery is None or delivery.status != WebhookDelivery.Status.PENDING or not delivery.endpoint.active:
+        return False
+    if not delivery_claim(delivery_id=delivery.pk, now=now):
         return False
     endpoint = delivery.endpoint
     body = delivery.body.encode()
     try:
-        urlguard.check_url(endpoint.url)
-        answer = requests.post(
+        session = urlguard.pinned_session(endpoint.url)  # resolved once: the checked address is used
+        answer = session.post(
             endpoint.url,
             data=body,
             headers=signing.headers(secret=endpoint.secret, event_id=str(delivery.event_id), body=body),
@@ -171,7 +218,13 @@ def delivery_attempt(*, delivery_id: int) -> bool:
     except requests.RequestException as exc:
         error = f"{type(exc).__name__}"
     now = timezone.now()
-    WebhookDelivery.objects.filter(pk=delivery.pk).update(attempts=F("attempts") + 1, last_error=error[:300])
+    attempts = delivery.attempts + 1
+    retry_in = backoff(attempts - 1)
+    WebhookDelivery.objects.filter(pk=delivery.pk).update(
+        attempts=F("attempts") + 1,
+        last_error=error[:300],
+        next_attempt_at=now + timedelta(seconds=retry_in),
+    )
     if not error:
         WebhookDelivery.objects.filter(pk=delivery.pk).update(
             status=WebhookDelivery.Status.DELIVERED, delivered_at=now
@@ -184,19 +237,31 @@ def delivery_attempt(*, delivery_id: int) -> bool:
         endpoint_disable(
             endpoint=endpoint, reason=f"{endpoint.failures} failed attempts in a row, the last: {error}"
         )
-    raise DeliveryFailed(error)
+    if attempts >= settings.WEBHOOKS_MAX_ATTEMPTS:
+        delivery_give_up(delivery_id=delivery.pk)
+        raise DeliveryFailed(error, None)
+    raise DeliveryFailed(error, retry_in)
 
 
-def deliveries_requeue_lost(*, older_than: timedelta = timedelta(minutes=2)) -> int:
-    """Queue again each event never tried whose task was lost (a publish that failed after commit).
-
-    Called by the beat; an event tried at least once has its retry held by the broker already.
-    """
-    cutoff = timezone.now() - older_than
-    lost = WebhookDelivery.objects.filter(
-        status=WebhookDelivery.Status.PENDING, attempts=0, created_at__lte=cutoff, endpoint__active=True
-    ).values_list("pk", flat=True)
-    return sum(publish(DELIVER, (pk,)) for pk in lost)
+def deliveries_requeue_lost(
+    *, older_than: timedelta = timedelta(minutes=2), now: datetime | None = None
+) -> int:
+    """Queue again each pending event whose task was lost: never tried and older than ``older_than``
+    (a publish that failed after commit, a broker that restarted empty), or past its due time by as
+    much (a retry the broker lost, a worker killed mid-attempt whose claim lapsed). Called by the beat;
+    the delivery's claim keeps a task that was only late from sending twice."""
+    now = now or timezone.now()
+    cutoff = now - older_than
+    lost = (
+        WebhookDelivery.objects.filter(status=WebhookDelivery.Status.PENDING, endpoint__active=True)
+        .filter(Q(next_attempt_at__isnull=True, created_at__lte=cutoff) | Q(next_attempt_at__lte=cutoff))
+        .order_by("pk")
+        .values_list("pk", flat=True)[:1000]
+    )
+    requeued = sum(publish(DELIVER, (pk,)) for pk in lost)
+    if requeued:
+        log.warning("%d lost webhook deliveries queued again", requeued)
+    return requeued
 
 
 def delivery_give_up(*, delivery_id: int) -> None:

@@ -1,4 +1,8 @@
-"""Receivers: every committed move (and a game's end) is fanned out to its seats' webhooks."""
+"""Receivers: every committed move (and a game's end) is fanned out to its seats' webhooks.
+
+In the move's transaction, a game with an active webhook gets the move's webhook row in the outbox
+(``apps.notifications.outbox``, channel ``webhook``): the fan-out task is queued on commit, and queued
+again by the sweep while the row is left, so a broker that was down after the commit loses nothing."""
 
 from __future__ import annotations
 
@@ -7,37 +11,50 @@ from collections.abc import Callable
 from functools import cache, partial
 from typing import Any
 
-from django.db import connection, transaction
+from django.db import connection
 from django.dispatch import receiver
 
 from apps.games import sql
 from apps.games.signals import batch_lookup, game_ended, move_recorded
-from baogame.celery import publish
+from apps.notifications import outbox
 
 log = logging.getLogger(__name__)
-
-FANOUT = "apps.webhooks.tasks.webhooks_fanout"
 
 
 @receiver(move_recorded, dispatch_uid="webhooks.move_recorded")
 def on_move_recorded(
-    sender: Any, *, game_id: int, move_id: int | None, statements: list[Any] | None = None, **kwargs: Any
+    sender: Any,
+    *,
+    game_id: int,
+    version: int,
+    move_id: int | None,
+    statements: list[Any] | None = None,
+    **kwargs: Any,
 ) -> None:
     """In the move's transaction: if a seat of the game has an active webhook (looked up with the other
-    receivers' statements, one round trip), queue the fan-out when the move commits. Inside the
-    transaction, a failing look-up fails the move (it rolls back whole) rather than leaving the
-    transaction broken."""
-    _when_endpoints(
-        game_id, lambda: transaction.on_commit(partial(publish, FANOUT, (game_id, move_id))), statements
+    receivers' statements, one round trip), write the move's webhook outbox row, whose fan-out task is
+    queued when the move commits. Inside the transaction, a failing look-up fails the move (it rolls
+    back whole) rather than leaving the transaction broken."""
+    record = partial(
+        outbox.record,
+        game_id=game_id,
+        version=version,
+        move_id=move_id,
+        opened=[],
+        channel=outbox.Channel.WEBHOOK,
     )
+    _when_endpoints(game_id, record, statements)
 
 
 @receiver(game_ended, dispatch_uid="webhooks.game_ended")
 def on_game_ended(sender: Any, *, game_id: int, **kwargs: Any) -> None:
-    """Queue the end event (finished, adjudicated or aborted): a bot stops waiting for its turn. After
-    commit, so a failed look-up is logged, not raised (a committed change must never answer an error)."""
+    """Write the end event's outbox row and queue it (finished, adjudicated or aborted): a bot stops
+    waiting for its turn. After commit, so a failed look-up is logged, not raised (a committed change
+    must never answer an error)."""
     try:
-        _when_endpoints(game_id, lambda: publish(FANOUT, (game_id, None, True)))
+        _when_endpoints(
+            game_id, partial(outbox.record_game_end, game_id=game_id, channel=outbox.Channel.WEBHOOK)
+        )
     except Exception:  # noqa: BLE001
         log.exception("webhooks: could not look up the endpoints of game %s", game_id)
 

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.db.models import Count, Q
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 
 from apps.accounts.http import AuthenticatedHttpRequest
 
 from . import services, urlguard
-from .models import WebhookEndpoint
+from .models import WebhookDelivery, WebhookEndpoint
 
 
 @login_required
@@ -29,8 +31,15 @@ def webhook_list(request: AuthenticatedHttpRequest) -> HttpResponse:
         else:
             messages.success(request, f"Events will be sent to {endpoint.url}.")
             new_secret = endpoint.secret
-    endpoints = WebhookEndpoint.objects.filter(user=request.user)
-    return render(request, "webhooks/list.html", {"endpoints": endpoints, "new_secret": new_secret})
+    endpoints = WebhookEndpoint.objects.filter(user=request.user).annotate(
+        given_up=Count("deliveries", filter=Q(deliveries__status=WebhookDelivery.Status.FAILED)),
+        waiting=Count("deliveries", filter=Q(deliveries__status=WebhookDelivery.Status.PENDING)),
+    )
+    return render(
+        request,
+        "webhooks/list.html",
+        {"endpoints": endpoints, "new_secret": new_secret, "max_attempts": settings.WEBHOOKS_MAX_ATTEMPTS},
+    )
 
 
 @login_required

@@ -130,3 +130,11 @@ def test_api_answers_valid_data_as_its_schema_says(case: Any, fuzz_world: dict[s
 def test_api_refuses_invalid_data_as_its_schema_says(case: Any, fuzz_world: dict[str, Any]) -> None:
     """Negative data: no 5xx, refused (``negative_data_rejection``), with a documented answer."""
     _call_and_validate(case, fuzz_world)
+
+
+def test_the_runs_have_the_coverage_and_fuzzing_phases() -> None:
+    """Issue 38 point 5: each run covers the schema's boundaries (coverage phase: every case the schema
+    defines, e.g. the smallest and largest integer of each parameter) and then fuzzes it."""
+    for schema in (positive, negative):
+        phases = schema.config.phases_for(operation=None)
+        assert phases.coverage.enabled and phases.fuzzing.enabled

@@ -71,8 +71,43 @@ def test_a_bad_filter_is_refused_with_a_stable_code(client_for: Any, query: str)
     assert response.json()["code"] == "invalid"
 
 
-def test_it_needs_a_token_like_the_rest_of_the_api(client_for: Any) -> None:
-    assert client_for(None).get("/api/v1/games/watch/").status_code == 401
+def test_anybody_may_read_it_as_the_watch_page_and_the_api_docs_say(client_for: Any) -> None:
+    """Issue 38 point 6: the watch page needs no sign-in, nor does its API; docs/api.md says so."""
+    from pathlib import Path
+
+    public = GameFactory()
+    anonymous = client_for(None)
+
+    answer = anonymous.get("/api/v1/games/watch/")
+    page = anonymous.get("/games/")
+
+    assert answer.status_code == 200 and page.status_code == 200
+    assert [g["public_id"] for g in answer.json()["results"]] == [public.public_id]
+    assert answer.json()["results"][0]["my_seat"] is None
+    row = next(line for line in Path("docs/api.md").read_text().splitlines() if "`games/watch/`" in line)
+    assert row.rstrip(" |").endswith("anybody (throttled per address)")
+
+
+def test_anonymous_reads_of_it_are_throttled_per_address(client_for: Any, settings: Any) -> None:
+    from django.core.cache import caches
+
+    settings.API_ANON_READ_RATE = "3/min"
+    caches[settings.API_THROTTLE_CACHE].clear()
+    anonymous, signed_in = client_for(None), client_for(UserFactory())
+
+    answers = [anonymous.get("/api/v1/games/watch/").status_code for _ in range(4)]
+    mine = [signed_in.get("/api/v1/games/watch/").status_code for _ in range(4)]
+
+    assert answers == [200, 200, 200, 429]
+    assert mine == [200] * 4  # a signed-in reader is not counted as anonymous
+
+
+def test_a_page_number_past_the_maximum_is_refused_not_a_server_error(client_for: Any) -> None:
+    """Issue 38 point 2: ``?page=400000000000000000`` gave 500 (bigint out of range)."""
+    for query in ("?page=400000000000000000", f"?page={views_games.MAX_PAGE + 1}", "?page=-5"):
+        response = client_for(None).get(f"/api/v1/games/watch/{query}")
+        assert (response.status_code, response.json()["code"]) == (400, "invalid"), query
+    assert client_for(None).get(f"/api/v1/games/watch/?page={views_games.MAX_PAGE}").json()["results"] == []
 
 
 def test_a_page_costs_the_same_queries_for_many_games_as_for_one(client_for: Any) -> None:

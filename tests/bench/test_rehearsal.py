@@ -1,6 +1,7 @@
 """A short two-node rehearsal (``manage.py rehearsal``, issue 18 point 3) finds no anomaly: two gunicorns,
 two real Celery workers and beat on Redis, PostgreSQL; a web node and a worker SIGKILLed mid-run and
-started again; then every game checked (move numbering, replay, deadlines, mails).
+started again, and before that the broker unreachable from the web nodes for 5 s; then every game
+checked (move numbering, replay, deadlines, mails, the outbox's webhook events).
 
 Needs PostgreSQL (the subprocesses share pytest-django's test database) and Redis; skipped otherwise.
 About 40 s on an idle 2-core machine (process start-up is most of it).
@@ -52,6 +53,9 @@ def test_a_short_rehearsal_with_a_killed_node_and_worker_finds_no_anomaly(broker
     lines = out.getvalue().splitlines()
     result = json.loads(lines[-1])
     assert result["checks"] == {
+        "outbox_left": 0,
+        "webhooks_undelivered": 0,
+        "webhooks_unreceived": 0,
         "seq_anomalies": 0,
         "replay_anomalies": 0,
         "timeouts_twice": 0,
@@ -62,6 +66,8 @@ def test_a_short_rehearsal_with_a_killed_node_and_worker_finds_no_anomaly(broker
     }, "\n".join(lines)
     assert result["ok"] and result["client_errors"] == 0
     assert result["kills"] == 2 and result["restarts"] == 2
+    # issue 38: moves committed while the web nodes had no broker, their effects through the outbox
+    assert result["moves_in_broker_outage"] > 0 and result["webhook_events"] > 0
     assert result["retries"] > 0  # requests did meet the killed node, and were sent again
     assert result["client_moves"] > 0 and result["games"] > 0
     assert result["timeouts"] > 0 and result["bot_moves"] > 0  # deadlines and bots ran on the workers

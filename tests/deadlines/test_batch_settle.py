@@ -236,12 +236,14 @@ def test_a_batch_whose_writes_fail_is_settled_again_game_by_game(
 def test_a_batch_looks_up_its_games_webhooks_once_and_fans_out_only_where_one_is_registered(
     users: list, settings, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """After the batch commits, every timeout move asks whether a seat of its game has a webhook: one
-    query answers for the whole batch, and only the game with an endpoint gets its fan-out queued."""
+    """Every timeout move of a batch asks whether a seat of its game has a webhook: one query answers
+    for the whole batch, and only the game with an endpoint gets its fan-out, as a webhook row of the
+    outbox written in the batch's transaction (issue 38)."""
     from django.db import connections
     from django.test.utils import CaptureQueriesContext
 
-    from apps.webhooks import signals as webhook_signals
+    from apps.notifications import outbox
+    from apps.notifications.models import MoveMailOutbox
     from apps.webhooks.models import WebhookEndpoint
 
     settings.GAMES_SETTLE_BATCH = 10
@@ -251,16 +253,15 @@ def test_a_batch_looks_up_its_games_webhooks_once_and_fans_out_only_where_one_is
     hooked = a_game("baobei", [users[0], hooked_user], players=2)
     overdue(hooked)
     WebhookEndpoint.objects.create(user=hooked_user, url="https://example.invalid/hook", secret="s" * 20)
-    queued: list[tuple[Any, ...]] = []
-    monkeypatch.setattr(webhook_signals, "publish", lambda name, args: queued.append((name, *args)))
+    monkeypatch.setattr(outbox, "publish", lambda name, args, **kwargs: True)  # no worker here
 
     with CaptureQueriesContext(connections["default"]) as queries:
         assert clock.settle_overdue() == 6
 
     lookups = [q["sql"] for q in queries.captured_queries if "webhooks_webhookendpoint" in q["sql"]]
     assert len(lookups) == 1
-    fanned = Counter(game_id for _, game_id, _move in queued)
-    assert fanned == Counter({hooked.pk: 2})
+    rows = MoveMailOutbox.objects.filter(channel=MoveMailOutbox.Channel.WEBHOOK)
+    assert Counter(rows.values_list("game_id", flat=True)) == Counter({hooked.pk: 2})
     assert all(_timed_out_seats(game) == [0, 1] for game in [*plain, hooked])
 
 

@@ -58,7 +58,8 @@ def _start_baobei(users: list[Any], capture: Any) -> Game:
 def test_a_decision_is_pushed_encrypted_and_vapid_signed(
     users: list[Any], service: PushService, django_capture_on_commit_callbacks: Any
 ) -> None:
-    """The browser's push service gets the game, the decision kind and its deadline — nothing else."""
+    """The browser's push service gets the game, the decision kind and its deadline — nothing else but
+    the notice's stable id (issue 38: the same on every retry, for the service worker to drop repeats)."""
     assert _subscribe(users[1], service.subscription()).status_code == 201
 
     game = _start_baobei(users, django_capture_on_commit_callbacks)
@@ -70,6 +71,7 @@ def test_a_decision_is_pushed_encrypted_and_vapid_signed(
         "url": f"http://127.0.0.1:8000/games/{game.public_id}/",
         "title": "Bao Bei: your move",
         "decisions": [{"kind": "setup_peek", "deadline": deadline.isoformat() if deadline else None}],
+        "id": str(PushMessage.objects.get(game=game).event_id),
     }
     claims = got.vapid_claims or {}
     assert claims["aud"] == service.origin
@@ -186,3 +188,59 @@ def test_without_vapid_keys_the_site_offers_no_push(users: list[Any], settings: 
     page = client.get("/accounts/profile/").content.decode()
 
     assert 'id="push-switch"' not in page and "no VAPID keys" in page
+
+
+def test_posting_an_endpoint_another_account_holds_makes_the_callers_own_row(
+    users: list[Any], service: PushService
+) -> None:
+    """Issue 38 point 4: a subscription belongs to (user, endpoint). Posting a victim's endpoint with
+    other keys adds the caller's row; the victim's row, keys and categories stay as they were."""
+    victim_sub = service.subscription("shared")
+    assert _subscribe(users[1], victim_sub).status_code == 201
+    victim = PushSubscription.objects.get(user=users[1])
+    victim.categories = {"turn": "immediately", "pluck": "off"}
+    victim.save()
+    attacker_keys = service.subscription("attacker")["keys"]
+
+    answer = _subscribe(users[2], {"endpoint": victim_sub["endpoint"], "keys": attacker_keys})
+    again = _subscribe(users[2], {"endpoint": victim_sub["endpoint"], "keys": attacker_keys})
+
+    assert answer.status_code == 201 and again.status_code == 201
+    assert answer.json()["id"] == again.json()["id"] != victim.pk
+    kept = PushSubscription.objects.get(pk=victim.pk)
+    assert (kept.user_id, kept.p256dh, kept.auth) == (users[1].pk, victim.p256dh, victim.auth)
+    assert kept.categories == {"turn": "immediately", "pluck": "off"}
+    assert sorted(
+        PushSubscription.objects.filter(endpoint=victim_sub["endpoint"]).values_list("user_id", flat=True)
+    ) == sorted([users[1].pk, users[2].pk])
+
+
+def test_a_refused_notice_is_retried_with_the_same_id_and_shown_failed_once_given_up(
+    users: list[Any], service: PushService, settings: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    """Issue 38 point 1: a push service answering 500 gets the notice again (same payload, same id) on
+    each retry; after ``WEBHOOKS_MAX_ATTEMPTS`` the notice is given up and the profile says so."""
+    settings.WEBHOOKS_MAX_ATTEMPTS = 3
+    _subscribe(users[1], service.subscription())
+    service.status = 500
+    game = _start_baobei(users, django_capture_on_commit_callbacks)  # the first attempt
+    message = PushMessage.objects.get(game=game)
+    for _ in range(2):  # the retries, as the task (or the sweep) runs them when due
+        PushMessage.objects.filter(pk=message.pk).update(next_attempt_at=None)
+        with pytest.raises(services.PushFailed):
+            services.message_attempt(message_id=message.pk)
+    client = Client()
+    client.force_login(users[1])
+
+    got = service.wait_for(3)
+    page = client.get("/accounts/profile/").content.decode()
+
+    assert len(got) == 3 and len({r.plaintext for r in got}) == 1
+    assert json.loads(got[0].plaintext or b"")["id"] == str(message.event_id)
+    message.refresh_from_db()
+    assert (message.status, message.attempts, message.last_error) == (
+        PushMessage.Status.FAILED,
+        3,
+        "HTTP 500",
+    )
+    assert "1 notice failed" in page

@@ -70,7 +70,10 @@ def _play_on_the_page(game: Game, user: Any, capture: Any, rng: random.Random) -
 
 
 def _notice(received: Any) -> dict[str, Any]:
-    return json.loads(received.plaintext or b"")
+    """The notice without its id (a UUID, the same on every retry of that notice: issue 38)."""
+    notice = json.loads(received.plaintext or b"")
+    assert len(notice.pop("id")) == 36
+    return notice
 
 
 def _open_decisions(game: Game, seat: int) -> list[dict[str, Any]]:

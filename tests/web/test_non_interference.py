@@ -399,3 +399,99 @@ def test_other_owners_answers_to_an_open_decision_do_not_change_any_read_of_the_
     after = _reads(game, viewer, seat, move)
 
     _assert_same(before, after)
+
+
+# --- standing orders (issue 32 point 3) ---------------------------------------------------------------
+
+
+def _order_for(game: Game, seat: int) -> tuple[str, dict[str, Any]] | None:
+    """A standing order that answers ``seat``'s open decision now, with the answer the player would
+    send by hand instead; None when no order kind answers this decision."""
+    pending = get_engine(game.engine).pending(game.state)
+    decision = next((d for d in pending if seat in d["seats"]), None)
+    if decision is None:
+        return None
+    state = game.state
+    if game.engine == "baohuang":
+        if state["phase"] == "play" and state["top"] is not None:
+            return "pass_trick", {"type": "pass"}
+        if state["phase"] == "offer":
+            return "offer", {"type": "keep_emperor"}
+        if state["phase"] == "declare":
+            return "declare", {"type": "no_declaration"}
+        return None
+    if decision["kind"] == "end_turn":
+        end_turn = {"type": "end_turn", "decision_id": decision["decision_id"], "bao": False}
+        return "end_turn_when_done", end_turn
+    if decision["kind"] == "pluck_window":
+        return "skip_windows", {"type": "pass", "decision_id": decision["decision_id"]}
+    return None
+
+
+def _play_until_order(
+    engine_name: str, players: int, seed: int, moves: int, viewer: int | None
+) -> tuple[Game, list[Any], int | None]:
+    """A game played ``moves`` moves, then on (120 at most) until another seat than the viewer owns a
+    decision a standing order answers; returns that seat (None if none came)."""
+    users = [UserFactory(password="!") for _ in range(players)]
+    game = GameFactory(engine=engine_name, players=players, seated=users)
+    engine, rng = get_engine(engine_name), random.Random(seed)
+    for played in range(moves + 120):
+        game.refresh_from_db()
+        pending = engine.pending(game.state) if game.status == Game.Status.ACTIVE else []
+        if not pending:
+            break
+        if played >= moves:
+            owners = sorted(pending[0]["seats"])
+            owner = next((s for s in owners if s != viewer and _order_for(game, s)), None)
+            if owner is not None:
+                return game, users, owner
+        seat = rng.choice(sorted(pending[0]["seats"]))
+        try:
+            pipeline.submit_action(game_id=game.pk, user=users[seat], action=_bot_action(game, seat, rng))
+        except RuleError:
+            break
+    return game, users, None
+
+
+@settings(
+    max_examples=EXAMPLES,
+    derandomize=True,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+    phases=NO_SHRINKING,
+)
+@given(data=st.data(), game_shape=GAMES, seed=st.integers(0, 10_000), moves=st.integers(0, 30))
+def test_an_answer_given_by_a_standing_order_reads_like_one_sent_by_hand(
+    data: Any, game_shape: tuple[str, int], seed: int, moves: int
+) -> None:
+    """Issue 32 point 3: another seat's answer given by its standing order (and the order it keeps)
+    changes no read of the viewer compared with the same answer sent by that player."""
+    from apps.games import orders
+
+    engine_name, players = game_shape
+    seat = data.draw(st.sampled_from([*range(players), None]), label="viewer seat")
+    game, users, owner = _play_until_order(engine_name, players, seed, moves, seat)
+    assume(owner is not None and game.status == Game.Status.ACTIVE)
+    assert owner is not None
+    viewer = users[seat] if seat is not None else UserFactory(password="!")
+    found = _order_for(game, owner)
+    assert found is not None
+    kind, by_hand = found
+
+    def reads_after(answer: Callable[[], Any]) -> dict[str, str]:
+        with _rolled_back():
+            answer()
+            game.refresh_from_db()
+            return _reads(game, viewer, seat, _viewer_action(game, seat))
+
+    hand = reads_after(lambda: pipeline.submit_action(game_id=game.pk, user=users[owner], action=by_hand))
+    ordered = reads_after(
+        lambda: orders.arm(game_id=game.pk, user=users[owner], kind=kind, params=_order_params(kind))
+    )
+
+    _assert_same(hand, ordered)
+
+
+def _order_params(kind: str) -> dict[str, Any]:
+    return {"offer": {"answer": "keep"}, "declare": {"answer": "none"}}.get(kind, {})

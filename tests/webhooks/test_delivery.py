@@ -130,7 +130,9 @@ def test_an_endpoint_is_switched_off_after_repeated_failures_with_a_notice(
         failing.wait_for(1)
         delivery = WebhookDelivery.objects.get()
         assert delivery.status == WebhookDelivery.Status.FAILED  # one attempt allowed here: given up
-        WebhookDelivery.objects.filter(pk=delivery.pk).update(status=WebhookDelivery.Status.PENDING)
+        WebhookDelivery.objects.filter(pk=delivery.pk).update(
+            status=WebhookDelivery.Status.PENDING, next_attempt_at=None
+        )
 
         with pytest.raises(services.DeliveryFailed):
             services.delivery_attempt(delivery_id=delivery.pk)  # the second failure in a row
@@ -144,7 +146,9 @@ def test_an_endpoint_is_switched_off_after_repeated_failures_with_a_notice(
     client = Client()
     client.force_login(users[1])
     assert "switched off" in client.get("/webhooks/").content.decode()
-    WebhookDelivery.objects.filter(pk=delivery.pk).update(status=WebhookDelivery.Status.PENDING)
+    WebhookDelivery.objects.filter(pk=delivery.pk).update(
+        status=WebhookDelivery.Status.PENDING, next_attempt_at=None
+    )
     assert services.delivery_attempt(delivery_id=delivery.pk) is False  # nothing more is sent
     assert WebhookDelivery.objects.get(pk=delivery.pk).attempts == 2
 
@@ -223,3 +227,67 @@ def test_a_game_that_ends_without_a_move_sends_an_end_event(
     got = receiver.wait_for(2)
     body = json.loads(got[1].body)
     assert body["type"] == "game.ended" and body["status"] == "aborted" and body["decisions"] == []
+
+
+# --- issue 38 point 1: claims, lost retries, failed events shown ---------------------------------------
+
+
+def _pending_delivery(users: list[Any], url: str) -> WebhookDelivery:
+    endpoint = services.endpoint_create(user=users[1], url=url, secret="s" * 20)
+    return WebhookDelivery.objects.create(
+        endpoint=endpoint, game=GameFactory(), move_seq=1, seat=1, body="{}"
+    )
+
+
+def test_an_event_claimed_by_one_attempt_is_not_attempted_by_another(
+    users: list[Any], receiver: WebhookReceiver
+) -> None:
+    from django.utils import timezone
+
+    delivery = _pending_delivery(users, f"{receiver.origin}/hook")
+
+    assert services.delivery_claim(delivery_id=delivery.pk, now=timezone.now()) is True  # a worker's
+    assert services.delivery_attempt(delivery_id=delivery.pk) is False  # a late or repeated task
+    assert receiver.received == []
+
+
+def test_the_sweep_queues_again_an_event_whose_retry_or_worker_was_lost(
+    users: list[Any], receiver: WebhookReceiver, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A retry the broker lost, or a worker killed mid-attempt (its claim lapsed), is pending past its
+    due time: the sweep queues it; an event not yet due (a retry waiting its backoff) is left alone."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    queued: list[Any] = []
+    monkeypatch.setattr(services, "publish", lambda name, args, **kw: queued.append(args) or True)
+    lost = _pending_delivery(users, f"{receiver.origin}/lost")
+    waiting = _pending_delivery(users, f"{receiver.origin}/waiting")
+    now = timezone.now()
+    WebhookDelivery.objects.filter(pk=lost.pk).update(attempts=1, next_attempt_at=now - timedelta(minutes=5))
+    WebhookDelivery.objects.filter(pk=waiting.pk).update(
+        attempts=1, next_attempt_at=now + timedelta(minutes=5)
+    )
+
+    assert services.deliveries_requeue_lost(now=now) == 1
+    assert queued == [(lost.pk,)]
+    assert services.delivery_attempt(delivery_id=lost.pk) is True
+    assert [r.path for r in receiver.received] == ["/lost"]
+
+
+def test_an_event_given_up_is_shown_failed_on_the_webhooks_page(users: list[Any], settings: Any) -> None:
+    settings.WEBHOOKS_MAX_ATTEMPTS = 2
+    with webhook_receiver(fail_first=100) as failing:
+        delivery = _pending_delivery(users, f"{failing.origin}/hook")
+        for _ in range(2):
+            WebhookDelivery.objects.filter(pk=delivery.pk).update(next_attempt_at=None)
+            with pytest.raises(services.DeliveryFailed):
+                services.delivery_attempt(delivery_id=delivery.pk)
+    client = Client()
+    client.force_login(users[1])
+
+    page = client.get("/webhooks/").content.decode()
+
+    assert WebhookDelivery.objects.get(pk=delivery.pk).status == WebhookDelivery.Status.FAILED
+    assert "1 failed</strong> (given up after 2 attempts)" in page

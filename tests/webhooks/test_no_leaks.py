@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import random
+import uuid
 from typing import Any
 
 import pytest
@@ -98,6 +99,7 @@ def test_webhook_bodies_and_push_notices_hold_only_what_the_seat_has_seen(
     assert notices
     for notice in notices:
         payload = json.loads(notice.plaintext or b"")
-        assert set(payload) == {"game", "url", "title", "decisions"}
+        assert set(payload) == {"game", "url", "title", "decisions", "id"}
+        assert str(uuid.UUID(payload["id"])) == payload["id"]  # the notice's own id (issue 38), nothing else
         assert payload["game"] == game.public_id
         assert all(set(d) == {"kind", "deadline"} for d in payload["decisions"])

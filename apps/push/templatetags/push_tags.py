@@ -6,10 +6,11 @@ from typing import Any
 
 from django import template
 from django.conf import settings
+from django.db.models import Count, Q
 
 from .. import services
 from ..channels import mode_of
-from ..models import PushSubscription
+from ..models import PushMessage, PushSubscription
 
 register = template.Library()
 
@@ -17,7 +18,8 @@ register = template.Library()
 @register.inclusion_tag("push/_devices.html", takes_context=True)
 def push_devices(context: dict[str, Any]) -> dict[str, Any]:
     request = context["request"]
-    subs = list(PushSubscription.objects.filter(user=request.user))
+    failed = Count("messages", filter=Q(messages__status=PushMessage.Status.FAILED))
+    subs = list(PushSubscription.objects.filter(user=request.user).annotate(failed=failed))
     return {
         "enabled": services.enabled(),
         "vapid_public_key": settings.VAPID_PUBLIC_KEY,

@@ -1,0 +1,44 @@
+"""What the game page's "Standing orders" panel shows the viewer (``templates/games/_orders.html``): the
+viewer's own orders, the switches, the cards of the "play these if they beat" picker. Its form is
+``views_orders``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from baogame.rules import orders as rules
+from baogame.rules.baohuang.cards import STRENGTH
+from baogame.rules.registry import get_engine
+
+from .models import Game, Seat
+from .order_store import listed
+
+#: The orders with an on/off switch on the panel, per game.
+SWITCHES: dict[str, tuple[tuple[str, str], ...]] = {
+    "baohuang": (("pass_unbeatable", "Pass when I cannot beat"),),
+    "baobei": (("end_turn_when_done", "End my turn when nothing is left to do"),),
+}
+
+
+def orders_panel(game: Game, seat: Seat | None) -> dict[str, Any]:
+    """The panel's context for the viewer's seat (empty when the viewer has none or the game is not on)."""
+    if seat is None or seat.user_id is None or game.status != Game.Status.ACTIVE or game.state is None:
+        return {}
+    held = listed(seat, game.state, game.engine)
+    kinds = {o["kind"] for o in held}
+    view = get_engine(game.engine).view(game.state, seat.position)
+    hand = view.get("hand") if game.engine == "baohuang" else None
+    return {
+        "orders_panel": {
+            "held": held,
+            "switches": [(kind, label, kind in kinds) for kind, label in SWITCHES.get(game.engine, ())],
+            "hand": sorted(hand or [], key=_strength),
+            "in_trick": game.engine == "baohuang" and rules.trick_key(game.state) is not None,
+            "ahead": game.engine == "baohuang",
+        }
+    }
+
+
+def _strength(code: str) -> tuple[int, bool]:
+    return STRENGTH.get(code, 0), code.endswith("*")

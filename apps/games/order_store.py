@@ -1,0 +1,71 @@
+"""Standing orders, stored (DESIGN.md "Standing orders"; the rules are ``baogame.rules.orders``).
+
+A seat's orders are ``StandingOrder`` rows of its current player. The pipeline asks ``answer`` for the
+seats that own an open decision right after every move (``pipeline.auto_answer``), in the same
+transaction, and applies what the orders give exactly like an answer the player sent. Setting and
+clearing them is ``orders``.
+
+Private: only the owner reads them (``listed``); nothing here is ever told to another seat. Bao Bei's
+"don't wait for me in windows" keeps its own storage (``Seat.skip_pluck_windows``) and is listed here
+as the order ``skip_windows``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from baogame.rules import orders as rules
+
+from .models import Seat, StandingOrder
+from .store import LockedGame
+
+Order = dict[str, Any]
+
+def load(seat: Seat) -> list[Order]:
+    """The seat's stored orders (those of its current player), as ``baogame.rules.orders`` records."""
+    if not seat.has_orders or seat.user_id is None:
+        return []
+    rows = StandingOrder.objects.filter(seat=seat, user_id=seat.user_id).order_by("id")
+    return [{"kind": r.kind, "params": r.params, "bound": r.bound or None} for r in rows]
+
+
+def store(seat: Seat, orders: list[Order]) -> None:
+    """Replace the seat's stored orders with ``orders`` (``skip_windows`` is not stored here)."""
+    StandingOrder.objects.filter(seat=seat).delete()
+    kept = [o for o in orders if o["kind"] != "skip_windows"]
+    if kept and seat.user_id is not None:
+        StandingOrder.objects.bulk_create(
+            StandingOrder(seat=seat, user_id=seat.user_id, kind=o["kind"], params=o["params"],
+                          bound=o["bound"] or "")
+            for o in kept
+        )
+    has = bool(kept) and seat.user_id is not None
+    if has != seat.has_orders:
+        seat.has_orders = has
+        Seat.objects.filter(pk=seat.pk).update(has_orders=has)
+
+
+def answer(locked: LockedGame, seat: Seat) -> dict[str, Any] | None:
+    """The action the seat's orders answer its open decision with now (None: ask the player).
+
+    Orders used up or found illegal are dropped on the way (``baogame.rules.orders.standing_answer``).
+    """
+    if not seat.has_orders or seat.played_by_bot or seat.user_id is None:
+        return None
+    held = load(seat)
+    action, left = rules.standing_answer(locked.game.engine, locked.state, seat.position, held)
+    if left != held:
+        store(seat, left)
+    return action
+
+
+def listed(seat: Seat, state: dict[str, Any] | None, engine: str) -> list[Order]:
+    """The seat's orders as its owner sees them (the ones still standing), with a ``text`` each."""
+    held = load(seat)
+    if state is not None:
+        held = rules.alive(engine, state, seat.position, held)
+    if engine == "baobei" and seat.skip_pluck_windows:
+        held.append({"kind": "skip_windows", "params": {}, "bound": None})
+    return [{**o, "text": rules.describe(o)} for o in held]
+
+

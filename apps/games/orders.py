@@ -1,0 +1,102 @@
+"""Standing orders: setting, revoking and listing them (the page, the API and mail replies call these).
+
+Setting and clearing lock the game like a move, and answer at once a decision the new order already
+answers (``pipeline.auto_answer``). The rows and how the pipeline reads them are ``order_store``; the
+rules are ``baogame.rules.orders``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.utils import timezone
+
+from baogame.rules import orders as rules
+from baogame.rules.core import RuleError
+
+from . import pipeline
+from .errors import ServiceError
+from .models import Game, Seat
+from .order_store import Order, listed, load, store
+from .store import LockedGame, lock_game
+
+__all__ = ["Order", "arm", "mine", "revoke"]
+
+
+def _own_seat(locked: LockedGame, user: User) -> Seat:
+    seat = locked.seat_of(user)
+    if seat is None:
+        raise ServiceError("not_seated", "you have no seat in this game", status=403)
+    return seat
+
+
+def _active(locked: LockedGame) -> None:
+    if locked.game.status != Game.Status.ACTIVE or locked.game.state is None:
+        raise ServiceError("game_not_active", "orders can be given only in a game being played", status=409)
+
+
+def arm(*, game_id: int, user: User, kind: Any, params: Any = None) -> list[Order]:
+    """Give the user's seat a standing order; returns the seat's orders. ``RuleError`` (400) for a bad
+    order (``unknown_order``, ``invalid_order``, ``no_trick``, ``card_not_in_hand``, …)."""
+    with transaction.atomic():
+        locked = lock_game(game_id)
+        seat = _own_seat(locked, user)
+        pipeline.settle(locked, timezone.now())
+        _active(locked)
+        engine = locked.game.engine
+        if kind == "skip_windows" and engine == "baobei":
+            Seat.objects.filter(pk=seat.pk).update(skip_pluck_windows=True)
+            seat.skip_pluck_windows = True
+        else:
+            store(seat, rules.arm(engine, locked.state, seat.position, load(seat), kind, params))
+        pipeline.auto_answer(locked, pipeline.open_decisions(locked))
+        return listed(seat, locked.game.state, engine)
+
+
+def revoke(*, game_id: int, user: User, kind: str | None = None) -> list[Order]:
+    """Withdraw one kind of the user's orders (all with ``kind=None``); returns those left."""
+    with transaction.atomic():
+        locked = lock_game(game_id)
+        seat = _own_seat(locked, user)
+        engine = locked.game.engine
+        if kind is not None and kind not in rules.KINDS.get(engine, ()):
+            raise RuleError("unknown_order", f"{engine} has no standing order {str(kind)[:40]!r}")
+        if kind in (None, "skip_windows") and seat.skip_pluck_windows:
+            Seat.objects.filter(pk=seat.pk).update(skip_pluck_windows=False)
+            seat.skip_pluck_windows = False
+        store(seat, [o for o in load(seat) if kind is not None and o["kind"] != kind])
+        return listed(seat, locked.game.state, engine)
+
+
+def mine(*, game: Game, user: User) -> list[Order]:
+    """The user's orders in this game (``not_seated`` 403 for someone without a seat)."""
+    seat = Seat.objects.filter(game=game, user_id=user.pk).first() if user.is_authenticated else None
+    if seat is None:
+        raise ServiceError("not_seated", "you have no seat in this game", status=403)
+    return listed(seat, game.state, game.engine)
+
+
+def replace(*, game_id: int, user: User, wanted: list[dict[str, Any]]) -> list[Order]:
+    """Make the user's orders exactly ``wanted`` (each ``{"kind", "params"}``), all or nothing; returns
+    the seat's orders. Answers at once a decision a new order answers."""
+    with transaction.atomic():
+        locked = lock_game(game_id)
+        seat = _own_seat(locked, user)
+        pipeline.settle(locked, timezone.now())
+        _active(locked)
+        engine = locked.game.engine
+        held: list[Order] = []
+        skip = False
+        for item in wanted:
+            if item.get("kind") == "skip_windows" and engine == "baobei":
+                skip = True
+                continue
+            held = rules.arm(engine, locked.state, seat.position, held, item.get("kind"), item.get("params"))
+        if engine == "baobei" and skip != seat.skip_pluck_windows:
+            Seat.objects.filter(pk=seat.pk).update(skip_pluck_windows=skip)
+            seat.skip_pluck_windows = skip
+        store(seat, held)
+        pipeline.auto_answer(locked, pipeline.open_decisions(locked))
+        return listed(seat, locked.game.state, engine)

@@ -1,0 +1,49 @@
+"""The "Standing orders" panel of the game page (issue 32 point 3): the viewer's own orders, toggles and
+the "play these if they beat" picker. A plain form (POST, then a redirect) that works without JavaScript;
+the API (``/api/v1/games/{id}/orders/``) and mail replies offer the same. Only the seat's player sees it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpResponse
+from django.shortcuts import redirect
+from django.views.decorators.http import require_POST
+
+from apps.accounts.http import AuthenticatedHttpRequest
+from baogame.rules import orders as rules
+from baogame.rules.core import RuleError
+
+from . import orders
+from .views import visible_game
+
+
+@login_required
+@require_POST
+def orders_update(request: AuthenticatedHttpRequest, public_id: str) -> HttpResponse:
+    """Set (``do=arm``, ``kind``, ``cards`` / ``answer``), switch (``do=switch``, ``kind``, ``on``), revoke
+    (``do=revoke``, ``kind``) or clear (``do=clear``) the viewer's standing orders."""
+    game, _ = visible_game(request, public_id, seats="plain")
+    do, kind = request.POST.get("do", ""), request.POST.get("kind", "")
+    try:
+        if do == "arm" or (do == "switch" and request.POST.get("on") == "on"):
+            params: dict[str, Any] = {}
+            if kind == "play_if_beats":
+                params["cards"] = request.POST.getlist("cards")
+            elif kind in rules.ANSWERS:
+                params["answer"] = request.POST.get("answer", "")
+            orders.arm(game_id=game.pk, user=request.user, kind=kind, params=params)
+        elif do in ("revoke", "switch"):
+            orders.revoke(game_id=game.pk, user=request.user, kind=kind)
+        elif do == "clear":
+            orders.revoke(game_id=game.pk, user=request.user)
+        else:
+            raise RuleError("invalid_order", "choose an order to give or to withdraw")
+    except RuleError as exc:
+        messages.error(request, f"Refused: {exc.message} ({exc.code})")
+    else:
+        messages.success(request, "Your standing orders are saved.")
+    return redirect(f"{game.get_absolute_url()}#standing-orders")

@@ -1,0 +1,117 @@
+"""``/api/v1/games/{id}/orders/``: my standing orders, own seat only, stable error codes (issue 32)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from apps.games import pipeline
+from apps.games.models import Game, Move
+from tests.factories import GameFactory, UserFactory
+
+pytestmark = pytest.mark.django_db
+
+HANDS = [["RJ*", "A", "A", "6"], ["BJ*", "8", "K"], ["9", "9", "7"], ["2", "2", "J"], ["J", "Q", "Q"]]
+
+
+@pytest.fixture
+def bh() -> tuple[Game, list[Any]]:
+    """A Bao Huang game of five people at the start of play: seat 0 leads."""
+    people = [UserFactory() for _ in range(5)]
+    game = GameFactory(engine="baohuang", players=5, seated=people, options={"deals": [{"hands": HANDS}]})
+    pipeline.submit_action(game_id=game.pk, user=people[0], action={"type": "keep_emperor"})
+    for seat in range(5):
+        pipeline.submit_action(game_id=game.pk, user=people[seat], action={"type": "no_declaration"})
+    return game, people
+
+
+def test_put_get_delete_my_orders(client_for: Any, bh: tuple[Game, list[Any]]) -> None:
+    """PUT sets the whole list, GET lists it, DELETE clears it (204)."""
+    game, people = bh
+    me = client_for(people[1])
+    url = f"/api/v1/games/{game.pk}/orders/"
+
+    put = me.put(
+        url,
+        {"orders": [{"kind": "pass_unbeatable"}, {"kind": "declare", "params": {"answer": "pledge"}}]},
+        format="json",
+    )
+    listed = me.get(url).json()
+    cleared = me.delete(url)
+
+    assert put.status_code == 200
+    assert [o["kind"] for o in listed["orders"]] == ["pass_unbeatable", "declare"]
+    assert listed["orders"][0] == {
+        "kind": "pass_unbeatable",
+        "params": {},
+        "bound": None,
+        "text": "pass when I cannot beat",
+    }
+    assert cleared.status_code == 204 and me.get(url).json() == {"orders": []}
+
+
+def test_an_order_set_by_api_answers_when_the_turn_comes_bh_12_5(
+    client_for: Any, bh: tuple[Game, list[Any]]
+) -> None:
+    """BH-12.5: "pass when I cannot beat" set by API passes seat 1 after seat 0's A A."""
+    game, people = bh
+    client_for(people[1]).put(
+        f"/api/v1/games/{game.pk}/orders/", {"orders": [{"kind": "pass_unbeatable"}]}, format="json"
+    )
+
+    pipeline.submit_action(game_id=game.pk, user=people[0], action={"type": "play", "cards": ["A", "A"]})
+
+    assert Move.objects.filter(game=game, seat=1, action={"type": "pass"}).exists()
+
+
+@pytest.mark.parametrize(
+    ("orders", "code"),
+    [
+        ([{"kind": "autopass"}], "unknown_order"),
+        ([{"kind": "offer", "params": {"answer": "maybe"}}], "invalid_order"),
+        ([{"kind": "play_if_beats", "params": {"cards": ["RJ"]}}], "card_not_in_hand"),
+        (
+            [{"kind": "pass_unbeatable"}, {"kind": "play_if_beats", "params": {"cards": ["7", "8"]}}],
+            "not_a_combination",
+        ),
+    ],
+)
+def test_bad_orders_are_refused_with_a_stable_code_and_nothing_is_stored(
+    client_for: Any, bh: tuple[Game, list[Any]], orders: list, code: str
+) -> None:
+    game, people = bh
+    me = client_for(people[1])
+    url = f"/api/v1/games/{game.pk}/orders/"
+
+    refused = me.put(url, {"orders": orders}, format="json")
+
+    assert refused.status_code == 400 and refused.json()["code"] == code
+    assert me.get(url).json() == {"orders": []}
+
+
+def test_another_users_orders_are_never_shown(client_for: Any, bh: tuple[Game, list[Any]]) -> None:
+    """Own seat only: another player lists only their own (empty) orders; a user without a seat gets
+    403 ``not_seated``; anonymous 401; nobody sees seat 1's order anywhere in the game's API reads."""
+    game, people = bh
+    url = f"/api/v1/games/{game.pk}/orders/"
+    client_for(people[1]).put(
+        url, {"orders": [{"kind": "play_if_beats", "params": {"cards": ["K"]}}]}, format="json"
+    )
+
+    other = client_for(people[2])
+    stranger = client_for(UserFactory())
+
+    assert other.get(url).json() == {"orders": []}
+    assert stranger.get(url).status_code == 403 and stranger.get(url).json()["code"] == "not_seated"
+    assert stranger.put(url, {"orders": []}, format="json").status_code == 403
+    assert stranger.delete(url).status_code == 403
+    assert client_for(None).get(url).status_code in (401, 403)
+    for read in ("", "history/", "legal/"):
+        body = other.get(f"/api/v1/games/{game.pk}/{read}").content.decode()
+        assert "play_if_beats" not in body and "orders" not in body
+
+
+def test_a_game_i_may_not_see_is_404(client_for: Any, bh: tuple[Game, list[Any]]) -> None:
+    game, people = bh
+    assert client_for(people[1]).get(f"/api/v1/games/{game.pk + 1000}/orders/").status_code == 404

@@ -1,0 +1,76 @@
+"""The game page's "Standing orders" panel (issue 32 point 3): only the seat's player sees it and their
+orders; toggles and the "play these if they beat" picker set them; bad picks are refused with a code."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.test import Client
+
+from apps.games import pipeline
+from apps.games.models import Game, Move, StandingOrder
+from tests.factories import GameFactory, UserFactory
+
+pytestmark = pytest.mark.django_db
+
+HANDS = [["RJ*", "A", "A", "6"], ["BJ*", "8", "K"], ["9", "9", "7"], ["2", "2", "J"], ["J", "Q", "Q"]]
+
+
+@pytest.fixture
+def bh() -> tuple[Game, list[Any]]:
+    people = [UserFactory() for _ in range(5)]
+    game = GameFactory(engine="baohuang", players=5, seated=people, options={"deals": [{"hands": HANDS}]})
+    pipeline.submit_action(game_id=game.pk, user=people[0], action={"type": "keep_emperor"})
+    for seat in range(5):
+        pipeline.submit_action(game_id=game.pk, user=people[seat], action={"type": "no_declaration"})
+    return game, people
+
+
+def _client(user: Any) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def test_the_switch_sets_pass_when_i_cannot_beat_and_only_its_owner_sees_it_bh_12_5(
+    bh: tuple[Game, list[Any]],
+) -> None:
+    game, people = bh
+    me, other, stranger = _client(people[1]), _client(people[2]), _client(UserFactory())
+    page = game.get_absolute_url()
+
+    assert "You have no standing orders." in me.get(page).content.decode()
+    answer = me.post(f"{page}orders/", {"do": "switch", "kind": "pass_unbeatable", "on": "on"})
+    mine = me.get(page).content.decode()
+
+    assert answer.status_code == 302
+    assert "pass when I cannot beat" in mine and "Others may notice that you pass at once." in mine
+    assert "pass when I cannot beat" not in other.get(page).content.decode()
+    assert 'id="standing-orders"' not in stranger.get(page).content.decode()
+    pipeline.submit_action(game_id=game.pk, user=people[0], action={"type": "play", "cards": ["A", "A"]})
+    assert Move.objects.filter(game=game, seat=1, action={"type": "pass"}).exists()
+
+
+def test_the_picker_sets_play_these_if_they_beat_bh_11(bh: tuple[Game, list[Any]]) -> None:
+    game, people = bh
+    me = _client(people[3])
+    page = game.get_absolute_url()
+    pipeline.submit_action(game_id=game.pk, user=people[0], action={"type": "play", "cards": ["A", "A"]})
+
+    me.post(f"{page}orders/", {"do": "arm", "kind": "play_if_beats", "cards": ["2", "2"]})
+    for seat in (1, 2):
+        pipeline.submit_action(game_id=game.pk, user=people[seat], action={"type": "pass"})
+
+    assert Move.objects.filter(game=game, seat=3).last().action == {"type": "play", "cards": ["2", "2"]}
+
+
+def test_a_bad_pick_is_refused_with_its_code(bh: tuple[Game, list[Any]]) -> None:
+    game, people = bh
+    me = _client(people[1])
+    page = game.get_absolute_url()
+
+    me.post(f"{page}orders/", {"do": "arm", "kind": "play_if_beats", "cards": ["8", "K"]})
+
+    assert "(not_a_combination)" in me.get(page).content.decode()
+    assert not StandingOrder.objects.exists()
