@@ -74,7 +74,8 @@ class VacationApi(APIView):
 
     @extend_schema(operation_id="vacation_start", request=VacationStartInput, responses=VacationSerializer)
     def post(self, request: AuthenticatedRequest) -> Response:
-        given = VacationStartInput(data=request.data or {})
+        # a body that is not an object (null, a list) is refused
+        given = VacationStartInput(data=request.data)
         given.is_valid(raise_exception=True)
         Profile.objects.get_or_create(user=request.user)
         with transaction.atomic():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from datetime import datetime
 from typing import TYPE_CHECKING, Any, TypedDict
 
 from django.contrib.auth.models import AnonymousUser, User
@@ -337,14 +338,35 @@ def public_decision_rows(
             shown = own or [max(rows, key=lambda r: (r.deadline is not None, r.deadline or first.opened_at))]
         for row in shown:
             mine = row.seat == viewer
+            deadline, stopped = row.deadline, row.clock_stopped
+            if not mine and first.timing in SIMULTANEOUS_TIMINGS:
+                deadline, stopped = _public_deadline(game, rows, deadline, stopped)
             out.append(
                 {
                     "seat": row.seat if (mine or first.timing not in SIMULTANEOUS_TIMINGS) else None,
                     "kind": row.kind,
                     "decision_id": row.decision_id,
                     "timing": row.timing,
-                    "deadline": row.deadline,
-                    "clock_stopped": row.clock_stopped,
+                    "deadline": deadline,
+                    "clock_stopped": stopped,
                 }
             )
     return out
+
+
+def _public_deadline(
+    game: Game, rows: list[Decision], deadline: datetime | None, stopped: bool
+) -> tuple[datetime | None, bool]:
+    """A simultaneous decision's deadline as others see it: the latest of its owners' banks, counting
+    the owners who answered already as still owing (their public bank keeps running until it closes,
+    ``clock.banks``), so an answer never moves it (BB-30.6)."""
+    opened = rows[0].opened_at
+    answered = [
+        s.bank_runs_out_at
+        for s in game.seats.all()
+        if s.bank_pending_seconds is not None and s.bank_since == opened and s.bank_runs_out_at is not None
+    ]
+    running = [r.deadline for r in rows if r.deadline is not None] + answered
+    if not running:
+        return deadline, stopped
+    return max(running), False

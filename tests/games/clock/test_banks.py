@@ -163,3 +163,34 @@ def test_the_api_states_the_control_and_each_seats_bank(toy_engine: str, users: 
     owner = read["seats"][0]
     assert owner["running"] and owner["bank_seconds"] == HOUR and owner["runs_out_at"] is not None
     assert read["seats"][1] == {"seat": 1, "bank_seconds": HOUR, "running": False, "runs_out_at": None}
+
+
+def _decisions_read(game: Game, user: Any) -> list[dict[str, Any]]:
+    client = Client()
+    client.force_login(user)
+    return client.get(f"/api/v1/games/{game.pk}/").json()["decisions"]
+
+
+def test_a_setup_peek_on_unequal_banks_shows_the_same_deadline_after_an_owners_answer_bb_30_6(
+    users: list,
+) -> None:
+    """Later rounds open the setup peek on banks that differ: when the owner whose bank runs out last
+    answers, what the others read of the decision's deadline does not move."""
+    game = a_game("baobei", users, players=3, control="daily")
+    now = timezone.now()
+    for seat, days in ((0, 1), (1, 3), (2, 2)):
+        at = now + timedelta(days=days)
+        Decision.objects.filter(game=game, seat=seat).update(deadline=at)
+        Seat.objects.filter(game=game, position=seat).update(bank_runs_out_at=at)
+    before = {u.pk: _decisions_read(game, u) for u in (users[0], users[2], users[5])}
+    d = pending(game)[0]
+
+    pipeline.submit_action(
+        game_id=game.pk,
+        user=users[1],
+        action={"type": "choose_peek", "decision_id": d["decision_id"], "slots": [0, 1]},
+    )
+
+    after = {u.pk: _decisions_read(game, u) for u in (users[0], users[2], users[5])}
+    assert after == before
+    assert _decisions_read(game, users[5])[0]["deadline"].startswith(str((now + timedelta(days=3)).date()))

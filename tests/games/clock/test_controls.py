@@ -186,7 +186,7 @@ def test_a_bank_reads_short() -> None:
 
 
 def test_old_timing_presets_map_to_the_nearest_named_control() -> None:
-    migration = importlib.import_module("apps.games.migrations.0011_time_banks")
+    migration = importlib.import_module("apps.games.migrations.0012_time_banks")
 
     for name in ("live", "daily", "weekly"):
         assert migration.nearest(name, {}) == name

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0011_time_banks'),
+        ('games', '0012_time_banks'),
     ]
 
     operations = [

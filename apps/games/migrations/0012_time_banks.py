@@ -33,7 +33,7 @@ def presets_to_controls(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-    dependencies = [("games", "0010_game_length")]
+    dependencies = [("games", "0011_standing_orders")]
 
     operations = [
         migrations.RenameField("game", "timing_preset", "control"),
