@@ -14,6 +14,7 @@ from . import views_league_divisions as league_divisions
 from . import views_league_manage as manage
 from . import views_leagues as leagues
 from . import views_orders as orders
+from . import views_sittings as sittings
 from . import web
 from .views_errors import not_found
 
@@ -43,6 +44,12 @@ urlpatterns = [
     path("v1/games/<id:game_id>/seat/", clock.MySeatApi.as_view(), name="game-my-seat"),
     path("v1/games/<id:game_id>/seat/take-back/", clock.SeatTakeBackApi.as_view(), name="game-take-back"),
     path("v1/games/<id:game_id>/orders/", orders.MyOrdersApi.as_view(), name="game-my-orders"),
+    path("v1/games/<id:game_id>/sittings/", sittings.SittingListApi.as_view(), name="game-sittings"),
+    path(
+        "v1/games/<id:game_id>/sittings/<int:proposal_id>/answer/",
+        sittings.SittingAnswerApi.as_view(),
+        name="game-sitting-answer",
+    ),
     path("v1/leagues/", leagues.LeagueListApi.as_view(), name="league-list"),
     path("v1/leagues/<slug:slug>/", leagues.LeagueDetailApi.as_view(), name="league-detail"),
     path(

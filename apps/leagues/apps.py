@@ -6,4 +6,8 @@ class LeaguesConfig(AppConfig):
     label = "leagues"
 
     def ready(self) -> None:
-        from . import signals  # noqa: F401
+        from apps.sittings import organisers
+
+        from . import permissions, signals  # noqa: F401
+
+        organisers.register(permissions.game_is_organised_by)
