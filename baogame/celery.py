@@ -116,6 +116,10 @@ TASK_QUEUES = {
     "apps.push.tasks.send_burst": PEOPLE,
     "apps.notifications.tasks.send_reminders": PEOPLE,
     "apps.leagues.tasks.start_due_rounds": PEOPLE,
+    "apps.sittings.tasks.send_invitations": PEOPLE,
+    "apps.sittings.tasks.send_reminders": PEOPLE,
+    "apps.sittings.tasks.advance_sittings": DEADLINES,
+    "apps.sittings.tasks.send_starting": PEOPLE,
     "apps.notifications.tasks.send_digests": BACKGROUND,
     "apps.notifications.tasks.expire_reply_addresses": BACKGROUND,
 }

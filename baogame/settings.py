@@ -109,6 +109,7 @@ INSTALLED_APPS = [
     "anymail",
     "apps.accounts",
     "apps.games",
+    "apps.sittings",
     "apps.leagues",
     "apps.notifications",
     "apps.api",
@@ -435,6 +436,10 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
         for _queue in ("deadlines", "people", "background")
     },
     "notifications-reminders": {"task": "apps.notifications.tasks.send_reminders", "schedule": 300.0},
+    # Sittings: the reminder mail and push 15 minutes before each agreed sitting (sent once each).
+    "sittings-reminders": {"task": "apps.sittings.tasks.send_reminders", "schedule": 60.0},
+    # Start and end sittings on time (the game page's panel also does it for its own game).
+    "sittings-advance": {"task": "apps.sittings.tasks.advance_sittings", "schedule": 30.0},
     # Every 10 minutes; each user's digest goes out once per local day, in their chosen hour.
     "notifications-digests": {"task": "apps.notifications.tasks.send_digests", "schedule": 600.0},
     "notifications-reclaim-stale": {

@@ -16,6 +16,7 @@ urlpatterns = [
     path("api/v1/me/webhooks/", WebhookListApi.as_view(), name="api-webhooks"),
     path("api/v1/me/webhooks/<id:endpoint_id>/", WebhookDetailApi.as_view(), name="api-webhook"),
     path("api/", include("apps.api.urls")),
+    path("", include("apps.sittings.urls")),
     path("", include("apps.games.urls")),
     path("rules/", rules_index, name="rules-index"),
     path("rules/<slug:game>/", rules_page, name="rules"),

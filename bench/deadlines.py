@@ -39,8 +39,8 @@ from django.db import connections, transaction
 from django.utils import timezone
 
 from apps.games import clock
+from apps.games.clock.controls import NAMED_CONTROLS
 from apps.games.models import Decision, Game, Move, Seat, new_seed
-from apps.games.timing import timing_for
 from baogame.rules.registry import get_engine
 
 MARKER = "bench_deadlines:"
@@ -110,7 +110,7 @@ class Command(BaseCommand):
         overdue decisions as a count per (game id, seat)."""
         engine = get_engine(engine_name)
         options = engine.default_options(players)
-        timing = timing_for("daily")
+        control_values = NAMED_CONTROLS["daily"].values()
         past = timezone.now() - timedelta(minutes=1)
         created = 0
         due: Counter[Any] = Counter()
@@ -127,8 +127,8 @@ class Command(BaseCommand):
                         options=options,
                         seed=new_seed(),
                         status=Game.Status.ACTIVE,
-                        timing_preset="daily",
-                        timing=timing,
+                        control="daily",
+                        control_values=control_values,
                         started_at=past,
                     )
                     game.state = engine.setup(players, options, game.seed)

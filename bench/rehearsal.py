@@ -57,6 +57,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import close_old_connections, connection
 from django.utils import timezone
 
+from apps.games.clock.controls import fixed_per_decision
 from apps.games.models import Decision, Game, Move
 from baogame.celery import QUEUES
 
@@ -211,10 +212,12 @@ class RehearsalClient(Client):
         if status != 201:
             raise RuntimeError(f"create answered {status}: {game}")
         self.games.append(game["id"])
-        # Short deadlines (the API offers presets only): set before the second player joins, which
-        # starts the game and opens its first decisions with these clocks.
+        # Short deadlines (seconds, below what the API offers): set before the second player joins,
+        # which starts the game and opens its first decisions with these clocks.
         Game.objects.filter(pk=game["id"]).update(
-            timing=SHORT, timing_preset="custom", absent_limit=ABSENT_LIMIT
+            control_values=fixed_per_decision(SHORT["turn"], SHORT["reaction"]),
+            control="custom",
+            absent_limit=ABSENT_LIMIT,
         )
         status, _ = self.call(
             "POST", "/api/v1/games/join/", self.tokens[1], {"invite_token": game["invite_token"]}

@@ -38,8 +38,8 @@ from apps.api.authentication import token_by_digest
 from apps.api.models import token_digest
 from apps.api.services import token_create
 from apps.games import store
+from apps.games.clock.controls import NAMED_CONTROLS
 from apps.games.models import Decision, Game, Move, Seat, new_seed
-from apps.games.timing import timing_for
 from baogame.rules.registry import get_engine
 
 MARKER = "bench_store:"
@@ -88,7 +88,8 @@ def _started_game(run: str, users: list[Any]) -> Game:
     now = timezone.now()
     game = Game(
         engine="baobei", title=run, players=2, options=engine.default_options(2), seed=new_seed(),
-        status=Game.Status.ACTIVE, timing_preset="daily", timing=timing_for("daily"), started_at=now,
+        status=Game.Status.ACTIVE, control="daily", control_values=NAMED_CONTROLS["daily"].values(),
+        started_at=now,
     )  # fmt: skip
     game.state = engine.setup(2, game.options, game.seed)
     game.save()

@@ -171,6 +171,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("baogame",),  # settings, Celery, request headers, JSON limits: no app code
     ("apps.accounts",),
     ("apps.games",),
+    ("apps.sittings",),
     ("apps.notifications",),
     ("apps.leagues",),
     ("apps.api",),

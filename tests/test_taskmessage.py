@@ -46,6 +46,10 @@ SENT: list[tuple[str, tuple[Any, ...], dict[str, Any]]] = [
     ("apps.webhooks.tasks.webhooks_fanout", (7, 99), {}),
     ("apps.webhooks.tasks.webhooks_fanout", (7, None, True), {}),
     ("apps.push.tasks.push_decisions", (7, 12, [[1, "turn", "x"]]), {}),
+    ("apps.sittings.tasks.send_invitations", ([7, 8],), {}),
+    ("apps.sittings.tasks.send_reminders", (), {}),
+    ("apps.sittings.tasks.advance_sittings", (), {}),
+    ("apps.sittings.tasks.send_starting", (7,), {}),
     (HEARTBEAT_TASK, ("deadlines",), {}),
 ]
 

@@ -43,6 +43,36 @@ class DecisionSerializer(serializers.Serializer):
     clock_stopped = serializers.BooleanField(help_text="Paused game, or the seat's player is on vacation.")
 
 
+class ControlSerializer(serializers.Serializer):
+    name = serializers.CharField()
+    initial = serializers.IntegerField(help_text="Seconds: the bank each seat starts with.")
+    increment = serializers.IntegerField(help_text="Seconds added to a seat's bank when it answers.")
+    cap = serializers.IntegerField(help_text="Seconds: the bank never exceeds this after an increment.")
+    reaction = serializers.IntegerField(help_text="Seconds a plucking window stays open (the table's).")
+    weekends_off = serializers.BooleanField(
+        help_text="Banks stop on Saturdays and Sundays (each player's zone)."
+    )
+    summary = serializers.CharField(help_text="The control in words.")
+
+
+class SeatBankSerializer(serializers.Serializer):
+    seat = serializers.IntegerField()
+    bank_seconds = serializers.IntegerField(
+        help_text="The seat's bank when it last started or stopped running; a running bank counts down "
+        "to runs_out_at (weekends off and vacation not counted)."
+    )
+    running = serializers.BooleanField(
+        help_text="The seat owes a decision and its bank runs. While a simultaneous decision is open, "
+        "every owner's bank shows as running until it closes: who has answered is never told (BB-30.6)."
+    )
+    runs_out_at = serializers.DateTimeField(allow_null=True, help_text="When the running bank is empty.")
+
+
+class ClockSerializer(serializers.Serializer):
+    control = ControlSerializer()
+    seats = SeatBankSerializer(many=True)
+
+
 class GameSummarySerializer(serializers.Serializer):
     id = serializers.IntegerField(
         help_text="The game's number in the API's paths. Unlisted games answer it only to their players."
@@ -63,7 +93,9 @@ class GameSummarySerializer(serializers.Serializer):
         "simultaneous decisions. It never moves because another seat answered a decision that is still "
         "open (BB-30.6)."
     )
-    timing_preset = serializers.CharField()
+    control = serializers.CharField(
+        help_text="The time control's name: live, daily, relaxed, weekly, custom."
+    )
     length = serializers.CharField(
         allow_blank=True,
         help_text="The match length's name (Bao Huang one_deal, short, standard; Bao Bei short, normal, "
@@ -139,7 +171,7 @@ def game_summary(game: Game, my_seat: int | None, decisions: list[Decision] | No
         "status": game.status,
         "players": game.players,
         "version": viewer_version(game, my_seat),
-        "timing_preset": game.timing_preset,
+        "control": game.control,
         "length": game.length,
         "length_text": game.length_text,
         "created_at": game.created_at,

@@ -9,11 +9,13 @@ from baogame import converters  # noqa: F401 - registers <id:…>
 from . import views_account as account
 from . import views_calendar as calendar
 from . import views_clock as clock
+from . import views_estimate as estimate
 from . import views_games as games
 from . import views_league_divisions as league_divisions
 from . import views_league_manage as manage
 from . import views_leagues as leagues
 from . import views_orders as orders
+from . import views_sittings as sittings
 from . import web
 from .views_errors import not_found
 
@@ -43,6 +45,7 @@ urlpatterns = [
             ("tokens/<id:token_id>/", account.TokenRevokeApi, "token-revoke"),
             ("bots/", account.BotAccountListApi, "bot-list"),
             ("bots/<id:bot_id>/tokens/", account.BotTokenCreateApi, "bot-token-create"),
+            ("estimate/", estimate.EstimateApi, "estimate"),
             ("games/", games.GameListApi, "game-list"),
             ("games/join/", games.GameJoinApi, "game-join"),
             ("games/watch/", games.GameWatchApi, "game-watch"),
@@ -54,6 +57,12 @@ urlpatterns = [
             ("games/<id:game_id>/seat/", clock.MySeatApi, "game-my-seat"),
             ("games/<id:game_id>/seat/take-back/", clock.SeatTakeBackApi, "game-take-back"),
             ("games/<id:game_id>/orders/", orders.MyOrdersApi, "game-my-orders"),
+            ("games/<id:game_id>/sittings/", sittings.SittingListApi, "game-sittings"),
+            (
+                "games/<id:game_id>/sittings/<int:proposal_id>/answer/",
+                sittings.SittingAnswerApi,
+                "game-sitting-answer",
+            ),
             ("leagues/", leagues.LeagueListApi, "league-list"),
         ],
     ),

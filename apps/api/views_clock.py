@@ -18,9 +18,10 @@ from rest_framework.views import APIView
 from apps.accounts import vacation
 from apps.accounts.http import AuthenticatedRequest
 from apps.accounts.models import Profile
-from apps.games import clock, deadlines
+from apps.games import clock
 from apps.games import lifecycle as game_lifecycle
 from apps.games import selectors as game_selectors
+from apps.games.clock import deadlines
 from apps.games.errors import ServiceError
 from apps.games.models import Seat
 
@@ -73,7 +74,7 @@ class VacationApi(APIView):
 
     @extend_schema(operation_id="vacation_start", request=VacationStartInput, responses=VacationSerializer)
     def post(self, request: AuthenticatedRequest) -> Response:
-        # A body that is not an object (null, a list) is refused.
+        # a body that is not an object (null, a list) is refused
         given = VacationStartInput(data=request.data)
         given.is_valid(raise_exception=True)
         Profile.objects.get_or_create(user=request.user)

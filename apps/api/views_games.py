@@ -14,20 +14,27 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from apps.accounts.http import AuthenticatedRequest
-from apps.games import invitations
+from apps.games import estimates, invitations
 from apps.games import lifecycle as game_lifecycle
 from apps.games import pipeline as game_pipeline
 from apps.games import selectors as game_selectors
+from apps.games.clock.controls import CONTROL_NAMES, CUSTOM_KEYS, DEFAULT_CONTROL
 from apps.games.errors import ServiceError
 from apps.games.models import Game, Move
-from apps.games.timing import PRESETS
 from baogame.rules.registry import get_engine
 
 from . import selectors
 from .inputs import JsonInput, QueryInput, length_field
 from .lean import LeanApiView
-from .serializers import DecisionSerializer, EventSerializer, GameSummarySerializer, game_summary
+from .serializers import (
+    ClockSerializer,
+    DecisionSerializer,
+    EventSerializer,
+    GameSummarySerializer,
+    game_summary,
+)
 from .throttling import AnonymousReadThrottle, WriteRateThrottle
+from .views_estimate import EstimateSerializer, estimate_body
 
 #: /legal answers at most this many actions per page (Bao Bei double plucks can run to thousands).
 LEGAL_DEFAULT_LIMIT = 200
@@ -125,7 +132,23 @@ class GameListApi(APIView):
             "a named length with options that set its values otherwise: length_conflict)",
             options="options",
         )
-        timing_preset = serializers.ChoiceField(choices=sorted(PRESETS), default="daily")
+        control = serializers.ChoiceField(
+            choices=list(CONTROL_NAMES),
+            default=DEFAULT_CONTROL,
+            help_text="The time control: each seat's bank runs only while it owes a decision; an answer adds "
+            "the increment, up to the cap. live, daily (the default), relaxed, weekly, or custom.",
+        )
+        custom = serializers.DictField(
+            child=serializers.IntegerField(),
+            required=False,
+            default=None,
+            allow_null=True,
+            help_text=f"Seconds per key ({', '.join(CUSTOM_KEYS)}): required (reaction optional) with "
+            "control=custom, else changes a named control's values. Bad values: invalid_options.",
+        )
+        weekends_off = serializers.BooleanField(
+            default=False, help_text="Banks do not run on Saturdays and Sundays in each player's time zone."
+        )
         title = serializers.CharField(max_length=100, required=False, default="", allow_blank=True)
         bots = serializers.IntegerField(
             min_value=0, max_value=5, default=0, help_text="Last seats played by bots."
@@ -147,6 +170,9 @@ class GameListApi(APIView):
     class CreatedSerializer(GameSummarySerializer):
         invite_token = serializers.CharField(
             allow_null=True, help_text="The game's first invitation (null when no seat is open)."
+        )
+        estimate = EstimateSerializer(
+            help_text="How long the game is expected to take (GET /api/v1/estimate/)."
         )
 
     @extend_schema(
@@ -179,7 +205,9 @@ class GameListApi(APIView):
             players=d["players"],
             options=d["options"],
             length=d["length"],
-            timing_preset=d["timing_preset"],
+            control=d["control"],
+            control_custom=d["custom"],
+            weekends_off=d["weekends_off"],
             title=d["title"],
             bots=d["bots"],
             bot_name=d["bot"],
@@ -190,7 +218,11 @@ class GameListApi(APIView):
         my_seat = 0 if d["take_seat"] else None
         game_selectors.game_with_seats(game)
         invitation = game_selectors.invitation_current(game=game)
-        body = {**game_summary(game, my_seat), "invite_token": invitation.token if invitation else None}
+        body = {
+            **game_summary(game, my_seat),
+            "invite_token": invitation.token if invitation else None,
+            "estimate": estimate_body(estimates.for_game(game)),
+        }
         return Response(self.CreatedSerializer(body).data, status=status.HTTP_201_CREATED)
 
 
@@ -220,6 +252,10 @@ class GameJoinApi(APIView):
         )
 
 
+def _rounded(days: float | None) -> float | None:
+    return None if days is None else round(days, 2)
+
+
 class GameDetailApi(APIView):
     """A game as my seat sees it (``view(state, my_seat)``), or the spectator view when I am not seated."""
 
@@ -235,6 +271,10 @@ class GameDetailApi(APIView):
         seed_hash = serializers.CharField(help_text="SHA-256 of the seed, published at the start.")
         seed = serializers.CharField(allow_null=True, help_text="The seed, once the game has ended.")
         result = serializers.JSONField(allow_null=True)
+        clock = ClockSerializer(help_text="The time control and every seat's bank.")
+        took_days = serializers.FloatField(
+            allow_null=True, help_text="How long the finished game took, start to end, in days; null before."
+        )
 
     @extend_schema(operation_id="games_retrieve", responses=OutputSerializer)
     def get(self, request: AuthenticatedRequest, game_id: int) -> Response:
@@ -256,6 +296,8 @@ class GameDetailApi(APIView):
             "seed_hash": game.seed_hash,
             "seed": game.seed_revealed,
             "result": game.result if game.is_over else None,
+            "clock": game_selectors.game_clock(game=game, viewer=seat),
+            "took_days": _rounded(estimates.took_days(game)),
         }
         return Response(self.OutputSerializer(body).data)
 

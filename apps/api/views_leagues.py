@@ -15,8 +15,8 @@ from rest_framework.views import APIView
 
 from apps.accounts.http import AuthenticatedRequest
 from apps.accounts.models import display_name
+from apps.games.clock.controls import DEFAULT_CONTROL, NAMED_CONTROLS
 from apps.games.errors import ServiceError
-from apps.games.timing import PRESETS
 from apps.leagues import season_length
 from apps.leagues import selectors as league_selectors
 from apps.leagues import services as league_services
@@ -159,7 +159,7 @@ class LeagueCreateApi(APIView):
         )
         allow_smaller_tables = serializers.BooleanField(default=True)
         engine_options = serializers.DictField(required=False, default=dict, help_text="Engine options.")
-        timing_preset = serializers.ChoiceField(choices=sorted(PRESETS), default="weekly")
+        timing_preset = serializers.ChoiceField(choices=sorted(NAMED_CONTROLS), default=DEFAULT_CONTROL)
         points_table = serializers.ListField(
             child=serializers.IntegerField(min_value=0, max_value=1000),
             required=False,
@@ -223,7 +223,7 @@ class LeagueDetailApi(APIView):
         engine_options = serializers.DictField(
             required=False, help_text="Engine options (replace the old ones)."
         )
-        timing_preset = serializers.ChoiceField(choices=sorted(PRESETS), required=False)
+        timing_preset = serializers.ChoiceField(choices=sorted(NAMED_CONTROLS), required=False)
         points_table = serializers.ListField(
             child=serializers.IntegerField(min_value=0, max_value=1000),
             required=False,

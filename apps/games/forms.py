@@ -15,10 +15,11 @@ from baogame.rules.gametype import GameType
 from baogame.rules.registry import game_types, get_game_type
 
 from . import lengths
+from .clock.controls import DEFAULT_CONTROL, NAMED_CONTROLS, ControlError, control_from
+from .clock.worst import worst_case_sentence
 from .form_fitting import FittedForm, clean_length, length_choice_field, seat_limits
 from .models import Game
 from .presenters import presenter_for
-from .timing import PRESETS
 
 #: The games a person may create (``Game.Engine``), with their seat limits (BB-1.1, BH-1.1).
 GAMES = [t for t in game_types() if t.name in Game.Engine.values]
@@ -29,6 +30,21 @@ OPPONENTS = [
     ("people", "People: the other seats wait for players with the invitation link"),
     ("some", "Some bots: the number below, the other seats wait for players"),
 ]
+
+
+#: The custom control's form fields, by the control's key (hours in the form, seconds in the control).
+CUSTOM_CONTROL_FIELDS = {
+    "initial": "control_initial_hours",
+    "increment": "control_increment_hours",
+    "cap": "control_cap_hours",
+}
+
+
+def control_custom(data: dict[str, Any]) -> dict[str, int] | None:
+    """The custom control's seconds from a form's cleaned data (None for a named control)."""
+    if data.get("control") != "custom":
+        return None
+    return {key: round(float(data.get(name) or 0) * 3600) for key, name in CUSTOM_CONTROL_FIELDS.items()}
 
 
 def length_field_name(engine: str) -> str:
@@ -53,7 +69,8 @@ class GameCreateForm(FittedForm):
         initial=3,
         required=False,
         help_text=" ".join(
-            f"{t.display_name}: {t.min_players}-{t.max_players}." if t.fixed_players is None
+            f"{t.display_name}: {t.min_players}-{t.max_players}."
+            if t.fixed_players is None
             else f"{t.display_name} always has {t.fixed_players} seats."
             for t in GAMES
         ),
@@ -72,11 +89,28 @@ class GameCreateForm(FittedForm):
         required=False,
         help_text="With “some bots”: how many seats bots take (the last seats).",
     )
-    timing_preset = forms.ChoiceField(
-        label="Timing",
-        choices=[(k, k.capitalize()) for k in PRESETS],
-        initial="daily",
-        help_text="How long each decision stays open: live (minutes), daily, weekly.",
+    control = forms.ChoiceField(
+        label="Time control",
+        choices=[(name, f"{name.title()}: {c.summary()}") for name, c in NAMED_CONTROLS.items()]
+        + [("custom", "Custom: your own bank, increment and cap")],
+        initial=DEFAULT_CONTROL,
+        help_text="Each player has a time bank that runs only while they owe a decision; each answer adds "
+        f"the increment, up to the cap. The default is {DEFAULT_CONTROL}, for games and leagues alike. "
+        + " ".join(worst_case_sentence(c) for c in NAMED_CONTROLS.values()),
+    )
+    control_initial_hours = forms.FloatField(
+        label="Initial bank (hours)", required=False, min_value=1 / 60, max_value=60 * 24, initial=72
+    )
+    control_increment_hours = forms.FloatField(
+        label="Added per move (hours)", required=False, min_value=0, max_value=60 * 24, initial=24
+    )
+    control_cap_hours = forms.FloatField(
+        label="Bank at most (hours)", required=False, min_value=1 / 60, max_value=60 * 24, initial=120
+    )
+    weekends_off = forms.BooleanField(
+        required=False,
+        label="No clock on weekends",
+        help_text="Banks do not run on Saturdays and Sundays, each in the player's own time zone.",
     )
     invite = forms.CharField(
         required=False,
@@ -103,10 +137,12 @@ class GameCreateForm(FittedForm):
         come after the timing."""
         super().__init__(*args, **kwargs)
         order = list(self.fields)
-        at = order.index("timing_preset") + 1
+        at = order.index("weekends_off") + 1
         options: dict[str, forms.Field] = {}
         self.field_games = {}
         self.field_when = {"bots": "opponents=some"}
+        for name in CUSTOM_CONTROL_FIELDS.values():
+            self.field_when[name] = "control=custom"
         for game_type in GAMES:
             engine = game_type.name
             if lengths.length_keys(engine):
@@ -150,6 +186,7 @@ class GameCreateForm(FittedForm):
     def clean(self) -> dict[str, Any]:
         data = super().clean()
         assert data is not None  # Form.clean returns cleaned_data
+        self._clean_control(data)
         engine = data.get("engine")
         game_type = get_game_type(engine) if engine else None
         if game_type is None:
@@ -158,6 +195,20 @@ class GameCreateForm(FittedForm):
         engine = game_type.name
         data["length"] = clean_length(self, data, field=length_field_name(engine), engine=engine)
         return data
+
+    def _clean_control(self, data: dict[str, Any]) -> None:
+        """A custom control needs its three values, and they must make a control."""
+        if data.get("control") != "custom":
+            return
+        missing = [name for name in CUSTOM_CONTROL_FIELDS.values() if data.get(name) is None]
+        for name in missing:
+            self.add_error(name, "A custom time control needs this.")
+        if missing:
+            return
+        try:
+            control_from("custom", control_custom(data), bool(data.get("weekends_off")))
+        except ControlError as exc:
+            self.add_error("control", str(exc))
 
     def _clean_seats(self, data: dict[str, Any], game_type: GameType) -> None:
         """The table size (a game with one size takes it whatever was asked) and the number of bots."""

@@ -16,10 +16,10 @@ from django.utils import timezone
 from baogame.rules.registry import get_bots, get_engine
 
 from . import lengths, people, pipeline, scheduling, signals
+from .clock.controls import DEFAULT_CONTROL, ControlError, control_from, fixed_per_decision
 from .errors import ServiceError
 from .models import Decision, Game, Invitation, Seat
 from .store import LockedGame, lock_game
-from .timing import DEFAULT_PRESET, timing_for
 
 # --- creating and joining ----------------------------------------------------------------------------
 
@@ -44,7 +44,9 @@ def game_create(
     players: int,
     options: dict[str, Any] | None = None,
     length: str | None = None,
-    timing_preset: str = DEFAULT_PRESET,
+    control: str = DEFAULT_CONTROL,
+    control_custom: dict[str, int] | None = None,
+    weekends_off: bool = False,
     timing_overrides: dict[str, int] | None = None,
     title: str = "",
     creator_seat: bool = True,
@@ -78,9 +80,14 @@ def game_create(
         engine=engine, players=players, length=length, options=options or {}
     )
     eng.setup(players, merged, "options-check")  # raises RuleError("invalid_options") when bad
+    if timing_overrides:  # a fixed time per decision: the old presets' shape (tests, rehearsals)
+        control = "custom"
+        decided = [v for k, v in timing_overrides.items() if k != "reaction"]
+        turn = timing_overrides.get("turn") or (min(decided) if decided else 24 * 3600)
+        control_custom = fixed_per_decision(int(turn), timing_overrides.get("reaction"))
     try:
-        timing = timing_for(timing_preset, timing_overrides)
-    except ValueError as exc:
+        time_control = control_from(control, control_custom, weekends_off)
+    except ControlError as exc:
         raise ServiceError("invalid_options", str(exc)) from None
     bot_names, default_bot = get_bots(engine)
     bot_name = bot_name or default_bot
@@ -94,8 +101,9 @@ def game_create(
             length=length_name,
             title=title,
             created_by=creator,
-            timing_preset=timing_preset if not timing_overrides else "custom",
-            timing=timing,
+            control=time_control.name,
+            control_values=time_control.values(),
+            weekends_off=time_control.weekends_off,
             absent_limit=absent_limit,
             bot_test=bot_test,
             visibility=visibility,

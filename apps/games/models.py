@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import secrets
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.db import models
@@ -14,6 +16,9 @@ from apps.accounts.models import display_name
 from baogame.rules import registry
 
 from . import leagues_link, lengths
+
+if TYPE_CHECKING:
+    from .clock.controls import Control
 
 
 def new_seed() -> str:
@@ -90,8 +95,19 @@ class Game(models.Model):
         "(BB-30.6). Clients see this plus their own seat's hidden answers (selectors.viewer_version).",
     )
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.OPEN, db_index=True)
-    timing_preset = models.CharField(max_length=16, default="daily")
-    timing = models.JSONField(default=dict, blank=True)
+    control = models.CharField(
+        max_length=16,
+        default="daily",
+        help_text="The time control's name: live, daily, relaxed, weekly, custom.",
+    )
+    control_values = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="The time control in seconds: initial bank, increment, cap, reaction (a plucking window).",
+    )
+    weekends_off = models.BooleanField(
+        default=False, help_text="Banks do not run on Saturdays and Sundays in each player's own time zone."
+    )
     absent_limit = models.PositiveSmallIntegerField(
         default=3, help_text="Consecutive timeouts after which a bot takes the seat."
     )
@@ -154,6 +170,16 @@ class Game(models.Model):
         return lengths.length_text(engine=self.engine, players=self.players, options=self.options)
 
     @property
+    def time_control(self) -> Control:
+        """The game's time control (``apps.games.clock.controls``), from its stored seconds."""
+        from .clock.controls import DEFAULT_CONTROL, NAMED_CONTROLS, control_of  # the clock imports models
+
+        if not self.control_values:
+            named = NAMED_CONTROLS.get(self.control, NAMED_CONTROLS[DEFAULT_CONTROL])
+            return dataclasses.replace(named, weekends_off=self.weekends_off)
+        return control_of(self.control_values, self.control, self.weekends_off)
+
+    @property
     def is_over(self) -> bool:
         return self.status in {self.Status.FINISHED, self.Status.ABORTED}
 
@@ -197,6 +223,28 @@ class Seat(models.Model):
         help_text="The seat's player has standing orders (StandingOrder rows); only then are they read.",
     )
     joined_at = models.DateTimeField(null=True, blank=True)
+    # The seat's time bank (apps.games.clock.banks). Public: what everyone may see of the bank.
+    bank_seconds = models.FloatField(
+        null=True,
+        blank=True,
+        help_text="Bank left when it last stopped or started running; null: the initial bank.",
+    )
+    bank_since = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="Since when the seat owes a decision (its bank is in use); null: owes none.",
+    )
+    bank_runs_out_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="When the running bank is empty; null: not running (owes none, or stopped).",
+    )
+    bank_pending_seconds = models.FloatField(
+        null=True,
+        blank=True,
+        help_text="Private: the bank after an answer to a simultaneous decision that is still hidden from "
+        "the others; it becomes the bank when the answer is public.",
+    )
 
     class Meta:
         ordering = ["game", "position"]

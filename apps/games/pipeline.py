@@ -32,7 +32,8 @@ from django.utils import timezone
 from baogame.rules.core import RuleError, visible
 from baogame.rules.registry import get_engine
 
-from . import deadlines, order_store, reliability, scheduling, signals, store
+from . import order_store, reliability, scheduling, signals, store
+from .clock import banks, deadlines
 from .errors import ServiceError
 from .models import Decision, Game, Move, Seat
 from .store import LockedGame, lock_game
@@ -295,7 +296,7 @@ def _apply_one(
         game.result = _final_result(engine, new_state, events)
         update_fields += ["status", "finished_at", "result"]
     locked.write_game(update_fields)
-    opened, new_rows = rewrite_decisions(locked, decisions, now, flush=False)
+    opened, new_rows = rewrite_decisions(locked, decisions, now, flush=False, hidden=hidden)
     game_id, version, people = game.pk, game.version, locked.people()
     in_person_seat = seat.position if user is not None and not (by_timeout or by_bot or automatic) else None
     answer = None
@@ -458,10 +459,17 @@ def _final_result(engine: Any, state: dict[str, Any], events: list[dict[str, Any
 
 
 def rewrite_decisions(
-    locked: LockedGame, decisions: list[dict[str, Any]], now: datetime, *, flush: bool = True
+    locked: LockedGame,
+    decisions: list[dict[str, Any]],
+    now: datetime,
+    *,
+    flush: bool = True,
+    hidden: bool = False,
 ) -> tuple[list[list[Any]], list[Decision]]:
     """Make the Decision rows match ``pending``; a decision still open keeps its deadline.
 
+    A closed decision is debited from its owner's bank and a new one runs on it (``clock.banks``;
+    ``hidden``: the move stays unknown to the others, so the banks they see do not change).
     Returns the (seat, kind, decision_id) triples that this rewrite opened, and the new rows. The
     statements join ``locked.writes``; ``flush`` runs them now, else the caller runs them with its own.
     """
@@ -471,30 +479,50 @@ def rewrite_decisions(
     opened: list[list[Any]] = []
     new_rows: list[Decision] = []
     away: set[int] | None = None
+    book = banks.BankBook(locked, now)
+    if not hidden:
+        book.publish()
+    for index, decision in enumerate(decisions):
+        decision_id = str(decision.get("decision_id") or f"v{game.version}-{index}-{decision['kind']}")
+        for seat in decision["seats"]:
+            wanted.add((seat, decision_id))
+    for key, row in existing.items():
+        if key not in wanted and banks.runs_on_bank(row.timing) and row.seat in locked.seats:
+            book.close(row, locked.seats[row.seat], hidden=hidden)
+    kept_bank_rows = {
+        row.seat: row for key, row in existing.items() if key in wanted and banks.runs_on_bank(row.timing)
+    }
+    paused = game.status == game.Status.PAUSED
     for index, decision in enumerate(decisions):
         decision_id = str(decision.get("decision_id") or f"v{game.version}-{index}-{decision['kind']}")
         timing = decision.get("timing", "turn")
         for seat in decision["seats"]:
-            wanted.add((seat, decision_id))
             if (seat, decision_id) in existing:
                 continue
             if away is None:  # the clock of a player on vacation (of anyone, for a setup peek) starts stopped
                 away = locked.away()
             held = deadlines.stopped_by_absence(timing, seat, away)
-            deadline, remaining = deadlines.clock_for(game, timing, now, away=held)
-            new_rows.append(
-                Decision(
-                    game=game,
-                    seat=seat,
-                    decision_id=decision_id,
-                    kind=decision["kind"],
-                    timing=timing,
-                    opened_at=now,
-                    deadline=deadline,
-                    remaining=remaining,
+            if banks.runs_on_bank(timing) and seat in locked.seats:
+                deadline, remaining = book.open(
+                    locked.seats[seat], held=held, paused=paused, sharing=kept_bank_rows.get(seat)
                 )
+            else:
+                deadline, remaining = deadlines.clock_for(game, timing, now, away=held)
+            row = Decision(
+                game=game,
+                seat=seat,
+                decision_id=decision_id,
+                kind=decision["kind"],
+                timing=timing,
+                opened_at=now,
+                deadline=deadline,
+                remaining=remaining,
             )
+            if banks.runs_on_bank(timing):
+                kept_bank_rows.setdefault(seat, row)
+            new_rows.append(row)
             opened.append([seat, decision["kind"], decision_id])
+    book.write()
     if any(d.pk is None for k, d in existing.items() if k not in wanted):
         locked.flush()  # a row to rewrite or delete is still waiting to be inserted (``settle``)
     stale = [d.pk for k, d in existing.items() if k not in wanted]

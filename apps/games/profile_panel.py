@@ -7,7 +7,8 @@ from django.utils import timezone
 from apps.accounts.models import Profile
 
 from . import reliability
-from .deadlines import vacation_budget, vacation_left, vacation_left_words
+from .clock.deadlines import vacation_budget, vacation_left
+from .presenters.timeleft import vacation_left_words
 
 
 def profile_context(profile: Profile) -> dict[str, object]:

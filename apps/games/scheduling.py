@@ -31,7 +31,7 @@ from django.utils import timezone
 
 from baogame.celery import BACKGROUND, PEOPLE, publish
 
-from . import deadlines
+from .clock import deadlines
 from .models import Decision, Game, Seat
 from .store import LockedGame, TaskPlan
 

@@ -14,9 +14,9 @@ from baogame.rules.core import visible
 from baogame.rules.registry import get_engine
 
 from . import clock, leagues_link, store
-from .deadlines import SIMULTANEOUS_TIMINGS
+from .clock import banks
+from .clock.deadlines import SIMULTANEOUS_TIMINGS, decision_length
 from .models import Decision, Game, Invitation, Move, Seat
-from .timing import duration
 
 if TYPE_CHECKING:
     from django_stubs_ext import WithAnnotations
@@ -187,7 +187,7 @@ def game_list_watchable(*, status: str) -> QuerySet[Game]:
         Game.objects.filter(visibility=Game.Visibility.PUBLIC, status=status)
         .exclude(league_fixture__round__season__league__is_public=False)
         # A list shows none of these; the options (a few keys) stay: they give the length in words.
-        .defer("state", "result", "timing")
+        .defer("state", "result", "control_values")
         .prefetch_related("seats__user__profile")
         .order_by(*WATCH_ORDER.get(status, ("-created_at", "-pk")))
     )
@@ -207,8 +207,37 @@ def my_clocks(*, user: User, game_ids: list[int]) -> dict[int, dict[str, Any]]:
     out: dict[int, dict[str, Any]] = {}
     for row in sorted(rows, key=lambda r: (r.deadline is None, r.deadline or r.opened_at)):
         if row.game_id not in out:
-            out[row.game_id] = {"deadline": row.deadline, "length": duration(row.game.timing, row.timing)}
+            out[row.game_id] = {
+                "deadline": row.deadline,
+                "length": decision_length(row.game.time_control, row.timing),
+            }
     return out
+
+
+def game_clock(*, game: Game, viewer: int | None) -> dict[str, Any]:
+    """The game's time control and every seat's bank as ``viewer`` (None: a spectator) may see it:
+    ``{"control": {...}, "seats": [{"seat", "bank_seconds", "running", "runs_out_at"}]}``.
+
+    A seat that answered a simultaneous decision still open shows as running to everyone else
+    (``clock.banks``: BB-30.6); its own player sees the bank their answer left. ``bank_seconds`` is
+    the bank when it last started or stopped running: a running bank counts down to ``runs_out_at``."""
+    control = game.time_control
+    active = game.status == Game.Status.ACTIVE
+    seats = []
+    for seat in sorted(game.seats.all(), key=lambda s: s.position):
+        left, runs_out = banks.shown(seat, control, own=seat.position == viewer)
+        seats.append(
+            {
+                "seat": seat.position,
+                "bank_seconds": int(left.total_seconds()),
+                "running": active and runs_out is not None,
+                "runs_out_at": runs_out if active else None,
+            }
+        )
+    return {
+        "control": {**control.seconds(), "summary": control.summary()},
+        "seats": seats,
+    }
 
 
 def game_view(*, game: Game, seat: int | None) -> dict[str, Any] | None:
@@ -307,17 +336,38 @@ def public_decision_rows(
             shown = own or [max(rows, key=lambda r: (r.deadline is not None, r.deadline or first.opened_at))]
         for row in shown:
             mine = row.seat == viewer
+            deadline, stopped = row.deadline, row.clock_stopped
+            if not mine and first.timing in SIMULTANEOUS_TIMINGS:
+                deadline, stopped = _public_deadline(game, rows, deadline, stopped)
             out.append(
                 {
                     "seat": row.seat if (mine or first.timing not in SIMULTANEOUS_TIMINGS) else None,
                     "kind": row.kind,
                     "decision_id": row.decision_id,
                     "timing": row.timing,
-                    "deadline": row.deadline,
-                    "clock_stopped": row.clock_stopped,
+                    "deadline": deadline,
+                    "clock_stopped": stopped,
                 }
             )
     return out
+
+
+def _public_deadline(
+    game: Game, rows: list[Decision], deadline: datetime | None, stopped: bool
+) -> tuple[datetime | None, bool]:
+    """A simultaneous decision's deadline as others see it: the latest of its owners' banks, counting
+    the owners who answered already as still owing (their public bank keeps running until it closes,
+    ``clock.banks``), so an answer never moves it (BB-30.6)."""
+    opened = rows[0].opened_at
+    answered = [
+        s.bank_runs_out_at
+        for s in game.seats.all()
+        if s.bank_pending_seconds is not None and s.bank_since == opened and s.bank_runs_out_at is not None
+    ]
+    running = [r.deadline for r in rows if r.deadline is not None] + answered
+    if not running:
+        return deadline, stopped
+    return max(running), False
 
 
 # --- decision rows, for the apps that tell people about them ------------------------------------------

@@ -2,13 +2,14 @@ from django.urls import path
 
 from baogame import converters  # noqa: F401 - registers <id:…>
 
-from . import record_views, views, views_orders, views_seat
+from . import estimate_views, record_views, views, views_orders, views_seat
 
 app_name = "games"
 urlpatterns = [
     path("", views.home, name="home"),
     path("games/", views.games_watch, name="watch"),
     path("games/new/", views.game_new, name="new"),
+    path("games/estimate/", estimate_views.estimate, name="estimate"),
     path("games/<str:public_id>/take-back/", views_seat.seat_take_back, name="take_back"),
     path("games/join/<str:token>/", views.game_join, name="join"),
     # Old links by number redirect to the game's public identifier (for viewers who may see it).

@@ -24,15 +24,15 @@ from apps.accounts.http import AuthenticatedHttpRequest, HtmxHttpRequest
 from baogame.rules.core import RuleError
 from baogame.rules.registry import get_engine
 
-from . import invitations, lifecycle, pipeline, replay, selectors
+from . import estimates, invitations, lifecycle, pipeline, replay, selectors
 from .errors import ServiceError
-from .forms import GameCreateForm, action_from_post
+from .forms import GameCreateForm, action_from_post, control_custom
 from .models import Game, Move
 from .order_panel import orders_panel
 from .presenters import present, presenter_for
 from .presenters.common import describe_decision, history_rows
 from .presenters.replay import replay_board, step_rows
-from .presenters.table import seat_away, table_clocks, table_seats
+from .presenters.table import seat_away, table_clocks, table_seats, with_banks
 
 #: How many recent history entries the game page shows (the history page has them all).
 RECENT_HISTORY = 30
@@ -94,7 +94,9 @@ def game_new(request: AuthenticatedHttpRequest) -> HttpResponse:
                     players=d["players"],
                     options=form.options(),
                     length=form.length(),
-                    timing_preset=d["timing_preset"],
+                    control=d["control"],
+                    control_custom=control_custom(d),
+                    weekends_off=d["weekends_off"],
                     bots=d["bots"],
                     title=d["title"],
                     bot_test=d["bot_test"],
@@ -108,7 +110,7 @@ def game_new(request: AuthenticatedHttpRequest) -> HttpResponse:
             form.add_error(None, f"{exc.message} ({exc.code})")
         else:
             return redirect(game)
-    return render(request, "games/new.html", {"form": form})
+    return render(request, "games/new.html", {"form": form, "estimate": estimates.form_context(form)})
 
 
 def board_context(request: HttpRequest, game: Game, error: RuleError | None = None) -> dict[str, Any]:
@@ -152,8 +154,9 @@ def board_context(request: HttpRequest, game: Game, error: RuleError | None = No
         viewer=position,
         names=names,
         bot_played={s.position for s in seats if s.played_by_bot},
-        timing=game.timing,
+        control=game.time_control,
         paused=game.status == Game.Status.PAUSED,
+        phase=view.get("phase") if view else None,
     )
     mine = [c for c in clocks if c["mine"]]
     taken_over = {s.position for s in seats if s.bot_takeover and not s.is_bot}
@@ -174,7 +177,11 @@ def board_context(request: HttpRequest, game: Game, error: RuleError | None = No
         "my_clock": mine[0] if mine else None,
         "clocks": clocks,
         "thinking": sorted(set(thinking)),
-        "table_seats": table_seats(seats=seats, viewer=position, now=timezone.now()),
+        "table_seats": with_banks(
+            table_seats(seats=seats, viewer=position, now=timezone.now()),
+            selectors.game_clock(game=game, viewer=position),
+        ),
+        "control": game.time_control,
         "me_away": seat_away(seat),
         "poll_seconds": THINKING_POLL_SECONDS if thinking else POLL_SECONDS,
         "history": history,
@@ -248,7 +255,11 @@ def game_detail(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
         if since == f"{version}-{game.status}":
             return HttpResponse(status=204)
         return render(request, "games/_board.html", board_context(request, game))
-    return render(request, "games/detail.html", {**board_context(request, game), **orders_panel(game, seat)})
+    return render(
+        request,
+        "games/detail.html",
+        {**board_context(request, game), **orders_panel(game, seat), **estimates.page_context(game)},
+    )
 
 
 def game_by_number(request: HttpRequest, pk: int, page: str = "detail") -> HttpResponse:
@@ -333,7 +344,9 @@ def game_join(request: HttpRequest, token: str) -> HttpResponse:
             if not selectors.game_may_view(game=game, user=request.user):
                 return redirect(request.path)
         return redirect(game)
-    return render(request, "games/join.html", {"game": game, "seats": game.seats.all()})
+    return render(
+        request, "games/join.html", {"game": game, "seats": game.seats.all(), **estimates.page_context(game)}
+    )
 
 
 def game_history(request: HttpRequest, public_id: str) -> HttpResponse:

@@ -21,8 +21,8 @@ from apps.accounts.vacation import planned_return_set
 from baogame.rules.core import RuleError
 
 from . import clock, lifecycle
-from .deadlines import vacation_left_words
 from .models import Game
+from .presenters.timeleft import vacation_left_words
 from .views import board_context, visible_game
 
 

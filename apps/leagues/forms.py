@@ -8,9 +8,9 @@ from typing import Any
 from django import forms
 
 from apps.games import lengths as game_lengths
+from apps.games.clock.controls import DEFAULT_CONTROL, NAMED_CONTROLS
 from apps.games.form_fitting import FittedForm, clean_length, length_choice_field, seat_limits
 from apps.games.presenters import presenter_for
-from apps.games.timing import PRESETS
 from baogame.rules import registry
 
 from . import season_length
@@ -50,7 +50,13 @@ class LeaguePresetForm(forms.Form):
         ),
     )
     allow_smaller_tables = forms.BooleanField(required=False, initial=True)
-    timing_preset = forms.ChoiceField(choices=[(p, p.title()) for p in PRESETS], initial="weekly")
+    timing_preset = forms.ChoiceField(
+        label="Time control",
+        choices=[(name, f"{name.title()}: {c.summary()}") for name, c in NAMED_CONTROLS.items()],
+        initial=DEFAULT_CONTROL,
+        help_text=f"Each player's time bank. The default, {DEFAULT_CONTROL}, is the same as for a single "
+        "game.",
+    )
     points_table = forms.CharField(
         required=False,
         help_text="League points by place, comma-separated (e.g. 3,2,1); empty: table size minus place.",

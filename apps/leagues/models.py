@@ -8,7 +8,7 @@ from django.conf import settings
 from django.db import models
 from django.urls import reverse
 
-from apps.games.timing import DEFAULT_PRESET, PRESETS
+from apps.games.clock.controls import DEFAULT_CONTROL, NAMED_CONTROLS
 from baogame.rules import registry
 
 
@@ -36,8 +36,11 @@ class League(models.Model):
         default=True, help_text="Seat leftover members at smaller tables when the game allows; else byes."
     )
     engine_options = models.JSONField(default=dict, blank=True)
-    timing_preset = models.CharField(
-        max_length=16, default=DEFAULT_PRESET, choices=[(p, p.title()) for p in PRESETS]
+    timing_preset = models.CharField(  # the name of the season games' time control
+        max_length=16,
+        default=DEFAULT_CONTROL,
+        choices=[(p, p.title()) for p in NAMED_CONTROLS],
+        help_text="The time control of the league's games (a named one: live, daily, relaxed, weekly).",
     )
     points_table = models.JSONField(
         default=list,

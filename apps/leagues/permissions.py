@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from django.contrib.auth.models import AnonymousUser, User
 
 from .models import League
+
+if TYPE_CHECKING:
+    from apps.games.models import Game
 
 
 def league_is_organiser(*, league: League, user: User | AnonymousUser | None) -> bool:
@@ -24,3 +29,9 @@ def league_is_admin(*, user: User | AnonymousUser | None) -> bool:
 def league_may_manage(*, league: League, user: User | AnonymousUser | None) -> bool:
     """Whether ``user`` may use the league's organiser tools: an organiser, or a league admin."""
     return league_is_admin(user=user) or league_is_organiser(league=league, user=user)
+
+
+def game_is_organised_by(game: Game, user: User) -> bool:
+    """Whether ``user`` organises the league ``game`` is played in (the sittings ask: an organiser may
+    propose times to a league table)."""
+    return League.objects.filter(seasons__round_set__fixtures__game=game, organisers=user).exists()

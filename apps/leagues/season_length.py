@@ -13,8 +13,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from apps.games import estimates
 from apps.games import lengths as game_lengths
 from apps.games.errors import ServiceError
+from apps.games.estimates import Estimate
 from baogame.rules.registry import get_engine
 
 from .models import League, Season
@@ -96,3 +98,20 @@ def preset_length(league: League) -> tuple[str, dict[str, Any]]:
     custom = name == game_lengths.CUSTOM
     values = game_lengths.custom_values(league.game, league.engine_options) if custom else {}
     return name, values
+
+
+def season_estimate(season: Season) -> Estimate | None:
+    """How long a game of the season is expected to take at the league's table size and timing; None
+    when the settings have no estimate."""
+    league = season.league
+    options, name = table_options(league=league, length=season.length, length_options=season.length_options)
+    try:
+        return estimates.estimate_for(
+            engine=league.game,
+            players=league.players_per_table,
+            length=name,
+            control=league.timing_preset,
+            options=options,
+        )
+    except ServiceError:
+        return None

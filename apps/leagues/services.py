@@ -26,10 +26,10 @@ from apps.games import clock as game_clock
 from apps.games import lifecycle as game_lifecycle
 from apps.games import people, reliability
 from apps.games import scheduling as game_scheduling
+from apps.games.clock.controls import DEFAULT_CONTROL, NAMED_CONTROLS
 from apps.games.errors import ServiceError
 from apps.games.models import Game, Seat
 from apps.games.store import LockedGame, lock_game
-from apps.games.timing import PRESETS
 from apps.notifications.notify import notify_invitation
 from apps.notifications.preferences import mode_for
 from baogame.rules.registry import ENGINES, get_engine, get_game_type
@@ -102,7 +102,7 @@ def league_create(
     players_per_table: int | None = None,
     allow_smaller_tables: bool = True,
     engine_options: dict[str, Any] | None = None,
-    timing_preset: str = "weekly",
+    timing_preset: str = DEFAULT_CONTROL,
     points_table: list[int] | None = None,
     join: bool = False,
     confirmation_hours: int | None = 0,
@@ -189,8 +189,8 @@ def _preset_check(
     if not engine.min_players <= players_per_table <= engine.max_players:
         kind = engine.game_type
         raise ServiceError("invalid_options", f"{kind.display_name} tables seat {kind.seats_text()}")
-    if timing_preset not in PRESETS:
-        raise ServiceError("invalid_options", f"unknown timing preset {timing_preset!r}")
+    if timing_preset not in NAMED_CONTROLS:
+        raise ServiceError("invalid_options", f"unknown time control {timing_preset!r}")
     if points_table and any(int(p) < 0 for p in points_table):
         raise ServiceError("invalid_options", "league points cannot be negative")
     if not isinstance(engine_options, dict):
@@ -505,7 +505,7 @@ def _table_game_create(
         players=len(user_ids),
         options=options,
         length=length,
-        timing_preset=league.timing_preset,
+        control=league.timing_preset,
         title=f"{league.name} · season {season.number} · round {rnd.number} · table {table}",
         creator_seat=False,
     )

@@ -70,6 +70,7 @@ def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "role": selectors.league_role(league=league, user=request.user),
         "season": season,
         "season_length_text": season_length.season_length_text(season) if season else "",
+        "season_estimate": season_length.season_estimate(season) if season else None,
         "table": table,
         "chart": chart,
         "divisions": divisions,

@@ -7,4 +7,4 @@ class NotificationsConfig(AppConfig):
     verbose_name = "Notifications and play by email"
 
     def ready(self) -> None:
-        from . import checks, signals  # noqa: F401 - registers the checks, connects the receivers
+        from . import checks, signals, sittings  # noqa: F401 - registers the checks, connects the receivers

@@ -24,6 +24,8 @@ from django.utils import timezone
 from icalendar import Calendar, Event
 
 from apps.games import selectors as game_selectors
+from apps.sittings import ics as sitting_ics
+from apps.sittings.selectors import sittings_for_user
 
 from .compose import describe_decision
 from .models import CalendarFeed
@@ -114,6 +116,21 @@ def register_entries(source: EntrySource) -> None:
         _SOURCES.append(source)
 
 
+def sitting_entries(*, user: User, now: datetime) -> list[Entry]:
+    """The agreed sittings of the person's games (``apps.sittings``), still to come or under way."""
+    return [
+        Entry(
+            uid=sitting_ics.uid(s),
+            summary=sitting_ics.summary(s),
+            description=sitting_ics.description(s),
+            starts=s.starts_at,
+            ends=s.ends_at,
+            url=sitting_ics.url(s),
+        )
+        for s in sittings_for_user(user=user, now=now)
+    ]
+
+
 def feed_ics(*, user: User, now: datetime | None = None) -> bytes:
     """The person's calendar as iCalendar bytes (one VEVENT per entry, times in UTC)."""
     now = now or timezone.now()
@@ -126,7 +143,7 @@ def feed_ics(*, user: User, now: datetime | None = None) -> bytes:
     entries = decision_entries(user=user)
     for source in _SOURCES:
         entries += source(user=user, now=now)
-    for entry in entries:
+    for entry in entries + sitting_entries(user=user, now=now):
         event = Event()
         event.add("uid", entry.uid)
         event.add("dtstamp", now)

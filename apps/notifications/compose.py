@@ -23,8 +23,8 @@ from django.utils.html import strip_tags
 
 from apps.games.models import Game, Move
 from apps.games.presenters.common import engine_sentence, name_seats
+from apps.games.presenters.timeleft import time_left_words
 from apps.games.selectors import game_view
-from apps.games.timeleft import time_left_words
 from baogame.rules.core import visible
 from baogame.rules.mail import plain
 from baogame.rules.registry import get_engine

@@ -29,6 +29,8 @@ from apps.games import selectors as game_selectors
 from apps.games.models import Game
 from apps.games.pipeline import submit_action
 from apps.games.selectors import seat_of
+from apps.sittings import services as sitting_services
+from apps.sittings.mail import parse_sitting_command
 from baogame.rules.core import RuleError
 from baogame.rules.registry import get_game_type
 
@@ -206,6 +208,9 @@ def _apply(message: Message, message_id: str, target: tokens.ReplyTarget, user: 
                 status=InboundMessage.Status.REFUSED,
             )
             action: dict[str, Any] | None = None
+            sitting = parse_sitting_command(line)
+            if sitting is not None:
+                return _answer_sitting(record, game, user, sitting)
             try:
                 order = commands.order_command(engine=game.engine, text=line)
                 if order is not None:  # a standing order: set, revoked or listed; the answer lists them
@@ -233,6 +238,24 @@ def _apply(message: Message, message_id: str, target: tokens.ReplyTarget, user: 
             return InboundResult("applied", "", "", record.pk, action, events)
     except IntegrityError:
         return InboundResult("duplicate", "replayed", "this message was already processed")
+
+
+def _answer_sitting(
+    record: InboundMessage, game: Game, user: User, command: tuple[bool, int | None]
+) -> InboundResult:
+    """``sitting yes`` / ``sitting no``: answer the game's latest proposed sitting (no move is made)."""
+    accept, index = command
+    try:
+        sitting_services.answer_latest(game=game, user=user, accept=accept, index=index)
+    except RuleError as exc:
+        record.code, record.detail = exc.code, exc.message
+        record.save(update_fields=["code", "detail"])
+        _answer_on_commit(record.pk)
+        return InboundResult("refused", exc.code, exc.message, record.pk)
+    record.status = InboundMessage.Status.APPLIED
+    record.save(update_fields=["status"])
+    _answer_on_commit(record.pk)
+    return InboundResult("applied", "", "", record.pk)
 
 
 def _order_apply(game: Game, user: User, order: tuple[Any, ...]) -> str:

@@ -22,6 +22,7 @@ from django.utils import timezone
 
 from apps.games import selectors as game_selectors
 from apps.games.models import Decision, Game
+from apps.games.presenters.timeleft import clock_line
 from apps.games.selectors import seat_of
 from baogame.rules.mail import plain, seat_name
 
@@ -158,6 +159,9 @@ def build_message(note: Notification, group: list[int] | None = None) -> EmailMu
         decision = compose.open_decision(game, seat) or {"kind": note.decision_kind}
         context["decision_text"] = compose.describe_decision(game.engine, decision)
         context["deadline"] = compose.deadline_text(decision_row.deadline, user)
+        own = game.seats.filter(position=seat).select_related("user__profile").first()
+        if own is not None:
+            context["clock_line"] = clock_line(game=game, seat=own, decision=decision_row)
         context["choices"] = compose.choices(game, seat)
         if len(open_rows) > 1:
             context["also_open"] = [

@@ -46,7 +46,7 @@ def _wants(user: User, game: Game | None, category: str) -> str:
     profile = getattr(user, "profile", None)
     if profile is not None and profile.is_bot_account:
         return Mode.OFF
-    if game is not None and game.timing_preset == "live" and not prefs.live_games:
+    if game is not None and game.control == "live" and not prefs.live_games:
         return Mode.OFF
     return prefs.mode_for(category)
 

@@ -41,4 +41,4 @@ def digest_games(*, user: User) -> list[Game]:
     """The games waiting for the user that a digest lists (live games only when switched on)."""
     prefs = mail_settings_for(user=user)
     games = game_list_awaiting(user=user).prefetch_related("seats")
-    return [g for g in games if g.timing_preset != "live" or prefs.live_games]
+    return [g for g in games if g.control != "live" or prefs.live_games]

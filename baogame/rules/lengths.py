@@ -56,6 +56,9 @@ class GameLengths:
     player_groups: tuple[tuple[int, str], ...]
     #: The values of one length for each player group in words; None when there is only one group.
     describe_groups: Callable[[list[tuple[Options, str]]], str] | None = None
+    #: How long a length's values make a game, in a unit of the game's own (deals, points), for
+    #: comparing a custom length with the named ones (duration estimates scale by it); None: unknown.
+    size: Callable[[Options, int], float] | None = None
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -117,6 +120,13 @@ def classify(lengths: GameLengths, *, players: int, options: Options) -> str:
 def custom_values(lengths: GameLengths, options: Options) -> Options:
     """The length keys that ``options`` set (a custom length's values, as a form or a season keeps them)."""
     return {key: options[key] for key in lengths.keys if options.get(key) is not None}
+
+
+def size(lengths: GameLengths, *, players: int, options: Options) -> float | None:
+    """How long ``options`` make a game, in the game's own unit (``GameLengths.size``); None if unknown."""
+    if lengths.size is None:
+        return None
+    return lengths.size(_values(lengths, options, players), players)
 
 
 def meaning(lengths: GameLengths, *, players: int, options: Options) -> str:

@@ -268,21 +268,21 @@ def _seconds(stamp: str) -> float:
 def test_an_organiser_patches_the_league_preset_for_the_games_to_come(club: Club) -> None:
     response = club.api.patch(
         f"/api/v1/leagues/{club.slug}/",
-        {"timing_preset": "daily", "engine_options": {"hand": 2}, "points_table": [1, 0]},
+        {"timing_preset": "weekly", "engine_options": {"hand": 2}, "points_table": [1, 0]},
         format="json",
     )
 
     assert response.status_code == 200, response.content
     body = response.json()
     assert (body["timing_preset"], body["engine_options"], body["points_table"]) == (
-        "daily",
+        "weekly",
         {"hand": 2},
         [1, 0],
     )
     assert body["players_per_table"] == 2 and body["is_public"] is False  # left out: unchanged
     assert AuditLog.objects.filter(league__slug=club.slug).first().action == "league_updated"
     # The game already in play keeps its options.
-    assert Game.objects.get(pk=club.game_id).timing_preset == "weekly"
+    assert Game.objects.get(pk=club.game_id).control == "daily"
 
 
 def test_an_invalid_preset_is_a_400_with_the_services_code(club: Club) -> None:
@@ -302,7 +302,7 @@ def test_patching_a_league_is_for_organisers_and_hidden_from_outsiders(
 
     assert (by_member.status_code, by_member.json()["code"]) == (403, "forbidden")
     assert by_outsider.status_code == 404
-    assert club.api.get(f"/api/v1/leagues/{club.slug}/").json()["timing_preset"] == "weekly"
+    assert club.api.get(f"/api/v1/leagues/{club.slug}/").json()["timing_preset"] == "daily"
 
 
 # --- organisers who play ---------------------------------------------------------------------------------

@@ -17,7 +17,8 @@ LONG = {key: 24 * 3600 for key in ("setup", "turn", "reaction", "ability", "fini
 
 def a_game(engine: str, users: list[Any], players: int = 2, **kwargs: Any) -> Game:
     """A started game with ``players`` seats, ``users[i]`` in seat i, long clocks unless overridden."""
-    kwargs.setdefault("timing_overrides", LONG)
+    if "control" not in kwargs:
+        kwargs.setdefault("timing_overrides", LONG)
     return GameFactory(engine=engine, players=players, seated=users[:players], **kwargs)
 
 

@@ -13,7 +13,8 @@ import pytest
 from django.db import connection, transaction
 from django.utils import timezone
 
-from apps.games import clock, deadlines
+from apps.games import clock
+from apps.games.clock import deadlines, settlement
 from apps.games.models import Decision, Game, Move
 from tests.conftest import requires_postgres
 
@@ -60,7 +61,7 @@ def test_a_game_that_fails_rolls_back_alone_and_the_batch_goes_on(
         return real(game, seat, **kwargs)
 
     monkeypatch.setattr(deadlines, "record_timeout", fails_in_the_broken_game)
-    with caplog.at_level(logging.ERROR, logger="apps.games.clock"):
+    with caplog.at_level(logging.ERROR, logger="apps.games.clock.settlement"):
         swept = clock.settle_overdue()
 
     after = Game.objects.get(pk=broken.pk)
@@ -179,7 +180,7 @@ def test_games_settled_together_end_as_if_settled_one_by_one(users: list, settin
     together = _overdue_games(users, 3)
     one_by_one = _overdue_games(users, 3)
     with transaction.atomic():
-        assert clock._settle_one_by_one([g.pk for g in one_by_one]) == 6
+        assert settlement._settle_one_by_one([g.pk for g in one_by_one]) == 6
     assert clock.settle_overdue() == 6
 
     def stored(game: Game) -> Any:
@@ -219,14 +220,14 @@ def test_a_batch_whose_writes_fail_is_settled_again_game_by_game(
     broken.refresh_from_db()
     Move.objects.create(game=broken, seq=broken.version + 1, seat=0, action={"type": "x"}, events=[])
 
-    with caplog.at_level(logging.WARNING, logger="apps.games.clock"):
+    with caplog.at_level(logging.WARNING, logger="apps.games.clock.settlement"):
         swept = clock.settle_overdue()
 
     assert swept == 4
     assert _timed_out_seats(first) == [0, 1] and _timed_out_seats(last) == [0, 1]
     assert _timed_out_seats(broken) == []
     assert Decision.objects.filter(game=broken, deadline__lte=timezone.now()).count() == 2
-    messages = [r.getMessage() for r in caplog.records if r.name == "apps.games.clock"]
+    messages = [r.getMessage() for r in caplog.records if r.name == "apps.games.clock.settlement"]
     assert messages[0].startswith(f"settling games {first.pk}-{last.pk} together failed (IntegrityError)")
     assert messages[1:] == [f"settling game {broken.pk} failed"]
 
@@ -275,13 +276,13 @@ def test_one_process_sweeps_in_its_settle_threads_and_settles_each_decision_once
     settings.GAMES_SETTLE_THREADS = 3
     games = _overdue_games(users, 10)
     swept_in: list[str] = []
-    real = clock._sweep
+    real = settlement._sweep
 
     def recorded(now: Any) -> int:
         swept_in.append(threading.current_thread().name)
         return real(now)
 
-    monkeypatch.setattr(clock, "_sweep", recorded)
+    monkeypatch.setattr(settlement, "_sweep", recorded)
     assert clock.settle_overdue() == 20
 
     assert sorted(swept_in) == ["settle-0", "settle-1", "settle-2"]
@@ -302,14 +303,14 @@ def test_an_error_in_one_settle_thread_is_raised_to_the_sweep_after_the_others_e
     settings.GAMES_SETTLE_BATCH = 2
     settings.GAMES_SETTLE_THREADS = 2
     games = _overdue_games(users, 4)
-    real = clock.settle_batch
+    real = settlement.settle_batch
 
     def fails_in_one_thread(**kwargs: Any) -> tuple[int | None, int]:
         if threading.current_thread().name == "settle-1":
             raise OperationalError("server closed the connection unexpectedly")
         return real(**kwargs)
 
-    monkeypatch.setattr(clock, "settle_batch", fails_in_one_thread)
+    monkeypatch.setattr(settlement, "settle_batch", fails_in_one_thread)
     with pytest.raises(OperationalError, match="server closed"):
         clock.settle_overdue()
 
@@ -325,9 +326,9 @@ def test_a_sweep_inside_a_transaction_settles_in_the_calling_thread(
     settings.GAMES_SETTLE_THREADS = 3
     games = _overdue_games(users, 2)
     swept_in: list[str] = []
-    real = clock._sweep
+    real = settlement._sweep
     monkeypatch.setattr(
-        clock, "_sweep", lambda now: swept_in.append(threading.current_thread().name) or real(now)
+        settlement, "_sweep", lambda now: swept_in.append(threading.current_thread().name) or real(now)
     )
 
     assert clock.settle_overdue() == 4

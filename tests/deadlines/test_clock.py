@@ -8,7 +8,8 @@ import pytest
 from django.utils import timezone
 
 from apps.accounts.models import Profile
-from apps.games import clock, deadlines, pipeline
+from apps.games import clock, pipeline
+from apps.games.clock import deadlines
 from apps.games.errors import ServiceError
 from apps.games.models import Decision, Game, Move
 

@@ -9,7 +9,7 @@ import pytest
 from django.db import connection, transaction
 
 from apps.games import clock, pipeline
-from apps.games.models import Game, Move
+from apps.games.models import Game, Move, Seat
 from apps.games.store import LockedGame
 from baogame.rules.core import RuleError
 from tests.conftest import requires_postgres
@@ -129,3 +129,44 @@ def test_two_sweeps_and_a_deadline_task_at_once_apply_each_timeout_once() -> Non
     for game in games:
         moves = Move.objects.filter(game=game, by_timeout=True)
         assert sorted(moves.values_list("seat", flat=True)) == [0, 1]
+
+
+def test_empty_banks_time_out_once_under_concurrent_settlement_and_keep_only_the_increment() -> None:
+    """Every seat's bank runs out in the setup peek; two sweeps and a deadline task settle at once:
+    each timeout applies once (the existing timeout path), and each bank is then the increment."""
+    users = [UserFactory() for _ in range(6)]
+    bank = {"initial": 60, "increment": 30, "cap": 60}
+    games = [
+        a_game("baobei", users[i : i + 2], players=2, control="custom", control_custom=bank)
+        for i in (0, 2, 4)
+    ]
+    for game in games:
+        overdue(game)
+    start = threading.Barrier(3)
+    results: list[int] = []
+
+    def run(fn: Any) -> None:
+        start.wait()
+        try:
+            results.append(fn())
+        finally:
+            connection.close()
+
+    workers = [
+        threading.Thread(target=run, args=(clock.sweep,)),
+        threading.Thread(target=run, args=(clock.sweep,)),
+        threading.Thread(target=run, args=(lambda: clock.settle_game(games[-1].pk),)),
+    ]
+    for t in workers:
+        t.start()
+    for t in workers:
+        t.join(60)
+
+    assert sum(results) == 6
+    for game in games:
+        assert sorted(Move.objects.filter(game=game, by_timeout=True).values_list("seat", flat=True)) == [
+            0,
+            1,
+        ]
+        seats = Seat.objects.filter(game=game).order_by("position")
+        assert [(s.bank_seconds, s.consecutive_timeouts) for s in seats] == [(30, 1), (30, 1)]

@@ -8,22 +8,21 @@ import pytest
 from django.utils import timezone
 
 from apps.games import clock, pipeline, scheduling, selectors, tasks
+from apps.games.clock.controls import NAMED_CONTROLS, control_from
 from apps.games.models import Decision, Game, Move
-from apps.games.timing import PRESETS, timing_for
 
 from .helpers import a_game, overdue, pending, toy_play
 
 pytestmark = pytest.mark.django_db
 
 
-def test_presets_give_daily_and_weekly_clocks_and_custom_values_override() -> None:
-    daily, weekly = timing_for("daily"), timing_for("weekly")
-    custom = timing_for("live", {"reaction": 7})
+def test_named_controls_give_daily_and_weekly_banks_and_custom_values_override() -> None:
+    daily, weekly = NAMED_CONTROLS["daily"].values(), NAMED_CONTROLS["weekly"].values()
+    custom = control_from("live", {"reaction": 7})
 
-    assert (daily["turn"], daily["reaction"]) == (24 * 3600, 4 * 3600)
-    assert (weekly["turn"], weekly["reaction"]) == (7 * 24 * 3600, 24 * 3600)
-    assert set(PRESETS["live"]) == {"setup", "turn", "reaction", "ability", "finish", "tribute", "declare"}
-    assert custom["reaction"] == 7 and custom["turn"] == PRESETS["live"]["turn"]
+    assert (daily["initial"], daily["reaction"]) == (3 * 24 * 3600, 4 * 3600)
+    assert (weekly["initial"], weekly["reaction"]) == (7 * 24 * 3600, 24 * 3600)
+    assert custom.reaction == timedelta(seconds=7) and custom.initial == NAMED_CONTROLS["live"].initial
 
 
 def test_every_open_decision_gets_the_deadline_of_its_timing_class(toy_engine: str, users: list) -> None:

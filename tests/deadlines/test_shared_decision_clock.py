@@ -84,7 +84,8 @@ def test_the_deadline_does_not_move_when_a_returned_player_answers_bb_30_6(
     others see of the deadline stays as it was."""
     clock.vacation_start(user=users[0])
     _peek(setup_peek, users[1])
-    with mock.patch("apps.games.clock.timezone.now", return_value=timezone.now() + timedelta(hours=1)):
+    later = timezone.now() + timedelta(hours=1)
+    with mock.patch("apps.games.clock.vacation.timezone.now", return_value=later):
         clock.vacation_end(user=users[0])
     before = (
         _seen(setup_peek, users[1]),
@@ -120,7 +121,8 @@ def test_a_present_owner_does_not_time_out_while_another_owner_is_away(setup_pee
     """The price of hiding who has answered: the setup peek waits for everyone's return."""
     clock.vacation_start(user=users[0])
 
-    with mock.patch("apps.games.clock.timezone.now", return_value=timezone.now() + timedelta(days=3)):
+    later = timezone.now() + timedelta(days=3)
+    with mock.patch("apps.games.clock.settlement.timezone.now", return_value=later):
         settled = clock.settle_game(setup_peek.pk)
 
     assert settled == 0

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 from django.utils import timezone
 
-from apps.games import clock, deadlines, lifecycle, pipeline
+from apps.games import clock, lifecycle, pipeline
+from apps.games.clock import deadlines
 from apps.games.models import Decision, Move
 from baogame.rules.core import RuleError
 

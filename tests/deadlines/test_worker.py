@@ -25,7 +25,9 @@ def _timeouts(game: Game) -> list[int]:
 
 def test_worker_settles_a_deadline_when_it_passes(celery_worker) -> None:  # noqa: F811
     users = [UserFactory() for _ in range(2)]
-    game = a_game("baobei", users, timing_overrides={"setup": 2, "turn": 3600})  # queues the deadline task
+    # a 2-second bank for the setup peek, then an hour for the turn (queues the deadline task)
+    bank = {"initial": 2, "increment": 3600, "cap": 3600}
+    game = a_game("baobei", users, control="custom", control_custom=bank)
     deadline = Decision.objects.filter(game=game).values_list("deadline", flat=True).first()
 
     celery_worker.wait_for(lambda: len(_timeouts(game)) == 2, timeout=30)

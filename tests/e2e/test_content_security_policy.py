@@ -49,7 +49,7 @@ def _visit(page: Any, url: str) -> list[str]:
 def test_the_main_pages_report_no_csp_violation(live_server: Any, page: Any) -> None:
     user = UserFactory(username="wren")
     league = league_services.league_create(creator=user, name="Birds", game="baobei", join=True)
-    game = game_lifecycle.game_create(creator=user, engine="baobei", players=3, bots=2, timing_preset="live")
+    game = game_lifecycle.game_create(creator=user, engine="baobei", players=3, bots=2, control="live")
     console = _watch(page)
     pages = ["/", "/accounts/login/", "/accounts/signup/", "/leagues/", "/api/docs/"]
     signed_in = [

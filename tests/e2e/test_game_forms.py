@@ -52,7 +52,7 @@ def test_choosing_bao_huang_shows_five_seats_its_lengths_and_starts_with_four_bo
     assert page.locator("input[name=deal_limit]").is_visible()
     screenshot("new-game-bao-huang-custom")
     page.check("input[name=length_baohuang][value=short]")
-    page.select_option("select[name=timing_preset]", "live")
+    page.select_option("select[name=control]", "live")
     page.fill("input[name=title]", "Bots court")
     page.get_by_role("button", name="Create the game").click()
     wait_for_board(page)

@@ -68,7 +68,7 @@ def test_sign_up_verify_and_play_a_bao_bei_round_against_two_bots(live_server, p
     page.goto(f"{live_server.url}/games/new/")
     page.select_option("select[name=engine]", "baobei")
     page.fill("input[name=players]", "3")  # the other seats: bots (the form's first choice)
-    page.select_option("select[name=timing_preset]", "live")
+    page.select_option("select[name=control]", "live")
     page.fill("input[name=title]", "Browser birds")
     page.get_by_role("button", name="Create the game").click()
     wait_for_board(page)
@@ -100,7 +100,7 @@ def test_a_bao_huang_deal_against_four_bots_played_to_its_end(live_server, page,
     page.wait_for_load_state()
     page.goto(f"{live_server.url}/games/new/")
     page.select_option("select[name=engine]", "baohuang")  # five seats, bots in the four not mine
-    page.select_option("select[name=timing_preset]", "live")
+    page.select_option("select[name=control]", "live")
     page.fill("input[name=title]", "Browser court")
     page.get_by_role("button", name="Create the game").click()
     wait_for_board(page)

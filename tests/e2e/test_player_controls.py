@@ -28,7 +28,7 @@ def _against_bots(user: Any, **options: Any) -> Game:
     """A live 3-seat Bao Bei game of ``user`` and two bots, dealt from a fixed seed so the bots' play
     (seeded from it too) is the same every run; in tests the bots answer at once."""
     game = lifecycle.game_create(
-        creator=user, engine="baobei", players=3, bots=1, timing_preset="live", options=options or None
+        creator=user, engine="baobei", players=3, bots=1, control="live", options=options or None
     )
     Game.objects.filter(pk=game.pk).update(seed=SEED, seed_hash=hashlib.sha256(SEED.encode()).hexdigest())
     lifecycle.seat_fill_bot(game_id=game.pk, user=user, position=1)  # the table is full: the deal
@@ -58,7 +58,7 @@ def test_take_my_seat_back_from_the_banner_after_the_bot_took_it(live_server, pa
     is settled when the page is read); one click gives it back."""
     wren, bob = UserFactory(username="wren"), UserFactory(username="bob")
     game = lifecycle.game_create(
-        creator=wren, engine="baobei", players=3, bots=1, timing_preset="live", absent_limit=1
+        creator=wren, engine="baobei", players=3, bots=1, control="live", absent_limit=1
     )
     lifecycle.game_join(game_id=game.pk, user=bob)  # bob's peek keeps the game waiting for him
     Decision.objects.filter(game=game, seat=0).update(deadline=timezone.now() - timedelta(seconds=1))
@@ -128,15 +128,16 @@ def test_start_and_end_a_vacation(live_server, page, screenshot):
 
 
 def test_a_countdown_ticks_and_turns_urgent_near_the_end(live_server, page, screenshot):
-    """The setup peek lasts 5 minutes in a live game: it turns urgent with a minute left."""
+    """A live game's bank holds at most 15 minutes: a decision turns urgent with a fifth of that, 3
+    minutes, left."""
     wren = UserFactory(username="wren")
     game = _against_bots(wren)
-    Decision.objects.filter(game=game, seat=0).update(deadline=timezone.now() + timedelta(seconds=64))
+    Decision.objects.filter(game=game, seat=0).update(deadline=timezone.now() + timedelta(seconds=184))
     sign_in(page, live_server, wren)
     _open(page, live_server, game)
     clock = page.locator("#decision .countdown")
     first = clock.locator(".left").inner_text()
-    assert re.fullmatch(r"1 min \d+ s left", first) and "urgent" not in clock.get_attribute("class")
+    assert re.fullmatch(r"3 min \d+ s left", first) and "urgent" not in clock.get_attribute("class")
 
     page.wait_for_function(
         "first => document.querySelector('#decision .countdown .left').textContent !== first", arg=first
@@ -144,7 +145,7 @@ def test_a_countdown_ticks_and_turns_urgent_near_the_end(live_server, page, scre
     page.wait_for_selector("#decision .countdown.urgent", timeout=15_000)
     screenshot("countdown-urgent")
 
-    assert re.fullmatch(r"(1 min|\d+ s) left", clock.locator(".left").inner_text())
+    assert re.fullmatch(r"(3 min|2 min \d+ s) left", clock.locator(".left").inner_text())
 
 
 # --- the keyboard alone -----------------------------------------------------------------------------------

@@ -49,10 +49,10 @@ while not league_bots.filter(version__gt=0).exists():
     time.sleep(0.2)
 demo = User.objects.get(username="demo")
 with transaction.atomic():  # warm this process up as a running web server is (imports, engines), unsaved
-    lifecycle.game_create(creator=demo, engine="baobei", players=3, bots=2, timing_preset="live")
+    lifecycle.game_create(creator=demo, engine="baobei", players=3, bots=2, control="live")
     transaction.set_rollback(True)
 started = time.monotonic()
-game = lifecycle.game_create(creator=demo, engine="baobei", players=3, bots=2, timing_preset="live")
+game = lifecycle.game_create(creator=demo, engine="baobei", players=3, bots=2, control="live")
 created = time.monotonic() - started
 while not Move.objects.filter(game=game, by_bot=True).exists():
     if time.monotonic() - started > 60:

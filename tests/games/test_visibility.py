@@ -175,7 +175,7 @@ def test_visibility_is_chosen_on_the_creation_form(client: Any) -> None:
             "engine": "baobei",
             "players": 3,
             "bots": 1,
-            "timing_preset": "daily",
+            "control": "daily",
             "title": "Friends",
             "visibility": "unlisted",
         },

@@ -32,7 +32,7 @@ def test_an_organiser_changes_the_league_and_its_preset(toy_league: League, orga
         players_per_table=2,
         allow_smaller_tables=False,
         engine_options={"hand": 2},
-        timing_preset="daily",
+        timing_preset="weekly",
         points_table=[2, 0],
     )
 
@@ -46,17 +46,17 @@ def test_an_organiser_changes_the_league_and_its_preset(toy_league: League, orga
     )
     assert (stored.engine_options, stored.timing_preset, stored.points_table) == (
         {"hand": 2},
-        "daily",
+        "weekly",
         [2, 0],
     )
     assert stored.slug == toy_league.slug and stored.game == toy_league.game
 
 
 def test_fields_left_out_keep_their_values(toy_league: League, organiser: Any) -> None:
-    services.league_update(league=toy_league, by=organiser, timing_preset="daily")
+    services.league_update(league=toy_league, by=organiser, timing_preset="weekly")
 
     stored = League.objects.get(pk=toy_league.pk)
-    assert stored.timing_preset == "daily"
+    assert stored.timing_preset == "weekly"
     assert (stored.name, stored.players_per_table, stored.is_public) == ("Toy League", 3, True)
 
 
@@ -67,25 +67,25 @@ def test_a_member_who_does_not_organise_is_refused(toy_league: League, members: 
         services.league_update(league=toy_league, by=members[0], timing_preset="live")
 
     assert (refused.value.code, refused.value.status) == ("forbidden", 403)
-    assert League.objects.get(pk=toy_league.pk).timing_preset == "weekly"
+    assert League.objects.get(pk=toy_league.pk).timing_preset == "daily"
     assert AuditLog.objects.count() == logged
 
 
 def test_the_change_is_written_to_the_audit_log(toy_league: League, organiser: Any) -> None:
     services.league_update(
-        league=toy_league, by=organiser, timing_preset="daily", players_per_table=3, description="Fridays"
+        league=toy_league, by=organiser, timing_preset="weekly", players_per_table=3, description="Fridays"
     )
 
     entry = AuditLog.objects.filter(league=toy_league).first()
     assert (entry.action, entry.actor) == ("league_updated", organiser)
     # players_per_table was 3 already: only what changed is listed.
-    assert entry.detail == {"changed": {"description": "(changed)", "timing_preset": "daily"}}
+    assert entry.detail == {"changed": {"description": "(changed)", "timing_preset": "weekly"}}
 
 
 def test_an_edit_that_changes_nothing_writes_no_audit_entry(toy_league: League, organiser: Any) -> None:
     logged = AuditLog.objects.count()
 
-    services.league_update(league=toy_league, by=organiser, name="Toy League", timing_preset="weekly")
+    services.league_update(league=toy_league, by=organiser, name="Toy League", timing_preset="daily")
 
     assert AuditLog.objects.count() == logged
 
@@ -108,7 +108,7 @@ def test_an_invalid_preset_is_refused_and_nothing_changes(
 
     assert refused.value.code == "invalid_options"
     stored = League.objects.get(pk=toy_league.pk)
-    assert (stored.players_per_table, stored.timing_preset, stored.engine_options) == (3, "weekly", {})
+    assert (stored.players_per_table, stored.timing_preset, stored.engine_options) == (3, "daily", {})
     assert not AuditLog.objects.filter(action="league_updated").exists()
 
 
@@ -117,25 +117,25 @@ def test_a_new_round_uses_the_new_preset_and_running_games_keep_theirs(
 ) -> None:
     season = services.season_create(league=toy_league, by=organiser, rounds=3)
     services.round_start(season_id=season.pk, by=organiser)  # six members at two tables of 3
-    before = [(g.pk, g.players, g.options, g.timing_preset, g.timing) for g in _round_games(toy_league, 1)]
+    before = [(g.pk, g.players, g.options, g.control, g.control_values) for g in _round_games(toy_league, 1)]
 
     services.league_update(
         league=toy_league,
         by=organiser,
         players_per_table=2,
         engine_options={"hand": 2},
-        timing_preset="daily",
+        timing_preset="weekly",
     )
     services.round_start(season_id=season.pk, by=organiser)
 
     round_two = _round_games(toy_league, 2)
     assert [g.players for g in round_two] == [2, 2, 2]
     assert {g.options["hand"] for g in round_two} == {2}
-    assert {g.timing_preset for g in round_two} == {"daily"}
-    after = [(g.pk, g.players, g.options, g.timing_preset, g.timing) for g in _round_games(toy_league, 1)]
+    assert {g.control for g in round_two} == {"weekly"}
+    after = [(g.pk, g.players, g.options, g.control, g.control_values) for g in _round_games(toy_league, 1)]
     assert after == before
     assert {(players, options["hand"], preset) for _, players, options, preset, _ in before} == {
-        (3, 3, "weekly")
+        (3, 3, "daily")
     }
 
 
@@ -173,7 +173,7 @@ def test_the_settings_form_refuses_a_member(toy_league: League, members: list[An
     response = client.post(f"/leagues/{toy_league.slug}/manage/settings/", {"timing_preset": "live"})
 
     assert response.status_code == 403
-    assert League.objects.get(pk=toy_league.pk).timing_preset == "weekly"
+    assert League.objects.get(pk=toy_league.pk).timing_preset == "daily"
 
 
 @pytest.mark.parametrize("key", ["deal", "deals", "start"])

@@ -91,7 +91,7 @@ def test_extend_gives_the_decision_more_time(toy_league: League, running: Game, 
     )
 
     decision.refresh_from_db()
-    assert decision.deadline - decision.opened_at == timedelta(days=7, hours=5)
+    assert decision.deadline - decision.opened_at == timedelta(days=3, hours=5)  # the daily bank: 3 days
 
 
 def test_pause_stops_and_resume_restarts_the_game(toy_league: League, running: Game, organiser: Any) -> None:

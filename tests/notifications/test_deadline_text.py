@@ -40,3 +40,17 @@ def test_the_window_mail_gives_the_time_left_of_its_deadline(django_capture_on_c
 
     window = [m for m in mails_to(users[0]) if "plucking window" in m.subject][-1]
     assert re.search(r"Deadline: .+ \(UTC\), 3 h 59 min after this mail was sent", window.body)
+
+
+def test_a_your_move_mail_states_the_readers_own_clock_and_the_control(django_capture_on_commit_callbacks):
+    """Seat 2 owes its turn on a daily bank (3 days, +1 day per move, up to 5 days)."""
+    game, users = _start(django_capture_on_commit_callbacks, {})
+    _act(game, users[2], 2, "draw", django_capture_on_commit_callbacks)
+
+    _act(game, users[2], 2, "discard", django_capture_on_commit_callbacks)
+
+    window = [m for m in mails_to(users[0]) if "plucking window" in m.subject][-1]
+    # a plucking window does not run the bank: seat 0's bank is still its initial 3 days
+    assert "Your clock: 3 d left (+1 day per move, up to 5 days)" in window.body
+    turn = [m for m in mails_to(users[2]) if "Your clock:" in m.body][0]
+    assert re.search(r"Your clock: 2 d 23 h left \(\+1 day per move, up to 5 days\)", turn.body)

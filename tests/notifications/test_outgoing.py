@@ -103,7 +103,7 @@ def test_live_games_send_nothing_by_default(
     started: Any, users: list, django_capture_on_commit_callbacks: Any
 ) -> None:
     with django_capture_on_commit_callbacks(execute=True):
-        started(2, timing_preset="live")
+        started(2, control="live")
 
     assert mail.outbox == []
 
@@ -114,7 +114,7 @@ def test_live_games_send_mail_when_switched_on(
     preferences.preferences_set(user=users[0], live_games=True)
 
     with django_capture_on_commit_callbacks(execute=True):
-        started(2, timing_preset="live")
+        started(2, control="live")
 
     assert len(mails_to(users[0])) == 1
 

@@ -156,7 +156,7 @@ def test_a_reminder_breaks_quiet_hours_only_for_a_deadline_inside_them_or_an_hou
     """Deadline at +8 h, quiet +5 h..+9 h: reminded at +6 h. Deadline at +24 h, quiet +17..+19 h: held."""
     capture = django_capture_on_commit_callbacks
     with capture(execute=True):
-        game = started(2, timing_preset="custom", timing_overrides={"turn": turn_hours * 3600})
+        game = started(2, timing_overrides={"turn": turn_hours * 3600})
     turn = Decision.objects.get(game=game)
     opened = turn.opened_at.replace(second=0, microsecond=0)
     _quiet(

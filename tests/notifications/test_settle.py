@@ -112,7 +112,7 @@ def test_the_settle_time_is_never_longer_than_a_quarter_of_the_time_left(
     settings.NOTIFY_SETTLE_SECONDS = 90
     capture = django_capture_on_commit_callbacks
     with capture(execute=True):
-        game = started(2, timing_preset="custom", timing_overrides={"turn": 60})
+        game = started(2, timing_overrides={"turn": 60})
     turn = Decision.objects.get(game=game)
     note = Notification.objects.get(user=users[0])
     quarter_left = (turn.deadline - clock.now) / 4
@@ -143,7 +143,7 @@ def test_no_decision_with_a_deadline_waits_for_its_mail_past_its_reminder_time(
     short = {"setup": 120, "turn": 200, "reaction": 40, "ability": 100, "finish": 60}
     short |= {"tribute": 90, "declare": 80}
     with capture(execute=True):
-        game = play_game(engine, users[:players], players, timing_preset="custom", timing_overrides=short)
+        game = play_game(engine, users[:players], players, timing_overrides=short)
     eng = get_engine(engine)
     bots, default = get_bots(engine)
     checked = 0

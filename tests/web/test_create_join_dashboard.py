@@ -20,7 +20,7 @@ def test_creating_a_bao_bei_game_with_bots_starts_it_with_my_options(client_for)
             "engine": "baobei",
             "players": 3,
             "bots": 2,
-            "timing_preset": "live",
+            "control": "live",
             "threshold": 20,
             "memory_aid": "",
             "title": "Birds",
@@ -29,7 +29,7 @@ def test_creating_a_bao_bei_game_with_bots_starts_it_with_my_options(client_for)
 
     game = Game.objects.get(title="Birds")
     assert response.status_code == 302 and response["Location"] == f"/games/{game.public_id}/"
-    assert game.status == Game.Status.ACTIVE and game.timing_preset == "live"
+    assert game.status == Game.Status.ACTIVE and game.control == "live"
     assert game.options["threshold"] == 20 and game.options["memory_aid"] is False
     assert [s.bot != "" for s in game.seats.order_by("position")] == [False, True, True]
 
@@ -43,7 +43,7 @@ def test_bao_huang_always_has_five_seats_and_takes_the_target_score_bh_25_1(clie
             "engine": "baohuang",
             "players": 3,
             "bots": 4,
-            "timing_preset": "daily",
+            "control": "daily",
             "target_score": 12,
             "title": "Court",
         },
@@ -58,7 +58,7 @@ def test_open_game_shows_the_invitation_link_and_starts_when_the_last_seat_is_ta
     me, friend = UserFactory(), UserFactory()
     client_for(me).post(
         "/games/new/",
-        {"engine": "baobei", "players": 3, "bots": 1, "timing_preset": "daily", "title": "Open"},
+        {"engine": "baobei", "players": 3, "bots": 1, "control": "daily", "title": "Open"},
     )
     game = Game.objects.get(title="Open")
 
@@ -88,7 +88,7 @@ def test_players_invited_by_username_get_a_seat_at_once(client_for):
             "engine": "baobei",
             "players": 3,
             "bots": 0,
-            "timing_preset": "daily",
+            "control": "daily",
             "invite": "ann, bob",
             "title": "Friends",
         },
@@ -106,7 +106,7 @@ def test_unknown_invited_username_is_refused_and_creates_nothing(client_for):
             "engine": "baobei",
             "players": 3,
             "bots": 0,
-            "timing_preset": "daily",
+            "control": "daily",
             "invite": "nobody-here",
         },
     )

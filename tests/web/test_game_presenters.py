@@ -66,20 +66,21 @@ def test_the_create_form_takes_each_games_option_fields_from_its_presenter_bb_25
     fields = list(GameCreateForm().fields)
 
     options = [name for name in fields if name not in {"engine", "players", "opponents", "bots",
-               "timing_preset", "invite", "title", "bot_test", "visibility"}]  # fmt: skip
+               "control", "control_initial_hours", "control_increment_hours", "control_cap_hours",
+               "weekends_off", "invite", "title", "bot_test", "visibility"}]  # fmt: skip
     assert [name for name in options if not name.startswith("length_")] == [
         *PRESENTERS["baobei"].CREATE_FIELDS, *PRESENTERS["baohuang"].CREATE_FIELDS
     ]
     assert options == [
         "length_baobei", "threshold", "memory_aid", "length_baohuang", "target_score", "deal_limit"
     ]
-    assert fields.index("length_baobei") == fields.index("timing_preset") + 1  # the options follow the timing
+    assert fields.index("length_baobei") == fields.index("weekends_off") + 1  # the options follow the clock
 
 
 @pytest.mark.django_db
 def test_the_create_form_passes_bao_beis_options_to_its_setup_bb_25_1() -> None:
     form = GameCreateForm(
-        {"engine": "baobei", "players": 3, "bots": 2, "timing_preset": "live", "threshold": 50}
+        {"engine": "baobei", "players": 3, "bots": 2, "control": "live", "threshold": 50}
     )
 
     assert form.is_valid(), form.errors
@@ -89,7 +90,7 @@ def test_the_create_form_passes_bao_beis_options_to_its_setup_bb_25_1() -> None:
 @pytest.mark.django_db
 def test_the_create_form_seats_bao_huang_at_five_whatever_was_asked_bh_1_1() -> None:
     form = GameCreateForm(
-        {"engine": "baohuang", "players": 3, "bots": 4, "timing_preset": "daily", "target_score": 20}
+        {"engine": "baohuang", "players": 3, "bots": 4, "control": "daily", "target_score": 20}
     )
 
     assert form.is_valid(), form.errors
@@ -99,7 +100,7 @@ def test_the_create_form_seats_bao_huang_at_five_whatever_was_asked_bh_1_1() -> 
 
 @pytest.mark.django_db
 def test_the_create_form_refuses_seats_outside_bao_beis_limits_bb_1_1() -> None:
-    form = GameCreateForm({"engine": "baobei", "players": 1, "bots": 0, "timing_preset": "daily"})
+    form = GameCreateForm({"engine": "baobei", "players": 1, "bots": 0, "control": "daily"})
 
     assert not form.is_valid()
     assert "players" in form.errors

@@ -24,7 +24,7 @@ def post(client: Any, **fields: Any) -> Any:
         "players": 3,
         "opponents": "bots",
         "bots": 2,
-        "timing_preset": "daily",
+        "control": "daily",
         "length_baobei": "normal",
         "length_baohuang": "standard",
         "memory_aid": "on",

@@ -14,7 +14,7 @@ from django.utils.dateformat import format as date_format
 
 from apps.games import lifecycle
 from apps.games.models import Decision, Game, Seat
-from apps.games.timeleft import time_left_words
+from apps.games.presenters.timeleft import time_left_words
 from baogame.rules.registry import get_engine
 from tests.factories import UserFactory
 
@@ -339,7 +339,7 @@ def test_a_deadline_far_away_is_not_urgent(baobei_game, client_for):
 
     countdown = _my_countdown(client_for(players[0]).get(f"/games/{game.public_id}/").content.decode())
 
-    assert 'class="countdown"' in countdown and "23 h 59 min left" in countdown
+    assert 'class="countdown"' in countdown and "2 days 23 h left" in countdown
 
 
 def test_a_plucking_window_shows_its_countdown_to_everyone_bb_30_6(window_open, client_for):
@@ -359,7 +359,7 @@ def test_my_games_shows_the_countdown_of_my_move(baobei_game, client_for):
     html = client_for(players[0]).get("/").content.decode()
 
     row = html[html.index(f'data-game="{game.pk}"') :]
-    assert "your move" in row[:2000] and "23 h 59 min left" in row[:2000]
+    assert "your move" in row[:2000] and "2 days 23 h left" in row[:2000]
 
 
 # --- a bot in an open seat -----------------------------------------------------------------------------

@@ -3,10 +3,10 @@ a single-owner decision names its player, and a bot's own decision says it is th
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 
+from apps.games.clock.controls import NAMED_CONTROLS
 from apps.games.presenters.table import table_clocks
-from apps.games.timing import PRESETS
 
 NAMES = ["ann", "bob", "Heron (bot)"]
 SOON = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
@@ -18,7 +18,7 @@ def _row(seat: int | None, kind: str, timing: str, decision_id: str = "d1") -> d
 
 def _clocks(rows: list[dict], viewer: int | None = 0) -> list[dict]:
     return table_clocks(
-        rows=rows, viewer=viewer, names=NAMES, bot_played={2}, timing=PRESETS["live"], paused=False
+        rows=rows, viewer=viewer, names=NAMES, bot_played={2}, control=NAMED_CONTROLS["live"], paused=False
     )
 
 
@@ -35,7 +35,7 @@ def test_a_turn_names_its_player_and_counts_down_with_its_length() -> None:
     [clock] = _clocks([_row(1, "turn_action", "turn")])
 
     assert (clock["who"], clock["what"], clock["deadline"]) == ("bob", "turn", SOON)
-    assert clock["length"] == timedelta(seconds=PRESETS["live"]["turn"])
+    assert clock["length"] == NAMED_CONTROLS["live"].cap
     assert not clock["thinking"] and not clock["mine"]
 
 

@@ -13,8 +13,8 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from apps.accounts.vacation import away_words
-from apps.games.deadlines import SIMULTANEOUS_TIMINGS
-from apps.games.timing import duration
+from apps.games.clock.controls import Control
+from apps.games.clock.deadlines import SIMULTANEOUS_TIMINGS, decision_length
 
 #: Simultaneous decisions are named, not their remaining owners.
 SIMULTANEOUS_LABELS = {
@@ -35,6 +35,34 @@ KIND_WORDS = {
     "emperor_offer": "emperor offer",
     "guess": "partner guess",
 }
+
+
+#: A decision kind that several phases share, named by the phase: Bao Huang's emperor offer and its
+#: declarations are both of kind ``declare`` (BH-25.2), and the status line must name the right one.
+PHASE_NAMES = {
+    ("declare", "offer"): "Emperor offer",
+}
+
+
+def decision_name(kind: str, phase: str | None, *, simultaneous: bool) -> str:
+    """What the status line calls an open decision: ``Emperor offer``, ``Declarations``, ``turn`` …"""
+    by_phase = PHASE_NAMES.get((kind, phase or ""))
+    if by_phase is not None:
+        return by_phase if simultaneous else by_phase.lower()
+    if simultaneous:
+        return SIMULTANEOUS_LABELS.get(kind, kind.replace("_", " ").capitalize())
+    return KIND_WORDS.get(kind, kind.replace("_", " "))
+
+
+def with_banks(seats: list[dict[str, Any]], clock: dict[str, Any]) -> list[dict[str, Any]]:
+    """The table's seats, each with its bank (``selectors.game_clock``): ``bank`` seconds, and
+    ``runs_out_at`` while it runs (the page counts it down)."""
+    by_seat = {b["seat"]: b for b in clock["seats"]}
+    for seat in seats:
+        bank = by_seat.get(seat["position"])
+        if bank is not None:
+            seat["bank"] = bank
+    return seats
 
 
 def seat_away(seat: Any) -> bool:
@@ -70,13 +98,16 @@ def table_clocks(
     viewer: int | None,
     names: Sequence[str],
     bot_played: set[int],
-    timing: dict[str, int],
+    control: Control,
     paused: bool,
+    phase: str | None = None,
 ) -> list[dict[str, Any]]:
     """The open decisions as the page shows them, soonest first: what, whose, and its countdown.
 
     ``rows``: ``selectors.public_decision_rows`` for the viewer; ``bot_played``: positions the server
-    plays. A simultaneous decision appears once, by its name, whoever has answered it.
+    plays; ``phase``: the game's phase in the viewer's view, which names a decision kind that several
+    phases share (``decision_name``). A simultaneous decision appears once, by its name, whoever has
+    answered it.
     """
     seen: set[str] = set()
     out = []
@@ -87,12 +118,8 @@ def table_clocks(
             continue
         seen.add(key)
         seat = row["seat"]
-        if simultaneous:
-            what = SIMULTANEOUS_LABELS.get(row["kind"], row["kind"].replace("_", " ").capitalize())
-            who = ""
-        else:
-            what = KIND_WORDS.get(row["kind"], row["kind"].replace("_", " "))
-            who = names[seat] if seat is not None and 0 <= seat < len(names) else ""
+        what = decision_name(row["kind"], phase, simultaneous=simultaneous)
+        who = "" if simultaneous else (names[seat] if seat is not None and 0 <= seat < len(names) else "")
         out.append(
             {
                 "what": what,
@@ -101,7 +128,7 @@ def table_clocks(
                 "mine": seat is not None and seat == viewer,
                 "thinking": not simultaneous and seat in bot_played and not paused,
                 "deadline": row["deadline"],
-                "length": _length(timing, row["timing"]),
+                "length": _length(control, row["timing"]),
                 "stopped": "paused" if paused else ("away" if row["deadline"] is None else ""),
             }
         )
@@ -109,8 +136,5 @@ def table_clocks(
     return out
 
 
-def _length(timing: dict[str, int], klass: str) -> timedelta | None:
-    try:
-        return duration(timing, klass)
-    except KeyError:
-        return None
+def _length(control: Control, klass: str) -> timedelta | None:
+    return decision_length(control, klass)

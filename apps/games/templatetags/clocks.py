@@ -14,7 +14,7 @@ from datetime import datetime, timedelta
 from django import template
 from django.utils import timezone
 
-from apps.games.timeleft import seconds_until, time_left_phrase, time_left_words, urgent_seconds
+from apps.games.presenters.timeleft import seconds_until, time_left_phrase, time_left_words, urgent_seconds
 
 register = template.Library()
 

@@ -39,4 +39,5 @@ LENGTHS = GameLengths(
     rule="The game ends after the round in which a running total reaches the threshold; the lowest "
     "total wins (players tied for it play a deciding round, BB-15).",
     player_groups=((2, "2 players"), (3, "3–4"), (5, "5–6")),
+    size=lambda values, players: float(values["threshold"]),
 )

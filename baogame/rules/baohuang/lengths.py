@@ -29,6 +29,13 @@ def describe(values: dict[str, Any], players: int) -> str:
     return deals
 
 
+def size(values: dict[str, Any], players: int) -> float:
+    """About how many deals the values make a game: the deal limit, or the target in points when it
+    comes first (seeded bot games reach a target of 30 in about 30 deals, BH-17)."""
+    target, limit = values["target_score"], values["deal_limit"]
+    return float(target if limit is None else min(limit, target))
+
+
 LENGTHS = GameLengths(
     keys=("target_score", "deal_limit"),
     named=(
@@ -41,4 +48,5 @@ LENGTHS = GameLengths(
     rule="The highest total wins; when the lead is shared at the end, further deals are played until "
     "it is not (BH-17.3, BH-17.6).",
     player_groups=((5, "5 players"),),
+    size=size,
 )

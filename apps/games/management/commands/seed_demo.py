@@ -31,7 +31,7 @@ class Command(BaseCommand):
                 engine="baobei",
                 players=3,
                 bots=2,
-                timing_preset="daily",
+                control="daily",
                 title="Demo: Bao Bei against two bots",
             )
         if not Game.objects.filter(seats__user=user, engine="baohuang").exists():
@@ -40,7 +40,7 @@ class Command(BaseCommand):
                 engine="baohuang",
                 players=5,
                 bots=4,
-                timing_preset="daily",
+                control="daily",
                 title="Demo: Bao Huang against four bots",
             )
         self.stdout.write(self.style.SUCCESS(f"Demo user: demo  password: {password}"))

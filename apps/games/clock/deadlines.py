@@ -17,12 +17,12 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from . import reliability, signals, store
-from .timing import duration
+from .. import reliability, signals, store
+from .controls import Control
 
 if TYPE_CHECKING:
-    from .models import Game, Seat
-    from .store import Write
+    from ..models import Game, Seat
+    from ..store import Write
 
 #: Decisions of this timing class are optional reactions (plucking windows): a timeout there is the
 #: normal "no, thanks", so it does not count towards absence, and the "don't wait for me" switch and
@@ -30,15 +30,22 @@ if TYPE_CHECKING:
 REACTION = "reaction"
 
 
+def decision_length(control: Control, timing_class: str) -> timedelta:
+    """How long a decision of ``timing_class`` can last: a plucking window the control's fixed
+    ``reaction``, any other decision its owner's bank, at most the cap."""
+    return control.reaction if timing_class == REACTION else control.cap
+
+
 def clock_for(
     game: Game, timing_class: str, now: datetime, *, away: bool = False
 ) -> tuple[datetime | None, timedelta | None]:
-    """``(deadline, remaining)`` of a decision of ``timing_class`` opened now.
+    """``(deadline, remaining)`` of a decision of ``timing_class`` opened now that does not run on a
+    bank (a plucking window: the control's fixed ``reaction``; banks: ``clock.banks``).
 
     The clock starts stopped (``deadline`` None, the full duration ``remaining``) in a paused game or
     for a player on vacation.
     """
-    length = duration(game.timing, timing_class)
+    length = decision_length(game.time_control, timing_class)
     if game.status == game.Status.PAUSED or away:
         return None, length
     return now + length, None
@@ -133,14 +140,6 @@ def vacation_left(profile: Any, now: datetime | None = None) -> timedelta:
     return max(vacation_budget() - used, timedelta(0))
 
 
-def vacation_left_words(profile: Any, now: datetime | None = None) -> str:
-    """What is left of this year's vacation, in words ("29 days 4 h"; "no time" when spent)."""
-    from .timeleft import time_left_words
-
-    left = vacation_left(profile, now).total_seconds()
-    return time_left_words(left) if left >= 1 else "no time"
-
-
 # --- what pages and the API show ------------------------------------------------------------------------
 
 
@@ -165,7 +164,7 @@ def decision_clocks(*, game: Game, seat: int | None, now: datetime | None = None
     spectators all see the same countdown; which owners have answered is never shown (BB-30.6:
     individual responses are published when the decision closes).
     """
-    from .models import Decision
+    from ..models import Decision
 
     now = now or timezone.now()
     grouped: dict[str, list[Decision]] = {}
@@ -192,7 +191,7 @@ def decision_clocks(*, game: Game, seat: int | None, now: datetime | None = None
 
 def seats_away(*, game: Game, now: datetime | None = None) -> dict[int, datetime]:
     """Seats whose player is on vacation, with the time the vacation ends at the latest (budget)."""
-    from .models import Seat
+    from ..models import Seat
 
     now = now or timezone.now()
     away = Seat.objects.filter(game=game, user__profile__vacation_started_at__isnull=False).select_related(

@@ -6,7 +6,12 @@ once, so a page without JavaScript still says how long is left.
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from apps.games.clock import banks
+from apps.games.clock.controls import bank_words
+from apps.games.clock.deadlines import vacation_left
 
 MINUTE = 60
 HOUR = 60 * MINUTE
@@ -50,3 +55,23 @@ def urgent_seconds(length: timedelta | None) -> int:
 def seconds_until(deadline: datetime, now: datetime) -> int:
     """Whole seconds from ``now`` to ``deadline`` (0 once it has passed)."""
     return max(0, int((deadline - now).total_seconds()))
+
+
+def vacation_left_words(profile: Any, now: datetime | None = None) -> str:
+    """What is left of this year's vacation, in words ("29 days 4 h"; "no time" when spent)."""
+    left = vacation_left(profile, now).total_seconds()
+    return time_left_words(left) if left >= 1 else "no time"
+
+
+def clock_line(*, game: Any, seat: Any, decision: Any | None, now: datetime | None = None) -> str:
+    """The recipient's own bank in a "your move" mail: ``Your clock: 2 d 4 h left (+1 day per move, up
+    to 5 days)``. ``seat``: their Seat row; ``decision``: their open Decision row (None: none)."""
+    control = game.time_control
+    if decision is not None and banks.runs_on_bank(decision.timing):
+        if decision.deadline is not None:
+            left = banks.left_before(decision.deadline, now or datetime.now(UTC), seat, control)
+        else:
+            left = decision.remaining or timedelta(0)
+    else:
+        left = banks.bank_left(seat, control)
+    return f"Your clock: {bank_words(left)} left ({control.per_move()})"

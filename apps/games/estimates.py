@@ -1,0 +1,302 @@
+"""How long a game will take, said before it starts, and how long a finished game took.
+
+``estimate(game, players, length, control)`` answers from the site's own finished games with the same
+settings when there are at least ``SITE_MINIMUM`` of them, otherwise from the pace model: the table
+``estimate_table.TABLE`` that ``manage.py bench_pace`` writes (seeded bot games in simulated time,
+every seat a person who answers after a log-normal delay with median 2 h and p90 12 h, through the
+clock's banks and standing orders). It answers in milliseconds: a dictionary look-up, or for a custom
+length the nearest named length scaled by the length's size (``baogame.rules.lengths.size``), and for
+a custom control the named control nearest to it. The estimate always says which source it is.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import statistics
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from django.urls import reverse
+
+from baogame.rules import lengths as rule_lengths
+from baogame.rules.core import RuleError
+from baogame.rules.registry import get_engine, get_lengths
+
+from . import lengths as game_lengths
+from .clock.controls import DEFAULT_CONTROL, NAMED_CONTROLS, Control, ControlError, control_from
+from .errors import ServiceError
+from .estimate_table import TABLE
+from .models import Game
+
+#: Finished games with the same settings needed before the site's own record is used.
+SITE_MINIMUM = 20
+#: The most recent finished games read for an estimate.
+SITE_SAMPLE = 500
+SITE = "site"
+MODEL = "model"
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """An expected duration: typical (median) and p90 days, where they come from and from how many games."""
+
+    days_typical: float
+    days_p90: float
+    source: str
+    n: int
+
+    def to_json(self) -> dict[str, Any]:
+        """The API's ``estimate`` object."""
+        return {
+            "days_typical": round(self.days_typical, 1),
+            "days_p90": round(self.days_p90, 1),
+            "source": self.source,
+            "n": self.n,
+            "text": self.text(),
+        }
+
+    def text(self) -> str:
+        """The estimate in words, saying where it comes from."""
+        head = f"About {span(self.days_typical)} (9 games in 10 within {span(self.days_p90)})"
+        if self.source == SITE:
+            return f"{head}: {self.n} games of people with these settings have finished on this site."
+        return (
+            f"{head} with every seat a person answering a few times a day: the pace model's figure, as "
+            f"fewer than {SITE_MINIMUM} such games have finished on this site."
+        )
+
+
+def span(days: float) -> str:
+    """A duration in the unit people think in: ``5 hours``, ``9 days``, ``11 weeks``, ``2.5 years``."""
+    if days < 2:
+        return _plural(max(1, round(days * 24)), "hour")
+    if days < 21:
+        return _plural(round(days), "day")
+    if days < 120:
+        return _plural(round(days / 7), "week")
+    if days < 548:
+        return _plural(round(days / 30.44), "month")
+    years = round(days / 365.25, 1)
+    return f"{years:g} years"
+
+
+def _plural(n: int, unit: str) -> str:
+    return f"{n} {unit}" if n == 1 else f"{n} {unit}s"
+
+
+def estimate(
+    game: str,
+    players: int,
+    length: str,
+    control: str | Control,
+    *,
+    options: Mapping[str, Any] | None = None,
+) -> Estimate:
+    """The expected duration of a game of ``game`` at ``players`` seats with the length named ``length``
+    (``custom``: its values in ``options``) and the time control ``control`` (a name or a ``Control``).
+
+    ``ValueError`` for a game, table size or length the game does not have.
+    """
+    engine = get_engine(game)
+    if not engine.min_players <= players <= engine.max_players:
+        raise ValueError(f"{game} takes {engine.min_players}-{engine.max_players} players")
+    name = control if isinstance(control, str) else control.name
+    if length != rule_lengths.CUSTOM and name in NAMED_CONTROLS:
+        days = site_days(game, players, length, name)
+        if len(days) >= SITE_MINIMUM:
+            return Estimate(statistics.median(days), _p90(days), SITE, len(days))
+    return model_estimate(game, players, length, control, options=options)
+
+
+def estimate_for(
+    *,
+    engine: str,
+    players: int | None,
+    length: str | None,
+    control: str,
+    options: Mapping[str, Any] | None = None,
+    custom: Mapping[str, int] | None = None,
+) -> Estimate:
+    """The estimate for settings as a form or the API gives them, refused as game creation refuses them.
+
+    ``length`` None: ``options`` decide (the rules' default when they set nothing); ``custom``: the
+    values in ``options``. ``control``: a named control, or ``custom`` with ``custom``'s values
+    (seconds). ``players`` None: the game's one table size, or its smallest.
+    Codes: ``invalid_options`` (game, players, option values), ``invalid_length``, ``length_conflict``,
+    ``invalid_control``.
+    """
+    if engine not in Game.Engine.values:
+        raise ServiceError("invalid_options", f"unknown game {engine!r}")
+    eng = get_engine(engine)
+    if players is None:
+        players = eng.game_type.fixed_players or eng.min_players
+    if not eng.min_players <= players <= eng.max_players:
+        raise ServiceError("invalid_options", f"{engine} takes {eng.min_players}-{eng.max_players} players")
+    merged, name = game_lengths.options_with_length(
+        engine=engine, players=players, length=length, options=dict(options or {})
+    )
+    try:
+        eng.setup(players, merged, "options-check")
+        chosen: str | Control = control if control in NAMED_CONTROLS else control_from(control, custom)
+    except ControlError as exc:
+        raise ServiceError(exc.code, str(exc)) from None
+    except RuleError as exc:
+        raise ServiceError(exc.code, exc.message) from None
+    return estimate(engine, players, name or rule_lengths.CUSTOM, chosen, options=merged)
+
+
+def for_game(game: Game) -> Estimate:
+    """The estimate for a game's own settings (its length, options and control)."""
+    try:
+        return estimate(
+            game.engine,
+            game.players,
+            game.length or rule_lengths.CUSTOM,
+            game.time_control,
+            options=game.options,
+        )
+    except ValueError:  # a custom length no model row is near: the game's default length instead
+        default = game_lengths.default_name(game.engine, game.players)
+        return estimate(game.engine, game.players, default, game.time_control)
+
+
+def site_days(game: str, players: int, length: str, control: str) -> list[float]:
+    """The durations in days of the site's most recent finished games with these settings, people only
+    (a game with a bot seat from the start, or a bot test, plays at another pace)."""
+    rows = (
+        Game.objects.filter(
+            engine=game,
+            players=players,
+            length=length,
+            control=control,
+            status=Game.Status.FINISHED,
+            started_at__isnull=False,
+            finished_at__isnull=False,
+            bot_test=False,
+        )
+        .exclude(seats__bot__gt="")
+        .order_by("-finished_at")
+        .values_list("started_at", "finished_at")[:SITE_SAMPLE]
+    )
+    return [(end - start) / timedelta(days=1) for start, end in rows if start is not None and end is not None]
+
+
+def model_estimate(
+    game: str,
+    players: int,
+    length: str,
+    control: str | Control,
+    *,
+    options: Mapping[str, Any] | None = None,
+) -> Estimate:
+    """The pace model's expected duration (``estimate_table.TABLE``)."""
+    name = _nearest_control(control)
+    if length != rule_lengths.CUSTOM:
+        found = TABLE.get((game, players, length, name))
+        if found is None:
+            raise ValueError(f"no pace model row for {game}, {players} players, {length!r}, {name!r}")
+        median, p90, _deals, n = found
+        return Estimate(median, p90, MODEL, n)
+    return _custom_length(game, players, name, dict(options or {}))
+
+
+def model_days(game: str, players: int, length: str, control: str) -> float | None:
+    """The model's typical days for named settings (the bench's ``estimate_days``), None without a row."""
+    found = TABLE.get((game, players, length, control))
+    return None if found is None else found[0]
+
+
+def _custom_length(game: str, players: int, control: str, options: dict[str, Any]) -> Estimate:
+    """A custom length: the named length nearest in size, scaled by the sizes' ratio."""
+    lengths = get_lengths(game)
+    if lengths is None:
+        raise ValueError(f"{game} has no lengths")
+    wanted = rule_lengths.size(lengths, players=players, options=options)
+    rows = []
+    for named in lengths.named:
+        found = TABLE.get((game, players, named.name, control))
+        size = rule_lengths.size(lengths, players=players, options=named.options(players))
+        if found is not None and size:
+            rows.append((size, found))
+    if not rows or not wanted:
+        raise ValueError(f"no pace model row for a custom length of {game} at {players} players")
+    size, (median, p90, _deals, n) = min(rows, key=lambda row: abs(math.log(wanted / row[0])))
+    scale = wanted / size
+    return Estimate(median * scale, p90 * scale, MODEL, n)
+
+
+def _nearest_control(control: str | Control) -> str:
+    """The named control whose banks and windows are nearest to ``control`` (itself when named)."""
+    if isinstance(control, str):
+        return control if control in NAMED_CONTROLS else DEFAULT_CONTROL
+    if control.name in NAMED_CONTROLS and control == NAMED_CONTROLS[control.name]:
+        return control.name
+
+    def distance(named: Control) -> float:
+        return sum(
+            abs(
+                math.log(
+                    max(getattr(control, key).total_seconds(), 1)
+                    / max(getattr(named, key).total_seconds(), 1)
+                )
+            )
+            for key in ("initial", "increment", "reaction")
+        )
+
+    return min(NAMED_CONTROLS, key=lambda name: distance(NAMED_CONTROLS[name]))
+
+
+def _p90(days: list[float]) -> float:
+    if len(days) < 2:
+        return days[0]
+    return statistics.quantiles(days, n=10, method="inclusive")[8]
+
+
+def took_days(game: Game) -> float | None:
+    """How long a finished game took, in days (start to end); None for a game not finished."""
+    if game.status != Game.Status.FINISHED or game.started_at is None or game.finished_at is None:
+        return None
+    return (game.finished_at - game.started_at) / timedelta(days=1)
+
+
+def took_text(game: Game) -> str:
+    """``Took 9 weeks (from 4 January to 8 March 2027).``; "" for a game not finished."""
+    days = took_days(game)
+    if days is None or game.started_at is None or game.finished_at is None:
+        return ""
+    return f"Took {span(days)} ({game.started_at:%-d %B %Y} to {game.finished_at:%-d %B %Y})."
+
+
+def form_context(form: Any) -> dict[str, Any]:
+    """What the new-game form's estimate include needs: the estimate of the form's initial settings,
+    the JSON endpoint and each game's length value fields (``static/js/estimate.js``)."""
+    initial = {name: form[name].value() for name in ("engine", "players", "control")}
+    engine = str(initial["engine"] or Game.Engine.values[0])
+    try:
+        players = int(initial["players"]) if initial["players"] not in (None, "") else None
+        found: Estimate | None = estimate_for(
+            engine=engine,
+            players=players,
+            length=None,
+            control=str(initial["control"] or DEFAULT_CONTROL),
+        )
+    except (ServiceError, ValueError):
+        found = None
+    return {
+        "estimate": found,
+        "url": reverse("games:estimate"),
+        "length_keys": json.dumps(
+            {name: list(game_lengths.length_keys(name)) for name in Game.Engine.values}
+        ),
+    }
+
+
+def page_context(game: Game) -> dict[str, Any]:
+    """A game page's duration line: before the start the estimate (``estimate``), once finished how
+    long it took (``took_text``); nothing while it is played."""
+    if game.status == Game.Status.OPEN:
+        return {"estimate": for_game(game)}
+    return {"took_text": took_text(game)}

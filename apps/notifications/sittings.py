@@ -1,0 +1,58 @@
+"""Mails about sittings: the invitation (with an .ics of the agreed sittings) and the reminder 15
+minutes before. The sittings app claims each (sitting, person, kind) once and asks for delivery
+through ``sitting_message``; the person's mail preferences for invitations and reminders apply."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.dispatch import receiver
+from django.utils import timezone
+
+from apps.sittings import ics
+from apps.sittings.models import Sitting, SittingReminder
+from apps.sittings.signals import sitting_message
+
+from .compose import local_time, user_zone
+from .mails import compose_mail, game_link
+from .models import Category
+from .preferences import OFF, mode_for
+
+
+@receiver(sitting_message, dispatch_uid="notifications.sitting_message")
+def on_sitting_message(
+    sender: Any, *, sitting: Sitting, user_id: int, kind: str, series: list[Sitting], **kwargs: Any
+) -> None:
+    if kind not in (SittingReminder.Kind.INVITATION, SittingReminder.Kind.MAIL):
+        return
+    user = get_user_model().objects.filter(pk=user_id, is_active=True).select_related("profile").first()
+    if user is None or not user.email:
+        return
+    invitation = kind == SittingReminder.Kind.INVITATION
+    category = Category.INVITATION if invitation else Category.REMINDER
+    if mode_for(user, category, "mail") == OFF:
+        return
+    game = sitting.game
+    zone = user_zone(user)
+    times = [
+        f"{local_time(s.starts_at, user)} to {timezone.localtime(s.ends_at, zone):%H:%M}" for s in series
+    ]
+    subject = f"[baogame] {game}: " + (
+        "sitting agreed" if invitation else f"the sitting starts at {local_time(sitting.starts_at, user)}"
+    )
+    message = compose_mail(
+        user=user,
+        subject=subject[:200],
+        template="sitting",
+        context={
+            "game_name": str(game),
+            "invitation": invitation,
+            "times": times,
+            "link": game_link(game, user),
+        },
+        category=category,
+    )
+    if invitation:
+        message.attach("sitting.ics", ics.sittings_ics(series, now=timezone.now()), "text/calendar")
+    message.send()

@@ -1,0 +1,52 @@
+"""Sittings as iCalendar events (RFC 5545): the invitation mail's attachment and the calendar feed's
+entries. They name the game and its time only: nothing of the cards."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from urllib.parse import urlsplit
+
+from django.conf import settings
+from icalendar import Calendar, Event
+
+from .models import Sitting
+
+
+def uid(sitting: Sitting) -> str:
+    """A sitting's stable calendar uid, the same in the invitation and in the feed."""
+    host = urlsplit(settings.SITE_URL).hostname or "baogame"
+    return f"sitting-{sitting.pk}@{host}"
+
+
+def summary(sitting: Sitting) -> str:
+    return f"{sitting.game}: sitting ({sitting.game.get_engine_display()})"
+
+
+def description(sitting: Sitting) -> str:
+    return (
+        f"An agreed sitting of {sitting.game}: the table plays together at live speed. "
+        f"Open the game page to join: {url(sitting)}"
+    )
+
+
+def url(sitting: Sitting) -> str:
+    return settings.SITE_URL + sitting.game.get_absolute_url()
+
+
+def sittings_ics(sittings: list[Sitting], *, now: datetime) -> bytes:
+    """A calendar file with one event per sitting (times in UTC; calendar programs show them local)."""
+    cal = Calendar()
+    cal.add("prodid", "-//baogame//sittings//EN")
+    cal.add("version", "2.0")
+    cal.add("method", "PUBLISH")
+    for sitting in sittings:
+        event = Event()
+        event.add("uid", uid(sitting))
+        event.add("dtstamp", now)
+        event.add("dtstart", sitting.starts_at)
+        event.add("dtend", sitting.ends_at)
+        event.add("summary", summary(sitting))
+        event.add("description", description(sitting))
+        event.add("url", url(sitting))
+        cal.add_component(event)
+    return cal.to_ical()

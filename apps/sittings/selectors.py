@@ -1,0 +1,220 @@
+"""Reads of the sittings for the page, the API and the mails: the table's business only.
+
+Proposals, answers, sittings and presence are shown to the table (its human players and the league's
+organiser), never to watchers, never in public API answers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from django.contrib.auth.models import AnonymousUser, User
+from django.utils import timezone
+
+from apps.accounts.models import display_name
+from apps.games.models import Game, Seat
+
+from . import organisers
+from .models import ProposedTime, SeatPresence, Sitting, SittingProposal
+
+#: A seat is present when its player's game page asked the server within this span.
+PRESENCE_WINDOW = timedelta(seconds=30)
+#: How long an "everyone is here: play now" offer waits for answers.
+AD_HOC_OFFER_LIFE = timedelta(minutes=5)
+
+
+def _human_seat_rows(game: Game) -> list[Seat]:
+    return [
+        s
+        for s in Seat.objects.filter(game=game).select_related("user__profile").order_by("position")
+        if s.user_id and not s.bot and not s.bot_hold
+    ]
+
+
+def human_seats(game: Game) -> dict[int, int]:
+    """The seats people hold, position -> user id (bot seats and seats an organiser handed over left out)."""
+    return {s.position: s.user_id for s in _human_seat_rows(game) if s.user_id is not None}
+
+
+def human_seat_of(*, game: Game, user: User | AnonymousUser | None) -> int | None:
+    """The user's seat when they hold one as a person, else None."""
+    if user is None or not user.is_authenticated:
+        return None
+    return next((p for p, u in human_seats(game).items() if u == user.pk), None)
+
+
+def may_see(*, game: Game, user: User | AnonymousUser | None) -> bool:
+    """The table: a seated person or the league's organiser."""
+    if user is None or not user.is_authenticated:
+        return False
+    return human_seat_of(game=game, user=user) is not None or organisers.is_organiser(game, user)
+
+
+def present_seats(*, game: Game, now: datetime | None = None) -> set[int]:
+    """Human seats whose player's page asked within ``PRESENCE_WINDOW``."""
+    now = now or timezone.now()
+    humans = human_seats(game)
+    rows = SeatPresence.objects.filter(game=game, seen_at__gte=now - PRESENCE_WINDOW)
+    return {p for p, u in rows.values_list("position", "user_id") if humans.get(p) == u}
+
+
+def everyone_here(*, game: Game, now: datetime | None = None) -> bool:
+    """Whether every human seat is present (a table without people never is)."""
+    humans = set(human_seats(game))
+    return bool(humans) and present_seats(game=game, now=now) >= humans
+
+
+def current_sitting(*, game: Game, now: datetime | None = None) -> Sitting | None:
+    """The sitting under way now (started, not ended), if any."""
+    now = now or timezone.now()
+    return (
+        Sitting.objects.filter(game=game, starts_at__lte=now, ends_at__gt=now)
+        .exclude(status__in=[Sitting.Status.ENDED, Sitting.Status.CANCELLED])
+        .order_by("starts_at")
+        .first()
+    )
+
+
+def upcoming_sittings(*, game: Game, now: datetime | None = None, limit: int = 10) -> list[Sitting]:
+    now = now or timezone.now()
+    return list(
+        Sitting.objects.filter(game=game, ends_at__gt=now)
+        .exclude(status__in=[Sitting.Status.ENDED, Sitting.Status.CANCELLED])
+        .order_by("starts_at")[:limit]
+    )
+
+
+def open_proposals(*, game: Game, now: datetime | None = None) -> list[SittingProposal]:
+    """Proposals with a time still open, newest first, times and answers read."""
+    now = now or timezone.now()
+    proposals = list(
+        SittingProposal.objects.filter(game=game, closed_at=None)
+        .select_related("proposer__profile")
+        .prefetch_related("times__answers")
+        .order_by("-created_at", "-pk")
+    )
+    return [p for p in proposals if any(_time_open(p, t, now) for t in p.times.all())]
+
+
+def _time_open(proposal: SittingProposal, row: ProposedTime, now: datetime) -> bool:
+    if row.status != ProposedTime.Status.OPEN:
+        return False
+    if proposal.kind == SittingProposal.Kind.AD_HOC:
+        return row.starts_at + AD_HOC_OFFER_LIFE > now
+    return row.starts_at > now or proposal.recurrence is not None
+
+
+def latest_open_proposal(*, game: Game, now: datetime | None = None) -> SittingProposal | None:
+    found = open_proposals(game=game, now=now)
+    return found[0] if found else None
+
+
+@dataclass
+class TimeRow:
+    index: int
+    starts_at: datetime
+    status: str
+    answers: dict[int, bool]
+    mine: bool | None
+    #: (seat name, "yes" | "no" | "?") for every human seat, for the page.
+    words: list[tuple[str, str]] = field(default_factory=list)
+
+
+@dataclass
+class ProposalRow:
+    id: int
+    kind: str
+    proposer: str
+    length_minutes: int
+    recurrence: dict[str, object] | None
+    times: list[TimeRow] = field(default_factory=list)
+
+
+def _words(rows: list[Seat], answers: dict[int, bool]) -> list[tuple[str, str]]:
+    return [
+        (s.label, "?" if s.position not in answers else "yes" if answers[s.position] else "no") for s in rows
+    ]
+
+
+@dataclass
+class Panel:
+    """What the table sees of the game's sittings."""
+
+    my_seat: int | None
+    may_propose: bool
+    #: Offer "everyone is here: play now": all present, nothing under way, no ad-hoc offer open.
+    offer_play_now: bool
+    seats: dict[int, str]
+    present: set[int]
+    everyone_here: bool
+    proposals: list[ProposalRow]
+    sittings: list[Sitting]
+    current: Sitting | None
+
+
+def panel(*, game: Game, user: User | AnonymousUser | None, now: datetime | None = None) -> Panel | None:
+    """The sittings panel for ``user``; None for anyone outside the table (watchers, strangers)."""
+    now = now or timezone.now()
+    if not may_see(game=game, user=user):
+        return None
+    seat = human_seat_of(game=game, user=user)
+    rows = _human_seat_rows(game)
+    present = present_seats(game=game, now=now)
+    proposals = []
+    for proposal in open_proposals(game=game, now=now):
+        proposals.append(
+            ProposalRow(
+                id=proposal.pk,
+                kind=proposal.kind,
+                proposer=display_name(proposal.proposer) if proposal.proposer else "(gone)",
+                length_minutes=int(proposal.length.total_seconds() // 60),
+                recurrence=proposal.recurrence,
+                times=[
+                    TimeRow(
+                        index=t.index,
+                        starts_at=t.starts_at,
+                        status=t.status,
+                        answers={a.position: a.accept for a in t.answers.all()},
+                        mine=next((a.accept for a in t.answers.all() if a.position == seat), None),
+                        words=_words(rows, {a.position: a.accept for a in t.answers.all()}),
+                    )
+                    for t in proposal.times.all()
+                ],
+            )
+        )
+    current = current_sitting(game=game, now=now)
+    everyone = bool(rows) and present >= {s.position for s in rows}
+    return Panel(
+        my_seat=seat,
+        may_propose=not game.is_over,
+        offer_play_now=everyone
+        and seat is not None
+        and current is None
+        and not game.is_over
+        and not any(p.kind == SittingProposal.Kind.AD_HOC for p in proposals),
+        seats={s.position: s.label for s in rows},
+        present=present,
+        everyone_here=everyone,
+        proposals=proposals,
+        sittings=upcoming_sittings(game=game, now=now),
+        current=current,
+    )
+
+
+def sittings_for_user(*, user: User, now: datetime | None = None) -> list[Sitting]:
+    """The agreed sittings still to come (or under way) of the games where ``user`` holds a seat as a
+    person, for the calendar feed."""
+    now = now or timezone.now()
+    return list(
+        Sitting.objects.filter(
+            game__seats__user=user,
+            game__seats__bot="",
+            game__status__in=[Game.Status.OPEN, Game.Status.ACTIVE, Game.Status.PAUSED],
+            ends_at__gt=now,
+        )
+        .exclude(status__in=[Sitting.Status.ENDED, Sitting.Status.CANCELLED])
+        .select_related("game")
+        .order_by("starts_at", "pk")
+        .distinct()
+    )

@@ -1,0 +1,22 @@
+"""``{% sittings_panel %}``: the game page's "Sittings" panel, for the table only (empty for others)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import template
+
+from .. import selectors, services
+from ..views import panel_context
+
+register = template.Library()
+
+
+@register.inclusion_tag("sittings/_panel.html", takes_context=True)
+def sittings_panel(context: dict[str, Any]) -> dict[str, Any]:
+    request, game = context["request"], context["game"]
+    if not selectors.may_see(game=game, user=request.user):
+        return {"panel": None}
+    # The game page's own request: the player is at the table now (the panel's polls keep it so).
+    services.presence_seen(game=game, user=request.user)
+    return {**panel_context(request, game), "csrf_token": context.get("csrf_token")}

@@ -1,0 +1,72 @@
+/* baogame: the expected duration of a game, said while its settings are chosen (the new-game form).
+ *
+ * An element with the class "estimate" and data-estimate-url inside a form.game-form shows the site's
+ * estimate for the form's game (data-game-field of the form), seats (data-seats-field), length (the
+ * chosen game's radio buttons "length_<game>", a custom length's values from data-length-keys: per
+ * game, the names of its value fields) and time control (data-control-field, and a custom control's
+ * values from data-control-keys, "<server key>=<form field in hours>,…"). It asks the server again whenever they change; the server answers
+ * from the site's finished games or from the pace model, and says which. Without this script the
+ * element keeps the estimate of the form's initial settings. No inline script (Content-Security-Policy).
+ */
+(function () {
+  "use strict";
+
+  function field(form, name) {
+    if (!name) return "";
+    var checked = form.querySelector('input[name="' + name + '"]:checked');
+    if (checked) return checked.value;
+    var el = form.querySelector('select[name="' + name + '"]:not(:disabled), input[name="' + name + '"]:not([type=radio]):not(:disabled)');
+    return el ? el.value : "";
+  }
+
+  function query(form, out) {
+    var game = field(form, form.dataset.gameField);
+    var params = new URLSearchParams();
+    params.set("game", game);
+    var players = field(form, form.dataset.seatsField);
+    if (players) params.set("players", players);
+    var length = field(form, "length_" + game);
+    if (length) params.set("length", length);
+    var keys = {};
+    try { keys = JSON.parse(out.dataset.lengthKeys || "{}"); } catch (e) { keys = {}; }
+    if (length === "custom") {
+      (keys[game] || []).forEach(function (key) {
+        var value = field(form, key);
+        if (value) params.set(key, value);
+      });
+    }
+    var control = field(form, out.dataset.controlField);
+    if (control) params.set("control", control);
+    if (control === "custom") {  // "initial=control_initial_hours,…": the form asks hours, the server seconds
+      (out.dataset.controlKeys || "").split(",").forEach(function (pair) {
+        var names = pair.split("="), hours = parseFloat(field(form, names[1]));
+        if (names[1] && hours > 0) params.set(names[0], String(Math.round(hours * 3600)));
+      });
+    }
+    return params.toString();
+  }
+
+  function watchEstimate(form, out) {
+    var asked = "", timer = null;
+    function ask() {
+      var q = query(form, out);
+      if (q === asked) return;
+      asked = q;
+      fetch(out.dataset.estimateUrl + "?" + q, { credentials: "same-origin", headers: { Accept: "application/json" } })
+        .then(function (reply) { return reply.json().then(function (body) { return { ok: reply.ok, body: body }; }); })
+        .then(function (r) {
+          if (q !== asked) return;  // a newer question is on its way
+          out.textContent = r.ok ? "Expected duration: " + r.body.text : "No estimate for these settings: " + r.body.detail;
+        })
+        .catch(function () { /* keep the last estimate shown */ });
+    }
+    function later() { clearTimeout(timer); timer = setTimeout(ask, 250); }
+    form.addEventListener("change", later);
+    form.addEventListener("input", later);
+    ask();
+  }
+
+  document.querySelectorAll("form.game-form .estimate[data-estimate-url]").forEach(function (out) {
+    watchEstimate(out.closest("form"), out);
+  });
+})();

@@ -1,0 +1,147 @@
+"""Inside a sitting the game runs on the live control for the players at the table; afterwards it
+returns to its own control with their banks as they were. An absent player's clock keeps its
+correspondence bank and deadline: a sitting cannot rush them."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.utils import timezone
+
+from apps.games.models import Decision, Game, Seat
+from apps.sittings import lifecycle, services
+from apps.sittings.models import Sitting
+from tests.factories import GameFactory, UserFactory
+
+pytestmark = pytest.mark.django_db
+
+LIVE_BANK = 15 * 60
+
+
+@pytest.fixture
+def table(toy_engine: str) -> tuple[Game, list[Any]]:
+    """A started 3-seat toy game on the daily control: seat 0 owes the first turn."""
+    people = [UserFactory() for _ in range(3)]
+    return GameFactory(engine=toy_engine, players=3, seated=people), people
+
+
+def _owner(game: Game) -> Decision:
+    return Decision.objects.get(game=game)
+
+
+def _start(game: Game, people: list[Any], present: list[int], now: Any) -> Sitting:
+    for position in present:
+        services.presence_seen(game=game, user=people[position], now=now)
+    sitting = Sitting.objects.create(game=game, starts_at=now, ends_at=now + timedelta(hours=1))
+    lifecycle.advance(now=now, game=game)
+    sitting.refresh_from_db()
+    return sitting
+
+
+def test_a_present_player_plays_on_a_live_bank_and_gets_their_own_back_at_the_end(
+    table: tuple[Game, list[Any]],
+) -> None:
+    game, people = table
+    turn = _owner(game)
+    now = timezone.now()
+    own_left = (turn.deadline - now).total_seconds()  # type: ignore[operator]
+
+    sitting = _start(game, people, [turn.seat, (turn.seat + 1) % 3], now)
+    game.refresh_from_db()
+    live_deadline = _owner(game).deadline
+    end = now + timedelta(minutes=1)
+    for position in (turn.seat, (turn.seat + 1) % 3):
+        services.presence_seen(game=game, user=people[position], now=end)
+    lifecycle.end_vote(game=game, user=people[turn.seat], now=end)
+    lifecycle.end_vote(game=game, user=people[(turn.seat + 1) % 3], now=end)
+    game.refresh_from_db()
+
+    assert sitting.status == Sitting.Status.LIVE
+    assert live_deadline == now + timedelta(seconds=LIVE_BANK)
+    assert game.control == "daily"
+    assert abs((_owner(game).deadline - end).total_seconds() - own_left) < 1  # type: ignore[operator]
+
+
+def test_the_game_is_live_during_the_sitting_and_back_on_its_control_after(
+    table: tuple[Game, list[Any]],
+) -> None:
+    game, people = table
+    now = timezone.now()
+
+    sitting = _start(game, people, [0, 1, 2], now)
+    during = Game.objects.get(pk=game.pk).control
+    lifecycle.advance(now=sitting.ends_at, game=game)
+
+    assert (during, Game.objects.get(pk=game.pk).control) == ("live", "daily")
+
+
+def test_an_absent_players_deadline_keeps_its_correspondence_rate(table: tuple[Game, list[Any]]) -> None:
+    game, people = table
+    turn = _owner(game)
+    before = turn.deadline
+    others = [p for p in range(3) if p != turn.seat]
+
+    _start(game, people, others, timezone.now())
+
+    assert _owner(game).deadline == before
+    assert Game.objects.get(pk=game.pk).control == "live"
+    assert Seat.objects.get(game=game, position=turn.seat).bank_runs_out_at == before
+
+
+def test_a_player_who_arrives_during_the_sitting_joins_the_live_play(table: tuple[Game, list[Any]]) -> None:
+    game, people = table
+    turn = _owner(game)
+    now = timezone.now()
+    others = [p for p in range(3) if p != turn.seat]
+    _start(game, people, others, now)
+    later = now + timedelta(minutes=5)
+
+    joined = lifecycle.arrive(game=game, position=turn.seat, now=later)
+
+    assert joined
+    assert _owner(game).deadline == later + timedelta(seconds=LIVE_BANK)
+    assert not lifecycle.arrive(game=game, position=turn.seat, now=later)
+
+
+def test_moves_inside_the_sitting_run_on_live_banks_and_the_game_goes_back_after(
+    table: tuple[Game, list[Any]],
+) -> None:
+    from apps.games import pipeline
+    from baogame.rules.registry import get_engine
+
+    game, people = table
+    now = timezone.now()
+    sitting = _start(game, people, [0, 1, 2], now)
+    game.refresh_from_db()
+    turn = _owner(game)
+    action = get_engine(game.engine).legal_actions(game.state, turn.seat)[0]
+
+    pipeline.submit_action(
+        game_id=game.pk, user=people[turn.seat], action={**action, "decision_id": turn.decision_id}
+    )
+    following = list(Decision.objects.filter(game=game))
+    lifecycle.advance(now=sitting.ends_at, game=game)
+    game.refresh_from_db()
+
+    assert following and all(
+        d.deadline and d.deadline - timezone.now() <= timedelta(seconds=LIVE_BANK) for d in following
+    )
+    assert game.control == "daily"
+
+
+def test_an_ad_hoc_sitting_switches_the_game_to_live_as_soon_as_all_accept(
+    table: tuple[Game, list[Any]],
+) -> None:
+    game, people = table
+    now = timezone.now()
+    for user in people:
+        services.presence_seen(game=game, user=user, now=now)
+
+    offer = services.ad_hoc_offer(game=game, user=people[0], now=now)
+    for user in people[1:]:
+        services.answer(game=game, user=user, proposal_id=offer.pk, accept=True, now=now)
+
+    assert Sitting.objects.get(game=game).status == Sitting.Status.LIVE
+    assert Game.objects.get(pk=game.pk).control == "live"

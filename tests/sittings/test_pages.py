@@ -1,0 +1,156 @@
+"""The "Sittings" panel of the game page: the table proposes in its own time zone and answers; watchers
+see nothing of it; the panel's own polls record presence."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.utils import timezone
+
+from apps.games.models import Game
+from apps.sittings import selectors
+from apps.sittings.models import ProposedTime, SeatPresence, Sitting
+from tests.factories import GameFactory, UserFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def _client(user: Any) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+@pytest.fixture
+def table() -> tuple[Game, list[Any]]:
+    people = [UserFactory() for _ in range(3)]
+    return GameFactory(engine="baobei", players=3, seated=people), people
+
+
+def test_a_player_sees_the_panel_and_a_watcher_does_not(table: tuple[Game, list[Any]]) -> None:
+    game, people = table
+    url = game.get_absolute_url()
+
+    mine = _client(people[0]).get(url).content.decode()
+    watched = _client(UserFactory()).get(url).content.decode()
+
+    assert 'id="sittings"' in mine
+    assert 'id="sittings"' not in watched
+    assert "Sittings</h2>" not in watched and "sittings-live" not in watched
+
+
+def test_a_time_is_proposed_in_the_proposers_own_time_zone(table: tuple[Game, list[Any]]) -> None:
+    """20:00 on a summer day in Berlin is 18:00 UTC."""
+    game, people = table
+    people[0].profile.time_zone = "Europe/Berlin"
+    people[0].profile.save()
+    day = (timezone.now() + timedelta(days=30)).date().replace(month=7, day=14)
+    if day <= timezone.now().date():
+        day = day.replace(year=day.year + 1)
+
+    response = _client(people[0]).post(
+        f"/games/{game.public_id}/sittings/propose/",
+        {"day1": day.isoformat(), "at1": "20:00", "length": "60"},
+    )
+
+    assert response.status_code == 302
+    row = ProposedTime.objects.get(proposal__game=game)
+    assert row.starts_at == datetime(day.year, 7, 14, 18, 0, tzinfo=UTC)
+
+
+def test_players_answer_on_the_page_and_the_sitting_is_listed(table: tuple[Game, list[Any]]) -> None:
+    game, people = table
+    day = (timezone.now() + timedelta(days=3)).date().isoformat()
+    _client(people[0]).post(f"/games/{game.public_id}/sittings/propose/", {"day1": day, "at1": "19:30"})
+    pid = game.sitting_proposals.get().pk
+
+    for user in people[1:]:
+        response = _client(user).post(
+            f"/games/{game.public_id}/sittings/{pid}/answer/",
+            {"index": "1", "accept": "yes"},
+            HTTP_HX_REQUEST="true",
+        )
+
+    assert response.status_code == 200
+    assert "Agreed sittings" in response.content.decode()
+    assert Sitting.objects.filter(game=game).count() == 1
+
+
+def test_a_refused_proposal_says_why_with_its_code(table: tuple[Game, list[Any]]) -> None:
+    game, people = table
+
+    response = _client(people[0]).post(
+        f"/games/{game.public_id}/sittings/propose/",
+        {"day1": "2001-01-01", "at1": "10:00"},
+        HTTP_HX_REQUEST="true",
+    )
+
+    assert "(bad_times)" in response.content.decode()
+
+
+def test_a_watcher_cannot_poll_propose_or_answer(table: tuple[Game, list[Any]]) -> None:
+    game, people = table
+    watcher = _client(UserFactory())
+
+    answers = [
+        watcher.get(f"/games/{game.public_id}/sittings/"),
+        watcher.post(f"/games/{game.public_id}/sittings/propose/", {"day1": "2030-01-01", "at1": "10:00"}),
+    ]
+
+    assert [r.status_code for r in answers] == [403, 403]
+    assert not game.sitting_proposals.exists()
+
+
+def test_the_panels_poll_records_presence_and_it_lapses_after_30_seconds(
+    table: tuple[Game, list[Any]],
+) -> None:
+    game, people = table
+
+    _client(people[1]).get(f"/games/{game.public_id}/sittings/", HTTP_HX_REQUEST="true")
+
+    now = timezone.now()
+    assert selectors.present_seats(game=game, now=now) == {1}
+    assert selectors.present_seats(game=game, now=now + timedelta(seconds=31)) == set()
+
+
+def test_a_watchers_visit_records_no_presence(table: tuple[Game, list[Any]]) -> None:
+    game, _ = table
+
+    _client(UserFactory()).get(game.get_absolute_url())
+
+    assert not SeatPresence.objects.filter(game=game).exists()
+
+
+def test_opening_the_game_page_counts_as_presence(table: tuple[Game, list[Any]]) -> None:
+    game, people = table
+
+    for user in people:
+        _client(user).get(game.get_absolute_url())
+
+    panel = selectors.panel(game=game, user=people[0])
+    assert panel is not None
+    assert panel.everyone_here
+
+
+def test_when_everyone_has_the_page_open_it_offers_play_now_and_all_yes_start_a_sitting(
+    table: tuple[Game, list[Any]],
+) -> None:
+    game, people = table
+    clients = [_client(user) for user in people]
+    for client in clients:
+        client.get(game.get_absolute_url())
+
+    polled = clients[0].get(f"/games/{game.public_id}/sittings/", HTTP_HX_REQUEST="true").content.decode()
+    clients[0].post(f"/games/{game.public_id}/sittings/play-now/", HTTP_HX_REQUEST="true")
+    pid = game.sitting_proposals.get().pk
+    for client in clients[1:]:
+        answered = client.post(
+            f"/games/{game.public_id}/sittings/{pid}/answer/", {"accept": "yes"}, HTTP_HX_REQUEST="true"
+        )
+
+    assert "Everyone is here." in polled
+    assert "A sitting is under way" in answered.content.decode()
+    assert Sitting.objects.get(game=game).kind == Sitting.Kind.AD_HOC

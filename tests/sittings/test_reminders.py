@@ -1,0 +1,135 @@
+"""Agreed sittings reach people: an invitation mail with an .ics, the calendar feed, and a reminder
+mail and push 15 minutes before, each sent once per (sitting, person, kind)."""
+
+from __future__ import annotations
+
+import threading
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.core import mail
+from django.db import connection
+from django.utils import timezone
+from icalendar import Calendar
+
+from apps.games.models import Game
+from apps.notifications import calendar
+from apps.sittings import reminders, services
+from apps.sittings.models import Sitting, SittingReminder
+from tests.conftest import requires_postgres
+from tests.factories import GameFactory, UserFactory
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def table() -> tuple[Game, list[Any]]:
+    people = [UserFactory() for _ in range(3)]
+    return GameFactory(engine="baobei", players=3, seated=people), people
+
+
+def _agree(game: Game, people: list[Any], capture: Any, *, hours: float = 30) -> Sitting:
+    mail.outbox.clear()
+    with capture(execute=True):
+        proposal = services.proposal_create(
+            game=game, user=people[0], times=[timezone.now() + timedelta(hours=hours)]
+        )
+        for user in people[1:]:
+            services.answer(game=game, user=user, proposal_id=proposal.pk, accept=True)
+    return Sitting.objects.get(game=game)
+
+
+def test_every_player_gets_one_invitation_with_a_calendar_file(
+    table: tuple[Game, list[Any]], django_capture_on_commit_callbacks: Any
+) -> None:
+    game, people = table
+
+    sitting = _agree(game, people, django_capture_on_commit_callbacks)
+    again = reminders.invitations_send(sitting_ids=[sitting.pk])
+
+    invitations = [m for m in mail.outbox if "sitting agreed" in m.subject]
+    assert sorted(m.to[0] for m in invitations) == sorted(u.email for u in people)
+    assert again == 0
+    attached = invitations[0].attachments[0]
+    events = list(Calendar.from_ical(attached[1]).walk("VEVENT"))
+    assert [e.decoded("dtstart") for e in events] == [sitting.starts_at]
+    assert attached[2] == "text/calendar"
+
+
+def test_the_reminders_go_out_15_minutes_before_once_each(
+    table: tuple[Game, list[Any]], django_capture_on_commit_callbacks: Any
+) -> None:
+    game, people = table
+    sitting = _agree(game, people, django_capture_on_commit_callbacks)
+    mail.outbox.clear()
+
+    early = reminders.reminders_send_due(now=sitting.starts_at - timedelta(minutes=20))
+    due = reminders.reminders_send_due(now=sitting.starts_at - timedelta(minutes=14))
+    repeated = reminders.reminders_send_due(now=sitting.starts_at - timedelta(minutes=5))
+
+    assert (early, due, repeated) == (0, 6, 0)  # a mail and a push for each of three players
+    assert sorted(m.to[0] for m in mail.outbox) == sorted(u.email for u in people)
+    assert all("starts at" in m.subject for m in mail.outbox)
+    assert SittingReminder.objects.filter(sitting=sitting, kind=SittingReminder.Kind.PUSH).count() == 3
+
+
+@requires_postgres
+@pytest.mark.django_db(transaction=True)
+def test_two_beats_at_once_remind_each_person_once(table: tuple[Game, list[Any]]) -> None:
+    """Two workers run the beat at the same moment: the claim rows' unique constraint lets one send."""
+    game, people = table
+    start = timezone.now() + timedelta(minutes=10)
+    sitting = Sitting.objects.create(game=game, starts_at=start, ends_at=start + timedelta(hours=1))
+    counts: list[int] = []
+    barrier = threading.Barrier(2)
+
+    def beat() -> None:
+        try:
+            barrier.wait()
+            counts.append(reminders.reminders_send_due())
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=beat) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+    assert sum(counts) == 6
+    assert SittingReminder.objects.filter(sitting=sitting).count() == 6
+    assert len([m for m in mail.outbox if "starts at" in m.subject]) == 3
+
+
+def test_an_agreed_sitting_is_in_the_players_calendar_feed_only(
+    table: tuple[Game, list[Any]], django_capture_on_commit_callbacks: Any
+) -> None:
+    game, people = table
+    sitting = _agree(game, people, django_capture_on_commit_callbacks)
+    watcher = UserFactory()
+
+    mine = Calendar.from_ical(calendar.feed_ics(user=people[1]))
+    theirs = Calendar.from_ical(calendar.feed_ics(user=watcher))
+
+    entries = [e for e in mine.walk("VEVENT") if str(e["uid"]).startswith("sitting-")]
+    assert [(e.decoded("dtstart"), e.decoded("dtend")) for e in entries] == [
+        (sitting.starts_at, sitting.ends_at)
+    ]
+    assert not [e for e in theirs.walk("VEVENT") if str(e["uid"]).startswith("sitting-")]
+
+
+def test_a_reminder_respects_an_unsubscribed_reminder_category(
+    table: tuple[Game, list[Any]], django_capture_on_commit_callbacks: Any
+) -> None:
+    from apps.notifications import preferences
+
+    game, people = table
+    sitting = _agree(game, people, django_capture_on_commit_callbacks)
+    preferences.cell_set(user=people[2], category="reminders", channel="mail", mode="off")
+    mail.outbox.clear()
+
+    reminders.reminders_send_due(now=sitting.starts_at - timedelta(minutes=10))
+
+    assert people[2].email not in [m.to[0] for m in mail.outbox]
+    assert len(mail.outbox) == 2
