@@ -61,8 +61,8 @@ bench: venv
 	$(PY) manage.py loadtest --clients 32 --seconds 20 --rate 0 --floor "$$(tail -n 1 var/floor.txt)"
 	$(PY) manage.py loadtest --clients 32 --seconds 20 --rate 300 --floor "$$(tail -n 1 var/floor.txt)"
 	$(PY) manage.py bench_ladder
-	$(PY) -m baogame.rules.bench baobei --games 200
-	$(PY) -m baogame.rules.bench baohuang --games 50
+	$(PY) -m bench.engines baobei --games 200
+	$(PY) -m bench.engines baohuang --games 50
 	$(PY) manage.py bench_deadlines --games 2000
 	$(PY) manage.py bench_store
 

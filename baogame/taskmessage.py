@@ -1,4 +1,4 @@
-"""Send a Celery task message without Celery's per-call machinery (issue 18 point 2, a leaner move).
+"""Send a Celery task message without Celery's per-call machinery.
 
 Nearly every move queues a task after commit (``notify_move_applied`` when someone is to be mailed; a bot
 or deadline task otherwise), and ``Task.apply_async`` costs more CPU than the rest of the move's

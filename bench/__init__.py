@@ -3,7 +3,7 @@
 ``rehearsal`` (with ``rehearsal_checks``) plays two web nodes, two workers and beat with a node and a
 worker killed, and checks every game; ``apiclient`` holds what it shares with ``loadtest``.
 
-They run under their old names: ``python -m baogame.rules.bench``, ``manage.py bench_deadlines`` and
+The engines run as ``python -m bench.engines``; ``manage.py bench_deadlines`` and
 ``manage.py loadtest`` are thin wrappers around these modules, as is ``manage.py rehearsal``.
 ``profile_moves`` and ``profiles/`` profile a move request (``profiles/README.md``); ``ladder`` serves
 a move request's work in steps from the stack's floor to the site (``manage.py bench_ladder``).

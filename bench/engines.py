@@ -1,4 +1,4 @@
-"""Engine benchmark: ``python -m baogame.rules.bench baobei|baohuang --games N``.
+"""Engine benchmark: ``python -m bench.engines baobei|baohuang --games N``.
 
 Plays N complete games with each game's bots (``bots.BOTS``), every seat driven only by its own
 ``view()``, and prints games/s and applied actions/s, then one JSON line. The time counted is the
@@ -47,7 +47,7 @@ def play_game(
 
 def main(argv: list[str] | None = None) -> int:
     """Run the benchmark from the command line."""
-    parser = argparse.ArgumentParser(prog="python -m baogame.rules.bench")
+    parser = argparse.ArgumentParser(prog="python -m bench.engines")
     parser.add_argument("game", choices=sorted(DEFAULT_PLAYERS))
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--players", type=int, default=None)

@@ -8,6 +8,7 @@ never run.
 from __future__ import annotations
 
 import ast
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -159,4 +160,103 @@ def test_only_celery_imports_the_task_modules() -> None:
         for target, _, line in _imports(module, path, known)
         if target.endswith(".tasks") and target != module
     ]
+    assert offences == [], offences
+
+
+#: The layers, lowest first. A module may import its own layer and the layers before it, never a later
+#: one: a lower app tells higher ones what happened through a signal, or calls a registry they fill in
+#: their ``AppConfig.ready()``. A module belongs to the layer of its longest matching name.
+LAYERS: tuple[tuple[str, ...], ...] = (
+    ("baogame.rules",),  # the pure rules (and only the standard library: see the test below)
+    ("baogame",),  # settings, Celery, request headers, JSON limits: no app code
+    ("apps.accounts",),
+    ("apps.games",),
+    ("apps.sittings",),
+    ("apps.notifications",),
+    ("apps.leagues",),
+    ("apps.api",),
+    ("apps.webhooks",),
+    ("apps.push",),
+    ("baogame.urls", "baogame.asgi", "baogame.wsgi", "bench"),  # the wiring and the benchmarks: above all
+)
+
+#: The ``manage.py`` commands that start a benchmark are entry points: they may import ``bench``.
+BENCH_COMMANDS = ".management.commands."
+
+
+def _layer(module: str) -> int | None:
+    best: tuple[int, int] | None = None
+    for index, names in enumerate(LAYERS):
+        for name in names:
+            if (module == name or module.startswith(f"{name}.")) and (best is None or len(name) > best[0]):
+                best = (len(name), index)
+    return None if best is None else best[1]
+
+
+def _every_import(module: str, path: Path) -> Iterator[tuple[str, int]]:
+    """(imported module, line) of every import, ``TYPE_CHECKING`` ones too: a type is knowledge as well."""
+    is_package = path.name == "__init__.py"
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                yield alias.name, node.lineno
+        elif isinstance(node, ast.ImportFrom):
+            yield _resolve(module, is_package, node.level, node.module), node.lineno
+
+
+def test_apps_import_only_their_own_layer_and_those_below() -> None:
+    offences = []
+    for module, path in _all_sources().items():
+        own = _layer(module)
+        for target, line in _every_import(module, path):
+            theirs = _layer(target)
+            if own is None or theirs is None or theirs <= own:
+                continue
+            if target.split(".")[0] == "bench" and BENCH_COMMANDS in f".{module}.":
+                continue
+            offences.append(f"{path.relative_to(ROOT)}:{line}: {module} imports {target}")
+    assert offences == [], "\n".join(offences)
+
+
+def test_the_layer_order_places_every_app() -> None:
+    apps = {f"apps.{p.name}" for p in PACKAGES if p.parent.name == "apps"}
+    placed = {name for names in LAYERS for name in names}
+    assert apps <= placed, sorted(apps - placed)
+
+
+def test_a_wrong_way_import_is_caught(tmp_path: Path) -> None:
+    """The check itself can fail: a games module importing leagues, even inside a function, is reported."""
+    wrong = tmp_path / "wrong.py"
+    wrong.write_text("def f():\n    from apps.leagues.models import League\n    return League\n")
+    found = [target for target, _ in _every_import("apps.games.wrong", wrong)]
+    assert found == ["apps.leagues.models"]
+    assert _layer("apps.leagues.models") > _layer("apps.games.wrong")  # type: ignore[operator]
+
+
+def test_the_rules_import_only_the_standard_library_and_themselves() -> None:
+    """``baogame/rules`` runs without Django or any installed package (the engines, their bots)."""
+    rules = _sources(ROOT / "baogame" / "rules")
+    offences = [
+        f"{path.relative_to(ROOT)}:{line}: {target}"
+        for module, path in rules.items()
+        for target, line in _every_import(module, path)
+        if not target.startswith("baogame.rules") and target.split(".")[0] not in sys.stdlib_module_names
+    ]
+    assert offences == [], offences
+
+
+def test_other_apps_read_decision_rows_through_the_games_selectors() -> None:
+    """``Decision`` rows are the games' own: another app asks ``apps.games.selectors`` (or ``store``)."""
+    offences = []
+    for module, path in _all_sources().items():
+        if module.startswith("apps.games") or not module.startswith("apps."):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if (
+                isinstance(node, ast.Attribute)
+                and node.attr == "objects"
+                and isinstance(node.value, ast.Name)
+                and node.value.id == "Decision"
+            ):
+                offences.append(f"{path.relative_to(ROOT)}:{node.lineno}")
     assert offences == [], offences

@@ -1,5 +1,5 @@
 """/healthz: database and broker reachable, beat and workers alive (recent heartbeats), JSON, 503 when
-not (issues 4 and 14)."""
+not."""
 
 from __future__ import annotations
 

@@ -90,7 +90,7 @@ def _database_options(**env: str) -> str:
 
 
 def test_postgresql_connections_prepare_their_statements_unless_switched_off() -> None:
-    """Issue 18: server-side binding with prepared statements on PostgreSQL (DB_PREPARED_STATEMENTS);
+    """Server-side binding with prepared statements on PostgreSQL (DB_PREPARED_STATEMENTS);
     off for a pooler that cannot keep them; never for SQLite."""
     postgres = "postgres://baogame:pw@db.example.org:5432/baogame"
 

@@ -1,4 +1,4 @@
-"""Issue 18 point 2: ``baogame.celery.publish`` sends its task message by hand (``baogame.taskmessage``),
+"""``baogame.celery.publish`` sends its task message by hand (``baogame.taskmessage``),
 and the message is the one ``apply_async`` sends: compared field by field on a real Redis broker for
 every kind of task the site queues, and sent through Celery's own path when the broker fails."""
 

@@ -6,8 +6,8 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
-from django.utils import timezone
 
+from . import panels
 from .forms import ProfileForm
 from .http import AuthenticatedHttpRequest
 from .models import Profile
@@ -25,24 +25,6 @@ def profile(request: AuthenticatedHttpRequest) -> HttpResponse:
             return redirect("accounts:profile")
     else:
         form = ProfileForm(instance=prof)
-    from apps.games import reliability
-
-    record = reliability.record_for(request.user)
     return render(
-        request, "accounts/profile.html", {"form": form, "profile": prof, "record": record, **_vacation(prof)}
+        request, "accounts/profile.html", {"form": form, "profile": prof, **panels.context_for(prof)}
     )
-
-
-def _vacation(profile: Profile) -> dict[str, object]:
-    """The vacation panel: this year's budget, what is left of it and, while away, when it runs out."""
-    from apps.games.clock.deadlines import vacation_budget, vacation_left  # the games' clocks
-    from apps.games.presenters.timeleft import vacation_left_words
-
-    now = timezone.now()
-    left = vacation_left(profile, now)
-    return {
-        "vacation_budget_days": vacation_budget().days,
-        "vacation_left_words": vacation_left_words(profile, now),
-        "vacation_ends_at": now + left if profile.on_vacation else None,
-        "vacation_length": vacation_budget(),
-    }

@@ -9,6 +9,7 @@ from django.utils import timezone
 from rest_framework import serializers
 
 from apps.accounts.vacation import planned_return
+from apps.games import selectors as game_selectors
 from apps.games.models import Decision, Game
 from apps.games.selectors import viewer_version
 
@@ -158,7 +159,7 @@ def game_summary(game: Game, my_seat: int | None, decisions: list[Decision] | No
     if decisions is None:
         waiting = getattr(game, "waiting_for_me", None)
         if waiting is None:
-            waiting = my_seat is not None and Decision.objects.filter(game=game, seat=my_seat).exists()
+            waiting = game_selectors.seat_decisions(game=game, seat=my_seat).exists()
     else:
         waiting = my_seat is not None and any(d.seat == my_seat for d in decisions)
     return {

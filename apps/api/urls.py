@@ -1,7 +1,8 @@
 """/api/: the JSON API under v1/, its OpenAPI schema and documentation, and the token pages."""
 
-from django.urls import path, re_path
+from django.urls import URLPattern, path, re_path
 from drf_spectacular.views import SpectacularAPIView
+from rest_framework.views import APIView
 
 from baogame import converters  # noqa: F401 - registers <id:…>
 
@@ -20,121 +21,105 @@ from .views_errors import not_found
 
 app_name = "api"
 
+LEAGUE = "v1/leagues/<slug:slug>/"
+SEASON = f"{LEAGUE}seasons/<id:season_id>/"
+
+
+def _routes(prefix: str, table: list[tuple[str, type[APIView], str]]) -> list[URLPattern]:
+    """One ``path`` a row of ``(route below prefix, API class, name)``, in the table's order."""
+    return [path(f"{prefix}{route}", view.as_view(), name=name) for route, view, name in table]
+
+
 urlpatterns = [
-    # A move and the read before it first: nearly every request is one of them.
-    path("v1/games/<id:game_id>/actions/", games.MoveSubmitApi.as_view(), name="game-act"),
-    path("v1/games/<id:game_id>/legal/", games.GameLegalApi.as_view(), name="game-legal"),
-    path("v1/me/", account.MeApi.as_view(), name="me"),
-    path("v1/me/notifications/", account.NotificationPreferencesApi.as_view(), name="notifications"),
-    path("v1/me/vacation/", clock.VacationApi.as_view(), name="vacation"),
-    path("v1/me/calendar/", calendar.CalendarApi.as_view(), name="calendar"),
-    path("v1/tokens/", account.TokenListApi.as_view(), name="token-list"),
-    path("v1/tokens/<id:token_id>/", account.TokenRevokeApi.as_view(), name="token-revoke"),
-    path("v1/bots/", account.BotAccountListApi.as_view(), name="bot-list"),
-    path("v1/bots/<id:bot_id>/tokens/", account.BotTokenCreateApi.as_view(), name="bot-token-create"),
-    path("v1/estimate/", estimate.EstimateApi.as_view(), name="estimate"),
-    path("v1/games/", games.GameListApi.as_view(), name="game-list"),
-    path("v1/games/join/", games.GameJoinApi.as_view(), name="game-join"),
-    path("v1/games/watch/", games.GameWatchApi.as_view(), name="game-watch"),
-    path("v1/games/<id:game_id>/", games.GameDetailApi.as_view(), name="game-detail"),
-    path("v1/games/<id:game_id>/history/", games.GameHistoryApi.as_view(), name="game-history"),
-    path("v1/games/<id:game_id>/record/", games.GameRecordApi.as_view(), name="game-record"),
-    path("v1/games/<id:game_id>/invite/", games.GameInviteApi.as_view(), name="game-invite"),
-    path("v1/games/<id:game_id>/bots/", games.GameBotAddApi.as_view(), name="game-bots"),
-    path("v1/games/<id:game_id>/seat/", clock.MySeatApi.as_view(), name="game-my-seat"),
-    path("v1/games/<id:game_id>/seat/take-back/", clock.SeatTakeBackApi.as_view(), name="game-take-back"),
-    path("v1/games/<id:game_id>/orders/", orders.MyOrdersApi.as_view(), name="game-my-orders"),
-    path("v1/games/<id:game_id>/sittings/", sittings.SittingListApi.as_view(), name="game-sittings"),
-    path(
-        "v1/games/<id:game_id>/sittings/<int:proposal_id>/answer/",
-        sittings.SittingAnswerApi.as_view(),
-        name="game-sitting-answer",
+    *_routes(
+        "v1/",
+        [
+            # A move and the read before it first: nearly every request is one of them.
+            ("games/<id:game_id>/actions/", games.MoveSubmitApi, "game-act"),
+            ("games/<id:game_id>/legal/", games.GameLegalApi, "game-legal"),
+            ("me/", account.MeApi, "me"),
+            ("me/notifications/", account.NotificationPreferencesApi, "notifications"),
+            ("me/vacation/", clock.VacationApi, "vacation"),
+            ("me/calendar/", calendar.CalendarApi, "calendar"),
+            ("tokens/", account.TokenListApi, "token-list"),
+            ("tokens/<id:token_id>/", account.TokenRevokeApi, "token-revoke"),
+            ("bots/", account.BotAccountListApi, "bot-list"),
+            ("bots/<id:bot_id>/tokens/", account.BotTokenCreateApi, "bot-token-create"),
+            ("estimate/", estimate.EstimateApi, "estimate"),
+            ("games/", games.GameListApi, "game-list"),
+            ("games/join/", games.GameJoinApi, "game-join"),
+            ("games/watch/", games.GameWatchApi, "game-watch"),
+            ("games/<id:game_id>/", games.GameDetailApi, "game-detail"),
+            ("games/<id:game_id>/history/", games.GameHistoryApi, "game-history"),
+            ("games/<id:game_id>/record/", games.GameRecordApi, "game-record"),
+            ("games/<id:game_id>/invite/", games.GameInviteApi, "game-invite"),
+            ("games/<id:game_id>/bots/", games.GameBotAddApi, "game-bots"),
+            ("games/<id:game_id>/seat/", clock.MySeatApi, "game-my-seat"),
+            ("games/<id:game_id>/seat/take-back/", clock.SeatTakeBackApi, "game-take-back"),
+            ("games/<id:game_id>/orders/", orders.MyOrdersApi, "game-my-orders"),
+            ("games/<id:game_id>/sittings/", sittings.SittingListApi, "game-sittings"),
+            (
+                "games/<id:game_id>/sittings/<int:proposal_id>/answer/",
+                sittings.SittingAnswerApi,
+                "game-sitting-answer",
+            ),
+            ("leagues/", leagues.LeagueListApi, "league-list"),
+        ],
     ),
-    path("v1/leagues/", leagues.LeagueListApi.as_view(), name="league-list"),
-    path("v1/leagues/<slug:slug>/", leagues.LeagueDetailApi.as_view(), name="league-detail"),
-    path(
-        "v1/leagues/<slug:slug>/seasons/<id:season_id>/standings/",
-        leagues.SeasonStandingsApi.as_view(),
-        name="season-standings",
+    *_routes(LEAGUE, [("", leagues.LeagueDetailApi, "league-detail")]),
+    *_routes(
+        SEASON,
+        [
+            ("standings/", leagues.SeasonStandingsApi, "season-standings"),
+            ("exports/<str:kind>/", leagues.SeasonExportApi, "season-export"),
+            ("rounds/", leagues.RoundListApi, "season-rounds"),
+            ("ratings/", leagues.SeasonRatingHistoryApi, "season-ratings"),
+        ],
     ),
-    path(
-        "v1/leagues/<slug:slug>/seasons/<id:season_id>/exports/<str:kind>/",
-        leagues.SeasonExportApi.as_view(),
-        name="season-export",
+    *_routes(LEAGUE, [("seasons/", manage.SeasonCreateApi, "season-create")]),
+    *_routes(
+        SEASON,
+        [
+            ("divisions/", league_divisions.SeasonDivisionsApi, "season-divisions"),
+            ("divisions/move/", league_divisions.SeasonDivisionMoveApi, "season-division-move"),
+            ("divisions/confirm/", league_divisions.SeasonDivisionsConfirmApi, "season-divisions-confirm"),
+        ],
     ),
-    path(
-        "v1/leagues/<slug:slug>/seasons/<id:season_id>/rounds/",
-        leagues.RoundListApi.as_view(),
-        name="season-rounds",
+    *_routes(
+        LEAGUE,
+        [
+            ("join/", leagues.LeagueJoinApi, "league-join"),
+            ("withdraw/", leagues.LeagueWithdrawApi, "league-withdraw"),
+            ("audit-log/", leagues.LeagueAuditLogApi, "league-audit-log"),
+            ("invite/", manage.LeagueInviteApi, "league-invite"),
+            ("email/", manage.LeagueEmailApi, "league-email"),
+            ("members/", manage.LeagueMemberListApi, "league-members"),
+            ("members/<id:membership_id>/approve/", manage.MembershipApproveApi, "league-member-approve"),
+            ("members/<id:membership_id>/decline/", manage.MembershipDeclineApi, "league-member-decline"),
+            ("games/", manage.LeagueOpenGameListApi, "league-games"),
+            ("offers/", manage.SubstituteOfferListApi, "league-offers"),
+            ("offers/<id:offer_id>/accept/", manage.SubstituteOfferAcceptApi, "league-offer-accept"),
+            ("offers/<id:offer_id>/decline/", manage.SubstituteOfferDeclineApi, "league-offer-decline"),
+        ],
     ),
-    path(
-        "v1/leagues/<slug:slug>/seasons/<id:season_id>/ratings/",
-        leagues.SeasonRatingHistoryApi.as_view(),
-        name="season-ratings",
+    *_routes(
+        f"{LEAGUE}games/<id:game_id>/",
+        [
+            (f"{action}/", view, f"league-game-{action}")
+            for action, view in [
+                ("extend", manage.GameDeadlineExtendApi),
+                ("pause", manage.GamePauseApi),
+                ("resume", manage.GameResumeApi),
+                ("substitute", manage.SeatSubstituteApi),
+                ("bot-takeover", manage.SeatBotTakeoverApi),
+                ("adjudicate", manage.GameAdjudicateApi),
+                ("result-confirm", manage.ResultConfirmApi),
+                ("result-reopen", manage.ResultReopenApi),
+                ("result-adjudicate", manage.ResultAdjudicateApi),
+                ("abort", manage.GameAbortApi),
+            ]
+        ],
     ),
-    path("v1/leagues/<slug:slug>/seasons/", manage.SeasonCreateApi.as_view(), name="season-create"),
-    path(
-        "v1/leagues/<slug:slug>/seasons/<id:season_id>/divisions/",
-        league_divisions.SeasonDivisionsApi.as_view(),
-        name="season-divisions",
-    ),
-    path(
-        "v1/leagues/<slug:slug>/seasons/<id:season_id>/divisions/move/",
-        league_divisions.SeasonDivisionMoveApi.as_view(),
-        name="season-division-move",
-    ),
-    path(
-        "v1/leagues/<slug:slug>/seasons/<id:season_id>/divisions/confirm/",
-        league_divisions.SeasonDivisionsConfirmApi.as_view(),
-        name="season-divisions-confirm",
-    ),
-    path("v1/leagues/<slug:slug>/join/", leagues.LeagueJoinApi.as_view(), name="league-join"),
-    path("v1/leagues/<slug:slug>/withdraw/", leagues.LeagueWithdrawApi.as_view(), name="league-withdraw"),
-    path("v1/leagues/<slug:slug>/audit-log/", leagues.LeagueAuditLogApi.as_view(), name="league-audit-log"),
-    path("v1/leagues/<slug:slug>/invite/", manage.LeagueInviteApi.as_view(), name="league-invite"),
-    path("v1/leagues/<slug:slug>/email/", manage.LeagueEmailApi.as_view(), name="league-email"),
-    path("v1/leagues/<slug:slug>/members/", manage.LeagueMemberListApi.as_view(), name="league-members"),
-    path(
-        "v1/leagues/<slug:slug>/members/<id:membership_id>/approve/",
-        manage.MembershipApproveApi.as_view(),
-        name="league-member-approve",
-    ),
-    path(
-        "v1/leagues/<slug:slug>/members/<id:membership_id>/decline/",
-        manage.MembershipDeclineApi.as_view(),
-        name="league-member-decline",
-    ),
-    path("v1/leagues/<slug:slug>/games/", manage.LeagueOpenGameListApi.as_view(), name="league-games"),
-    path("v1/leagues/<slug:slug>/offers/", manage.SubstituteOfferListApi.as_view(), name="league-offers"),
-    path(
-        "v1/leagues/<slug:slug>/offers/<id:offer_id>/accept/",
-        manage.SubstituteOfferAcceptApi.as_view(),
-        name="league-offer-accept",
-    ),
-    path(
-        "v1/leagues/<slug:slug>/offers/<id:offer_id>/decline/",
-        manage.SubstituteOfferDeclineApi.as_view(),
-        name="league-offer-decline",
-    ),
-    *[
-        path(
-            f"v1/leagues/<slug:slug>/games/<id:game_id>/{action}/",
-            view.as_view(),
-            name=f"league-game-{action}",
-        )
-        for action, view in [
-            ("extend", manage.GameDeadlineExtendApi),
-            ("pause", manage.GamePauseApi),
-            ("resume", manage.GameResumeApi),
-            ("substitute", manage.SeatSubstituteApi),
-            ("bot-takeover", manage.SeatBotTakeoverApi),
-            ("adjudicate", manage.GameAdjudicateApi),
-            ("result-confirm", manage.ResultConfirmApi),
-            ("result-reopen", manage.ResultReopenApi),
-            ("result-adjudicate", manage.ResultAdjudicateApi),
-            ("abort", manage.GameAbortApi),
-        ]
-    ],
     re_path(r"^v1/", not_found),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", web.docs, name="docs"),

@@ -24,7 +24,7 @@ from apps.games.models import Game, Move
 from baogame.rules.registry import get_engine
 
 from . import selectors
-from .inputs import JsonInput, QueryInput, length_field, query_int
+from .inputs import JsonInput, QueryInput, length_field
 from .lean import LeanApiView
 from .serializers import (
     ClockSerializer,
@@ -377,27 +377,15 @@ class GameLegalApi(LeanApiView):
 
     @extend_schema(operation_id="games_legal", parameters=[FilterSerializer], responses=OutputSerializer)
     def get(self, request: AuthenticatedRequest, game_id: int) -> Response:
-        # The two hottest endpoints (a bot asks this before every move) parse and answer by hand; the
-        # serializers above describe the same shapes in the schema (schemathesis checks they agree).
-        offset = _int_param(request, "offset", 0, 0, LEGAL_MAX_OFFSET)
-        limit = _int_param(request, "limit", LEGAL_DEFAULT_LIMIT, 1, LEGAL_MAX_LIMIT)
+        # The two hottest endpoints (a bot asks this before every move) answer by hand; the output
+        # serializers describe the same shapes in the schema (schemathesis checks they agree).
+        filters = self.FilterSerializer(data=request.query_params)
+        filters.is_valid(raise_exception=True)
+        offset, limit = filters.validated_data["offset"], filters.validated_data["limit"]
         game, seat, version = selectors.game_get_with_my_seat(game_id=game_id, user=request.user)
         if seat is None:
             raise ServiceError("not_seated", "you have no seat in this game", status=403)
         return Response({"version": version, "seat": seat, **_legal_page(game, seat, offset, limit)})
-
-
-def _int_param(request: Request, name: str, default: int, low: int, high: int | None) -> int:
-    """An integer query parameter within [low, high], refused like a serializer field would be."""
-    raw = request.query_params.get(name)
-    if raw is None:
-        return default
-    value = query_int(raw, name)
-    if value < low:
-        raise serializers.ValidationError({name: [f"Ensure this value is greater than or equal to {low}."]})
-    if high is not None and value > high:
-        raise serializers.ValidationError({name: [f"Ensure this value is less than or equal to {high}."]})
-    return value
 
 
 def _legal_page(game: Game, seat: int, offset: int, limit: int) -> dict[str, Any]:
@@ -417,20 +405,6 @@ def _legal_page(game: Game, seat: int, offset: int, limit: int) -> dict[str, Any
 MOVE_REPLY_FIELDS = ("version", "seq", "replayed", "status", "events", "decisions", "legal")
 
 
-def _fields_param(request: Request) -> frozenset[str] | None:
-    """The reply's keys a client asked for with ``?fields=a,b`` (None: the whole reply)."""
-    raw = request.query_params.get("fields")
-    if raw is None:
-        return None
-    wanted = frozenset(name.strip() for name in raw.split(",") if name.strip())
-    unknown = sorted(wanted - set(MOVE_REPLY_FIELDS))
-    if unknown or not wanted:
-        choices = ", ".join(MOVE_REPLY_FIELDS)
-        problem = f"Unknown fields {', '.join(unknown)}." if unknown else "Name at least one field."
-        raise serializers.ValidationError({"fields": [f"{problem} Choose among {choices}."]})
-    return wanted
-
-
 def _seat_seq(move: Move | None) -> int | None:
     return game_selectors.seat_seq(move) if move is not None else None
 
@@ -440,6 +414,23 @@ class MoveSubmitApi(LeanApiView):
 
     class InputSerializer(JsonInput):
         action = serializers.DictField(help_text="One action in the rules file's wire format.")
+
+    class QuerySerializer(QueryInput):
+        # Parses the query; the schema's parameters below say the same (with the header beside them).
+        legal = serializers.IntegerField(required=False, default=0, min_value=0, max_value=LEGAL_MAX_LIMIT)
+        fields = serializers.CharField(  # type: ignore[assignment]  # the metaclass pops declared fields
+            required=False, allow_blank=True, trim_whitespace=False
+        )
+
+        def validate_fields(self, raw: str) -> frozenset[str]:
+            """The reply's keys a client asked for with ``?fields=a,b`` (absent: the whole reply)."""
+            wanted = frozenset(name.strip() for name in raw.split(",") if name.strip())
+            unknown = sorted(wanted - set(MOVE_REPLY_FIELDS))
+            if unknown or not wanted:
+                choices = ", ".join(MOVE_REPLY_FIELDS)
+                problem = f"Unknown fields {', '.join(unknown)}." if unknown else "Name at least one field."
+                raise serializers.ValidationError(f"{problem} Choose among {choices}.")
+            return wanted
 
     class OutputSerializer(serializers.Serializer):
         version = serializers.IntegerField(help_text="The game version after the move, as you know it.")
@@ -490,21 +481,17 @@ class MoveSubmitApi(LeanApiView):
         responses={201: OutputSerializer, 200: OutputSerializer},
     )
     def post(self, request: AuthenticatedRequest, game_id: int) -> Response:
-        legal = _int_param(request, "legal", 0, 0, LEGAL_MAX_LIMIT)
-        fields = _fields_param(request)
-        data = request.data if isinstance(request.data, dict) else {}
-        if "action" not in data:
-            raise serializers.ValidationError({"action": ["This field is required."]})
-        action = data["action"]
-        if not isinstance(action, dict):
-            got = type(action).__name__
-            message = f'Expected a dictionary of items but got type "{got}".'
-            raise serializers.ValidationError({"action": [message]})
+        query = self.QuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        legal, fields = query.validated_data["legal"], query.validated_data.get("fields")
+        # A body that is not a JSON object has no action: "action" is required, as for ``{}``.
+        body = self.InputSerializer(data=request.data if isinstance(request.data, dict) else {})
+        body.is_valid(raise_exception=True)
         try:
             result = game_pipeline.submit_action(  # Game.DoesNotExist: 404 (exception handler)
                 game_id=game_id,
                 user=request.user,
-                action=action,
+                action=body.validated_data["action"],
                 key=request.headers.get("Idempotency-Key") or None,
             )
         except ServiceError as exc:

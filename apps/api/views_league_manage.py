@@ -8,11 +8,12 @@ game: another organiser or a site admin must act.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, ClassVar
 
 from django.contrib.auth import get_user_model
 from django.urls import reverse
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -107,39 +108,38 @@ class MembershipDecisionSerializer(serializers.Serializer):
     status = serializers.CharField(help_text="active once approved; declined: the request is gone.")
 
 
-def _membership_decide(
-    request: AuthenticatedRequest, slug: str, membership_id: int, approve: bool
-) -> Response:
-    league = league_organised(request, slug)
-    membership = league_services.membership_approve(
-        league=league, membership_id=membership_id, by=request.user, approve=approve
+@extend_schema_view(
+    post=extend_schema(
+        operation_id="leagues_member_approve", request=None, responses=MembershipDecisionSerializer
     )
-    body = {
-        "id": membership_id,
-        "username": membership.user.get_username(),
-        "status": membership.status if approve else "declined",
-    }
-    return Response(MembershipDecisionSerializer(body).data)
-
-
+)
 class MembershipApproveApi(APIView):
     """An organiser approves a request to join."""
 
-    @extend_schema(
-        operation_id="leagues_member_approve", request=None, responses=MembershipDecisionSerializer
-    )
+    approve = True
+
     def post(self, request: AuthenticatedRequest, slug: str, membership_id: int) -> Response:
-        return _membership_decide(request, slug, membership_id, approve=True)
+        league = league_organised(request, slug)
+        membership = league_services.membership_approve(
+            league=league, membership_id=membership_id, by=request.user, approve=self.approve
+        )
+        body = {
+            "id": membership_id,
+            "username": membership.user.get_username(),
+            "status": membership.status if self.approve else "declined",
+        }
+        return Response(MembershipDecisionSerializer(body).data)
 
 
-class MembershipDeclineApi(APIView):
-    """An organiser declines a request to join (the request is deleted)."""
-
-    @extend_schema(
+@extend_schema_view(
+    post=extend_schema(
         operation_id="leagues_member_decline", request=None, responses=MembershipDecisionSerializer
     )
-    def post(self, request: AuthenticatedRequest, slug: str, membership_id: int) -> Response:
-        return _membership_decide(request, slug, membership_id, approve=False)
+)
+class MembershipDeclineApi(MembershipApproveApi):
+    """An organiser declines a request to join (the request is deleted)."""
+
+    approve = False
 
 
 class LeagueInviteApi(APIView):
@@ -251,52 +251,61 @@ def _position(game: Game, user: Any) -> int | None:
     return seat.position if seat else None
 
 
-class GameDeadlineExtendApi(APIView):
-    """An organiser gives a seat's open decision more time (a plucking window: every owner's clock)."""
+class LeagueGameToolApi(APIView):
+    """An organiser's tool on one game of the league: parse the body, call the service, answer the game.
 
-    class InputSerializer(ReasonSerializer):
-        seat = serializers.IntegerField(min_value=0, max_value=5)
-        hours = serializers.IntegerField(min_value=1, max_value=24 * 60, default=24)
+    A subclass names its input (``InputSerializer``), its ``service`` (called with ``league``,
+    ``game_id``, ``by`` and the input's fields, as ``arguments`` passes them) and its schema.
+    """
 
-    @extend_schema(
-        operation_id="leagues_game_extend", request=InputSerializer, responses=GameSummarySerializer
-    )
+    InputSerializer: type[serializers.Serializer] = ReasonSerializer
+    service: ClassVar[Callable[..., object]]
+    #: The schema's name of the subclass's operation.
+    operation_id: ClassVar[str]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        schema = extend_schema(
+            operation_id=cls.operation_id, request=cls.InputSerializer, responses=GameSummarySerializer
+        )
+        extend_schema_view(post=schema)(cls)
+
+    def arguments(self, data: dict[str, Any]) -> dict[str, Any]:
+        return data
+
     def post(self, request: AuthenticatedRequest, slug: str, game_id: int) -> Response:
         league = league_organised(request, slug)
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        league_services.game_deadline_extend(
-            league=league, game_id=game_id, by=request.user, **data.validated_data
-        )
+        self.service(league=league, game_id=game_id, by=request.user, **self.arguments(data.validated_data))
         return game_answer(request, game_id)
 
 
-class GamePauseApi(APIView):
+class GameDeadlineExtendInputSerializer(ReasonSerializer):
+    seat = serializers.IntegerField(min_value=0, max_value=5)
+    hours = serializers.IntegerField(min_value=1, max_value=24 * 60, default=24)
+
+
+class GameDeadlineExtendApi(LeagueGameToolApi):
+    """An organiser gives a seat's open decision more time (a plucking window: every owner's clock)."""
+
+    operation_id = "leagues_game_extend"
+    InputSerializer = GameDeadlineExtendInputSerializer
+    service = staticmethod(league_services.game_deadline_extend)
+
+
+class GamePauseApi(LeagueGameToolApi):
     """An organiser stops every clock of a league game."""
 
-    @extend_schema(
-        operation_id="leagues_game_pause", request=ReasonSerializer, responses=GameSummarySerializer
-    )
-    def post(self, request: AuthenticatedRequest, slug: str, game_id: int) -> Response:
-        league = league_organised(request, slug)
-        data = ReasonSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        league_services.game_pause(league=league, game_id=game_id, by=request.user, **data.validated_data)
-        return game_answer(request, game_id)
+    operation_id = "leagues_game_pause"
+    service = staticmethod(league_services.game_pause)
 
 
-class GameResumeApi(APIView):
+class GameResumeApi(LeagueGameToolApi):
     """An organiser restarts a paused league game's clocks with the time each decision had left."""
 
-    @extend_schema(
-        operation_id="leagues_game_resume", request=ReasonSerializer, responses=GameSummarySerializer
-    )
-    def post(self, request: AuthenticatedRequest, slug: str, game_id: int) -> Response:
-        league = league_organised(request, slug)
-        data = ReasonSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        league_services.game_resume(league=league, game_id=game_id, by=request.user, **data.validated_data)
-        return game_answer(request, game_id)
+    operation_id = "leagues_game_resume"
+    service = staticmethod(league_services.game_resume)
 
 
 class SubstituteOfferSerializer(serializers.Serializer):
@@ -357,151 +366,98 @@ class SubstituteOfferListApi(APIView):
         return Response(SubstituteOfferSerializer(offers, many=True).data)
 
 
-def _offer_answer(request: AuthenticatedRequest, slug: str, offer_id: int, accept: bool) -> Response:
-    league_selectors.league_get_visible(user=request.user, slug=slug)
-    offer = league_services.substitute_answer(offer_id=offer_id, user=request.user, accept=accept)
-    return Response(SubstituteOfferSerializer(offer).data)
-
-
+@extend_schema_view(
+    post=extend_schema(
+        operation_id="leagues_offer_accept", request=None, responses=SubstituteOfferSerializer
+    )
+)
 class SubstituteOfferAcceptApi(APIView):
     """The newcomer accepts a seat offer and plays the seat from now on (``offer_lapsed`` if the seat
     changed hands meanwhile)."""
 
-    @extend_schema(operation_id="leagues_offer_accept", request=None, responses=SubstituteOfferSerializer)
+    accept = True
+
     def post(self, request: AuthenticatedRequest, slug: str, offer_id: int) -> Response:
-        return _offer_answer(request, slug, offer_id, accept=True)
+        league_selectors.league_get_visible(user=request.user, slug=slug)
+        offer = league_services.substitute_answer(offer_id=offer_id, user=request.user, accept=self.accept)
+        return Response(SubstituteOfferSerializer(offer).data)
 
 
-class SubstituteOfferDeclineApi(APIView):
+@extend_schema_view(
+    post=extend_schema(
+        operation_id="leagues_offer_decline", request=None, responses=SubstituteOfferSerializer
+    )
+)
+class SubstituteOfferDeclineApi(SubstituteOfferAcceptApi):
     """The newcomer declines a seat offer."""
 
-    @extend_schema(operation_id="leagues_offer_decline", request=None, responses=SubstituteOfferSerializer)
-    def post(self, request: AuthenticatedRequest, slug: str, offer_id: int) -> Response:
-        return _offer_answer(request, slug, offer_id, accept=False)
+    accept = False
 
 
-class SeatBotTakeoverApi(APIView):
+class SeatBotTakeoverInputSerializer(ReasonSerializer):
+    seat = serializers.IntegerField(min_value=0, max_value=5)
+    on = serializers.BooleanField(help_text="True: the bot plays the seat; false: its player again.")
+
+
+class SeatBotTakeoverApi(LeagueGameToolApi):
     """An organiser hands a seat to the server's bot (``on``: true) or gives it back (false)."""
 
-    class InputSerializer(ReasonSerializer):
-        seat = serializers.IntegerField(min_value=0, max_value=5)
-        on = serializers.BooleanField(help_text="True: the bot plays the seat; false: its player again.")
+    operation_id = "leagues_game_bot_takeover"
+    InputSerializer = SeatBotTakeoverInputSerializer
+    service = staticmethod(league_services.seat_bot_takeover)
 
-    @extend_schema(
-        operation_id="leagues_game_bot_takeover", request=InputSerializer, responses=GameSummarySerializer
+    def arguments(self, data: dict[str, Any]) -> dict[str, Any]:
+        return {"position": data["seat"], "on": data["on"], "reason": data["reason"]}
+
+
+class GameAdjudicateInputSerializer(RequiredReasonSerializer):
+    places = serializers.ListField(
+        child=serializers.IntegerField(min_value=1, max_value=6),
+        min_length=2,
+        max_length=6,
+        help_text="Places by seat (1 = best), e.g. [2, 1, 3].",
     )
-    def post(self, request: AuthenticatedRequest, slug: str, game_id: int) -> Response:
-        league = league_organised(request, slug)
-        data = self.InputSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        d = data.validated_data
-        league_services.seat_bot_takeover(
-            league=league,
-            game_id=game_id,
-            position=d["seat"],
-            on=d["on"],
-            by=request.user,
-            reason=d["reason"],
-        )
-        return game_answer(request, game_id)
 
 
-class GameAdjudicateApi(APIView):
+class GameAdjudicateApi(LeagueGameToolApi):
     """An organiser ends a game with a result (counted like a played one): a place for every seat."""
 
-    class InputSerializer(RequiredReasonSerializer):
-        places = serializers.ListField(
-            child=serializers.IntegerField(min_value=1, max_value=6),
-            min_length=2,
-            max_length=6,
-            help_text="Places by seat (1 = best), e.g. [2, 1, 3].",
-        )
+    operation_id = "leagues_game_adjudicate"
+    InputSerializer = GameAdjudicateInputSerializer
+    service: ClassVar[Callable[..., object]] = staticmethod(league_services.game_adjudicate)
 
-    @extend_schema(
-        operation_id="leagues_game_adjudicate", request=InputSerializer, responses=GameSummarySerializer
-    )
-    def post(self, request: AuthenticatedRequest, slug: str, game_id: int) -> Response:
-        league = league_organised(request, slug)
-        data = self.InputSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        d = data.validated_data
-        league_services.game_adjudicate(
-            league=league,
-            game_id=game_id,
-            places=dict(enumerate(d["places"])),
-            by=request.user,
-            reason=d["reason"],
-        )
-        return game_answer(request, game_id)
+    def arguments(self, data: dict[str, Any]) -> dict[str, Any]:
+        return {"places": dict(enumerate(data["places"])), "reason": data["reason"]}
 
 
-class GameAbortApi(APIView):
+class GameAbortApi(LeagueGameToolApi):
     """An organiser ends a game without a result; it does not count in the standings."""
 
-    @extend_schema(
-        operation_id="leagues_game_abort", request=RequiredReasonSerializer, responses=GameSummarySerializer
-    )
-    def post(self, request: AuthenticatedRequest, slug: str, game_id: int) -> Response:
-        league = league_organised(request, slug)
-        data = RequiredReasonSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        league_services.game_abort(
-            league=league, game_id=game_id, by=request.user, reason=data.validated_data["reason"]
-        )
-        return game_answer(request, game_id)
+    operation_id = "leagues_game_abort"
+    InputSerializer = RequiredReasonSerializer
+    service = staticmethod(league_services.game_abort)
 
 
 # --- results: the confirmation period -------------------------------------------------------------------
 
 
-class ResultConfirmApi(APIView):
+class ResultConfirmApi(LeagueGameToolApi):
     """An organiser confirms a provisional result at once (not in a game they hold a seat in)."""
 
-    @extend_schema(
-        operation_id="leagues_result_confirm", request=ReasonSerializer, responses=GameSummarySerializer
-    )
-    def post(self, request: AuthenticatedRequest, slug: str, game_id: int) -> Response:
-        league = league_organised(request, slug)
-        data = ReasonSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        confirmation.result_confirm(league=league, game_id=game_id, by=request.user, **data.validated_data)
-        return game_answer(request, game_id)
+    operation_id = "leagues_result_confirm"
+    service = staticmethod(confirmation.result_confirm)
 
 
-class ResultReopenApi(APIView):
+class ResultReopenApi(LeagueGameToolApi):
     """Within the confirmation period, an organiser withdraws a provisional result to adjudicate it."""
 
-    @extend_schema(
-        operation_id="leagues_result_reopen",
-        request=RequiredReasonSerializer,
-        responses=GameSummarySerializer,
-    )
-    def post(self, request: AuthenticatedRequest, slug: str, game_id: int) -> Response:
-        league = league_organised(request, slug)
-        data = RequiredReasonSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        confirmation.result_reopen(league=league, game_id=game_id, by=request.user, **data.validated_data)
-        return game_answer(request, game_id)
+    operation_id = "leagues_result_reopen"
+    InputSerializer = RequiredReasonSerializer
+    service = staticmethod(confirmation.result_reopen)
 
 
-class ResultAdjudicateApi(APIView):
+class ResultAdjudicateApi(GameAdjudicateApi):
     """An organiser gives a reopened result its places; counted and confirmed at once."""
 
-    @extend_schema(
-        operation_id="leagues_result_adjudicate",
-        request=GameAdjudicateApi.InputSerializer,
-        responses=GameSummarySerializer,
-    )
-    def post(self, request: AuthenticatedRequest, slug: str, game_id: int) -> Response:
-        league = league_organised(request, slug)
-        data = GameAdjudicateApi.InputSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        d = data.validated_data
-        confirmation.result_adjudicate(
-            league=league,
-            game_id=game_id,
-            places=dict(enumerate(d["places"])),
-            by=request.user,
-            reason=d["reason"],
-        )
-        return game_answer(request, game_id)
+    operation_id = "leagues_result_adjudicate"
+    service = staticmethod(confirmation.result_adjudicate)

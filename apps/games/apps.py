@@ -11,8 +11,12 @@ class GamesConfig(AppConfig):
     def ready(self) -> None:
         # Load the Celery app so that @shared_task binds to it in every Django process.
         import baogame.celery  # noqa: F401
+        from apps.accounts import panels
 
         from . import reliability_signals  # noqa: F401
+        from .profile_panel import profile_context
+
+        panels.register(profile_context)
 
         make_local_folders()
 

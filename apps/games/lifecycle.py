@@ -225,12 +225,16 @@ def game_adjudicate(locked: LockedGame, *, places: dict[int, int], reason: str) 
     """End the locked game with a result someone records: ``places`` maps every seat to its place
     (1 = best); the totals are the public running totals so far."""
     game = locked.game
-    if sorted(places) != list(range(game.players)) or any(
-        not 1 <= p <= game.players for p in places.values()
-    ):
+    result = adjudicated_result(players=game.players, places=places, totals=_public_totals(game))
+    game_end(locked, status=Game.Status.FINISHED, reason=reason, result=result)
+
+
+def adjudicated_result(*, players: int, places: dict[int, int], totals: list[int]) -> dict[str, Any]:
+    """A game result someone records: ``places`` maps every seat to its place (1 = best), else
+    ``invalid_result``; ``totals``: the scores to show beside the places."""
+    if sorted(places) != list(range(players)) or any(not 1 <= p <= players for p in places.values()):
         raise ServiceError("invalid_result", "give every seat a place from 1 to the number of players")
-    totals = _public_totals(game)
-    result = {
+    return {
         "standings": [
             {"seat": s, "total": totals[s], "position": places[s]}
             for s in sorted(places, key=lambda s: (places[s], s))
@@ -239,7 +243,6 @@ def game_adjudicate(locked: LockedGame, *, places: dict[int, int], reason: str) 
         "winners": sorted(s for s, p in places.items() if p == 1),
         "adjudicated": True,
     }
-    game_end(locked, status=Game.Status.FINISHED, reason=reason, result=result)
 
 
 def game_abort(locked: LockedGame, *, reason: str) -> None:

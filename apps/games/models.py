@@ -15,7 +15,7 @@ from django.urls import reverse
 from apps.accounts.models import display_name
 from baogame.rules import registry
 
-from . import lengths
+from . import leagues_link, lengths
 
 if TYPE_CHECKING:
     from .clock.controls import Control
@@ -191,14 +191,7 @@ class Game(models.Model):
     @cached_property
     def league_of_game(self) -> tuple[int, bool] | None:
         """The game's league as ``(league_id, is_public)``, or None outside any league (read once)."""
-        from apps.leagues.models import League
-
-        found: tuple[int, bool] | None = (
-            League.objects.filter(seasons__round_set__fixtures__game=self)
-            .values_list("pk", "is_public")
-            .first()
-        )
-        return found
+        return leagues_link.league_of(self)
 
 
 class Seat(models.Model):

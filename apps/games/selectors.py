@@ -13,7 +13,7 @@ from django.utils import timezone
 from baogame.rules.core import visible
 from baogame.rules.registry import get_engine
 
-from . import clock, store
+from . import clock, leagues_link, store
 from .clock import banks
 from .clock.deadlines import SIMULTANEOUS_TIMINGS, decision_length
 from .models import Decision, Game, Invitation, Move, Seat
@@ -30,7 +30,7 @@ class WaitingForMe(TypedDict):
 
 # --- who may see a game --------------------------------------------------------------------------------
 #
-# One rule for every page, API answer, list and mail that shows a game (issue 13):
+# One rule for every page, API answer, list and mail that shows a game, so none of them leaks one:
 #
 # * its players (seated users) and its creator always may;
 # * a game of a private league: the league's members and organisers (``league_list_visible``), nobody
@@ -68,9 +68,7 @@ def game_may_view(
             return True
     league = game_league_id(game)
     if league is not None and not league[1]:
-        from apps.leagues.selectors import league_list_visible
-
-        return person is not None and league_list_visible(user=person).filter(pk=league[0]).exists()
+        return person is not None and leagues_link.may_see_league(person, league[0])
     if game.visibility == Game.Visibility.PUBLIC:
         return True
     return game.visibility == Game.Visibility.UNLISTED and not by_number
@@ -370,3 +368,53 @@ def _public_deadline(
     if not running:
         return deadline, stopped
     return max(running), False
+
+
+# --- decision rows, for the apps that tell people about them ------------------------------------------
+
+
+def seat_decisions(*, game: Game, seat: int | None) -> QuerySet[Decision]:
+    """The seat's open decision rows in ``game`` (none for no seat), in no particular order."""
+    if seat is None:
+        return Decision.objects.none()
+    return Decision.objects.filter(game=game, seat=seat)
+
+
+def seat_decision(*, game: Game, seat: int, decision_id: str) -> QuerySet[Decision]:
+    """The seat's open row of ``decision_id`` (empty once answered or closed), to narrow or take first."""
+    return Decision.objects.filter(game=game, seat=seat, decision_id=decision_id)
+
+
+def seat_nearest_deadline(*, game: Game, seat: int) -> datetime | None:
+    """The soonest deadline among the seat's open decisions with a running clock, or None."""
+    found: datetime | None = (
+        Decision.objects.filter(game=game, seat=seat, deadline__isnull=False)
+        .order_by("deadline")
+        .values_list("deadline", flat=True)
+        .first()
+    )
+    return found
+
+
+def deadlines_of_user(*, user: User) -> QuerySet[Decision]:
+    """The open decisions with a running clock of ``user``'s own seats in active games, soonest first,
+    with their games; seats the bot plays while their player is away are left out."""
+    return (
+        Decision.objects.filter(
+            game__status=Game.Status.ACTIVE,
+            game__seats__user=user,
+            game__seats__position=F("seat"),
+            game__seats__bot_takeover=False,
+            deadline__isnull=False,
+        )
+        .select_related("game")
+        .order_by("deadline", "game_id", "decision_id")
+    )
+
+
+def decisions_unreminded(*, now: datetime) -> QuerySet[Decision]:
+    """Open decisions of active games, not reminded of yet, whose deadline is still ahead, with games."""
+    return Decision.objects.filter(
+        reminded_at__isnull=True, deadline__gt=now, game__status=Game.Status.ACTIVE
+    ).select_related("game")
+

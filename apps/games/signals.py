@@ -42,6 +42,7 @@ def move_sent(sender: Any, **kwargs: Any) -> None:
         sql.batch(statements)
     transaction.on_commit(partial(move_applied.send, sender=sender, **kwargs))
 
+
 #: A game ended (finished, adjudicated or aborted). kwargs: ``game_id``, and ``people`` (as above)
 #: when the sender knows it.
 game_ended = Signal()
@@ -95,3 +96,9 @@ def batch_lookup(name: str, game_id: int, look_up: Any) -> Any:
     if name not in batch.memo:
         batch.memo[name] = look_up(batch.game_ids)
     return batch.memo[name]
+
+
+#: ``manage.py rundev`` is about to start the site's processes. kwargs: ``var_dir`` (the local data
+#: folder). A receiver prepares what those processes read (push: development keys) and returns a line
+#: to print, or None.
+dev_server_starting = Signal()

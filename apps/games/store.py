@@ -561,3 +561,13 @@ def lock_games(game_ids: Sequence[int]) -> list[LockedGame]:
             decision.game = locked.game
             locked.decisions.append(decision)
     return list(found.values())
+
+
+def decision_claim_reminder(decision: Decision, *, now: datetime) -> bool:
+    """Mark ``decision`` reminded if its row still holds it (rows are reused) and no one else did: True
+    for the one caller that claims it."""
+    claim = Decision.objects.filter(
+        pk=decision.pk, seat=decision.seat, decision_id=decision.decision_id, reminded_at=None
+    )
+    return claim.update(reminded_at=now) == 1
+

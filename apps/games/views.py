@@ -195,7 +195,7 @@ def board_context(request: HttpRequest, game: Game, error: RuleError | None = No
 
 
 def _invitation_context(request: HttpRequest, game: Game, *, seated: bool) -> dict[str, Any]:
-    """The invitation links a viewer is shown: the game's players and creator only (issue 13)."""
+    """The invitation links a viewer is shown: the game's players and creator only (a link seats anyone)."""
     if game.status != Game.Status.OPEN or not selectors.game_may_invite(
         game=game, user=request.user, seated=seated
     ):

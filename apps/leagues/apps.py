@@ -6,8 +6,14 @@ class LeaguesConfig(AppConfig):
     label = "leagues"
 
     def ready(self) -> None:
+        from apps.games import leagues_link
+        from apps.notifications.calendar import register_entries
         from apps.sittings import organisers
 
         from . import permissions, signals  # noqa: F401
+        from .calendar import round_entries
+        from .selectors import league_may_see, league_of_game
 
         organisers.register(permissions.game_is_organised_by)
+        register_entries(round_entries)
+        leagues_link.register(league_of=league_of_game, may_see=league_may_see)

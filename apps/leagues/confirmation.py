@@ -28,7 +28,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
-from apps.games import people
+from apps.games import lifecycle, people
 from apps.games.errors import ServiceError
 from apps.games.models import Game
 from apps.games.store import lock_game
@@ -155,20 +155,10 @@ def result_adjudicate(
         game, fixture = _locked_result(league, game_id, by)
         if fixture.reopened_at is None:
             raise ServiceError("not_reopened", "reopen the result before adjudicating it", status=409)
-        if sorted(places) != list(range(game.players)) or any(
-            not 1 <= p <= game.players for p in places.values()
-        ):
-            raise ServiceError("invalid_result", "give every seat a place from 1 to the number of players")
         assert game.result is not None  # _locked_result checked
         totals = [int(t or 0) for t in game.result.get("totals") or [0] * game.players]
         game.result = {
-            "standings": [
-                {"seat": s, "total": totals[s], "position": places[s]}
-                for s in sorted(places, key=lambda s: (places[s], s))
-            ],
-            "totals": totals,
-            "winners": sorted(s for s, p in places.items() if p == 1),
-            "adjudicated": True,
+            **lifecycle.adjudicated_result(players=game.players, places=places, totals=totals),
             "played": {k: v for k, v in game.result.items() if k != "played"},
         }
         game.status_reason = reason

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict, Unpack
 
 from django.contrib.auth.models import User
 from django.db import transaction
@@ -116,16 +116,17 @@ def previous_ranking(season: Season) -> dict[int, list[int]]:
     return ranked
 
 
-def season_propose(
-    *,
-    league: League,
-    by: User,
-    starts_at: Any = None,
-    rounds: int = 5,
-    round_interval_days: int = 7,
-    length: str | None = None,
-    length_options: dict[str, Any] | None = None,
-) -> Season:
+class SeasonSchedule(TypedDict, total=False):
+    """``services.season_create``'s keyword arguments beside the league and the organiser."""
+
+    starts_at: Any
+    rounds: int
+    round_interval_days: int
+    length: str | None
+    length_options: dict[str, Any] | None
+
+
+def season_propose(*, league: League, by: User, **schedule: Unpack[SeasonSchedule]) -> Season:
     """Schedule a new season with the proposed divisions (from the previous season, or the first split);
     its length as ``services.season_create`` takes it.
 
@@ -137,15 +138,7 @@ def season_propose(
     if previous is not None and previous.status != Season.Status.FINISHED:
         raise ServiceError("previous_season_running", "the previous season has not finished yet", status=409)
     with transaction.atomic():
-        season = season_create(
-            league=league,
-            by=by,
-            starts_at=starts_at,
-            rounds=rounds,
-            round_interval_days=round_interval_days,
-            length=length,
-            length_options=length_options,
-        )
+        season = season_create(league=league, by=by, **schedule)
         active = _active_members(league)
         if previous is None:
             proposal = seed_first_season(members=active, divisions=league.divisions)

@@ -49,7 +49,7 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 
@@ -101,6 +101,37 @@ def table_sizes(*, members: int, size: int, min_size: int) -> tuple[list[int], i
     if full == 0:
         return [], members
     return [size] * full, members - full * size
+
+
+def random_plan(
+    *, members: Sequence[int], round_byes: Sequence[Sequence[int]], sizes: list[int], rng: random.Random
+) -> list[list[list[int]]]:
+    """A first plan to improve on: each round, who plays, shuffled into tables of ``sizes``."""
+    plan = []
+    for byes in round_byes:
+        playing = [m for m in members if m not in byes]
+        rng.shuffle(playing)
+        plan.append(table_layout(playing, sizes))
+    return plan
+
+
+def byes_by_round(
+    *,
+    members: Sequence[int],
+    count: int,
+    bye_counts: Mapping[int, int] | None,
+    rounds: int,
+    rng: random.Random,
+) -> list[list[int]]:
+    """Who sits out in each of ``rounds`` rounds (``choose_byes`` a round, counting the byes given)."""
+    given = dict(bye_counts or {})
+    round_byes: list[list[int]] = []
+    for _ in range(rounds):
+        byes = choose_byes(members=members, count=count, bye_counts=given, rng=rng)
+        for m in byes:
+            given[m] = given.get(m, 0) + 1
+        round_byes.append(byes)
+    return round_byes
 
 
 def choose_byes(
@@ -155,13 +186,9 @@ def plan_rounds(
     rng = random.Random(f"leagues:pairing:{seed}")
     members = sorted(set(members))
     sizes, bye_count = table_sizes(members=len(members), size=size, min_size=min_size)
-    byes_so_far = dict(bye_counts or {})
-    round_byes: list[list[int]] = []
-    for _ in range(rounds):
-        byes = choose_byes(members=members, count=bye_count, bye_counts=byes_so_far, rng=rng)
-        for m in byes:
-            byes_so_far[m] = byes_so_far.get(m, 0) + 1
-        round_byes.append(byes)
+    round_byes = byes_by_round(
+        members=members, count=bye_count, bye_counts=bye_counts, rounds=rounds, rng=rng
+    )
     if not sizes:
         return [RoundPlan(tables=[], byes=b) for b in round_byes]
 
@@ -253,12 +280,8 @@ def _anneal(
     (``sum m^2``) for those byes; the search stops when it gets there.
     """
     counts: Counter[Pair] = Counter(history)
-    plan: list[list[list[int]]] = []
-    for byes in round_byes:
-        playing = [m for m in members if m not in byes]
-        rng.shuffle(playing)
-        tables = table_layout(playing, sizes)
-        plan.append(tables)
+    plan = random_plan(members=members, round_byes=round_byes, sizes=sizes, rng=rng)
+    for tables in plan:
         for table in tables:
             for a, b in combinations(table, 2):
                 counts[pair(a, b)] += 1

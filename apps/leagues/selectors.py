@@ -10,6 +10,7 @@ from django.db.models import Q, QuerySet
 from django.http import Http404
 
 from apps.accounts.models import display_name
+from apps.games.models import Game
 
 from . import ratings, standings
 from .models import (
@@ -38,6 +39,19 @@ def league_list_visible(*, user: User | AnonymousUser | None) -> QuerySet[League
             memberships__status__in=[Membership.Status.ACTIVE, Membership.Status.WITHDRAWN],
         )
     return League.objects.filter(visible).distinct().order_by("name")
+
+
+def league_of_game(game: Game) -> tuple[int, bool] | None:
+    """The game's league as ``(league_id, is_public)``, or None outside any league (``apps.games`` asks)."""
+    found: tuple[int, bool] | None = (
+        League.objects.filter(seasons__round_set__fixtures__game=game).values_list("pk", "is_public").first()
+    )
+    return found
+
+
+def league_may_see(user: User, league_id: int) -> bool:
+    """Whether ``user`` may see the league ``league_id`` (``apps.games`` asks for a private league's game)."""
+    return league_list_visible(user=user).filter(pk=league_id).exists()
 
 
 def league_get_visible(*, user: User | AnonymousUser | None, slug: str) -> League:

@@ -30,6 +30,7 @@ from apps.games.clock.controls import DEFAULT_CONTROL, NAMED_CONTROLS
 from apps.games.errors import ServiceError
 from apps.games.models import Game, Seat
 from apps.games.store import LockedGame, lock_game
+from apps.notifications.notify import notify_invitation
 from apps.notifications.preferences import mode_for
 from baogame.rules.registry import ENGINES, get_engine, get_game_type
 
@@ -513,11 +514,9 @@ def _table_game_create(
     users = {u.pk: u for u in _users(order)}
     for position, user_id in enumerate(order):
         game_lifecycle.game_join(game_id=game.pk, user=users[user_id], position=position)
-    notify = _notify_invitation()
-    if notify is not None:
-        game_id = game.pk
-        for user_id in order:
-            transaction.on_commit(partial(notify, game_id=game_id, user=users[user_id]))
+    game_id = game.pk
+    for user_id in order:
+        transaction.on_commit(partial(notify_invitation, game_id=game_id, user=users[user_id]))
     return game
 
 
@@ -525,15 +524,6 @@ def _users(ids: list[int]) -> list[User]:
     from django.contrib.auth import get_user_model
 
     return list(get_user_model().objects.filter(pk__in=ids))
-
-
-def _notify_invitation() -> Any:
-    """``apps.notifications.notify.notify_invitation`` when the notifications app offers it."""
-    try:
-        from apps.notifications import notify as notifications
-    except ImportError:
-        return None
-    return getattr(notifications, "notify_invitation", None)
 
 
 def rounds_start_due(*, now: Any = None) -> int:
@@ -655,6 +645,15 @@ def _league_game(league: League, game_id: int, by: User) -> LockedGame:
     return locked
 
 
+def _league_seat(league: League, game_id: int, by: User, position: int) -> tuple[LockedGame, Seat]:
+    """``_league_game`` and its player seat at ``position`` (a bot's seat or none: ``no_such_seat``)."""
+    locked = _league_game(league, game_id, by)
+    seat = locked.seats.get(position)
+    if seat is None or seat.is_bot:
+        raise ServiceError("no_such_seat", "no player seat at that position", status=404)
+    return locked, seat
+
+
 def game_deadline_extend(
     *, league: League, game_id: int, seat: int, hours: int, by: User, reason: str = ""
 ) -> None:
@@ -708,10 +707,8 @@ def seat_substitute(
     """
     require_organiser(league, by)
     with transaction.atomic():
-        locked = _league_game(league, game_id, by)
-        game, seat = locked.game, locked.seats.get(position)
-        if seat is None or seat.is_bot:
-            raise ServiceError("no_such_seat", "no player seat at that position", status=404)
+        locked, seat = _league_seat(league, game_id, by, position)
+        game = locked.game
         _check_newcomer(league=league, game=game, user=user)
         SubstituteOffer.objects.filter(
             game=game, position=position, status=SubstituteOffer.Status.PENDING
@@ -840,9 +837,7 @@ def _take_offered_seat(*, offer: SubstituteOffer, locked: LockedGame, seat: Seat
     )
     if game.status == Game.Status.ACTIVE:
         game_scheduling.queue_game_tasks(locked)
-    notify = _notify_invitation()
-    if notify is not None:
-        transaction.on_commit(partial(notify, game_id=game.pk, user=user))
+    transaction.on_commit(partial(notify_invitation, game_id=game.pk, user=user))
 
 
 def seat_bot_takeover(
@@ -855,10 +850,8 @@ def seat_bot_takeover(
     """
     require_organiser(league, by)
     with transaction.atomic():
-        locked = _league_game(league, game_id, by)
-        game, seat = locked.game, locked.seats.get(position)
-        if seat is None or seat.is_bot:
-            raise ServiceError("no_such_seat", "no player seat at that position", status=404)
+        locked, seat = _league_seat(league, game_id, by, position)
+        game = locked.game
         seat.bot_takeover, seat.bot_hold, seat.consecutive_timeouts = on, on, 0
         seat.save(update_fields=["bot_takeover", "bot_hold", "consecutive_timeouts"])
         if on:

@@ -3,7 +3,8 @@
 The feed lists the deadlines of the person's own open decisions and the start of their leagues' next
 rounds, and is built on every request, so it follows the games as they move. It names the game, the
 kind of decision and its deadline — what the person's own page shows of it — and never a card: it
-reads only ``Decision`` rows (seat, kind, deadline) and league schedules, never a game's state or view.
+reads only ``Decision`` rows (seat, kind, deadline) and league schedules (``register_entries``: the
+leagues add theirs), never a game's state or view.
 Calendar programs cannot log in, so the address itself is the credential; regenerating it voids the
 old one.
 """
@@ -11,19 +12,18 @@ old one.
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.contrib.auth.models import User
-from django.db.models import F
 from django.urls import reverse
 from django.utils import timezone
 from icalendar import Calendar, Event
 
-from apps.games.models import Decision, Game
-from apps.leagues.models import Membership, Season
+from apps.games import selectors as game_selectors
 from apps.sittings import ics as sitting_ics
 from apps.sittings.selectors import sittings_for_user
 
@@ -45,6 +45,11 @@ class Entry:
     starts: datetime
     ends: datetime
     url: str
+
+
+#: What a higher app adds to a feed: ``source(user=..., now=...)`` returns its entries.
+EntrySource = Callable[..., list[Entry]]
+_SOURCES: list[EntrySource] = []
 
 
 def _new_token() -> str:
@@ -73,7 +78,8 @@ def feed_url(feed: CalendarFeed) -> str:
     return settings.SITE_URL + reverse("calendar_feed", args=[feed.token])
 
 
-def _host() -> str:
+def host() -> str:
+    """The host part of entries' uids."""
     return urlsplit(settings.SITE_URL).hostname or "baogame"
 
 
@@ -84,18 +90,8 @@ def decision_entries(*, user: User) -> list[Entry]:
     answers there until the player takes the seat back. A stopped clock (paused game, vacation) has no
     deadline to show.
     """
-    rows = (
-        Decision.objects.filter(
-            game__status=Game.Status.ACTIVE,
-            game__seats__user=user,
-            game__seats__position=F("seat"),
-            game__seats__bot_takeover=False,
-            deadline__isnull=False,
-        )
-        .select_related("game")
-        .order_by("deadline", "game_id", "decision_id")
-    )
-    host = _host()
+    rows = game_selectors.deadlines_of_user(user=user)
+    site = host()
     entries = []
     for row in rows:
         assert row.deadline is not None  # filtered above
@@ -103,7 +99,7 @@ def decision_entries(*, user: User) -> list[Entry]:
         what = describe_decision(game.engine, {"kind": row.kind})
         entries.append(
             Entry(
-                uid=f"decision-{game.pk}-{row.seat}-{row.decision_id}@{host}",
+                uid=f"decision-{game.pk}-{row.seat}-{row.decision_id}@{site}",
                 summary=f"{game}: {what.rstrip('.')}",
                 description=f"{what} Deadline of your decision in {game} ({game.get_engine_display()}).",
                 starts=row.deadline - ENTRY_LENGTH,
@@ -114,35 +110,10 @@ def decision_entries(*, user: User) -> list[Entry]:
     return entries
 
 
-def round_entries(*, user: User, now: datetime) -> list[Entry]:
-    """The scheduled starts of the next rounds in the leagues where the person is an active member."""
-    leagues = Membership.objects.filter(user=user, status=Membership.Status.ACTIVE).values("league_id")
-    seasons = (
-        Season.objects.filter(league_id__in=leagues)
-        .exclude(status=Season.Status.FINISHED)
-        .select_related("league")
-        .order_by("starts_at", "pk")
-    )
-    host = _host()
-    entries = []
-    for season in seasons:
-        started = season.round_set.count()
-        for number in range(started + 1, season.rounds + 1):
-            starts = season.starts_at + timedelta(days=season.round_interval_days * (number - 1))
-            if starts < now:
-                continue  # overdue: the beat starts it within minutes
-            entries.append(
-                Entry(
-                    uid=f"round-{season.pk}-{number}@{host}",
-                    summary=f"{season.league.name}: round {number} of season {season.number} starts",
-                    description=f"Round {number} of {season.rounds} of season {season.number} "
-                    f"of the league {season.league.name}.",
-                    starts=starts,
-                    ends=starts + ENTRY_LENGTH,
-                    url=settings.SITE_URL + season.league.get_absolute_url(),
-                )
-            )
-    return entries
+def register_entries(source: EntrySource) -> None:
+    """Add a source of entries to every feed (a higher app's ``ready``: the leagues' round starts)."""
+    if source not in _SOURCES:
+        _SOURCES.append(source)
 
 
 def sitting_entries(*, user: User, now: datetime) -> list[Entry]:
@@ -169,7 +140,9 @@ def feed_ics(*, user: User, now: datetime | None = None) -> bytes:
     cal.add("calscale", "GREGORIAN")
     cal.add("x-wr-calname", "baogame deadlines")
     cal.add("refresh-interval", timedelta(minutes=15), parameters={"VALUE": "DURATION"})
-    entries = decision_entries(user=user) + round_entries(user=user, now=now)
+    entries = decision_entries(user=user)
+    for source in _SOURCES:
+        entries += source(user=user, now=now)
     for entry in entries + sitting_entries(user=user, now=now):
         event = Event()
         event.add("uid", entry.uid)

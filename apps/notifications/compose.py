@@ -242,7 +242,3 @@ def deadline_text(moment: datetime | None, user: AbstractBaseUser, now: datetime
     left = time_left_words((moment - (now or timezone.now())).total_seconds())
     after = "already due" if left == "due now" else f"{left} after this mail was sent"
     return f"{local_time(moment, user)}, {after}"
-
-
-def action_json(action: dict[str, Any]) -> str:
-    return json.dumps(action, sort_keys=True)

@@ -33,6 +33,16 @@ SEPARATOR = re.compile(rb"\n-{79}\n")
 FILE_NAME = re.compile(r"^[\w.-]+\.log$")
 
 
+class _Header:
+    """A header of a ``StoredMail``, read as an attribute ("" when the mail has none)."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __get__(self, mail: StoredMail | None, owner: type | None = None) -> str:
+        return "" if mail is None else mail.header(self.name)
+
+
 @dataclass
 class StoredMail:
     """One mail found in the mail folder."""
@@ -50,29 +60,12 @@ class StoredMail:
         value = self.message.get(name)
         return str(value) if value is not None else ""
 
-    @property
-    def subject(self) -> str:
-        return self.header("Subject")
-
-    @property
-    def to(self) -> str:
-        return self.header("To")
-
-    @property
-    def sender(self) -> str:
-        return self.header("From")
-
-    @property
-    def reply_to(self) -> str:
-        return self.header("Reply-To")
-
-    @property
-    def unsubscribe(self) -> str:
-        return self.header("List-Unsubscribe")
-
-    @property
-    def date(self) -> str:
-        return self.header("Date")
+    subject = _Header("Subject")
+    to = _Header("To")
+    sender = _Header("From")
+    reply_to = _Header("Reply-To")
+    unsubscribe = _Header("List-Unsubscribe")
+    date = _Header("Date")
 
     def text(self) -> str:
         part = self.message.get_body(preferencelist=("plain",))

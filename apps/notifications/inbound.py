@@ -25,7 +25,8 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from apps.games import orders as game_orders
-from apps.games.models import Decision, Game
+from apps.games import selectors as game_selectors
+from apps.games.models import Game
 from apps.games.pipeline import submit_action
 from apps.games.selectors import seat_of
 from apps.sittings import services as sitting_services
@@ -283,11 +284,7 @@ def _with_decision(game: Game, user: User, reply: ReplyAddress, action: dict[str
     if action.get("type") in FREE_ACTIONS:
         return action
     seat = seat_of(game, user)
-    open_rows = (
-        Decision.objects.filter(game=game, seat=seat.position)
-        if seat is not None
-        else Decision.objects.none()
-    )
+    open_rows = game_selectors.seat_decisions(game=game, seat=seat.position if seat is not None else None)
     decision_id = reply.decision_id
     if not decision_id:
         row = open_rows.order_by("deadline").first()

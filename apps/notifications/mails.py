@@ -20,6 +20,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 
+from apps.games import selectors as game_selectors
 from apps.games.models import Decision, Game
 from apps.games.presenters.timeleft import clock_line
 from apps.games.selectors import seat_of
@@ -122,13 +123,14 @@ def build_message(note: Notification, group: list[int] | None = None) -> EmailMu
     )
     open_rows: list[Decision] = []
     if note.kind in timing.BURST_KINDS and seat is not None:  # what is open for them now, not when it opened
-        open_rows = list(Decision.objects.filter(game=game, seat=seat).order_by("deadline", "pk"))
+        open_rows = list(game_selectors.seat_decisions(game=game, seat=seat).order_by("deadline", "pk"))
         decision_row = open_rows[0] if open_rows else None
         if decision_row is None and not round_ended:
             return None  # they acted (or it closed) meanwhile and nothing is left for them
     elif note.kind == Notification.Kind.REMINDER:
         if seat is not None:
-            decision_row = Decision.objects.filter(game=game, seat=seat, decision_id=note.decision_id).first()
+            mine = game_selectors.seat_decision(game=game, seat=seat, decision_id=note.decision_id)
+            decision_row = mine.first()
         if decision_row is None:
             return None  # answered or closed before we got to send it
     context: dict[str, Any] = {"game": game, "game_name": _game_name(game), "link": game_link(game, user)}
@@ -247,7 +249,7 @@ def _summary_message(
     waiting = []
     for game in selectors.digest_games(user=user):
         seat = next(s.position for s in game.seats.all() if s.user_id == user.pk)
-        row = Decision.objects.filter(game=game, seat=seat).order_by("deadline").first()
+        row = game_selectors.seat_decisions(game=game, seat=seat).order_by("deadline").first()
         decision = compose.open_decision(game, seat) or {"kind": row.kind if row else ""}
         waiting.append(
             {
@@ -306,7 +308,7 @@ def answer_message(record: InboundMessage) -> EmailMultiAlternatives | None:
         context["view"] = compose.view_lines(game, position)
         decision = compose.open_decision(game, position)
         if decision is not None:
-            row = Decision.objects.filter(game=game, seat=position).order_by("deadline").first()
+            row = game_selectors.seat_decisions(game=game, seat=position).order_by("deadline").first()
             context["decision_text"] = compose.describe_decision(game.engine, decision)
             context["deadline"] = compose.local_time(row.deadline if row else None, user)
             context["choices"] = compose.choices(game, position)

@@ -14,7 +14,9 @@ from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from apps.games.models import Decision, Game, Move
+from apps.games import selectors as game_selectors
+from apps.games import store
+from apps.games.models import Game, Move
 
 from . import clock, compose, outbox, selectors, send, timing
 from .models import Category, MailSettings, Mode, Notification
@@ -186,18 +188,12 @@ def reminders_send_due(*, now: datetime | None = None) -> int:
     """Remind each human owner of a decision whose time is 75% gone; each decision once."""
     now = now or clock.now()
     made = 0
-    due = Decision.objects.filter(
-        reminded_at__isnull=True, deadline__gt=now, game__status=Game.Status.ACTIVE
-    ).select_related("game")
-    for decision in due:
+    for decision in game_selectors.decisions_unreminded(now=now):
         assert decision.deadline is not None  # filtered on deadline__gt
         if decision.opened_at + (decision.deadline - decision.opened_at) * 0.75 > now:
             continue
-        claim = Decision.objects.filter(  # the row must still hold this decision (rows are reused)
-            pk=decision.pk, seat=decision.seat, decision_id=decision.decision_id, reminded_at=None
-        )
-        if claim.update(reminded_at=now) != 1:
-            continue  # another sweep claimed it
+        if not store.decision_claim_reminder(decision, now=now):
+            continue  # another sweep claimed it, or the row holds another decision now
         player = _human_players(decision.game).get(decision.seat)
         profile = getattr(player, "profile", None)
         if player is None or (profile is not None and profile.on_vacation):

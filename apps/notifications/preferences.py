@@ -123,6 +123,11 @@ def mode_for(user: User, category: str, channel: str) -> str:
     return _mode(_settings(user), user, category, channel)
 
 
+def channel_enabled(user: User, category: str, channel: str) -> bool:
+    """True when ``user`` wants ``category`` (a mail category or a table row) on ``channel`` now."""
+    return user.is_active and mode_for(user, category, channel) == IMMEDIATELY
+
+
 def table_get(*, user: User) -> list[dict[str, Any]]:
     """The whole table: per row its key, label and, per channel, the mode and the modes offered."""
     prefs = _settings(user)

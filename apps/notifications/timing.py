@@ -11,7 +11,8 @@ from datetime import datetime
 from django.conf import settings
 from django.contrib.auth.models import User
 
-from apps.games.models import Decision, Game
+from apps.games import selectors as game_selectors
+from apps.games.models import Game
 
 from . import compose, quiet, selectors
 from .models import Notification
@@ -26,12 +27,7 @@ def settle_seconds(*, game: Game | None, seat: int | None, now: datetime) -> flo
     settle = float(settings.NOTIFY_SETTLE_SECONDS)
     if game is None or seat is None:
         return settle
-    nearest = (
-        Decision.objects.filter(game=game, seat=seat, deadline__isnull=False)
-        .order_by("deadline")
-        .values_list("deadline", flat=True)
-        .first()
-    )
+    nearest = game_selectors.seat_nearest_deadline(game=game, seat=seat)
     if nearest is not None:
         settle = min(settle, max(0.0, (nearest - now).total_seconds() / 4))
     return settle
@@ -41,7 +37,7 @@ def deadline_of(game: Game | None, seat: int | None, decision_id: str) -> dateti
     """The deadline of the seat's open decision ``decision_id``, or None (no such decision, no clock)."""
     if game is None or seat is None:
         return None
-    row = Decision.objects.filter(game=game, seat=seat, decision_id=decision_id).only("deadline").first()
+    row = game_selectors.seat_decision(game=game, seat=seat, decision_id=decision_id).only("deadline").first()
     return row.deadline if row is not None else None
 
 

@@ -22,7 +22,6 @@ from . import bounces, calendar, preferences, selectors, tokens
 from .checks import inbound_webhook_secret
 from .models import Category
 
-TIME_INPUT = {"type": "time"}
 MODE_LABELS = {"immediately": "Immediately", "digest": "Daily digest", "off": "Off"}
 
 

@@ -3,23 +3,18 @@
 One gate for both channels: the Notifications table (``apps.notifications.preferences.mode_for``)
 decides per person, category and channel; a push subscription then filters by its own per-browser
 setting (``mode_of``). Each app tells the table whether a person has somewhere to receive its
-channel (``register_endpoints``, called from the apps' ``ready``), which sets the cell's default.
+channel (``register_endpoints`` here, the webhooks' own in their ``ready``), which sets the cell's default.
 """
 
 from __future__ import annotations
 
 from django.contrib.auth.models import User
 
-from apps.notifications.preferences import mode_for, register_channel
+from apps.notifications.preferences import register_channel
 
 #: Channel values of a category on a device or endpoint.
 IMMEDIATELY, OFF = "immediately", "off"
 CHANNEL_MODES = (IMMEDIATELY, OFF)
-
-
-def channel_enabled(user: User, category: str, channel: str) -> bool:
-    """True when ``user`` wants ``category`` (a mail category or a table row) on ``channel`` now."""
-    return user.is_active and mode_for(user, category, channel) == IMMEDIATELY
 
 
 def has_push_subscription(user: User) -> bool:
@@ -28,16 +23,9 @@ def has_push_subscription(user: User) -> bool:
     return PushSubscription.objects.filter(user=user).exists()
 
 
-def has_webhook_endpoint(user: User) -> bool:
-    from apps.webhooks.models import WebhookEndpoint
-
-    return WebhookEndpoint.objects.filter(user=user, active=True).exists()
-
-
 def register_endpoints() -> None:
-    """Tell the Notifications table who can receive push notices and webhook events."""
+    """Tell the Notifications table who can receive push notices."""
     register_channel("push", has_push_subscription)
-    register_channel("webhook", has_webhook_endpoint)
 
 
 def mode_of(categories: dict[str, str], category: str) -> str:

@@ -33,17 +33,19 @@ from django.utils import timezone
 from py_vapid import Vapid02
 from pywebpush import WebPushException, webpush
 
-from apps.games.models import Decision, Game
+from apps.games import selectors as game_selectors
+from apps.games.models import Game
 from apps.notifications import clock, outbox, quiet, selectors
 from apps.notifications.compose import user_zone
 from apps.notifications.models import Category
 from apps.notifications.notify import KIND_CATEGORY
+from apps.notifications.preferences import channel_enabled
 from apps.notifications.timing import settle_seconds
 from apps.webhooks import urlguard
 from baogame.celery import publish
 
 from . import payloads
-from .channels import CHANNEL_MODES, channel_enabled, mode_of
+from .channels import CHANNEL_MODES, mode_of
 from .models import PushBurst, PushMessage, PushSubscription
 
 log = logging.getLogger(__name__)
@@ -229,7 +231,7 @@ def seat_notice(
 ) -> tuple[bytes, set[str], int] | None:
     """The notice (payload bytes before encryption, its categories, its TTL) naming every decision open
     for ``seat`` now, or None when none of ``decisions`` (kind, decision id) is still open."""
-    rows = list(Decision.objects.filter(game=game, seat=seat).order_by("deadline", "decision_id"))
+    rows = list(game_selectors.seat_decisions(game=game, seat=seat).order_by("deadline", "decision_id"))
     wanted = {d for _, d in decisions}
     if not any(r.decision_id in wanted for r in rows):
         return None

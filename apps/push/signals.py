@@ -7,13 +7,15 @@ from __future__ import annotations
 
 import logging
 from functools import cache, partial
+from pathlib import Path
 from typing import Any
 
+from django.conf import settings
 from django.db import connection
 from django.dispatch import receiver
 
 from apps.games import sql
-from apps.games.signals import move_recorded
+from apps.games.signals import dev_server_starting, move_recorded
 from apps.notifications import outbox
 
 log = logging.getLogger(__name__)
@@ -79,3 +81,15 @@ def _has_subscriptions_select(vendor: str) -> sql.Select:
     marker = -7302
     subscriptions = PushSubscription.objects.filter(user__seats__game_id=marker)[:1]
     return sql.compile_select(subscriptions, game_id=marker)
+
+
+@receiver(dev_server_starting, dispatch_uid="push.dev_server_starting")
+def on_dev_server_starting(sender: Any, *, var_dir: Path, **kwargs: Any) -> str | None:
+    """Write development Web Push (VAPID) keys, read by the processes ``rundev`` starts, unless set."""
+    if settings.VAPID_PUBLIC_KEY and settings.VAPID_PRIVATE_KEY:
+        return None
+    from .vapid import ensure_dev_keys  # cryptography: loaded only here
+
+    if ensure_dev_keys(var_dir / "vapid.json"):
+        return f"Wrote development Web Push (VAPID) keys to {var_dir / 'vapid.json'}"
+    return None

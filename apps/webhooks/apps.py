@@ -8,3 +8,6 @@ class WebhooksConfig(AppConfig):
 
     def ready(self) -> None:
         from . import checks, signals  # noqa: F401 - registers the check, connects the receivers
+        from .channel import register_endpoints
+
+        register_endpoints()

@@ -32,7 +32,7 @@ from django.utils import timezone
 from apps.games.models import Game, Move
 from apps.notifications import outbox
 from apps.notifications.models import Category
-from apps.push.channels import channel_enabled
+from apps.notifications.preferences import channel_enabled
 from baogame.celery import publish
 
 from . import payloads, signing, urlguard

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -42,25 +44,24 @@ def webhook_list(request: AuthenticatedHttpRequest) -> HttpResponse:
     )
 
 
+def _endpoint_action(
+    request: AuthenticatedHttpRequest, endpoint_id: int, service: Callable[..., object], done: str
+) -> HttpResponse:
+    """POST only: ``service`` on one of my endpoints (404 for anyone else's), then back to the list."""
+    if request.method == "POST":
+        try:
+            service(user=request.user, endpoint_id=endpoint_id)
+        except WebhookEndpoint.DoesNotExist:
+            raise Http404 from None
+        messages.success(request, done)
+    return redirect("webhooks:list")
+
+
 @login_required
 def webhook_delete(request: AuthenticatedHttpRequest, endpoint_id: int) -> HttpResponse:
-    if request.method != "POST":
-        return redirect("webhooks:list")
-    try:
-        services.endpoint_delete(user=request.user, endpoint_id=endpoint_id)
-    except WebhookEndpoint.DoesNotExist:
-        raise Http404 from None
-    messages.success(request, "Webhook removed.")
-    return redirect("webhooks:list")
+    return _endpoint_action(request, endpoint_id, services.endpoint_delete, "Webhook removed.")
 
 
 @login_required
 def webhook_enable(request: AuthenticatedHttpRequest, endpoint_id: int) -> HttpResponse:
-    if request.method != "POST":
-        return redirect("webhooks:list")
-    try:
-        services.endpoint_enable(user=request.user, endpoint_id=endpoint_id)
-    except WebhookEndpoint.DoesNotExist:
-        raise Http404 from None
-    messages.success(request, "Webhook switched on again.")
-    return redirect("webhooks:list")
+    return _endpoint_action(request, endpoint_id, services.endpoint_enable, "Webhook switched on again.")

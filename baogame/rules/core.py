@@ -64,6 +64,11 @@ class Engine(Protocol):
     def referee_view(self, state: State) -> dict[str, Any]: ...
 
 
+def is_int(value: Any) -> bool:
+    """A JSON integer: an ``int`` but not a ``bool`` (which Python counts as one)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 def seed_string(seed: str | int) -> str:
     """BB-25.9 1 / BH-25.8 1: an integer seed stands for its decimal string."""
     if isinstance(seed, bool) or not isinstance(seed, (str, int)):

@@ -63,19 +63,19 @@ def _optional_module(name: str, module: str) -> Any:
         return None
 
 
+def _optional_attribute(name: str, module: str, attribute: str) -> Any:
+    """``<package>.<module>.<attribute>`` of the game, None when the game or the module does not exist."""
+    found = _optional_module(name, module)
+    return None if found is None else getattr(found, attribute)
+
+
 def get_mail_language(name: str) -> MailLanguage | None:
     """The game's mail commands and view lines (``<package>.mail.MAIL``), None if it has none."""
-    module = _optional_module(name, "mail")
-    if module is None:
-        return None
-    found: MailLanguage = module.MAIL
+    found: MailLanguage | None = _optional_attribute(name, "mail", "MAIL")
     return found
 
 
 def get_lengths(name: str) -> GameLengths | None:
     """The game's match lengths (``<package>.lengths.LENGTHS``), None if it has none."""
-    module = _optional_module(name, "lengths")
-    if module is None:
-        return None
-    found: GameLengths = module.LENGTHS
+    found: GameLengths | None = _optional_attribute(name, "lengths", "LENGTHS")
     return found

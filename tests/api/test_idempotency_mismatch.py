@@ -1,4 +1,4 @@
-"""Issue 14: an Idempotency-Key names one request; reused with another action it is refused (422)."""
+"""An Idempotency-Key names one request; reused with another action it is refused (422)."""
 
 from __future__ import annotations
 

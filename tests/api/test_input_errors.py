@@ -1,4 +1,4 @@
-"""Issue 14: input that used to answer 500 answers 400 with a code, through the API and the web form."""
+"""Input that used to answer 500 answers 400 with a code, through the API and the web form."""
 
 from __future__ import annotations
 

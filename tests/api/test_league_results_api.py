@@ -1,4 +1,4 @@
-"""Issue 19 points 4 and 5 through the API: the league's confirmation period and minimum reliability as
+"""Through the API: the league's confirmation period and minimum reliability as
 settings, the organiser's result endpoints, and the member list's reliability records."""
 
 from __future__ import annotations

@@ -305,7 +305,7 @@ def test_patching_a_league_is_for_organisers_and_hidden_from_outsiders(
     assert club.api.get(f"/api/v1/leagues/{club.slug}/").json()["timing_preset"] == "daily"
 
 
-# --- issue 13, point 1: organisers who play -------------------------------------------------------------
+# --- organisers who play ---------------------------------------------------------------------------------
 
 OWN_GAME_TOOLS = [
     ("extend", {"seat": 1, "hours": 5}),

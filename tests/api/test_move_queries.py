@@ -1,4 +1,4 @@
-"""Issue 18 point 2: the SQL statements one move request costs are pinned, so they cannot silently grow.
+"""The SQL statements one move request costs are pinned, so they cannot silently grow.
 
 Each move is posted through the API (token authentication, the pipeline, the after-commit receivers),
 as the load test does, and every statement is counted: the request's and its after-commit work's. The

@@ -1,4 +1,4 @@
-"""Issue 18 point 2: the API's content negotiation answers plain JSON requests without parsing their
+"""The API's content negotiation answers plain JSON requests without parsing their
 ``Accept`` header, and every request still gets exactly the renderer and media type DRF gave it."""
 
 from __future__ import annotations

@@ -103,7 +103,7 @@ CLUB_MEMBERS = {"outsider": 404, "player": 200, "other_seat": 200}
 PUBLIC_ORGANISER = {"outsider": 403, "player": 200, "other_seat": 403}
 SEATED = {"outsider": 403, "player": 200, "other_seat": 200}
 #: The game tools on the club's game: the player organises but holds a seat there, so has no organiser
-#: power over it (own_game, 403; issue 13); the plain member is refused as a non-organiser.
+#: power over it (own_game, 403); the plain member is refused as a non-organiser.
 CLUB_OWN_GAME = {"outsider": 404, "player": 403, "other_seat": 403}
 
 # (method, path template, body, {role: status}) — anonymous is always 401 unless given.

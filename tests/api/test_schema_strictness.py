@@ -1,4 +1,4 @@
-"""Issue 14: every operation refuses what its schema forbids (400 ``invalid``), instead of coercing it.
+"""Every operation refuses what its schema forbids (400 ``invalid``), instead of coercing it.
 
 DRF would read ``0`` as the string ``"0"``, ``"1.0"`` or ``""`` as an integer or the default, ``"yes"``
 as a boolean and ``"2030-01-01 10:00"`` as a date-time; the OpenAPI schema promises JSON types and

@@ -3,7 +3,7 @@
 Every operation is called with generated data valid for the schema (positive) and, in a test of its
 own, invalid (negative), authenticated with a personal token, with the path ids pointed at real
 objects (an active league game of the caller, the league they organise, its season, a pending
-request to join, their bot, a spare token) so the authenticated paths run too. Checks (issue 14): no
+request to join, their bot, a spare token) so the authenticated paths run too. Checks: no
 5xx, documented status codes and content types, bodies that match the schema, and every request the
 schema forbids refused.
 """

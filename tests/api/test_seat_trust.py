@@ -1,4 +1,4 @@
-"""Who may hold and take back a seat (issue 13, point 8): one person does not seat two of their own
+"""Who may hold and take back a seat: one person does not seat two of their own
 accounts in one game unless its creator made it a bot-test game; a player cannot undo an organiser's
 "hand this seat to the bot"."""
 

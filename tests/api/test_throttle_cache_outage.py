@@ -1,4 +1,4 @@
-"""Issue 14: with the write throttle's counters on Redis, a Redis outage must not turn writes into 500s.
+"""With the write throttle's counters on Redis, a Redis outage must not turn writes into 500s.
 
 The test runs its own redis-server (port 6392, override with ``THROTTLE_TEST_REDIS_PORT``) and stops it.
 """

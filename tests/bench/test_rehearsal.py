@@ -1,4 +1,4 @@
-"""A short two-node rehearsal (``manage.py rehearsal``, issue 18 point 3) finds no anomaly: two gunicorns,
+"""A short two-node rehearsal (``manage.py rehearsal``) finds no anomaly: two gunicorns,
 two real Celery workers and beat on Redis, PostgreSQL; a web node and a worker SIGKILLed mid-run and
 started again, and before that the broker unreachable from the web nodes for 5 s; then every game
 checked (move numbering, replay, deadlines, mails, the outbox's webhook events).

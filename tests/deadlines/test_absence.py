@@ -1,4 +1,4 @@
-"""Absent players: the bot takes the seat after K consecutive timeouts and hands it back (issue 5)."""
+"""Absent players: the bot takes the seat after K consecutive timeouts and hands it back."""
 
 from __future__ import annotations
 

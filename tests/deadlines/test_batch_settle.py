@@ -1,4 +1,4 @@
-"""Batched settlement (issue 18): the sweep claims due games in batches and writes a batch's moves and
+"""Batched settlement: the sweep claims due games in batches and writes a batch's moves and
 decision rows together (falling back to a savepoint per game when that fails), and several sweeps
 share the due games without settling a decision twice."""
 
@@ -149,7 +149,7 @@ def _spy_batches(monkeypatch: pytest.MonkeyPatch) -> list[list[str]]:
 def test_a_batch_is_written_in_one_round_trip_of_the_same_statements_whatever_its_size(
     users: list, settings, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Issue 18: the batch's moves and decision rows go as few statements as the pipeline allows: the
+    """The batch's moves and decision rows go as few statements as the pipeline allows: the
     same write of every game is one multi-row statement, so 2 games and 9 games send the same ones."""
     settings.GAMES_HAND_SQL = True
     settings.GAMES_SETTLE_BATCH = 100

@@ -1,4 +1,4 @@
-"""Stopped clocks: pausing a game, extending a decision, vacation (issue 5)."""
+"""Stopped clocks: pausing a game, extending a decision, vacation."""
 
 from __future__ import annotations
 

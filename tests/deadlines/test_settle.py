@@ -1,4 +1,4 @@
-"""Lazy and scheduled settlement of deadlines (issue 5: every open decision has a deadline)."""
+"""Lazy and scheduled settlement of deadlines (every open decision has a deadline)."""
 
 from __future__ import annotations
 

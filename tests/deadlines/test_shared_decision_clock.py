@@ -1,6 +1,5 @@
 """BB-30.6 with a player on vacation: a simultaneous decision runs on one clock for all its owners, so
-what another owner or a spectator sees of its deadline never depends on who has answered (issue 13,
-point 4)."""
+what another owner or a spectator sees of its deadline never depends on who has answered."""
 
 from __future__ import annotations
 

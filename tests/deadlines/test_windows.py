@@ -1,4 +1,4 @@
-"""Plucking windows: timed reactions, early closing, "don't wait for me" (issue 5; BB-6.6, BB-30.6)."""
+"""Plucking windows: timed reactions, early closing, "don't wait for me" (BB-6.6, BB-30.6)."""
 
 from __future__ import annotations
 

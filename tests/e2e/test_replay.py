@@ -1,4 +1,4 @@
-"""Stepping through a replay in a real browser (issue 16 point 7): arrow keys step, the slider jumps."""
+"""Stepping through a replay in a real browser: arrow keys step, the slider jumps."""
 
 from __future__ import annotations
 

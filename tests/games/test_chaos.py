@@ -1,4 +1,4 @@
-"""Chaos (issue 14): real workers and beat on a Redis server of this test's own, PostgreSQL; bot games and
+"""Chaos: real workers and beat on a Redis server of this test's own, PostgreSQL; bot games and
 short-clock human games play while Redis is stopped for 20 s (and comes back empty) and then the
 workers are killed with SIGKILL and started again.
 

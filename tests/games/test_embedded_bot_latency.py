@@ -1,4 +1,4 @@
-"""Bots answer at once after ``make run`` (issue 16, point 6): on the embedded set-up — SQLite and
+"""Bots answer at once after ``make run``: on the embedded set-up — SQLite and
 Celery's filesystem broker in a fresh data folder, the demo seeded, the workers ``rundev`` starts — a
 new game's first bot answer arrives within 5 s of the game's creation while the demo league's all-bot
 table is being played. The time counts from the moment ``game_create`` has returned (the game and its

@@ -1,4 +1,4 @@
-"""Issue 19 point 6: a finished game's full record (seed, moves, result) as one JSON file, downloadable
+"""A finished game's full record (seed, moves, result) as one JSON file, downloadable
 from its page and the API, which ``manage.py verify_games --file`` replays and checks."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Invitation links: shown to the players and the creator only; replaced, single-use, revoked (issue 13)."""
+"""Invitation links: shown to the players and the creator only; replaced, single-use, revoked."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Replaying stored games from seed and move log (issue 18 point 4): ``apps.games.replay``.
+"""Replaying stored games from seed and move log: ``apps.games.replay``.
 
 DESIGN.md, "Determinism": a game can always be rebuilt from its seed and move log. Games here are
 played through the real pipeline: bots, deadlines (timeout defaults, then the bot taking over the

@@ -1,4 +1,4 @@
-"""Nothing lost, nothing stuck (issue 14): a stale bot task does nothing, the sweep re-queues a lost bot
+"""Nothing lost, nothing stuck: a stale bot task does nothing, the sweep re-queues a lost bot
 task and a lost mail, and a publish failure after commit never turns a committed move into an error."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Task fan-out on a REAL worker (Redis, PostgreSQL): all-bot games play in the background queue with a
-queue length bounded by a small constant per game, and queue no mail tasks (issue 14)."""
+queue length bounded by a small constant per game, and queue no mail tasks."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""``manage.py verify_games [--game ID]`` (issue 18 point 4): its report, JSON line and exit status."""
+"""``manage.py verify_games [--game ID]``: its report, JSON line and exit status."""
 
 from __future__ import annotations
 

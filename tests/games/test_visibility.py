@@ -1,4 +1,4 @@
-"""Who may see a game: private leagues' games, unlisted and private games, old links by number (issue 13).
+"""Who may see a game: private leagues' games, unlisted and private games, old links by number.
 
 One rule (``apps.games.selectors.game_may_view``) answers for the page, its poll, the history, every
 API read and write and the mail links; whoever may not see a game gets the 404 of a game that does not

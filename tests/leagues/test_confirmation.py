@@ -1,4 +1,4 @@
-"""Issue 19 point 5: a league's confirmation period. Results count provisionally, are confirmed when the
+"""A league's confirmation period. Results count provisionally, are confirmed when the
 period ends without objection (beat) or at once by an organiser; an organiser may reopen one within the
 period to adjudicate it; an organiser who plays in the game has no power over its result."""
 

@@ -1,4 +1,4 @@
-"""The next season's divisions (issue 19 point 1), as a pure function: top N up, bottom N down, ties as
+"""The next season's divisions, as a pure function: top N up, bottom N down, ties as
 the standings break them, newcomers to the lowest division, withdrawn members leave."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Divisions through the services, the pages and the API (issue 19 points 1, 2 and 4; toy engine):
+"""Divisions through the services, the pages and the API (toy engine):
 the proposal, moves by hand (audited), confirmation, rounds paired within divisions, standings and
 pages per division, the next season's promotion and relegation."""
 

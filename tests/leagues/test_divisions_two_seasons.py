@@ -1,5 +1,5 @@
 """Two seasons of a 24-member league in three divisions, played by bots through the real pipeline
-(PostgreSQL, Redis, a real Celery worker): promotion and relegation between them (issue 19 point 1).
+(PostgreSQL, Redis, a real Celery worker): promotion and relegation between them.
 
 Kept as small as the promise allows: one round a season, Bao Bei tables of 4 (two per division), a
 game threshold of 1 (a game ends after its first scored round). The server's bot plays every seat;

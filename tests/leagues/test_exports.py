@@ -1,4 +1,4 @@
-"""Issue 19 point 6: a season's standings, rating history and game list as CSV (pages) and JSON (API),
+"""A season's standings, rating history and game list as CSV (pages) and JSON (API),
 with the same rows; the CSV reads back into exactly the rows it was written from."""
 
 from __future__ import annotations

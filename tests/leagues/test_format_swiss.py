@@ -1,4 +1,4 @@
-"""Swiss pairing (issue 19 point 2): similar standing together, no rematch while a non-rematch seating
+"""Swiss pairing: similar standing together, no rematch while a non-rematch seating
 exists at the same score spread, byes rotate, deterministic from the seed. Checked against an
 exhaustive search of every seating over many seeds (hypothesis)."""
 

@@ -1,4 +1,4 @@
-"""The league page in words: the rating chart, the organisers, the organiser log (issue 16, point 8)."""
+"""The league page in words: the rating chart, the organisers, the organiser log."""
 
 from __future__ import annotations
 

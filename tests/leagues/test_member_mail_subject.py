@@ -1,4 +1,4 @@
-"""Issue 14: an organiser's mail subject is one line; control characters are refused, nothing is sent."""
+"""An organiser's mail subject is one line; control characters are refused, nothing is sent."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 13, point 1: an organiser who holds a seat in a game has no organiser power over it; a
+"""An organiser who holds a seat in a game has no organiser power over it; a
 substitute is an active member not seated in the game, who must accept the seat (toy engine)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 13 point 8 (league pairing): the planner never seats a member with their own bot account;
+"""League pairing: the planner never seats a member with their own bot account;
 when no seating keeps them apart, the round is refused with a clear error for the organiser."""
 
 from __future__ import annotations

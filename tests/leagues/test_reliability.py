@@ -1,4 +1,4 @@
-"""Issue 19 point 4: the reliability record, per seat tenure over the last 12 months — answered on time,
+"""The reliability record, per seat tenure over the last 12 months — answered on time,
 timeouts, handed to a bot, abandoned, vacation days — on the profile, the standings and the organiser's
 member list, and a league's minimum (checked at request, join and each new season)."""
 

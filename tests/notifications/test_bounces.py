@@ -1,4 +1,4 @@
-"""Bounces and complaints (issue 17, point 6): a hard bounce or a spam report stops mail to the address
+"""Bounces and complaints: a hard bounce or a spam report stops mail to the address
 and shows its owner a banner; a soft bounce changes nothing."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The calendar of deadlines: a secret iCalendar address per person (issue 17, point 5)."""
+"""The calendar of deadlines: a secret iCalendar address per person."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from icalendar import Calendar
 
 from apps.games import pipeline
 from apps.games.models import Decision, Game
+from apps.leagues import calendar as league_calendar
 from apps.leagues import services as leagues
 from apps.notifications import calendar
 from baogame.rules.baobei.cards import CARDS
@@ -105,11 +106,11 @@ def test_feed_lists_the_next_rounds_of_my_leagues(toy_engine: str) -> None:
     starts = timezone.now() + timedelta(days=2)
     leagues.season_create(league=league, by=organiser, starts_at=starts, rounds=3, round_interval_days=7)
 
-    entries = calendar.round_entries(user=member, now=timezone.now())
+    entries = league_calendar.round_entries(user=member, now=timezone.now())
 
     assert [e.starts for e in entries] == [starts, starts + timedelta(days=7), starts + timedelta(days=14)]
     assert all("Calendar League" in e.summary for e in entries)
-    assert calendar.round_entries(user=UserFactory(), now=timezone.now()) == []
+    assert league_calendar.round_entries(user=UserFactory(), now=timezone.now()) == []
 
 
 def test_regenerating_the_address_voids_the_old_one(client: Any) -> None:

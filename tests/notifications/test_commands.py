@@ -78,7 +78,7 @@ def test_every_legal_action_round_trips_through_its_command(engine: str, players
 
 
 def test_json_nested_too_deep_is_malformed() -> None:
-    """Issue 14: JSON deeper than Python's stack is a refusal with a code, not a crash of the inbound
+    """JSON deeper than Python's stack is a refusal with a code, not a crash of the inbound
     mail handler (numbers ``int`` refuses: tests/rules/baobei/test_mail.py)."""
     with pytest.raises(CommandError) as exc:
         parse_command(engine="baobei", text='{"a": ' + "[" * 5000 + "]" * 5000 + "}")
@@ -87,7 +87,7 @@ def test_json_nested_too_deep_is_malformed() -> None:
 
 
 def test_a_generic_value_int_refuses_stays_a_string() -> None:
-    """Issue 14: ``key=<5,000 digits>`` is not turned into a number (``int`` refuses it): the engine then
+    """``key=<5,000 digits>`` is not turned into a number (``int`` refuses it): the engine then
     refuses the action with its own code instead of the mail handler crashing."""
     action = parse_command(engine="toy", text="play card=" + "3" * 5000)
 

@@ -110,7 +110,7 @@ def test_inbound_webhook_refuses_unauthenticated_posts(client: Any, settings: An
 def test_a_reply_from_the_mailbox_shows_the_answer_it_produced(
     client: Any, mail_folder: Path, settings: Any, started: Any, django_capture_on_commit_callbacks: Any
 ) -> None:
-    """Issue 17 point 8: after sending a reply, the mailbox shows the answer mail (once it was sent)."""
+    """After sending a reply, the mailbox shows the answer mail (once it was sent)."""
     with django_capture_on_commit_callbacks(execute=True):
         game = started(2)
     _to_files(mail_folder, list(mail.outbox))

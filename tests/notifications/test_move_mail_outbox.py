@@ -1,4 +1,4 @@
-"""The move-mail outbox (issue 14, "nothing lost"): a move's transaction records its mail fan-out, the
+"""The move-mail outbox ("nothing lost"): a move's transaction records its mail fan-out, the
 ``notify_move_applied`` task consumes it, and the recovery sweep queues the task again when it was lost
 (here: the broker was down when the move committed). Real worker on Redis, PostgreSQL."""
 

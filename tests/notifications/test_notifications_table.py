@@ -1,4 +1,4 @@
-"""The Notifications table (issue 17 point 7): categories by channels, on the page and in the API."""
+"""The Notifications table: categories by channels, on the page and in the API."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 18 point 2: a move's outbox row is written by one statement compiled once (``GAMES_HAND_SQL``),
+"""A move's outbox row is written by one statement compiled once (``GAMES_HAND_SQL``),
 the same row the ORM's ``bulk_create(ignore_conflicts=True)`` writes; a row already there is kept."""
 
 from __future__ import annotations

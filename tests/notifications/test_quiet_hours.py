@@ -1,4 +1,4 @@
-"""Quiet hours (issue 17 point 2): in the person's own zone, across midnight and a clock change."""
+"""Quiet hours: in the person's own zone, across midnight and a clock change."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Who may play by e-mail and on what: one exact sender, the decision the mail was about (issue 13)."""
+"""Who may play by e-mail and on what: one exact sender, the decision the mail was about."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""One mail per burst (issue 17 point 1): the settle time, measured on a clock the test moves.
+"""One mail per burst: the settle time, measured on a clock the test moves.
 
 The move pipeline runs for real (eager tasks, the bots answering on commit); the notifications' clock
 (``apps.notifications.clock.now``) is moved instead of sleeping, and a send task queued with an ETA

@@ -1,4 +1,5 @@
-"""One mail per burst on a REAL worker (Redis broker, PostgreSQL): the page scenario of issue 17.
+"""One mail per burst on a REAL worker (Redis broker, PostgreSQL): moves in quick succession that
+concern one player give them one mail, not one each.
 
 The worker records the notifications (the move signal's task), queues each send with its ETA and
 sends when due; the bots answer in the worker too. The settle time is short here (the worker's real

@@ -1,4 +1,4 @@
-"""The inbound webhook is closed until it has a verification secret (issue 13, point 7)."""
+"""The inbound webhook is closed until it has a verification secret."""
 
 from __future__ import annotations
 

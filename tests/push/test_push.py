@@ -1,4 +1,4 @@
-"""Web Push (issue 17 point 3): subscriptions, encrypted notices checked by a local push service.
+"""Web Push: subscriptions, encrypted notices checked by a local push service.
 
 The push service on 127.0.0.1 decrypts each message with the browser's keys (RFC 8291, aes128gcm) and
 verifies the VAPID JWT (RFC 8292), so encryption and signature are checked for real.

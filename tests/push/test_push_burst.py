@@ -1,4 +1,4 @@
-"""One Web Push message per burst (issue 17 points 1 and 3), measured on a clock the test moves.
+"""One Web Push message per burst, measured on a clock the test moves.
 
 The move pipeline runs for real (eager tasks, the bots answering on commit) and the local push service
 decrypts every message (RFC 8291) with the browser's keys. The notifications' clock is moved instead

@@ -1,5 +1,5 @@
-"""Display names are unique without regard to case and are never another user's username (issue 13,
-point 8): on the profile page, through the API, at sign-up and for bot accounts; a migration resolves the
+"""Display names are unique without regard to case and are never another user's username:
+on the profile page, through the API, at sign-up and for bot accounts; a migration resolves the
 clashes that already exist."""
 
 from __future__ import annotations

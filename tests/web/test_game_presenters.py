@@ -1,4 +1,4 @@
-"""Each game's presentation lives in its presenter, chosen by engine name (issue 15 point 3).
+"""Each game's presentation lives in its presenter, chosen by engine name.
 
 The generic pages ask the game's ``GameType`` and presenter instead of testing a game's name: these
 tests pin what each game gets through them.

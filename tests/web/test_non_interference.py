@@ -1,10 +1,10 @@
-"""Non-interference: what a viewer can read does not depend on what the viewer has not seen (issue 13).
+"""Non-interference: what a viewer can read does not depend on what the viewer has not seen.
 
 For seeded playthroughs of both games (the engines' own bots play every seat), a viewer (a seat, or a
 signed-in spectator) reads everything it can: the game page, its poll fragment, the history page, the
 API detail, history and legal actions, refused moves (API and page), the reply to a move of its own
 the mail about its open decision, the body of every webhook event its seat is sent and the Web Push
-notice of its open decisions (issue 17). Then a *twin* of the game is made that differs only in what the
+notice of its open decisions. Then a *twin* of the game is made that differs only in what the
 viewer has not seen, and every read must be byte-identical, time stamps, CSRF tokens and one-time
 keys apart:
 

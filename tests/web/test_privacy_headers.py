@@ -1,5 +1,5 @@
 """Per-viewer answers are not cached (Cache-Control: private, no-store; Vary: Authorization, Cookie), and
-pages carry a Content-Security-Policy without inline allowances (issue 13, point 8)."""
+pages carry a Content-Security-Policy without inline allowances."""
 
 from __future__ import annotations
 

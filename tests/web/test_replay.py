@@ -1,4 +1,4 @@
-"""The replay of a game that is over (issue 16 point 7): ``/games/<id>/replay/?step=N&seat=S``.
+"""The replay of a game that is over: ``/games/<id>/replay/?step=N&seat=S``.
 
 Every move in order, the board as a chosen seat saw it (``engine.view`` of the replayed state) or every
 card face up, since the seed is public once the game is over (BB-25.10, BH-25.9). Nothing of it while

@@ -1,4 +1,4 @@
-"""What the board shows beyond the view: quick-play words, the final reveal, prompts (issue 16)."""
+"""What the board shows beyond the view: quick-play words, the final reveal, prompts."""
 
 from __future__ import annotations
 

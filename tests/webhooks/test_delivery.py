@@ -1,4 +1,4 @@
-"""Webhooks (issue 17 point 4): registration, signed events, what each seat is sent, switching off.
+"""Webhooks: registration, signed events, what each seat is sent, switching off.
 
 Deliveries here run eagerly with one attempt (``WEBHOOKS_MAX_ATTEMPTS=1``); the retries with backoff
 through a real worker are in ``test_worker.py``.

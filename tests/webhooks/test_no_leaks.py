@@ -1,4 +1,4 @@
-"""Leak test (issue 17 Tests): no webhook body or push notice holds anything its receiver has not seen.
+"""Leak test: no webhook body or push notice holds anything its receiver has not seen.
 
 Seeded playthroughs of both games with a webhook and a browser for every seat: every webhook body a
 seat is sent must carry exactly the events the API history shows that seat for that move (and no event

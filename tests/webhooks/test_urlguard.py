@@ -1,4 +1,4 @@
-"""SSRF (issue 17 point 4): webhook URLs resolving to private, loopback or link-local addresses are
+"""SSRF: webhook URLs resolving to private, loopback or link-local addresses are
 refused unless ``WEBHOOKS_ALLOW_PRIVATE``; plain http only to loopback with ``WEBHOOKS_ALLOW_HTTP``."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Webhook retries through a REAL Celery worker (issue 17 point 4): a receiver on 127.0.0.1 that fails
+"""Webhook retries through a REAL Celery worker: a receiver on 127.0.0.1 that fails
 twice and then answers gets the same signed event three times, with backoff between the attempts."""
 
 from __future__ import annotations

@@ -20,6 +20,7 @@ from django.http import QueryDict
 from apps.games.rulebook import SECTION_TITLES, rules_url
 
 from . import baobei, baohuang, generic
+from .common import BoardInput
 
 
 class GamePresenter(Protocol):
@@ -40,16 +41,7 @@ class GamePresenter(Protocol):
         """Whether the board of ``decision``'s owner needs the seat's ``legal_actions``."""
         ...
 
-    def present(
-        self,
-        *,
-        view: dict[str, Any],
-        seat: int | None,
-        names: list[str],
-        legal: list[dict[str, Any]] | None = None,
-        events: list[dict[str, Any]] | None = None,
-        committed: bool = False,
-    ) -> dict[str, Any]:
+    def present(self, board: BoardInput) -> dict[str, Any]:
         """The board's template data (see ``present`` below)."""
         ...
 
@@ -109,7 +101,7 @@ def present(
     current turn (BB-20.7).
     """
     board = presenter_for(engine).present(
-        view=view, seat=seat, names=names, legal=legal, events=events or [], committed=committed
+        BoardInput(view=view, seat=seat, names=names, legal=legal, events=events or [], committed=committed)
     )
     if board.get("decision") is not None:
         # Every decision box links to the rules section that explains it.

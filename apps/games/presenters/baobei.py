@@ -12,7 +12,7 @@ from baogame.rules.baobei.mail import card_label as card_label  # the page and t
 from baogame.rules.core import RuleError
 
 from .. import rulebook
-from .common import button, score_rows
+from .common import BoardInput, button, score_rows
 from .fields import flag_field, int_field, optional_int_field, position_field
 
 TEMPLATE = "games/boards/baobei.html"
@@ -156,20 +156,13 @@ def wants_legal(decision: dict[str, Any]) -> bool:
     return False
 
 
-def present(
-    *,
-    view: dict[str, Any],
-    seat: int | None,
-    names: list[str],
-    legal: list[dict[str, Any]] | None = None,
-    events: list[dict[str, Any]] | None = None,
-    committed: bool = False,
-) -> dict[str, Any]:
+def present(board: BoardInput) -> dict[str, Any]:
     """Template data for a Bao Bei board as ``seat`` sees it; ``events``: those ``seat`` may see.
 
     ``committed``: ``seat`` has already committed the end of this turn (BB-20.7), which cannot be
     withdrawn (D-36): the forms say so instead of offering the box again.
     """
+    view, seat, names, events, committed = board.view, board.seat, board.names, board.events, board.committed
     n = len(view["displays"])
     participants = set(view.get("participants", range(n)))
     touched = {(p["seat"], p["slot"]) for p in view.get("ability_touched", [])}

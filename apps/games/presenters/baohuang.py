@@ -11,7 +11,7 @@ from baogame.rules.baohuang.cards import CODES, NAMES, STRENGTH
 from baogame.rules.baohuang.text import deal_progress
 
 from .. import rulebook
-from .common import button, score_rows
+from .common import BoardInput, button, score_rows
 from .fields import flag_field, int_field
 
 TEMPLATE = "games/boards/baohuang.html"
@@ -119,16 +119,9 @@ def wants_legal(decision: dict[str, Any]) -> bool:
     return decision.get("kind") in QUICK_PLAY_KINDS
 
 
-def present(
-    *,
-    view: dict[str, Any],
-    seat: int | None,
-    names: list[str],
-    legal: list[dict[str, Any]] | None = None,
-    events: list[dict[str, Any]] | None = None,
-    committed: bool = False,
-) -> dict[str, Any]:
+def present(board: BoardInput) -> dict[str, Any]:
     """Template data for a Bao Huang board as ``seat`` sees it; ``legal``: my legal plays, if wanted."""
+    view, seat, names, legal = board.view, board.seat, board.names, board.legal
     hand = view.get("hand")
     finished = view["finished"]
     top = view.get("top")

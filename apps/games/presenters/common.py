@@ -6,6 +6,7 @@ import json
 import logging
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from importlib import import_module
 from typing import Any
 
@@ -13,6 +14,19 @@ from django.utils.html import escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 
 from baogame.rules.registry import ENGINES
+
+
+@dataclass(frozen=True)
+class BoardInput:
+    """What a presenter draws a board from: only what the seat may know (see ``presenters.present``)."""
+
+    view: dict[str, Any]
+    seat: int | None
+    names: list[str]
+    legal: list[dict[str, Any]] | None
+    events: list[dict[str, Any]]
+    committed: bool
+
 
 #: ``Seat 3`` / ``seat 3`` (with a following ``slot``) or ``seats [0, 2]`` in an engine's sentence:
 #: engines know seat numbers, not names.

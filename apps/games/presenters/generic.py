@@ -12,7 +12,7 @@ from typing import Any
 from django import forms
 from django.http import QueryDict
 
-from .common import button
+from .common import BoardInput, button
 
 TEMPLATE = "games/boards/generic.html"
 COMMITS_END_TURN = False
@@ -27,16 +27,9 @@ def wants_legal(decision: dict[str, Any]) -> bool:
     return True
 
 
-def present(
-    *,
-    view: dict[str, Any],
-    seat: int | None,
-    names: list[str],
-    legal: list[dict[str, Any]] | None = None,
-    events: list[dict[str, Any]] | None = None,
-    committed: bool = False,
-) -> dict[str, Any]:
+def present(board: BoardInput) -> dict[str, Any]:
     """The view as JSON (it is already this seat's view) and one button per legal action of mine."""
+    view, legal = board.view, board.legal
     buttons = [
         button(" ".join(f"{k} {v}" for k, v in a.items() if k != "decision_id"), a) for a in (legal or [])
     ]

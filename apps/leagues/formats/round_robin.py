@@ -27,7 +27,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from itertools import combinations
 
-from ..pairing import Pair, RoundPlan, choose_byes, even_floor, pair, table_layout, table_sizes
+from ..pairing import Pair, RoundPlan, byes_by_round, even_floor, pair, random_plan, table_sizes
 
 T0 = 2.0
 
@@ -57,13 +57,9 @@ def plan_round_robin(
     ):
         return circle_method(members=members, rounds=rounds, seed=seed)
     rng = random.Random(f"leagues:round-robin:{seed}")
-    given = dict(bye_counts or {})
-    round_byes: list[list[int]] = []
-    for _ in range(rounds):
-        byes = choose_byes(members=members, count=bye_count, bye_counts=given, rng=rng)
-        for m in byes:
-            given[m] = given.get(m, 0) + 1
-        round_byes.append(byes)
+    round_byes = byes_by_round(
+        members=members, count=bye_count, bye_counts=bye_counts, rounds=rounds, rng=rng
+    )
     best: list[list[list[int]]] | None = None
     best_cost = math.inf
     for attempt in range(4 * effort):
@@ -108,23 +104,6 @@ def circle_method(*, members: Sequence[int], rounds: int, seed: str) -> list[Rou
     return plans
 
 
-def spread_after_each_round(
-    rounds: Sequence[Sequence[Sequence[int]]],
-    members: Sequence[int],
-    history: Mapping[Pair, int] | None = None,
-) -> list[int]:
-    """After each round, the most minus the fewest meetings over every pair of ``members``."""
-    counts: Counter[Pair] = Counter(history or {})
-    out = []
-    for tables in rounds:
-        for table in tables:
-            for a, b in combinations(table, 2):
-                counts[pair(a, b)] += 1
-        values = [counts[pair(a, b)] for a, b in combinations(sorted(members), 2)]
-        out.append(max(values) - min(values) if values else 0)
-    return out
-
-
 def prefix_cost(
     rounds: Sequence[Sequence[Sequence[int]]],
     members: Sequence[int],
@@ -153,13 +132,9 @@ def _anneal(
     """Simulated annealing over seat swaps; (rounds of tables, cost, the cost's lower bound)."""
     total_rounds = len(round_byes)
     pairs = math.comb(len(members), 2)
-    plan: list[list[list[int]]] = []
+    plan = random_plan(members=members, round_byes=round_byes, sizes=sizes, rng=rng)
     met: dict[Pair, list[int]] = {}
-    for r, byes in enumerate(round_byes):
-        playing = [m for m in members if m not in byes]
-        rng.shuffle(playing)
-        tables = table_layout(playing, sizes)
-        plan.append(tables)
+    for r, tables in enumerate(plan):
         for table in tables:
             for a, b in combinations(table, 2):
                 met.setdefault(pair(a, b), []).append(r)

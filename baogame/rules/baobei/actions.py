@@ -40,11 +40,6 @@ ABILITY_FIELDS: dict[str, dict[str, str]] = {
 }
 
 
-def is_int(x: Any) -> bool:
-    """A JSON integer (``bool`` excluded)."""
-    return type(x) is int
-
-
 def is_pos(x: Any) -> bool:
     """BB-20.5: ``{"seat": int, "slot": int}`` and nothing else."""
     return type(x) is dict and len(x) == 2 and type(x.get("seat")) is int and type(x.get("slot")) is int

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from ..core import RuleError, seed_string, seeded_choice, seeded_shuffle
+from ..core import RuleError, is_int, seed_string, seeded_choice, seeded_shuffle
 from .cards import CARDS, CODE_OF, DECK_SIZE, IDS_OF
 from .state import Events, State, emit, prev_seat
 
@@ -36,9 +36,6 @@ def default_options(players: int) -> dict[str, Any]:
 def _bad(msg: str) -> RuleError:
     return RuleError("invalid_options", msg)
 
-
-def _is_int(x: Any) -> bool:
-    return isinstance(x, int) and not isinstance(x, bool)
 
 
 def _check_codes(codes: list[Any], allow_null: bool = False) -> None:
@@ -95,7 +92,7 @@ def _deal_fits(deal: dict[str, Any], n: int, seats: list[int]) -> bool:
 
 def validate_options(players: int, options: Any) -> dict[str, Any]:
     """BB-25.1: check ``options``; return them complete (defaults filled in)."""
-    if not _is_int(players) or not 2 <= players <= 6:
+    if not is_int(players) or not 2 <= players <= 6:
         raise _bad("a game has 2 to 6 players")
     if not isinstance(options, dict):
         raise _bad("options must be an object")
@@ -104,7 +101,7 @@ def validate_options(players: int, options: Any) -> dict[str, Any]:
         raise _bad(f"unknown option {sorted(unknown)[0]!r}")
     opts = default_options(players)
     if "threshold" in options:
-        if not _is_int(options["threshold"]) or options["threshold"] <= 0:
+        if not is_int(options["threshold"]) or options["threshold"] <= 0:
             raise _bad("threshold must be a positive integer")
         opts["threshold"] = options["threshold"]
     if "memory_aid" in options:
@@ -131,7 +128,7 @@ def validate_options(players: int, options: Any) -> dict[str, Any]:
             raise _bad(f"stacked deal {i} fits neither a normal nor a deciding round")
     if "first_player" in options:
         fp = options["first_player"]
-        if not _is_int(fp) or not 0 <= fp < players:
+        if not is_int(fp) or not 0 <= fp < players:
             raise _bad("first_player must be a seat")
     opts["deals"] = deals
     return opts
@@ -150,22 +147,22 @@ def _validate_start(n: int, start: Any, deals: list[Any]) -> None:
     if not isinstance(start, dict) or set(start) - START_KEYS or "active" not in start:
         raise _bad("start is {round?, totals?, active, bao_caller?, shield_active?, recycles?}")
     a = start["active"]
-    if not _is_int(a) or not 0 <= a < n:
+    if not is_int(a) or not 0 <= a < n:
         raise _bad("start.active must be a seat")
     r = start.get("round", 1)
-    if not _is_int(r) or r < 1:
+    if not is_int(r) or r < 1:
         raise _bad("start.round must be an integer >= 1")
     totals = start.get("totals", [0] * n)
-    if not isinstance(totals, list) or len(totals) != n or not all(_is_int(t) for t in totals):
+    if not isinstance(totals, list) or len(totals) != n or not all(is_int(t) for t in totals):
         raise _bad("start.totals must be one integer per seat")
     c = start.get("bao_caller")
-    if c is not None and (not _is_int(c) or not 0 <= c < n or c == a):
+    if c is not None and (not is_int(c) or not 0 <= c < n or c == a):
         raise _bad("start.bao_caller must be null or a seat other than start.active")
     s = start.get("shield_active", False)
     if not isinstance(s, bool) or (s and c is None):
         raise _bad("start.shield_active must be a boolean, true only with a caller")
     k = start.get("recycles", 0)
-    if not _is_int(k) or k not in (0, 1):
+    if not is_int(k) or k not in (0, 1):
         raise _bad("start.recycles must be 0 or 1")
 
 

@@ -30,21 +30,12 @@ N_CODES = len(CODES)
 INDEX: dict[str, int] = {code: i for i, code in enumerate(CODES)}
 STRENGTHS: tuple[int, ...] = tuple(STRENGTH[c] for c in CODES)
 COPY_COUNTS: tuple[int, ...] = tuple(COPIES[c] for c in CODES)
-#: Indexes of the non-joker ranks (BH-2.4) and of the jokers.
+#: Indexes of the non-joker ranks (BH-2.4); the jokers follow them.
 RANKS: range = range(10)
-JOKERS: range = range(10, 14)
 BJ, BJM, RJ, RJM = 10, 11, 12, 13
 PACK_SIZE = 168
 #: The whole pack in canonical order (BH-25.8 3): sixteen "6", …, three "BJ", "BJ*", three "RJ", "RJ*".
 PACK: tuple[str, ...] = tuple(code for code in CODES for _ in range(COPIES[code]))
-
-CARD_META: list[dict[str, object]] = [
-    {"code": c, "name": NAMES[c], "strength": STRENGTH[c], "copies": COPIES[c],
-     "joker": c in ("BJ", "BJ*", "RJ", "RJ*"), "marked": c.endswith("*"),
-     "color": "red" if c.startswith("RJ") else ("black" if c.startswith("BJ") else None)}
-    for c in CODES
-]
-
 
 def to_counts(cards: Iterable[str]) -> list[int]:
     """A count vector from card codes; ``invalid_card`` for an unknown code (BH-20.1, BH-20.7)."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from baogame.rules.core import RuleError
+from baogame.rules.core import RuleError, is_int
 
 from .cards import COPY_COUNTS, INDEX, N_CODES, sort_cards
 from .state import SEATS
@@ -17,9 +17,6 @@ SETUP_KEYS = frozenset({"target_score", "deal_limit", "deal", "deals", "start"})
 def _bad(message: str) -> RuleError:
     return RuleError("invalid_options", message)
 
-
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def check_stacked(deal: Any) -> dict[str, Any]:
@@ -50,10 +47,10 @@ def check_start(start: Any) -> tuple[int, list[int], dict[str, Any] | None]:
     if not isinstance(start, dict) or not set(start) <= {"deal", "totals", "previous"}:
         raise _bad("start takes only the keys deal, totals and previous")
     deal = start.get("deal", 1)
-    if not _is_int(deal) or deal < 1:
+    if not is_int(deal) or deal < 1:
         raise _bad("start.deal must be an integer >= 1")
     totals = start.get("totals", [0] * SEATS)
-    if not isinstance(totals, list) or len(totals) != SEATS or not all(_is_int(t) for t in totals):
+    if not isinstance(totals, list) or len(totals) != SEATS or not all(is_int(t) for t in totals):
         raise _bad("start.totals must be five integers")
     prev = start.get("previous")
     if prev is None:
@@ -64,9 +61,9 @@ def check_start(start: Any) -> tuple[int, list[int], dict[str, Any] | None]:
             or not {"emperor", "result"} <= set(prev):
         raise _bad("start.previous takes emperor, result and (optionally) partner")
     emperor, partner, result = prev["emperor"], prev.get("partner"), prev["result"]
-    if not _is_int(emperor) or not 0 <= emperor < SEATS:
+    if not is_int(emperor) or not 0 <= emperor < SEATS:
         raise _bad("start.previous.emperor must be a seat 0-4")
-    if partner is not None and (not _is_int(partner) or not 0 <= partner < SEATS or partner == emperor):
+    if partner is not None and (not is_int(partner) or not 0 <= partner < SEATS or partner == emperor):
         raise _bad("start.previous.partner must be another seat or null")
     if result not in ("won", "lost", "draw") or not isinstance(result, str):
         raise _bad("start.previous.result must be won, lost or draw")
@@ -76,7 +73,7 @@ def check_start(start: Any) -> tuple[int, list[int], dict[str, Any] | None]:
 def check_options(players: Any, options: Any) -> tuple[dict[str, Any], list[dict[str, Any]], int,
                                                        list[int], dict[str, Any] | None]:
     """BH-25.1: validate everything; return (rule options, stacked deals, first deal, totals, prev)."""
-    if players != SEATS or not _is_int(players):
+    if players != SEATS or not is_int(players):
         raise _bad("Bao Huang is played by exactly five players (BH-1.1)")
     if options is None:
         options = {}
@@ -86,10 +83,10 @@ def check_options(players: Any, options: Any) -> tuple[dict[str, Any], list[dict
     if unknown:
         raise _bad(f"unknown option {sorted(map(str, unknown))[0]!r}")
     target = options.get("target_score", DEFAULTS["target_score"])
-    if not _is_int(target) or target < 1:
+    if not is_int(target) or target < 1:
         raise _bad("target_score must be an integer >= 1")
     limit = options.get("deal_limit", DEFAULTS["deal_limit"])
-    if limit is not None and (not _is_int(limit) or limit < 1):
+    if limit is not None and (not is_int(limit) or limit < 1):
         raise _bad("deal_limit must be an integer >= 1 or null")
     if "deal" in options and "deals" in options:
         raise _bad("give deal or deals, not both")

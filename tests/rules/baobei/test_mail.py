@@ -99,7 +99,7 @@ def test_bad_command_is_refused_with_its_code(line: str, code: str) -> None:
 
 @pytest.mark.parametrize("line", ["keep ²", "keep ①", "keep " + "1" * 5000, "pluck 1." + "2" * 5000])
 def test_numbers_int_refuses_are_malformed(line: str) -> None:
-    """Issue 14: input that ``str.isdigit`` accepts but ``int`` refuses is a refusal with a code, not a
+    """Input that ``str.isdigit`` accepts but ``int`` refuses is a refusal with a code, not a
     crash of the inbound mail handler."""
     with pytest.raises(CommandError) as exc:
         mail.parse_command(line)

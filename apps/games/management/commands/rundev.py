@@ -27,6 +27,7 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand
 
+from apps.games.signals import dev_server_starting
 from baogame.celery import BACKGROUND, DEADLINES, PEOPLE, queue_name
 
 
@@ -119,13 +120,9 @@ class Command(BaseCommand):
         parser.add_argument("--addr", default="127.0.0.1:8000")
 
     def handle(self, *args: Any, addr: str, **options: Any) -> None:
-        if not (settings.VAPID_PUBLIC_KEY and settings.VAPID_PRIVATE_KEY):
-            from apps.push.vapid import ensure_dev_keys
-
-            if ensure_dev_keys(settings.VAR_DIR / "vapid.json"):  # read by the processes started below
-                self.stdout.write(
-                    f"Wrote development Web Push (VAPID) keys to {settings.VAR_DIR / 'vapid.json'}"
-                )
+        for _, said in dev_server_starting.send(sender=self.__class__, var_dir=settings.VAR_DIR):
+            if said:
+                self.stdout.write(str(said))
         (settings.VAR_DIR / "celery" / "queue").mkdir(parents=True, exist_ok=True)
         (settings.VAR_DIR / "celery" / "processed").mkdir(parents=True, exist_ok=True)
         py = sys.executable
