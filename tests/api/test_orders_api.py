@@ -62,7 +62,8 @@ def test_an_order_set_by_api_answers_when_the_turn_comes_bh_12_5(
 
     pipeline.submit_action(game_id=game.pk, user=people[0], action={"type": "play", "cards": ["A", "A"]})
 
-    assert Move.objects.filter(game=game, seat=1, action={"type": "pass"}).exists()
+    # Compared in Python: on SQLite a JSON field is matched as text, and the stored JSON is compact.
+    assert {"type": "pass"} in [m.action for m in Move.objects.filter(game=game, seat=1)]
 
 
 @pytest.mark.parametrize(
