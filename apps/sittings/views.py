@@ -7,6 +7,7 @@ Outside the table (watchers, strangers) the panel is empty and its forms answer 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import date, datetime, time, timedelta
 
 from django.contrib import messages
@@ -143,21 +144,22 @@ def sitting_answer(request: AuthenticatedHttpRequest, public_id: str, proposal_i
 @require_POST
 def sitting_play_now(request: AuthenticatedHttpRequest, public_id: str) -> HttpResponse:
     """ "Everyone is here: play now": offer (or accept) an ad-hoc sitting of up to an hour."""
-    game = _table_game(request, public_id)
-    try:
-        services.ad_hoc_offer(game=game, user=request.user)
-    except ServiceError as exc:
-        return _done(request, game, exc)
-    return _done(request, game)
+    return _act(request, public_id, services.ad_hoc_offer)
 
 
 @login_required
 @require_POST
 def sitting_end(request: AuthenticatedHttpRequest, public_id: str) -> HttpResponse:
     """Ask to end the sitting under way: it ends once everyone present has asked."""
+    return _act(request, public_id, lifecycle.end_vote)
+
+
+def _act(request: AuthenticatedHttpRequest, public_id: str, act: Callable[..., object]) -> HttpResponse:
+    """Run one of the table's sitting actions for the signed-in player and show the panel again (with the
+    refusal, if the service refused)."""
     game = _table_game(request, public_id)
     try:
-        lifecycle.end_vote(game=game, user=request.user)
+        act(game=game, user=request.user)
     except ServiceError as exc:
         return _done(request, game, exc)
     return _done(request, game)
