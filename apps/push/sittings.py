@@ -49,7 +49,7 @@ def sitting_push_send(*, sitting: Sitting, user_id: int, started: bool = False) 
     sent = 0
     for subscription in PushSubscription.objects.filter(user_id=user_id):
         try:
-            urlguard.check_url(subscription.endpoint)
+            session = urlguard.pinned_session(subscription.endpoint)  # resolved once, the checked address
             webpush(
                 subscription_info={
                     "endpoint": subscription.endpoint,
@@ -61,6 +61,7 @@ def sitting_push_send(*, sitting: Sitting, user_id: int, started: bool = False) 
                 content_encoding="aes128gcm",
                 ttl=15 * 60,
                 timeout=settings.WEBHOOKS_TIMEOUT,
+                requests_session=session,
             )
             sent += 1
         except (requests.RequestException, urlguard.UrlRefused, WebPushException) as exc:
