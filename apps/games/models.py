@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from apps.accounts.models import display_name
 from baogame.rules import registry
@@ -62,16 +64,16 @@ class Game(models.Model):
     )
 
     class Visibility(models.TextChoices):
-        PUBLIC = "public", "Public: anyone may watch"
-        UNLISTED = "unlisted", "Unlisted: anyone with the link may watch"
-        PRIVATE = "private", "Private: players only"
+        PUBLIC = "public", _("Public: anyone may watch")
+        UNLISTED = "unlisted", _("Unlisted: anyone with the link may watch")
+        PRIVATE = "private", _("Private: players only")
 
     class Status(models.TextChoices):
-        OPEN = "open", "Waiting for players"
-        ACTIVE = "active", "In play"
-        PAUSED = "paused", "Paused"
-        FINISHED = "finished", "Finished"
-        ABORTED = "aborted", "Aborted"
+        OPEN = "open", _("Waiting for players")
+        ACTIVE = "active", _("In play")
+        PAUSED = "paused", pgettext_lazy("game status", "Paused")
+        FINISHED = "finished", pgettext_lazy("game status", "Finished")
+        ABORTED = "aborted", pgettext_lazy("game status", "Aborted")
 
     engine = models.CharField(max_length=16, choices=Engine.choices)
     title = models.CharField(max_length=100, blank=True)
