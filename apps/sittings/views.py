@@ -16,6 +16,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from apps.accounts.http import AuthenticatedHttpRequest
@@ -72,7 +73,11 @@ def sitting_panel(request: HttpRequest, public_id: str) -> HttpResponse:
 
 
 def _done(request: AuthenticatedHttpRequest, game: Game, error: ServiceError | None = None) -> HttpResponse:
-    text = f"Refused: {error.message} ({error.code})" if error else ""
+    text = (
+        gettext("Refused: %(message)s (%(code)s)") % {"message": error.message, "code": error.code}
+        if error
+        else ""
+    )
     if request.htmx:
         return render(request, "sittings/_live.html", panel_context(request, game, text))
     if error:

@@ -1,7 +1,7 @@
 /* baogame: the words the page's scripts write, in the page's language.
  *
- * The page carries them as a JSON block (<script type="application/json" id="site-words">, written by
- * the server from its catalogue); baogameWords.say("left", {time: "4 min"}) fills a phrase's %(name)s
+ * The page carries them as JSON in <meta name="baogame-words" content="…"> (written by the server from
+ * its catalogue); baogameWords.say("left", {time: "4 min"}) fills a phrase's %(name)s
  * placeholders. A page without the block (or a missing word) falls back to the English the scripts
  * were written with. No inline script: the page's Content-Security-Policy allows static files only.
  */
@@ -11,8 +11,8 @@
   function load() {
     if (words !== null) return words;
     words = {};
-    var block = document.getElementById("site-words");
-    try { if (block) words = JSON.parse(block.textContent) || {}; } catch (e) { words = {}; }
+    var meta = document.querySelector('meta[name="baogame-words"]');
+    try { if (meta) words = JSON.parse(meta.getAttribute("content")) || {}; } catch (e) { words = {}; }
     return words;
   }
   function fill(phrase, values) {

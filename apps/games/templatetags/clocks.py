@@ -9,11 +9,13 @@ zone) the script rewrites it in the browser's own zone, so nobody reads UTC unle
 
 from __future__ import annotations
 
+import json
 from datetime import datetime, timedelta
 
 from django import template
 from django.utils import timezone
-from django.utils.html import json_script
+from django.utils.html import format_html
+from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 
@@ -63,10 +65,10 @@ def control_name(name: str) -> str:
 
 
 @register.simple_tag
-def site_words() -> str:
+def site_words() -> SafeString:
     """The words the page's scripts write (countdowns, the replay slider, the new-game form), in the
-    page's language, as a JSON block the scripts read (``static/js/words.js``); placeholders as in
-    the catalogue (``%(n)s``)."""
+    page's language, as JSON in a ``<meta>`` the scripts read (``static/js/words.js``; no inline script
+    under the page's Content-Security-Policy); placeholders as in the catalogue (``%(n)s``)."""
     words = {
         "due_now": timeleft.DUE_NOW,
         "left": timeleft.LEFT,
@@ -97,4 +99,5 @@ def site_words() -> str:
         "seat_summary": _("%(n)s seats: %(parts)s."),
         "too_many": _("That is more than the seats: fewer bots or invitations."),
     }
-    return json_script({key: str(value) for key, value in words.items()}, "site-words")
+    text = json.dumps({key: str(value) for key, value in words.items()})
+    return format_html('<meta name="baogame-words" content="{}">', text)
