@@ -20,7 +20,7 @@ from . import lengths
 from .clock.controls import DEFAULT_CONTROL, NAMED_CONTROLS, ControlError, control_from
 from .clock.worst import worst_case_sentence
 from .form_fitting import FittedForm, clean_length, length_choice_field, seat_limits
-from .models import Game
+from .models import Game, game_name
 from .presenters import presenter_for
 from .presenters.timeleft import control_name, control_summary
 
@@ -170,7 +170,7 @@ class GameCreateForm(FittedForm):
                 options[name] = length_choice_field(
                     engine,
                     None,
-                    label=_("Length of a %(game)s game") % {"game": game_type.display_name},
+                    label=_("Length of a %(game)s game") % {"game": game_name(engine)},
                     initial=lengths.default_name(engine, game_type.min_players),
                 )
                 self.field_games[name] = engine
@@ -186,14 +186,14 @@ class GameCreateForm(FittedForm):
     def _translated_texts(self) -> None:
         """The choices and help texts built from numbers and names, in the language of this request."""
         self.fields["engine"].choices = [  # type: ignore[attr-defined]
-            (t.name, _("%(game)s (%(seats)s)") % {"game": t.display_name, "seats": seats_words(t)})
+            (t.name, _("%(game)s (%(seats)s)") % {"game": game_name(t.name), "seats": seats_words(t)})
             for t in GAMES
         ]
         self.fields["players"].help_text = " ".join(
             _("%(game)s: %(low)s-%(high)s.")
-            % {"game": t.display_name, "low": t.min_players, "high": t.max_players}
+            % {"game": game_name(t.name), "low": t.min_players, "high": t.max_players}
             if t.fixed_players is None
-            else _("%(game)s always has %(n)s seats.") % {"game": t.display_name, "n": t.fixed_players}
+            else _("%(game)s always has %(n)s seats.") % {"game": game_name(t.name), "n": t.fixed_players}
             for t in GAMES
         )
         self.fields["control"].choices = [  # type: ignore[attr-defined]
@@ -266,11 +266,11 @@ class GameCreateForm(FittedForm):
         low, high = game_type.min_players, game_type.max_players
         if players is None:
             if "players" not in self.errors:
-                words = {"game": game_type.display_name, "low": low, "high": high}
+                words = {"game": game_name(game_type.name), "low": low, "high": high}
                 self.add_error("players", _("%(game)s takes %(low)s-%(high)s players: how many?") % words)
             return
         if not low <= players <= high:
-            words = {"game": game_type.display_name, "low": low, "high": high}
+            words = {"game": game_name(game_type.name), "low": low, "high": high}
             self.add_error("players", _("%(game)s takes %(low)s-%(high)s players.") % words)
             return
         invited = data.get("invite") or []
@@ -289,7 +289,7 @@ class GameCreateForm(FittedForm):
                 "bots" if opponents == "some" else "invite",
                 str(TOO_MANY_SEATS)
                 % {
-                    "game": game_type.display_name,
+                    "game": game_name(game_type.name),
                     "players": players,
                     "invited": len(invited),
                     "bots": data["bots"],

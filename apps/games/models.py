@@ -55,12 +55,26 @@ def bot_seat_name(*, game_id: int, position: int) -> str:
     return BOT_NAMES[(game_id + position) % len(BOT_NAMES)] + BOT_SUFFIX
 
 
+#: The games' names as pages show them, in the reader's language (the engines' ``display_name``
+#: is their English name).
+GAME_NAMES = {
+    "baobei": pgettext_lazy("game name", "Bao Bei"),
+    "baohuang": pgettext_lazy("game name", "Bao Huang"),
+}
+
+
+def game_name(engine: str, default: str = "") -> str:
+    """A game's name in the reader's language (lazy: a class attribute keeps it until rendered)."""
+    return GAME_NAMES.get(engine, default or engine)  # type: ignore[return-value]
+
+
 class Game(models.Model):
     """One game of Bao Bei or Bao Huang. ``state`` is the engine's plain-data state (never shown)."""
 
     #: The games, from the engines' ``game_type`` (their names and display names).
     Engine = models.TextChoices(  # type: ignore[call-overload]
-        "Engine", [(t.name.upper(), (t.name, t.display_name)) for t in registry.game_types()]
+        "Engine",
+        [(t.name.upper(), (t.name, game_name(t.name, t.display_name))) for t in registry.game_types()],
     )
 
     class Visibility(models.TextChoices):

@@ -13,11 +13,15 @@
   try { zone = Intl.DateTimeFormat().resolvedOptions().timeZone || ""; } catch (e) { zone = ""; }
   if (!zone || zone === "UTC" || zone === "Etc/UTC") return;
   try { if (window.localStorage.getItem("baogame-zone-sent") === zone) return; } catch (e) { /* no storage */ }
+  function csrf() {  // the page's token, as htmx sends it (the body's hx-headers)
+    try { return JSON.parse(document.body.getAttribute("hx-headers") || "{}")["X-CSRFToken"] || ""; }
+    catch (e) { return ""; }
+  }
   var body = new URLSearchParams();
   body.set("zone", zone);
   fetch(me.getAttribute("data-url"), {
     method: "POST", credentials: "same-origin", body: body,
-    headers: {"X-CSRFToken": me.getAttribute("data-csrf") || ""}
+    headers: {"X-CSRFToken": csrf()}
   }).then(function () {
     try { window.localStorage.setItem("baogame-zone-sent", zone); } catch (e) { /* no storage */ }
   }).catch(function () { /* try again on the next page */ });

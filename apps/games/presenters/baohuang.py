@@ -45,6 +45,7 @@ DECLARATIONS = {
 #: The phases of BH-23 as the board names them.
 PHASES = {
     "tribute": pgettext_lazy("Bao Huang phase", "tribute"),
+    "offer": pgettext_lazy("Bao Huang phase", "emperor offer"),
     "declare": pgettext_lazy("Bao Huang phase", "declarations"),
     "play": pgettext_lazy("Bao Huang phase", "play"),
     "over": pgettext_lazy("Bao Huang phase", "over"),
