@@ -260,28 +260,30 @@ def describe(order: Order) -> str:
     return render(describe_text(order))
 
 
-#: The answers of ``offer`` / ``declare`` orders in words (``ANSWERS``).
-ANSWER_WORDS = {
-    "keep": _("keep"), "pass": _("pass"), "none": _("none"), "pledge": _("pledge"), "alone": _("alone"),
+#: The lines of ``offer`` / ``declare`` orders, by answer (``ANSWERS``).
+ANSWER_LINES = {
+    ("offer", "keep"): _("emperor offer: keep (deal %(deal)s)"),
+    ("offer", "pass"): _("emperor offer: pass (deal %(deal)s)"),
+    ("declare", "none"): _("declaration: none (deal %(deal)s)"),
+    ("declare", "pledge"): _("declaration: pledge (deal %(deal)s)"),
+    ("declare", "alone"): _("declaration: alone (deal %(deal)s)"),
 }
 
 
 def describe_text(order: Order) -> Text:  # noqa: PLR0911 - one line per kind
     """The line of ``describe``, to be rendered in any language (``baogame.rules.text``)."""
     kind, params = order["kind"], order.get("params") or {}
-    answer = params.get("answer")
-    answer_text = text(ANSWER_WORDS[answer]) if answer in ANSWER_WORDS else answer
     if kind == "pass_unbeatable":
         return text(_("pass when I cannot beat"))
     if kind == "pass_trick":
         return text(_("pass to the end of this trick"))
     if kind == "play_if_beats":
         return text(_("play %(cards)s if it beats, else ask me"), cards=" ".join(params.get("cards", [])))
-    deal = order.get("bound")
-    if kind == "offer":
-        return text(_("emperor offer: %(answer)s (deal %(deal)s)"), answer=answer_text, deal=deal)
-    if kind == "declare":
-        return text(_("declaration: %(answer)s (deal %(deal)s)"), answer=answer_text, deal=deal)
+    if (kind, params.get("answer")) in ANSWER_LINES:
+        return text(ANSWER_LINES[kind, params.get("answer")], deal=order.get("bound"))
+    if kind in ("offer", "declare"):  # an answer that no order may hold (``make_order`` checks)
+        return text("%(kind)s: %(answer)s (deal %(deal)s)", kind=kind, answer=params.get("answer"),
+                    deal=order.get("bound"))
     if kind == "end_turn_when_done":
         return text(_("end my turn when nothing is left to do"))
     if kind == "skip_windows":
