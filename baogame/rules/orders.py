@@ -279,8 +279,9 @@ def describe_text(order: Order) -> Text:  # noqa: PLR0911 - one line per kind
         return text(_("pass to the end of this trick"))
     if kind == "play_if_beats":
         return text(_("play %(cards)s if it beats, else ask me"), cards=" ".join(params.get("cards", [])))
-    if (kind, params.get("answer")) in ANSWER_LINES:
-        return text(ANSWER_LINES[kind, params.get("answer")], deal=order.get("bound"))
+    line = ANSWER_LINES.get((str(kind), str(params.get("answer"))))
+    if line is not None:
+        return text(line, deal=order.get("bound"))
     if kind in ("offer", "declare"):  # an answer that no order may hold (``make_order`` checks)
         return text("%(kind)s: %(answer)s (deal %(deal)s)", kind=kind, answer=params.get("answer"),
                     deal=order.get("bound"))
