@@ -8,6 +8,9 @@ import re
 
 import pytest
 from django.test import Client
+from django.utils import translation
+
+from apps.games.rulebook import rules_template
 
 from baogame.rules.baobei.cards import CARDS
 
@@ -85,3 +88,12 @@ def test_an_english_reader_still_gets_the_english_page() -> None:
     page = Client().get("/rules/baohuang/", headers={"accept_language": "en"}).content.decode()
 
     assert "Bao Huang: how to play" in page and "皇帝" not in _article(page).replace("保皇", "")
+
+
+def test_a_language_without_its_own_rules_pages_falls_back_to_the_english_ones() -> None:
+    with translation.override("zh-hans"):
+        assert rules_template("rules/baohuang.html") == "rules/zh_hans/baohuang.html"
+    with translation.override("fr"):
+        assert rules_template("rules/baohuang.html") == "rules/baohuang.html"
+    with translation.override("en"):
+        assert rules_template("rules/index.html") == "rules/index.html"
