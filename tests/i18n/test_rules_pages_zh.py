@@ -11,7 +11,6 @@ from django.test import Client
 from django.utils import translation
 
 from apps.games.rulebook import rules_template
-
 from baogame.rules.baobei.cards import CARDS
 
 ZH = {"accept_language": "zh-CN,zh;q=0.9"}
