@@ -101,15 +101,6 @@ def notification_create(
     return note
 
 
-def _human_players(game: Game) -> dict[int, User]:
-    """The player of each seat a human plays now, by position."""
-    return {
-        s.position: s.user
-        for s in game.seats.select_related("user__profile").all()
-        if s.user is not None and not s.played_by_bot
-    }
-
-
 def _results_to_each(game: Game, players: dict[int, User], *, version: int, kind: str) -> int:
     """A result notification (a round's or the game's) to every human seat; how many were new."""
     return sum(
@@ -130,7 +121,7 @@ def notify_move_applied(*, game_id: int, version: int, move_id: int | None, open
     game = Game.objects.filter(pk=game_id).first()
     if game is None:
         return 0
-    players = _human_players(game)
+    players = game_selectors.human_players(game)
     made = 0
     for position, kind, decision_id in opened:
         player = players.get(position)
@@ -163,7 +154,7 @@ def notify_game_ended(*, game_id: int) -> int:
     if game is None:
         return 0
     made = _results_to_each(
-        game, _human_players(game), version=game.version, kind=Notification.Kind.GAME_RESULT
+        game, game_selectors.human_players(game), version=game.version, kind=Notification.Kind.GAME_RESULT
     )
     outbox.consume_game_end(game_id=game_id)
     return made
@@ -187,7 +178,7 @@ def reminders_send_due(*, now: datetime | None = None) -> int:
             continue
         if not store.decision_claim_reminder(decision, now=now):
             continue  # another sweep claimed it, or the row holds another decision now
-        player = _human_players(decision.game).get(decision.seat)
+        player = game_selectors.human_players(decision.game).get(decision.seat)
         profile = getattr(player, "profile", None)
         if player is None or (profile is not None and profile.on_vacation):
             continue
