@@ -103,18 +103,7 @@ urlpatterns = [
             ),
             *[
                 (f"{LEAGUE}games/<id:game_id>/{action}/", view, f"league-game-{action}")
-                for action, view in [
-                    ("extend", manage.GameDeadlineExtendApi),
-                    ("pause", manage.GamePauseApi),
-                    ("resume", manage.GameResumeApi),
-                    ("substitute", manage.SeatSubstituteApi),
-                    ("bot-takeover", manage.SeatBotTakeoverApi),
-                    ("adjudicate", manage.GameAdjudicateApi),
-                    ("result-confirm", manage.ResultConfirmApi),
-                    ("result-reopen", manage.ResultReopenApi),
-                    ("result-adjudicate", manage.ResultAdjudicateApi),
-                    ("abort", manage.GameAbortApi),
-                ]
+                for action, view in manage.GAME_TOOLS.items()
             ],
         ],
     ),

@@ -281,31 +281,23 @@ class LeagueGameToolApi(APIView):
         return game_answer(request, game_id)
 
 
+def _game_tool(
+    operation_id: str,
+    service: Callable[..., object],
+    doc: str,
+    *,
+    input: type[serializers.Serializer] = ReasonSerializer,
+    base: type[LeagueGameToolApi] = LeagueGameToolApi,
+) -> type[LeagueGameToolApi]:
+    """A game tool that needs nothing of its own: its schema name, service, description and input."""
+    name = "".join(part.title() for part in operation_id.split("_")[1:]) + "Api"
+    attributes = {"__doc__": doc, "__module__": __name__, "operation_id": operation_id}
+    return type(name, (base,), {**attributes, "service": staticmethod(service), "InputSerializer": input})
+
+
 class GameDeadlineExtendInputSerializer(ReasonSerializer):
     seat = serializers.IntegerField(min_value=0, max_value=5)
     hours = serializers.IntegerField(min_value=1, max_value=24 * 60, default=24)
-
-
-class GameDeadlineExtendApi(LeagueGameToolApi):
-    """An organiser gives a seat's open decision more time (a plucking window: every owner's clock)."""
-
-    operation_id = "leagues_game_extend"
-    InputSerializer = GameDeadlineExtendInputSerializer
-    service = staticmethod(league_services.game_deadline_extend)
-
-
-class GamePauseApi(LeagueGameToolApi):
-    """An organiser stops every clock of a league game."""
-
-    operation_id = "leagues_game_pause"
-    service = staticmethod(league_services.game_pause)
-
-
-class GameResumeApi(LeagueGameToolApi):
-    """An organiser restarts a paused league game's clocks with the time each decision had left."""
-
-    operation_id = "leagues_game_resume"
-    service = staticmethod(league_services.game_resume)
 
 
 class SubstituteOfferSerializer(serializers.Serializer):
@@ -367,9 +359,7 @@ class SubstituteOfferListApi(APIView):
 
 
 @extend_schema_view(
-    post=extend_schema(
-        operation_id="leagues_offer_accept", request=None, responses=SubstituteOfferSerializer
-    )
+    post=extend_schema(operation_id="leagues_offer_accept", request=None, responses=SubstituteOfferSerializer)
 )
 class SubstituteOfferAcceptApi(APIView):
     """The newcomer accepts a seat offer and plays the seat from now on (``offer_lapsed`` if the seat
@@ -430,34 +420,51 @@ class GameAdjudicateApi(LeagueGameToolApi):
         return {"places": dict(enumerate(data["places"])), "reason": data["reason"]}
 
 
-class GameAbortApi(LeagueGameToolApi):
-    """An organiser ends a game without a result; it does not count in the standings."""
-
-    operation_id = "leagues_game_abort"
-    InputSerializer = RequiredReasonSerializer
-    service = staticmethod(league_services.game_abort)
-
-
 # --- results: the confirmation period -------------------------------------------------------------------
 
 
-class ResultConfirmApi(LeagueGameToolApi):
-    """An organiser confirms a provisional result at once (not in a game they hold a seat in)."""
-
-    operation_id = "leagues_result_confirm"
-    service = staticmethod(confirmation.result_confirm)
-
-
-class ResultReopenApi(LeagueGameToolApi):
-    """Within the confirmation period, an organiser withdraws a provisional result to adjudicate it."""
-
-    operation_id = "leagues_result_reopen"
-    InputSerializer = RequiredReasonSerializer
-    service = staticmethod(confirmation.result_reopen)
-
-
-class ResultAdjudicateApi(GameAdjudicateApi):
-    """An organiser gives a reopened result its places; counted and confirmed at once."""
-
-    operation_id = "leagues_result_adjudicate"
-    service = staticmethod(confirmation.result_adjudicate)
+#: The organiser's tools on one game, by the last part of their URL (``…/games/<game_id>/<action>/``).
+GAME_TOOLS: dict[str, type[APIView]] = {
+    "extend": _game_tool(
+        "leagues_game_extend",
+        league_services.game_deadline_extend,
+        "An organiser gives a seat's open decision more time (a plucking window: every owner's clock).",
+        input=GameDeadlineExtendInputSerializer,
+    ),
+    "pause": _game_tool(
+        "leagues_game_pause", league_services.game_pause, "An organiser stops every clock of a league game."
+    ),
+    "resume": _game_tool(
+        "leagues_game_resume",
+        league_services.game_resume,
+        "An organiser restarts a paused league game's clocks with the time each decision had left.",
+    ),
+    "substitute": SeatSubstituteApi,
+    "bot-takeover": SeatBotTakeoverApi,
+    "adjudicate": GameAdjudicateApi,
+    # the results' confirmation period
+    "result-confirm": _game_tool(
+        "leagues_result_confirm",
+        confirmation.result_confirm,
+        "An organiser confirms a provisional result at once (not in a game they hold a seat in).",
+    ),
+    "result-reopen": _game_tool(
+        "leagues_result_reopen",
+        confirmation.result_reopen,
+        "Within the confirmation period, an organiser withdraws a provisional result to adjudicate it.",
+        input=RequiredReasonSerializer,
+    ),
+    "result-adjudicate": _game_tool(
+        "leagues_result_adjudicate",
+        confirmation.result_adjudicate,
+        "An organiser gives a reopened result its places; counted and confirmed at once.",
+        input=GameAdjudicateInputSerializer,
+        base=GameAdjudicateApi,
+    ),
+    "abort": _game_tool(
+        "leagues_game_abort",
+        league_services.game_abort,
+        "An organiser ends a game without a result; it does not count in the standings.",
+        input=RequiredReasonSerializer,
+    ),
+}
