@@ -23,6 +23,8 @@ app_name = "api"
 
 LEAGUE = "leagues/<slug:slug>/"  # below v1/
 SEASON = f"{LEAGUE}seasons/<id:season_id>/"
+MEMBER = f"{LEAGUE}members/<id:membership_id>/"
+OFFER = f"{LEAGUE}offers/<id:offer_id>/"
 
 
 def _routes(prefix: str, table: list[tuple[str, type[APIView], str]]) -> list[URLPattern]:
@@ -83,24 +85,12 @@ urlpatterns = [
             (f"{LEAGUE}invite/", manage.LeagueInviteApi, "league-invite"),
             (f"{LEAGUE}email/", manage.LeagueEmailApi, "league-email"),
             (f"{LEAGUE}members/", manage.LeagueMemberListApi, "league-members"),
-            (
-                f"{LEAGUE}members/<id:membership_id>/approve/",
-                manage.MembershipApproveApi,
-                "league-member-approve",
-            ),
-            (
-                f"{LEAGUE}members/<id:membership_id>/decline/",
-                manage.MembershipDeclineApi,
-                "league-member-decline",
-            ),
+            (f"{MEMBER}approve/", manage.MembershipApproveApi, "league-member-approve"),
+            (f"{MEMBER}decline/", manage.MembershipDeclineApi, "league-member-decline"),
             (f"{LEAGUE}games/", manage.LeagueOpenGameListApi, "league-games"),
             (f"{LEAGUE}offers/", manage.SubstituteOfferListApi, "league-offers"),
-            (f"{LEAGUE}offers/<id:offer_id>/accept/", manage.SubstituteOfferAcceptApi, "league-offer-accept"),
-            (
-                f"{LEAGUE}offers/<id:offer_id>/decline/",
-                manage.SubstituteOfferDeclineApi,
-                "league-offer-decline",
-            ),
+            (f"{OFFER}accept/", manage.SubstituteOfferAcceptApi, "league-offer-accept"),
+            (f"{OFFER}decline/", manage.SubstituteOfferDeclineApi, "league-offer-decline"),
             *[
                 (f"{LEAGUE}games/<id:game_id>/{action}/", view, f"league-game-{action}")
                 for action, view in manage.GAME_TOOLS.items()
