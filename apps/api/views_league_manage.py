@@ -108,38 +108,46 @@ class MembershipDecisionSerializer(serializers.Serializer):
     status = serializers.CharField(help_text="active once approved; declined: the request is gone.")
 
 
-@extend_schema_view(
-    post=extend_schema(
-        operation_id="leagues_member_approve", request=None, responses=MembershipDecisionSerializer
-    )
-)
-class MembershipApproveApi(APIView):
+class YesOrNoApi(APIView):
+    """A POST with no body that says yes or no to something waiting (a request to join, a seat offer).
+
+    The yes class answers ``yes = True``; its no class is a subclass with ``yes = False``. Each names
+    its schema operation (``operation_id``) and its answer's serializer (``answer``).
+    """
+
+    yes: ClassVar[bool] = True
+    operation_id: ClassVar[str]
+    answer: ClassVar[type[serializers.Serializer]]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        schema = extend_schema(operation_id=cls.operation_id, request=None, responses=cls.answer)
+        extend_schema_view(post=schema)(cls)
+
+
+class MembershipApproveApi(YesOrNoApi):
     """An organiser approves a request to join."""
 
-    approve = True
+    operation_id = "leagues_member_approve"
+    answer = MembershipDecisionSerializer
 
     def post(self, request: AuthenticatedRequest, slug: str, membership_id: int) -> Response:
         league = league_organised(request, slug)
         membership = league_services.membership_approve(
-            league=league, membership_id=membership_id, by=request.user, approve=self.approve
+            league=league, membership_id=membership_id, by=request.user, approve=self.yes
         )
         body = {
             "id": membership_id,
             "username": membership.user.get_username(),
-            "status": membership.status if self.approve else "declined",
+            "status": membership.status if self.yes else "declined",
         }
         return Response(MembershipDecisionSerializer(body).data)
 
 
-@extend_schema_view(
-    post=extend_schema(
-        operation_id="leagues_member_decline", request=None, responses=MembershipDecisionSerializer
-    )
-)
 class MembershipDeclineApi(MembershipApproveApi):
     """An organiser declines a request to join (the request is deleted)."""
 
-    approve = False
+    operation_id, yes = "leagues_member_decline", False
 
 
 class LeagueInviteApi(APIView):
@@ -358,30 +366,23 @@ class SubstituteOfferListApi(APIView):
         return Response(SubstituteOfferSerializer(offers, many=True).data)
 
 
-@extend_schema_view(
-    post=extend_schema(operation_id="leagues_offer_accept", request=None, responses=SubstituteOfferSerializer)
-)
-class SubstituteOfferAcceptApi(APIView):
+class SubstituteOfferAcceptApi(YesOrNoApi):
     """The newcomer accepts a seat offer and plays the seat from now on (``offer_lapsed`` if the seat
     changed hands meanwhile)."""
 
-    accept = True
+    operation_id = "leagues_offer_accept"
+    answer = SubstituteOfferSerializer
 
     def post(self, request: AuthenticatedRequest, slug: str, offer_id: int) -> Response:
         league_selectors.league_get_visible(user=request.user, slug=slug)
-        offer = league_services.substitute_answer(offer_id=offer_id, user=request.user, accept=self.accept)
+        offer = league_services.substitute_answer(offer_id=offer_id, user=request.user, accept=self.yes)
         return Response(SubstituteOfferSerializer(offer).data)
 
 
-@extend_schema_view(
-    post=extend_schema(
-        operation_id="leagues_offer_decline", request=None, responses=SubstituteOfferSerializer
-    )
-)
 class SubstituteOfferDeclineApi(SubstituteOfferAcceptApi):
     """The newcomer declines a seat offer."""
 
-    accept = False
+    operation_id, yes = "leagues_offer_decline", False
 
 
 class SeatBotTakeoverInputSerializer(ReasonSerializer):
