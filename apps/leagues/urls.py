@@ -1,11 +1,11 @@
-from django.urls import include, path
+from django.urls import URLPattern, URLResolver, include, path
 
 from baogame import converters  # noqa: F401 - registers <id:…>
 
 from . import views, views_divisions
 
 #: An organiser's pages of one league, below ``<slug>/manage/``.
-manage_pages = [
+manage_pages: list[URLPattern | URLResolver] = [
     path("", views.league_manage, name="manage"),
     path("seasons/<id:number>/divisions/", views_divisions.season_divisions, name="divisions"),
     path(
@@ -17,7 +17,7 @@ manage_pages = [
 ]
 
 #: The pages of one league, below ``<slug>/``.
-league_pages = [
+league_pages: list[URLPattern | URLResolver] = [
     path("", views.league_detail, name="detail"),
     path("join/<str:token>/", views.league_join, name="join"),
     path("request/", views.league_request, name="request"),
