@@ -25,8 +25,7 @@ needs_gettext = pytest.mark.skipif(
 
 
 def _entries(po: Path) -> list[tuple[str, str, bool]]:
-    """(msgid, msgstr, fuzzy) of each entry of a ``.po`` file, with its continuation lines joined; of a
-    plural entry the msgstr is empty when any of its forms is."""
+    """(msgid, msgstr, fuzzy) of each entry of a ``.po`` file, with its continuation lines joined."""
     entries: list[tuple[str, str, bool]] = []
     msgid = msgstr = None
     field = None
@@ -38,10 +37,9 @@ def _entries(po: Path) -> list[tuple[str, str, bool]]:
             msgid, field = line[7:-1], "id"
         elif line.startswith("msgstr "):
             msgstr, field = line[8:-1], "str"
-        elif line.startswith("msgstr["):  # a plural form: every form must be translated
-            form = line[line.index('"') + 1 : -1]
-            msgstr = form if msgstr is None or (msgstr and form) else ""
-            field = "str"
+        elif line.startswith("msgstr["):  # a plural entry: every form must be translated
+            value = line[line.index('"') + 1 : -1]
+            msgstr, field = (value if msgstr is None else msgstr if value else ""), "str"
         elif line.startswith('"') and field:
             if field == "id":
                 msgid = (msgid or "") + line[1:-1]
