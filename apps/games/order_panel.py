@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy
 
 from baogame.rules import orders as rules
@@ -16,8 +17,10 @@ from baogame.rules.registry import get_engine
 from .models import Game, Seat
 from .order_store import listed
 
+StrOrPromise = str | Promise
+
 #: The orders with an on/off switch on the panel, per game.
-SWITCHES: dict[str, tuple[tuple[str, str], ...]] = {
+SWITCHES: dict[str, tuple[tuple[str, StrOrPromise], ...]] = {
     "baohuang": (("pass_unbeatable", gettext_lazy("Pass when I cannot beat")),),
     "baobei": (("end_turn_when_done", gettext_lazy("End my turn when nothing is left to do")),),
 }

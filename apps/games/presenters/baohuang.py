@@ -346,10 +346,10 @@ def _play_hint(plays: list[dict[str, Any]], *, lead: bool, known: bool) -> dict[
     elif count == 0:
         text = _("Nothing in your hand beats the top: pass.")
     elif count == 1:
-        text = HINTS["lead_one" if lead else "beat_one"]
+        text = str(HINTS["lead_one" if lead else "beat_one"])
     else:
         key = ("lead" if lead else "beat") + ("_quick" if quick else "")
-        text = HINTS[key] % {"count": count}
+        text = str(HINTS[key]) % {"count": count}
     return {"play_count": count if known else None, "usable_cards": sorted(usable), "play_hint": text}
 
 
