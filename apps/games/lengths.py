@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import pgettext
+
 from baogame.rules import lengths as rule_lengths
 from baogame.rules.core import RuleError
 from baogame.rules.lengths import CUSTOM as CUSTOM
@@ -20,6 +22,7 @@ from baogame.rules.lengths import GameLengths
 from baogame.rules.registry import ENGINES, get_engine, get_lengths
 
 from .errors import ServiceError
+from .sentences import localize
 
 
 def _lengths(engine: str) -> GameLengths | None:
@@ -85,7 +88,7 @@ def length_text(*, engine: str, players: int, options: dict[str, Any]) -> str:
     lengths = _lengths(engine)
     if lengths is None:
         return ""
-    return rule_lengths.length_label(lengths, players=players, options=options)
+    return localize(rule_lengths.length_label_text(lengths, players=players, options=options))
 
 
 def choices(engine: str, players: int | None = None) -> list[tuple[str, str]]:
@@ -94,8 +97,10 @@ def choices(engine: str, players: int | None = None) -> list[tuple[str, str]]:
     lengths = _lengths(engine)
     if lengths is None:
         return []
-    named = [(n.name, rule_lengths.choice_label(lengths, n.name, players)) for n in lengths.named]
-    return [*named, (CUSTOM, "Custom")]
+    named = [
+        (n.name, localize(rule_lengths.choice_label_text(lengths, n.name, players))) for n in lengths.named
+    ]
+    return [*named, (CUSTOM, pgettext("length", "Custom"))]
 
 
 def rule_text(engine: str) -> str:

@@ -10,9 +10,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext, pgettext_lazy
 
 from baogame.rules.baohuang.cards import CODES, NAMES, STRENGTH
-from baogame.rules.baohuang.text import deal_progress
+from baogame.rules.baohuang.text import deal_progress_text
 
 from .. import rulebook
+from ..sentences import localize
 from .common import BoardInput, button, score_rows
 from .fields import flag_field, int_field
 
@@ -262,7 +263,7 @@ def present(board: BoardInput) -> dict[str, Any]:
         },
         "trick": trick,
         "deal": view["deal"],
-        "deal_text": deal_progress(view),
+        "deal_text": localize(deal_progress_text(view)),
         "deal_limit": view.get("deal_limit"),
         "phase": view["phase"],
         "phase_text": str(PHASES.get(view["phase"], view["phase"])),
