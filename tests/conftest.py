@@ -20,6 +20,18 @@ def fast_password_hashing() -> Iterator[None]:
         yield
 
 
+@pytest.fixture(autouse=True)
+def english_outside_requests() -> Iterator[None]:
+    """Every test starts in the site's default language: a request in Chinese leaves its language
+    active in the thread after the answer (Django does not reset it), and code a test calls outside
+    a request (a form, a presenter) would otherwise speak the previous test's language."""
+    from django.utils import translation
+
+    translation.activate("en")
+    yield
+    translation.deactivate()
+
+
 @pytest.fixture
 def toy_engine() -> Iterator[str]:
     """Register the test-only "toy" engine (tests/support/toy) for service tests."""
