@@ -42,6 +42,7 @@ from .baohuang.cards import sort_cards, to_counts
 from .baohuang.combos import beats, is_combination, plays
 from .baohuang.legal import decision_actions
 from .core import RuleError
+from .i18n import gettext_noop
 
 Order = dict[str, Any]
 Action = dict[str, Any]
@@ -275,20 +276,36 @@ def describe(order: Order) -> str:
 
 # --- mail replies ------------------------------------------------------------------------------------------
 
-_LIST = ("orders / orders clear", "list / clear my standing orders")
-#: The order commands of a mail reply, as (example, meaning) pairs for the mails' help lines.
+_LIST = (gettext_noop("orders / orders clear"), gettext_noop("list / clear my standing orders"))
+#: The order commands of a mail reply, as (example, meaning) pairs for the mails' help lines (marked
+#: for the catalogue: the mails show them in the reader's language).
 MAIL_SUMMARY: dict[str, tuple[tuple[str, str], ...]] = {
     "baohuang": (
-        ("autopass on / autopass off", "pass when I cannot beat (others may notice an instant pass)"),
-        ("pass trick", "pass to the end of this trick"),
-        ("play 9 9 if it beats", "at my turn in this trick play these if they beat, else ask me"),
-        ("offer keep / offer pass", "answer the emperor offer ahead"),
-        ("declare none / declare pledge / declare alone", "answer the declaration ahead"),
+        (
+            gettext_noop("autopass on / autopass off"),
+            gettext_noop("pass when I cannot beat (others may notice an instant pass)"),
+        ),
+        (gettext_noop("pass trick"), gettext_noop("pass to the end of this trick")),
+        (
+            gettext_noop("play 9 9 if it beats"),
+            gettext_noop("at my turn in this trick play these if they beat, else ask me"),
+        ),
+        (gettext_noop("offer keep / offer pass"), gettext_noop("answer the emperor offer ahead")),
+        (
+            gettext_noop("declare none / declare pledge / declare alone"),
+            gettext_noop("answer the declaration ahead"),
+        ),
         _LIST,
     ),
     "baobei": (
-        ("end turn auto on / end turn auto off", "end my turn when nothing is left to do"),
-        ("skip windows on / skip windows off", "don't wait for me in plucking windows"),
+        (
+            gettext_noop("end turn auto on / end turn auto off"),
+            gettext_noop("end my turn when nothing is left to do"),
+        ),
+        (
+            gettext_noop("skip windows on / skip windows off"),
+            gettext_noop("don't wait for me in plucking windows"),
+        ),
         _LIST,
     ),
 }

@@ -194,9 +194,7 @@ def _action(verb: str, args: list[str]) -> Action:  # noqa: C901 - one branch pe
     if verb in {"end", "bao"}:
         count(args, 0, verb)
         return {"type": "end_turn", "bao": verb == "bao"}
-    raise CommandError(
-        "unknown_command", _("%(word)s is not a Bao Bei command") % {"word": repr(verb[:20])}
-    )
+    raise CommandError("unknown_command", _("%(word)s is not a Bao Bei command") % {"word": repr(verb[:20])})
 
 
 def _p(pos: dict[str, int]) -> str:
