@@ -85,6 +85,7 @@ def compose_mail(
         "summary": commands.summary(engine) if engine else [],
         "notation": commands.notation(engine) if engine else "",
         "reply_to": reply_to,
+        "mail_language": translation.get_language() or settings.LANGUAGE_CODE,
     }
     all_headers = {
         "List-Unsubscribe": f"<{unsubscribe_url}>",
