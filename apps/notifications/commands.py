@@ -81,6 +81,9 @@ ORDER_ALIASES: dict[str, str] = {
     "能压就出": "if beats",
     "自动结束": "end turn auto",
     "跳过抢牌": "skip windows",
+    "皇位": "offer",
+    "预表态": "declare",
+    "无": "none",
 }
 
 
