@@ -13,8 +13,8 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from django.utils.translation import get_language, gettext_noop
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop
 
 from baogame import jsonlimits
 from baogame.rules import orders
@@ -128,5 +128,8 @@ def parse_command(*, engine: str, text: str) -> Action:
 
 
 def format_command(*, engine: str, action: Action) -> str:
-    """The command line for ``action`` (the inverse of ``parse_command``)."""
-    return language(engine).format({k: v for k, v in action.items() if k not in {"decision_id", "timeout"}})
+    """The command line for ``action`` (the inverse of ``parse_command``), in the active language's
+    command words (``出 K K`` for a Chinese reader, ``play K K`` for an English one)."""
+    mail_language = language(engine)
+    line = mail_language.format({k: v for k, v in action.items() if k not in {"decision_id", "timeout"}})
+    return mail_language.say(line, get_language())

@@ -23,7 +23,9 @@ Action = dict[str, Any]
 
 class CommandError(RuleError):
     """A line that is not a command of the game (codes: ``no_command``, ``unknown_command``,
-    ``malformed_action``)."""
+    ``malformed_action``). Its message is written in the active language (the mail's reader's)."""
+
+    localized = True
 
 
 @dataclass(frozen=True)
@@ -48,6 +50,37 @@ class MailLanguage:
     result_lines: Callable[[dict[str, Any], int | None, Sequence[str]], list[str]] | None = None
     #: The other language's words for the commands' words (``过`` -> ``pass``): ``words`` reads them.
     aliases: Mapping[str, str] = field(default_factory=dict)
+    #: Language code -> (English words, their words) pairs: a command line as that language writes it
+    #: (``say``); every pair must read back through ``aliases``.
+    spoken: Mapping[str, Sequence[tuple[str, str]]] = field(default_factory=dict)
+
+    def say(self, line: str, language: str | None) -> str:
+        """The command ``line`` in ``language``'s words (cards, numbers and JSON unchanged)."""
+        pairs = self.spoken.get((language or "").lower())
+        if not pairs or line.lstrip().startswith("{"):
+            return line
+        return say(line, pairs)
+
+
+def say(line: str, pairs: Sequence[tuple[str, str]]) -> str:
+    """``line`` with each English phrase of ``pairs`` (whole words, the longest first) replaced."""
+    phrases = sorted(((english.split(), theirs) for english, theirs in pairs), key=lambda p: -len(p[0]))
+    tokens, out, i = line.split(), [], 0
+    while i < len(tokens):
+        for english, theirs in phrases:
+            if [t.lower() for t in tokens[i : i + len(english)]] == english:
+                out.append(theirs)
+                i += len(english)
+                break
+        else:
+            out.append(tokens[i])
+            i += 1
+    return " ".join(out)
+
+
+def heard(pairs: Sequence[tuple[str, str]]) -> dict[str, str]:
+    """The reading side of ``MailLanguage.spoken``'s pairs: their word -> the English words."""
+    return {theirs: english for english, theirs in pairs}
 
 
 #: Words every game (and the sitting and standing-order commands) reads in Chinese too. Card codes,

@@ -19,6 +19,7 @@ from ..mail import (
     CommandError,
     MailLanguage,
     count,
+    heard,
     number,
     player_name,
     seat_name,
@@ -56,33 +57,42 @@ NOTATION = gettext_noop(
     "Positions are seat.slot (1.2 is seat 1, slot 2); seats and slots count from 0. "
     "Cards are named as on the page, with their value: Magpie (4)."
 )
-#: The Chinese words of the commands (BB-22); positions and numbers are the same in both languages.
+#: The Chinese words of the commands (BB-22), as the mails write them; positions and numbers are the
+#: same in both languages.
+SPOKEN_ZH: tuple[tuple[str, str], ...] = (
+    ("peek", "看"),
+    ("draw", "摸"),
+    ("take", "拿"),
+    ("keep", "留"),
+    ("discard", "弃"),
+    ("pluck", "抢"),
+    ("double", "双抢"),
+    ("gift", "送"),
+    ("pass", "过"),
+    ("reveal", "翻"),
+    ("swap", "换"),
+    ("macaw", "鹦鹉"),
+    ("toco", "巨嘴鸟"),
+    ("shoebill", "鲸头鹳"),
+    ("decline", "放弃"),
+    ("place", "放"),
+    ("mine", "我"),
+    ("theirs", "他"),
+    ("end", "结束"),
+    ("bao", "叫宝"),
+    ("commit", "并结束"),
+    ("yes", "是"),
+    ("no", "否"),
+)
+#: Every Chinese word read: the written ones and common synonyms.
 ALIASES: dict[str, str] = {
     **COMMON_ALIASES,
-    "看": "peek",
+    **heard(SPOKEN_ZH),
     "看牌": "peek",
-    "摸": "draw",
     "摸牌": "draw",
-    "拿": "take",
-    "弃": "discard",
     "弃牌": "discard",
-    "抢": "pluck",
-    "双抢": "double",
-    "送": "gift",
-    "翻": "reveal",
     "翻牌": "reveal",
-    "换": "swap",
     "金刚鹦鹉": "macaw",
-    "鹦鹉": "macaw",
-    "巨嘴鸟": "toco",
-    "鲸头鹳": "shoebill",
-    "放弃": "decline",
-    "放": "place",
-    "我": "mine",
-    "他": "theirs",
-    "结束": "end",
-    "叫宝": "bao",
-    "并结束": "commit",
     "无": "-",
 }
 
@@ -301,4 +311,5 @@ MAIL = MailLanguage(
     view_lines=view_lines,
     unordered={"choose_peek": "slots"},  # the two slots of a setup peek
     aliases=ALIASES,
+    spoken={"zh-hans": SPOKEN_ZH},
 )

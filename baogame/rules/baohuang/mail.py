@@ -18,6 +18,7 @@ from ..mail import (
     CommandError,
     MailLanguage,
     count,
+    heard,
     number,
     player_name,
     seat_name,
@@ -44,24 +45,31 @@ NOTATION = gettext_noop(
     "BJ* / RJ* (the marked jokers); a command lists the cards it plays, in any order. "
     "Seats count from 0."
 )
-#: The Chinese words of the commands (BH-20); card codes are the same in both languages.
+#: The Chinese words of the commands (BH-20), as the mails write them; card codes are the same in both
+#: languages.
+SPOKEN_ZH: tuple[tuple[str, str], ...] = (
+    ("pass emperor", "让位"),
+    ("play", "出"),
+    ("nobeat", "别压"),
+    ("pass", "过"),
+    ("tribute", "进贡"),
+    ("keep", "留"),
+    ("alone", "独保"),
+    ("pledge", "表态"),
+    ("support", "支持"),
+    ("oppose", "反对"),
+    ("nodeclare", "不表态"),
+    ("guess", "猜"),
+)
+#: Every Chinese word read: the written ones and common synonyms.
 ALIASES: dict[str, str] = {
     **COMMON_ALIASES,
-    "出": "play",
+    **heard(SPOKEN_ZH),
     "出牌": "play",
-    "别压": "nobeat",
-    "进贡": "tribute",
     "皇帝": "emperor",
     "当皇帝": "keep",
-    "让位": "pass emperor",
-    "独保": "alone",
-    "表态": "pledge",
-    "支持": "support",
     "保": "support",
-    "反对": "oppose",
     "反": "oppose",
-    "不表态": "nodeclare",
-    "猜": "guess",
     "本墩": "trick",
     "墩": "trick",
 }
@@ -253,4 +261,5 @@ MAIL = MailLanguage(
     unordered={"play": "cards", "give_tribute": "cards"},  # a set of cards, in any order (BH-20)
     result_lines=deal_result_lines,
     aliases=ALIASES,
+    spoken={"zh-hans": SPOKEN_ZH},
 )
