@@ -19,6 +19,7 @@ from django.core.mail import EmailMultiAlternatives
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
+from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
@@ -325,7 +326,7 @@ def _summary_message(
 
 
 #: What a digest's news line calls each kind of notification.
-NEWS_KINDS = {
+NEWS_KINDS: dict[str, Promise] = {
     Notification.Kind.ROUND_RESULT: gettext_lazy("round result"),
     Notification.Kind.GAME_RESULT: gettext_lazy("game result"),
     Notification.Kind.INVITATION: gettext_lazy("invitation"),
