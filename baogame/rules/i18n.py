@@ -1,10 +1,10 @@
 """Words the rules package writes for people, in the reader's language, without importing Django.
 
 The rules stay pure Python, so they cannot call Django's ``gettext`` themselves. They mark their
-sentences with ``_`` / ``ngettext`` (text built when it is used) or ``gettext_noop`` (a module-level
-constant, translated with ``_`` where it is shown); Django's ``makemessages`` finds them by these
-names. The site installs its translation functions at start-up (``install``); without them, as in
-the engines' own tests, every sentence stays English.
+sentences with this module's ``gettext`` imported as ``_``, or ``ngettext`` (text built when it is
+used), or ``gettext_noop`` (a module-level constant, translated with ``_`` where it is shown);
+Django's ``makemessages`` finds them by these names. The site installs its translation functions at
+start-up (``install``); without them, as in the engines' own tests, every sentence stays English.
 """
 
 from __future__ import annotations
@@ -26,8 +26,8 @@ def install(*, gettext: Callable[[str], str], ngettext: Callable[[str, str, int]
     _gettext, _ngettext = gettext, ngettext
 
 
-def _(message: str) -> str:
-    """``message`` in the active language."""
+def gettext(message: str) -> str:
+    """``message`` in the active language (imported as ``_``, the name ``makemessages`` looks for)."""
     return _gettext(message)
 
 

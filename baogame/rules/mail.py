@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .core import RuleError
-from .i18n import _
+from .i18n import gettext as _
 
 Action = dict[str, Any]
 

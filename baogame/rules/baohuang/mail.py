@@ -11,7 +11,8 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from ..i18n import _, gettext_noop
+from ..i18n import gettext as _
+from ..i18n import gettext_noop
 from ..mail import (
     COMMON_ALIASES,
     Action,
