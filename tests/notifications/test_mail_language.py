@@ -230,3 +230,19 @@ def test_every_chinese_help_line_example_is_a_command_that_does_what_the_english
                 ), (zh, en)
             checked += 1
     assert checked >= 10
+
+
+def test_the_deadline_calendar_speaks_its_owners_language(django_capture_on_commit_callbacks: Any) -> None:
+    """A calendar program's fetch carries no language: the feed is in its owner's."""
+    from apps.notifications.calendar import feed_ics
+
+    wren, lark = _speaker("wren", "zh-hans"), UserFactory(username="lark")
+    with django_capture_on_commit_callbacks(execute=True):
+        play_game("baohuang", [wren], 5, options={"deals": [DEAL, DEAL]})
+        play_game("baobei", [lark], 3)
+
+    chinese = feed_ics(user=wren).decode().replace("\r\n ", "")  # long lines are folded
+    english = feed_ics(user=lark).decode().replace("\r\n ", "")
+
+    assert "baogame 期限" in chinese and "回应皇帝之位" in chinese
+    assert "baogame deadlines" in english and "Deadline of your decision" in english
