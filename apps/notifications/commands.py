@@ -80,6 +80,7 @@ ORDER_ALIASES: dict[str, str] = {
     "自动过": "autopass",
     "能压就出": "if beats",
     "自动结束": "end turn auto",
+    "跳过抓牌": "skip windows",
     "跳过抢牌": "skip windows",
     "皇位": "offer",
     "预表态": "declare",

@@ -35,15 +35,15 @@ def _entries(po: Path) -> list[tuple[str, str, bool]]:
             fuzzy = True
         elif line.startswith("msgid "):
             msgid, field = line[7:-1], "id"
-        elif line.startswith("msgid_plural "):
-            field = "plural"
-        elif line.startswith("msgstr"):  # msgstr, or msgstr[0] … of a plural entry (all must be filled)
-            text = line.split(" ", 1)[1][1:-1]
-            msgstr, field = (text if msgstr is None or (msgstr and text) else ""), "str"
+        elif line.startswith("msgstr "):
+            msgstr, field = line[8:-1], "str"
+        elif line.startswith("msgstr["):  # a plural entry: every form must be translated
+            value = line[line.index('"') + 1 : -1]
+            msgstr, field = (value if msgstr is None else msgstr if value else ""), "str"
         elif line.startswith('"') and field:
             if field == "id":
                 msgid = (msgid or "") + line[1:-1]
-            elif field == "str":
+            else:
                 msgstr = (msgstr or "") + line[1:-1]
         elif not line.strip() and msgid is not None:
             entries.append((msgid, msgstr or "", fuzzy))

@@ -106,7 +106,7 @@ def test_a_chinese_speaker_plays_bao_bei_by_mail_in_chinese_bb_22(
         play_game("baobei", [wren], 3)
     first = mails_to(wren)[-1]
     assert "选择你牌阵中要看的两张牌" in first.subject
-    assert "看 2 3  -  开局：看你的第 2 和第 3 位的牌" in first.body
+    assert "看 2 3  -  开局：看你的第 2 和第 3 格的牌" in first.body
 
     result = _reply(wren, "看 0，1", capture)
 
@@ -136,8 +136,9 @@ def test_a_chinese_speaker_plays_bao_bei_by_mail_in_chinese_bb_22(
         ("baobei", "拿 3", "take 3"),
         ("baobei", "留 2", "keep 2"),
         ("baobei", "弃 并结束", "discard commit"),
+        ("baobei", "抓 1.2 赠 4", "pluck 1.2 gift 4"),
         ("baobei", "抢 1.2 送 4", "pluck 1.2 gift 4"),
-        ("baobei", "双抢 0.1 2.3 送 无 4", "double 0.1 2.3 gift - 4"),
+        ("baobei", "双抓 0.1 2.3 赠 无 4", "double 0.1 2.3 gift - 4"),
         ("baobei", "过", "pass"),
         ("baobei", "翻 2.0", "reveal 2.0"),
         ("baobei", "换 0.1 2.0", "swap 0.1 2.0"),
@@ -170,7 +171,7 @@ def test_a_chinese_command_is_the_same_action_as_its_english_twin_bb_22_bh_20(
         ("baohuang", "预设", "orders"),
         ("baohuang", "预设 清除", "orders clear"),
         ("baobei", "自动结束 关", "end turn auto off"),
-        ("baobei", "跳过抢牌 开", "skip windows on"),
+        ("baobei", "跳过抓牌 开", "skip windows on"),
     ],
 )
 def test_a_chinese_standing_order_command_is_its_english_twin(

@@ -66,9 +66,9 @@ SPOKEN_ZH: tuple[tuple[str, str], ...] = (
     ("take", "拿"),
     ("keep", "留"),
     ("discard", "弃"),
-    ("pluck", "抢"),
-    ("double", "双抢"),
-    ("gift", "送"),
+    ("pluck", "抓"),
+    ("double", "双抓"),
+    ("gift", "赠"),
     ("pass", "过"),
     ("reveal", "翻"),
     ("swap", "换"),
@@ -94,6 +94,10 @@ ALIASES: dict[str, str] = {
     "弃牌": "discard",
     "翻牌": "reveal",
     "金刚鹦鹉": "macaw",
+    "鞭笞巨嘴鸟": "toco",
+    "抢": "pluck",
+    "双抢": "double",
+    "送": "gift",
     "无": "-",
 }
 
