@@ -51,6 +51,7 @@ def test_a_chinese_speaker_plays_bao_huang_by_mail_in_chinese_bh_20(
     first = mails_to(wren)[-1]
     assert "回应皇帝之位，或表态" in first.subject
     assert "你的手牌（3 张）：6 K RJ*" in first.body
+    assert "第1局；总分：你 0" in first.body  # the deal's words too (BH-17.6)
     assert "出 K K BJ  -  出这些牌" in first.body  # the help lines, in Chinese commands
     assert "（回信写下其中一条）：\n  留\n  让位\n" in first.body  # the choices too
     assert "Your hand" not in first.body and "Commands:" not in first.body

@@ -26,7 +26,8 @@ from ..mail import (
     totals_text,
     words,
 )
-from .text import deal_progress
+from ..text import render
+from .text import deal_progress_text
 
 SUMMARY: tuple[tuple[str, str], ...] = (
     (
@@ -162,7 +163,8 @@ def format_command(action: Action) -> str:
 def view_lines(view: dict[str, Any], seat: int | None, names: Sequence[str]) -> list[str]:
     """Your hand, the others' card counts, roles known to you and the current trick."""
     totals = totals_text(view.get("totals"), seat, names)
-    lines = [_("%(progress)s; totals: %(totals)s.") % {"progress": deal_progress(view), "totals": totals}]
+    progress = render(deal_progress_text(view), _)  # the deal's words in the reader's language
+    lines = [_("%(progress)s; totals: %(totals)s.") % {"progress": progress, "totals": totals}]
     if view.get("hand") is not None:
         hand = " ".join(view["hand"]) or _("empty")
         lines.append(_("Your hand (%(count)s): %(cards)s") % {"count": len(view["hand"]), "cards": hand})
