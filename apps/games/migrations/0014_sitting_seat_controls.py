@@ -4,20 +4,26 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0013_seat_banks'),
+        ("games", "0013_seat_banks"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='game',
-            name='live_clock',
-            field=models.JSONField(blank=True, help_text="While a sitting runs the game on the live control: the game's own control and the banks the seats playing live had when they joined (apps.games.clock.live); null otherwise. Every other seat's bank runs on the game's own control (Game.seat_control).", null=True),
+            model_name="game",
+            name="live_clock",
+            field=models.JSONField(
+                blank=True,
+                help_text="While a sitting runs the game on the live control: the game's own control and the banks the seats playing live had when they joined (apps.games.clock.live); null otherwise. Every other seat's bank runs on the game's own control (Game.seat_control).",
+                null=True,
+            ),
         ),
         migrations.AddField(
-            model_name='seat',
-            name='sitting_bot',
-            field=models.BooleanField(default=False, help_text='Standing order: if I miss a sitting, the bot plays my seat until I arrive.'),
+            model_name="seat",
+            name="sitting_bot",
+            field=models.BooleanField(
+                default=False,
+                help_text="Standing order: if I miss a sitting, the bot plays my seat until I arrive.",
+            ),
         ),
     ]
