@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.functional import Promise as StrPromise
 from django.utils.translation import gettext_lazy as _
 
 from baogame.rules import orders as rules
@@ -18,7 +19,7 @@ from .order_store import listed
 
 #: The orders with an on/off switch on the panel, per game.
 SITTING_BOT = ("sitting_bot", _("If I miss a sitting, the bot plays my seat until I arrive"))
-SWITCHES: dict[str, tuple[tuple[str, str], ...]] = {
+SWITCHES: dict[str, tuple[tuple[str, str | StrPromise], ...]] = {
     "baohuang": (("pass_unbeatable", "Pass when I cannot beat"), SITTING_BOT),
     "baobei": (("end_turn_when_done", "End my turn when nothing is left to do"), SITTING_BOT),
 }
