@@ -217,3 +217,29 @@ def test_the_page_switch_sets_and_clears_the_bot_order(client: Any) -> None:
 
     assert on and not seat(game, 4).sitting_bot
     assert "the bot plays my seat until I arrive" in page
+
+
+def test_the_absent_players_page_says_why_the_bot_plays_and_opening_it_hands_the_seat_back(
+    client: Any,
+) -> None:
+    """Point 5: the table sees a bot-played seat; its player, opening the game page, is told why, gets
+    the seat back at once (presence), and the board's next poll shows their decisions again."""
+    game, people = bh_game()
+    orders.arm(game_id=game.pk, user=people[1], kind="sitting_bot")
+    present = [0, 2, 3, 4]
+    now = timezone.now()
+    start(game, people, present, now - lifecycle.ABSENCE_GRACE - timedelta(seconds=5))
+    after_grace(game, people, present, now - timedelta(seconds=4))
+    taken = seat(game, 1).bot_takeover
+    client.force_login(people[1])
+    game.refresh_from_db()
+
+    page = client.get(game.get_absolute_url()).content.decode()
+    poll = client.get(
+        f"{game.get_absolute_url()}?since={game.version}-{game.status}-bot", HTTP_HX_REQUEST="true"
+    )
+
+    assert taken
+    assert "it plays your seat until you are here" in page
+    assert not seat(game, 1).bot_takeover
+    assert poll.status_code == 200
