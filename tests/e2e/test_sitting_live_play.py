@@ -59,8 +59,8 @@ def test_three_players_sit_down_and_see_each_others_moves_within_the_poll(
     for page in pages[1:]:
         page.wait_for_selector("text=Everyone is here: play now?", timeout=15_000)
         page.locator(".sitting-proposal").get_by_role("button", name="Yes").click()
-        page.wait_for_selector(".sitting-current")
-    pages[0].wait_for_selector(".sitting-current", timeout=15_000)
+    for page in pages:
+        page.wait_for_selector(".sitting-current", timeout=15_000)
     live = Sitting.objects.get(game=game)
 
     _my_turn(pages[0], "declare")
