@@ -18,6 +18,7 @@ from typing import Any
 from baogame.rules import orders as rules
 
 from .models import Seat, StandingOrder
+from .sentences import localize
 from .store import LockedGame
 
 Order = dict[str, Any]
@@ -74,6 +75,6 @@ def listed(seat: Seat, state: dict[str, Any] | None, engine: str) -> list[Order]
     for kind, (games, field) in SEAT_SWITCHES.items():
         if engine in games and getattr(seat, field):
             held.append({"kind": kind, "params": {}, "bound": None})
-    return [{**o, "text": rules.describe(o)} for o in held]
+    return [{**o, "text": localize(rules.describe_text(o))} for o in held]
 
 
