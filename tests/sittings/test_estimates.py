@@ -75,3 +75,13 @@ def test_the_open_game_page_shows_the_sittings_estimate() -> None:
     page = client.get(game.get_absolute_url()).content.decode()
 
     assert "agreed sittings" in page
+
+
+def test_the_new_game_form_asks_whether_the_table_means_to_meet() -> None:
+    """The form's estimate follows the box (``static/js/estimate.js`` adds ``sittings=1``)."""
+    client = Client()
+    client.force_login(UserFactory())
+
+    page = client.get("/games/new/").content.decode()
+
+    assert 'name="estimate_sittings"' in page

@@ -1,4 +1,4 @@
-""""Everyone is here: play now" needs people to meet: a table of one person and bots is never offered it
+""" "Everyone is here: play now" needs people to meet: a table of one person and bots is never offered it
 (issue point 4: the offer is for when every human seat is present, and alone there is nobody to meet)."""
 
 from __future__ import annotations
