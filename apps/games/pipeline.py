@@ -200,7 +200,9 @@ def _settle(locked: LockedGame, now: datetime) -> int:
         seat = locked.seats[due.seat]
         apply(locked, seat, action, by_timeout=True)
         applied += 1
-        if deadlines.record_timeout(game, seat, timing=due.timing, writes=locked.writes):
+        if seat.played_by_bot:
+            scheduling.queue_after_bot_timeout(locked)
+        elif deadlines.record_timeout(game, seat, timing=due.timing, writes=locked.writes):
             scheduling.queue_after_handover(locked)
         if game.status != Game.Status.ACTIVE:
             return applied

@@ -84,6 +84,22 @@ def queue_after_handover(locked: LockedGame) -> None:
         plan.version, plan.bots_handed_over = game.version, True
 
 
+def queue_after_bot_timeout(locked: LockedGame) -> None:
+    """After commit: a fresh bot task, because a server-played seat's decision timed out.
+
+    Bots answer every decision they own at once, so a bot seat that reaches its deadline means its task
+    was lost (a worker killed while holding it: its message comes back only after the broker's
+    visibility timeout) while the marker still names it. Waiting for ``queue_stalled_bots`` is not
+    enough: with deadlines shorter than ``GAMES_BOT_STALL`` (a live sitting's plucking windows, a short
+    custom control) every bot decision would time out before the stall is noticed. The new task takes
+    the marker at the committed version, so the lost one is stale if it ever comes back.
+    """
+    game = locked.game
+    if game.status == Game.Status.ACTIVE and deadlines.scheduling_enabled() and not locked.bot_loop:
+        plan = _plan(locked)
+        plan.version, plan.bots_lost = game.version, True
+
+
 def _plan(locked: LockedGame) -> TaskPlan:
     """The locked game's task plan, sent when the transaction commits (registered once)."""
     plan = locked.tasks
@@ -94,7 +110,9 @@ def _plan(locked: LockedGame) -> TaskPlan:
             plan.queue = BACKGROUND
 
         def run() -> None:
-            if plan.bots or plan.bots_handed_over:
+            if plan.bots_lost:
+                _requeue_bots(game_id=game_id, version=plan.version, queue=plan.queue)
+            elif plan.bots or plan.bots_handed_over:
                 _queue_bots(game_id=game_id, version=plan.version, queue=plan.queue)
             for deadline in sorted(plan.deadlines):
                 queue_settle(game_id=game_id, deadline=deadline)
@@ -106,6 +124,14 @@ def _plan(locked: LockedGame) -> TaskPlan:
 def _queue_bots(*, game_id: int, version: int, queue: str) -> bool:
     """Queue the game's bot task unless one is queued already (claiming the empty marker)."""
     claimed = Game.objects.filter(pk=game_id, status=Game.Status.ACTIVE, bot_task__isnull=True).update(
+        bot_task=version
+    )
+    return claimed == 1 and publish(PLAY_BOTS, (game_id, version), queue=queue)
+
+
+def _requeue_bots(*, game_id: int, version: int, queue: str) -> bool:
+    """Queue a bot task that takes the marker whatever it holds, unless the game has moved on since."""
+    claimed = Game.objects.filter(pk=game_id, status=Game.Status.ACTIVE, version=version).update(
         bot_task=version
     )
     return claimed == 1 and publish(PLAY_BOTS, (game_id, version), queue=queue)

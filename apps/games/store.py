@@ -318,6 +318,7 @@ class TaskPlan:
     version: int = 0
     bots: bool = False
     bots_handed_over: bool = False
+    bots_lost: bool = False  #: a server-played seat timed out: its bot task was lost, take the marker
     queue: str = ""
     deadlines: set[datetime] = field(default_factory=set)
     after_commit: bool = False  #: the move plan is registered with ``transaction.on_commit``

@@ -55,6 +55,31 @@ def test_the_sweep_requeues_a_bot_task_that_was_lost(settings) -> None:
     assert _bot_moves(game) == 1
 
 
+def test_a_bot_seat_that_times_out_gets_a_fresh_task_although_the_marker_names_a_lost_one(
+    settings, django_capture_on_commit_callbacks
+) -> None:
+    """A worker killed while holding a game's bot task leaves the marker naming that task; its message
+    comes back only after the broker's visibility timeout. When a bot seat's deadline comes first (a
+    short control, a live sitting's windows, shorter than GAMES_BOT_STALL), the timeout itself queues a
+    fresh task that takes the marker, so the bots play on instead of timing out every decision."""
+    settings.GAMES_SCHEDULE_TASKS = False
+    settings.GAMES_BOT_STALL = 3600  # the stall recovery must not be what rescues the game
+    game = GameFactory(engine="baobei", players=3, bots=2, seated=[UserFactory()])  # bots in seats 1, 2
+    settings.GAMES_SCHEDULE_TASKS = True
+    Game.objects.filter(pk=game.pk).update(bot_task=game.version)  # the task holding it was lost
+    now = timezone.now()
+    Decision.objects.filter(game=game).update(deadline=now + timedelta(hours=1))
+    Decision.objects.filter(game=game, seat=1).update(deadline=now - timedelta(seconds=1))
+
+    with django_capture_on_commit_callbacks(execute=True):
+        clock.sweep()  # settles seat 1's setup peek by timeout; tasks run eagerly here
+
+    moves = Move.objects.filter(game=game)
+    assert moves.filter(seat=1, by_timeout=True).exists()
+    assert moves.filter(seat=2, by_bot=True).exists()  # the other bot answered its peek at once
+    assert not Decision.objects.filter(game=game, seat=2).exists()
+
+
 def test_the_sweep_leaves_a_bot_alone_that_owns_its_decision_for_a_short_time(settings) -> None:
     settings.GAMES_SCHEDULE_TASKS = False
     game = _game_against_a_bot(UserFactory())

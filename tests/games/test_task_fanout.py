@@ -65,7 +65,7 @@ def test_all_bot_games_finish_with_a_queue_bounded_per_game(celery_worker) -> No
 
 def test_an_all_bot_game_plays_in_the_background_queue_and_queues_no_mail(celery_worker, settings) -> None:  # noqa: F811
     from apps.games import scheduling
-    from apps.notifications import signals as mail_signals
+    from apps.notifications import outbox
 
     sent: list[str] = []
     original = scheduling.publish
@@ -74,11 +74,11 @@ def test_an_all_bot_game_plays_in_the_background_queue_and_queues_no_mail(celery
         sent.append(f"{name}->{queue}")
         return original(name, args, queue=queue, eta=eta)
 
-    scheduling.publish = mail_signals.publish = recording
+    scheduling.publish = outbox.publish = recording  # mails are queued through the outbox
     try:
         game = lifecycle.game_create(creator=None, engine="baobei", players=2, creator_seat=False, bots=2)
     finally:
-        scheduling.publish = mail_signals.publish = original
+        scheduling.publish = outbox.publish = original
     celery_worker.wait_for(lambda: Game.objects.get(pk=game.pk).version > 0, timeout=60)
     # Let the game finish: a worker still writing would deadlock with the teardown's TRUNCATE.
     celery_worker.wait_for(lambda: Game.objects.get(pk=game.pk).is_over, timeout=180)
