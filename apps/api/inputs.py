@@ -108,7 +108,7 @@ class QueryInput(serializers.Serializer):
         # ``validated_data`` for a plain query of integer fields (known names, ASCII digits in range),
         # without making the serializer (DRF deep-copies every field of it): what the two hottest
         # reads and writes send. None for anything else: then the serializer parses, and refuses.
-        fields = cls._declared_fields  # type: ignore[attr-defined]
+        fields = cls._declared_fields
         if cls.validate is not serializers.Serializer.validate or any(name not in fields for name in data):
             return None
         values: dict[str, Any] = {}
