@@ -129,7 +129,7 @@ def test_a_token_requests_language_is_the_one_djangos_locale_middleware_picks(
     game = game_lifecycle.game_create(creator=users[0], engine="baobei", players=2, bots=1)
     _, raw = api_services.token_create(user=users[0], name="t")
     url = path.format(game=game.pk)
-    headers = {"HTTP_AUTHORIZATION": f"Bearer {raw}", "HTTP_ACCEPT_LANGUAGE": accept}
+    headers: dict[str, Any] = {"HTTP_AUTHORIZATION": f"Bearer {raw}", "HTTP_ACCEPT_LANGUAGE": accept}
 
     lean = [Client().get(url, **headers) for _ in range(2)]
     with override_settings(MIDDLEWARE=WHOLE_CHAIN):
