@@ -85,9 +85,12 @@ rehearsal: venv
 	$(PY) manage.py rehearsal $(REHEARSAL_ARGS)
 
 ## Debian's chromium for the browser tests (installed when missing and we are root).
+## Debian's chromium for the browser tests, and a Chinese font so that their screenshots of Chinese
+## pages show characters, not boxes.
+CJK_FONT := /usr/share/fonts/truetype/wqy/wqy-microhei.ttc
 browser:
-	@test -x /usr/bin/chromium || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null && \
-	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) \
+	@{ test -x /usr/bin/chromium && test -f $(CJK_FONT); } || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null && \
+	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-wqy-microhei >/dev/null) \
 	  || echo "chromium not installed: browser tests will be skipped"; }
 
 clean:

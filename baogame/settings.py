@@ -11,13 +11,17 @@ from __future__ import annotations
 import json
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 from urllib.parse import parse_qs, unquote, urlparse
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
+
+_Number = TypeVar("_Number", int, float)
 
 
 def env_str(name: str, default: str | None = None) -> str:
@@ -45,24 +49,22 @@ def env_bool(name: str, default: bool) -> bool:
 
 def env_int(name: str, default: int) -> int:
     """An integer from the environment."""
-    value = os.environ.get(name)
-    if value is None or value == "":
-        return default
-    try:
-        return int(value)
-    except ValueError:
-        raise ImproperlyConfigured(f"{name} must be an integer, not {value!r}.") from None
+    return _env_number(name, default, int, "an integer")
 
 
 def env_float(name: str, default: float) -> float:
     """A number (seconds, say) from the environment."""
+    return _env_number(name, default, float, "a number")
+
+
+def _env_number(name: str, default: _Number, kind: Callable[[str], _Number], what: str) -> _Number:
     value = os.environ.get(name)
     if value is None or value == "":
         return default
     try:
-        return float(value)
+        return kind(value)
     except ValueError:
-        raise ImproperlyConfigured(f"{name} must be a number, not {value!r}.") from None
+        raise ImproperlyConfigured(f"{name} must be {what}, not {value!r}.") from None
 
 
 def env_list(name: str, default: list[str]) -> list[str]:

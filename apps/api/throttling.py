@@ -51,6 +51,9 @@ class WriteRateThrottle(SimpleRateThrottle):
     """``settings.API_WRITE_RATE`` writes per user (per client address when anonymous)."""
 
     scope = "api_write"
+    #: The setting that holds the rate (read on every request), and what the log calls this throttle.
+    rate_setting = "API_WRITE_RATE"
+    counts = "write"
 
     def __init__(self) -> None:
         from django.core.cache import caches
@@ -60,11 +63,15 @@ class WriteRateThrottle(SimpleRateThrottle):
         super().__init__()
 
     def get_rate(self) -> str | None:
-        rate: str = settings.API_WRITE_RATE
+        rate: str = getattr(settings, self.rate_setting)
         return None if not rate or rate.lower() in {"off", "none"} else rate
 
+    def applies(self, request: Request) -> bool:
+        """Whether this request counts at all: writes do, reads are free."""
+        return request.method not in SAFE_METHODS
+
     def allow_request(self, request: Request, view: APIView) -> bool:
-        if request.method in SAFE_METHODS:
+        if not self.applies(request):
             return True
         # Re-read the rate on every request so tests and operators can change it without a restart.
         self.rate = self.get_rate()
@@ -74,12 +81,12 @@ class WriteRateThrottle(SimpleRateThrottle):
         assert count is not None and period is not None  # a rate was given
         self.num_requests, self.duration = count, period
         interval = period / count
-        tolerance = period - interval  # a burst of ``count`` writes, then one per interval
+        tolerance = period - interval  # a burst of ``count`` requests, then one per interval
         key = self.get_cache_key(request, view)
         try:
             wait = self._take(key, self.timer(), interval, tolerance)
-        except CACHE_ERRORS as exc:  # fail open: an unthrottled write beats a 500 for every write
-            logger.warning("write throttle cache unavailable, request allowed unthrottled: %r", exc)
+        except CACHE_ERRORS as exc:  # fail open: an unthrottled request beats a 500 for every request
+            logger.warning("%s throttle cache unavailable, request allowed unthrottled: %r", self.counts, exc)
             return True
         self.wait_seconds = wait
         return wait is None
@@ -114,25 +121,8 @@ class AnonymousReadThrottle(WriteRateThrottle):
     write throttle."""
 
     scope = "api_anon_read"
+    rate_setting = "API_ANON_READ_RATE"
+    counts = "read"
 
-    def get_rate(self) -> str | None:
-        rate: str = settings.API_ANON_READ_RATE
-        return None if not rate or rate.lower() in {"off", "none"} else rate
-
-    def allow_request(self, request: Request, view: APIView) -> bool:
-        if request.method not in SAFE_METHODS or (request.user and request.user.is_authenticated):
-            return True
-        self.rate = self.get_rate()
-        if self.rate is None:
-            return True
-        count, period = self.parse_rate(self.rate)
-        assert count is not None and period is not None  # a rate was given
-        self.num_requests, self.duration = count, period
-        interval = period / count
-        try:
-            wait = self._take(self.get_cache_key(request, view), self.timer(), interval, period - interval)
-        except CACHE_ERRORS as exc:  # fail open, as for writes
-            logger.warning("read throttle cache unavailable, request allowed unthrottled: %r", exc)
-            return True
-        self.wait_seconds = wait
-        return wait is None
+    def applies(self, request: Request) -> bool:
+        return request.method in SAFE_METHODS and not (request.user and request.user.is_authenticated)

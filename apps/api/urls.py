@@ -21,8 +21,10 @@ from .views_errors import not_found
 
 app_name = "api"
 
-LEAGUE = "v1/leagues/<slug:slug>/"
+LEAGUE = "leagues/<slug:slug>/"  # below v1/
 SEASON = f"{LEAGUE}seasons/<id:season_id>/"
+MEMBER = f"{LEAGUE}members/<id:membership_id>/"
+OFFER = f"{LEAGUE}offers/<id:offer_id>/"
 
 
 def _routes(prefix: str, table: list[tuple[str, type[APIView], str]]) -> list[URLPattern]:
@@ -64,60 +66,35 @@ urlpatterns = [
                 "game-sitting-answer",
             ),
             ("leagues/", leagues.LeagueListApi, "league-list"),
-        ],
-    ),
-    *_routes(LEAGUE, [("", leagues.LeagueDetailApi, "league-detail")]),
-    *_routes(
-        SEASON,
-        [
-            ("standings/", leagues.SeasonStandingsApi, "season-standings"),
-            ("exports/<str:kind>/", leagues.SeasonExportApi, "season-export"),
-            ("rounds/", leagues.RoundListApi, "season-rounds"),
-            ("ratings/", leagues.SeasonRatingHistoryApi, "season-ratings"),
-        ],
-    ),
-    *_routes(LEAGUE, [("seasons/", manage.SeasonCreateApi, "season-create")]),
-    *_routes(
-        SEASON,
-        [
-            ("divisions/", league_divisions.SeasonDivisionsApi, "season-divisions"),
-            ("divisions/move/", league_divisions.SeasonDivisionMoveApi, "season-division-move"),
-            ("divisions/confirm/", league_divisions.SeasonDivisionsConfirmApi, "season-divisions-confirm"),
-        ],
-    ),
-    *_routes(
-        LEAGUE,
-        [
-            ("join/", leagues.LeagueJoinApi, "league-join"),
-            ("withdraw/", leagues.LeagueWithdrawApi, "league-withdraw"),
-            ("audit-log/", leagues.LeagueAuditLogApi, "league-audit-log"),
-            ("invite/", manage.LeagueInviteApi, "league-invite"),
-            ("email/", manage.LeagueEmailApi, "league-email"),
-            ("members/", manage.LeagueMemberListApi, "league-members"),
-            ("members/<id:membership_id>/approve/", manage.MembershipApproveApi, "league-member-approve"),
-            ("members/<id:membership_id>/decline/", manage.MembershipDeclineApi, "league-member-decline"),
-            ("games/", manage.LeagueOpenGameListApi, "league-games"),
-            ("offers/", manage.SubstituteOfferListApi, "league-offers"),
-            ("offers/<id:offer_id>/accept/", manage.SubstituteOfferAcceptApi, "league-offer-accept"),
-            ("offers/<id:offer_id>/decline/", manage.SubstituteOfferDeclineApi, "league-offer-decline"),
-        ],
-    ),
-    *_routes(
-        f"{LEAGUE}games/<id:game_id>/",
-        [
-            (f"{action}/", view, f"league-game-{action}")
-            for action, view in [
-                ("extend", manage.GameDeadlineExtendApi),
-                ("pause", manage.GamePauseApi),
-                ("resume", manage.GameResumeApi),
-                ("substitute", manage.SeatSubstituteApi),
-                ("bot-takeover", manage.SeatBotTakeoverApi),
-                ("adjudicate", manage.GameAdjudicateApi),
-                ("result-confirm", manage.ResultConfirmApi),
-                ("result-reopen", manage.ResultReopenApi),
-                ("result-adjudicate", manage.ResultAdjudicateApi),
-                ("abort", manage.GameAbortApi),
-            ]
+            (LEAGUE, leagues.LeagueDetailApi, "league-detail"),
+            (f"{SEASON}standings/", leagues.SeasonStandingsApi, "season-standings"),
+            (f"{SEASON}exports/<str:kind>/", leagues.SeasonExportApi, "season-export"),
+            (f"{SEASON}rounds/", leagues.RoundListApi, "season-rounds"),
+            (f"{SEASON}ratings/", leagues.SeasonRatingHistoryApi, "season-ratings"),
+            (f"{LEAGUE}seasons/", manage.SeasonCreateApi, "season-create"),
+            (f"{SEASON}divisions/", league_divisions.SeasonDivisionsApi, "season-divisions"),
+            (f"{SEASON}divisions/move/", league_divisions.SeasonDivisionMoveApi, "season-division-move"),
+            (
+                f"{SEASON}divisions/confirm/",
+                league_divisions.SeasonDivisionsConfirmApi,
+                "season-divisions-confirm",
+            ),
+            (f"{LEAGUE}join/", leagues.LeagueJoinApi, "league-join"),
+            (f"{LEAGUE}withdraw/", leagues.LeagueWithdrawApi, "league-withdraw"),
+            (f"{LEAGUE}audit-log/", leagues.LeagueAuditLogApi, "league-audit-log"),
+            (f"{LEAGUE}invite/", manage.LeagueInviteApi, "league-invite"),
+            (f"{LEAGUE}email/", manage.LeagueEmailApi, "league-email"),
+            (f"{LEAGUE}members/", manage.LeagueMemberListApi, "league-members"),
+            (f"{MEMBER}approve/", manage.MembershipApproveApi, "league-member-approve"),
+            (f"{MEMBER}decline/", manage.MembershipDeclineApi, "league-member-decline"),
+            (f"{LEAGUE}games/", manage.LeagueOpenGameListApi, "league-games"),
+            (f"{LEAGUE}offers/", manage.SubstituteOfferListApi, "league-offers"),
+            (f"{OFFER}accept/", manage.SubstituteOfferAcceptApi, "league-offer-accept"),
+            (f"{OFFER}decline/", manage.SubstituteOfferDeclineApi, "league-offer-decline"),
+            *[
+                (f"{LEAGUE}games/<id:game_id>/{action}/", view, f"league-game-{action}")
+                for action, view in manage.GAME_TOOLS.items()
+            ],
         ],
     ),
     re_path(r"^v1/", not_found),

@@ -108,38 +108,46 @@ class MembershipDecisionSerializer(serializers.Serializer):
     status = serializers.CharField(help_text="active once approved; declined: the request is gone.")
 
 
-@extend_schema_view(
-    post=extend_schema(
-        operation_id="leagues_member_approve", request=None, responses=MembershipDecisionSerializer
-    )
-)
-class MembershipApproveApi(APIView):
+class YesOrNoApi(APIView):
+    """A POST with no body that says yes or no to something waiting (a request to join, a seat offer).
+
+    The yes class answers ``yes = True``; its no class is a subclass with ``yes = False``. Each names
+    its schema operation (``operation_id``) and its answer's serializer (``answer``).
+    """
+
+    yes: ClassVar[bool] = True
+    operation_id: ClassVar[str]
+    answer: ClassVar[type[serializers.Serializer]]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        schema = extend_schema(operation_id=cls.operation_id, request=None, responses=cls.answer)
+        extend_schema_view(post=schema)(cls)
+
+
+class MembershipApproveApi(YesOrNoApi):
     """An organiser approves a request to join."""
 
-    approve = True
+    operation_id = "leagues_member_approve"
+    answer = MembershipDecisionSerializer
 
     def post(self, request: AuthenticatedRequest, slug: str, membership_id: int) -> Response:
         league = league_organised(request, slug)
         membership = league_services.membership_approve(
-            league=league, membership_id=membership_id, by=request.user, approve=self.approve
+            league=league, membership_id=membership_id, by=request.user, approve=self.yes
         )
         body = {
             "id": membership_id,
             "username": membership.user.get_username(),
-            "status": membership.status if self.approve else "declined",
+            "status": membership.status if self.yes else "declined",
         }
         return Response(MembershipDecisionSerializer(body).data)
 
 
-@extend_schema_view(
-    post=extend_schema(
-        operation_id="leagues_member_decline", request=None, responses=MembershipDecisionSerializer
-    )
-)
 class MembershipDeclineApi(MembershipApproveApi):
     """An organiser declines a request to join (the request is deleted)."""
 
-    approve = False
+    operation_id, yes = "leagues_member_decline", False
 
 
 class LeagueInviteApi(APIView):
@@ -281,31 +289,23 @@ class LeagueGameToolApi(APIView):
         return game_answer(request, game_id)
 
 
+def _game_tool(
+    operation_id: str,
+    service: Callable[..., object],
+    doc: str,
+    *,
+    input: type[serializers.Serializer] = ReasonSerializer,
+    base: type[LeagueGameToolApi] = LeagueGameToolApi,
+) -> type[LeagueGameToolApi]:
+    """A game tool that needs nothing of its own: its schema name, service, description and input."""
+    name = "".join(part.title() for part in operation_id.split("_")[1:]) + "Api"
+    attributes = {"__doc__": doc, "__module__": __name__, "operation_id": operation_id}
+    return type(name, (base,), {**attributes, "service": staticmethod(service), "InputSerializer": input})
+
+
 class GameDeadlineExtendInputSerializer(ReasonSerializer):
     seat = serializers.IntegerField(min_value=0, max_value=5)
     hours = serializers.IntegerField(min_value=1, max_value=24 * 60, default=24)
-
-
-class GameDeadlineExtendApi(LeagueGameToolApi):
-    """An organiser gives a seat's open decision more time (a plucking window: every owner's clock)."""
-
-    operation_id = "leagues_game_extend"
-    InputSerializer = GameDeadlineExtendInputSerializer
-    service = staticmethod(league_services.game_deadline_extend)
-
-
-class GamePauseApi(LeagueGameToolApi):
-    """An organiser stops every clock of a league game."""
-
-    operation_id = "leagues_game_pause"
-    service = staticmethod(league_services.game_pause)
-
-
-class GameResumeApi(LeagueGameToolApi):
-    """An organiser restarts a paused league game's clocks with the time each decision had left."""
-
-    operation_id = "leagues_game_resume"
-    service = staticmethod(league_services.game_resume)
 
 
 class SubstituteOfferSerializer(serializers.Serializer):
@@ -366,32 +366,23 @@ class SubstituteOfferListApi(APIView):
         return Response(SubstituteOfferSerializer(offers, many=True).data)
 
 
-@extend_schema_view(
-    post=extend_schema(
-        operation_id="leagues_offer_accept", request=None, responses=SubstituteOfferSerializer
-    )
-)
-class SubstituteOfferAcceptApi(APIView):
+class SubstituteOfferAcceptApi(YesOrNoApi):
     """The newcomer accepts a seat offer and plays the seat from now on (``offer_lapsed`` if the seat
     changed hands meanwhile)."""
 
-    accept = True
+    operation_id = "leagues_offer_accept"
+    answer = SubstituteOfferSerializer
 
     def post(self, request: AuthenticatedRequest, slug: str, offer_id: int) -> Response:
         league_selectors.league_get_visible(user=request.user, slug=slug)
-        offer = league_services.substitute_answer(offer_id=offer_id, user=request.user, accept=self.accept)
+        offer = league_services.substitute_answer(offer_id=offer_id, user=request.user, accept=self.yes)
         return Response(SubstituteOfferSerializer(offer).data)
 
 
-@extend_schema_view(
-    post=extend_schema(
-        operation_id="leagues_offer_decline", request=None, responses=SubstituteOfferSerializer
-    )
-)
 class SubstituteOfferDeclineApi(SubstituteOfferAcceptApi):
     """The newcomer declines a seat offer."""
 
-    accept = False
+    operation_id, yes = "leagues_offer_decline", False
 
 
 class SeatBotTakeoverInputSerializer(ReasonSerializer):
@@ -430,34 +421,51 @@ class GameAdjudicateApi(LeagueGameToolApi):
         return {"places": dict(enumerate(data["places"])), "reason": data["reason"]}
 
 
-class GameAbortApi(LeagueGameToolApi):
-    """An organiser ends a game without a result; it does not count in the standings."""
-
-    operation_id = "leagues_game_abort"
-    InputSerializer = RequiredReasonSerializer
-    service = staticmethod(league_services.game_abort)
-
-
 # --- results: the confirmation period -------------------------------------------------------------------
 
 
-class ResultConfirmApi(LeagueGameToolApi):
-    """An organiser confirms a provisional result at once (not in a game they hold a seat in)."""
-
-    operation_id = "leagues_result_confirm"
-    service = staticmethod(confirmation.result_confirm)
-
-
-class ResultReopenApi(LeagueGameToolApi):
-    """Within the confirmation period, an organiser withdraws a provisional result to adjudicate it."""
-
-    operation_id = "leagues_result_reopen"
-    InputSerializer = RequiredReasonSerializer
-    service = staticmethod(confirmation.result_reopen)
-
-
-class ResultAdjudicateApi(GameAdjudicateApi):
-    """An organiser gives a reopened result its places; counted and confirmed at once."""
-
-    operation_id = "leagues_result_adjudicate"
-    service = staticmethod(confirmation.result_adjudicate)
+#: The organiser's tools on one game, by the last part of their URL (``…/games/<game_id>/<action>/``).
+GAME_TOOLS: dict[str, type[APIView]] = {
+    "extend": _game_tool(
+        "leagues_game_extend",
+        league_services.game_deadline_extend,
+        "An organiser gives a seat's open decision more time (a plucking window: every owner's clock).",
+        input=GameDeadlineExtendInputSerializer,
+    ),
+    "pause": _game_tool(
+        "leagues_game_pause", league_services.game_pause, "An organiser stops every clock of a league game."
+    ),
+    "resume": _game_tool(
+        "leagues_game_resume",
+        league_services.game_resume,
+        "An organiser restarts a paused league game's clocks with the time each decision had left.",
+    ),
+    "substitute": SeatSubstituteApi,
+    "bot-takeover": SeatBotTakeoverApi,
+    "adjudicate": GameAdjudicateApi,
+    # the results' confirmation period
+    "result-confirm": _game_tool(
+        "leagues_result_confirm",
+        confirmation.result_confirm,
+        "An organiser confirms a provisional result at once (not in a game they hold a seat in).",
+    ),
+    "result-reopen": _game_tool(
+        "leagues_result_reopen",
+        confirmation.result_reopen,
+        "Within the confirmation period, an organiser withdraws a provisional result to adjudicate it.",
+        input=RequiredReasonSerializer,
+    ),
+    "result-adjudicate": _game_tool(
+        "leagues_result_adjudicate",
+        confirmation.result_adjudicate,
+        "An organiser gives a reopened result its places; counted and confirmed at once.",
+        input=GameAdjudicateInputSerializer,
+        base=GameAdjudicateApi,
+    ),
+    "abort": _game_tool(
+        "leagues_game_abort",
+        league_services.game_abort,
+        "An organiser ends a game without a result; it does not count in the standings.",
+        input=RequiredReasonSerializer,
+    ),
+}

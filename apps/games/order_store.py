@@ -17,6 +17,7 @@ from typing import Any
 from baogame.rules import orders as rules
 
 from .models import Seat, StandingOrder
+from .sentences import localize
 from .store import LockedGame
 
 Order = dict[str, Any]
@@ -66,6 +67,6 @@ def listed(seat: Seat, state: dict[str, Any] | None, engine: str) -> list[Order]
         held = rules.alive(engine, state, seat.position, held)
     if engine == "baobei" and seat.skip_pluck_windows:
         held.append({"kind": "skip_windows", "params": {}, "bound": None})
-    return [{**o, "text": rules.describe(o)} for o in held]
+    return [{**o, "text": localize(rules.describe_text(o))} for o in held]
 
 

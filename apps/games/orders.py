@@ -37,14 +37,21 @@ def _active(locked: LockedGame) -> None:
         raise ServiceError("game_not_active", "orders can be given only in a game being played", status=409)
 
 
+def _lock_to_order(game_id: int, user: User) -> tuple[LockedGame, Seat]:
+    """Lock the game and bring it up to date, then the user's seat in it, which must be playing:
+    what giving or changing orders starts with (inside the caller's transaction)."""
+    locked = lock_game(game_id)
+    seat = _own_seat(locked, user)
+    pipeline.settle(locked, timezone.now())
+    _active(locked)
+    return locked, seat
+
+
 def arm(*, game_id: int, user: User, kind: Any, params: Any = None) -> list[Order]:
     """Give the user's seat a standing order; returns the seat's orders. ``RuleError`` (400) for a bad
     order (``unknown_order``, ``invalid_order``, ``no_trick``, ``card_not_in_hand``, …)."""
     with transaction.atomic():
-        locked = lock_game(game_id)
-        seat = _own_seat(locked, user)
-        pipeline.settle(locked, timezone.now())
-        _active(locked)
+        locked, seat = _lock_to_order(game_id, user)
         engine = locked.game.engine
         if kind == "skip_windows" and engine == "baobei":
             Seat.objects.filter(pk=seat.pk).update(skip_pluck_windows=True)
@@ -82,10 +89,7 @@ def replace(*, game_id: int, user: User, wanted: list[dict[str, Any]]) -> list[O
     """Make the user's orders exactly ``wanted`` (each ``{"kind", "params"}``), all or nothing; returns
     the seat's orders. Answers at once a decision a new order answers."""
     with transaction.atomic():
-        locked = lock_game(game_id)
-        seat = _own_seat(locked, user)
-        pipeline.settle(locked, timezone.now())
-        _active(locked)
+        locked, seat = _lock_to_order(game_id, user)
         engine = locked.game.engine
         held: list[Order] = []
         skip = False

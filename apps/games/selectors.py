@@ -154,6 +154,15 @@ def seat_of(game: Game, user: User | AnonymousUser | None) -> Seat | None:
     return next((s for s in game.seats.all() if s.user_id == user.pk), None)
 
 
+def human_players(game: Game) -> dict[int, User]:
+    """The player of each seat a human plays now, by position (with their profile: vacation, names)."""
+    return {
+        s.position: s.user
+        for s in game.seats.select_related("user__profile").all()
+        if s.user is not None and not s.played_by_bot
+    }
+
+
 def game_list_for_user(*, user: User) -> QuerySet[WithAnnotations[Game, WaitingForMe]]:
     """The user's games, those waiting for them first, then by most recent.
 
@@ -417,4 +426,3 @@ def decisions_unreminded(*, now: datetime) -> QuerySet[Decision]:
     return Decision.objects.filter(
         reminded_at__isnull=True, deadline__gt=now, game__status=Game.Status.ACTIVE
     ).select_related("game")
-

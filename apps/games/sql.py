@@ -355,6 +355,42 @@ def batch(statements: Sequence[Statement], using: str = "default") -> None:
             statement.on_rows(statement.rows)
 
 
+def when_any(
+    rows_of: Callable[[int], QuerySet[Any]],
+    game_id: int,
+    then: Callable[[], object],
+    statements: list[Statement] | None = None,
+) -> None:
+    """Call ``then`` if ``rows_of(game_id)`` has a row (a receiver's "does anyone of this game want it").
+
+    On the hand path the question is one SELECT compiled once per ``rows_of`` (every move asks it,
+    and the ORM spent longer compiling it each time than the database running it), appended to
+    ``statements`` for the caller to run with the others in one round trip, or run now; else the ORM
+    asks.
+    """
+    if not hand_sql():
+        if rows_of(game_id).exists():
+            then()
+        return
+    statement = _any_select(rows_of, connections["default"].vendor).statement(game_id=game_id)
+
+    def found(rows: list[tuple[Any, ...]]) -> None:
+        if rows:
+            then()
+
+    statement.on_rows = found
+    if statements is None:
+        batch([statement])
+    else:
+        statements.append(statement)
+
+
+@cache
+def _any_select(rows_of: Callable[[int], QuerySet[Any]], vendor: str) -> Select:
+    marker = -7301
+    return compile_select(rows_of(marker)[:1], game_id=marker)
+
+
 def insert_statement(instance: Model, using: str = "default") -> Statement:
     """The INSERT of ``instance`` as ``save()`` would make it (``auto_now_add`` and defaults applied),
     without model signals (none of the models written this way has receivers). Run in a ``batch``, it

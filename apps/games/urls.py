@@ -1,8 +1,22 @@
-from django.urls import path
+from django.urls import include, path
 
 from baogame import converters  # noqa: F401 - registers <id:…>
 
 from . import estimate_views, record_views, views, views_orders, views_seat
+
+#: The pages of one game, below ``games/<public_id>/``.
+game_pages = [
+    path("", views.game_detail, name="detail"),
+    path("act/", views.game_act, name="act"),
+    path("history/", views.game_history, name="history"),
+    path("invitations/", views.game_invitations, name="invitations"),
+    path("replay/", views.game_replay, name="replay"),
+    path("seat/", views_seat.seat_settings, name="seat-settings"),
+    path("take-back/", views_seat.seat_take_back, name="take_back"),
+    path("orders/", views_orders.orders_update, name="orders"),
+    path("bots/", views_seat.seat_add_bot, name="add-bot"),
+    path("record.json", record_views.game_record_download, name="record"),
+]
 
 app_name = "games"
 urlpatterns = [
@@ -10,19 +24,11 @@ urlpatterns = [
     path("games/", views.games_watch, name="watch"),
     path("games/new/", views.game_new, name="new"),
     path("games/estimate/", estimate_views.estimate, name="estimate"),
-    path("games/<str:public_id>/take-back/", views_seat.seat_take_back, name="take_back"),
     path("games/join/<str:token>/", views.game_join, name="join"),
     # Old links by number redirect to the game's public identifier (for viewers who may see it).
     path("games/<id:pk>/", views.game_by_number, name="by-number"),
     path("games/<id:pk>/history/", views.game_by_number, {"page": "history"}, name="history-by-number"),
-    path("games/<str:public_id>/", views.game_detail, name="detail"),
-    path("games/<str:public_id>/act/", views.game_act, name="act"),
-    path("games/<str:public_id>/history/", views.game_history, name="history"),
-    path("games/<str:public_id>/invitations/", views.game_invitations, name="invitations"),
-    path("games/<str:public_id>/replay/", views.game_replay, name="replay"),
-    path("games/<str:public_id>/seat/", views_seat.seat_settings, name="seat-settings"),
-    path("games/<str:public_id>/orders/", views_orders.orders_update, name="orders"),
-    path("games/<str:public_id>/bots/", views_seat.seat_add_bot, name="add-bot"),
+    # after the fixed names above, which a public identifier would match as well
+    path("games/<str:public_id>/", include(game_pages)),
     path("vacation/", views_seat.vacation, name="vacation"),
-    path("games/<str:public_id>/record.json", record_views.game_record_download, name="record"),
 ]

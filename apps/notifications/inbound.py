@@ -149,23 +149,17 @@ def inbound_process(*, message: Message) -> InboundResult:
             user = get_user_model().objects.filter(pk=expired_target.user_id).first()
             target = expired_target
     if user is not None and not _sender_matches(message, user):
-        return _record(
+        return _refuse(
             message_id,
             None,
             target,
-            None,
-            "",
-            None,
-            "refused",
             "sender_mismatch",
             "the sender is not the player this address belongs to",
             answer=False,
         )
     if error is not None:
         answer = error.code == "reply_expired" and user is not None
-        return _record(
-            message_id, user, target, None, "", None, "refused", error.code, error.message, answer=answer
-        )
+        return _refuse(message_id, user, target, error.code, error.message, answer=answer)
     assert target is not None and user is not None
     return _apply(message, message_id, target, user)
 
@@ -184,14 +178,10 @@ def _apply(message: Message, message_id: str, target: tokens.ReplyTarget, user: 
     reply = ReplyAddress.objects.filter(pk=target.nonce, user=user, game_id=target.game_id).first()
     game = Game.objects.filter(pk=target.game_id).first()
     if reply is None or game is None:
-        return _record(
+        return _refuse(
             message_id,
             user,
             target,
-            None,
-            "",
-            None,
-            "refused",
             "reply_expired",
             "this reply address is no longer valid; answer a newer mail",
             answer=True,
@@ -199,14 +189,7 @@ def _apply(message: Message, message_id: str, target: tokens.ReplyTarget, user: 
     line = mailtext.first_meaningful_line(mailtext.body_text(message))
     try:
         with transaction.atomic():
-            record = InboundMessage.objects.create(
-                message_id=message_id,
-                user=user,
-                game=game,
-                reply_address=reply,
-                command=line[:200],
-                status=InboundMessage.Status.REFUSED,
-            )
+            record = _new_record(message_id, user, game, reply_address=reply, command=line[:200])
             action: dict[str, Any] | None = None
             sitting = parse_sitting_command(line)
             if sitting is not None:
@@ -305,38 +288,35 @@ def _digest(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:48]
 
 
-def _record(
+def _new_record(message_id: str, user: User | None, game: Game | None, **fields: Any) -> InboundMessage:
+    """The record of one inbound mail (``IntegrityError`` when its Message-ID was processed before).
+
+    Every record starts refused; applying the mail's command turns it to applied.
+    """
+    return InboundMessage.objects.create(
+        message_id=message_id, user=user, game=game, status=InboundMessage.Status.REFUSED, **fields
+    )
+
+
+def _refuse(
     message_id: str,
     user: User | None,
     target: tokens.ReplyTarget | None,
-    reply: ReplyAddress | None,
-    command: str,
-    action: dict[str, Any] | None,
-    status: str,
     code: str,
     detail: str,
     *,
     answer: bool,
 ) -> InboundResult:
+    """Record a mail refused before its command was read (``answer``: tell the sender why)."""
     game = Game.objects.filter(pk=target.game_id).first() if target is not None and user is not None else None
     try:
         with transaction.atomic():
-            record = InboundMessage.objects.create(
-                message_id=message_id,
-                user=user,
-                game=game,
-                reply_address=reply,
-                command=command,
-                action=action,
-                status=status,
-                code=code,
-                detail=detail,
-            )
+            record = _new_record(message_id, user, game, code=code, detail=detail)
     except IntegrityError:
         return InboundResult("duplicate", "replayed", "this message was already processed")
     if answer:
         _answer_on_commit(record.pk)
-    return InboundResult(status, code, detail, record.pk, action)
+    return InboundResult("refused", code, detail, record.pk)
 
 
 def _answer_on_commit(inbound_id: int) -> None:

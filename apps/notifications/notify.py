@@ -101,13 +101,16 @@ def notification_create(
     return note
 
 
-def _human_players(game: Game) -> dict[int, User]:
-    """The player of each seat a human plays now, by position."""
-    return {
-        s.position: s.user
-        for s in game.seats.select_related("user__profile").all()
-        if s.user is not None and not s.played_by_bot
-    }
+def _results_to_each(game: Game, players: dict[int, User], *, version: int, kind: str) -> int:
+    """A result notification (a round's or the game's) to every human seat; how many were new."""
+    return sum(
+        bool(
+            notification_create(
+                user=player, game=game, version=version, kind=kind, category=Category.RESULTS, seat=position
+            )
+        )
+        for position, player in players.items()
+    )
 
 
 def notify_move_applied(*, game_id: int, version: int, move_id: int | None, opened: list[list[Any]]) -> int:
@@ -118,7 +121,7 @@ def notify_move_applied(*, game_id: int, version: int, move_id: int | None, open
     game = Game.objects.filter(pk=game_id).first()
     if game is None:
         return 0
-    players = _human_players(game)
+    players = game_selectors.human_players(game)
     made = 0
     for position, kind, decision_id in opened:
         player = players.get(position)
@@ -140,17 +143,7 @@ def notify_move_applied(*, game_id: int, version: int, move_id: int | None, open
     move = Move.objects.filter(pk=move_id).only("events").first() if move_id else None
     ended_round = move is not None and any(e.get("type") in outbox.ROUND_END_EVENTS for e in move.events)
     if ended_round and not game.is_over:  # at the game's end the game result says it all
-        for position, player in players.items():
-            made += bool(
-                notification_create(
-                    user=player,
-                    game=game,
-                    version=version,
-                    kind=Notification.Kind.ROUND_RESULT,
-                    category=Category.RESULTS,
-                    seat=position,
-                )
-            )
+        made += _results_to_each(game, players, version=version, kind=Notification.Kind.ROUND_RESULT)
     outbox.consume(game_id=game_id, version=version)
     return made
 
@@ -160,18 +153,9 @@ def notify_game_ended(*, game_id: int) -> int:
     game = Game.objects.filter(pk=game_id).first()
     if game is None:
         return 0
-    made = 0
-    for position, player in _human_players(game).items():
-        made += bool(
-            notification_create(
-                user=player,
-                game=game,
-                version=game.version,
-                kind=Notification.Kind.GAME_RESULT,
-                category=Category.RESULTS,
-                seat=position,
-            )
-        )
+    made = _results_to_each(
+        game, game_selectors.human_players(game), version=game.version, kind=Notification.Kind.GAME_RESULT
+    )
     outbox.consume_game_end(game_id=game_id)
     return made
 
@@ -194,7 +178,7 @@ def reminders_send_due(*, now: datetime | None = None) -> int:
             continue
         if not store.decision_claim_reminder(decision, now=now):
             continue  # another sweep claimed it, or the row holds another decision now
-        player = _human_players(decision.game).get(decision.seat)
+        player = game_selectors.human_players(decision.game).get(decision.seat)
         profile = getattr(player, "profile", None)
         if player is None or (profile is not None and profile.on_vacation):
             continue

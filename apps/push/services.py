@@ -134,7 +134,7 @@ def _push_decisions(*, game_id: int, version: int, opened: list[list[Any]], now:
     game = Game.objects.filter(pk=game_id).first()
     if game is None or game.status != Game.Status.ACTIVE:
         return 0
-    players = _players(game)
+    players = game_selectors.human_players(game)
     wanted: dict[int, list[str]] = {}
     for position, _kind, decision_id in opened:
         if position in players:
@@ -146,14 +146,6 @@ def _push_decisions(*, game_id: int, version: int, opened: list[list[Any]], now:
         if PushSubscription.objects.filter(user=user).exists():
             started += burst_open(user=user, game=game, seat=position, decision_ids=decision_ids, now=now)
     return started
-
-
-def _players(game: Game) -> dict[int, User]:
-    return {
-        s.position: s.user
-        for s in game.seats.select_related("user")
-        if s.user is not None and not s.played_by_bot
-    }
 
 
 def burst_open(*, user: User, game: Game, seat: int, decision_ids: list[str], now: datetime) -> bool:
@@ -197,7 +189,7 @@ def burst_send(*, burst_id: int, now: datetime | None = None) -> int:
             return 0
         burst.delete()
     game, user = burst.game, burst.user
-    if game.status != Game.Status.ACTIVE or _players(game).get(burst.seat) != user:
+    if game.status != Game.Status.ACTIVE or game_selectors.human_players(game).get(burst.seat) != user:
         return 0
     notice = seat_notice(game=game, seat=burst.seat, decisions=[("", d) for d in burst.decision_ids])
     if notice is None:

@@ -6,12 +6,12 @@ joins their bursts. A broker that was down after the commit so loses no notice."
 from __future__ import annotations
 
 import logging
-from functools import cache, partial
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from django.conf import settings
-from django.db import connection
+from django.db.models import QuerySet
 from django.dispatch import receiver
 
 from apps.games import sql
@@ -54,33 +54,14 @@ def on_move_recorded(
         opened=wanted,
         channel=outbox.Channel.PUSH,
     )
-    if not sql.hand_sql():
-        from .models import PushSubscription
-
-        if PushSubscription.objects.filter(user__seats__game_id=game_id).exists():
-            record()
-        return
-    statement = _has_subscriptions_select(connection.vendor).statement(game_id=game_id)
-
-    def found(rows: list[tuple[Any, ...]]) -> None:
-        if rows:
-            record()
-
-    statement.on_rows = found
-    if statements is None:
-        sql.batch([statement])
-    else:
-        statements.append(statement)
+    sql.when_any(_subscriptions, game_id, record, statements)
 
 
-@cache
-def _has_subscriptions_select(vendor: str) -> sql.Select:
-    """Whether a seat's player of the game has a subscribed browser: one SELECT compiled once."""
+def _subscriptions(game_id: int) -> QuerySet[Any]:
+    """The subscribed browsers of the game's seated players."""
     from .models import PushSubscription
 
-    marker = -7302
-    subscriptions = PushSubscription.objects.filter(user__seats__game_id=marker)[:1]
-    return sql.compile_select(subscriptions, game_id=marker)
+    return PushSubscription.objects.filter(user__seats__game_id=game_id)
 
 
 @receiver(dev_server_starting, dispatch_uid="push.dev_server_starting")

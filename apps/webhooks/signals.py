@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from functools import cache, partial
+from functools import partial
 from typing import Any
 
-from django.db import connection
+from django.db.models import QuerySet
 from django.dispatch import receiver
 
 from apps.games import sql
@@ -68,23 +68,14 @@ def _when_endpoints(game_id: int, then: Callable[[], object], statements: list[A
         if game_id in in_batch:
             then()
         return
-    if not sql.hand_sql():
-        from .models import WebhookEndpoint
+    sql.when_any(_active_endpoints, game_id, then, statements)
 
-        if WebhookEndpoint.objects.filter(active=True, user__seats__game_id=game_id).exists():
-            then()
-        return
-    statement = _has_endpoints_select(connection.vendor).statement(game_id=game_id)
 
-    def found(rows: list[tuple[Any, ...]]) -> None:
-        if rows:
-            then()
+def _active_endpoints(game_id: int) -> QuerySet[Any]:
+    """The active webhooks of the game's seated players."""
+    from .models import WebhookEndpoint
 
-    statement.on_rows = found
-    if statements is None:
-        sql.batch([statement])
-    else:
-        statements.append(statement)
+    return WebhookEndpoint.objects.filter(active=True, user__seats__game_id=game_id)
 
 
 def _games_with_endpoints(game_ids: frozenset[int]) -> frozenset[int]:
@@ -93,14 +84,3 @@ def _games_with_endpoints(game_ids: frozenset[int]) -> frozenset[int]:
 
     found = WebhookEndpoint.objects.filter(active=True, user__seats__game_id__in=game_ids)
     return frozenset(found.values_list("user__seats__game_id", flat=True).distinct())
-
-
-@cache
-def _has_endpoints_select(vendor: str) -> sql.Select:
-    """Whether a seat of the game has an active endpoint: one SELECT compiled once from the queryset
-    (every move runs it, and the ORM spent longer compiling it each time than the database running it)."""
-    from .models import WebhookEndpoint
-
-    marker = -7301
-    endpoints = WebhookEndpoint.objects.filter(active=True, user__seats__game_id=marker)[:1]
-    return sql.compile_select(endpoints, game_id=marker)

@@ -42,6 +42,8 @@ from .baohuang.cards import sort_cards, to_counts
 from .baohuang.combos import beats, is_combination, plays
 from .baohuang.legal import decision_actions
 from .core import RuleError
+from .text import Text, render, text
+from .text import gettext_noop as _
 
 Order = dict[str, Any]
 Action = dict[str, Any]
@@ -255,22 +257,39 @@ def standing_answer(
 
 def describe(order: Order) -> str:
     """A short English line for the owner's page and mail (never shown to anyone else)."""
+    return render(describe_text(order))
+
+
+#: The lines of ``offer`` / ``declare`` orders, by answer (``ANSWERS``).
+ANSWER_LINES = {
+    ("offer", "keep"): _("emperor offer: keep (deal %(deal)s)"),
+    ("offer", "pass"): _("emperor offer: pass (deal %(deal)s)"),
+    ("declare", "none"): _("declaration: none (deal %(deal)s)"),
+    ("declare", "pledge"): _("declaration: pledge (deal %(deal)s)"),
+    ("declare", "alone"): _("declaration: alone (deal %(deal)s)"),
+}
+
+
+def describe_text(order: Order) -> Text:  # noqa: PLR0911 - one line per kind
+    """The line of ``describe``, to be rendered in any language (``baogame.rules.text``)."""
     kind, params = order["kind"], order.get("params") or {}
     if kind == "pass_unbeatable":
-        return "pass when I cannot beat"
+        return text(_("pass when I cannot beat"))
     if kind == "pass_trick":
-        return "pass to the end of this trick"
+        return text(_("pass to the end of this trick"))
     if kind == "play_if_beats":
-        return f"play {' '.join(params.get('cards', []))} if it beats, else ask me"
-    if kind == "offer":
-        return f"emperor offer: {params.get('answer')} (deal {order.get('bound')})"
-    if kind == "declare":
-        return f"declaration: {params.get('answer')} (deal {order.get('bound')})"
+        return text(_("play %(cards)s if it beats, else ask me"), cards=" ".join(params.get("cards", [])))
+    line = ANSWER_LINES.get((str(kind), str(params.get("answer"))))
+    if line is not None:
+        return text(line, deal=order.get("bound"))
+    if kind in ("offer", "declare"):  # an answer that no order may hold (``make_order`` checks)
+        return text("%(kind)s: %(answer)s (deal %(deal)s)", kind=kind, answer=params.get("answer"),
+                    deal=order.get("bound"))
     if kind == "end_turn_when_done":
-        return "end my turn when nothing is left to do"
+        return text(_("end my turn when nothing is left to do"))
     if kind == "skip_windows":
-        return "don't wait for me in windows"
-    return str(kind)
+        return text(_("don't wait for me in windows"))
+    return text("%(kind)s", kind=kind)  # an unknown kind: its name as it is
 
 
 # --- mail replies ------------------------------------------------------------------------------------------

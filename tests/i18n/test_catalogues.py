@@ -37,6 +37,9 @@ def _entries(po: Path) -> list[tuple[str, str, bool]]:
             msgid, field = line[7:-1], "id"
         elif line.startswith("msgstr "):
             msgstr, field = line[8:-1], "str"
+        elif line.startswith("msgstr["):  # a plural entry: every form must be translated
+            value = line[line.index('"') + 1 : -1]
+            msgstr, field = (value if msgstr is None else msgstr if value else ""), "str"
         elif line.startswith('"') and field:
             if field == "id":
                 msgid = (msgid or "") + line[1:-1]

@@ -47,7 +47,7 @@ def test_bird_table_has_every_card_kind_with_the_engines_value_copies_and_abilit
         assert f'data-card="{code}"' in row  # its picture
         if card["ability"]:
             assert card["ability_text"][1:] in html_lib.unescape(row)
-            assert rulebook.ABILITIES[card["ability"]]["name"] in row
+            assert str(rulebook.ABILITIES[card["ability"]]["name"]) in row
         else:
             assert ">none<" in row
 
@@ -186,7 +186,7 @@ def test_the_bao_bei_board_shows_a_visible_legend_of_every_ability_icon(baobei_g
 
     legend = html.split('class="ability-legend-line"')[1].split("</p>")[0]
     for info in rulebook.ABILITIES.values():
-        assert info["icon"] in legend and info["name"] in legend
+        assert info["icon"] in legend and str(info["name"]) in legend
     assert 'href="/rules/baobei/#abilities"' in legend
 
 

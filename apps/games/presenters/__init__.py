@@ -114,7 +114,7 @@ def decision_rules_link(engine: str, decision: dict[str, Any] | None) -> dict[st
     section = presenter_for(engine).rules_section(decision) if decision else None
     if section is None:
         return None
-    return {"url": rules_url(engine, section), "title": SECTION_TITLES.get(section, "the rules")}
+    return {"url": rules_url(engine, section), "title": str(SECTION_TITLES.get(section, "the rules"))}
 
 
 def face_up_view(*, engine: str, spectator: dict[str, Any], referee: dict[str, Any]) -> dict[str, Any]:

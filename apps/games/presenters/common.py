@@ -12,8 +12,11 @@ from typing import Any
 
 from django.utils.html import escape, format_html
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext
 
+from apps.games.sentences import localize
 from baogame.rules.registry import ENGINES
+from baogame.rules.text import COMMA, join
 
 
 @dataclass(frozen=True)
@@ -28,9 +31,12 @@ class BoardInput:
     committed: bool
 
 
-#: ``Seat 3`` / ``seat 3`` (with a following ``slot``) or ``seats [0, 2]`` in an engine's sentence:
-#: engines know seat numbers, not names.
-SEAT_RE = re.compile(r"\b[Ss]eats \[(?P<list>\d+(?:, \d+)*)?\]|\b[Ss]eat (?P<seat>\d+)\b(?P<own> slots?\b)?")
+#: ``Seat 3`` / ``seat 3`` (with a following ``slot``) or ``seats [0, 2]`` in an engine's sentence, and
+#: ``座位3`` / ``座位[0, 2]`` in its Chinese translation: engines know seat numbers, not names.
+SEAT_RE = re.compile(
+    r"\b[Ss]eats \[(?P<list>\d+(?:, \d+)*)?\]|\b[Ss]eat (?P<seat>\d+)\b(?P<own> slots?\b)?"
+    r"|座位\[(?P<zlist>\d+(?:, \d+)*)?\]|座位(?P<zseat>\d+)"
+)
 
 log = logging.getLogger(__name__)
 
@@ -55,6 +61,8 @@ def engine_sentence(engine: str, event: dict[str, Any]) -> str | None:
     if module is None or not hasattr(module, "describe_event"):
         return None
     try:
+        if hasattr(module, "event_text"):  # a translatable sentence (``baogame.rules.text``)
+            return localize(module.event_text(event))
         return str(module.describe_event(event))
     except Exception:  # noqa: BLE001 - see the docstring
         log.warning("describe_event failed for %s event %s", engine, event.get("type"))
@@ -79,7 +87,10 @@ def describe_decision(engine: str, decision: dict[str, Any]) -> str:
     module = text_module(engine)
     if module is not None and hasattr(module, "describe_decision"):
         try:
-            sentence = str(module.describe_decision(decision))
+            if hasattr(module, "decision_text"):  # a translatable sentence (``baogame.rules.text``)
+                sentence = localize(module.decision_text(decision))
+            else:
+                sentence = str(module.describe_decision(decision))
         except (KeyError, TypeError, ValueError, IndexError):
             pass
         else:
@@ -98,10 +109,11 @@ def _seat_list_html(seats: list[int], names: Sequence[str]) -> SafeString:
     """``ann, bob and cy``; ``nobody`` for an empty list."""
     parts = [_seat_html(s, names) for s in seats]
     if not parts:
-        return mark_safe("nobody")
+        return mark_safe(escape(gettext("nobody")))
     if len(parts) == 1:
         return parts[0]
-    return mark_safe(", ".join(parts[:-1]) + " and " + parts[-1])
+    # the translated patterns of "a, b and c" hold only the (escaped) names
+    return mark_safe(localize(join([join(parts[:-1], COMMA), parts[-1]])))
 
 
 def name_seats(text: str, names: Sequence[str]) -> SafeString:
@@ -112,16 +124,18 @@ def name_seats(text: str, names: Sequence[str]) -> SafeString:
     """
 
     def named(match: re.Match[str]) -> str:
-        if match.group("seat") is None:
-            seats = [int(n) for n in (match.group("list") or "").split(", ") if n]
+        seat = match.group("seat") or match.group("zseat")
+        if seat is None:
+            seats = [int(n) for n in (match.group("list") or match.group("zlist") or "").split(", ") if n]
             return _seat_list_html(seats, names)
         own = match.group("own")
-        return _seat_html(int(match.group("seat")), names) + (f"'s{own}" if own else "")
+        return _seat_html(int(seat), names) + (f"'s{own}" if own else "")
 
     out: list[str] = []
     last = 0
     for match in SEAT_RE.finditer(text):
-        numbers = [match.group("seat")] if match.group("seat") else (match.group("list") or "").split(", ")
+        seat = match.group("seat") or match.group("zseat")
+        numbers = [seat] if seat else (match.group("list") or match.group("zlist") or "").split(", ")
         if any(n and int(n) >= len(names) for n in numbers):
             continue  # not a seat of this game: left as written
         out.append(escape(text[last : match.start()]))

@@ -11,8 +11,11 @@ import uuid
 from typing import Any
 
 from django import template
+from django.utils.translation import gettext
 
 from apps.games.rulebook import ABILITIES, ability_legend, rules_url
+from apps.games.sentences import bird_name as translated_bird_name
+from apps.games.sentences import card_name
 from baogame.rules.baobei.cards import CARDS as BIRDS
 from baogame.rules.baohuang.cards import NAMES as PLAYING_NAMES
 
@@ -31,15 +34,18 @@ def bird(code: str | None, zone: str = "", pos: str = "", touched: bool = False)
     """
     meta = BIRDS.get(code or "")
     ability = ABILITIES.get(meta["ability"] or "") if meta else None
+    name = translated_bird_name(meta["code"]) if meta else ""
     return {
         "meta": meta,
+        "name": name,
+        "ability_text": gettext(meta["ability_text"]) if meta and meta["ability"] else "",
         "zone": zone,
         "pos": pos,
         "touched": touched,
         "icon": ability["icon"] if ability else "",
         "ability_name": ability["name"] if ability else "",
         # A single word this long (Hummingbird) gets a smaller type so that it is never cut.
-        "long_name": meta is not None and max(len(word) for word in meta["name"].split()) > LONG_WORD,
+        "long_name": meta is not None and max(len(word) for word in name.split()) > LONG_WORD,
     }
 
 
@@ -54,7 +60,7 @@ def playing_card(
     return {
         "code": code,
         "known": code in PLAYING_NAMES if code else False,
-        "name": PLAYING_NAMES.get(code or "", ""),
+        "name": card_name(code) if code in PLAYING_NAMES else "",
         "joker": joker,
         "red": bool(code and code.startswith("RJ")),
         "marked": bool(code and code.endswith("*")),
@@ -76,7 +82,7 @@ def new_key() -> str:
 def bird_name(code: str | None) -> str:
     """The display name of a bird code."""
     meta = BIRDS.get(code or "")
-    return meta["name"] if meta else "a face-down card"
+    return translated_bird_name(meta["code"]) if meta else gettext("a face-down card")
 
 
 @register.inclusion_tag("games/cards/ability_legend.html")

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import TypedDict
 
+from ..text import gettext_noop as _
+
 
 class CardInfo(TypedDict):
     """One row of the §2.1 table, keyed by name."""
@@ -22,28 +24,29 @@ class CardInfo(TypedDict):
     ability_text: str
 
 
-#: §2.1: (code, display name, short name, family, value, copies, ability key or None, ability text).
+#: §2.1: (code, display name, short name, family, value, copies, ability key or None, ability text);
+#: the names and texts are marked for translation (``baogame.rules.text``).
 DECK_TABLE: tuple[tuple[str, str, str, str, int, int, str | None, str], ...] = (
-    ("golden_toucan", "Golden Toucan", "Golden", "toucan", -5, 1, None, ""),
-    ("hummingbird", "Hummingbird", "Hum", "hummingbird", 1, 5, None, ""),
-    ("sparrow", "Sparrow", "Sparrow", "sparrow", 2, 5, None, ""),
-    ("kingfisher", "Kingfisher", "Kingf", "kingfisher", 3, 5, None, ""),
-    ("magpie", "Magpie", "Magpie", "magpie", 4, 5, None, ""),
-    ("mandarin_duck", "Mandarin Duck", "Duck", "mandarin_duck", 5, 5, None, ""),
-    ("crested_ibis", "Crested Ibis", "Ibis", "crested_ibis", 6, 5, None, ""),
-    ("white_pelican", "White Pelican", "WPel", "pelican", 7, 5, "peek",
-     "look secretly at any one face-down card"),
-    ("brown_pelican", "Brown Pelican", "BPel", "pelican", 8, 5, "reveal",
-     "show any one face-down card to everyone"),
-    ("cuckoo", "Cuckoo", "Cuckoo", "cuckoo", 9, 5, "blind_swap",
-     "swap two face-down cards of two different players without looking"),
-    ("macaw", "Macaw", "Macaw", "macaw", 10, 5, "macaw",
-     "look at two face-down cards of two different players, then optionally swap them"),
-    ("crowned_crane", "Crowned Crane", "Crane", "crowned_crane", 11, 5, None, ""),
-    ("peacock", "Peacock", "Peacock", "peacock", 12, 5, None, ""),
-    ("toco_toucan", "Toco Toucan", "Toco", "toucan", 13, 3, "toco",
-     "add the top draw-pile card face down to one opponent's display"),
-    ("shoebill", "Shoebill", "Shoebill", "shoebill", 13, 2, "shoebill", "double replacement"),
+    ("golden_toucan", _("Golden Toucan"), "Golden", "toucan", -5, 1, None, ""),
+    ("hummingbird", _("Hummingbird"), "Hum", "hummingbird", 1, 5, None, ""),
+    ("sparrow", _("Sparrow"), "Sparrow", "sparrow", 2, 5, None, ""),
+    ("kingfisher", _("Kingfisher"), "Kingf", "kingfisher", 3, 5, None, ""),
+    ("magpie", _("Magpie"), "Magpie", "magpie", 4, 5, None, ""),
+    ("mandarin_duck", _("Mandarin Duck"), "Duck", "mandarin_duck", 5, 5, None, ""),
+    ("crested_ibis", _("Crested Ibis"), "Ibis", "crested_ibis", 6, 5, None, ""),
+    ("white_pelican", _("White Pelican"), "WPel", "pelican", 7, 5, "peek",
+     _("look secretly at any one face-down card")),
+    ("brown_pelican", _("Brown Pelican"), "BPel", "pelican", 8, 5, "reveal",
+     _("show any one face-down card to everyone")),
+    ("cuckoo", _("Cuckoo"), "Cuckoo", "cuckoo", 9, 5, "blind_swap",
+     _("swap two face-down cards of two different players without looking")),
+    ("macaw", _("Macaw"), "Macaw", "macaw", 10, 5, "macaw",
+     _("look at two face-down cards of two different players, then optionally swap them")),
+    ("crowned_crane", _("Crowned Crane"), "Crane", "crowned_crane", 11, 5, None, ""),
+    ("peacock", _("Peacock"), "Peacock", "peacock", 12, 5, None, ""),
+    ("toco_toucan", _("Toco Toucan"), "Toco", "toucan", 13, 3, "toco",
+     _("add the top draw-pile card face down to one opponent's display")),
+    ("shoebill", _("Shoebill"), "Shoebill", "shoebill", 13, 2, "shoebill", _("double replacement")),
 )
 
 #: The ability keys of §2.1, in table order.

@@ -1,173 +1,350 @@
-"""Short English sentences for events and decisions (history, email). They use only the fields of
-the event or decision itself, never the state."""
+"""Short sentences for events and decisions (history, email). They use only the fields of the event
+or decision itself, never the state.
+
+Each sentence is a ``Text`` (``baogame.rules.text``): an English template marked for translation and
+its parameters; ``describe_event`` and ``describe_decision`` render it in English, and the web layer
+renders ``event_text`` / ``decision_text`` in the reader's language.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
+from ..text import COMMA, SEMICOLON, Text, join, render, text
+from ..text import gettext_noop as _
 from .cards import CARDS
 
 #: The abilities (BB-9.7 … BB-9.12) in words, as the game page's legend names them.
-ABILITY_WORDS = {"peek": "peek", "reveal": "reveal", "blind_swap": "blind swap", "macaw": "look-and-swap",
-                 "toco": "add-a-card", "shoebill": "double replacement"}
+ABILITY_WORDS = {
+    "peek": _("peek"),
+    "reveal": _("reveal"),
+    "blind_swap": _("blind swap"),
+    "macaw": _("look-and-swap"),
+    "toco": _("add-a-card"),
+    "shoebill": _("double replacement"),
+}
 
 
-def _card(code: Any) -> str:
+def _bird(code: str) -> Text:
+    """A bird's name (marked in ``cards.DECK_TABLE``)."""
+    return text(CARDS[code]["name"])
+
+
+def _card(code: Any) -> Text:
+    """``a Magpie`` / ``an Ibis`` / ``an unknown card``."""
     if code is None or code == "?":
-        return "an unknown card"
-    name = CARDS[code]["name"]
-    return f"an {name}" if name[0] in "AEIOU" else f"a {name}"
+        return text(_("an unknown card"))
+    if CARDS[code]["name"][0] in "AEIOU":
+        return text(_("an %(bird)s"), bird=_bird(code))
+    return text(_("a %(bird)s"), bird=_bird(code))
 
 
-def _pos(p: dict[str, int], actor: Any = None, own: str = "their own") -> str:
+def _pos(p: dict[str, int], actor: Any = None, own: str = "their") -> Text:
     """``seat 2 slot 1``; a slot of the acting seat's own display is ``their own slot 1`` (``own``:
     ``your`` in a sentence addressed to that seat), not the seat's name twice."""
     if actor is not None and p["seat"] == actor:
-        return f"{own} slot {p['slot']}"
-    return f"seat {p['seat']} slot {p['slot']}"
+        if own == "your":
+            return text(_("your slot %(slot)s"), slot=p["slot"])
+        return text(_("their own slot %(slot)s"), slot=p["slot"])
+    return text(_("seat %(seat)s slot %(slot)s"), seat=p["seat"], slot=p["slot"])
 
 
-def _cards(codes: list[str]) -> str:
-    return " and ".join(_card(c) for c in codes)
+def _cards(codes: list[str]) -> Text | str:
+    return join([_card(c) for c in codes])
 
 
-def describe_event(e: dict[str, Any]) -> str:  # noqa: C901 - one sentence per event type
+def _ability(key: Any) -> Text:
+    return text(ABILITY_WORDS.get(key, str(key).replace("_", " ")))
+
+
+def describe_event(e: dict[str, Any]) -> str:
     """One sentence for an event (BB-31), e.g. "Seat 2 plucked seat 0 slot 1: success, removed a Magpie"."""
+    return render(event_text(e))
+
+
+def event_text(e: dict[str, Any]) -> Text:  # noqa: C901, PLR0911, PLR0912 - one sentence per event type
+    """The sentence of ``describe_event``, to be rendered in any language."""
     t = e.get("type")
     s = e.get("seat")
     if t == "round_started":
-        kind = "Deciding round" if e.get("deciding") else "Round"
-        return (f"{kind} {e['round']} started with seats {e['participants']}; seat {e['starting_seat']} "
-                f"begins; the first discard is {_card(e['discard_top'])}.")
+        fields = {
+            "round": e["round"],
+            "seats": e["participants"],
+            "first": e["starting_seat"],
+            "card": _card(e["discard_top"]),
+        }
+        if e.get("deciding"):
+            return text(
+                _(
+                    "Deciding round %(round)s started with seats %(seats)s; seat %(first)s begins; "
+                    "the first discard is %(card)s."
+                ),
+                **fields,
+            )
+        return text(
+            _(
+                "Round %(round)s started with seats %(seats)s; seat %(first)s begins; "
+                "the first discard is %(card)s."
+            ),
+            **fields,
+        )
     if t == "setup_peek_chosen":
-        return f"You looked at your slots {e['slots'][0]} and {e['slots'][1]}: {_cards(e['cards'])}."
+        return text(
+            _("You looked at your slots %(first)s and %(second)s: %(cards)s."),
+            first=e["slots"][0],
+            second=e["slots"][1],
+            cards=_cards(e["cards"]),
+        )
     if t == "setup_peek_done":
-        return "Everyone has looked at two cards: " + "; ".join(
-            f"seat {c['seat']} slots {c['slots'][0]} and {c['slots'][1]}" for c in e["choices"]) + "."
+        choices = [
+            text(
+                _("seat %(seat)s slots %(first)s and %(second)s"),
+                seat=c["seat"],
+                first=c["slots"][0],
+                second=c["slots"][1],
+            )
+            for c in e["choices"]
+        ]
+        return text(_("Everyone has looked at two cards: %(choices)s."), choices=join(choices, SEMICOLON))
     if t == "turn_started":
-        return f"Seat {s}'s turn."
+        return text(_("Seat %(seat)s's turn."), seat=s)
     if t == "turn_ended":
-        return f"Seat {s}'s turn ended."
+        return text(_("Seat %(seat)s's turn ended."), seat=s)
     if t == "drew":
-        return f"You drew {_card(e['card'])}." if "card" in e else f"Seat {s} drew a card."
+        if "card" in e:
+            return text(_("You drew %(card)s."), card=_card(e["card"]))
+        return text(_("Seat %(seat)s drew a card."), seat=s)
     if t == "kept":
-        return f"Seat {s} kept the drawn card in slot {e['slot']} and discarded {_card(e['card'])}."
+        return text(
+            _("Seat %(seat)s kept the drawn card in slot %(slot)s and discarded %(card)s."),
+            seat=s,
+            slot=e["slot"],
+            card=_card(e["card"]),
+        )
     if t == "discarded":
-        how = "automatically discarded" if e.get("automatic") else "discarded"
-        return f"Seat {s} {how} the drawn card, {_card(e['card'])}."
+        if e.get("automatic"):
+            return text(
+                _("Seat %(seat)s automatically discarded the drawn card, %(card)s."),
+                seat=s,
+                card=_card(e["card"]),
+            )
+        return text(_("Seat %(seat)s discarded the drawn card, %(card)s."), seat=s, card=_card(e["card"]))
     if t == "took_discard":
-        return (f"Seat {s} took {_card(e['card'])} from the discard pile into slot {e['slot']} and "
-                f"discarded {_card(e['discarded'])}.")
+        return text(
+            _(
+                "Seat %(seat)s took %(card)s from the discard pile into slot %(slot)s and "
+                "discarded %(discarded)s."
+            ),
+            seat=s,
+            card=_card(e["card"]),
+            slot=e["slot"],
+            discarded=_card(e["discarded"]),
+        )
     if t == "window_opened":
-        return f"Seats {e['eligible']} may pluck against {_card(e['reference'])}."
+        return text(
+            _("Seats %(seats)s may pluck against %(card)s."), seats=e["eligible"], card=_card(e["reference"])
+        )
     if t == "window_closed":
         if e["how"] == "pluck":
-            return "The plucking window closed with a pluck."
-        return f"The plucking window closed; seats {e['passed']} passed."
+            return text(_("The plucking window closed with a pluck."))
+        return text(_("The plucking window closed; seats %(seats)s passed."), seats=e["passed"])
     if t == "pluck_resolved":
-        where = ", ".join(_pos(p, s) for p in e["targets"])
-        word = "double-plucked" if e["kind"] == "double" else "plucked"
-        if e["success"]:
-            return f"Seat {s} {word} {where}: success, removed {_cards(e['cards'])}."
-        return f"Seat {s} {word} {where}: failure, showing {_cards(e['cards'])}."
+        return _pluck(e)
     if t == "penalty_added":
         if e.get("skipped"):
-            return f"Seat {s} could not receive a penalty card: nothing left to draw."
-        return f"Seat {s} received an unseen penalty card in slot {e['slot']}."
+            return text(_("Seat %(seat)s could not receive a penalty card: nothing left to draw."), seat=s)
+        return text(
+            _("Seat %(seat)s received an unseen penalty card in slot %(slot)s."), seat=s, slot=e["slot"]
+        )
     if t == "recycled":
-        return (f"The discard pile was shuffled into a new draw pile of {e['draw_size']} "
-                f"(recycling {e['recycles']}).")
+        return text(
+            _("The discard pile was shuffled into a new draw pile of %(size)s (recycling %(count)s)."),
+            size=e["draw_size"],
+            count=e["recycles"],
+        )
     if t == "automatic_final_phase":
-        why = "the second recycling" if e["cause"] == "recycling" else "the exhausted deck"
-        return f"The automatic final phase began after {why}; seat {e['anchor']} is the anchor."
+        if e["cause"] == "recycling":
+            return text(
+                _("The automatic final phase began after the second recycling; seat %(seat)s is the anchor."),
+                seat=e["anchor"],
+            )
+        return text(
+            _("The automatic final phase began after the exhausted deck; seat %(seat)s is the anchor."),
+            seat=e["anchor"],
+        )
     if t in ("ability_offered", "ability_declined", "ability_no_effect"):
-        verb = {"ability_offered": "may use", "ability_declined": "declined",
-                "ability_no_effect": "could not use"}[t]
-        ability = ABILITY_WORDS.get(e["ability"], str(e["ability"]).replace("_", " "))
-        return f"Seat {s} {verb} the {ability} ability of {_card(e['card'])}."
+        template = {
+            "ability_offered": _("Seat %(seat)s may use the %(ability)s ability of %(card)s."),
+            "ability_declined": _("Seat %(seat)s declined the %(ability)s ability of %(card)s."),
+            "ability_no_effect": _("Seat %(seat)s could not use the %(ability)s ability of %(card)s."),
+        }[t]
+        return text(template, seat=s, ability=_ability(e["ability"]), card=_card(e["card"]))
+    return _ability_event(t, s, e)
+
+
+def _pluck(e: dict[str, Any]) -> Text:
+    s = e.get("seat")
+    fields = {
+        "seat": s,
+        "where": join([_pos(p, s) for p in e["targets"]], COMMA),
+        "cards": _cards(e["cards"]),
+    }
+    if e["kind"] == "double":
+        if e["success"]:
+            return text(_("Seat %(seat)s double-plucked %(where)s: success, removed %(cards)s."), **fields)
+        return text(_("Seat %(seat)s double-plucked %(where)s: failure, showing %(cards)s."), **fields)
+    if e["success"]:
+        return text(_("Seat %(seat)s plucked %(where)s: success, removed %(cards)s."), **fields)
+    return text(_("Seat %(seat)s plucked %(where)s: failure, showing %(cards)s."), **fields)
+
+
+def _ability_event(t: Any, s: Any, e: dict[str, Any]) -> Text:  # noqa: C901, PLR0911 - one per event type
+    """The events of the abilities (BB-9.7 … BB-9.12), BAO and the ends."""
     if t == "peeked":
         if "card" in e:
-            return f"You peeked at {_pos(e['position'], s, 'your')}: {_card(e['card'])}."
-        return f"Seat {s} peeked at {_pos(e['position'], s)}."
+            return text(
+                _("You peeked at %(where)s: %(card)s."),
+                where=_pos(e["position"], s, "your"),
+                card=_card(e["card"]),
+            )
+        return text(_("Seat %(seat)s peeked at %(where)s."), seat=s, where=_pos(e["position"], s))
     if t == "revealed":
-        return f"Seat {s} revealed {_pos(e['position'], s)}: {_card(e['card'])}."
+        return text(
+            _("Seat %(seat)s revealed %(where)s: %(card)s."),
+            seat=s,
+            where=_pos(e["position"], s),
+            card=_card(e["card"]),
+        )
     if t == "blind_swapped":
-        return f"Seat {s} swapped {_pos(e['positions'][0], s)} and {_pos(e['positions'][1], s)} blind."
+        return text(
+            _("Seat %(seat)s swapped %(first)s and %(second)s blind."),
+            seat=s,
+            first=_pos(e["positions"][0], s),
+            second=_pos(e["positions"][1], s),
+        )
     if t == "macaw_looked":
         if "cards" in e:
-            mine = f"{_pos(e['positions'][0], s, 'your')} and {_pos(e['positions'][1], s, 'your')}"
-            return f"You looked at {mine}: {_cards(e['cards'])}."
-        return f"Seat {s} looked at {_pos(e['positions'][0], s)} and {_pos(e['positions'][1], s)}."
+            return text(
+                _("You looked at %(first)s and %(second)s: %(cards)s."),
+                first=_pos(e["positions"][0], s, "your"),
+                second=_pos(e["positions"][1], s, "your"),
+                cards=_cards(e["cards"]),
+            )
+        return text(
+            _("Seat %(seat)s looked at %(first)s and %(second)s."),
+            seat=s,
+            first=_pos(e["positions"][0], s),
+            second=_pos(e["positions"][1], s),
+        )
     if t == "macaw_decided":
-        return f"Seat {s} {'swapped' if e['swap'] else 'did not swap'} the two cards."
+        if e["swap"]:
+            return text(_("Seat %(seat)s swapped the two cards."), seat=s)
+        return text(_("Seat %(seat)s did not swap the two cards."), seat=s)
     if t == "toco_added":
         if e.get("skipped"):
-            return f"Seat {s}'s Toco Toucan had no effect: nothing left to draw."
-        return f"Seat {s} added an unseen card to seat {e['target_seat']} slot {e['slot']}."
+            return text(_("Seat %(seat)s's Toco Toucan had no effect: nothing left to draw."), seat=s)
+        return text(
+            _("Seat %(seat)s added an unseen card to seat %(target)s slot %(slot)s."),
+            seat=s,
+            target=e["target_seat"],
+            slot=e["slot"],
+        )
     if t == "shoebill_drawn":
         if "cards" in e:
-            return f"Your Shoebill drew {_cards(e['cards'])}."
-        return f"Seat {s} drew {e['count']} card(s) with the Shoebill."
+            return text(_("Your Shoebill drew %(cards)s."), cards=_cards(e["cards"]))
+        return text(_("Seat %(seat)s drew %(count)s card(s) with the Shoebill."), seat=s, count=e["count"])
     if t == "shoebill_placed":
         if "placed" in e:
-            return "You placed " + ", ".join(f"{_card(p['card'])} at {_pos(p['position'])}"
-                                             for p in e["placed"]) + "."
-        where = ", ".join(_pos(p) for p in e["replaced"]) or "nothing"
-        return f"Seat {s} replaced {where}; {e['under_count']} card(s) went beneath the discard pile."
+            placed = [
+                text(_("%(card)s at %(where)s"), card=_card(p["card"]), where=_pos(p["position"]))
+                for p in e["placed"]
+            ]
+            return text(_("You placed %(placed)s."), placed=join(placed, COMMA))
+        where = join([_pos(p) for p in e["replaced"]], COMMA, text(_("nothing")))
+        return text(
+            _("Seat %(seat)s replaced %(where)s; %(count)s card(s) went beneath the discard pile."),
+            seat=s,
+            where=where,
+            count=e["under_count"],
+        )
     if t == "bao_called":
-        return f"Seat {s} called BAO!"
+        return text(_("Seat %(seat)s called BAO!"), seat=s)
     if t == "shield_activated":
-        return f"The Shield now protects seat {s}'s cards."
+        return text(_("The Shield now protects seat %(seat)s's cards."), seat=s)
     if t == "round_ended":
         return _round_ended(e)
     if t == "game_ended":
-        return f"The game is over: seat {e['winner']} wins."
-    return f"Event {t}."
+        return text(_("The game is over: seat %(seat)s wins."), seat=e["winner"])
+    return text(_("Event %(type)s."), type=t)
 
 
-def _round_ended(e: dict[str, Any]) -> str:
-    """"Round 2 ended: seat 0 scored 8 (total 43); seat 1 scored 0 (total 61)." and the BAO outcome
+def _round_ended(e: dict[str, Any]) -> Text:
+    """ "Round 2 ended: seat 0 scored 8 (total 43); seat 1 scored 0 (total 61)." and the BAO outcome
     (BB-25.7): each seat that played the round, by seat; a seat that sat out a deciding round is left
     out. A deciding round's scores do not change the totals (BB-15), so it gives scores alone."""
     scores, totals = e.get("scores") or [], e.get("totals") or []
-    kind = "Deciding round" if e.get("deciding") else "Round"
     parts = []
     for seat, score in enumerate(scores):
         if score is None:
             continue
         total = totals[seat] if seat < len(totals) and not e.get("deciding") else None
-        parts.append(f"seat {seat} scored {score}" + ("" if total is None else f" (total {total})"))
-    text = f"{kind} {e['round']} ended: " + ("; ".join(parts) or "no scores") + "."
+        if total is None:
+            parts.append(text(_("seat %(seat)s scored %(score)s"), seat=seat, score=score))
+        else:
+            parts.append(
+                text(
+                    _("seat %(seat)s scored %(score)s (total %(total)s)"), seat=seat, score=score, total=total
+                )
+            )
+    fields = {"round": e["round"], "scores": join(parts, SEMICOLON, text(_("no scores")))}
+    if e.get("deciding"):
+        ended = text(_("Deciding round %(round)s ended: %(scores)s."), **fields)
+    else:
+        ended = text(_("Round %(round)s ended: %(scores)s."), **fields)
     bao = e.get("bao")
-    if bao:
-        text += f" Seat {bao['caller']}'s BAO {'succeeded' if bao['success'] else 'failed'}."
-    return text
+    if not bao:
+        return ended
+    if bao["success"]:
+        return text(_("%(ended)s Seat %(seat)s's BAO succeeded."), ended=ended, seat=bao["caller"])
+    return text(_("%(ended)s Seat %(seat)s's BAO failed."), ended=ended, seat=bao["caller"])
 
 
 def describe_decision(d: dict[str, Any]) -> str:
     """One sentence for an open decision, e.g. "Your turn: draw or take the Magpie"."""
+    return render(decision_text(d))
+
+
+def decision_text(d: dict[str, Any]) -> Text:  # noqa: PLR0911 - one sentence per decision kind
+    """The sentence of ``describe_decision``, to be rendered in any language."""
     kind = d.get("kind")
     ctx = d.get("context") or {}
     if kind == "setup_peek":
-        return "Choose two of your cards to look at."
+        return text(_("Choose two of your cards to look at."))
     if kind == "turn_action":
-        options = []
-        if ctx.get("can_draw"):
-            options.append("draw")
         if ctx.get("can_take"):
-            options.append(f"take the {CARDS[ctx['discard_top']]['name']}")
-        return "Your turn: " + " or ".join(options) + "."
+            bird = _bird(ctx["discard_top"])
+            if ctx.get("can_draw"):
+                return text(_("Your turn: draw or take the %(bird)s."), bird=bird)
+            return text(_("Your turn: take the %(bird)s."), bird=bird)
+        return text(_("Your turn: draw."))
     if kind == "after_draw":
-        drawn = f"the {CARDS[ctx['drawn']]['name']}" if "drawn" in ctx else "the drawn card"
-        return f"You drew {drawn}: pluck with it, keep it or discard it."
+        if "drawn" in ctx:
+            return text(
+                _("You drew the %(bird)s: pluck with it, keep it or discard it."), bird=_bird(ctx["drawn"])
+            )
+        return text(_("You drew the drawn card: pluck with it, keep it or discard it."))
     if kind == "pluck_window":
-        return f"Pluck against the {CARDS[ctx['reference']]['name']}, or pass."
+        return text(_("Pluck against the %(bird)s, or pass."), bird=_bird(ctx["reference"]))
     if kind == "ability":
-        return f"Use the {ctx.get('ability')} ability of the {CARDS[ctx['card']]['name']}, or decline."
+        return text(
+            _("Use the %(ability)s ability of the %(bird)s, or decline."),
+            ability=_ability(ctx.get("ability")),
+            bird=_bird(ctx["card"]),
+        )
     if kind == "macaw_decide":
-        return "Swap the two cards you looked at, or not."
+        return text(_("Swap the two cards you looked at, or not."))
     if kind == "shoebill_place":
-        return "Place your Shoebill cards."
+        return text(_("Place your Shoebill cards."))
     if kind == "end_turn":
-        return "End your turn, or call BAO."
-    return "Make your choice."
+        return text(_("End your turn, or call BAO."))
+    return text(_("Make your choice."))

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from baogame.rules.core import RuleError
 
@@ -79,18 +81,24 @@ class GuessPartner:
 Action = GiveTribute | KeepEmperor | PassEmperor | DeclareAlone | Pledge | NoDeclaration | Play | Pass \
     | GuessPartner
 
+#: BH-20: every action type, in the order of the rules.
+ACTIONS: tuple[type[Action], ...] = (
+    GiveTribute, KeepEmperor, PassEmperor, DeclareAlone, Pledge, NoDeclaration, Play, Pass, GuessPartner,
+)
+
+
+def _wire_fields(action: type[Action]) -> tuple[frozenset[str], frozenset[str]]:
+    """(required fields, optional fields) of a type on the wire: its dataclass fields, those with a
+    default optional."""
+    found = dataclasses.fields(action)
+    return (
+        frozenset(f.name for f in found if f.default is dataclasses.MISSING),
+        frozenset(f.name for f in found if f.default is not dataclasses.MISSING),
+    )
+
+
 #: BH-20: each type with (required fields, optional fields).
-FIELDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
-    "give_tribute": (frozenset({"cards"}), frozenset()),
-    "keep_emperor": (frozenset(), frozenset()),
-    "pass_emperor": (frozenset(), frozenset()),
-    "declare_alone": (frozenset(), frozenset()),
-    "pledge": (frozenset({"side"}), frozenset()),
-    "no_declaration": (frozenset(), frozenset()),
-    "play": (frozenset({"cards"}), frozenset({"no_beat_request"})),
-    "pass": (frozenset(), frozenset()),
-    "guess_partner": (frozenset({"seat"}), frozenset()),
-}
+FIELDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {a.type: _wire_fields(a) for a in ACTIONS}
 
 #: BH-19.3 step 3: the phase in which each type is accepted.
 PHASES: dict[str, tuple[str, ...]] = {
@@ -101,9 +109,9 @@ PHASES: dict[str, tuple[str, ...]] = {
     "guess_partner": ("declare", "play"),
 }
 
+#: The types with no fields: one instance each serves every such action.
 _SINGLETONS: dict[str, Action] = {
-    "keep_emperor": KeepEmperor(), "pass_emperor": PassEmperor(), "declare_alone": DeclareAlone(),
-    "no_declaration": NoDeclaration(), "pass": Pass(),
+    a.type: cast("Callable[[], Action]", a)() for a in ACTIONS if not dataclasses.fields(a)
 }
 
 

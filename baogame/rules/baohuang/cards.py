@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from baogame.rules.core import RuleError
+from baogame.rules.text import gettext_noop as _
 
 #: BH-2.3: the 14 card codes in canonical pack order (ascending strength, unmarked before marked).
 CODES: tuple[str, ...] = ("6", "7", "8", "9", "10", "J", "Q", "K", "A", "2", "BJ", "BJ*", "RJ", "RJ*")
@@ -19,11 +20,12 @@ STRENGTH: dict[str, int] = {
 }
 #: Copies of each code in the pack (BH-2.1).
 COPIES: dict[str, int] = {code: 16 for code in CODES[:10]} | {"BJ": 3, "BJ*": 1, "RJ": 3, "RJ*": 1}
-#: English display names for pages and email.
+#: English display names for pages and email, marked for translation (``baogame.rules.text``).
 NAMES: dict[str, str] = {
-    "6": "six", "7": "seven", "8": "eight", "9": "nine", "10": "ten", "J": "jack", "Q": "queen",
-    "K": "king", "A": "ace", "2": "two", "BJ": "black joker", "BJ*": "marked black joker",
-    "RJ": "red joker", "RJ*": "marked red joker",
+    "6": _("six"), "7": _("seven"), "8": _("eight"), "9": _("nine"), "10": _("ten"), "J": _("jack"),
+    "Q": _("queen"), "K": _("king"), "A": _("ace"), "2": _("two"), "BJ": _("black joker"),
+    "BJ*": _("marked black joker"),
+    "RJ": _("red joker"), "RJ*": _("marked red joker"),
 }
 
 N_CODES = len(CODES)

@@ -1,134 +1,256 @@
-"""Short English sentences for events and decisions (history pages and email).
+"""Short sentences for events and decisions (history pages and email).
 
 Each function uses only the fields of the dict it is given, so it never reveals more than the
 event or decision itself (which the caller has already filtered by ``visible_to``).
+
+Each sentence is a ``Text`` (``baogame.rules.text``): an English template marked for translation and
+its parameters; ``describe_event``, ``describe_decision`` and ``deal_progress`` render it in English,
+and the web layer renders ``event_text`` / ``decision_text`` / ``deal_progress_text`` in the reader's
+language. Card codes (``K K BJ``) are the same in every language.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from ..text import COMMA, Text, join, render, text
+from ..text import gettext_noop as _
+
 
 def seat_name(seat: Any) -> str:
     """``Seat 3`` (seats are shown 0-based, as everywhere in the rules)."""
-    return f"Seat {seat}"
+    return render(_seat(seat))
+
+
+def _seat(seat: Any) -> Text:
+    return text(_("Seat %(seat)s"), seat=seat)
 
 
 def cards_text(cards: list[str]) -> str:
     """``K K BJ``, or ``nothing`` for an empty list."""
-    return " ".join(cards) if cards else "nothing"
+    return render(_cards(cards))
 
 
-def _timeout(event: dict[str, Any]) -> str:
-    return " (by timeout)" if event.get("by_timeout") else ""
+def _cards(cards: list[str]) -> Text | str:
+    return " ".join(cards) if cards else text(_("nothing"))
 
 
 def deal_progress(view: dict[str, Any]) -> str:
     """The deal under way, from a view: ``Deal 2``; with a deal limit (BH-17.6, public) ``Deal 2 of 3``,
     and past it, when the lead was shared at the limit (BH-17.3), ``Deal 4 (extra: the lead was shared
     after 3)``."""
+    return render(deal_progress_text(view))
+
+
+def deal_progress_text(view: dict[str, Any]) -> Text:
+    """The words of ``deal_progress``, to be rendered in any language."""
     limit = view.get("deal_limit")
     if not limit:
-        return f"Deal {view.get('deal')}"
+        return text(_("Deal %(deal)s"), deal=view.get("deal"))
     played = view.get("deals_played") or view.get("deal")
     if isinstance(played, int) and played > limit:
-        return f"Deal {played} (extra: the lead was shared after {limit})"
-    return f"Deal {played} of {limit}"
+        return text(_("Deal %(deal)s (extra: the lead was shared after %(limit)s)"), deal=played, limit=limit)
+    return text(_("Deal %(deal)s of %(limit)s"), deal=played, limit=limit)
 
 
+#: A declaration (BH-8), as the whole sentence: who declares what, and whether it was by timeout.
 DECLARATION = {
-    "alone": "announces playing alone",
-    "support": "pledges support for the emperor",
-    "oppose": "pledges opposition to the emperor",
-    "none": "makes no declaration",
+    "alone": (_("%(seat)s announces playing alone."), _("%(seat)s announces playing alone (by timeout).")),
+    "support": (
+        _("%(seat)s pledges support for the emperor."),
+        _("%(seat)s pledges support for the emperor (by timeout)."),
+    ),
+    "oppose": (
+        _("%(seat)s pledges opposition to the emperor."),
+        _("%(seat)s pledges opposition to the emperor (by timeout)."),
+    ),
+    "none": (_("%(seat)s makes no declaration."), _("%(seat)s makes no declaration (by timeout).")),
 }
+
+#: How a deal ended for the emperor's side (``deal_ended``'s ``result``).
+RESULT = {"won": _("won"), "lost": _("lost"), "drawn": _("drew"), "draw": _("drew")}
 
 
 def describe_event(event: dict[str, Any]) -> str:
     """One sentence describing an event of BH-24."""
+    return render(event_text(event))
+
+
+def _timed(e: dict[str, Any], plain: str, timed: str, **params: Any) -> Text:
+    """``plain``, or ``timed`` (the same sentence with "(by timeout)") when the action was a timeout's."""
+    return text(timed if e.get("by_timeout") else plain, **params)
+
+
+def event_text(event: dict[str, Any]) -> Text:  # noqa: C901, PLR0911, PLR0912 - one sentence per event type
+    """The sentence of ``describe_event``, to be rendered in any language."""
     t = event.get("type")
     e = event
-    s = seat_name(e.get("seat"))
+    s = _seat(e.get("seat"))
     if t == "deal_started":
-        return (f"Deal {e['deal']} is dealt: {seat_name(e['shuffler'])} shuffles, "
-                f"{seat_name(e['cutter'])} cuts, {seat_name(e['first_drawer'])} draws first.")
+        return text(
+            _("Deal %(deal)s is dealt: %(shuffler)s shuffles, %(cutter)s cuts, %(drawer)s draws first."),
+            deal=e["deal"],
+            shuffler=_seat(e["shuffler"]),
+            cutter=_seat(e["cutter"]),
+            drawer=_seat(e["first_drawer"]),
+        )
     if t == "hand_dealt":
-        return f"You are dealt {len(e['cards'])} cards: {cards_text(e['cards'])}."
+        return text(
+            _("You are dealt %(count)s cards: %(cards)s."), count=len(e["cards"]), cards=_cards(e["cards"])
+        )
     if t == "tribute_required":
-        givers = [f"{seat_name(i)} gives {n}" for i, n in enumerate(e["owed"]) if n]
-        takers = [f"{seat_name(i)} receives {n}" for i, n in enumerate(e["allot"]) if n]
-        return "Tribute: " + ", ".join(givers + takers) + "."
+        givers = [
+            text(_("%(seat)s gives %(count)s"), seat=_seat(i), count=n) for i, n in enumerate(e["owed"]) if n
+        ]
+        takers = [
+            text(_("%(seat)s receives %(count)s"), seat=_seat(i), count=n)
+            for i, n in enumerate(e["allot"])
+            if n
+        ]
+        return text(_("Tribute: %(moves)s."), moves=join(givers + takers, COMMA))
     if t == "tribute_owed":
-        return f"You owe as tribute: {cards_text(e['cards'])}."
+        return text(_("You owe as tribute: %(cards)s."), cards=_cards(e["cards"]))
     if t == "tribute_given":
-        return f"{s} gives {e['count']} tribute card(s) face down{_timeout(e)}."
+        return _timed(
+            e,
+            _("%(seat)s gives %(count)s tribute card(s) face down."),
+            _("%(seat)s gives %(count)s tribute card(s) face down (by timeout)."),
+            seat=s,
+            count=e["count"],
+        )
     if t == "tribute_received":
-        return f"{s} receives {e['count']} tribute card(s)."
+        return text(_("%(seat)s receives %(count)s tribute card(s)."), seat=s, count=e["count"])
     if t == "tribute_cards_received":
-        return f"You receive as tribute: {cards_text(e['cards'])}."
+        return text(_("You receive as tribute: %(cards)s."), cards=_cards(e["cards"]))
     if t == "emperor_card_shown":
-        return f"{s} holds the marked red joker."
+        return text(_("%(seat)s holds the marked red joker."), seat=s)
     if t == "emperor_card_passed":
-        return f"{seat_name(e['from'])} passes the marked red joker to {seat_name(e['to'])}{_timeout(e)}."
+        return _timed(
+            e,
+            _("%(giver)s passes the marked red joker to %(taker)s."),
+            _("%(giver)s passes the marked red joker to %(taker)s (by timeout)."),
+            giver=_seat(e["from"]),
+            taker=_seat(e["to"]),
+        )
     if t == "emperor_settled":
-        how = " (nobody took the card)" if e.get("forced") else ""
-        return f"{s} is the emperor{how}."
+        if e.get("forced"):
+            return text(_("%(seat)s is the emperor (nobody took the card)."), seat=s)
+        return text(_("%(seat)s is the emperor."), seat=s)
     if t == "partner_notice":
         if e["partner"] is None:
-            return "You hold both marked jokers: you play alone."
-        return f"Your partner is {seat_name(e['partner'])}."
+            return text(_("You hold both marked jokers: you play alone."))
+        return text(_("Your partner is %(seat)s."), seat=_seat(e["partner"]))
     if t == "declaration":
-        doubled = " The deal is doubled." if e.get("doubled") else ""
-        return f"{s} {DECLARATION.get(e['what'], e['what'])}{_timeout(e)}.{doubled}"
+        return _declaration(e, s)
     if t == "declarations_closed":
-        return f"Declarations are closed; the multiplier is {e['multiplier']}."
+        return text(
+            _("Declarations are closed; the multiplier is %(multiplier)s."), multiplier=e["multiplier"]
+        )
     if t == "play":
-        request = " and asks the others not to beat it" if e.get("no_beat_request") else ""
-        return f"{s} plays {cards_text(e['cards'])}{request}{_timeout(e)}."
+        if e.get("no_beat_request"):
+            return _timed(
+                e,
+                _("%(seat)s plays %(cards)s and asks the others not to beat it."),
+                _("%(seat)s plays %(cards)s and asks the others not to beat it (by timeout)."),
+                seat=s,
+                cards=_cards(e["cards"]),
+            )
+        return _timed(
+            e,
+            _("%(seat)s plays %(cards)s."),
+            _("%(seat)s plays %(cards)s (by timeout)."),
+            seat=s,
+            cards=_cards(e["cards"]),
+        )
     if t == "pass":
-        return f"{s} passes{_timeout(e)}."
+        return _timed(e, _("%(seat)s passes."), _("%(seat)s passes (by timeout)."), seat=s)
     if t == "partner_revealed":
         if e.get("alone"):
-            return f"{s} plays the marked black joker: the emperor plays alone."
-        return f"{s} plays the marked black joker and is the emperor's partner."
+            return text(_("%(seat)s plays the marked black joker: the emperor plays alone."), seat=s)
+        return text(_("%(seat)s plays the marked black joker and is the emperor's partner."), seat=s)
     if t == "went_out":
-        return f"{s} goes out in place {e['place']}."
+        return text(_("%(seat)s goes out in place %(place)s."), seat=s, place=e["place"])
     if t == "trick_won":
-        return f"{s} wins the trick; {seat_name(e['next_leader'])} leads."
+        return text(_("%(seat)s wins the trick; %(leader)s leads."), seat=s, leader=_seat(e["next_leader"]))
     if t == "guess":
-        return f"{s} guesses that {seat_name(e['target'])} is the partner."
+        return text(_("%(seat)s guesses that %(target)s is the partner."), seat=s, target=_seat(e["target"]))
     if t == "deal_ended":
-        side = "alone" if e.get("alone") else f"with {seat_name(e['partner'])} as partner"
-        scores = ", ".join(f"{seat_name(i)} {v:+d}" for i, v in enumerate(e["scores"]))
-        return (f"Deal {e['deal']} ends: the emperor {seat_name(e['emperor'])} played {side} and "
-                f"{e['result']} (x{e['multiplier']}). Scores: {scores}.")
+        return _deal_ended(e)
     if t == "game_over":
-        return f"Game over: {seat_name(e['winner'])} wins."
-    return f"{t}."
+        return text(_("Game over: %(seat)s wins."), seat=_seat(e["winner"]))
+    return text("%(type)s.", type=t)  # an unknown event: its type as it is
 
 
+def _declaration(e: dict[str, Any], s: Text) -> Text:
+    """``Seat 2 pledges support for the emperor.``, and "The deal is doubled." when it doubles it."""
+    plain, timed = DECLARATION.get(e["what"], (_("%(seat)s %(what)s."), _("%(seat)s %(what)s (by timeout).")))
+    sentence = _timed(e, plain, timed, seat=s, what=e["what"])
+    if e.get("doubled"):
+        return text(_("%(sentence)s The deal is doubled."), sentence=sentence)
+    return sentence
+
+
+def _deal_ended(e: dict[str, Any]) -> Text:
+    scores = join(
+        [text(_("%(seat)s %(score)s"), seat=_seat(i), score=f"{v:+d}") for i, v in enumerate(e["scores"])],
+        COMMA,
+    )
+    result = e["result"]
+    fields = {
+        "deal": e["deal"],
+        "emperor": _seat(e["emperor"]),
+        "multiplier": e["multiplier"],
+        "scores": scores,
+        "result": text(RESULT[result]) if result in RESULT else result,
+    }
+    if e.get("alone"):
+        return text(
+            _(
+                "Deal %(deal)s ends: the emperor %(emperor)s played alone and %(result)s "
+                "(x%(multiplier)s). Scores: %(scores)s."
+            ),
+            **fields,
+        )
+    return text(
+        _(
+            "Deal %(deal)s ends: the emperor %(emperor)s played with %(partner)s as partner and %(result)s "
+            "(x%(multiplier)s). Scores: %(scores)s."
+        ),
+        partner=_seat(e["partner"]),
+        **fields,
+    )
+
+
+#: What each decision asks for, by the actions it allows (BH-6, BH-8, BH-5, BH-12), else by its kind.
 KIND_TEXT = {
-    "tribute": "give your tribute",
-    "declare": "answer the emperor offer or the declarations",
-    "turn": "play or pass",
+    "tribute": _("give your tribute"),
+    "declare": _("answer the emperor offer or the declarations"),
+    "turn": _("play or pass"),
 }
+
+
 def describe_decision(decision: dict[str, Any]) -> str:
     """One sentence for an open decision: who must do what."""
-    allowed = decision.get("allowed") or []
-    seats = decision.get("seats")
-    who = "" if seats is None else (", ".join(seat_name(s) for s in seats) + ": ")
-    if "keep_emperor" in allowed:
-        what = "keep the marked red joker (become emperor) or pass it on"
-    elif "pledge" in allowed:
-        what = "declare (pledge, announce alone) or make no declaration"
-    elif allowed == ["play"]:
-        what = "lead a combination"
-    elif "pass" in allowed:
-        what = "beat the top combination or pass"
-    elif "give_tribute" in allowed:
-        what = "give the owed tribute cards"
-    else:
-        what = KIND_TEXT.get(decision.get("kind", ""), "decide")
-    sentence = f"{who}{what}."
+    sentence = render(decision_text(decision))
     return sentence[0].upper() + sentence[1:]  # a prompt starts with a capital letter
 
+
+def decision_text(decision: dict[str, Any]) -> Text:
+    """The sentence of ``describe_decision`` (its first letter may need a capital), in any language."""
+    allowed = decision.get("allowed") or []
+    if "keep_emperor" in allowed:
+        what = _("keep the marked red joker (become emperor) or pass it on")
+    elif "pledge" in allowed:
+        what = _("declare (pledge, announce alone) or make no declaration")
+    elif allowed == ["play"]:
+        what = _("lead a combination")
+    elif "pass" in allowed:
+        what = _("beat the top combination or pass")
+    elif "give_tribute" in allowed:
+        what = _("give the owed tribute cards")
+    else:
+        what = KIND_TEXT.get(decision.get("kind", ""), _("decide"))
+    seats = decision.get("seats")
+    if seats is None:
+        return text(_("%(what)s."), what=text(what))
+    return text(_("%(seats)s: %(what)s."), seats=join([_seat(s) for s in seats], COMMA), what=text(what))

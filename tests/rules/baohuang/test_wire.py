@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import pytest
+
+from baogame.rules.baohuang.actions import FIELDS, from_wire
 from baogame.rules.baohuang.engine import ENGINE
+from baogame.rules.core import RuleError
 
 from .helpers import a_game, act, find, keep_and_declare, refused
 
@@ -80,6 +84,31 @@ def test_shape_errors_bh_19_1_bh_19_3():
     assert refused(state, 0, {"type": "guess_partner", "seat": "1"}) == "malformed_action"
     assert refused(state, 0, {"type": "guess_partner", "seat": True}) == "malformed_action"
     assert refused(state, 0, {"type": "pass", "timeout": "yes"}) == "malformed_action"
+
+
+def test_wire_fields_of_each_type_bh_20():
+    """BH-20.1-20.9: the fields each type needs and may carry on the wire (read from the action classes);
+    a missing required field or one the type does not take is malformed."""
+    assert {
+        "give_tribute": ({"cards"}, set()),
+        "keep_emperor": (set(), set()),
+        "pass_emperor": (set(), set()),
+        "declare_alone": (set(), set()),
+        "pledge": ({"side"}, set()),
+        "no_declaration": (set(), set()),
+        "play": ({"cards"}, {"no_beat_request"}),
+        "pass": (set(), set()),
+        "guess_partner": ({"seat"}, set()),
+    } == FIELDS
+    for kind in ("give_tribute", "pledge", "guess_partner"):
+        with pytest.raises(RuleError) as missing:
+            from_wire({"type": kind})
+        assert missing.value.code == "malformed_action"
+    for kind in ("keep_emperor", "pass_emperor", "declare_alone", "no_declaration", "pass"):
+        assert from_wire({"type": kind}) == from_wire({"type": kind, "timeout": False})
+        with pytest.raises(RuleError) as extra:
+            from_wire({"type": kind, "cards": []})
+        assert extra.value.code == "malformed_action"
 
 
 def test_validation_order_bh_19_3():

@@ -12,6 +12,12 @@ from django.core.management.base import BaseCommand
 from apps.games import lifecycle
 from apps.games.models import Game
 
+#: (engine, players, title) of each demo game: the demo user and bots in every other seat.
+DEMO_GAMES = [
+    ("baobei", 3, "Demo: Bao Bei against two bots"),
+    ("baohuang", 5, "Demo: Bao Huang against four bots"),
+]
+
 
 class Command(BaseCommand):
     help = "Create the demo user (a new password is printed each time) and demo games against bots."
@@ -25,22 +31,14 @@ class Command(BaseCommand):
         EmailAddress.objects.update_or_create(
             user=user, email=user.email, defaults={"verified": True, "primary": True}
         )
-        if not Game.objects.filter(seats__user=user, engine="baobei").exists():
-            lifecycle.game_create(
-                creator=user,
-                engine="baobei",
-                players=3,
-                bots=2,
-                control="daily",
-                title="Demo: Bao Bei against two bots",
-            )
-        if not Game.objects.filter(seats__user=user, engine="baohuang").exists():
-            lifecycle.game_create(
-                creator=user,
-                engine="baohuang",
-                players=5,
-                bots=4,
-                control="daily",
-                title="Demo: Bao Huang against four bots",
-            )
+        for engine, players, title in DEMO_GAMES:
+            if not Game.objects.filter(seats__user=user, engine=engine).exists():
+                lifecycle.game_create(
+                    creator=user,
+                    engine=engine,
+                    players=players,
+                    bots=players - 1,
+                    control="daily",
+                    title=title,
+                )
         self.stdout.write(self.style.SUCCESS(f"Demo user: demo  password: {password}"))

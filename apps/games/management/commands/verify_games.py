@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Sequence
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
@@ -61,21 +62,8 @@ class Command(BaseCommand):
             checked += 1
             if discrepancy is not None:
                 differ.append(discrepancy)
-                for problem in discrepancy.problems:
-                    where = f" move {problem.seq}" if problem.seq is not None else ""
-                    self.stdout.write(f"game {game_id}{where}: {problem.code}: {problem.detail}")
-        games = f"{checked} game{'s' if checked != 1 else ''}"
-        summary = f"verified {games}: {checked - len(differ)} match, {len(differ)} differ"
-        self.stdout.write(self.style.ERROR(summary) if differ else self.style.SUCCESS(summary))
-        report = {
-            "games": checked,
-            "matching": checked - len(differ),
-            "differing": len(differ),
-            "discrepancies": [d.to_json() for d in differ],
-        }
-        self.stdout.write(json.dumps(report, separators=(",", ":")))
-        if differ:
-            sys.exit(1)
+                self._write_problems(f"game {game_id}", discrepancy.problems)
+        self._finish("game", checked, differ)
 
     def _check_files(self, paths: list[str]) -> None:
         checks: list[RecordCheck] = []
@@ -87,17 +75,25 @@ class Command(BaseCommand):
                 raise CommandError(f"{path}: not a readable game record ({exc})", returncode=2) from None
         differ = [c for c in checks if c.problems]
         for check in differ:
-            for problem in check.problems:
-                where = f" move {problem.seq}" if problem.seq is not None else ""
-                self.stdout.write(f"record {check.public_id}{where}: {problem.code}: {problem.detail}")
-        records = f"{len(checks)} record{'s' if len(checks) != 1 else ''}"
-        summary = f"verified {records}: {len(checks) - len(differ)} match, {len(differ)} differ"
+            self._write_problems(f"record {check.public_id}", check.problems)
+        self._finish("record", len(checks), differ)
+
+    def _write_problems(self, label: str, problems: Sequence[Any]) -> None:
+        """One line a problem of one game or record: where (the move, if any), code and detail."""
+        for problem in problems:
+            where = f" move {problem.seq}" if problem.seq is not None else ""
+            self.stdout.write(f"{label}{where}: {problem.code}: {problem.detail}")
+
+    def _finish(self, noun: str, checked: int, differ: Sequence[Discrepancy | RecordCheck]) -> None:
+        """The summary line and the JSON line of ``checked`` games or records; status 1 if any differ."""
+        counted = f"{checked} {noun}{'s' if checked != 1 else ''}"
+        summary = f"verified {counted}: {checked - len(differ)} match, {len(differ)} differ"
         self.stdout.write(self.style.ERROR(summary) if differ else self.style.SUCCESS(summary))
         report = {
-            "records": len(checks),
-            "matching": len(checks) - len(differ),
+            f"{noun}s": checked,
+            "matching": checked - len(differ),
             "differing": len(differ),
-            "discrepancies": [c.to_json() for c in differ],
+            "discrepancies": [d.to_json() for d in differ],
         }
         self.stdout.write(json.dumps(report, separators=(",", ":")))
         if differ:
