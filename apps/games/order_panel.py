@@ -7,6 +7,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.functional import Promise as StrPromise
+from django.utils.translation import gettext_lazy as _
+
 from baogame.rules import orders as rules
 from baogame.rules.baohuang.cards import STRENGTH
 from baogame.rules.registry import get_engine
@@ -15,9 +18,10 @@ from .models import Game, Seat
 from .order_store import listed
 
 #: The orders with an on/off switch on the panel, per game.
-SWITCHES: dict[str, tuple[tuple[str, str], ...]] = {
-    "baohuang": (("pass_unbeatable", "Pass when I cannot beat"),),
-    "baobei": (("end_turn_when_done", "End my turn when nothing is left to do"),),
+SITTING_BOT = ("sitting_bot", _("If I miss a sitting, the bot plays my seat until I arrive"))
+SWITCHES: dict[str, tuple[tuple[str, str | StrPromise], ...]] = {
+    "baohuang": (("pass_unbeatable", "Pass when I cannot beat"), SITTING_BOT),
+    "baobei": (("end_turn_when_done", "End my turn when nothing is left to do"), SITTING_BOT),
 }
 
 

@@ -827,7 +827,8 @@ def _take_offered_seat(*, offer: SubstituteOffer, locked: LockedGame, seat: Seat
     _check_newcomer(league=league, game=game, user=user)
     reliability.seat_changed(seat=seat, previous_id=seat.user_id, newcomer_id=user.pk)
     seat.user, seat.bot_takeover, seat.bot_hold, seat.consecutive_timeouts = user, False, False, 0
-    seat.save(update_fields=["user", "bot_takeover", "bot_hold", "consecutive_timeouts"])
+    seat.sitting_bot = False  # the order was the previous player's: a newcomer starts without orders
+    seat.save(update_fields=["user", "bot_takeover", "bot_hold", "consecutive_timeouts", "sitting_bot"])
     offer.status = SubstituteOffer.Status.ACCEPTED
     offer.save(update_fields=["status", "answered_at"])
     audit(

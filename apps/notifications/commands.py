@@ -85,6 +85,8 @@ ORDER_ALIASES: dict[str, str] = {
     "皇位": "offer",
     "预表态": "declare",
     "无": "none",
+    "约局": "sitting",
+    "机器人": "bot",
 }
 
 

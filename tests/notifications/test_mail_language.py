@@ -173,6 +173,8 @@ def test_a_chinese_command_is_the_same_action_as_its_english_twin_bb_22_bh_20(
         ("baohuang", "预设 清除", "orders clear"),
         ("baobei", "自动结束 关", "end turn auto off"),
         ("baobei", "跳过抓牌 开", "skip windows on"),
+        ("baobei", "约局 机器人 开", "sitting bot on"),
+        ("baohuang", "约局 机器人 关", "sitting bot off"),
     ],
 )
 def test_a_chinese_standing_order_command_is_its_english_twin(
