@@ -124,6 +124,7 @@ MESSAGES: dict[str, Promise] = {
     "sitting_under_way": _("A sitting is already under way."),
     "no_sitting": _("No sitting is under way."),
     "not_everyone_here": _("Every player must have the game page open."),
+    "no_one_to_meet": _("Playing now needs at least two people at the table."),
     # Leagues
     "forbidden": _("Only the league's organisers can do that."),
     "not_a_member": _("You are not a member of this league."),
