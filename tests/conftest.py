@@ -20,6 +20,18 @@ def fast_password_hashing() -> Iterator[None]:
         yield
 
 
+@pytest.fixture(autouse=True)
+def english_between_tests() -> Iterator[None]:
+    """Every test starts in the site's default language: a request in another language (a page asked
+    for in Chinese) leaves that language active in the thread, as a request does."""
+    from django.conf import settings
+    from django.utils import translation
+
+    translation.activate(settings.LANGUAGE_CODE)
+    yield
+    translation.activate(settings.LANGUAGE_CODE)
+
+
 @pytest.fixture
 def toy_engine() -> Iterator[str]:
     """Register the test-only "toy" engine (tests/support/toy) for service tests."""

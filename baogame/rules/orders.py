@@ -48,7 +48,7 @@ from .baohuang.cards import sort_cards, to_counts
 from .baohuang.combos import beats, is_combination, plays
 from .baohuang.legal import decision_actions
 from .core import RuleError
-from .text import Text, render, text
+from .text import Text, gettext_noop, render, text
 from .text import gettext_noop as _
 
 Order = dict[str, Any]
@@ -302,25 +302,41 @@ def describe_text(order: Order) -> Text:  # noqa: PLR0911 - one line per kind
 
 # --- mail replies ------------------------------------------------------------------------------------------
 
-_LIST = ("orders / orders clear", "list / clear my standing orders")
+_LIST = (gettext_noop("orders / orders clear"), gettext_noop("list / clear my standing orders"))
 _SITTING_BOT = (
-    "sitting bot on / sitting bot off",
-    "if I miss a sitting, the bot plays my seat until I arrive",
+    gettext_noop("sitting bot on / sitting bot off"),
+    gettext_noop("if I miss a sitting, the bot plays my seat until I arrive"),
 )
-#: The order commands of a mail reply, as (example, meaning) pairs for the mails' help lines.
+#: The order commands of a mail reply, as (example, meaning) pairs for the mails' help lines (marked
+#: for the catalogue: the mails show them in the reader's language).
 MAIL_SUMMARY: dict[str, tuple[tuple[str, str], ...]] = {
     "baohuang": (
-        ("autopass on / autopass off", "pass when I cannot beat (others may notice an instant pass)"),
-        ("pass trick", "pass to the end of this trick"),
-        ("play 9 9 if it beats", "at my turn in this trick play these if they beat, else ask me"),
-        ("offer keep / offer pass", "answer the emperor offer ahead"),
-        ("declare none / declare pledge / declare alone", "answer the declaration ahead"),
+        (
+            gettext_noop("autopass on / autopass off"),
+            gettext_noop("pass when I cannot beat (others may notice an instant pass)"),
+        ),
+        (gettext_noop("pass trick"), gettext_noop("pass to the end of this trick")),
+        (
+            gettext_noop("play 9 9 if it beats"),
+            gettext_noop("at my turn in this trick play these if they beat, else ask me"),
+        ),
+        (gettext_noop("offer keep / offer pass"), gettext_noop("answer the emperor offer ahead")),
+        (
+            gettext_noop("declare none / declare pledge / declare alone"),
+            gettext_noop("answer the declaration ahead"),
+        ),
         _SITTING_BOT,
         _LIST,
     ),
     "baobei": (
-        ("end turn auto on / end turn auto off", "end my turn when nothing is left to do"),
-        ("skip windows on / skip windows off", "don't wait for me in plucking windows"),
+        (
+            gettext_noop("end turn auto on / end turn auto off"),
+            gettext_noop("end my turn when nothing is left to do"),
+        ),
+        (
+            gettext_noop("skip windows on / skip windows off"),
+            gettext_noop("don't wait for me in plucking windows"),
+        ),
         _SITTING_BOT,
         _LIST,
     ),
