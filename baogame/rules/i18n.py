@@ -5,6 +5,10 @@ sentences with this module's ``gettext`` imported as ``_``, or ``ngettext`` (tex
 used), or ``gettext_noop`` (a module-level constant, translated with ``_`` where it is shown);
 Django's ``makemessages`` finds them by these names. The site installs its translation functions at
 start-up (``install``); without them, as in the engines' own tests, every sentence stays English.
+
+Sentences that must be written now (a mail's lines) use ``_`` here; sentences kept for any reader to
+read later in their own language (the history) are ``Text`` values of ``baogame.rules.text``, filled
+by the page or mail that shows them. Both mark their templates with the one ``gettext_noop`` below.
 """
 
 from __future__ import annotations
