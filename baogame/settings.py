@@ -144,7 +144,7 @@ TOKEN_API_MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "baogame.headers.PrivateResponseMiddleware",
     "baogame.tokenapi.CSPHeaderMiddleware",
-    "django.middleware.locale.LocaleMiddleware",  # a program may ask for a language too
+    "baogame.tokenapi.TokenLocaleMiddleware",  # a program may ask for a language too (Accept-Language)
     "django.middleware.common.CommonMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]

@@ -19,13 +19,20 @@ millisecond of CPU a request (``manage.py bench_ladder``, rung ``settings``).
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import lru_cache
 from typing import Any, cast
 
 from csp.middleware import CSPMiddleware
 from django.conf import settings
+from django.conf.urls.i18n import is_language_prefix_patterns_used
 from django.core.handlers.base import BaseHandler
 from django.core.handlers.exception import convert_exception_to_response
+from django.core.signals import setting_changed
+from django.dispatch import receiver
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
+from django.middleware.locale import LocaleMiddleware
+from django.utils import translation
+from django.utils.cache import patch_vary_headers
 from django.utils.module_loading import import_string
 
 #: The JSON API's paths (the token and bot pages under /api/ are browser pages).
@@ -80,6 +87,46 @@ class TokenApiMiddleware:
         if token_api_request(request):
             return cast(HttpResponseBase, self.short_chain(request))
         return self.get_response(request)
+
+
+class TokenLocaleMiddleware:
+    """Django's ``LocaleMiddleware`` for the short chain: the language of ``Accept-Language``, looked up
+    once per header value and process, with the same ``Vary`` and ``Content-Language`` on the answer.
+
+    A token request has no cookie (no language cookie), its user is not known before the view (the
+    API authenticates inside it, so a profile's language never applied to it), and the API's paths
+    carry no language prefix. What ``LocaleMiddleware`` does besides (reading the path for a prefix,
+    twice, and the URL map's prefix patterns) gives the same answer for every such request. Were the
+    URL map to use ``i18n_patterns``, or a request its own ``urlconf``, Django's middleware decides.
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
+        self.get_response = get_response
+        self.django = LocaleMiddleware(get_response)
+
+    def __call__(self, request: HttpRequest) -> HttpResponseBase:
+        if hasattr(request, "urlconf") or is_language_prefix_patterns_used(settings.ROOT_URLCONF)[0]:
+            return cast(HttpResponseBase, self.django(request))
+        translation.activate(_accepted_language(request.META.get("HTTP_ACCEPT_LANGUAGE", "")))
+        request.LANGUAGE_CODE = translation.get_language()
+        response = self.get_response(request)
+        patch_vary_headers(response, ("Accept-Language",))
+        response.headers.setdefault("Content-Language", translation.get_language())
+        return response
+
+
+@lru_cache(maxsize=256)
+def _accepted_language(accept: str) -> str:
+    """The language Django picks for a request without a language cookie that sends ``accept``."""
+    request = HttpRequest()
+    request.META["HTTP_ACCEPT_LANGUAGE"] = accept
+    return translation.get_language_from_request(request)
+
+
+@receiver(setting_changed)
+def _languages_changed(*, setting: str, **kwargs: Any) -> None:
+    if setting in {"LANGUAGES", "LANGUAGE_CODE", "LOCALE_PATHS"}:
+        _accepted_language.cache_clear()
 
 
 #: Attributes through which a view or decorator changes a response's policy (django-csp's decorators).

@@ -21,15 +21,15 @@ def fast_password_hashing() -> Iterator[None]:
 
 
 @pytest.fixture(autouse=True)
-def english_outside_requests() -> Iterator[None]:
-    """Every test starts in the site's default language: a request in Chinese leaves its language
-    active in the thread after the answer (Django does not reset it), and code a test calls outside
-    a request (a form, a presenter) would otherwise speak the previous test's language."""
+def english_between_tests() -> Iterator[None]:
+    """Every test starts in the site's default language: a request in another language (a page asked
+    for in Chinese) leaves that language active in the thread, as a request does."""
+    from django.conf import settings
     from django.utils import translation
 
-    translation.activate("en")
+    translation.activate(settings.LANGUAGE_CODE)
     yield
-    translation.deactivate()
+    translation.activate(settings.LANGUAGE_CODE)
 
 
 @pytest.fixture

@@ -111,3 +111,31 @@ def test_a_token_request_creates_no_session_and_sets_no_cookie(users: list, cook
         assert "Set-Cookie" not in response
         assert not response.cookies
     assert not Session.objects.exists()
+
+
+@pytest.mark.parametrize(
+    "accept", ["", "zh-hans", "zh-CN,zh;q=0.9", "fr-CA, zh-Hant;q=0.5", "*", "en-GB;q=x"]
+)
+@pytest.mark.parametrize(
+    "path", ["/api/v1/games/{game}/legal/?limit=1", "/api/v1/games/{game}/legal/?limit=0", "/api/v1/nothing/"]
+)
+def test_a_token_requests_language_is_the_one_djangos_locale_middleware_picks(
+    users: list, accept: str, path: str
+) -> None:
+    """The short chain reads the language from Accept-Language alone (a token request has no cookie and
+    its user is known only inside the view): the same language, ``Content-Language``, ``Vary`` and
+    translated refusal as through the whole chain, whatever the header says, a second time too (the
+    language is remembered per header value)."""
+    game = game_lifecycle.game_create(creator=users[0], engine="baobei", players=2, bots=1)
+    _, raw = api_services.token_create(user=users[0], name="t")
+    url = path.format(game=game.pk)
+    headers: dict[str, Any] = {"HTTP_AUTHORIZATION": f"Bearer {raw}", "HTTP_ACCEPT_LANGUAGE": accept}
+
+    lean = [Client().get(url, **headers) for _ in range(2)]
+    with override_settings(MIDDLEWARE=WHOLE_CHAIN):
+        full = Client().get(url, **headers)
+
+    assert _answer(lean[0]) == _answer(lean[1]) == _answer(full)
+    assert lean[0].wsgi_request.LANGUAGE_CODE == full.wsgi_request.LANGUAGE_CODE
+    expected = "zh-hans" if "zh" in accept.lower() else "en"  # zh-Hant too: Django falls back to zh-hans
+    assert lean[0]["Content-Language"] == expected

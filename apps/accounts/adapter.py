@@ -1,5 +1,6 @@
 """django-allauth's account adapter: a new username may not be a name another player shows as; a
-confirmed address that did not sign anybody in says what to do next."""
+confirmed address that did not sign anybody in says what to do next; account mails (confirmation,
+password reset) speak their recipient's language."""
 
 from __future__ import annotations
 
@@ -7,8 +8,13 @@ from typing import Any
 
 from allauth.account.adapter import DefaultAccountAdapter
 from django import forms
+from django.conf import settings
 from django.contrib import messages
+from django.contrib.auth import get_user_model
+from django.utils import translation
+from django.utils.translation import gettext as _
 
+from .language import LANGUAGE_CODES
 from .names import username_problem
 
 
@@ -20,6 +26,23 @@ class AccountAdapter(DefaultAccountAdapter):
             raise forms.ValidationError(problem, code="display_name_taken")
         return username
 
+    def send_mail(self, template_prefix: str, email: str, context: dict[str, Any]) -> None:
+        """Render and send an account mail in its recipient's language: the one on their profile,
+        else the language of the page they asked from (an account mail always answers its recipient's
+        own request: signing up, adding an address, resetting a password), else English."""
+        with translation.override(self._recipient_language(email, context.get("user"))):
+            super().send_mail(template_prefix, email, context)
+
+    def _recipient_language(self, email: str, user: Any) -> str:
+        if user is None:
+            user = get_user_model().objects.filter(email__iexact=email).select_related("profile").first()
+        profile = getattr(user, "profile", None) if user is not None else None
+        chosen = getattr(profile, "language", "") or ""
+        if chosen in LANGUAGE_CODES:
+            return chosen
+        current = translation.get_language() or ""
+        return current if current in LANGUAGE_CODES else settings.LANGUAGE_CODE
+
     def get_email_verification_redirect_url(self, email_address: Any) -> str:
         """After a confirmation: signed in (the link was opened in the session that signed up), the
         usual page; otherwise the login page, with a message that says why and what to do."""
@@ -27,8 +50,11 @@ class AccountAdapter(DefaultAccountAdapter):
         if not self.request.user.is_authenticated:
             messages.info(
                 self.request,
-                f"{email_address.email} is confirmed. To play, sign in below with your username or this "
-                "address and your password. (Confirming signs you in only in the browser you signed up "
-                "with, within a few hours of signing up.)",
+                _(
+                    "%(email)s is confirmed. To play, sign in below with your username or this address "
+                    "and your password. (Confirming signs you in only in the browser you signed up with, "
+                    "within a few hours of signing up.)"
+                )
+                % {"email": email_address.email},
             )
         return url

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.views.decorators.http import require_POST
@@ -21,3 +23,11 @@ def switch_language(request: HttpRequest) -> HttpResponse:
     if code in LANGUAGE_CODES and request.user.is_authenticated:
         Profile.objects.filter(user=request.user).update(language=code)
     return response
+
+
+def mail_language(user: Any) -> str:
+    """The language of every mail to ``user``: the one on their profile, else the site's default
+    (English). Chosen per recipient, never from the request that caused the mail."""
+    profile = getattr(user, "profile", None) if user is not None else None
+    chosen = getattr(profile, "language", "") or ""
+    return chosen if chosen in LANGUAGE_CODES else settings.LANGUAGE_CODE

@@ -1,17 +1,27 @@
-"""Every API error as ``{"code", "detail"}`` with a fitting HTTP status."""
+"""Every API error as ``{"code", "detail"}`` with a fitting HTTP status.
+
+The ``code`` is a stable English identifier; the ``detail`` is for people, in the request's language:
+the one its ``Accept-Language`` (or a browser session's language) asks for, else the token user's
+profile language, else English. In English it is the refusal's own message; in another language the
+sentence for its code (``apps.games.errortext``).
+"""
 
 from __future__ import annotations
 
+from contextlib import nullcontext
 from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import ObjectDoesNotExist, PermissionDenied, RequestDataTooBig
 from django.http import Http404
+from django.utils import translation
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from apps.accounts.language import LANGUAGE_CODES
 from apps.games.errors import ServiceError
+from apps.games.errortext import code_detail, error_detail
 from baogame.rules.core import RuleError
 
 #: Stable codes for DRF's own exceptions (their ``default_code`` is not always what a client wants).
@@ -41,15 +51,42 @@ def _flatten(errors: Any, path: str = "") -> list[str]:
     return [f"{path}: {errors}" if path and path != "non_field_errors" else str(errors)]
 
 
+def _profile_language(context: dict[str, Any]) -> str | None:
+    """The token user's profile language, when the request named no language of its own.
+
+    A browser session's language is already active (the page middleware put the profile's first); a
+    program's request with a token carries only what its ``Accept-Language`` asks for, if anything.
+    """
+    request = context.get("request")
+    if request is None or request.META.get("HTTP_ACCEPT_LANGUAGE"):
+        return None
+    if request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME):
+        return None
+    user = getattr(request, "_user", None)  # as authenticated (never authenticates again)
+    if user is None or not getattr(user, "is_authenticated", False):
+        return None
+    profile = getattr(user, "profile", None)
+    chosen = getattr(profile, "language", "") or ""
+    return chosen if chosen in LANGUAGE_CODES else None
+
+
 def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
-    """DRF's ``EXCEPTION_HANDLER``: rule and service refusals, DRF errors, 404s, all one shape."""
+    """DRF's ``EXCEPTION_HANDLER``: rule and service refusals, DRF errors, 404s, all one shape, with
+    the ``detail`` in the request's language."""
+    language = _profile_language(context)
+    with translation.override(language) if language else nullcontext():
+        return _handle(exc, context)
+
+
+def _handle(exc: Exception, context: dict[str, Any]) -> Response | None:
     if isinstance(exc, RuleError):
         http_status: int = status.HTTP_400_BAD_REQUEST
         if isinstance(exc, ServiceError):
             http_status = exc.status
-        return Response(exc.to_json(), status=http_status)
+        return Response({"code": exc.code, "detail": error_detail(exc)}, status=http_status)
     if isinstance(exc, RequestDataTooBig):  # Django's own answer would be an HTML 400
-        detail = f"the request body is larger than {settings.DATA_UPLOAD_MAX_MEMORY_SIZE} bytes"
+        english = f"the request body is larger than {settings.DATA_UPLOAD_MAX_MEMORY_SIZE} bytes"
+        detail = code_detail("request_too_large", english)
         return Response({"code": "request_too_large", "detail": detail}, status=413)
     if isinstance(exc, (Http404, ObjectDoesNotExist)):
         exc = exceptions.NotFound()
@@ -63,5 +100,5 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
         lines = _flatten(exc.detail)
         response.data = {"code": code, "detail": "; ".join(lines) or "invalid input", "errors": exc.detail}
     else:
-        response.data = {"code": str(code), "detail": str(exc.detail)}
+        response.data = {"code": str(code), "detail": code_detail(str(code), str(exc.detail))}
     return response

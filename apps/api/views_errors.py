@@ -5,8 +5,11 @@ from __future__ import annotations
 from django.http import HttpRequest, JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 
+from apps.games.errortext import code_detail
+
 
 @csrf_exempt  # nothing is changed here; without this an unknown POST path would answer an HTML 403
 def not_found(request: HttpRequest) -> JsonResponse:
     """Unknown API path: the usual error body."""
-    return JsonResponse({"code": "not_found", "detail": "no such endpoint"}, status=404)
+    detail = code_detail("not_found", "no such endpoint")
+    return JsonResponse({"code": "not_found", "detail": detail}, status=404)

@@ -27,6 +27,10 @@ class EstimateSerializer(serializers.Serializer):
         f"{estimates.SITE_MINIMUM}); model: from the pace model (bench_pace).",
     )
     n = serializers.IntegerField(help_text="The games the figures come from.")
+    sittings = serializers.BooleanField(
+        help_text="The figures count on the table meeting at agreed weekly sittings (the pace model's "
+        "sittings rows: two one-hour sittings a week)."
+    )
     text = serializers.CharField(help_text="The estimate in words, as the pages show it.")
 
 
@@ -51,6 +55,9 @@ class EstimateApi(APIView):
         initial = serializers.IntegerField(required=False, help_text="A custom control's bank, in seconds.")
         increment = serializers.IntegerField(required=False, help_text="A custom control's increment (s).")
         cap = serializers.IntegerField(required=False, help_text="A custom control's cap (s).")
+        sittings = serializers.BooleanField(
+            required=False, default=False, help_text="The table means to meet at agreed weekly sittings."
+        )
 
     @extend_schema(
         operation_id="estimate_retrieve", parameters=[FilterSerializer], responses=EstimateSerializer
@@ -67,5 +74,6 @@ class EstimateApi(APIView):
             control=d["control"],
             options=length_values,
             custom={k: d[k] for k in ("initial", "increment", "cap") if k in d},
+            sittings=d["sittings"],
         )
         return Response(estimate_body(found))

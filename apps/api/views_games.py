@@ -379,9 +379,10 @@ class GameLegalApi(LeanApiView):
     def get(self, request: AuthenticatedRequest, game_id: int) -> Response:
         # The two hottest endpoints (a bot asks this before every move) answer by hand; the output
         # serializers describe the same shapes in the schema (schemathesis checks they agree).
-        filters = self.FilterSerializer(data=request.query_params)
-        filters.is_valid(raise_exception=True)
-        offset, limit = filters.validated_data["offset"], filters.validated_data["limit"]
+        query = self.FilterSerializer.quick(request.query_params) or _parsed(
+            self.FilterSerializer, request.query_params
+        )
+        offset, limit = query["offset"], query["limit"]
         game, seat, version = selectors.game_get_with_my_seat(game_id=game_id, user=request.user)
         if seat is None:
             raise ServiceError("not_seated", "you have no seat in this game", status=403)
@@ -481,17 +482,20 @@ class MoveSubmitApi(LeanApiView):
         responses={201: OutputSerializer, 200: OutputSerializer},
     )
     def post(self, request: AuthenticatedRequest, game_id: int) -> Response:
-        query = self.QuerySerializer(data=request.query_params)
-        query.is_valid(raise_exception=True)
-        legal, fields = query.validated_data["legal"], query.validated_data.get("fields")
+        query = self.QuerySerializer.quick(request.query_params) or _parsed(
+            self.QuerySerializer, request.query_params
+        )
+        legal, fields = query["legal"], query.get("fields")
         # A body that is not a JSON object has no action: "action" is required, as for ``{}``.
-        body = self.InputSerializer(data=request.data if isinstance(request.data, dict) else {})
-        body.is_valid(raise_exception=True)
+        data = request.data if isinstance(request.data, dict) else {}
+        action = _plain_action(data)
+        if action is None:
+            action = _parsed(self.InputSerializer, data)["action"]
         try:
             result = game_pipeline.submit_action(  # Game.DoesNotExist: 404 (exception handler)
                 game_id=game_id,
                 user=request.user,
-                action=body.validated_data["action"],
+                action=action,
                 key=request.headers.get("Idempotency-Key") or None,
             )
         except ServiceError as exc:
@@ -502,6 +506,23 @@ class MoveSubmitApi(LeanApiView):
         seat = result.move.seat if result.move else None
         code = status.HTTP_200_OK if result.replayed else status.HTTP_201_CREATED
         return Response(_move_reply(result, seat, legal, fields), status=code)
+
+
+def _parsed(serializer: type[serializers.Serializer], data: Any) -> dict[str, Any]:
+    """``serializer(data=data)``'s validated data; a ValidationError (400) when it refuses them."""
+    parsed = serializer(data=data)
+    parsed.is_valid(raise_exception=True)
+    return dict(parsed.validated_data)
+
+
+def _plain_action(data: dict[str, Any]) -> dict[str, Any] | None:
+    """The action of a move's body ``{"action": {…}}`` as ``MoveSubmitApi.InputSerializer`` validates it
+    (a ``DictField`` of any values: a copy with string keys), without making the serializer; None when
+    the body is anything else (then the serializer answers, or refuses)."""
+    action = data.get("action")
+    if type(action) is not dict:
+        return None
+    return {str(key): value for key, value in action.items()}
 
 
 def _move_reply(

@@ -7,6 +7,11 @@ every seat a person who answers after a log-normal delay with median 2 h and p90
 clock's banks and standing orders). It answers in milliseconds: a dictionary look-up, or for a custom
 length the nearest named length scaled by the length's size (``baogame.rules.lengths.size``), and for
 a custom control the named control nearest to it. The estimate always says which source it is.
+
+A table that meets to play live (agreed weekly sittings, ``apps.sittings``) is estimated from the pace
+model's sittings rows (``estimate_table_sittings.TABLE``, ``bench_pace --sittings``: two one-hour
+sittings a week, 90 % attendance). A game has such sittings when a check that a higher app registers
+(``register_sittings_check``) says so; the new-game form and the API ask for it with ``sittings``.
 """
 
 from __future__ import annotations
@@ -14,7 +19,7 @@ from __future__ import annotations
 import json
 import math
 import statistics
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
@@ -32,7 +37,8 @@ from . import lengths as game_lengths
 from .clock.controls import DEFAULT_CONTROL, NAMED_CONTROLS, Control, ControlError, control_from
 from .errors import ServiceError
 from .estimate_table import TABLE
-from .models import Game
+from .estimate_table_sittings import TABLE as SITTINGS_TABLE
+from .models import Game, stored_control
 
 #: Finished games with the same settings needed before the site's own record is used.
 SITE_MINIMUM = 20
@@ -40,6 +46,19 @@ SITE_MINIMUM = 20
 SITE_SAMPLE = 500
 SITE = "site"
 MODEL = "model"
+#: Checks, registered by higher apps, of whether a game's table meets at agreed weekly sittings.
+_SITTINGS_CHECKS: list[Callable[[Game], bool]] = []
+
+
+def register_sittings_check(check: Callable[[Game], bool]) -> None:
+    """Let a higher app say whether a game's table meets at agreed weekly sittings (``for_game``)."""
+    if check not in _SITTINGS_CHECKS:
+        _SITTINGS_CHECKS.append(check)
+
+
+def has_sittings(game: Game) -> bool:
+    """Whether the game's table has agreed weekly sittings still to come (a registered check says so)."""
+    return any(check(game) for check in _SITTINGS_CHECKS)
 
 
 @dataclass(frozen=True)
@@ -50,6 +69,7 @@ class Estimate:
     days_p90: float
     source: str
     n: int
+    sittings: bool = False
 
     def to_json(self) -> dict[str, Any]:
         """The API's ``estimate`` object."""
@@ -58,6 +78,7 @@ class Estimate:
             "days_p90": round(self.days_p90, 1),
             "source": self.source,
             "n": self.n,
+            "sittings": self.sittings,
             "text": self.text(),
         }
 
@@ -69,6 +90,15 @@ class Estimate:
                 _(
                     "About %(typical)s (9 games in 10 within %(p90)s): %(n)s games of people with these "
                     "settings have finished on this site."
+                )
+                % words
+            )
+        if self.sittings:
+            return (
+                _(
+                    "About %(typical)s (9 games in 10 within %(p90)s): the pace model's figure for a table "
+                    "meeting at its agreed sittings (two one-hour sittings a week), every seat a person "
+                    "answering a few times a day in between."
                 )
                 % words
             )
@@ -102,9 +132,12 @@ def estimate(
     control: str | Control,
     *,
     options: Mapping[str, Any] | None = None,
+    sittings: bool = False,
 ) -> Estimate:
     """The expected duration of a game of ``game`` at ``players`` seats with the length named ``length``
-    (``custom``: its values in ``options``) and the time control ``control`` (a name or a ``Control``).
+    (``custom``: its values in ``options``) and the time control ``control`` (a name or a ``Control``);
+    ``sittings``: the table meets at agreed weekly sittings (the pace model's sittings rows; the site's
+    own finished games are not told apart by sittings, so they are not used then).
 
     ``ValueError`` for a game, table size or length the game does not have.
     """
@@ -112,10 +145,15 @@ def estimate(
     if not engine.min_players <= players <= engine.max_players:
         raise ValueError(f"{game} takes {engine.min_players}-{engine.max_players} players")
     name = control if isinstance(control, str) else control.name
-    if length != rule_lengths.CUSTOM and name in NAMED_CONTROLS:
+    if length != rule_lengths.CUSTOM and name in NAMED_CONTROLS and not sittings:
         days = site_days(game, players, length, name)
         if len(days) >= SITE_MINIMUM:
             return Estimate(statistics.median(days), _p90(days), SITE, len(days))
+    if sittings:
+        try:
+            return model_estimate(game, players, length, control, options=options, sittings=True)
+        except ValueError:  # no sittings row for these settings: the correspondence figure
+            pass
     return model_estimate(game, players, length, control, options=options)
 
 
@@ -127,8 +165,10 @@ def estimate_for(
     control: str,
     options: Mapping[str, Any] | None = None,
     custom: Mapping[str, int] | None = None,
+    sittings: bool = False,
 ) -> Estimate:
-    """The estimate for settings as a form or the API gives them, refused as game creation refuses them.
+    """The estimate for settings as a form or the API gives them, refused as game creation refuses them
+    (``sittings``: the table means to meet at agreed weekly sittings).
 
     ``length`` None: ``options`` decide (the rules' default when they set nothing); ``custom``: the
     values in ``options``. ``control``: a named control, or ``custom`` with ``custom``'s values
@@ -153,22 +193,34 @@ def estimate_for(
         raise ServiceError(exc.code, str(exc)) from None
     except RuleError as exc:
         raise ServiceError(exc.code, exc.message) from None
-    return estimate(engine, players, name or rule_lengths.CUSTOM, chosen, options=merged)
+    return estimate(engine, players, name or rule_lengths.CUSTOM, chosen, options=merged, sittings=sittings)
 
 
 def for_game(game: Game) -> Estimate:
-    """The estimate for a game's own settings (its length, options and control)."""
+    """The estimate for a game's own settings (its length, options and control) and its table's agreed
+    weekly sittings, if it has any (``has_sittings``)."""
+    control = _own_control(game)
+    sittings = has_sittings(game)
     try:
         return estimate(
             game.engine,
             game.players,
             game.length or rule_lengths.CUSTOM,
-            game.time_control,
+            control,
             options=game.options,
+            sittings=sittings,
         )
     except ValueError:  # a custom length no model row is near: the game's default length instead
         default = game_lengths.default_name(game.engine, game.players)
-        return estimate(game.engine, game.players, default, game.time_control)
+        return estimate(game.engine, game.players, default, control, sittings=sittings)
+
+
+def _own_control(game: Game) -> Control:
+    """The game's own control (during a sitting, the one it goes back to)."""
+    saved = game.live_clock
+    if saved is None:
+        return game.time_control
+    return stored_control(saved["control"], saved["control_values"], saved["weekends_off"])
 
 
 def site_days(game: str, players: int, length: str, control: str) -> list[float]:
@@ -199,33 +251,39 @@ def model_estimate(
     control: str | Control,
     *,
     options: Mapping[str, Any] | None = None,
+    sittings: bool = False,
 ) -> Estimate:
-    """The pace model's expected duration (``estimate_table.TABLE``)."""
+    """The pace model's expected duration (``estimate_table.TABLE``; with ``sittings`` the sittings
+    model's, ``estimate_table_sittings.TABLE``)."""
     name = _nearest_control(control)
+    table = SITTINGS_TABLE if sittings else TABLE
     if length != rule_lengths.CUSTOM:
-        found = TABLE.get((game, players, length, name))
+        found = table.get((game, players, length, name))
         if found is None:
             raise ValueError(f"no pace model row for {game}, {players} players, {length!r}, {name!r}")
         median, p90, _deals, n = found
-        return Estimate(median, p90, MODEL, n)
-    return _custom_length(game, players, name, dict(options or {}))
+        return Estimate(median, p90, MODEL, n, sittings)
+    return _custom_length(game, players, name, dict(options or {}), sittings=sittings)
 
 
-def model_days(game: str, players: int, length: str, control: str) -> float | None:
+def model_days(game: str, players: int, length: str, control: str, *, sittings: bool = False) -> float | None:
     """The model's typical days for named settings (the bench's ``estimate_days``), None without a row."""
-    found = TABLE.get((game, players, length, control))
+    found = (SITTINGS_TABLE if sittings else TABLE).get((game, players, length, control))
     return None if found is None else found[0]
 
 
-def _custom_length(game: str, players: int, control: str, options: dict[str, Any]) -> Estimate:
+def _custom_length(
+    game: str, players: int, control: str, options: dict[str, Any], *, sittings: bool = False
+) -> Estimate:
     """A custom length: the named length nearest in size, scaled by the sizes' ratio."""
     lengths = get_lengths(game)
     if lengths is None:
         raise ValueError(f"{game} has no lengths")
+    table = SITTINGS_TABLE if sittings else TABLE
     wanted = rule_lengths.size(lengths, players=players, options=options)
     rows = []
     for named in lengths.named:
-        found = TABLE.get((game, players, named.name, control))
+        found = table.get((game, players, named.name, control))
         size = rule_lengths.size(lengths, players=players, options=named.options(players))
         if found is not None and size:
             rows.append((size, found))
@@ -233,7 +291,7 @@ def _custom_length(game: str, players: int, control: str, options: dict[str, Any
         raise ValueError(f"no pace model row for a custom length of {game} at {players} players")
     size, (median, p90, _deals, n) = min(rows, key=lambda row: abs(math.log(wanted / row[0])))
     scale = wanted / size
-    return Estimate(median * scale, p90 * scale, MODEL, n)
+    return Estimate(median * scale, p90 * scale, MODEL, n, sittings)
 
 
 def _nearest_control(control: str | Control) -> str:

@@ -307,3 +307,31 @@ def seat_take_back(*, game_id: int, user: User) -> Seat:
             partial(signals.seat_taken_back.send, sender=Game, game_id=game_id, seat=position)
         )
     return seat
+
+
+def seat_stand_in(*, game_id: int, position: int, on: bool) -> bool:
+    """The server's bot starts (``on``) or stops playing a seat whose player missed a sitting and gave
+    the standing order "if I miss a sitting, the bot plays my seat until I arrive" (``Seat.sitting_bot``).
+
+    The table sees the seat as bot-played, exactly like a take-over after absence. Starting needs the
+    order and a seat its player plays now; stopping is for a seat started this way (the caller, the
+    sittings, knows which) and leaves an organiser's hold alone. The absence count is not touched: a
+    missed sitting is no timeout. True if the seat changed.
+    """
+    with transaction.atomic():
+        locked = lock_game(game_id)
+        seat = locked.seats.get(position)
+        if seat is None or seat.user_id is None or seat.is_bot:
+            return False
+        if on:
+            if seat.bot_takeover or not seat.sitting_bot or locked.game.status != Game.Status.ACTIVE:
+                return False
+        elif not seat.bot_takeover or seat.bot_hold:
+            return False
+        seat.bot_takeover = on
+        seat.save(update_fields=["bot_takeover"])
+        if on:
+            scheduling.queue_after_handover(locked)
+        else:
+            scheduling.queue_game_tasks(locked)
+    return True

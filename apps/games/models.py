@@ -68,6 +68,16 @@ def game_name(engine: str, default: str = "") -> str:
     return GAME_NAMES.get(engine, default or engine)  # type: ignore[return-value]
 
 
+def stored_control(name: str, values: dict[str, int] | None, weekends_off: bool) -> Control:
+    """A time control as a game stores it (its name, its seconds, weekends off)."""
+    from .clock.controls import DEFAULT_CONTROL, NAMED_CONTROLS, control_of  # the clock imports models
+
+    if not values:
+        named = NAMED_CONTROLS.get(name, NAMED_CONTROLS[DEFAULT_CONTROL])
+        return dataclasses.replace(named, weekends_off=weekends_off)
+    return control_of(values, name, weekends_off)
+
+
 class Game(models.Model):
     """One game of Bao Bei or Bao Huang. ``state`` is the engine's plain-data state (never shown)."""
 
@@ -123,6 +133,13 @@ class Game(models.Model):
     )
     weekends_off = models.BooleanField(
         default=False, help_text="Banks do not run on Saturdays and Sundays in each player's own time zone."
+    )
+    live_clock = models.JSONField(
+        null=True,
+        blank=True,
+        help_text="While a sitting runs the game on the live control: the game's own control and the banks "
+        "the seats playing live had when they joined (apps.games.clock.live); null otherwise. Every other "
+        "seat's bank runs on the game's own control (Game.seat_control).",
     )
     absent_limit = models.PositiveSmallIntegerField(
         default=3, help_text="Consecutive timeouts after which a bot takes the seat."
@@ -188,12 +205,16 @@ class Game(models.Model):
     @property
     def time_control(self) -> Control:
         """The game's time control (``apps.games.clock.controls``), from its stored seconds."""
-        from .clock.controls import DEFAULT_CONTROL, NAMED_CONTROLS, control_of  # the clock imports models
+        return stored_control(self.control, self.control_values, self.weekends_off)
 
-        if not self.control_values:
-            named = NAMED_CONTROLS.get(self.control, NAMED_CONTROLS[DEFAULT_CONTROL])
-            return dataclasses.replace(named, weekends_off=self.weekends_off)
-        return control_of(self.control_values, self.control, self.weekends_off)
+    def seat_control(self, position: int) -> Control:
+        """The control a seat's bank runs on: the game's control, except during a sitting for a seat that
+        does not play live (its player is absent), which stays on the game's own control, so that a
+        sitting never rushes an absent player (``apps.games.clock.live``)."""
+        saved = self.live_clock
+        if saved is None or str(position) in saved.get("banks", {}):
+            return self.time_control
+        return stored_control(saved["control"], saved["control_values"], saved["weekends_off"])
 
     @property
     def is_over(self) -> bool:
@@ -233,6 +254,10 @@ class Seat(models.Model):
     )
     skip_pluck_windows = models.BooleanField(
         default=False, help_text="Don't wait for me on plucking windows: counts as an immediate pass."
+    )
+    sitting_bot = models.BooleanField(
+        default=False,
+        help_text="Standing order: if I miss a sitting, the bot plays my seat until I arrive.",
     )
     has_orders = models.BooleanField(
         default=False,

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.utils.functional import Promise
-from django.utils.translation import gettext_lazy
+from django.utils.functional import Promise as StrPromise
+from django.utils.translation import gettext_lazy as _
 
 from baogame.rules import orders as rules
 from baogame.rules.baohuang.cards import STRENGTH
@@ -17,12 +17,11 @@ from baogame.rules.registry import get_engine
 from .models import Game, Seat
 from .order_store import listed
 
-StrOrPromise = str | Promise
-
 #: The orders with an on/off switch on the panel, per game.
-SWITCHES: dict[str, tuple[tuple[str, StrOrPromise], ...]] = {
-    "baohuang": (("pass_unbeatable", gettext_lazy("Pass when I cannot beat")),),
-    "baobei": (("end_turn_when_done", gettext_lazy("End my turn when nothing is left to do")),),
+SITTING_BOT = ("sitting_bot", _("If I miss a sitting, the bot plays my seat until I arrive"))
+SWITCHES: dict[str, tuple[tuple[str, str | StrPromise], ...]] = {
+    "baohuang": (("pass_unbeatable", _("Pass when I cannot beat")), SITTING_BOT),
+    "baobei": (("end_turn_when_done", _("End my turn when nothing is left to do")), SITTING_BOT),
 }
 
 

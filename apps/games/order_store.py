@@ -5,9 +5,10 @@ seats that own an open decision right after every move (``pipeline.auto_answer``
 transaction, and applies what the orders give exactly like an answer the player sent. Setting and
 clearing them is ``orders``.
 
-Private: only the owner reads them (``listed``); nothing here is ever told to another seat. Bao Bei's
-"don't wait for me in windows" keeps its own storage (``Seat.skip_pluck_windows``) and is listed here
-as the order ``skip_windows``.
+Private: only the owner reads them (``listed``); nothing here is ever told to another seat. The on/off
+orders that the pipeline does not consult keep their own storage on the seat (``SEAT_SWITCHES``): Bao
+Bei's "don't wait for me in windows" (``Seat.skip_pluck_windows``) and, in both games, "if I miss a
+sitting, the bot plays my seat until I arrive" (``Seat.sitting_bot``, read by the sittings).
 """
 
 from __future__ import annotations
@@ -22,6 +23,12 @@ from .store import LockedGame
 
 Order = dict[str, Any]
 
+#: Orders kept on the seat: kind -> (the games that have it, the seat's field).
+SEAT_SWITCHES: dict[str, tuple[tuple[str, ...], str]] = {
+    "skip_windows": (("baobei",), "skip_pluck_windows"),
+    "sitting_bot": (("baobei", "baohuang"), "sitting_bot"),
+}
+
 def load(seat: Seat) -> list[Order]:
     """The seat's stored orders (those of its current player), as ``baogame.rules.orders`` records."""
     if not seat.has_orders or seat.user_id is None:
@@ -33,7 +40,7 @@ def load(seat: Seat) -> list[Order]:
 def store(seat: Seat, orders: list[Order]) -> None:
     """Replace the seat's stored orders with ``orders`` (``skip_windows`` is not stored here)."""
     StandingOrder.objects.filter(seat=seat).delete()
-    kept = [o for o in orders if o["kind"] != "skip_windows"]
+    kept = [o for o in orders if o["kind"] not in SEAT_SWITCHES]
     if kept and seat.user_id is not None:
         StandingOrder.objects.bulk_create(
             StandingOrder(seat=seat, user_id=seat.user_id, kind=o["kind"], params=o["params"],
@@ -65,8 +72,9 @@ def listed(seat: Seat, state: dict[str, Any] | None, engine: str) -> list[Order]
     held = load(seat)
     if state is not None:
         held = rules.alive(engine, state, seat.position, held)
-    if engine == "baobei" and seat.skip_pluck_windows:
-        held.append({"kind": "skip_windows", "params": {}, "bound": None})
+    for kind, (games, field) in SEAT_SWITCHES.items():
+        if engine in games and getattr(seat, field):
+            held.append({"kind": kind, "params": {}, "bound": None})
     return [{**o, "text": localize(rules.describe_text(o))} for o in held]
 
 

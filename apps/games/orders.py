@@ -19,10 +19,24 @@ from baogame.rules.core import RuleError
 from . import pipeline
 from .errors import ServiceError
 from .models import Game, Seat
-from .order_store import Order, listed, load, store
+from .order_store import SEAT_SWITCHES, Order, listed, load, store
 from .store import LockedGame, lock_game
 
 __all__ = ["Order", "arm", "mine", "revoke"]
+
+
+def _seat_field(engine: str, kind: Any) -> str | None:
+    """The seat's field holding an on/off order kept on the seat (``order_store.SEAT_SWITCHES``)."""
+    field = SEAT_SWITCHES.get(kind) if isinstance(kind, str) else None
+    if field is None or engine not in field[0]:
+        return None
+    return field[1]
+
+
+def _switch(seat: Seat, field: str, value: bool) -> None:
+    if getattr(seat, field) != value:
+        Seat.objects.filter(pk=seat.pk).update(**{field: value})
+        setattr(seat, field, value)
 
 
 def _own_seat(locked: LockedGame, user: User) -> Seat:
@@ -53,9 +67,9 @@ def arm(*, game_id: int, user: User, kind: Any, params: Any = None) -> list[Orde
     with transaction.atomic():
         locked, seat = _lock_to_order(game_id, user)
         engine = locked.game.engine
-        if kind == "skip_windows" and engine == "baobei":
-            Seat.objects.filter(pk=seat.pk).update(skip_pluck_windows=True)
-            seat.skip_pluck_windows = True
+        field = _seat_field(engine, kind)
+        if field is not None:
+            _switch(seat, field, True)
         else:
             store(seat, rules.arm(engine, locked.state, seat.position, load(seat), kind, params))
         pipeline.auto_answer(locked, pipeline.open_decisions(locked))
@@ -70,9 +84,10 @@ def revoke(*, game_id: int, user: User, kind: str | None = None) -> list[Order]:
         engine = locked.game.engine
         if kind is not None and kind not in rules.KINDS.get(engine, ()):
             raise RuleError("unknown_order", f"{engine} has no standing order {str(kind)[:40]!r}")
-        if kind in (None, "skip_windows") and seat.skip_pluck_windows:
-            Seat.objects.filter(pk=seat.pk).update(skip_pluck_windows=False)
-            seat.skip_pluck_windows = False
+        for switch in SEAT_SWITCHES:
+            field = _seat_field(engine, switch)
+            if field is not None and kind in (None, switch):
+                _switch(seat, field, False)
         store(seat, [o for o in load(seat) if kind is not None and o["kind"] != kind])
         return listed(seat, locked.game.state, engine)
 
@@ -92,15 +107,17 @@ def replace(*, game_id: int, user: User, wanted: list[dict[str, Any]]) -> list[O
         locked, seat = _lock_to_order(game_id, user)
         engine = locked.game.engine
         held: list[Order] = []
-        skip = False
+        switches: set[str] = set()
         for item in wanted:
-            if item.get("kind") == "skip_windows" and engine == "baobei":
-                skip = True
+            field = _seat_field(engine, item.get("kind"))
+            if field is not None:
+                switches.add(field)
                 continue
             held = rules.arm(engine, locked.state, seat.position, held, item.get("kind"), item.get("params"))
-        if engine == "baobei" and skip != seat.skip_pluck_windows:
-            Seat.objects.filter(pk=seat.pk).update(skip_pluck_windows=skip)
-            seat.skip_pluck_windows = skip
+        for switch in SEAT_SWITCHES:
+            field = _seat_field(engine, switch)
+            if field is not None:
+                _switch(seat, field, field in switches)
         store(seat, held)
         pipeline.auto_answer(locked, pipeline.open_decisions(locked))
         return listed(seat, locked.game.state, engine)

@@ -218,7 +218,7 @@ def my_clocks(*, user: User, game_ids: list[int]) -> dict[int, dict[str, Any]]:
         if row.game_id not in out:
             out[row.game_id] = {
                 "deadline": row.deadline,
-                "length": decision_length(row.game.time_control, row.timing),
+                "length": decision_length(row.game.seat_control(row.seat), row.timing),
             }
     return out
 
@@ -234,7 +234,7 @@ def game_clock(*, game: Game, viewer: int | None) -> dict[str, Any]:
     active = game.status == Game.Status.ACTIVE
     seats = []
     for seat in sorted(game.seats.all(), key=lambda s: s.position):
-        left, runs_out = banks.shown(seat, control, own=seat.position == viewer)
+        left, runs_out = banks.shown(seat, game.seat_control(seat.position), own=seat.position == viewer)
         seats.append(
             {
                 "seat": seat.position,

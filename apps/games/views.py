@@ -253,7 +253,8 @@ def game_detail(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
     if request.htmx:
         since = request.GET.get("since", "")
         version = selectors.viewer_version(game, seat.position if seat else None)
-        if since == f"{version}-{game.status}":
+        taken = "-bot" if seat is not None and seat.bot_takeover else ""  # handed back: show the form
+        if since == f"{version}-{game.status}{taken}":
             return HttpResponse(status=204)
         return render(request, "games/_board.html", board_context(request, game))
     return render(

@@ -18,9 +18,11 @@ from django.conf import settings
 from django.contrib.auth.models import AnonymousUser, User
 from django.core.mail import send_mail, send_mass_mail
 from django.db import transaction
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.text import slugify
+from django.utils.translation import gettext
 
+from apps.accounts.language import mail_language
 from apps.accounts.models import display_name
 from apps.games import clock as game_clock
 from apps.games import lifecycle as game_lifecycle
@@ -756,18 +758,19 @@ def _offer_detail(offer: SubstituteOffer) -> dict[str, Any]:
 
 def _mail_offer(*, offer_id: int) -> None:
     """Tell the newcomer about the offer, with the link to accept or decline it."""
-    offer = SubstituteOffer.objects.select_related("league", "newcomer").get(pk=offer_id)
+    offer = SubstituteOffer.objects.select_related("league", "newcomer__profile").get(pk=offer_id)
     if not offer.newcomer.email:
         return
     link = f"{settings.SITE_URL.rstrip('/')}{offer.get_absolute_url()}"
-    body = (
-        f"An organiser of {offer.league.name} offers you seat {offer.position} of {offer.game}.\n"
-        f"You play it (and see what it knows) only once you accept: {link}\n"
-    )
+    fields = {"league": offer.league.name, "seat": offer.position, "game": offer.game, "link": link}
+    with translation.override(mail_language(offer.newcomer)):  # the newcomer's language, not the organiser's
+        subject = gettext("[%(league)s] A seat for you") % fields
+        body = gettext(
+            "An organiser of %(league)s offers you seat %(seat)s of %(game)s.\n"
+            "You play it (and see what it knows) only once you accept: %(link)s\n"
+        ) % fields
     try:
-        send_mail(
-            f"[{offer.league.name}] A seat for you", body, settings.DEFAULT_FROM_EMAIL, [offer.newcomer.email]
-        )
+        send_mail(subject, body, settings.DEFAULT_FROM_EMAIL, [offer.newcomer.email])
     except OSError:
         log.warning("substitute offer %s: mail not sent", offer_id)
 
@@ -824,7 +827,8 @@ def _take_offered_seat(*, offer: SubstituteOffer, locked: LockedGame, seat: Seat
     _check_newcomer(league=league, game=game, user=user)
     reliability.seat_changed(seat=seat, previous_id=seat.user_id, newcomer_id=user.pk)
     seat.user, seat.bot_takeover, seat.bot_hold, seat.consecutive_timeouts = user, False, False, 0
-    seat.save(update_fields=["user", "bot_takeover", "bot_hold", "consecutive_timeouts"])
+    seat.sitting_bot = False  # the order was the previous player's: a newcomer starts without orders
+    seat.save(update_fields=["user", "bot_takeover", "bot_hold", "consecutive_timeouts", "sitting_bot"])
     offer.status = SubstituteOffer.Status.ACCEPTED
     offer.save(update_fields=["status", "answered_at"])
     audit(

@@ -20,9 +20,11 @@ from urllib.parse import urlsplit
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
 from icalendar import Calendar, Event
 
+from apps.accounts.language import mail_language
 from apps.games import selectors as game_selectors
 from apps.sittings import ics as sitting_ics
 from apps.sittings.selectors import sittings_for_user
@@ -63,7 +65,7 @@ def feed_get(*, user: User) -> CalendarFeed | None:
 
 def feed_regenerate(*, user: User) -> CalendarFeed:
     """Make the person's calendar address, or a new one that voids the old (which then answers 404)."""
-    feed, _ = CalendarFeed.objects.update_or_create(user=user, defaults={"token": _new_token()})
+    feed, _created = CalendarFeed.objects.update_or_create(user=user, defaults={"token": _new_token()})
     return feed
 
 
@@ -100,8 +102,9 @@ def decision_entries(*, user: User) -> list[Entry]:
         entries.append(
             Entry(
                 uid=f"decision-{game.pk}-{row.seat}-{row.decision_id}@{site}",
-                summary=f"{game}: {what.rstrip('.')}",
-                description=f"{what} Deadline of your decision in {game} ({game.get_engine_display()}).",
+                summary=_("%(game)s: %(decision)s") % {"game": game, "decision": what.rstrip(".。")},
+                description=_("%(decision)s Deadline of your decision in %(game)s (%(kind)s).")
+                % {"decision": what, "game": game, "kind": game.get_engine_display()},
                 starts=row.deadline - ENTRY_LENGTH,
                 ends=row.deadline,
                 url=settings.SITE_URL + game.get_absolute_url(),
@@ -132,13 +135,18 @@ def sitting_entries(*, user: User, now: datetime) -> list[Entry]:
 
 
 def feed_ics(*, user: User, now: datetime | None = None) -> bytes:
-    """The person's calendar as iCalendar bytes (one VEVENT per entry, times in UTC)."""
-    now = now or timezone.now()
+    """The person's calendar as iCalendar bytes (one VEVENT per entry, times in UTC), in their
+    language (a calendar program's fetch carries none of its own)."""
+    with translation.override(mail_language(user)):
+        return _feed_ics(user=user, now=now or timezone.now())
+
+
+def _feed_ics(*, user: User, now: datetime) -> bytes:
     cal = Calendar()
     cal.add("prodid", "-//baogame//deadlines//EN")
     cal.add("version", "2.0")
     cal.add("calscale", "GREGORIAN")
-    cal.add("x-wr-calname", "baogame deadlines")
+    cal.add("x-wr-calname", _("baogame deadlines"))
     cal.add("refresh-interval", timedelta(minutes=15), parameters={"VALUE": "DURATION"})
     entries = decision_entries(user=user)
     for source in _SOURCES:

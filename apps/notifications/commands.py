@@ -13,9 +13,12 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from django.utils.translation import get_language, gettext_noop
+from django.utils.translation import gettext as _
+
 from baogame import jsonlimits
 from baogame.rules import orders
-from baogame.rules.mail import Action, CommandError, MailLanguage, plain
+from baogame.rules.mail import Action, CommandError, MailLanguage, help_lines, normalize, plain, words
 from baogame.rules.registry import get_mail_language
 
 __all__ = [
@@ -32,7 +35,9 @@ def _parse_generic(line: str) -> Action:
     for token in tokens[1:]:
         key, sep, value = token.partition("=")
         if not sep or not key:
-            raise CommandError("malformed_action", f"usage: TYPE key=value …, not {token!r}")
+            raise CommandError(
+                "malformed_action", _("usage: TYPE key=value …, not %(word)s") % {"word": repr(token)}
+            )
         action[key] = int(value) if re.fullmatch(r"-?[0-9]{1,9}", value) else value
     return action
 
@@ -50,8 +55,8 @@ def _view_lines_generic(view: dict[str, Any], seat: int | None, names: Sequence[
 GENERIC = MailLanguage(
     parse=_parse_generic,
     format=_format_generic,
-    summary=(("<type> key=value …", "the action's wire format, e.g. 'play card=3'"),),
-    notation="Commands are the game's actions in its wire format.",
+    summary=(("<type> key=value …", gettext_noop("the action's wire format, e.g. 'play card=3'")),),
+    notation=gettext_noop("Commands are the game's actions in its wire format."),
     view_lines=_view_lines_generic,
 )
 
@@ -63,39 +68,71 @@ def language(engine: str) -> MailLanguage:
 
 
 def notation(engine: str) -> str:
-    """How ``engine``'s commands write positions and cards."""
-    return language(engine).notation
+    """How ``engine``'s commands write positions and cards, in the active language."""
+    return _(language(engine).notation)
+
+
+#: The standing-order commands' words in Chinese (``orders.MAIL_SUMMARY``), read before the orders'
+#: parser sees the line; the game's own words (``过``, ``出`` …) come from its ``MailLanguage.aliases``.
+ORDER_ALIASES: dict[str, str] = {
+    "预设": "orders",
+    "清除": "clear",
+    "自动过": "autopass",
+    "能压就出": "if beats",
+    "自动结束": "end turn auto",
+    "跳过抓牌": "skip windows",
+    "跳过抢牌": "skip windows",
+    "皇位": "offer",
+    "预表态": "declare",
+    "无": "none",
+    "约局": "sitting",
+    "机器人": "bot",
+}
 
 
 def summary(engine: str) -> list[tuple[str, str]]:
-    """The command language of ``engine`` as (example, meaning) pairs, with its standing orders."""
-    pairs = orders.MAIL_SUMMARY.get(engine, ())
-    standing = [(example, f"standing order: {meaning}") for example, meaning in pairs]
-    return [*language(engine).summary, *standing, ('{"type": …}', "any action as a JSON object")]
+    """The command language of ``engine`` as (example, meaning) pairs, with its standing orders, in
+    the active language (a Chinese reader's examples are Chinese commands)."""
+    pairs = help_lines(orders.MAIL_SUMMARY.get(engine, ()))
+    standing = [
+        (example, _("standing order: %(meaning)s") % {"meaning": meaning})
+        for example, meaning in pairs
+    ]
+    return [
+        *help_lines(language(engine).summary),
+        *standing,
+        ('{"type": …}', _("any action as a JSON object")),
+    ]
 
 
 def order_command(*, engine: str, text: str) -> orders.MailOrder | None:
     """The standing-order command of a reply's first line ("autopass on", "pass trick", "play 9 9 if it
-    beats", "orders", …), or None when the line is an action command."""
-    return orders.parse_mail_command(engine, text)
+    beats", "orders", …, or their Chinese words), or None when the line is an action command."""
+    if text.strip().startswith("{"):
+        return None
+    aliases = {**language(engine).aliases, **ORDER_ALIASES}
+    return orders.parse_mail_command(engine, " ".join(words(text, aliases)))
 
 
 def parse_command(*, engine: str, text: str) -> Action:
     """The action a command line stands for (without ``decision_id``); ``CommandError`` if none."""
-    line = text.strip().rstrip(".!;,").strip()
+    line = normalize(text).strip().rstrip(".!;,").strip()
     if not line:
-        raise CommandError("no_command", "no command found in the first line of your reply")
+        raise CommandError("no_command", _("no command found in the first line of your reply"))
     if line.startswith("{"):
         try:
-            action = jsonlimits.loads(line)
+            action = jsonlimits.loads(text.strip().rstrip(".!;,").strip())
         except ValueError:  # not JSON, or nested too deep
-            raise CommandError("malformed_action", "that JSON action does not parse") from None
+            raise CommandError("malformed_action", _("that JSON action does not parse")) from None
         if not isinstance(action, dict):
-            raise CommandError("malformed_action", "an action is a JSON object")
+            raise CommandError("malformed_action", _("an action is a JSON object"))
         return action
     return language(engine).parse(line)
 
 
 def format_command(*, engine: str, action: Action) -> str:
-    """The command line for ``action`` (the inverse of ``parse_command``)."""
-    return language(engine).format({k: v for k, v in action.items() if k not in {"decision_id", "timeout"}})
+    """The command line for ``action`` (the inverse of ``parse_command``), in the active language's
+    command words (``出 K K`` for a Chinese reader, ``play K K`` for an English one)."""
+    mail_language = language(engine)
+    line = mail_language.format({k: v for k, v in action.items() if k not in {"decision_id", "timeout"}})
+    return mail_language.say(line, get_language())

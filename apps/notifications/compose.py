@@ -18,8 +18,10 @@ from datetime import datetime
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.utils import timezone
+from django.utils import formats, timezone
 from django.utils.html import strip_tags
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 
 from apps.games.models import Game, Move
 from apps.games.presenters.common import engine_sentence, name_seats
@@ -36,19 +38,20 @@ log = logging.getLogger(__name__)
 MAX_EVENTS = 40
 MAX_CHOICES = 12
 
+#: What the recipient must decide, by decision kind (a whole sentence).
 DECISION_TEXT = {
-    "setup_peek": "choose the two cards of your display to look at",
-    "turn_action": "start your turn: draw a card or take the discard",
-    "after_draw": "place the card you drew: keep it, discard it or pluck with it",
-    "pluck_window": "a plucking window is open: pluck or pass",
-    "ability": "resolve an ability: use it or decline it",
-    "macaw_decide": "decide whether to swap the two cards your Macaw looked at",
-    "shoebill_place": "place the cards your Shoebill drew",
-    "end_turn": "end your turn, or call BAO",
-    "tribute": "give your tribute",
-    "declare": "answer the emperor offer or the declarations",
-    "turn": "play or pass",
-    "window": "snap or pass",
+    "setup_peek": gettext_lazy("Choose the two cards of your display to look at."),
+    "turn_action": gettext_lazy("Start your turn: draw a card or take the discard."),
+    "after_draw": gettext_lazy("Place the card you drew: keep it, discard it or pluck with it."),
+    "pluck_window": gettext_lazy("A plucking window is open: pluck or pass."),
+    "ability": gettext_lazy("Resolve an ability: use it or decline it."),
+    "macaw_decide": gettext_lazy("Decide whether to swap the two cards your Macaw looked at."),
+    "shoebill_place": gettext_lazy("Place the cards your Shoebill drew."),
+    "end_turn": gettext_lazy("End your turn, or call BAO."),
+    "tribute": gettext_lazy("Give your tribute."),
+    "declare": gettext_lazy("Answer the emperor offer or the declarations."),
+    "turn": gettext_lazy("Play or pass."),
+    "window": gettext_lazy("Snap or pass."),
 }
 
 
@@ -83,7 +86,7 @@ def describe_event_named(engine: str, event: dict[str, Any], names: Sequence[str
 
 def describe_decision(engine: str, decision: dict[str, Any]) -> str:
     """What the recipient must decide, in one sentence."""
-    return DECISION_TEXT.get(decision.get("kind", ""), "make a decision").capitalize() + "."
+    return str(DECISION_TEXT.get(decision.get("kind", ""), _("Make a decision.")))
 
 
 # --- the recipient's view ---------------------------------------------------------------------------
@@ -145,8 +148,13 @@ def choices(game: Game, seat: int) -> list[str]:
     for lines in by_type.values():
         out += lines[:per_type]
         if len(lines) > per_type:
-            out.append(f"… and {len(lines) - per_type} more like these")
+            more = len(lines) - per_type
+            out.append(_("… and %(count)s more like these") % {"count": more})
     return out
+
+
+def _earlier(count: int) -> str:
+    return ngettext("… %(count)s earlier event", "… %(count)s earlier events", count) % {"count": count}
 
 
 def events_since_last_move(game: Game, seat: int) -> list[str]:
@@ -161,7 +169,7 @@ def events_since_last_move(game: Game, seat: int) -> list[str]:
         if visible(event, seat)
     ]
     if len(described) > MAX_EVENTS:
-        described = [f"… {len(described) - MAX_EVENTS} earlier events"] + described[-MAX_EVENTS:]
+        described = [_earlier(len(described) - MAX_EVENTS)] + described[-MAX_EVENTS:]
     return described
 
 
@@ -177,7 +185,7 @@ def events_from(game: Game, seq: int, seat: int) -> list[str]:
         if visible(event, seat)
     ]
     if len(described) > MAX_EVENTS:
-        described = [f"… {len(described) - MAX_EVENTS} earlier events"] + described[-MAX_EVENTS:]
+        described = [_earlier(len(described) - MAX_EVENTS)] + described[-MAX_EVENTS:]
     return described
 
 
@@ -226,19 +234,25 @@ def user_zone(user: AbstractBaseUser) -> zoneinfo.ZoneInfo:
 
 
 def local_time(moment: datetime | None, user: AbstractBaseUser) -> str:
-    """A moment in the user's time zone, e.g. ``Mon 2 Jun 2025, 18:00 (Europe/Paris)``."""
+    """A moment in the user's time zone and the active language's date format, e.g. ``Mon 02 Jun
+    2025, 18:00 (Europe/Paris)`` in English, ``2025年6月2日 周一 18:00（Europe/Paris）`` in Chinese."""
     if moment is None:
-        return "no deadline"
+        return _("no deadline")
     zone = user_zone(user)
     local = timezone.localtime(moment, zone)
-    return f"{local:%a %d %b %Y, %H:%M} ({zone.key})"
+    # Translators: a date in a mail, in Django's date format (docs: "date" template filter).
+    when = formats.date_format(local, _("D d M Y, H:i"))
+    return _("%(when)s (%(zone)s)") % {"when": when, "zone": zone.key}
 
 
 def deadline_text(moment: datetime | None, user: AbstractBaseUser, now: datetime | None = None) -> str:
     """A deadline in a mail: the time in the user's zone and how long was left when the mail was
     written, e.g. ``Mon 02 Jun 2025, 18:00 (Europe/Paris), 2 days 3 h after this mail was sent``."""
     if moment is None:
-        return "no deadline (the clock is stopped)"
-    left = time_left_words((moment - (now or timezone.now())).total_seconds())
-    after = "already due" if left == "due now" else f"{left} after this mail was sent"
-    return f"{local_time(moment, user)}, {after}"
+        return _("no deadline (the clock is stopped)")
+    seconds = (moment - (now or timezone.now())).total_seconds()
+    when = local_time(moment, user)
+    if int(seconds) <= 0:
+        return _("%(when)s, already due") % {"when": when}
+    left = time_left_words(seconds)
+    return _("%(when)s, %(left)s after this mail was sent") % {"when": when, "left": left}

@@ -22,10 +22,13 @@ from allauth.account.models import EmailAddress
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
 
+from apps.accounts.language import mail_language
 from apps.games import orders as game_orders
 from apps.games import selectors as game_selectors
+from apps.games.errortext import code_detail, error_detail
 from apps.games.models import Game
 from apps.games.pipeline import submit_action
 from apps.games.selectors import seat_of
@@ -159,9 +162,12 @@ def inbound_process(*, message: Message) -> InboundResult:
         )
     if error is not None:
         answer = error.code == "reply_expired" and user is not None
-        return _refuse(message_id, user, target, error.code, error.message, answer=answer)
+        with translation.override(mail_language(user)):  # what the answer will say, in their language
+            detail = code_detail(error.code, error.message) if answer else error.message
+        return _refuse(message_id, user, target, error.code, detail, answer=answer)
     assert target is not None and user is not None
-    return _apply(message, message_id, target, user)
+    with translation.override(mail_language(user)):  # a refusal's detail is written for its answer
+        return _apply(message, message_id, target, user)
 
 
 def _expired_target(message: Message) -> tokens.ReplyTarget | None:
@@ -183,7 +189,7 @@ def _apply(message: Message, message_id: str, target: tokens.ReplyTarget, user: 
             user,
             target,
             "reply_expired",
-            "this reply address is no longer valid; answer a newer mail",
+            code_detail("reply_expired", "this reply address is no longer valid; answer a newer mail"),
             answer=True,
         )
     line = mailtext.first_meaningful_line(mailtext.body_text(message))
@@ -208,11 +214,11 @@ def _apply(message: Message, message_id: str, target: tokens.ReplyTarget, user: 
                     game_id=game.pk, user=user, action=action, key=f"mail:{_digest(message_id)}"
                 )
             except RuleError as exc:
-                record.code, record.detail = exc.code, exc.message
+                record.code, record.detail = exc.code, error_detail(exc)
                 record.action = action
                 record.save(update_fields=["code", "detail", "action"])
                 _answer_on_commit(record.pk)
-                return InboundResult("refused", exc.code, exc.message, record.pk, record.action)
+                return InboundResult("refused", exc.code, record.detail, record.pk, record.action)
             record.status, record.action = InboundMessage.Status.APPLIED, action
             record.move_seq = result.move.seq if result.move else None
             record.save(update_fields=["status", "action", "move_seq"])
@@ -231,10 +237,10 @@ def _answer_sitting(
     try:
         sitting_services.answer_latest(game=game, user=user, accept=accept, index=index)
     except RuleError as exc:
-        record.code, record.detail = exc.code, exc.message
+        record.code, record.detail = exc.code, error_detail(exc)
         record.save(update_fields=["code", "detail"])
         _answer_on_commit(record.pk)
-        return InboundResult("refused", exc.code, exc.message, record.pk)
+        return InboundResult("refused", exc.code, record.detail, record.pk)
     record.status = InboundMessage.Status.APPLIED
     record.save(update_fields=["status"])
     _answer_on_commit(record.pk)
@@ -254,8 +260,8 @@ def _order_apply(game: Game, user: User, order: tuple[Any, ...]) -> str:
     else:
         held = game_orders.mine(game=game, user=user)
     if not held:
-        return "You have no standing orders in this game."
-    return "Your standing orders: " + "; ".join(o["text"] for o in held) + "."
+        return _("You have no standing orders in this game.")
+    return _("Your standing orders: %(orders)s.") % {"orders": "; ".join(o["text"] for o in held)}
 
 
 def _with_decision(game: Game, user: User, reply: ReplyAddress, action: dict[str, Any]) -> dict[str, Any]:

@@ -18,8 +18,12 @@ from django.contrib.auth.models import User
 from django.core.mail import EmailMultiAlternatives
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.functional import Promise
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 
+from apps.accounts.language import mail_language
 from apps.games import selectors as game_selectors
 from apps.games.models import Decision, Game
 from apps.games.presenters.timeleft import clock_line
@@ -82,6 +86,7 @@ def compose_mail(
         "summary": commands.summary(engine) if engine else [],
         "notation": commands.notation(engine) if engine else "",
         "reply_to": reply_to,
+        "mail_language": translation.get_language() or settings.LANGUAGE_CODE,
     }
     all_headers = {
         "List-Unsubscribe": f"<{unsubscribe_url}>",
@@ -107,7 +112,13 @@ def _game_name(game: Game) -> str:
 
 def build_message(note: Notification, group: list[int] | None = None) -> EmailMultiAlternatives | None:
     """The mail for a claimed notification (with the ``group`` it takes along), or None when nothing
-    in it applies any more (every decision closed, the seat changed hands)."""
+    in it applies any more (every decision closed, the seat changed hands); written in the
+    recipient's language (``mail_language``), whoever's request caused it."""
+    with translation.override(mail_language(note.user)):
+        return _build_message(note, group)
+
+
+def _build_message(note: Notification, group: list[int] | None) -> EmailMultiAlternatives | None:
     if note.kind == Notification.Kind.DIGEST:
         return _digest_message(note)
     if note.held:
@@ -138,14 +149,19 @@ def build_message(note: Notification, group: list[int] | None = None) -> EmailMu
     if note.kind == Notification.Kind.INVITATION:
         if game.status != Game.Status.OPEN:
             return None
-        context["heading"] = "You are invited to a game"
-        context["intro"] = (
-            f"{game.created_by or 'Someone'} invites you to play {game.get_engine_display()} "
-            f"({game.players} players). Follow the link to take a seat."
-        )
+        context["heading"] = _("You are invited to a game")
+        context["intro"] = ngettext(
+            "%(host)s invites you to play %(game)s (%(players)s player). Follow the link to take a seat.",
+            "%(host)s invites you to play %(game)s (%(players)s players). Follow the link to take a seat.",
+            game.players,
+        ) % {
+            "host": game.created_by or _("Someone"),
+            "game": _(game.get_engine_display()),
+            "players": game.players,
+        }
         return compose_mail(
             user=user,
-            subject=f"{subject_prefix}: you are invited",
+            subject=_("%(prefix)s: you are invited") % {"prefix": subject_prefix},
             template="notification",
             context=context,
             category=note.category,
@@ -165,31 +181,37 @@ def build_message(note: Notification, group: list[int] | None = None) -> EmailMu
         context["choices"] = compose.choices(game, seat)
         if len(open_rows) > 1:
             context["also_open"] = [
-                f"{compose.describe_decision(game.engine, {'kind': row.kind})} "
-                f"Deadline: {compose.deadline_text(row.deadline, user)}"
+                _("%(decision)s Deadline: %(deadline)s")
+                % {
+                    "decision": compose.describe_decision(game.engine, {"kind": row.kind}),
+                    "deadline": compose.deadline_text(row.deadline, user),
+                }
                 for row in open_rows[1:]
             ]
         reminder = note.kind == Notification.Kind.REMINDER
         context["heading"] = (
-            "Reminder: the deadline is near"
+            _("Reminder: the deadline is near")
             if reminder
-            else ("A round has ended; your move" if round_ended else "Your move")
+            else (_("A round has ended; your move") if round_ended else _("Your move"))
         )
-        subject = (
-            f"{subject_prefix}: "
-            + ("reminder, " if reminder else "")
-            + ("round result, " if round_ended else "")
-            + context["decision_text"].rstrip(".")
-        )
+        subject_fields = {"prefix": subject_prefix, "decision": context["decision_text"].rstrip(".。")}
+        if reminder and round_ended:
+            subject = _("%(prefix)s: reminder, round result, %(decision)s") % subject_fields
+        elif reminder:
+            subject = _("%(prefix)s: reminder, %(decision)s") % subject_fields
+        elif round_ended:
+            subject = _("%(prefix)s: round result, %(decision)s") % subject_fields
+        else:
+            subject = _("%(prefix)s: %(decision)s") % subject_fields
         reply_to = reply_address_for(user=user, game=game, decision_id=decision_row.decision_id)
     elif note.kind == Notification.Kind.ROUND_RESULT:
-        context["heading"] = "A round has ended"
-        subject = f"{subject_prefix}: round result"
+        context["heading"] = _("A round has ended")
+        subject = _("%(prefix)s: round result") % {"prefix": subject_prefix}
         reply_to = reply_address_for(user=user, game=game)
     else:  # game result
-        context["heading"] = "The game is over"
+        context["heading"] = _("The game is over")
         context["result"] = _result_lines(game, seat)
-        subject = f"{subject_prefix}: final result"
+        subject = _("%(prefix)s: final result") % {"prefix": subject_prefix}
         reply_to = None
     return compose_mail(
         user=user,
@@ -207,17 +229,26 @@ def _result_lines(game: Game, seat: int | None) -> list[str]:
     names = compose.seat_names(game)
     lines = []
     for row in result.get("standings") or []:
-        you = " (you)" if row.get("seat") == seat else ""
         who = seat_name(names, int(row.get("seat", -1)))
-        lines.append(f"{row.get('position')}. {who}{you}: {row.get('total')}")
+        if row.get("seat") == seat:
+            who = _("%(player)s (you)") % {"player": who}
+        lines.append(f"{row.get('position')}. {who}: {row.get('total')}")
     if not lines and isinstance(result.get("totals"), list):
         for position, total in enumerate(result["totals"]):
-            you = " (you)" if position == seat else ""
-            lines.append(f"{seat_name(names, position)}{you}: {plain(total)}")
+            who = seat_name(names, position)
+            if position == seat:
+                who = _("%(player)s (you)") % {"player": who}
+            lines.append(f"{who}: {plain(total)}")
         winners = [seat_name(names, int(w)) for w in result.get("winners") or []]
-        lines.append(f"Winner{'s' if len(winners) != 1 else ''}: {', '.join(winners) or 'none'}")
+        if winners:
+            lines.append(
+                ngettext("Winner: %(players)s", "Winners: %(players)s", len(winners))
+                % {"players": ", ".join(winners)}
+            )
+        else:
+            lines.append(_("Winners: none"))
     if game.status == Game.Status.ABORTED:
-        lines.append(f"The game was aborted. {game.status_reason}")
+        lines.append(_("The game was aborted. %(reason)s") % {"reason": game.status_reason})
     return lines
 
 
@@ -227,7 +258,7 @@ def _digest_message(note: Notification) -> EmailMultiAlternatives | None:
             user=note.user, status=Notification.Status.QUEUED_DIGEST, created_at__lte=note.created_at
         ).select_related("game")
     )
-    return _summary_message(note.user, queued, heading="Your daily digest", subject="daily digest")
+    return _summary_message(note.user, queued, heading=_("Your daily digest"), quiet=False)
 
 
 def _held_message(note: Notification, group: list[int]) -> EmailMultiAlternatives | None:
@@ -236,14 +267,14 @@ def _held_message(note: Notification, group: list[int]) -> EmailMultiAlternative
     return _summary_message(
         note.user,
         held,
-        heading="While your quiet hours lasted",
-        subject="after your quiet hours",
+        heading=_("While your quiet hours lasted"),
+        quiet=True,
         category=note.category,
     )
 
 
 def _summary_message(
-    user: User, queued: list[Notification], *, heading: str, subject: str, category: str = Category.DIGEST
+    user: User, queued: list[Notification], *, heading: str, quiet: bool, category: str = Category.DIGEST
 ) -> EmailMultiAlternatives | None:
     """A digest-like mail: every game waiting for ``user`` now, and the news among ``queued``."""
     waiting = []
@@ -261,7 +292,7 @@ def _summary_message(
             }
         )
     news = [
-        f"{_game_name(n.game)}: {n.get_kind_display().lower()}"
+        _("%(game)s: %(kind)s") % {"game": _game_name(n.game), "kind": NEWS_KINDS.get(n.kind, n.kind)}
         for n in queued
         if n.game is not None
         and (
@@ -271,21 +302,49 @@ def _summary_message(
     ]
     if not waiting and not news:
         return None
+    fields = {"count": len(waiting)}
+    subject = (
+        ngettext(
+            "[baogame] after your quiet hours: %(count)s game waiting for you",
+            "[baogame] after your quiet hours: %(count)s games waiting for you",
+            len(waiting),
+        )
+        if quiet
+        else ngettext(
+            "[baogame] daily digest: %(count)s game waiting for you",
+            "[baogame] daily digest: %(count)s games waiting for you",
+            len(waiting),
+        )
+    ) % fields
     return compose_mail(
         user=user,
-        subject=f"[baogame] {subject}: {len(waiting)} game(s) waiting for you",
+        subject=subject,
         template="digest",
         context={"waiting": waiting, "news": news, "heading": heading},
         category=category,
     )
 
 
+#: What a digest's news line calls each kind of notification.
+NEWS_KINDS: dict[str, Promise] = {
+    Notification.Kind.ROUND_RESULT: gettext_lazy("round result"),
+    Notification.Kind.GAME_RESULT: gettext_lazy("game result"),
+    Notification.Kind.INVITATION: gettext_lazy("invitation"),
+}
+
+
 def answer_message(record: InboundMessage) -> EmailMultiAlternatives | None:
     """The answer to a processed inbound mail: what its command did, or why it was refused, with the
-    sender's view now and a fresh reply address; None when there is nobody to answer."""
+    sender's view now and a fresh reply address; None when there is nobody to answer. Written in the
+    sender's language (``mail_language``), whichever language their command was in."""
     user, game = record.user, record.game
     if user is None or game is None or not user.email:
         return None
+    with translation.override(mail_language(user)):
+        return _answer_message(record, user, game)
+
+
+def _answer_message(record: InboundMessage, user: User, game: Game) -> EmailMultiAlternatives:
     seat = seat_of(game, user)
     position = seat.position if seat is not None else None
     context: dict[str, Any] = {
@@ -299,11 +358,11 @@ def answer_message(record: InboundMessage) -> EmailMultiAlternatives | None:
     }
     if record.status == InboundMessage.Status.APPLIED and position is not None:
         seq = record.move_seq
-        context["heading"] = "Done"
+        context["heading"] = _("Done")
         # Your move, then what the others (bots included) did after it, in order.
         context["events"] = compose.events_from(game, seq, position) if seq is not None else []
     else:
-        context["heading"] = "Your command was refused"
+        context["heading"] = _("Your command was refused")
     if position is not None:
         context["view"] = compose.view_lines(game, position)
         decision = compose.open_decision(game, position)
@@ -319,10 +378,15 @@ def answer_message(record: InboundMessage) -> EmailMultiAlternatives | None:
         else (record.reply_address.decision_id)
     )
     reply_to = reply_address_for(user=user, game=game, decision_id=bound) if not game.is_over else None
-    verb = "done" if context["applied"] else f"refused ({record.code})"
+    fields = {"game": game, "command": record.command or _("(no command)"), "code": record.code}
+    subject = (
+        _("[baogame] %(game)s: done: %(command)s")
+        if context["applied"]
+        else _("[baogame] %(game)s: refused (%(code)s): %(command)s")
+    ) % fields
     return compose_mail(
         user=user,
-        subject=f"[baogame] {game}: {verb}: {record.command or '(no command)'}"[:200],
+        subject=subject[:200],
         template="answer",
         context=context,
         category=Category.TURN,

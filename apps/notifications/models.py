@@ -5,28 +5,29 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 
 class Category(models.TextChoices):
     """What a mail is about; each category has its own preference and unsubscribe link."""
 
-    TURN = "turn", "Your turn"
-    PLUCK = "pluck", "Plucking windows"
-    ABILITY = "ability", "Abilities to resolve"
-    SETUP = "setup", "Setup peek"
-    TRIBUTE = "tribute", "Tribute"
-    DECLARE = "declare", "Emperor offer and declarations"
-    REMINDER = "reminder", "Reminders before a deadline"
-    RESULTS = "results", "Round and game results"
-    INVITATION = "invitation", "Invitations"
-    LEAGUE = "league", "League news"
-    DIGEST = "digest", "Daily digest"
+    TURN = "turn", _("Your turn")
+    PLUCK = "pluck", _("Plucking windows")
+    ABILITY = "ability", _("Abilities to resolve")
+    SETUP = "setup", _("Setup peek")
+    TRIBUTE = "tribute", _("Tribute")
+    DECLARE = "declare", _("Emperor offer and declarations")
+    REMINDER = "reminder", _("Reminders before a deadline")
+    RESULTS = "results", _("Round and game results")
+    INVITATION = "invitation", _("Invitations")
+    LEAGUE = "league", _("League news")
+    DIGEST = "digest", _("Daily digest")
 
 
 class Mode(models.TextChoices):
-    IMMEDIATE = "immediate", "Immediately"
-    DIGEST = "digest", "Daily digest"
-    OFF = "off", "Off"
+    IMMEDIATE = "immediate", _("Immediately")
+    DIGEST = "digest", _("Daily digest")
+    OFF = "off", _("Off")
 
 
 class MailSettings(models.Model):

@@ -46,9 +46,20 @@ def _wants(user: User, game: Game | None, category: str) -> str:
     profile = getattr(user, "profile", None)
     if profile is not None and profile.is_bot_account:
         return Mode.OFF
-    if game is not None and game.control == "live" and not prefs.live_games:
+    if game is not None and _plays_live(user, game) and not prefs.live_games:
         return Mode.OFF
     return prefs.mode_for(category)
+
+
+def _plays_live(user: User, game: Game) -> bool:
+    """Whether the user plays this game at live speed: a live game, except, during a sitting, for a
+    player who is not at the table (their seat runs on the game's own control: they are mailed)."""
+    if game.control != "live":
+        return False
+    if game.live_clock is None:
+        return True
+    position = next((s.position for s in game.seats.all() if s.user_id == user.pk), None)
+    return position is None or str(position) in game.live_clock.get("banks", {})
 
 
 def notification_create(

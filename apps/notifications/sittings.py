@@ -8,8 +8,10 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.dispatch import receiver
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
 
+from apps.accounts.language import mail_language
 from apps.sittings import ics
 from apps.sittings.models import Sitting, SittingReminder
 from apps.sittings.signals import sitting_message
@@ -33,13 +35,27 @@ def on_sitting_message(
     category = Category.INVITATION if invitation else Category.REMINDER
     if mode_for(user, category, "mail") == OFF:
         return
+    with translation.override(mail_language(user)):  # the recipient's language, not the request's
+        _send_sitting_mail(
+            sitting=sitting, user=user, series=series, invitation=invitation, category=category
+        )
+
+
+def _send_sitting_mail(
+    *, sitting: Sitting, user: Any, series: list[Sitting], invitation: bool, category: str
+) -> None:
     game = sitting.game
     zone = user_zone(user)
     times = [
-        f"{local_time(s.starts_at, user)} to {timezone.localtime(s.ends_at, zone):%H:%M}" for s in series
+        _("%(start)s to %(end)s")
+        % {"start": local_time(s.starts_at, user), "end": f"{timezone.localtime(s.ends_at, zone):%H:%M}"}
+        for s in series
     ]
-    subject = f"[baogame] {game}: " + (
-        "sitting agreed" if invitation else f"the sitting starts at {local_time(sitting.starts_at, user)}"
+    subject = (
+        _("[baogame] %(game)s: sitting agreed") % {"game": game}
+        if invitation
+        else _("[baogame] %(game)s: the sitting starts at %(when)s")
+        % {"game": game, "when": local_time(sitting.starts_at, user)}
     )
     message = compose_mail(
         user=user,

@@ -3,11 +3,20 @@
 ``advance`` moves every sitting whose time has come (the beat every minute, and each panel poll for its
 own game, so the table never waits for the beat). Starting and ending tell the higher apps and the
 game's clock through ``sitting_started`` / ``sitting_ended`` (sent after commit).
+
+Absence: the players at the table when a sitting starts play on the live control; one who comes later
+joins the moment their page asks the server (``arrive``). A player not there ``ABSENCE_GRACE`` after the
+start is absent: their seat goes on as in correspondence (their standing orders, then their own bank at
+the correspondence rate), and nobody waits for them beyond that bank. A player who gave the standing
+order "if I miss a sitting, the bot plays my seat until I arrive" (``Seat.sitting_bot``) has their seat
+played by the bot from then on, shown to the table like any take-over, and handed back the moment they
+arrive or the sitting ends (``Sitting.stand_ins``). Missing a sitting costs nothing else: no timeout is
+counted, no other bank changes.
 """
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 from functools import partial
 
 from django.contrib.auth.models import User
@@ -15,24 +24,55 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from apps.games import lifecycle as game_lifecycle
 from apps.games.clock import live
 from apps.games.errors import ServiceError
-from apps.games.models import Game
+from apps.games.models import Game, Seat
 from baogame.celery import publish
 
 from . import selectors
 from .models import Sitting
 from .signals import sitting_ended, sitting_started
 
+#: How long after a sitting's start a player who has not arrived counts as absent (two polls of a page
+#: opened a little late, and a minute to spare; short enough that nobody waits long).
+ABSENCE_GRACE = timedelta(minutes=2)
+
+
+def _hand_back(sitting: Sitting, positions: list[int]) -> None:
+    for position in positions:
+        game_lifecycle.seat_stand_in(game_id=sitting.game_id, position=position, on=False)
+    sitting.stand_ins = [p for p in sitting.stand_ins if p not in positions]
+
+
+def _stand_in_absent(sitting: Sitting, *, now: datetime) -> bool:
+    """After the grace period, the bot plays the absent seats whose player asked for it; True if any."""
+    if sitting.saved_clock is None or sitting.starts_at + ABSENCE_GRACE > now:
+        return False
+    joined = {int(p) for p in sitting.saved_clock["banks"]} | set(sitting.stand_ins)
+    present = selectors.present_seats(game=sitting.game, now=now)
+    humans = selectors.human_seats(sitting.game)
+    asked = Seat.objects.filter(game_id=sitting.game_id, sitting_bot=True, bot_takeover=False, bot="")
+    added = [
+        position
+        for position in sorted(asked.values_list("position", flat=True))
+        if position in humans
+        and position not in joined | present
+        and game_lifecycle.seat_stand_in(game_id=sitting.game_id, position=position, on=True)
+    ]
+    sitting.stand_ins = sorted({*sitting.stand_ins, *added})
+    return bool(added)
+
 
 def _finish(sitting: Sitting, *, now: datetime, early: bool) -> None:
+    _hand_back(sitting, list(sitting.stand_ins))
     if sitting.saved_clock is not None:
         live.live_end(game_id=sitting.game_id, saved=sitting.saved_clock, now=now)
     sitting.status = Sitting.Status.ENDED
     sitting.ended_at = now
     if early:
         sitting.ends_at = now
-    sitting.save(update_fields=["status", "ended_at", "ends_at"])
+    sitting.save(update_fields=["status", "ended_at", "ends_at", "stand_ins"])
     transaction.on_commit(partial(sitting_ended.send, Sitting, sitting=sitting))
 
 
@@ -58,6 +98,21 @@ def advance(*, now: datetime | None = None, game: Game | None = None) -> int:
             transaction.on_commit(partial(sitting_started.send, Sitting, sitting=sitting))
             transaction.on_commit(partial(publish, "apps.sittings.tasks.send_starting", (sitting.pk,)))
         changed += 1
+    return changed + _absences(now=now, game=game)
+
+
+def _absences(*, now: datetime, game: Game | None) -> int:
+    """Sittings under way past their grace period in which the bot took an absent seat now."""
+    rows = Sitting.objects.select_for_update(skip_locked=True).filter(
+        status=Sitting.Status.LIVE, starts_at__lte=now - ABSENCE_GRACE, ends_at__gt=now
+    )
+    if game is not None:
+        rows = rows.filter(game=game)
+    changed = 0
+    for sitting in rows.select_related("game").order_by("starts_at"):
+        if _stand_in_absent(sitting, now=now):
+            sitting.save(update_fields=["stand_ins"])
+            changed += 1
     return changed
 
 
@@ -74,10 +129,12 @@ def arrive(*, game: Game, position: int, now: datetime | None = None) -> bool:
     sitting = Sitting.objects.select_for_update().get(pk=current.pk)
     if sitting.saved_clock is None or str(position) in sitting.saved_clock["banks"]:
         return False
+    if position in sitting.stand_ins:  # the bot played the seat while its player was away: handed back
+        _hand_back(sitting, [position])
     sitting.saved_clock = live.live_begin(
         game_id=game.pk, present={position}, now=now, saved=sitting.saved_clock
     )
-    sitting.save(update_fields=["saved_clock"])
+    sitting.save(update_fields=["saved_clock", "stand_ins"])
     return True
 
 

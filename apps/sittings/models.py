@@ -109,6 +109,12 @@ class Sitting(models.Model):
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.SCHEDULED, db_index=True)
     ended_at = models.DateTimeField(null=True, blank=True, help_text="When it really ended (early or late).")
     end_votes = models.JSONField(default=list, blank=True, help_text="Seats that asked to end it early.")
+    stand_ins = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="Seats the bot plays because their player missed the sitting and asked for it (standing "
+        "order sitting_bot); handed back on arrival or when the sitting ends.",
+    )
     saved_clock = models.JSONField(
         null=True,
         blank=True,

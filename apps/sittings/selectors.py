@@ -22,6 +22,9 @@ from .models import ProposedTime, SeatPresence, Sitting, SittingProposal
 PRESENCE_WINDOW = timedelta(seconds=30)
 #: How long an "everyone is here: play now" offer waits for answers.
 AD_HOC_OFFER_LIFE = timedelta(minutes=5)
+#: "Everyone is here: play now" needs at least this many people at the table: one person among bots
+#: plays at the bots' speed already, with nobody to meet.
+PLAY_NOW_PEOPLE = 2
 
 
 def _human_seat_rows(game: Game) -> list[Seat]:
@@ -73,6 +76,19 @@ def current_sitting(*, game: Game, now: datetime | None = None) -> Sitting | Non
         .exclude(status__in=[Sitting.Status.ENDED, Sitting.Status.CANCELLED])
         .order_by("starts_at")
         .first()
+    )
+
+
+def has_weekly_sittings(game: Game, now: datetime | None = None) -> bool:
+    """Whether the table has agreed a weekly series of sittings with one still to come (the game's
+    duration estimate counts on them)."""
+    now = now or timezone.now()
+    return (
+        Sitting.objects.filter(
+            game=game, kind=Sitting.Kind.AGREED, ends_at__gt=now, proposal__recurrence__isnull=False
+        )
+        .exclude(status__in=[Sitting.Status.ENDED, Sitting.Status.CANCELLED])
+        .exists()
     )
 
 
@@ -189,6 +205,7 @@ def panel(*, game: Game, user: User | AnonymousUser | None, now: datetime | None
         my_seat=seat,
         may_propose=not game.is_over,
         offer_play_now=everyone
+        and len(rows) >= PLAY_NOW_PEOPLE
         and seat is not None
         and current is None
         and not game.is_over

@@ -249,6 +249,8 @@ def ad_hoc_offer(*, game: Game, user: User, now: datetime | None = None) -> Sitt
     _refuse_over(game)
     if selectors.current_sitting(game=game, now=now) is not None:
         raise ServiceError("sitting_under_way", "a sitting is already under way", 409)
+    if len(selectors.human_seats(game)) < selectors.PLAY_NOW_PEOPLE:
+        raise ServiceError("no_one_to_meet", "playing now needs at least two people at the table", 409)
     if not selectors.everyone_here(game=game, now=now):
         raise ServiceError("not_everyone_here", "every player must have the game page open", 409)
     with transaction.atomic():

@@ -27,8 +27,10 @@ from django.core.mail import send_mail
 from django.db import IntegrityError, transaction
 from django.db.models import F, Q
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext
 
+from apps.accounts.language import mail_language
 from apps.games.models import Game, Move
 from apps.notifications import outbox
 from apps.notifications.models import Category
@@ -284,11 +286,10 @@ def endpoint_disable(*, endpoint: WebhookEndpoint, reason: str) -> None:
     user = endpoint.user
     if user.email:
         page = settings.SITE_URL + reverse("webhooks:list")
-        send_mail(
-            "Your baogame webhook was switched off",
-            f"We stopped sending events to {endpoint.url}: {reason}.\n\n"
-            f"Fix the receiver, then switch it on again at {page}\n",
-            None,
-            [user.email],
-            fail_silently=True,
-        )
+        with translation.override(mail_language(user)):  # the owner's language
+            subject = gettext("Your baogame webhook was switched off")
+            body = gettext(
+                "We stopped sending events to %(url)s: %(reason)s.\n\n"
+                "Fix the receiver, then switch it on again at %(page)s\n"
+            ) % {"url": endpoint.url, "reason": reason, "page": page}
+        send_mail(subject, body, None, [user.email], fail_silently=True)

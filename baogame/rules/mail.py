@@ -16,13 +16,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .core import RuleError
+from .i18n import gettext as _
 
 Action = dict[str, Any]
 
 
 class CommandError(RuleError):
     """A line that is not a command of the game (codes: ``no_command``, ``unknown_command``,
-    ``malformed_action``)."""
+    ``malformed_action``). Its message is written in the active language (the mail's reader's)."""
+
+    localized = True
 
 
 @dataclass(frozen=True)
@@ -45,6 +48,81 @@ class MailLanguage:
     #: ``(round-end event, seat, names)`` -> the round's result as text lines (outcome, scores,
     #: totals); None: the event's one sentence says it all.
     result_lines: Callable[[dict[str, Any], int | None, Sequence[str]], list[str]] | None = None
+    #: The other language's words for the commands' words (``过`` -> ``pass``): ``words`` reads them.
+    aliases: Mapping[str, str] = field(default_factory=dict)
+    #: Language code -> (English words, their words) pairs: a command line as that language writes it
+    #: (``say``); every pair must read back through ``aliases``.
+    spoken: Mapping[str, Sequence[tuple[str, str]]] = field(default_factory=dict)
+
+    def say(self, line: str, language: str | None) -> str:
+        """The command ``line`` in ``language``'s words (cards, numbers and JSON unchanged)."""
+        pairs = self.spoken.get((language or "").lower())
+        if not pairs or line.lstrip().startswith("{"):
+            return line
+        return say(line, pairs)
+
+
+def say(line: str, pairs: Sequence[tuple[str, str]]) -> str:
+    """``line`` with each English phrase of ``pairs`` (whole words, the longest first) replaced."""
+    phrases = sorted(((english.split(), theirs) for english, theirs in pairs), key=lambda p: -len(p[0]))
+    tokens, out, i = line.split(), [], 0
+    while i < len(tokens):
+        for english, theirs in phrases:
+            if [t.lower() for t in tokens[i : i + len(english)]] == english:
+                out.append(theirs)
+                i += len(english)
+                break
+        else:
+            out.append(tokens[i])
+            i += 1
+    return " ".join(out)
+
+
+def heard(pairs: Sequence[tuple[str, str]]) -> dict[str, str]:
+    """The reading side of ``MailLanguage.spoken``'s pairs: their word -> the English words."""
+    return {theirs: english for english, theirs in pairs}
+
+
+#: Words every game (and the sitting and standing-order commands) reads in Chinese too. Card codes,
+#: numbers and positions are written the same in both languages.
+COMMON_ALIASES: Mapping[str, str] = {
+    "过": "pass",
+    "不要": "pass",
+    "留": "keep",
+    "留下": "keep",
+    "是": "yes",
+    "好": "yes",
+    "否": "no",
+    "不": "no",
+    "开": "on",
+    "关": "off",
+}
+
+# A Chinese word written against a card code or a number ("出K K", "看2 3") is two words.
+_HAN, _LATIN = r"[\u3400-\u9fff]", r"[0-9A-Za-z*.\-]"
+_SCRIPT_CHANGE = re.compile(f"(?<={_HAN})(?={_LATIN})|(?<={_LATIN})(?={_HAN})")
+#: Full-width punctuation a Chinese keyboard types, as its ASCII twin (a comma separates cards).
+_FULL_WIDTH = str.maketrans({"，": ",", "、": ",", "。": ".", "！": "!", "；": ";", "：": ":", "．": "."})
+
+
+def normalize(line: str) -> str:
+    """``line`` with full-width punctuation as ASCII (what a Chinese keyboard types)."""
+    return line.translate(_FULL_WIDTH)
+
+
+def words(line: str, aliases: Mapping[str, str] = COMMON_ALIASES) -> list[str]:
+    """The words of a command line, each Chinese command word as its English one (``过`` -> ``pass``).
+
+    Commas separate words like spaces; a Chinese word glued to a card code or number is split off
+    from it. Other words are left as written (the parsers decide about case).
+    """
+    text = _SCRIPT_CHANGE.sub(" ", normalize(line).replace(",", " "))
+    return " ".join(aliases.get(word, aliases.get(word.lower(), word)) for word in text.split()).split()
+
+
+def help_lines(summary: Sequence[tuple[str, str]]) -> list[tuple[str, str]]:
+    """``summary``'s (example, meaning) pairs in the active language (examples are commands too)."""
+    return [(_(example), _(meaning)) for example, meaning in summary]
 
 
 # ASCII digits only, and few of them: "²" passes str.isdigit but not int(), and int() refuses
@@ -55,14 +133,17 @@ _NUMBER = re.compile(r"^[0-9]{1,3}$")
 def number(token: str, what: str) -> int:
     """``token`` as a small number; ``CommandError`` naming ``what`` it should be otherwise."""
     if not _NUMBER.match(token):
-        raise CommandError("malformed_action", f"{what} must be a number, not {token[:20]!r}")
+        raise CommandError(
+            "malformed_action",
+            _("%(what)s must be a number, not %(token)s") % {"what": what, "token": repr(token[:20])},
+        )
     return int(token)
 
 
 def count(args: list[str], n: int, usage: str) -> None:
     """``CommandError`` showing ``usage`` unless there are exactly ``n`` arguments."""
     if len(args) != n:
-        raise CommandError("malformed_action", f"usage: {usage}")
+        raise CommandError("malformed_action", _("usage: %(usage)s") % {"usage": usage})
 
 
 def plain(value: Any) -> str:
@@ -80,12 +161,18 @@ def totals_text(totals: Any, seat: int | None, names: Sequence[str]) -> str:
     shown as ``plain`` shows it."""
     if not isinstance(totals, list):
         return plain(totals)
-    return ", ".join(
-        f"{'You' if s == seat else (names[s] if s < len(names) else f'Seat {s}')} {plain(total)}"
-        for s, total in enumerate(totals)
-    )
+    return ", ".join(f"{player_name(names, s, seat)} {plain(total)}" for s, total in enumerate(totals))
+
+
+def player_name(names: Sequence[str], seat: int, reader: int | None = None) -> str:
+    """A player as a mail names them: ``You`` for the mail's reader, their label, else ``Seat 2``."""
+    if seat == reader:
+        return _("You")
+    return names[seat] if 0 <= seat < len(names) else _("Seat %(seat)s") % {"seat": seat}
 
 
 def seat_name(names: Sequence[str], seat: int) -> str:
     """A player's label with their seat number (the mail's commands use seat numbers)."""
-    return f"{names[seat]} (seat {seat})" if 0 <= seat < len(names) else f"Seat {seat}"
+    if 0 <= seat < len(names):
+        return _("%(name)s (seat %(seat)s)") % {"name": names[seat], "seat": seat}
+    return _("Seat %(seat)s") % {"seat": seat}

@@ -29,6 +29,12 @@ Kinds (Bao Bei, ``baobei.md``):
 - ``skip_windows`` — "don't wait for me in windows": a plucking window (BB-20.2, BB-24) is passed.
   Persistent.
 
+Kind of both games:
+
+- ``sitting_bot`` — "if I miss a sitting, the bot plays my seat until I arrive": answers no decision
+  itself; the sittings hand an absent seat that gave it to the bot after a sitting's grace period and
+  back the moment its player arrives. Persistent.
+
 An order that has become illegal (its trick or deal is over, the cards left the hand, the answer is
 not one the seat may give) is dropped, and the player is asked as usual.
 """
@@ -42,7 +48,7 @@ from .baohuang.cards import sort_cards, to_counts
 from .baohuang.combos import beats, is_combination, plays
 from .baohuang.legal import decision_actions
 from .core import RuleError
-from .text import Text, render, text
+from .text import Text, gettext_noop, render, text
 from .text import gettext_noop as _
 
 Order = dict[str, Any]
@@ -51,11 +57,11 @@ State = dict[str, Any]
 
 #: Every kind of each game, in the order in which ``standing_answer`` consults them.
 KINDS: dict[str, tuple[str, ...]] = {
-    "baohuang": ("play_if_beats", "pass_trick", "pass_unbeatable", "offer", "declare"),
-    "baobei": ("end_turn_when_done", "skip_windows"),
+    "baohuang": ("play_if_beats", "pass_trick", "pass_unbeatable", "offer", "declare", "sitting_bot"),
+    "baobei": ("end_turn_when_done", "skip_windows", "sitting_bot"),
 }
 #: Kinds that last until the player revokes them.
-PERSISTENT = frozenset({"pass_unbeatable", "end_turn_when_done", "skip_windows"})
+PERSISTENT = frozenset({"pass_unbeatable", "end_turn_when_done", "skip_windows", "sitting_bot"})
 #: Kinds bound to the trick in which they are armed (BH-12.7 ends them).
 TRICK_KINDS = frozenset({"pass_trick", "play_if_beats"})
 #: Kinds bound to one deal (the current one, or the next once its question has been answered).
@@ -289,31 +295,59 @@ def describe_text(order: Order) -> Text:  # noqa: PLR0911 - one line per kind
         return text(_("end my turn when nothing is left to do"))
     if kind == "skip_windows":
         return text(_("don't wait for me in windows"))
+    if kind == "sitting_bot":
+        return text(_("if I miss a sitting, the bot plays my seat until I arrive"))
     return text("%(kind)s", kind=kind)  # an unknown kind: its name as it is
 
 
 # --- mail replies ------------------------------------------------------------------------------------------
 
-_LIST = ("orders / orders clear", "list / clear my standing orders")
-#: The order commands of a mail reply, as (example, meaning) pairs for the mails' help lines.
+_LIST = (gettext_noop("orders / orders clear"), gettext_noop("list / clear my standing orders"))
+_SITTING_BOT = (
+    gettext_noop("sitting bot on / sitting bot off"),
+    gettext_noop("if I miss a sitting, the bot plays my seat until I arrive"),
+)
+#: The order commands of a mail reply, as (example, meaning) pairs for the mails' help lines (marked
+#: for the catalogue: the mails show them in the reader's language).
 MAIL_SUMMARY: dict[str, tuple[tuple[str, str], ...]] = {
     "baohuang": (
-        ("autopass on / autopass off", "pass when I cannot beat (others may notice an instant pass)"),
-        ("pass trick", "pass to the end of this trick"),
-        ("play 9 9 if it beats", "at my turn in this trick play these if they beat, else ask me"),
-        ("offer keep / offer pass", "answer the emperor offer ahead"),
-        ("declare none / declare pledge / declare alone", "answer the declaration ahead"),
+        (
+            gettext_noop("autopass on / autopass off"),
+            gettext_noop("pass when I cannot beat (others may notice an instant pass)"),
+        ),
+        (gettext_noop("pass trick"), gettext_noop("pass to the end of this trick")),
+        (
+            gettext_noop("play 9 9 if it beats"),
+            gettext_noop("at my turn in this trick play these if they beat, else ask me"),
+        ),
+        (gettext_noop("offer keep / offer pass"), gettext_noop("answer the emperor offer ahead")),
+        (
+            gettext_noop("declare none / declare pledge / declare alone"),
+            gettext_noop("answer the declaration ahead"),
+        ),
+        _SITTING_BOT,
         _LIST,
     ),
     "baobei": (
-        ("end turn auto on / end turn auto off", "end my turn when nothing is left to do"),
-        ("skip windows on / skip windows off", "don't wait for me in plucking windows"),
+        (
+            gettext_noop("end turn auto on / end turn auto off"),
+            gettext_noop("end my turn when nothing is left to do"),
+        ),
+        (
+            gettext_noop("skip windows on / skip windows off"),
+            gettext_noop("don't wait for me in plucking windows"),
+        ),
+        _SITTING_BOT,
         _LIST,
     ),
 }
 _SWITCHES: dict[str, dict[tuple[str, ...], str]] = {
-    "baohuang": {("autopass",): "pass_unbeatable"},
-    "baobei": {("end", "turn", "auto"): "end_turn_when_done", ("skip", "windows"): "skip_windows"},
+    "baohuang": {("autopass",): "pass_unbeatable", ("sitting", "bot"): "sitting_bot"},
+    "baobei": {
+        ("end", "turn", "auto"): "end_turn_when_done",
+        ("skip", "windows"): "skip_windows",
+        ("sitting", "bot"): "sitting_bot",
+    },
 }
 
 #: What a mail reply asks of the orders: ("arm", kind, params), ("revoke", kind), ("list",), ("clear",).

@@ -16,10 +16,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
+from .i18n import gettext_noop
 
-def gettext_noop(message: str) -> str:
-    """Mark ``message`` for extraction (xgettext knows this name); it is translated when rendered."""
-    return message
+__all__ = ["AND", "COMMA", "SEMICOLON", "Text", "gettext_noop", "join", "render", "text"]
+
+
 
 
 class Text(NamedTuple):

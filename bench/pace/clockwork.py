@@ -112,6 +112,14 @@ class Bank:
         self.left = seconds(self._controls.after_answer(timedelta(seconds=left), c.source))
 
 
+    def charge(self, start: float, end: float) -> None:
+        """Charge the bank time used from ``start`` to ``end`` without an answer's increment: the bank
+        stopped there (a sitting's start: the player plays on a live bank and gets this one back)."""
+        c = self.control
+        used = seconds(self._controls.charged(at(start), at(end), weekends_off=c.weekends_off, tz=TZ))
+        self.left = max(0.0, self.left - used)
+
+
 def worst_case_days(control: PaceControl, decisions_per_seat: int, seats: int) -> float:
     """The clock's worst case for a game with this many decisions per seat, in days."""
     return seconds(_controls().worst_case(control.source, decisions_per_seat, seats)) / DAY

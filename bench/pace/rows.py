@@ -41,6 +41,8 @@ class Row:
     deals: float
     windows_lapsed_share: float
     estimate_days: float | None
+    #: Played under the sittings model (``bench.pace.sittings``).
+    sittings: bool = False
 
     def json(self) -> dict[str, Any]:
         """The row's JSON line."""
@@ -49,7 +51,7 @@ class Row:
             "players": self.players,
             "length": self.length,
             "control": self.control,
-            "sittings": False,
+            "sittings": self.sittings,
             "games": self.games,
             "asked_per_seat_per_deal": round(self.asked, 1),
             "asked_per_seat_per_deal_with_orders": round(self.asked_with_orders, 1),
@@ -92,15 +94,21 @@ def run_row(
     seed: int,
     players: int | None = None,
     estimate: Callable[[str, int, str, str], float | None] | None = None,
+    sittings: bool = False,
 ) -> Row:
-    """Play the row's games with and without orders and sum them up."""
+    """Play the row's games with and without orders and sum them up (``sittings``: under the sittings
+    model)."""
     players = players or PLAYERS[game]
     lengths = get_lengths(game)
     options = length_options(lengths, length, players) if lengths is not None else {}
     n = games_for(game, length, games)
     seeds = range(seed, seed + n)
-    plain = [simulate.play(game, players, options, control, seed=s, orders=False) for s in seeds]
-    ordered = [simulate.play(game, players, options, control, seed=s, orders=True) for s in seeds]
+    plain = [
+        simulate.play(game, players, options, control, seed=s, orders=False, sittings=sittings) for s in seeds
+    ]
+    ordered = [
+        simulate.play(game, players, options, control, seed=s, orders=True, sittings=sittings) for s in seeds
+    ]
     days = sorted(r.days for r in ordered)
     most = max(max(r.asked) for r in plain)
     return Row(
@@ -122,6 +130,7 @@ def run_row(
             sum(r.windows_lapsed for r in ordered), sum(r.windows_asked for r in ordered)
         ),
         estimate_days=estimate(game, players, length, control.name) if estimate else None,
+        sittings=sittings,
     )
 
 

@@ -16,7 +16,8 @@ from typing import Any
 from baogame.rules.registry import get_bots, get_engine
 
 from . import model, standing
-from .clockwork import Bank, PaceControl
+from .clockwork import Bank, PaceControl, named_controls
+from .sittings import GRACE, PER_DECISION, Sittings, weekly
 
 #: The orders a seat keeps between decisions (the others are armed for one answer by the model).
 KEPT = ("pass_unbeatable", "pass_trick", "end_turn_when_done")
@@ -55,6 +56,8 @@ class _Owed:
     due: float
     lapsed: bool
     window: bool
+    #: Answered at a sitting by a player at the table: their own bank ran only until this moment.
+    live_from: float | None = None
 
 
 @dataclass
@@ -81,9 +84,11 @@ def play(
     *,
     seed: int,
     orders: bool,
+    sittings: bool = False,
     max_actions: int = 200_000,
 ) -> GameRun:
-    """Play one seeded game to its end in simulated time under ``control``, with or without orders."""
+    """Play one seeded game to its end in simulated time under ``control``, with or without orders;
+    ``sittings``: the group also meets twice a week to play live (``bench.pace.sittings``)."""
     engine = get_engine(game)
     bots, default = get_bots(game)
     bot = bots[default]
@@ -96,6 +101,7 @@ def play(
         orders=[_standing_orders(game, state, seat) if orders else [] for seat in range(players)],
         looked=[0] * players,
     )
+    group = weekly(game, seed) if sittings else None
     owed: dict[tuple[str, int], _Owed] = {}
     run = GameRun(players=players, deals=1, seconds=0.0, asked=[0] * players, timeouts=0, by_orders=0)
     now = 0.0
@@ -118,7 +124,7 @@ def play(
                 key = _key(decision, seat)
                 pending_keys.add(key)
                 if key not in owed:
-                    owed[key] = _schedule(decision, banks[seat], control, now, delay_rng)
+                    owed[key] = _schedule(decision, banks[seat], control, now, delay_rng, seat, group)
         for key in [k for k in owed if k not in pending_keys]:
             del owed[key]
         key, due = min(owed.items(), key=lambda item: (item[1].due, item[0][1]))
@@ -133,7 +139,10 @@ def play(
             run.windows_asked += 1
             run.windows_lapsed += due.lapsed
         else:
-            banks[seat].answer(due.opened, now, timed_out=due.lapsed)
+            if due.live_from is not None:
+                banks[seat].charge(due.opened, due.live_from)
+            else:
+                banks[seat].answer(due.opened, now, timed_out=due.lapsed)
             run.asked[seat] += 1
             run.timeouts += due.lapsed
         if orders and game == "baohuang":
@@ -145,16 +154,40 @@ def play(
 
 
 def _schedule(
-    decision: dict[str, Any], bank: Bank, control: PaceControl, now: float, rng: random.Random
+    decision: dict[str, Any],
+    bank: Bank,
+    control: PaceControl,
+    now: float,
+    rng: random.Random,
+    seat: int = 0,
+    group: Sittings | None = None,
 ) -> _Owed:
-    """When the seat's answer to a decision opened ``now`` arrives, and whether it lapses instead."""
+    """When the seat's answer to a decision opened ``now`` arrives, and whether it lapses instead.
+
+    With sittings, a sitting under way or starting before the answer would come brings it forward: a
+    player at the table answers 20 s after the decision reaches them there (on the live control), the
+    bot answers for an absent player once the grace period is over (on their own bank).
+    """
     wait = model.delay(rng)
-    if decision["timing"] == WINDOW:
-        return _Owed(now, now + min(wait, control.reaction), wait > control.reaction, True)
-    out = bank.runs_out_at(now)
-    if now + wait >= out:
-        return _Owed(now, out, True, False)
-    return _Owed(now, now + wait, False, False)
+    window = decision["timing"] == WINDOW
+    sitting = group.at_or_after(now) if group is not None else None
+    reaction = control.reaction
+    if sitting is not None and sitting.start <= now:
+        reaction = _LIVE_REACTION  # a window opened inside a sitting is the live control's
+    close = now + reaction if window else bank.runs_out_at(now)
+    if group is not None and sitting is not None and sitting.start < min(now + wait, close):
+        begin = max(now, sitting.start)
+        present = group.present(sitting, seat)
+        answer = begin + PER_DECISION if present else max(now, sitting.start + GRACE)
+        if answer < min(sitting.end, close) or (present and not window):
+            return _Owed(now, answer, False, window, live_from=begin if present and not window else None)
+    if now + wait >= close:
+        return _Owed(now, close, True, window)
+    return _Owed(now, now + wait, False, window)
+
+
+#: A plucking window's length inside a sitting (the live control's reaction).
+_LIVE_REACTION = named_controls()["live"].reaction
 
 
 def _standing_orders(game: str, state: dict[str, Any], seat: int) -> list[standing.Order]:

@@ -4,7 +4,8 @@
  * estimate for the form's game (data-game-field of the form), seats (data-seats-field), length (the
  * chosen game's radio buttons "length_<game>", a custom length's values from data-length-keys: per
  * game, the names of its value fields) and time control (data-control-field, and a custom control's
- * values from data-control-keys, "<server key>=<form field in hours>,…"). It asks the server again whenever they change; the server answers
+ * values from data-control-keys, "<server key>=<form field in hours>,…"), and whether the table means to
+ * meet at weekly sittings (the checkbox "estimate_sittings"). It asks the server again whenever they change; the server answers
  * from the site's finished games or from the pace model, and says which. Without this script the
  * element keeps the estimate of the form's initial settings. No inline script (Content-Security-Policy).
  */
@@ -43,6 +44,8 @@
         if (names[1] && hours > 0) params.set(names[0], String(Math.round(hours * 3600)));
       });
     }
+    var sittings = form.querySelector('input[name="estimate_sittings"]');
+    if (sittings && sittings.checked) params.set("sittings", "1");
     return params.toString();
   }
 

@@ -14,7 +14,7 @@ from apps.games.models import Game
 
 pytestmark = pytest.mark.django_db
 
-KEYS = {"days_typical", "days_p90", "source", "n", "text"}
+KEYS = {"days_typical", "days_p90", "source", "n", "sittings", "text"}
 
 
 def test_the_estimate_endpoint_answers_for_named_settings_from_the_model(

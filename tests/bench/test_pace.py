@@ -105,3 +105,107 @@ def test_the_command_prints_a_table_and_one_json_line_per_row(capsys):
     }
     assert keys <= rows[0].keys()
     assert rows[0]["sittings"] is False and rows[0]["game"] == "baohuang"
+
+
+# --- the sittings model (issue point 7) -------------------------------------------------------------------
+
+
+def test_a_group_sits_twice_a_week_at_the_same_two_hours():
+    from bench.pace.sittings import LENGTH, WEEK, weekly
+
+    group = weekly("baohuang", 5)
+    first = [group.at_or_after(t) for t in (0.0, group.hours[0] + LENGTH)]
+    later = group.at_or_after(3 * WEEK)
+
+    assert len(set(group.hours)) == 2
+    assert [s.start for s in first] == list(group.hours)
+    assert later.start == 3 * WEEK + group.hours[0] and later.index == 6
+    assert later.end - later.start == LENGTH
+
+
+def test_nine_people_in_ten_come_to_a_sitting():
+    from bench.pace.sittings import weekly
+
+    group = weekly("baobei", 1)
+    came = [
+        group.present(group.at_or_after(week * 7 * model.DAY), seat)
+        for week in range(400)
+        for seat in range(5)
+    ]
+
+    assert 0.87 < sum(came) / len(came) < 0.93
+
+
+def _at_sitting(present: bool):
+    """A decision opened an hour before the group's first sitting, owed by a seat that comes or not."""
+    from bench.pace.sittings import weekly
+
+    group = weekly("baohuang", 2)
+    sitting = group.at_or_after(0.0)
+    seat = next(s for s in range(200) if group.present(sitting, s) == present)
+    return group, sitting, seat
+
+
+class _Never(random.Random):
+    def lognormvariate(self, mu, sigma):  # the person would answer only after a week
+        return 7 * model.DAY
+
+
+def test_a_person_at_the_sitting_answers_in_20_s_on_the_live_control():
+    """Point 7: 20 s per decision for those present; their own bank ran only until the sitting began
+    (it is given back at the end, with no increment for a live answer)."""
+    from bench.pace.clockwork import Bank
+    from bench.pace.sittings import PER_DECISION
+
+    group, sitting, seat = _at_sitting(present=True)
+    opened = sitting.start - model.HOUR
+    bank = Bank(_daily())
+
+    owed = simulate._schedule({"timing": "turn"}, bank, _daily(), opened, _Never(), seat, group)
+
+    assert (owed.due, owed.lapsed, owed.live_from) == (sitting.start + PER_DECISION, False, sitting.start)
+
+
+def test_the_bot_plays_a_missing_seat_after_the_grace_period_on_its_own_bank():
+    """Point 7 and 5: every simulated person opted in to the bot playing their seat in a sitting they
+    miss; it answers once the grace period is over, charged to their correspondence bank."""
+    from bench.pace.clockwork import Bank
+    from bench.pace.sittings import GRACE
+
+    group, sitting, seat = _at_sitting(present=False)
+    opened = sitting.start - model.HOUR
+
+    owed = simulate._schedule({"timing": "turn"}, Bank(_daily()), _daily(), opened, _Never(), seat, group)
+
+    assert (owed.due, owed.lapsed, owed.live_from) == (sitting.start + GRACE, False, None)
+
+
+def test_sittings_shorten_a_game_and_run_the_same_twice():
+    plain = simulate.play("baohuang", 5, SHORT_BH, _daily(), seed=4, orders=True)
+    sat = simulate.play("baohuang", 5, SHORT_BH, _daily(), seed=4, orders=True, sittings=True)
+    again = simulate.play("baohuang", 5, SHORT_BH, _daily(), seed=4, orders=True, sittings=True)
+
+    assert sat == again
+    assert sat.seconds < plain.seconds / 3
+
+
+def test_sittings_rows_carry_sittings_true_and_the_same_keys(capsys):
+    def rows(*extra):
+        call_command(
+            "bench_pace",
+            "--games",
+            "1",
+            "--game",
+            "baohuang",
+            "--length",
+            "one_deal",
+            "--control",
+            "daily",
+            *extra,
+        )
+        return [json.loads(line) for line in capsys.readouterr().out.splitlines() if line.startswith("{")]
+
+    plain, sat = rows()[0], rows("--sittings")[0]
+
+    assert plain["sittings"] is False and sat["sittings"] is True
+    assert plain.keys() == sat.keys()

@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from django.utils import translation
 
 from apps.notifications.commands import CommandError, format_command, notation, parse_command, summary
 from baogame.rules.registry import get_bots, get_engine
@@ -52,10 +53,16 @@ def test_bad_command_is_refused_with_its_code(engine: str, line: str, code: str)
     assert exc.value.code == code
 
 
+@pytest.mark.parametrize("language", ["en", "zh-hans"])
 @pytest.mark.parametrize(("engine", "players"), [("baobei", 3), ("baohuang", 5)])
-def test_every_legal_action_round_trips_through_its_command(engine: str, players: int) -> None:
+def test_every_legal_action_round_trips_through_its_command(engine: str, players: int, language: str) -> None:
     """Seeded bot games: each legal action met (with its ``decision_id``) prints as a command that
-    parses back to it."""
+    parses back to it, in English and in the Chinese words a Chinese reader's mail lists."""
+    with translation.override(language):
+        _round_trip(engine, players, chinese=language == "zh-hans")
+
+
+def _round_trip(engine: str, players: int, *, chinese: bool) -> None:
     eng = get_engine(engine)
     bots, default = get_bots(engine)
     rng = random.Random(7)
@@ -71,6 +78,7 @@ def test_every_legal_action_round_trips_through_its_command(engine: str, players
             line = format_command(engine=engine, action=action)
 
             assert parse_command(engine=engine, text=line) == bare, line
+            assert chinese == any("\u4e00" <= c <= "\u9fff" for c in line) or line.startswith("{"), line
             seen_types.add(action["type"])
         state, _ = eng.apply(state, seat, bots[default](eng.view(state, seat), rng))
 

@@ -133,7 +133,7 @@ def test_two_games_held_overnight_come_in_one_mail(
         send.notifications_requeue_pending(now=ends)
 
     (message,) = mails_to(users[0])
-    assert "2 game(s) waiting" in message.subject
+    assert "2 games waiting" in message.subject
     assert sorted(held.values_list("status", flat=True)) == ["merged", "sent"]
     assert {first.pk, second.pk} == set(held.values_list("game_id", flat=True))
 

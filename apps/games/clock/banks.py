@@ -71,6 +71,13 @@ class BankBook:
         self.control = locked.game.time_control
         self.changed: dict[int, Seat] = {}
 
+    def control_for(self, seat: Seat) -> Control:
+        """The control of the seat's bank: during a sitting, the live control only for the seats that
+        play live; an absent seat stays on the game's own control (``Game.seat_control``)."""
+        if self.locked.game.live_clock is None:
+            return self.control
+        return self.locked.game.seat_control(seat.position)
+
     def open(
         self, seat: Seat, *, held: bool, paused: bool, sharing: Decision | None
     ) -> tuple[datetime | None, timedelta | None]:
@@ -78,24 +85,26 @@ class BankBook:
         a bank decision of the seat still open (its clock is the same bank)."""
         if sharing is not None:
             return sharing.deadline, sharing.remaining
-        bank = bank_left(seat, self.control)
+        control = self.control_for(seat)
+        bank = bank_left(seat, control)
         seat.bank_seconds, seat.bank_since, seat.bank_pending_seconds = bank.total_seconds(), self.now, None
         if held or paused:
             seat.bank_runs_out_at = None
             self.changed[seat.position] = seat
             return None, bank
-        seat.bank_runs_out_at = deadline_after(bank, self.now, seat, self.control)
+        seat.bank_runs_out_at = deadline_after(bank, self.now, seat, control)
         self.changed[seat.position] = seat
         return seat.bank_runs_out_at, None
 
     def close(self, row: Decision, seat: Seat, *, hidden: bool) -> None:
         """The seat no longer owes ``row`` (answered, timed out, or the decision went): debit the
         bank time it used and add the increment. ``hidden``: the answer stays unknown to the others."""
+        control = self.control_for(seat)
         if row.deadline is not None:
-            left = left_before(row.deadline, self.now, seat, self.control)
+            left = left_before(row.deadline, self.now, seat, control)
         else:
             left = row.remaining or timedelta(0)
-        new = controls.after_answer(left, self.control).total_seconds()
+        new = controls.after_answer(left, control).total_seconds()
         if hidden:
             seat.bank_pending_seconds = new
         else:

@@ -3,9 +3,12 @@ back to its own control with the banks of the players who played live as they we
 
 ``live_begin`` saves the game's control and the bank of every present seat, switches the game to the
 live control and gives each present seat a fresh live bank (an open decision of theirs gets the live
-deadline). Absent seats keep their bank and deadlines: their clock runs at the correspondence rate, so
-a sitting cannot be used to rush them. ``live_end`` restores the control and the saved banks; a saved
-seat that owes a decision then restarts its saved bank from that moment.
+deadline). What it saved is also kept on the game (``Game.live_clock``): it says which seats play live.
+Every other seat (an absent player) keeps its bank and deadlines and stays on the game's own control
+for the whole sitting (``Game.seat_control``): its increment, cap and weekends off, so its bank is
+what it would have been without the sitting, and a sitting cannot be used to rush it. A plucking
+window stays the table's: it lasts the live control's ``reaction``. ``live_end`` restores the control
+and the saved banks; a saved seat that owes a decision then restarts its saved bank from that moment.
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ from typing import Any
 from django.db import transaction
 
 from .. import pipeline, scheduling
-from ..models import Game
+from ..models import Game, stored_control
 from ..store import LockedGame, lock_game
 from . import banks
 from .controls import NAMED_CONTROLS, Control
@@ -26,10 +29,7 @@ LIVE = "live"
 
 def _own_control(saved: dict[str, Any]) -> Control:
     """The game's own control, as ``live_begin`` saved it."""
-    own = Game(
-        control=saved["control"], control_values=saved["control_values"], weekends_off=saved["weekends_off"]
-    )
-    return own.time_control
+    return stored_control(saved["control"], saved["control_values"], saved["weekends_off"])
 
 
 def _bank_rows(locked: LockedGame, position: int) -> list[Any]:
@@ -57,7 +57,6 @@ def live_begin(
             "banks": {},
         }
         game.control, game.control_values, game.weekends_off = LIVE, live.values(), False
-        game.save(update_fields=["control", "control_values", "weekends_off"])
     old = _own_control(saved)
     for position in sorted(p for p in present if str(p) not in saved["banks"]):
         seat = locked.seats.get(position)
@@ -69,7 +68,7 @@ def live_begin(
             if rows
             else banks.bank_left(seat, old)
         )
-        saved["banks"][str(position)] = left.total_seconds()
+        saved["banks"][str(position)] = left.total_seconds()  # from now on the seat plays live
         if rows:
             deadline = banks.restart(seat, live, now, live.initial)
             seat.bank_since = now
@@ -79,21 +78,27 @@ def live_begin(
         else:
             seat.bank_seconds, seat.bank_runs_out_at = live.initial.total_seconds(), None
         seat.save(update_fields=banks.BANK_FIELDS)
+    game.live_clock = saved
+    game.save(update_fields=["control", "control_values", "weekends_off", "live_clock"])
     scheduling.queue_game_tasks(locked)
     return saved
 
 
 @transaction.atomic
 def live_end(*, game_id: int, saved: dict[str, Any], now: datetime) -> bool:
-    """Back to the game's own control, the saved seats' banks as they were; False if nothing to do."""
+    """Back to the game's own control, the saved seats' banks as they were; False if nothing to do.
+
+    The seats that did not play live ran on the game's own control all along: nothing changes for them.
+    """
     locked = lock_game(game_id)
     pipeline.settle(locked, now)
     game = locked.game
     if game.control != LIVE:
         return False
+    saved = game.live_clock or saved
     game.control, game.control_values = saved["control"], saved["control_values"]
-    game.weekends_off = saved["weekends_off"]
-    game.save(update_fields=["control", "control_values", "weekends_off"])
+    game.weekends_off, game.live_clock = saved["weekends_off"], None
+    game.save(update_fields=["control", "control_values", "weekends_off", "live_clock"])
     own = game.time_control
     for key, seconds in saved["banks"].items():
         seat = locked.seats.get(int(key))

@@ -37,7 +37,7 @@ def stop_clocks(locked: LockedGame, now: datetime, *, away: set[int] | None = No
     all its owners, and any other decision of an away seat but a plucking window. A decision on a bank
     keeps the bank time left (weekends off not counted) and its seat's bank stops with it.
     """
-    control = locked.game.time_control
+    game = locked.game
     stopped = 0
     for row in locked.decisions:
         if row.deadline is None:
@@ -46,6 +46,7 @@ def stop_clocks(locked: LockedGame, now: datetime, *, away: set[int] | None = No
             continue
         seat = locked.seats.get(row.seat)
         if banks.runs_on_bank(row.timing) and seat is not None:
+            control = game.seat_control(seat.position)
             left = max(banks.left_before(row.deadline, now, seat, control), timedelta(0))
             seat.bank_seconds, seat.bank_runs_out_at = left.total_seconds(), None
             seat.save(update_fields=banks.BANK_FIELDS)
@@ -56,7 +57,7 @@ def stop_clocks(locked: LockedGame, now: datetime, *, away: set[int] | None = No
         stopped += 1
     for seat in _answered_hidden(locked, away):  # shown as owing still: they stop like the others
         if seat.bank_runs_out_at is not None:
-            banks.stop(seat, control, now)
+            banks.stop(seat, game.seat_control(seat.position), now)
             seat.save(update_fields=banks.BANK_FIELDS)
     return stopped
 
@@ -68,7 +69,7 @@ def restart_clocks(locked: LockedGame, now: datetime) -> int:
     """
     if locked.game.status != Game.Status.ACTIVE:
         return 0
-    control = locked.game.time_control
+    game = locked.game
     away = locked.away()
     restarted = 0
     for row in locked.decisions:
@@ -77,7 +78,7 @@ def restart_clocks(locked: LockedGame, now: datetime) -> int:
         left = row.remaining or timedelta(0)
         seat = locked.seats.get(row.seat)
         if banks.runs_on_bank(row.timing) and seat is not None:
-            row.deadline = banks.restart(seat, control, now, left)
+            row.deadline = banks.restart(seat, game.seat_control(seat.position), now, left)
             seat.save(update_fields=banks.BANK_FIELDS)
         else:
             row.deadline = now + left
@@ -86,6 +87,7 @@ def restart_clocks(locked: LockedGame, now: datetime) -> int:
         restarted += 1
     for seat in _answered_hidden(locked, away, stopping=False):
         if seat.bank_since is not None and seat.bank_runs_out_at is None:
+            control = game.seat_control(seat.position)
             banks.restart(seat, control, now, banks.bank_left_public(seat, control))
             seat.save(update_fields=banks.BANK_FIELDS)
     return restarted
@@ -197,7 +199,8 @@ def _extend_banks(locked: LockedGame, owners: set[int], by: timedelta) -> None:
         if seat.bank_runs_out_at is not None:
             seat.bank_runs_out_at += by
         else:
-            seat.bank_seconds = (banks.bank_left_public(seat, locked.game.time_control) + by).total_seconds()
+            control = locked.game.seat_control(position)
+            seat.bank_seconds = (banks.bank_left_public(seat, control) + by).total_seconds()
         seat.save(update_fields=banks.BANK_FIELDS)
 
 

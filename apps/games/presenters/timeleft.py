@@ -139,7 +139,7 @@ def vacation_left_words(profile: Any, now: datetime | None = None) -> str:
 def clock_line(*, game: Any, seat: Any, decision: Any | None, now: datetime | None = None) -> str:
     """The recipient's own bank in a "your move" mail: ``Your clock: 2 d 4 h left (+1 day per move, up
     to 5 days)``. ``seat``: their Seat row; ``decision``: their open Decision row (None: none)."""
-    control = game.time_control
+    control = game.seat_control(seat.position)
     if decision is not None and banks.runs_on_bank(decision.timing):
         if decision.deadline is not None:
             left = banks.left_before(decision.deadline, now or datetime.now(UTC), seat, control)

@@ -6,7 +6,7 @@ from typing import Any
 
 from django import template
 
-from .. import selectors, services
+from .. import lifecycle, selectors, services
 from ..views import panel_context
 
 register = template.Library()
@@ -19,4 +19,7 @@ def sittings_panel(context: dict[str, Any]) -> dict[str, Any]:
         return {"panel": None}
     # The game page's own request: the player is at the table now (the panel's polls keep it so).
     services.presence_seen(game=game, user=request.user)
+    seat = selectors.human_seat_of(game=game, user=request.user)
+    if seat is not None:
+        lifecycle.arrive(game=game, position=seat)  # a sitting under way: the player joins it now
     return {**panel_context(request, game), "csrf_token": context.get("csrf_token")}

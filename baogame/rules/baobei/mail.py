@@ -12,29 +12,94 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from ..mail import Action, CommandError, MailLanguage, count, number, seat_name, totals_text
+from ..i18n import gettext as _
+from ..i18n import gettext_noop
+from ..mail import (
+    COMMON_ALIASES,
+    Action,
+    CommandError,
+    MailLanguage,
+    count,
+    heard,
+    number,
+    player_name,
+    seat_name,
+    totals_text,
+    words,
+)
 from .cards import CARDS
 
 SUMMARY: tuple[tuple[str, str], ...] = (
-    ("peek 2 3", "setup: look at your slots 2 and 3"),
-    ("draw", "draw from the pile"),
-    ("take 3", "take the discard into your slot 3"),
-    ("keep 2 / discard", "keep the drawn card in slot 2 / discard it"),
-    ("pluck 1.2 gift 4", "pluck seat 1 slot 2, giving your slot 4 (own target: no gift)"),
-    ("double 0.1 2.3 gift - 4", "double pluck; '-' = no gift for an own target"),
-    ("pass", "pass a plucking window"),
-    ("peek 2.0 / reveal 2.0", "White / Brown Pelican on seat 2 slot 0"),
-    ("swap 0.1 2.0 / macaw 1.2 3.0", "Cuckoo blind swap / Macaw look"),
-    ("toco 2 / shoebill / decline", "Toco on seat 2 / use the Shoebill / decline the ability"),
-    ("swap yes / swap no", "after the Macaw look"),
-    ("place mine 0 2 theirs 1 0.1", "Shoebill: card 0 to your slot 2, card 1 to seat 0 slot 1"),
-    ("end / bao", "end your turn / call BAO"),
-    ("… commit", "add 'commit' to end your turn automatically afterwards"),
+    (gettext_noop("peek 2 3"), gettext_noop("setup: look at your slots 2 and 3")),
+    (gettext_noop("draw"), gettext_noop("draw from the pile")),
+    (gettext_noop("take 3"), gettext_noop("take the discard into your slot 3")),
+    (gettext_noop("keep 2 / discard"), gettext_noop("keep the drawn card in slot 2 / discard it")),
+    (
+        gettext_noop("pluck 1.2 gift 4"),
+        gettext_noop("pluck seat 1 slot 2, giving your slot 4 (own target: no gift)"),
+    ),
+    (gettext_noop("double 0.1 2.3 gift - 4"), gettext_noop("double pluck; '-' = no gift for an own target")),
+    (gettext_noop("pass"), gettext_noop("pass a plucking window")),
+    (gettext_noop("peek 2.0 / reveal 2.0"), gettext_noop("White / Brown Pelican on seat 2 slot 0")),
+    (gettext_noop("swap 0.1 2.0 / macaw 1.2 3.0"), gettext_noop("Cuckoo blind swap / Macaw look")),
+    (
+        gettext_noop("toco 2 / shoebill / decline"),
+        gettext_noop("Toco on seat 2 / use the Shoebill / decline the ability"),
+    ),
+    (gettext_noop("swap yes / swap no"), gettext_noop("after the Macaw look")),
+    (
+        gettext_noop("place mine 0 2 theirs 1 0.1"),
+        gettext_noop("Shoebill: card 0 to your slot 2, card 1 to seat 0 slot 1"),
+    ),
+    (gettext_noop("end / bao"), gettext_noop("end your turn / call BAO")),
+    (gettext_noop("… commit"), gettext_noop("add 'commit' to end your turn automatically afterwards")),
 )
-NOTATION = (
+NOTATION = gettext_noop(
     "Positions are seat.slot (1.2 is seat 1, slot 2); seats and slots count from 0. "
     "Cards are named as on the page, with their value: Magpie (4)."
 )
+#: The Chinese words of the commands (BB-22), as the mails write them; positions and numbers are the
+#: same in both languages.
+SPOKEN_ZH: tuple[tuple[str, str], ...] = (
+    ("peek", "看"),
+    ("draw", "摸"),
+    ("take", "拿"),
+    ("keep", "留"),
+    ("discard", "弃"),
+    ("pluck", "抓"),
+    ("double", "双抓"),
+    ("gift", "赠"),
+    ("pass", "过"),
+    ("reveal", "翻"),
+    ("swap", "换"),
+    ("macaw", "鹦鹉"),
+    ("toco", "巨嘴鸟"),
+    ("shoebill", "鲸头鹳"),
+    ("decline", "放弃"),
+    ("place", "放"),
+    ("mine", "我"),
+    ("theirs", "他"),
+    ("end", "结束"),
+    ("bao", "叫宝"),
+    ("commit", "并结束"),
+    ("yes", "是"),
+    ("no", "否"),
+)
+#: Every Chinese word read: the written ones and common synonyms.
+ALIASES: dict[str, str] = {
+    **COMMON_ALIASES,
+    **heard(SPOKEN_ZH),
+    "看牌": "peek",
+    "摸牌": "draw",
+    "弃牌": "discard",
+    "翻牌": "reveal",
+    "金刚鹦鹉": "macaw",
+    "鞭笞巨嘴鸟": "toco",
+    "抢": "pluck",
+    "双抢": "double",
+    "送": "gift",
+    "无": "-",
+}
 
 # Seat and slot: ASCII digits only, three at most (see ``mail.number``).
 _POS = re.compile(r"^([0-9]{1,3})[./:]([0-9]{1,3})$")
@@ -46,12 +111,15 @@ _POS = re.compile(r"^([0-9]{1,3})[./:]([0-9]{1,3})$")
 def _pos(token: str) -> dict[str, int]:
     match = _POS.match(token)
     if match is None:
-        raise CommandError("malformed_action", f"a position is seat.slot (like 1.2), not {token!r}")
+        raise CommandError(
+            "malformed_action",
+            _("a position is seat.slot (like 1.2), not %(token)s") % {"token": repr(token)},
+        )
     return {"seat": int(match[1]), "slot": int(match[2])}
 
 
 def _gift(token: str) -> int | None:
-    return None if token in {"-", "none", "own"} else number(token, "a gift slot")
+    return None if token in {"-", "none", "own"} else number(token, _("a gift slot"))
 
 
 def _pluck(args: list[str], double: bool) -> Action:
@@ -59,9 +127,9 @@ def _pluck(args: list[str], double: bool) -> Action:
     targets = [_pos(t) for t in args[:gifts_at]]
     gift_tokens = args[gifts_at + 1 :]
     if double and len(targets) != 2:
-        raise CommandError("malformed_action", "usage: double S.K S.K [gift G G]")
+        raise CommandError("malformed_action", _("usage: %(usage)s") % {"usage": "double S.K S.K [gift G G]"})
     if not targets or len(targets) > 2:
-        raise CommandError("malformed_action", "usage: pluck S.K [gift G]")
+        raise CommandError("malformed_action", _("usage: %(usage)s") % {"usage": "pluck S.K [gift G]"})
     gifts = [_gift(t) for t in gift_tokens] if gifts_at < len(args) else [None] * len(targets)
     kind = "double" if len(targets) == 2 else "single"
     return {"type": "pluck", "kind": kind, "targets": targets, "gifts": gifts}
@@ -75,19 +143,23 @@ def _place(args: list[str]) -> Action:
         if word in {"mine", "theirs"} and i + 1 < len(args) and args[i + 1] == "-":
             i += 2  # "mine -": explicitly no replacement
         elif word == "mine" and i + 2 < len(args):
-            action["mine"] = {"card": number(args[i + 1], "a card"), "slot": number(args[i + 2], "a slot")}
+            card, slot = number(args[i + 1], _("a card")), number(args[i + 2], _("a slot"))
+            action["mine"] = {"card": card, "slot": slot}
             i += 3
         elif word == "theirs" and i + 2 < len(args):
-            action["theirs"] = {"card": number(args[i + 1], "a card"), "target": _pos(args[i + 2])}
+            action["theirs"] = {"card": number(args[i + 1], _("a card")), "target": _pos(args[i + 2])}
             i += 3
         else:
-            raise CommandError("malformed_action", "usage: place [mine CARD SLOT] [theirs CARD S.K]")
+            raise CommandError(
+                "malformed_action",
+                _("usage: %(usage)s") % {"usage": "place [mine CARD SLOT] [theirs CARD S.K]"},
+            )
     return action
 
 
 def parse_command(line: str) -> Action:
     """The action a command line stands for (BB-22); ``CommandError`` if none."""
-    tokens = line.lower().replace(",", " ").split()
+    tokens = [word.lower() for word in words(line, ALIASES)]
     commit = len(tokens) > 1 and tokens[-1] == "commit"
     if commit:
         tokens = tokens[:-1]
@@ -95,7 +167,9 @@ def parse_command(line: str) -> Action:
     action = _action(verb, args)
     if commit:
         if action["type"] == "end_turn":
-            raise CommandError("malformed_action", "'commit' goes with an action before the end of your turn")
+            raise CommandError(
+                "malformed_action", _("'commit' goes with an action before the end of your turn")
+            )
         action["commit_end_turn"] = True
     return action
 
@@ -106,16 +180,16 @@ def _action(verb: str, args: list[str]) -> Action:  # noqa: C901 - one branch pe
         count(args, 0, verb)
         return {"type": simple[verb]}
     if verb == "peek" and len(args) == 2:
-        return {"type": "choose_peek", "slots": [number(a, "a slot") for a in args]}
+        return {"type": "choose_peek", "slots": [number(a, _("a slot")) for a in args]}
     if verb in {"peek", "reveal"}:
         count(args, 1, f"{verb} S.K")
         return {"type": "use_ability", "ability": verb, "target": _pos(args[0])}
     if verb == "keep":
         count(args, 1, "keep SLOT")
-        return {"type": "keep", "slot": number(args[0], "a slot")}
+        return {"type": "keep", "slot": number(args[0], _("a slot"))}
     if verb == "take":
         count(args, 1, "take SLOT")
-        return {"type": "take_discard", "slot": number(args[0], "a slot")}
+        return {"type": "take_discard", "slot": number(args[0], _("a slot"))}
     if verb in {"pluck", "double"}:
         return _pluck(args, verb == "double")
     if verb == "swap" and len(args) == 1 and args[0] in {"yes", "no"}:
@@ -126,7 +200,7 @@ def _action(verb: str, args: list[str]) -> Action:  # noqa: C901 - one branch pe
         return {"type": "use_ability", "ability": ability, "targets": [_pos(a) for a in args]}
     if verb == "toco":
         count(args, 1, "toco SEAT")
-        return {"type": "use_ability", "ability": "toco", "target_seat": number(args[0], "a seat")}
+        return {"type": "use_ability", "ability": "toco", "target_seat": number(args[0], _("a seat"))}
     if verb == "shoebill":
         count(args, 0, "shoebill")
         return {"type": "use_ability", "ability": "shoebill"}
@@ -135,7 +209,7 @@ def _action(verb: str, args: list[str]) -> Action:  # noqa: C901 - one branch pe
     if verb in {"end", "bao"}:
         count(args, 0, verb)
         return {"type": "end_turn", "bao": verb == "bao"}
-    raise CommandError("unknown_command", f"{verb!r} is not a Bao Bei command")
+    raise CommandError("unknown_command", _("%(word)s is not a Bao Bei command") % {"word": repr(verb[:20])})
 
 
 def _p(pos: dict[str, int]) -> str:
@@ -194,8 +268,8 @@ def format_command(action: Action) -> str:  # noqa: C901 - one branch per type
 def card_label(code: str | None) -> str:
     """``Magpie (4)`` for a known card, ``face down`` otherwise (as the game page names it)."""
     if not code or code == "?" or code not in CARDS:
-        return "face down"
-    return f"{CARDS[code]['name']} ({CARDS[code]['value']})"
+        return _("face down")
+    return _("%(card)s (%(value)s)") % {"card": _(CARDS[code]["name"]), "value": CARDS[code]["value"]}
 
 
 def _card(code: Any) -> str:
@@ -207,21 +281,30 @@ def _card(code: Any) -> str:
 
 def view_lines(view: dict[str, Any], seat: int | None, names: Sequence[str]) -> list[str]:
     """Every display as this seat knows it, the discard, the pile and the decision."""
-    lines = [f"Round {view.get('round')}; running totals: {totals_text(view.get('totals'), seat, names)}."]
+    totals = totals_text(view.get("totals"), seat, names)
+    round_number = view.get("round")
+    lines = [_("Round %(round)s; running totals: %(totals)s.") % {"round": round_number, "totals": totals}]
     for s in view.get("participants", range(len(view.get("displays", [])))):
         display = view["displays"][s]
-        who = "You" if s == seat else (names[s] if s < len(names) else f"Seat {s}")
         slots = "  ".join(f"{k}: {_card(c)}" for k, c in enumerate(display))
-        lines.append(f"{who} (seat {s}): {slots or 'no cards'}")
+        lines.append(
+            _("%(player)s (seat %(seat)s): %(slots)s")
+            % {"player": player_name(names, s, seat), "seat": s, "slots": slots or _("no cards")}
+        )
     discard = view.get("discard") or []
     top = _card(discard[-1]) if discard else "—"
-    lines.append(f"Discard top: {top}; draw pile: {view.get('draw')} cards.")
+    lines.append(
+        _("Discard top: %(card)s; draw pile: %(count)s cards.") % {"card": top, "count": view.get("draw")}
+    )
     drawn = [_card(c) for c in view.get("drawn") or [] if c != "?"]
     if drawn:
-        lines.append(f"You drew: {', '.join(drawn)}.")
+        lines.append(_("You drew: %(cards)s.") % {"cards": ", ".join(drawn)})
     if view.get("bao_caller") is not None:
-        shield = " (Shield active)" if view.get("shield_active") else ""
-        lines.append(f"{seat_name(names, view['bao_caller'])} called BAO{shield}.")
+        caller = seat_name(names, view["bao_caller"])
+        if view.get("shield_active"):
+            lines.append(_("%(player)s called BAO (Shield active).") % {"player": caller})
+        else:
+            lines.append(_("%(player)s called BAO.") % {"player": caller})
     return lines
 
 
@@ -232,4 +315,6 @@ MAIL = MailLanguage(
     notation=NOTATION,
     view_lines=view_lines,
     unordered={"choose_peek": "slots"},  # the two slots of a setup peek
+    aliases=ALIASES,
+    spoken={"zh-hans": SPOKEN_ZH},
 )
