@@ -20,6 +20,7 @@ from baogame.rules.core import RuleError
 from baogame.rules.lengths import CUSTOM as CUSTOM
 from baogame.rules.lengths import GameLengths
 from baogame.rules.registry import ENGINES, get_engine, get_lengths
+from baogame.rules.text import text
 
 from .errors import ServiceError
 from .sentences import localize
@@ -106,7 +107,7 @@ def choices(engine: str, players: int | None = None) -> list[tuple[str, str]]:
 def rule_text(engine: str) -> str:
     """What any length of ``engine`` means for who wins (one sentence), "" without lengths."""
     lengths = _lengths(engine)
-    return lengths.rule if lengths is not None else ""
+    return localize(text(lengths.rule)) if lengths is not None else ""
 
 
 def default_name(engine: str, players: int) -> str:

@@ -41,8 +41,10 @@ LENGTHS = GameLengths(
     defaults=default_options,
     describe=describe,
     describe_groups=describe_groups,
-    rule="The game ends after the round in which a running total reaches the threshold; the lowest "
-    "total wins (players tied for it play a deciding round, BB-15).",
+    rule=gettext_noop(
+        "The game ends after the round in which a running total reaches the threshold; the lowest "
+        "total wins (players tied for it play a deciding round, BB-15)."
+    ),
     player_groups=((2, text(gettext_noop("2 players"))), (3, "3–4"), (5, "5–6")),
     size=lambda values, players: float(values["threshold"]),
 )

@@ -46,8 +46,10 @@ LENGTHS = GameLengths(
     ),
     defaults=lambda players: dict(DEFAULTS),
     describe=describe,
-    rule="The highest total wins; when the lead is shared at the end, further deals are played until "
-    "it is not (BH-17.3, BH-17.6).",
+    rule=gettext_noop(
+        "The highest total wins; when the lead is shared at the end, further deals are played until "
+        "it is not (BH-17.3, BH-17.6)."
+    ),
     player_groups=((5, "5 players"),),
     size=size,
 )
