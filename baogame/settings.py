@@ -228,6 +228,8 @@ LANGUAGE_COOKIE_SAMESITE = "Lax"
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
+#: Dates and times are written in the page's language (Django's formats), English ones as in baogame/formats.
+FORMAT_MODULE_PATH = ["baogame.formats"]
 
 # --- Static files -----------------------------------------------------------------------------------
 # Content-Security-Policy (django-csp): scripts and styles only from this site's static files (htmx

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django import forms
+from django.utils.translation import gettext, gettext_lazy
 
 from .models import Profile
 from .names import display_name_problem
@@ -16,13 +17,14 @@ class ProfileForm(forms.ModelForm):
     class Meta:
         model = Profile
         fields = ["display_name", "time_zone", "language"]
+        labels = {"display_name": gettext_lazy("Display name"), "time_zone": gettext_lazy("Time zone")}
 
     def clean_display_name(self) -> str:
         """Unique without regard to case, not another user's username (``display_name_taken``), and not
         ending in "(bot)", which the server's bots' names do."""
         name = str(self.cleaned_data.get("display_name") or "").strip()
         if name.lower().endswith(BOT_SUFFIX):
-            raise forms.ValidationError("Names ending in “(bot)” are kept for the server's bots.")
+            raise forms.ValidationError(gettext("Names ending in “(bot)” are kept for the server's bots."))
         problem = display_name_problem(name=name, user=self.instance.user if self.instance.pk else None)
         if problem:
             raise forms.ValidationError(problem, code="display_name_taken")

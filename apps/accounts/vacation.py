@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from datetime import date, datetime
 
-from django.utils import timezone
+from django.utils import dateformat, timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from baogame.rules.core import RuleError
 
@@ -40,6 +42,10 @@ def away_words(profile: Profile, now: datetime | None = None) -> str | None:
         return None
     back = planned_return(profile, now)
     if back is not None:
-        return f"away until {back:%a} {back.day} {back:%b}"
+        return _("away until %(date)s") % {
+            "date": dateformat.format(back, pgettext("weekday and date", "D j M"))
+        }
     since = timezone.localtime(profile.vacation_started_at, profile.zone)
-    return f"away since {since:%a} {since.day} {since:%b}"
+    return _("away since %(date)s") % {
+        "date": dateformat.format(since, pgettext("weekday and date", "D j M"))
+    }

@@ -6,6 +6,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext
 
 from . import panels
 from .forms import ProfileForm
@@ -21,7 +22,7 @@ def profile(request: AuthenticatedHttpRequest) -> HttpResponse:
         form = ProfileForm(request.POST, instance=prof)
         if form.is_valid():
             form.save()
-            messages.success(request, "Profile saved.")
+            messages.success(request, gettext("Profile saved."))
             return redirect("accounts:profile")
     else:
         form = ProfileForm(instance=prof)

@@ -25,7 +25,9 @@ from datetime import timedelta
 from typing import Any
 
 from django.urls import reverse
-from django.utils.translation import gettext
+from django.utils import dateformat
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext, pgettext
 
 from baogame.rules import lengths as rule_lengths
 from baogame.rules.core import RuleError
@@ -82,36 +84,45 @@ class Estimate:
 
     def text(self) -> str:
         """The estimate in words, saying where it comes from."""
-        head = f"About {span(self.days_typical)} (9 games in 10 within {span(self.days_p90)})"
+        words = {"typical": span(self.days_typical), "p90": span(self.days_p90), "n": self.n}
         if self.source == SITE:
-            return f"{head}: {self.n} games of people with these settings have finished on this site."
-        if self.sittings:
-            return f"{head}: " + gettext(
-                "the pace model's figure for a table meeting at its agreed sittings (two one-hour sittings "
-                "a week), every seat a person answering a few times a day in between."
+            return (
+                _(
+                    "About %(typical)s (9 games in 10 within %(p90)s): %(n)s games of people with these "
+                    "settings have finished on this site."
+                )
+                % words
             )
-        return (
-            f"{head} with every seat a person answering a few times a day: the pace model's figure, as "
-            f"fewer than {SITE_MINIMUM} such games have finished on this site."
-        )
+        if self.sittings:
+            return (
+                _(
+                    "About %(typical)s (9 games in 10 within %(p90)s): the pace model's figure for a table "
+                    "meeting at its agreed sittings (two one-hour sittings a week), every seat a person "
+                    "answering a few times a day in between."
+                )
+                % words
+            )
+        return _(
+            "About %(typical)s (9 games in 10 within %(p90)s) with every seat a person answering a few "
+            "times a day: the pace model's figure, as fewer than %(minimum)s such games have finished on "
+            "this site."
+        ) % {**words, "minimum": SITE_MINIMUM}
 
 
 def span(days: float) -> str:
     """A duration in the unit people think in: ``5 hours``, ``9 days``, ``11 weeks``, ``2.5 years``."""
     if days < 2:
-        return _plural(max(1, round(days * 24)), "hour")
+        n = max(1, round(days * 24))
+        return ngettext("%(n)s hour", "%(n)s hours", n) % {"n": n}
     if days < 21:
-        return _plural(round(days), "day")
+        return ngettext("%(n)s day", "%(n)s days", round(days)) % {"n": round(days)}
     if days < 120:
-        return _plural(round(days / 7), "week")
+        return ngettext("%(n)s week", "%(n)s weeks", round(days / 7)) % {"n": round(days / 7)}
     if days < 548:
-        return _plural(round(days / 30.44), "month")
+        n = round(days / 30.44)
+        return ngettext("%(n)s month", "%(n)s months", n) % {"n": n}
     years = round(days / 365.25, 1)
-    return f"{years:g} years"
-
-
-def _plural(n: int, unit: str) -> str:
-    return f"{n} {unit}" if n == 1 else f"{n} {unit}s"
+    return _("%(n)s years") % {"n": f"{years:g}"}
 
 
 def estimate(
@@ -322,7 +333,12 @@ def took_text(game: Game) -> str:
     days = took_days(game)
     if days is None or game.started_at is None or game.finished_at is None:
         return ""
-    return f"Took {span(days)} ({game.started_at:%-d %B %Y} to {game.finished_at:%-d %B %Y})."
+    day = pgettext("a whole date", "j F Y")
+    return _("Took %(span)s (%(start)s to %(end)s).") % {
+        "span": span(days),
+        "start": dateformat.format(game.started_at, day),
+        "end": dateformat.format(game.finished_at, day),
+    }
 
 
 def form_context(form: Any) -> dict[str, Any]:

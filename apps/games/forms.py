@@ -8,6 +8,8 @@ from typing import Any
 from django import forms
 from django.contrib.auth import get_user_model
 from django.http import QueryDict
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 
 from baogame import jsonlimits
 from baogame.rules.core import RuleError
@@ -18,19 +20,24 @@ from . import lengths
 from .clock.controls import DEFAULT_CONTROL, NAMED_CONTROLS, ControlError, control_from
 from .clock.worst import worst_case_sentence
 from .form_fitting import FittedForm, clean_length, length_choice_field, seat_limits
-from .models import Game
+from .models import Game, game_name
 from .presenters import presenter_for
+from .presenters.timeleft import control_name, control_summary
 
 #: The games a person may create (``Game.Engine``), with their seat limits (BB-1.1, BH-1.1).
 GAMES = [t for t in game_types() if t.name in Game.Engine.values]
 
 #: Who takes the seats that are neither the creator's nor an invited player's.
 OPPONENTS = [
-    ("bots", "Bots: every seat I do not invite someone to"),
-    ("people", "People: the other seats wait for players with the invitation link"),
-    ("some", "Some bots: the number below, the other seats wait for players"),
+    ("bots", gettext_lazy("Bots: every seat I do not invite someone to")),
+    ("people", gettext_lazy("People: the other seats wait for players with the invitation link")),
+    ("some", gettext_lazy("Some bots: the number below, the other seats wait for players")),
 ]
 
+
+TOO_MANY_SEATS = gettext_lazy(
+    "%(game)s has %(players)s seats: you, %(invited)s invited and %(bots)s bots make %(total)s."
+)
 
 #: The custom control's form fields, by the control's key (hours in the form, seconds in the control).
 CUSTOM_CONTROL_FIELDS = {
@@ -47,6 +54,14 @@ def control_custom(data: dict[str, Any]) -> dict[str, int] | None:
     return {key: round(float(data.get(name) or 0) * 3600) for key, name in CUSTOM_CONTROL_FIELDS.items()}
 
 
+def seats_words(game_type: GameType) -> str:
+    """``2-6 players`` or ``5 players``: a game's seat limits in the reader's language."""
+    if game_type.fixed_players is not None:
+        n = game_type.fixed_players
+        return ngettext("%(n)s player", "%(n)s players", n) % {"n": n}
+    return _("%(low)s-%(high)s players") % {"low": game_type.min_players, "high": game_type.max_players}
+
+
 def length_field_name(engine: str) -> str:
     """The create form's length field of a game (one per game: their names differ, ``short`` too)."""
     return f"length_{engine}"
@@ -60,23 +75,16 @@ class GameCreateForm(FittedForm):
     chosen game's; ``static/js/gameforms.js`` shows the chosen game's alone and switches the seats.
     """
 
-    engine = forms.ChoiceField(
-        label="Game", choices=[(t.name, f"{t.display_name} ({t.seats_text()})") for t in GAMES]
-    )
+    engine = forms.ChoiceField(label=gettext_lazy("Game"), choices=[(t.name, t.display_name) for t in GAMES])
     players = forms.IntegerField(
         min_value=min(t.min_players for t in GAMES),
         max_value=max(t.max_players for t in GAMES),
         initial=3,
         required=False,
-        help_text=" ".join(
-            f"{t.display_name}: {t.min_players}-{t.max_players}."
-            if t.fixed_players is None
-            else f"{t.display_name} always has {t.fixed_players} seats."
-            for t in GAMES
-        ),
+        label=gettext_lazy("Players"),
     )
     opponents = forms.ChoiceField(
-        label="The other seats",
+        label=gettext_lazy("The other seats"),
         choices=OPPONENTS,
         initial="bots",
         required=False,
@@ -87,55 +95,67 @@ class GameCreateForm(FittedForm):
         max_value=max(t.max_players for t in GAMES) - 1,
         initial=2,
         required=False,
-        help_text="With “some bots”: how many seats bots take (the last seats).",
+        label=gettext_lazy("Bots"),
+        help_text=gettext_lazy("With “some bots”: how many seats bots take (the last seats)."),
     )
-    control = forms.ChoiceField(
-        label="Time control",
-        choices=[(name, f"{name.title()}: {c.summary()}") for name, c in NAMED_CONTROLS.items()]
-        + [("custom", "Custom: your own bank, increment and cap")],
-        initial=DEFAULT_CONTROL,
-        help_text="Each player has a time bank that runs only while they owe a decision; each answer adds "
-        f"the increment, up to the cap. The default is {DEFAULT_CONTROL}, for games and leagues alike. "
-        + " ".join(worst_case_sentence(c) for c in NAMED_CONTROLS.values()),
-    )
+    control = forms.ChoiceField(label=gettext_lazy("Time control"), choices=[], initial=DEFAULT_CONTROL)
     control_initial_hours = forms.FloatField(
-        label="Initial bank (hours)", required=False, min_value=1 / 60, max_value=60 * 24, initial=72
+        label=gettext_lazy("Initial bank (hours)"),
+        required=False,
+        min_value=1 / 60,
+        max_value=60 * 24,
+        initial=72,
     )
     control_increment_hours = forms.FloatField(
-        label="Added per move (hours)", required=False, min_value=0, max_value=60 * 24, initial=24
+        label=gettext_lazy("Added per move (hours)"),
+        required=False,
+        min_value=0,
+        max_value=60 * 24,
+        initial=24,
     )
     control_cap_hours = forms.FloatField(
-        label="Bank at most (hours)", required=False, min_value=1 / 60, max_value=60 * 24, initial=120
+        label=gettext_lazy("Bank at most (hours)"),
+        required=False,
+        min_value=1 / 60,
+        max_value=60 * 24,
+        initial=120,
     )
     weekends_off = forms.BooleanField(
         required=False,
-        label="No clock on weekends",
-        help_text="Banks do not run on Saturdays and Sundays, each in the player's own time zone.",
+        label=gettext_lazy("No clock on weekends"),
+        help_text=gettext_lazy(
+            "Banks do not run on Saturdays and Sundays, each in the player's own time zone."
+        ),
     )
     invite = forms.CharField(
         required=False,
-        label="Invite by username",
-        help_text="Comma-separated usernames; each gets a seat at once. Others join by the link.",
+        label=gettext_lazy("Invite by username"),
+        help_text=gettext_lazy(
+            "Comma-separated usernames; each gets a seat at once. Others join by the link."
+        ),
     )
-    title = forms.CharField(required=False, max_length=100)
+    title = forms.CharField(required=False, max_length=100, label=pgettext_lazy("game", "Title"))
     bot_test = forms.BooleanField(
         required=False,
-        label="Bot-test game",
-        help_text="Let one person's accounts (you and your bot accounts) take several seats; shown on the "
-        "game page. Otherwise each person plays one seat.",
+        label=gettext_lazy("Bot-test game"),
+        help_text=gettext_lazy(
+            "Let one person's accounts (you and your bot accounts) take several seats; shown on the "
+            "game page. Otherwise each person plays one seat."
+        ),
     )
     visibility = forms.ChoiceField(
-        label="Who may watch",
+        label=gettext_lazy("Who may watch"),
         required=False,
         choices=Game.Visibility.choices,
         initial=Game.Visibility.PUBLIC,
-        help_text="Unlisted: only people given the game's link; private: only its players.",
+        help_text=gettext_lazy("Unlisted: only people given the game's link; private: only its players."),
     )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         """Each game's length (``lengths.choices``) and option fields (its presenter's ``CREATE_FIELDS``)
         come after the timing."""
         super().__init__(*args, **kwargs)
+        self._translated_texts()
         order = list(self.fields)
         at = order.index("weekends_off") + 1
         options: dict[str, forms.Field] = {}
@@ -150,7 +170,7 @@ class GameCreateForm(FittedForm):
                 options[name] = length_choice_field(
                     engine,
                     None,
-                    label=f"Length of a {game_type.display_name} game",
+                    label=_("Length of a %(game)s game") % {"game": game_name(engine)},
                     initial=lengths.default_name(engine, game_type.min_players),
                 )
                 self.field_games[name] = engine
@@ -162,6 +182,34 @@ class GameCreateForm(FittedForm):
                         self.field_when[name] = f"{length_field_name(engine)}={lengths.CUSTOM}"
         self.fields.update(options)
         self.order_fields(order[:at] + list(options) + order[at:])
+
+    def _translated_texts(self) -> None:
+        """The choices and help texts built from numbers and names, in the language of this request."""
+        self.fields["engine"].choices = [  # type: ignore[attr-defined]
+            (t.name, _("%(game)s (%(seats)s)") % {"game": game_name(t.name), "seats": seats_words(t)})
+            for t in GAMES
+        ]
+        self.fields["players"].help_text = " ".join(
+            _("%(game)s: %(low)s-%(high)s.")
+            % {"game": game_name(t.name), "low": t.min_players, "high": t.max_players}
+            if t.fixed_players is None
+            else _("%(game)s always has %(n)s seats.") % {"game": game_name(t.name), "n": t.fixed_players}
+            for t in GAMES
+        )
+        self.fields["control"].choices = [  # type: ignore[attr-defined]
+            *[(name, f"{control_name(name)}: {control_summary(c)}") for name, c in NAMED_CONTROLS.items()],
+            ("custom", _("Custom: your own bank, increment and cap")),
+        ]
+        self.fields["control"].help_text = " ".join(
+            [
+                _(
+                    "Each player has a time bank that runs only while they owe a decision; each answer adds "
+                    "the increment, up to the cap. The default is %(default)s, for games and leagues alike."
+                )
+                % {"default": control_name(DEFAULT_CONTROL)},
+                *(worst_case_sentence(c) for c in NAMED_CONTROLS.values()),
+            ]
+        )
 
     def client_data(self) -> dict[str, Any]:
         """What ``gameforms.js`` needs per game: its seats and each length's label per table size."""
@@ -180,7 +228,7 @@ class GameCreateForm(FittedForm):
         users = list(get_user_model().objects.filter(username__in=names))
         missing = sorted(set(names) - {u.username for u in users})
         if missing:
-            raise forms.ValidationError(f"No such user: {', '.join(missing)}.")
+            raise forms.ValidationError(_("No such user: %(names)s.") % {"names": ", ".join(missing)})
         return users
 
     def clean(self) -> dict[str, Any]:
@@ -202,7 +250,7 @@ class GameCreateForm(FittedForm):
             return
         missing = [name for name in CUSTOM_CONTROL_FIELDS.values() if data.get(name) is None]
         for name in missing:
-            self.add_error(name, "A custom time control needs this.")
+            self.add_error(name, _("A custom time control needs this."))
         if missing:
             return
         try:
@@ -218,10 +266,12 @@ class GameCreateForm(FittedForm):
         low, high = game_type.min_players, game_type.max_players
         if players is None:
             if "players" not in self.errors:
-                self.add_error("players", f"{game_type.display_name} takes {low}-{high} players: how many?")
+                words = {"game": game_name(game_type.name), "low": low, "high": high}
+                self.add_error("players", _("%(game)s takes %(low)s-%(high)s players: how many?") % words)
             return
         if not low <= players <= high:
-            self.add_error("players", f"{game_type.display_name} takes {low}-{high} players.")
+            words = {"game": game_name(game_type.name), "low": low, "high": high}
+            self.add_error("players", _("%(game)s takes %(low)s-%(high)s players.") % words)
             return
         invited = data.get("invite") or []
         opponents = data.get("opponents") or ("some" if data.get("bots") is not None else "bots")
@@ -232,13 +282,19 @@ class GameCreateForm(FittedForm):
         elif opponents == "people":
             data["bots"] = 0
         elif data.get("bots") is None:
-            self.add_error("bots", "How many bots? (Or choose bots in every other seat.)")
+            self.add_error("bots", _("How many bots? (Or choose bots in every other seat.)"))
             return
         if taken + data["bots"] > players:
             self.add_error(
                 "bots" if opponents == "some" else "invite",
-                f"{game_type.display_name} has {players} seats: you, {len(invited)} invited and "
-                f"{data['bots']} bots make {taken + data['bots']}.",
+                str(TOO_MANY_SEATS)
+                % {
+                    "game": game_name(game_type.name),
+                    "players": players,
+                    "invited": len(invited),
+                    "bots": data["bots"],
+                    "total": taken + data["bots"],
+                },
             )
 
     def options(self) -> dict[str, Any]:

@@ -13,13 +13,17 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import pgettext
+
 from baogame.rules import lengths as rule_lengths
 from baogame.rules.core import RuleError
 from baogame.rules.lengths import CUSTOM as CUSTOM
 from baogame.rules.lengths import GameLengths
 from baogame.rules.registry import ENGINES, get_engine, get_lengths
+from baogame.rules.text import text
 
 from .errors import ServiceError
+from .sentences import localize
 
 
 def _lengths(engine: str) -> GameLengths | None:
@@ -85,7 +89,7 @@ def length_text(*, engine: str, players: int, options: dict[str, Any]) -> str:
     lengths = _lengths(engine)
     if lengths is None:
         return ""
-    return rule_lengths.length_label(lengths, players=players, options=options)
+    return localize(rule_lengths.length_label_text(lengths, players=players, options=options))
 
 
 def choices(engine: str, players: int | None = None) -> list[tuple[str, str]]:
@@ -94,14 +98,16 @@ def choices(engine: str, players: int | None = None) -> list[tuple[str, str]]:
     lengths = _lengths(engine)
     if lengths is None:
         return []
-    named = [(n.name, rule_lengths.choice_label(lengths, n.name, players)) for n in lengths.named]
-    return [*named, (CUSTOM, "Custom")]
+    named = [
+        (n.name, localize(rule_lengths.choice_label_text(lengths, n.name, players))) for n in lengths.named
+    ]
+    return [*named, (CUSTOM, pgettext("length", "Custom"))]
 
 
 def rule_text(engine: str) -> str:
     """What any length of ``engine`` means for who wins (one sentence), "" without lengths."""
     lengths = _lengths(engine)
-    return lengths.rule if lengths is not None else ""
+    return localize(text(lengths.rule)) if lengths is not None else ""
 
 
 def default_name(engine: str, players: int) -> str:

@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from apps.accounts.models import display_name
 from baogame.rules import registry
@@ -53,6 +55,19 @@ def bot_seat_name(*, game_id: int, position: int) -> str:
     return BOT_NAMES[(game_id + position) % len(BOT_NAMES)] + BOT_SUFFIX
 
 
+#: The games' names as pages show them, in the reader's language (the engines' ``display_name``
+#: is their English name).
+GAME_NAMES = {
+    "baobei": pgettext_lazy("game name", "Bao Bei"),
+    "baohuang": pgettext_lazy("game name", "Bao Huang"),
+}
+
+
+def game_name(engine: str, default: str = "") -> str:
+    """A game's name in the reader's language (lazy: a class attribute keeps it until rendered)."""
+    return GAME_NAMES.get(engine, default or engine)  # type: ignore[return-value]
+
+
 def stored_control(name: str, values: dict[str, int] | None, weekends_off: bool) -> Control:
     """A time control as a game stores it (its name, its seconds, weekends off)."""
     from .clock.controls import DEFAULT_CONTROL, NAMED_CONTROLS, control_of  # the clock imports models
@@ -68,20 +83,21 @@ class Game(models.Model):
 
     #: The games, from the engines' ``game_type`` (their names and display names).
     Engine = models.TextChoices(  # type: ignore[call-overload]
-        "Engine", [(t.name.upper(), (t.name, t.display_name)) for t in registry.game_types()]
+        "Engine",
+        [(t.name.upper(), (t.name, game_name(t.name, t.display_name))) for t in registry.game_types()],
     )
 
     class Visibility(models.TextChoices):
-        PUBLIC = "public", "Public: anyone may watch"
-        UNLISTED = "unlisted", "Unlisted: anyone with the link may watch"
-        PRIVATE = "private", "Private: players only"
+        PUBLIC = "public", _("Public: anyone may watch")
+        UNLISTED = "unlisted", _("Unlisted: anyone with the link may watch")
+        PRIVATE = "private", _("Private: players only")
 
     class Status(models.TextChoices):
-        OPEN = "open", "Waiting for players"
-        ACTIVE = "active", "In play"
-        PAUSED = "paused", "Paused"
-        FINISHED = "finished", "Finished"
-        ABORTED = "aborted", "Aborted"
+        OPEN = "open", _("Waiting for players")
+        ACTIVE = "active", _("In play")
+        PAUSED = "paused", pgettext_lazy("game status", "Paused")
+        FINISHED = "finished", pgettext_lazy("game status", "Finished")
+        ABORTED = "aborted", pgettext_lazy("game status", "Aborted")
 
     engine = models.CharField(max_length=16, choices=Engine.choices)
     title = models.CharField(max_length=100, blank=True)

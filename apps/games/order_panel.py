@@ -20,8 +20,8 @@ from .order_store import listed
 #: The orders with an on/off switch on the panel, per game.
 SITTING_BOT = ("sitting_bot", _("If I miss a sitting, the bot plays my seat until I arrive"))
 SWITCHES: dict[str, tuple[tuple[str, str | StrPromise], ...]] = {
-    "baohuang": (("pass_unbeatable", "Pass when I cannot beat"), SITTING_BOT),
-    "baobei": (("end_turn_when_done", "End my turn when nothing is left to do"), SITTING_BOT),
+    "baohuang": (("pass_unbeatable", _("Pass when I cannot beat")), SITTING_BOT),
+    "baobei": (("end_turn_when_done", _("End my turn when nothing is left to do")), SITTING_BOT),
 }
 
 

@@ -18,6 +18,7 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadReque
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_POST
 
 from apps.accounts.http import AuthenticatedHttpRequest, HtmxHttpRequest
@@ -294,7 +295,10 @@ def game_act(request: AuthenticatedHttpRequest, public_id: str) -> HttpResponse:
         game = Game.objects.prefetch_related("seats__user__profile").get(pk=game.pk)
         return render(request, "games/_board.html", board_context(request, game, error=error))
     if error is not None:
-        messages.error(request, f"Refused: {error.message} ({error.code})")
+        messages.error(
+            request,
+            gettext("Refused: %(message)s (%(code)s)") % {"message": error.message, "code": error.code},
+        )
     return redirect(game)
 
 
@@ -311,16 +315,20 @@ def game_invitations(request: AuthenticatedHttpRequest, public_id: str) -> HttpR
             )
             if made.single_use:
                 url = request.build_absolute_uri(made.get_absolute_url())
-                messages.success(request, f"New single-use invitation link: {url}")
+                messages.success(request, gettext("New single-use invitation link: %(url)s") % {"url": url})
             else:
-                messages.success(request, "New invitation link: the previous one no longer works.")
+                messages.success(request, gettext("New invitation link: the previous one no longer works."))
         elif what == "revoke":
             count = invitations.invitation_revoke(
                 game_id=game.pk, user=request.user, token=request.POST.get("token") or None
             )
-            messages.success(request, f"Revoked {count} invitation link{'s' if count != 1 else ''}.")
+            messages.success(
+                request,
+                ngettext("Revoked %(n)s invitation link.", "Revoked %(n)s invitation links.", count)
+                % {"n": count},
+            )
         else:
-            messages.error(request, "Unknown invitation action.")
+            messages.error(request, gettext("Unknown invitation action."))
     except ServiceError as exc:
         if exc.status == 404:
             raise Http404("no such game") from None

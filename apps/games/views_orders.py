@@ -11,6 +11,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
 from django.shortcuts import redirect
+from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from apps.accounts.http import AuthenticatedHttpRequest
@@ -43,7 +44,9 @@ def orders_update(request: AuthenticatedHttpRequest, public_id: str) -> HttpResp
         else:
             raise RuleError("invalid_order", "choose an order to give or to withdraw")
     except RuleError as exc:
-        messages.error(request, f"Refused: {exc.message} ({exc.code})")
+        messages.error(
+            request, gettext("Refused: %(message)s (%(code)s)") % {"message": exc.message, "code": exc.code}
+        )
     else:
-        messages.success(request, "Your standing orders are saved.")
+        messages.success(request, gettext("Your standing orders are saved."))
     return redirect(f"{game.get_absolute_url()}#standing-orders")

@@ -13,7 +13,9 @@ from django.db import transaction
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import dateformat
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext, pgettext
 from django.views.decorators.http import require_POST
 
 from apps.accounts.http import AuthenticatedHttpRequest
@@ -35,13 +37,15 @@ def _back(request: AuthenticatedHttpRequest, default: str) -> HttpResponse:
 
 
 def _refused(request: AuthenticatedHttpRequest, exc: RuleError) -> None:
-    messages.error(request, f"Refused: {exc.message} ({exc.code})")
+    messages.error(
+        request, gettext("Refused: %(message)s (%(code)s)") % {"message": exc.message, "code": exc.code}
+    )
 
 
 @login_required
 @require_POST
 def seat_take_back(request: AuthenticatedHttpRequest, public_id: str) -> HttpResponse:
-    """"Take my seat back": the bot stops playing the user's seat in this game (refused, and said so,
+    """ "Take my seat back": the bot stops playing the user's seat in this game (refused, and said so,
     while an organiser's hold on the seat stands)."""
     game, _ = visible_game(request, public_id, seats="plain")
     error: RuleError | None = None
@@ -55,7 +59,10 @@ def seat_take_back(request: AuthenticatedHttpRequest, public_id: str) -> HttpRes
     if error is not None:
         _refused(request, error)
     else:
-        messages.success(request, f"You have your seat back in {game}: the bot no longer plays for you.")
+        messages.success(
+            request,
+            gettext("You have your seat back in %(game)s: the bot no longer plays for you.") % {"game": game},
+        )
     return _back(request, game.get_absolute_url())
 
 
@@ -72,9 +79,9 @@ def seat_settings(request: AuthenticatedHttpRequest, public_id: str) -> HttpResp
     else:
         messages.success(
             request,
-            "Plucking windows no longer wait for you: you pass them at once."
+            gettext("Plucking windows no longer wait for you: you pass them at once.")
             if skip
-            else "Plucking windows wait for you again.",
+            else gettext("Plucking windows wait for you again."),
         )
     return redirect(game)
 
@@ -87,7 +94,7 @@ def seat_add_bot(request: AuthenticatedHttpRequest, public_id: str) -> HttpRespo
     try:
         position = int(request.POST.get("position", ""))
     except ValueError:
-        messages.error(request, "Refused: choose an open seat (no_open_seat).")
+        messages.error(request, gettext("Refused: choose an open seat (no_open_seat)."))
         return redirect(game)
     try:
         lifecycle.seat_fill_bot(game_id=game.pk, user=request.user, position=position)
@@ -118,17 +125,24 @@ def vacation(request: AuthenticatedHttpRequest) -> HttpResponse:
                 profile = clock.vacation_start(user=request.user)
                 profile = planned_return_set(profile=profile, returns_on=returns_on)
             left = vacation_left_words(profile)
-            said = f"You are on vacation: your clocks are stopped in every game ({left} left this year)."
+            said = gettext(
+                "You are on vacation: your clocks are stopped in every game (%(left)s left this year)."
+            ) % {"left": left}
             if returns_on is not None:
-                said += f" The others see you away until {returns_on:%a} {returns_on.day} {returns_on:%b}."
+                day = dateformat.format(returns_on, pgettext("weekday and date", "D j M"))
+                said += " " + gettext("The others see you away until %(date)s.") % {"date": day}
             messages.success(request, said)
         elif action == "end":
             profile = clock.vacation_end(user=request.user)
             left = vacation_left_words(profile)
-            said = f"Welcome back: your clocks run again ({left} of vacation left this year)."
+            said = gettext("Welcome back: your clocks run again (%(left)s of vacation left this year).") % {
+                "left": left
+            }
             messages.success(request, said)
         else:
-            messages.error(request, "Refused: choose to start or to end your vacation (invalid_action).")
+            messages.error(
+                request, gettext("Refused: choose to start or to end your vacation (invalid_action).")
+            )
     except RuleError as exc:
         _refused(request, exc)
     return _back(request, reverse("accounts:profile"))

@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from django.db.models import QuerySet
+from django.utils.translation import pgettext_lazy
 
 from apps.accounts.models import display_name
 from apps.games import reliability
@@ -37,6 +38,32 @@ STANDINGS_COLUMNS = (
 )
 RATINGS_COLUMNS = ("counted", "game", "username", "name", "mu", "sigma", "rating")
 GAMES_COLUMNS = ("round", "table", "game", "status", "result", "players", "places", "totals", "confirm_by")
+#: The CSV's header line in the reader's language: English keeps the field names themselves (what the
+#: JSON export and older files carry); ``parse_csv`` reads either back.
+COLUMN_LABELS = {
+    "rank": pgettext_lazy("CSV column", "rank"),
+    "username": pgettext_lazy("CSV column", "username"),
+    "name": pgettext_lazy("CSV column", "name"),
+    "games_played": pgettext_lazy("CSV column", "games_played"),
+    "wins": pgettext_lazy("CSV column", "wins"),
+    "points": pgettext_lazy("CSV column", "points"),
+    "score_total": pgettext_lazy("CSV column", "score_total"),
+    "mu": pgettext_lazy("CSV column", "mu"),
+    "sigma": pgettext_lazy("CSV column", "sigma"),
+    "rating": pgettext_lazy("CSV column", "rating"),
+    "provisional_games": pgettext_lazy("CSV column", "provisional_games"),
+    "on_time_percent": pgettext_lazy("CSV column", "on_time_percent"),
+    "counted": pgettext_lazy("CSV column", "counted"),
+    "game": pgettext_lazy("CSV column", "game"),
+    "round": pgettext_lazy("CSV column", "round"),
+    "table": pgettext_lazy("CSV column", "table"),
+    "status": pgettext_lazy("CSV column", "status"),
+    "result": pgettext_lazy("CSV column", "result"),
+    "players": pgettext_lazy("CSV column", "players"),
+    "places": pgettext_lazy("CSV column", "places"),
+    "totals": pgettext_lazy("CSV column", "totals"),
+    "confirm_by": pgettext_lazy("CSV column", "confirm_by"),
+}
 
 #: Export name -> its columns (the URL names them).
 KINDS = {"standings": STANDINGS_COLUMNS, "ratings": RATINGS_COLUMNS, "games": GAMES_COLUMNS}
@@ -130,19 +157,22 @@ def rows(kind: str, season: Season) -> list[dict[str, Any]]:
 
 
 def to_csv(kind: str, data: Iterable[dict[str, Any]]) -> str:
-    """Rows as CSV text with a header line (RFC 4180 quoting)."""
+    """Rows as CSV text with a header line in the reader's language (RFC 4180 quoting)."""
     out = io.StringIO()
     writer = csv.DictWriter(out, fieldnames=KINDS[kind], lineterminator="\r\n")
-    writer.writeheader()
+    writer.writerow({key: str(COLUMN_LABELS.get(key, key)) for key in KINDS[kind]})
     writer.writerows(data)
     return out.getvalue()
 
 
 def parse_csv(kind: str, text: str) -> list[dict[str, Any]]:
     """Read an export's CSV back into rows (numbers as numbers, an empty cell as "")."""
+    columns = KINDS[kind]
+    labels = tuple(str(COLUMN_LABELS.get(key, key)) for key in columns)
     reader = csv.DictReader(io.StringIO(text))
-    if tuple(reader.fieldnames or ()) != KINDS[kind]:
+    if tuple(reader.fieldnames or ()) not in (columns, labels):
         raise ValueError(f"not a {kind} export: columns {reader.fieldnames}")
+    reader.fieldnames = list(columns)
     return [{k: _typed(k, v) for k, v in line.items()} for line in reader]
 
 

@@ -6,11 +6,14 @@ import copy
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from apps.games import lengths as game_lengths
 from apps.games.clock.controls import DEFAULT_CONTROL, NAMED_CONTROLS
 from apps.games.form_fitting import FittedForm, clean_length, length_choice_field, seat_limits
 from apps.games.presenters import presenter_for
+from apps.games.presenters.timeleft import control_name, control_summary
 from baogame.rules import registry
 
 from . import season_length
@@ -32,34 +35,31 @@ def _int_list(raw: str) -> list[int]:
     try:
         return [int(p) for p in raw.split(",")]
     except ValueError:
-        raise forms.ValidationError("whole numbers separated by commas") from None
+        raise forms.ValidationError(_("whole numbers separated by commas")) from None
 
 
 class LeaguePresetForm(forms.Form):
     """The league fields an organiser sets when creating the league and may change later."""
 
-    name = forms.CharField(max_length=100)
-    description = forms.CharField(widget=forms.Textarea, required=False)
-    is_public = forms.BooleanField(required=False, initial=True, label="Public")
+    name = forms.CharField(max_length=100, label=pgettext_lazy("league", "Name"))
+    description = forms.CharField(widget=forms.Textarea, required=False, label=gettext_lazy("Description"))
+    is_public = forms.BooleanField(required=False, initial=True, label=pgettext_lazy("league", "Public"))
     players_per_table = forms.IntegerField(
         min_value=2,
         max_value=6,
         initial=4,
-        help_text=" ".join(
-            f"{t.display_name}: always {t.fixed_players}." for t in registry.game_types() if t.fixed_players
-        ),
+        label=gettext_lazy("Players per table"),
     )
-    allow_smaller_tables = forms.BooleanField(required=False, initial=True)
-    timing_preset = forms.ChoiceField(
-        label="Time control",
-        choices=[(name, f"{name.title()}: {c.summary()}") for name, c in NAMED_CONTROLS.items()],
-        initial=DEFAULT_CONTROL,
-        help_text=f"Each player's time bank. The default, {DEFAULT_CONTROL}, is the same as for a single "
-        "game.",
+    allow_smaller_tables = forms.BooleanField(
+        required=False, initial=True, label=gettext_lazy("Allow smaller tables")
     )
+    timing_preset = forms.ChoiceField(label=gettext_lazy("Time control"), choices=[], initial=DEFAULT_CONTROL)
     points_table = forms.CharField(
         required=False,
-        help_text="League points by place, comma-separated (e.g. 3,2,1); empty: table size minus place.",
+        label=gettext_lazy("Points table"),
+        help_text=gettext_lazy(
+            "League points by place, comma-separated (e.g. 3,2,1); empty: table size minus place."
+        ),
     )
 
     confirmation_hours = forms.IntegerField(
@@ -67,40 +67,65 @@ class LeaguePresetForm(forms.Form):
         min_value=0,
         max_value=720,
         initial=0,
-        label="Confirmation period (hours)",
-        help_text="A result stays provisional this long, open to an organiser's objection; 0: none.",
+        label=gettext_lazy("Confirmation period (hours)"),
+        help_text=gettext_lazy(
+            "A result stays provisional this long, open to an organiser's objection; 0: none."
+        ),
     )
     min_reliability = forms.IntegerField(
         required=False,
         min_value=0,
         max_value=100,
         initial=0,
-        label="Minimum reliability (%)",
-        help_text="Share of decisions answered on time over 12 months needed to join and at each new "
-        "season; 0: none.",
+        label=gettext_lazy("Minimum reliability (%)"),
+        help_text=gettext_lazy(
+            "Share of decisions answered on time over 12 months needed to join and at each new "
+            "season; 0: none."
+        ),
     )
     divisions = forms.IntegerField(
         min_value=1,
         max_value=20,
         initial=1,
         required=False,
-        help_text="1 = no divisions; division 1 is the top.",
+        label=gettext_lazy("Divisions"),
+        help_text=gettext_lazy("1 = no divisions; division 1 is the top."),
     )
     promotion = forms.IntegerField(
         min_value=0,
         max_value=50,
         initial=1,
         required=False,
-        label="Promoted and relegated",
-        help_text="How many players move up (and down) between neighbouring divisions each season.",
+        label=gettext_lazy("Promoted and relegated"),
+        help_text=gettext_lazy(
+            "How many players move up (and down) between neighbouring divisions each season."
+        ),
     )
     pairing_format = forms.ChoiceField(
         choices=[(f, FORMAT_LABELS[f]) for f in FORMATS],
         initial="spread",
         required=False,
-        help_text="Spread: opponents repeat as little as possible. Swiss: similar standings meet, "
-        "no rematch while avoidable. Round robin: every pair meets equally often.",
+        label=gettext_lazy("Pairing format"),
+        help_text=gettext_lazy(
+            "Spread: opponents repeat as little as possible. Swiss: similar standings meet, "
+            "no rematch while avoidable. Round robin: every pair meets equally often."
+        ),
     )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        """The choices and help texts built from names and numbers, in the language of this request."""
+        super().__init__(*args, **kwargs)
+        self.fields["players_per_table"].help_text = " ".join(
+            _("%(game)s: always %(n)s.") % {"game": t.display_name, "n": t.fixed_players}
+            for t in registry.game_types()
+            if t.fixed_players
+        )
+        self.fields["timing_preset"].choices = [  # type: ignore[attr-defined]
+            (name, f"{control_name(name)}: {control_summary(c)}") for name, c in NAMED_CONTROLS.items()
+        ]
+        self.fields["timing_preset"].help_text = _(
+            "Each player's time bank. The default, %(default)s, is the same as for a single game."
+        ) % {"default": control_name(DEFAULT_CONTROL)}
 
     def clean_points_table(self) -> list[int]:
         return _int_list(self.cleaned_data["points_table"])
@@ -110,8 +135,8 @@ class LeaguePresetForm(forms.Form):
 
 
 class LeagueCreateForm(LeaguePresetForm):
-    game = forms.ChoiceField(choices=game_choices)
-    join = forms.BooleanField(required=False, initial=True, label="I play too")
+    game = forms.ChoiceField(choices=game_choices, label=gettext_lazy("Game"))
+    join = forms.BooleanField(required=False, initial=True, label=gettext_lazy("I play too"))
 
     field_order = [
         "name",
@@ -156,7 +181,9 @@ class LeagueSettingsForm(LeaguePresetForm):
     """The organiser's edit of a league: its name, visibility and the preset of the games to come."""
 
     engine_options = forms.JSONField(
-        required=False, help_text='Engine options as JSON, e.g. {"threshold": 30}; empty: the defaults.'
+        required=False,
+        label=gettext_lazy("Engine options"),
+        help_text=gettext_lazy('Engine options as JSON, e.g. {"threshold": 30}; empty: the defaults.'),
     )
 
     @classmethod
@@ -171,16 +198,22 @@ class LeagueSettingsForm(LeaguePresetForm):
         if options in (None, ""):
             return {}
         if not isinstance(options, dict):
-            raise forms.ValidationError('a JSON object, e.g. {"threshold": 30}')
+            raise forms.ValidationError(_('a JSON object, e.g. {"threshold": 30}'))
         return options
 
 
 class SeasonCreateForm(FittedForm):
     """A new season: when, how many rounds, and the length of all its games (``season_length``)."""
 
-    starts_at = forms.DateTimeField(required=False, help_text="Empty: now (start round 1 by hand).")
-    rounds = forms.IntegerField(min_value=1, max_value=100, initial=5)
-    round_interval_days = forms.IntegerField(min_value=1, max_value=90, initial=7)
+    starts_at = forms.DateTimeField(
+        required=False,
+        label=gettext_lazy("Starts at"),
+        help_text=gettext_lazy("Empty: now (start round 1 by hand)."),
+    )
+    rounds = forms.IntegerField(min_value=1, max_value=100, initial=5, label=gettext_lazy("Rounds"))
+    round_interval_days = forms.IntegerField(
+        min_value=1, max_value=90, initial=7, label=gettext_lazy("Days between rounds")
+    )
 
     def __init__(self, *args: Any, league: League, **kwargs: Any) -> None:
         """The league's game gives the length choices, described for its table size; the one first
@@ -194,11 +227,11 @@ class SeasonCreateForm(FittedForm):
             return
         preset, values = season_length.preset_length(league)
         several = len(season_length.table_sizes(league)) > 1
-        smaller = " Smaller tables take their own size's value." if several else ""
+        smaller = " " + _("Smaller tables take their own size's value.") if several else ""
         self.fields["length"] = length_choice_field(
             league.game,
             league.players_per_table,
-            label="Length of every game of the season",
+            label=_("Length of every game of the season"),
             initial=preset or game_lengths.default_name(league.game, league.players_per_table),
         )
         self.fields["length"].help_text += smaller
@@ -231,32 +264,42 @@ class SeasonCreateForm(FittedForm):
 
 
 class EmailForm(forms.Form):
-    subject = forms.CharField(max_length=150)
-    body = forms.CharField(widget=forms.Textarea)
+    subject = forms.CharField(max_length=150, label=gettext_lazy("Subject"))
+    body = forms.CharField(widget=forms.Textarea, label=gettext_lazy("Text"))
 
 
 class GameToolForm(forms.Form):
     """One organiser action on a league game; the fields used depend on the action."""
 
     ACTIONS = [
-        ("extend", "Extend a deadline"),
-        ("pause", "Pause"),
-        ("resume", "Resume"),
-        ("substitute", "Substitute a player"),
-        ("bot_on", "Hand a seat to a bot"),
-        ("bot_off", "Give a seat back"),
-        ("adjudicate", "Adjudicate"),
-        ("abort", "Abort"),
-        ("confirm", "Confirm a provisional result"),
-        ("reopen", "Reopen a provisional result"),
-        ("adjudicate_result", "Adjudicate a reopened result"),
+        ("extend", gettext_lazy("Extend a deadline")),
+        ("pause", pgettext_lazy("organiser action", "Pause")),
+        ("resume", pgettext_lazy("organiser action", "Resume")),
+        ("substitute", gettext_lazy("Substitute a player")),
+        ("bot_on", gettext_lazy("Hand a seat to a bot")),
+        ("bot_off", gettext_lazy("Give a seat back")),
+        ("adjudicate", pgettext_lazy("organiser action", "Adjudicate")),
+        ("abort", pgettext_lazy("organiser action", "Abort")),
+        ("confirm", gettext_lazy("Confirm a provisional result")),
+        ("reopen", gettext_lazy("Reopen a provisional result")),
+        ("adjudicate_result", gettext_lazy("Adjudicate a reopened result")),
     ]
-    action = forms.ChoiceField(choices=ACTIONS)
-    seat = forms.IntegerField(min_value=0, max_value=5, required=False)
-    hours = forms.IntegerField(min_value=1, max_value=24 * 60, required=False)
-    username = forms.CharField(required=False, help_text="Newcomer for a substitution.")
-    places = forms.CharField(required=False, help_text="Adjudication: places by seat, e.g. 2,1,3.")
-    reason = forms.CharField(required=False, max_length=500)
+    action = forms.ChoiceField(choices=ACTIONS, label=pgettext_lazy("organiser tool", "Action"))
+    seat = forms.IntegerField(
+        min_value=0, max_value=5, required=False, label=pgettext_lazy("organiser tool", "Seat")
+    )
+    hours = forms.IntegerField(
+        min_value=1, max_value=24 * 60, required=False, label=pgettext_lazy("organiser tool", "Hours")
+    )
+    username = forms.CharField(
+        required=False, label=gettext_lazy("Username"), help_text=gettext_lazy("Newcomer for a substitution.")
+    )
+    places = forms.CharField(
+        required=False,
+        label=gettext_lazy("Places"),
+        help_text=gettext_lazy("Adjudication: places by seat, e.g. 2,1,3."),
+    )
+    reason = forms.CharField(required=False, max_length=500, label=gettext_lazy("Reason"))
 
     def clean_places(self) -> list[int]:
         return _int_list(self.cleaned_data["places"])

@@ -9,6 +9,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidden
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_POST
 
 from apps.accounts.http import AuthenticatedHttpRequest
@@ -128,12 +129,14 @@ def offer_answer(request: AuthenticatedHttpRequest, slug: str, offer_id: int, an
     try:
         offer = services.substitute_answer(offer_id=offer_id, user=request.user, accept=answer == "accept")
     except RuleError as exc:
-        messages.error(request, f"{exc.message} ({exc.code})")
+        messages.error(
+            request, gettext("Refused: %(message)s (%(code)s)") % {"message": exc.message, "code": exc.code}
+        )
         return redirect("leagues:offer", slug=league.slug, offer_id=offer_id)
     if answer == "accept":
-        messages.success(request, f"You play seat {offer.position} from now on.")
+        messages.success(request, gettext("You play seat %(n)s from now on.") % {"n": offer.position})
         return redirect(offer.game)
-    messages.success(request, "You declined the seat.")
+    messages.success(request, gettext("You declined the seat."))
     return redirect(league)
 
 
@@ -146,7 +149,7 @@ def league_join(request: HttpRequest, slug: str, token: str) -> HttpResponse:
         return redirect(f"/accounts/login/?next={request.path}")
     if request.method == "POST":
         services.membership_join_by_link(league=league, user=request.user, token=token)
-        messages.success(request, f"You are a member of {league.name}.")
+        messages.success(request, gettext("You are a member of %(league)s.") % {"league": league.name})
         return redirect(league)
     return render(request, "leagues/join.html", {"league": league})
 
@@ -156,10 +159,10 @@ def _member_action(request: AuthenticatedHttpRequest, slug: str, action: str) ->
     try:
         if action == "request":
             services.membership_request(league=league, user=request.user)
-            messages.success(request, "Your request to join was sent to the organisers.")
+            messages.success(request, gettext("Your request to join was sent to the organisers."))
         else:
             services.membership_withdraw(league=league, user=request.user)
-            messages.success(request, "You have withdrawn from the league.")
+            messages.success(request, gettext("You have withdrawn from the league."))
     except RuleError as exc:
         messages.error(request, exc.message)
     return redirect(league)
@@ -234,43 +237,45 @@ def _run_manage_action(request: AuthenticatedHttpRequest, league: League, action
         services.membership_approve(
             league=league, membership_id=int(request.POST["membership"]), by=user, approve=action == "approve"
         )
-        return "Done."
+        return gettext("Done.")
     if action == "settings":
         settings_form = LeagueSettingsForm(request.POST)
         if not settings_form.is_valid():
-            return f"Invalid settings: {settings_form.errors.as_text()}"
+            return gettext("Invalid settings: %(errors)s") % {"errors": settings_form.errors.as_text()}
         services.league_update(league=league, by=user, **settings_form.cleaned_data)
-        return "Settings saved; they apply to the games of the rounds started from now on."
+        return gettext("Settings saved; they apply to the games of the rounds started from now on.")
     if action == "season":
         season_form = SeasonCreateForm(request.POST, league=league)
         if not season_form.is_valid():
-            return f"Invalid season: {season_form.errors.as_text()}"
+            return gettext("Invalid season: %(errors)s") % {"errors": season_form.errors.as_text()}
         if league.divisions > 1:
             season = divisions.season_propose(league=league, by=user, **season_form.season_kwargs())
-            return f"Season {season.number} scheduled: review and confirm its divisions below."
+            return gettext("Season %(n)s scheduled: review and confirm its divisions below.") % {
+                "n": season.number
+            }
         season = services.season_create(league=league, by=user, **season_form.season_kwargs())
-        return f"Season {season.number} scheduled."
+        return gettext("Season %(n)s scheduled.") % {"n": season.number}
     if action == "round":
         current = selectors.season_current(league=league)
         if current is None:
-            return "Create a season first."
+            return gettext("Create a season first.")
         rnd = services.round_start(season_id=current.pk, by=user)
-        return f"Round {rnd.number} started."
+        return gettext("Round %(n)s started.") % {"n": rnd.number}
     if action == "email":
         email_form = EmailForm(request.POST)
         if not email_form.is_valid():
-            return "A message needs a subject and a text."
+            return gettext("A message needs a subject and a text.")
         sent = services.league_email_members(league=league, by=user, **email_form.cleaned_data)
-        return f"{sent} messages sent."
+        return ngettext("%(n)s message sent.", "%(n)s messages sent.", sent) % {"n": sent}
     if action == "game":
         return _game_tool(request, league)
-    return "Unknown action."
+    return gettext("Unknown action.")
 
 
 def _game_tool(request: AuthenticatedHttpRequest, league: League) -> str:
     form = GameToolForm(request.POST)
     if not form.is_valid():
-        return f"Invalid: {form.errors.as_text()}"
+        return gettext("Invalid: %(errors)s") % {"errors": form.errors.as_text()}
     d = form.cleaned_data
     game_id, user, reason, seat = int(request.POST["game"]), request.user, d["reason"], d["seat"]
     common: dict[str, Any] = {"league": league, "game_id": game_id, "by": user}
@@ -284,12 +289,12 @@ def _game_tool(request: AuthenticatedHttpRequest, league: League) -> str:
         case "substitute":
             newcomer = get_user_model().objects.filter(username=d["username"]).first()
             if newcomer is None:
-                return "No such user."
+                return gettext("No such user.")
             offer = services.seat_substitute(**common, position=seat or 0, user=newcomer, reason=reason)
-            return (
-                f"Seat {offer.position} offered to {newcomer.get_username()}: they take it when they "
-                "accept; until then it is played as before."
-            )
+            return gettext(
+                "Seat %(n)s offered to %(user)s: they take it when they accept; "
+                "until then it is played as before."
+            ) % {"n": offer.position, "user": newcomer.get_username()}
         case "bot_on" | "bot_off":
             services.seat_bot_takeover(
                 **common, position=seat or 0, on=d["action"] == "bot_on", reason=reason
@@ -300,14 +305,14 @@ def _game_tool(request: AuthenticatedHttpRequest, league: League) -> str:
             services.game_abort(**common, reason=reason)
         case "confirm":
             confirmation.result_confirm(**common, reason=reason)
-            return "Result confirmed."
+            return gettext("Result confirmed.")
         case "reopen":
             confirmation.result_reopen(**common, reason=reason)
-            return "Result reopened: it left the standings until you adjudicate it."
+            return gettext("Result reopened: it left the standings until you adjudicate it.")
         case "adjudicate_result":
             confirmation.result_adjudicate(**common, places=dict(enumerate(d["places"])), reason=reason)
-            return "Result adjudicated and confirmed."
-    return "Done."
+            return gettext("Result adjudicated and confirmed.")
+    return gettext("Done.")
 
 
 def season_export_csv(request: HttpRequest, slug: str, number: int, kind: str) -> HttpResponse:

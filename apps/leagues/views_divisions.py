@@ -6,6 +6,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse, HttpResponseForbidden
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from apps.accounts.http import AuthenticatedHttpRequest
@@ -57,7 +58,9 @@ def season_divisions_action(
         if action == "move":
             form = DivisionMoveForm(request.POST)
             if not form.is_valid():
-                messages.error(request, f"Invalid move: {form.errors.as_text()}")
+                messages.error(
+                    request, gettext("Invalid move: %(errors)s") % {"errors": form.errors.as_text()}
+                )
             else:
                 d = form.cleaned_data
                 divisions.placement_move(
@@ -67,12 +70,16 @@ def season_divisions_action(
                     by=request.user,
                     reason=d["reason"],
                 )
-                messages.success(request, "Moved.")
+                messages.success(request, gettext("Moved."))
         elif action == "confirm":
             divisions.divisions_confirm(season=season, by=request.user)
-            messages.success(request, f"The divisions of season {season.number} are confirmed.")
+            messages.success(
+                request, gettext("The divisions of season %(n)s are confirmed.") % {"n": season.number}
+            )
         else:
             raise Http404("no such action")
     except RuleError as exc:
-        messages.error(request, f"{exc.message} ({exc.code})")
+        messages.error(
+            request, gettext("Refused: %(message)s (%(code)s)") % {"message": exc.message, "code": exc.code}
+        )
     return redirect("leagues:divisions", slug=league.slug, number=season.number)

@@ -11,6 +11,7 @@ from django.core import signing
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidden
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
@@ -22,19 +23,31 @@ from . import bounces, calendar, preferences, selectors, tokens
 from .checks import inbound_webhook_secret
 from .models import Category
 
-MODE_LABELS = {"immediately": "Immediately", "digest": "Daily digest", "off": "Off"}
+MODE_LABELS = {
+    "immediately": gettext_lazy("Immediately"),
+    "digest": gettext_lazy("Daily digest"),
+    "off": pgettext_lazy("notifications", "Off"),
+}
 
 
 class NotificationsForm(forms.Form):
     """The Notifications table (a select per cell that applies), the digest hour, live games and the
     quiet hours."""
 
-    digest_hour = forms.IntegerField(min_value=0, max_value=23, label="Digest hour (your local time)")
-    live_games = forms.BooleanField(required=False, label="Also notify me about live (fast) games")
-    quiet_start = forms.TimeField(
-        required=False, label="Quiet from", widget=forms.TimeInput(attrs={"type": "time"})
+    digest_hour = forms.IntegerField(
+        min_value=0, max_value=23, label=gettext_lazy("Digest hour (your local time)")
     )
-    quiet_end = forms.TimeField(required=False, label="until", widget=forms.TimeInput(attrs={"type": "time"}))
+    live_games = forms.BooleanField(
+        required=False, label=gettext_lazy("Also notify me about live (fast) games")
+    )
+    quiet_start = forms.TimeField(
+        required=False, label=gettext_lazy("Quiet from"), widget=forms.TimeInput(attrs={"type": "time"})
+    )
+    quiet_end = forms.TimeField(
+        required=False,
+        label=pgettext_lazy("quiet hours", "until"),
+        widget=forms.TimeInput(attrs={"type": "time"}),
+    )
 
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
@@ -43,16 +56,17 @@ class NotificationsForm(forms.Form):
                 offered = preferences.modes_for(row.key, channel)
                 if offered:
                     self.fields[cell_field(row.key, channel)] = forms.ChoiceField(
-                        choices=[(m, MODE_LABELS[m]) for m in offered], label=f"{row.label}: {channel}"
+                        choices=[(m, MODE_LABELS[m]) for m in offered],
+                        label=f"{row.label}: {channel}",
                     )
 
     def clean(self) -> dict[str, object]:
         data = super().clean() or {}
         start, end = data.get("quiet_start"), data.get("quiet_end")
         if (start is None) != (end is None):
-            raise forms.ValidationError("Quiet hours need both a start and an end (or neither).")
+            raise forms.ValidationError(gettext("Quiet hours need both a start and an end (or neither)."))
         if start is not None and start == end:
-            raise forms.ValidationError("Quiet hours need an end different from their start.")
+            raise forms.ValidationError(gettext("Quiet hours need an end different from their start."))
         return data
 
     def table(self) -> list[dict[str, object]]:
@@ -105,7 +119,7 @@ def preferences_page(request: AuthenticatedHttpRequest) -> HttpResponse:
             user=request.user, digest_hour=data["digest_hour"], live_games=data["live_games"]
         )
         preferences.quiet_hours_set(user=request.user, start=data["quiet_start"], end=data["quiet_end"])
-        messages.success(request, "Notification settings saved.")
+        messages.success(request, gettext("Notification settings saved."))
         return redirect("notifications:preferences")
     feed = calendar.feed_get(user=request.user)
     return render(
@@ -127,7 +141,9 @@ def calendar_regenerate(request: AuthenticatedHttpRequest) -> HttpResponse:
     calendar.feed_regenerate(user=request.user)
     messages.success(
         request,
-        "New calendar address made: the old one no longer works." if had_one else "Calendar address made.",
+        gettext("New calendar address made: the old one no longer works.")
+        if had_one
+        else gettext("Calendar address made."),
     )
     return redirect(f"{reverse('notifications:preferences')}#calendar")
 
@@ -194,5 +210,5 @@ def inbound_guarded(webhook: Callable[..., HttpResponse]) -> Callable[..., HttpR
 def mail_address_fixed(request: AuthenticatedHttpRequest) -> HttpResponse:
     """The player says their address accepts our mail again (after a bounce or a spam report)."""
     if bounces.suppression_clear(user=request.user):
-        messages.success(request, f"We will mail {request.user.email} again.")
+        messages.success(request, gettext("We will mail %(email)s again.") % {"email": request.user.email})
     return redirect(request.POST.get("next") or "notifications:preferences")

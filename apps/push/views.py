@@ -10,6 +10,7 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.staticfiles import finders
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 
 from apps.accounts.http import AuthenticatedHttpRequest
@@ -71,7 +72,7 @@ def subscription_update(request: AuthenticatedHttpRequest, subscription_id: int)
         )
     except PushSubscription.DoesNotExist:
         raise Http404 from None
-    messages.success(request, "Browser notices saved.")
+    messages.success(request, gettext("Browser notices saved."))
     return redirect(settings.PUSH_SETTINGS_PAGE)
 
 
@@ -83,5 +84,5 @@ def subscription_delete(request: AuthenticatedHttpRequest, subscription_id: int)
         services.subscription_delete(user=request.user, subscription_id=subscription_id)
     except PushSubscription.DoesNotExist:
         raise Http404 from None
-    messages.success(request, "That browser will not be notified any more.")
+    messages.success(request, gettext("That browser will not be notified any more."))
     return redirect(settings.PUSH_SETTINGS_PAGE)

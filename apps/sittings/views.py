@@ -16,6 +16,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
+from django.utils.translation import gettext, pgettext_lazy
 from django.views.decorators.http import require_POST
 
 from apps.accounts.http import AuthenticatedHttpRequest
@@ -30,7 +31,15 @@ from .acceptance import Recurrence
 #: 2 s while a sitting is under way.
 POLL_SECONDS = 10
 LIVE_POLL_SECONDS = 2
-WEEKDAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
+WEEKDAYS = (
+    pgettext_lazy("weekday", "Mon"),
+    pgettext_lazy("weekday", "Tue"),
+    pgettext_lazy("weekday", "Wed"),
+    pgettext_lazy("weekday", "Thu"),
+    pgettext_lazy("weekday", "Fri"),
+    pgettext_lazy("weekday", "Sat"),
+    pgettext_lazy("weekday", "Sun"),
+)
 
 
 def panel_context(request: HttpRequest, game: Game, error: str = "") -> dict[str, object]:
@@ -72,7 +81,11 @@ def sitting_panel(request: HttpRequest, public_id: str) -> HttpResponse:
 
 
 def _done(request: AuthenticatedHttpRequest, game: Game, error: ServiceError | None = None) -> HttpResponse:
-    text = f"Refused: {error.message} ({error.code})" if error else ""
+    text = (
+        gettext("Refused: %(message)s (%(code)s)") % {"message": error.message, "code": error.code}
+        if error
+        else ""
+    )
     if request.htmx:
         return render(request, "sittings/_live.html", panel_context(request, game, text))
     if error:

@@ -10,6 +10,7 @@ from django.contrib.auth.decorators import login_required
 from django.db.models import Count, Q
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext
 
 from apps.accounts.http import AuthenticatedHttpRequest
 
@@ -27,11 +28,11 @@ def webhook_list(request: AuthenticatedHttpRequest) -> HttpResponse:
                 user=request.user, url=request.POST.get("url", ""), secret=request.POST.get("secret", "")
             )
         except urlguard.UrlRefused as exc:
-            messages.error(request, f"That URL cannot be used: {exc.message}.")
+            messages.error(request, gettext("That URL cannot be used: %(reason)s.") % {"reason": exc.message})
         except ValueError as exc:
             messages.error(request, f"{exc}.")
         else:
-            messages.success(request, f"Events will be sent to {endpoint.url}.")
+            messages.success(request, gettext("Events will be sent to %(url)s.") % {"url": endpoint.url})
             new_secret = endpoint.secret
     endpoints = WebhookEndpoint.objects.filter(user=request.user).annotate(
         given_up=Count("deliveries", filter=Q(deliveries__status=WebhookDelivery.Status.FAILED)),
@@ -59,9 +60,11 @@ def _endpoint_action(
 
 @login_required
 def webhook_delete(request: AuthenticatedHttpRequest, endpoint_id: int) -> HttpResponse:
-    return _endpoint_action(request, endpoint_id, services.endpoint_delete, "Webhook removed.")
+    return _endpoint_action(request, endpoint_id, services.endpoint_delete, gettext("Webhook removed."))
 
 
 @login_required
 def webhook_enable(request: AuthenticatedHttpRequest, endpoint_id: int) -> HttpResponse:
-    return _endpoint_action(request, endpoint_id, services.endpoint_enable, "Webhook switched on again.")
+    return _endpoint_action(
+        request, endpoint_id, services.endpoint_enable, gettext("Webhook switched on again.")
+    )

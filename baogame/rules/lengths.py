@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .core import RuleError
+from .text import Text, gettext_noop, render, text
 
 #: The name of any length that is not one of a game's named ones.
 CUSTOM = "custom"
@@ -48,14 +49,14 @@ class GameLengths:
     #: The rules' defaults for a number of players (the engine's ``default_options``).
     defaults: Callable[[int], Options]
     #: The values of ``keys`` in words for a number of players (``"3 deals"``, ``"ends at 80 points"``).
-    describe: Callable[[Options, int], str]
+    describe: Callable[[Options, int], Text | str]
     #: One sentence on what any length means (who wins, what happens on a tie), for help texts.
     rule: str
     #: The player counts whose named lengths differ, as ``(players, words)``, smallest first: a form
     #: that does not know the number of players yet describes a length for each (``describe_groups``).
-    player_groups: tuple[tuple[int, str], ...]
+    player_groups: tuple[tuple[int, Text | str], ...]
     #: The values of one length for each player group in words; None when there is only one group.
-    describe_groups: Callable[[list[tuple[Options, str]]], str] | None = None
+    describe_groups: Callable[[list[tuple[Options, Any]]], Text | str] | None = None
     #: How long a length's values make a game, in a unit of the game's own (deals, points), for
     #: comparing a custom length with the named ones (duration estimates scale by it); None: unknown.
     size: Callable[[Options, int], float] | None = None
@@ -131,27 +132,46 @@ def size(lengths: GameLengths, *, players: int, options: Options) -> float | Non
 
 def meaning(lengths: GameLengths, *, players: int, options: Options) -> str:
     """The options' length in words at a table of ``players`` (``"3 deals, or first to 30"``)."""
+    return render(meaning_text(lengths, players=players, options=options))
+
+
+def meaning_text(lengths: GameLengths, *, players: int, options: Options) -> Text | str:
+    """The words of ``meaning``, to be rendered in any language (``baogame.rules.text``)."""
     return lengths.describe(_values(lengths, options, players), players)
 
 
-def _label(label: str, words: str) -> str:
+def _label(label: str, words: Text | str) -> Text:
     """``Short: 3 deals``; only ``One deal`` when the words say no more than the label."""
-    return label if words.lower() == label.lower() else f"{label}: {words}"
+    if render(words).lower() == label.lower():
+        return text(label)
+    return text(gettext_noop("%(label)s: %(words)s"), label=text(label), words=words)
 
 
 def length_label(lengths: GameLengths, *, players: int, options: Options) -> str:
     """``Short: 3 deals``: the length's label (``Custom`` when none) and its meaning, with the number of
     players when the game's lengths depend on it (``Normal: ends at 80 points with 4 players``)."""
+    return render(length_label_text(lengths, players=players, options=options))
+
+
+def length_label_text(lengths: GameLengths, *, players: int, options: Options) -> Text:
+    """The words of ``length_label``, to be rendered in any language."""
     name = classify(lengths, players=players, options=options)
-    label = "Custom" if name == CUSTOM else lengths.get(name).label
-    return _label(label, meaning(lengths, players=players, options=options) + _with(lengths, players))
+    label = gettext_noop("Custom") if name == CUSTOM else lengths.get(name).label
+    return _label(label, _with(lengths, players, meaning_text(lengths, players=players, options=options)))
 
 
-def _with(lengths: GameLengths, players: int) -> str:
-    return f" with {players} players" if len(lengths.player_groups) > 1 else ""
+def _with(lengths: GameLengths, players: int, words: Text | str) -> Text | str:
+    if len(lengths.player_groups) > 1:
+        return text(gettext_noop("%(words)s with %(players)s players"), words=words, players=players)
+    return words
 
 
 def choice_label(lengths: GameLengths, name: str, players: int | None) -> str:
+    """``choice_label_text`` in English."""
+    return render(choice_label_text(lengths, name, players))
+
+
+def choice_label_text(lengths: GameLengths, name: str, players: int | None) -> Text:
     """A named length as a form offers it: ``Short: 3 deals, or first to 30``. When the number of players
     is not known yet (``None``), the values for each player group (``Normal: ends at 100 points with 2
     players, 80 with 3-4, 60 with 5-6``)."""
@@ -162,4 +182,4 @@ def choice_label(lengths: GameLengths, name: str, players: int | None) -> str:
         return _label(length.label, lengths.describe_groups(values))
     if players is None:
         players = groups[0][0]
-    return length_label(lengths, players=players, options=length.options(players))
+    return length_label_text(lengths, players=players, options=length.options(players))

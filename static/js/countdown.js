@@ -2,7 +2,7 @@
  *
  * A deadline is an element with data-deadline (ISO 8601) and data-urgent (seconds): its .left child
  * gets the time left in the words the server writes ("4 min 12 s left", "2 days 3 h left", "due now",
- * apps/games/timeleft.py), and the element the class "urgent" once data-urgent seconds or fewer are
+ * apps/games/presenters/timeleft.py), in the page's language (static/js/words.js), and the element the class "urgent" once data-urgent seconds or fewer are
  * left. A deadline the server wrote in UTC (data-zone, for visitors and players who have not chosen a
  * zone) gets its absolute time rewritten in the browser's own zone, unless that is UTC too.
  * Elements swapped in by htmx are picked up at the next tick. No inline script: the page's
@@ -12,15 +12,22 @@
   "use strict";
   var MINUTE = 60, HOUR = 3600, DAY = 86400;
 
+  function say(key, values, english) {
+    return window.baogameWords ? window.baogameWords.say(key, values, english)
+      : english.replace(/%\((\w+)\)s/g, function (all, name) { return values[name]; });
+  }
+  function unit(key, n, english) { return say(key, {n: n}, english); }
+
   function words(left) {
-    if (left <= 0) return "due now";
+    if (left <= 0) return say("due_now", {}, "due now");
     var days = Math.floor(left / DAY), hours = Math.floor((left % DAY) / HOUR);
     var minutes = Math.floor((left % HOUR) / MINUTE), secs = left % MINUTE, out;
-    if (days) out = days + (days === 1 ? " day" : " days") + (hours ? " " + hours + " h" : "");
-    else if (hours) out = hours + " h" + (minutes ? " " + minutes + " min" : "");
-    else if (minutes) out = minutes + " min" + (secs ? " " + secs + " s" : "");
-    else out = secs + " s";
-    return out + " left";
+    if (days) out = unit(days === 1 ? "day" : "days", days, days === 1 ? "%(n)s day" : "%(n)s days")
+      + (hours ? " " + unit("h", hours, "%(n)s h") : "");
+    else if (hours) out = unit("h", hours, "%(n)s h") + (minutes ? " " + unit("min", minutes, "%(n)s min") : "");
+    else if (minutes) out = unit("min", minutes, "%(n)s min") + (secs ? " " + unit("s", secs, "%(n)s s") : "");
+    else out = unit("s", secs, "%(n)s s");
+    return say("left", {time: out}, "%(time)s left");
   }
 
   var browserZone = "";
@@ -33,14 +40,22 @@
     if (!browserZone || UTC_NAMES[browserZone]) return;
     var time = el.querySelector(".at time");
     if (!time) return;
-    var parts = new Intl.DateTimeFormat("en-GB", {
-      weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit",
-      hourCycle: "h23", timeZoneName: "short"
-    }).formatToParts(new Date(at));
-    var p = {};
-    for (var i = 0; i < parts.length; i++) p[parts[i].type] = parts[i].value;
-    time.textContent = p.weekday + " " + p.day + " " + p.month + ", " + p.hour + ":" + p.minute + " " + p.timeZoneName;
-    time.setAttribute("title", "your browser's time zone: " + browserZone);
+    var lang = document.documentElement.lang || "en";
+    if (lang.indexOf("en") === 0) {
+      var parts = new Intl.DateTimeFormat("en-GB", {
+        weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit",
+        hourCycle: "h23", timeZoneName: "short"
+      }).formatToParts(new Date(at));
+      var p = {};
+      for (var i = 0; i < parts.length; i++) p[parts[i].type] = parts[i].value;
+      time.textContent = p.weekday + " " + p.day + " " + p.month + ", " + p.hour + ":" + p.minute + " " + p.timeZoneName;
+    } else {
+      time.textContent = new Intl.DateTimeFormat(lang, {
+        weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit",
+        hourCycle: "h23", timeZoneName: "short"
+      }).format(new Date(at));
+    }
+    time.setAttribute("title", say("zone_title", {zone: browserZone}, "your browser's time zone: %(zone)s"));
   }
 
   function tick() {

@@ -59,7 +59,11 @@
         .then(function (reply) { return reply.json().then(function (body) { return { ok: reply.ok, body: body }; }); })
         .then(function (r) {
           if (q !== asked) return;  // a newer question is on its way
-          out.textContent = r.ok ? "Expected duration: " + r.body.text : "No estimate for these settings: " + r.body.detail;
+          var say = window.baogameWords ? window.baogameWords.say : function (k, v, english) {
+            return english.replace(/%\((\w+)\)s/g, function (all, name) { return v[name]; });
+          };
+          out.textContent = r.ok ? say("expected", {text: r.body.text}, "Expected duration: %(text)s")
+            : say("no_estimate", {detail: r.body.detail}, "No estimate for these settings: %(detail)s");
         })
         .catch(function () { /* keep the last estimate shown */ });
     }

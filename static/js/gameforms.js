@@ -70,12 +70,18 @@
     var bots = mode === "bots" ? Math.max(players - 1 - invited, 0) : mode === "people" ? 0
       : parseInt(valueOf(form, "bots"), 10) || 0;
     var open = players - 1 - invited - bots;
-    var parts = ["you"];
-    if (invited) parts.push(invited + " invited");
-    if (bots) parts.push(bots + (bots === 1 ? " bot" : " bots"));
-    if (open > 0) parts.push(open + (open === 1 ? " seat" : " seats") + " open for players with the invitation link");
-    var text = players + " seats: " + parts.join(", ") + ".";
-    if (open < 0) text += " That is more than the seats: fewer bots or invitations.";
+    var say = window.baogameWords ? window.baogameWords.say : function (k, v, english) {
+      return english.replace(/%\((\w+)\)s/g, function (all, name) { return v[name]; });
+    };
+    var parts = [say("you", {}, "you")];
+    if (invited) parts.push(say("invited", {n: invited}, "%(n)s invited"));
+    if (bots) parts.push(say(bots === 1 ? "bot" : "bots", {n: bots}, bots === 1 ? "%(n)s bot" : "%(n)s bots"));
+    if (open > 0) {
+      parts.push(say(open === 1 ? "open_seat" : "open_seats", {n: open}, open === 1
+        ? "%(n)s seat open for players with the invitation link" : "%(n)s seats open for players with the invitation link"));
+    }
+    var text = say("seat_summary", {n: players, parts: parts.join(say("list_separator", {}, ", "))}, "%(n)s seats: %(parts)s.");
+    if (open < 0) text += " " + say("too_many", {}, "That is more than the seats: fewer bots or invitations.");
     out.textContent = text;
     out.hidden = false;
   }

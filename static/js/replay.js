@@ -40,7 +40,9 @@
     slider.hidden = false;
     slider.addEventListener("input", function () {
       if (position) {
-        position.textContent = "Step " + slider.value + " of " + steps;
+        position.textContent = window.baogameWords
+          ? window.baogameWords.say("step_of", {step: slider.value, n: steps}, "Step %(step)s of %(n)s")
+          : "Step " + slider.value + " of " + steps;
       }
     });
     slider.addEventListener("change", function () {

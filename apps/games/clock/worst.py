@@ -10,12 +10,16 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
+
 from .controls import Control, worst_case
+from .words import control_name
 
 #: (what, decisions per seat, seats) of the games the sentence names.
 SHAPES = (
-    ("a one-deal Bao Huang game", 30, 5),
-    ("a Bao Bei game of 3", 134, 3),
+    (gettext_lazy("a one-deal Bao Huang game"), 30, 5),
+    (gettext_lazy("a Bao Bei game of 3"), 134, 3),
 )
 
 
@@ -23,15 +27,20 @@ def days(span: timedelta) -> str:
     """``160 days``, ``5 hours``: a worst case at a glance."""
     hours = span.total_seconds() / 3600
     if hours < 48:
-        return f"{round(hours)} hours"
-    return f"{round(hours / 24)} days"
+        return ngettext("%(n)s hour", "%(n)s hours", round(hours)) % {"n": round(hours)}
+    return ngettext("%(n)s day", "%(n)s days", round(hours / 24)) % {"n": round(hours / 24)}
 
 
 def worst_case_sentence(control: Control) -> str:
     """``"Daily: a one-deal Bao Huang game can last at most 160 days, a Bao Bei game of 3 at most
     408 days."``"""
+    first, *others = SHAPES
     parts = [
-        f"{what} can last at most {days(worst_case(control, n, seats))}" for what, n, seats in SHAPES[:1]
+        _("%(what)s can last at most %(days)s")
+        % {"what": first[0], "days": days(worst_case(control, first[1], first[2]))}
     ]
-    parts += [f"{what} at most {days(worst_case(control, n, seats))}" for what, n, seats in SHAPES[1:]]
-    return f"{control.name.title()}: " + ", ".join(parts) + "."
+    parts += [
+        _("%(what)s at most %(days)s") % {"what": what, "days": days(worst_case(control, n, seats))}
+        for what, n, seats in others
+    ]
+    return _("%(control)s: %(parts)s.") % {"control": control_name(control.name), "parts": ", ".join(parts)}

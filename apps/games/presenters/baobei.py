@@ -6,6 +6,8 @@ from typing import Any
 
 from django import forms
 from django.http import QueryDict
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, pgettext
 
 from baogame.rules.baobei.cards import CARDS
 from baogame.rules.baobei.mail import card_label as card_label  # the page and the mail name cards alike
@@ -36,12 +38,12 @@ SECTIONS = {
 }
 
 ABILITY_NAMES = {
-    "peek": "Peek (White Pelican): look secretly at one face-down card",
-    "reveal": "Reveal (Brown Pelican): show one face-down card to everyone",
-    "blind_swap": "Blind swap (Cuckoo): swap two face-down cards of two players",
-    "macaw": "Look and swap (Macaw): look at two cards of two players, then maybe swap",
-    "toco": "Toco Toucan: add the top draw-pile card to an opponent's display",
-    "shoebill": "Shoebill: draw two cards and replace one of yours and one opponent's",
+    "peek": gettext_lazy("Peek (White Pelican): look secretly at one face-down card"),
+    "reveal": gettext_lazy("Reveal (Brown Pelican): show one face-down card to everyone"),
+    "blind_swap": gettext_lazy("Blind swap (Cuckoo): swap two face-down cards of two players"),
+    "macaw": gettext_lazy("Look and swap (Macaw): look at two cards of two players, then maybe swap"),
+    "toco": gettext_lazy("Toco Toucan: add the top draw-pile card to an opponent's display"),
+    "shoebill": gettext_lazy("Shoebill: draw two cards and replace one of yours and one opponent's"),
 }
 
 
@@ -57,8 +59,9 @@ def _positions(view: dict[str, Any], names: list[str], seats: list[int]) -> list
     for s in seats:
         for k, card in enumerate(view["displays"][s]):
             if card is not None:
+                label = _("%(name)s · slot %(slot)s") % {"name": names[s], "slot": k}
                 seen = "" if card == "?" else f" ({CARDS[card]['name']})"
-                out.append({"value": f"{s}.{k}", "label": f"{names[s]} · slot {k}{seen}"})
+                out.append({"value": f"{s}.{k}", "label": f"{label}{seen}"})
     return out
 
 
@@ -232,7 +235,9 @@ def _decision(
     n = len(view["displays"])
     mine = view["displays"][seat]
     my_slots = [
-        {"value": k, "label": f"slot {k} ({card_label(c)})"} for k, c in enumerate(mine) if c is not None
+        {"value": k, "label": _("slot %(slot)s (%(card)s)") % {"slot": k, "card": card_label(c)}}
+        for k, c in enumerate(mine)
+        if c is not None
     ]
     others = [s for s in view.get("participants", range(n)) if s != seat]
     unprotected = [s for s in others if not _protected(view, seat, s)]
@@ -255,38 +260,45 @@ def _decision(
         out["peek_slots"] = list(range(ctx.get("slot_count", len(mine))))
     elif kind == "turn_action":
         if ctx.get("can_draw", True):
-            out["buttons"].append(button("Draw a card", {"type": "draw", "decision_id": did}))
+            out["buttons"].append(button(_("Draw a card"), {"type": "draw", "decision_id": did}))
         out["can_take"] = ctx.get("can_take", bool(my_slots))
         out["discard_top"] = ctx.get("discard_top")
     elif kind == "after_draw":
         out["drawn"] = ctx.get("drawn")
-        out["buttons"].append(button("Discard it", {"type": "discard", "decision_id": did}))
+        out["buttons"].append(button(_("Discard it"), {"type": "discard", "decision_id": did}))
     elif kind == "pluck_window":
         out["reference"] = ctx.get("reference")
-        out["buttons"].append(button("Pass", {"type": "pass", "decision_id": did}))
+        out["buttons"].append(button(pgettext("button", "Pass"), {"type": "pass", "decision_id": did}))
     elif kind == "ability":
         out["ability"] = ctx.get("ability")
-        out["ability_text"] = ABILITY_NAMES.get(ctx.get("ability", ""), ctx.get("ability", ""))
+        out["ability_text"] = str(ABILITY_NAMES.get(ctx.get("ability", ""), ctx.get("ability", "")))
         out["card"] = ctx.get("card")
         out["toco_seats"] = [{"value": s, "label": names[s]} for s in unprotected]
         if ctx.get("ability") == "shoebill":
             out["buttons"].append(
-                button("Use the Shoebill", {"type": "use_ability", "decision_id": did, "ability": "shoebill"})
+                button(
+                    _("Use the Shoebill"), {"type": "use_ability", "decision_id": did, "ability": "shoebill"}
+                )
             )
         out["buttons"].append(
-            button("Decline", {"type": "decline_ability", "decision_id": did}, style="quiet")
+            button(
+                pgettext("button", "Decline"), {"type": "decline_ability", "decision_id": did}, style="quiet"
+            )
         )
     elif kind == "macaw_decide":
         out["looked"] = [
             {
                 "card": item["card"],
-                "label": f"{names[item['position']['seat']]} · slot {item['position']['slot']}",
+                "label": _("%(name)s · slot %(slot)s")
+                % {"name": names[item["position"]["seat"]], "slot": item["position"]["slot"]},
             }
             for item in ctx.get("looked", [])
         ]
         out["buttons"] += [
-            button("Swap them", {"type": "macaw_decide", "decision_id": did, "swap": True}),
-            button("Leave them", {"type": "macaw_decide", "decision_id": did, "swap": False}, style="quiet"),
+            button(_("Swap them"), {"type": "macaw_decide", "decision_id": did, "swap": True}),
+            button(
+                _("Leave them"), {"type": "macaw_decide", "decision_id": did, "swap": False}, style="quiet"
+            ),
         ]
     elif kind == "shoebill_place":
         out["shoebill_drawn"] = [{"index": i, "card": c} for i, c in enumerate(ctx.get("drawn", []))]
@@ -294,8 +306,8 @@ def _decision(
         out["opponent_possible"] = ctx.get("opponent_possible", True)
     elif kind == "end_turn":
         out["buttons"] += [
-            button("End my turn", {"type": "end_turn", "decision_id": did, "bao": False}),
-            button("Call BAO!", {"type": "end_turn", "decision_id": did, "bao": True}, style="bao"),
+            button(_("End my turn"), {"type": "end_turn", "decision_id": did, "bao": False}),
+            button(_("Call BAO!"), {"type": "end_turn", "decision_id": did, "bao": True}, style="bao"),
         ]
     return out
 
@@ -325,11 +337,17 @@ CREATE_FIELDS: dict[str, forms.Field] = {
     "threshold": forms.IntegerField(
         min_value=1,
         required=False,
-        help_text="Bao Bei, custom length: the game ends after the round in which a total reaches it "
-        "(§2.3's default: 100 with 2 players, 80 with 3-4, 60 with 5-6).",
+        label=gettext_lazy("Threshold"),
+        help_text=gettext_lazy(
+            "Bao Bei, custom length: the game ends after the round in which a total reaches it "
+            "(§2.3's default: 100 with 2 players, 80 with 3-4, 60 with 5-6)."
+        ),
     ),
     "memory_aid": forms.BooleanField(
-        required=False, initial=True, help_text="Bao Bei: show the cards I have seen in my view."
+        required=False,
+        initial=True,
+        label=gettext_lazy("Memory aid"),
+        help_text=gettext_lazy("Bao Bei: show the cards I have seen in my view."),
     ),
 }
 

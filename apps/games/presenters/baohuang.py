@@ -6,11 +6,14 @@ from typing import Any
 
 from django import forms
 from django.http import QueryDict
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, pgettext, pgettext_lazy
 
 from baogame.rules.baohuang.cards import CODES, NAMES, STRENGTH
-from baogame.rules.baohuang.text import deal_progress
+from baogame.rules.baohuang.text import deal_progress_text
 
 from .. import rulebook
+from ..sentences import localize
 from .common import BoardInput, button, score_rows
 from .fields import flag_field, int_field
 
@@ -28,27 +31,100 @@ QUICK_PLAY_KINDS = {"turn"}
 SECTIONS = {"tribute": "tribute", "turn": "play"}
 
 ACTION_LABELS = {
-    "keep_emperor": "Keep the marked red joker (become emperor)",
-    "pass_emperor": "Pass it on",
-    "declare_alone": "Announce: I play alone (doubles)",
-    "no_declaration": "No declaration",
-    "give_tribute": "Give my tribute",
+    "keep_emperor": gettext_lazy("Keep the marked red joker (become emperor)"),
+    "pass_emperor": gettext_lazy("Pass it on"),
+    "declare_alone": gettext_lazy("Announce: I play alone (doubles)"),
+    "no_declaration": gettext_lazy("No declaration"),
+    "give_tribute": gettext_lazy("Give my tribute"),
 }
 DECLARATIONS = {
-    "alone": "plays alone",
-    "support": "supports the emperor",
-    "oppose": "opposes the emperor",
-    "none": "no declaration",
+    "alone": gettext_lazy("plays alone"),
+    "support": gettext_lazy("supports the emperor"),
+    "oppose": gettext_lazy("opposes the emperor"),
+    "none": gettext_lazy("no declaration"),
+}
+#: The phases of BH-23 as the board names them.
+PHASES = {
+    "tribute": pgettext_lazy("Bao Huang phase", "tribute"),
+    "offer": pgettext_lazy("Bao Huang phase", "emperor offer"),
+    "declare": pgettext_lazy("Bao Huang phase", "declarations"),
+    "play": pgettext_lazy("Bao Huang phase", "play"),
+    "over": pgettext_lazy("Bao Huang phase", "over"),
 }
 #: Quick-play buttons are offered when the legal plays are this few (otherwise: pick cards).
 MAX_QUICK_PLAYS = 24
-#: Plural names of the ranks, for sentences like "two kings".
-PLURALS = {"6": "sixes"}
-NUMBER_WORDS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight"}
+#: The cards' names on buttons, in the reader's language (``NAMES`` are the engine's English ones).
+CARD_WORDS = {
+    "6": pgettext_lazy("Bao Huang card", "six"),
+    "7": pgettext_lazy("Bao Huang card", "seven"),
+    "8": pgettext_lazy("Bao Huang card", "eight"),
+    "9": pgettext_lazy("Bao Huang card", "nine"),
+    "10": pgettext_lazy("Bao Huang card", "ten"),
+    "J": pgettext_lazy("Bao Huang card", "jack"),
+    "Q": pgettext_lazy("Bao Huang card", "queen"),
+    "K": pgettext_lazy("Bao Huang card", "king"),
+    "A": pgettext_lazy("Bao Huang card", "ace"),
+    "2": pgettext_lazy("Bao Huang card", "two"),
+    "BJ": pgettext_lazy("Bao Huang card", "black joker"),
+    "BJ*": pgettext_lazy("Bao Huang card", "marked black joker"),
+    "RJ": pgettext_lazy("Bao Huang card", "red joker"),
+    "RJ*": pgettext_lazy("Bao Huang card", "marked red joker"),
+}
+#: Plural names of the ranks, for sentences like "two kings" (a marked joker is never plural).
+PLURAL_WORDS = {
+    "6": pgettext_lazy("Bao Huang cards", "sixes"),
+    "7": pgettext_lazy("Bao Huang cards", "sevens"),
+    "8": pgettext_lazy("Bao Huang cards", "eights"),
+    "9": pgettext_lazy("Bao Huang cards", "nines"),
+    "10": pgettext_lazy("Bao Huang cards", "tens"),
+    "J": pgettext_lazy("Bao Huang cards", "jacks"),
+    "Q": pgettext_lazy("Bao Huang cards", "queens"),
+    "K": pgettext_lazy("Bao Huang cards", "kings"),
+    "A": pgettext_lazy("Bao Huang cards", "aces"),
+    "2": pgettext_lazy("Bao Huang cards", "twos"),
+    "BJ": pgettext_lazy("Bao Huang cards", "black jokers"),
+    "RJ": pgettext_lazy("Bao Huang cards", "red jokers"),
+}
+NUMBER_WORDS = {
+    2: pgettext_lazy("how many cards", "two"),
+    3: pgettext_lazy("how many cards", "three"),
+    4: pgettext_lazy("how many cards", "four"),
+    5: pgettext_lazy("how many cards", "five"),
+    6: pgettext_lazy("how many cards", "six"),
+    7: pgettext_lazy("how many cards", "seven"),
+    8: pgettext_lazy("how many cards", "eight"),
+}
+#: How to pick a play in a turn, by the number of plays (BH-10, BH-11).
+HINTS = {
+    "lead_one": gettext_lazy(
+        "You lead: 1 possible play: pick cards in your hand (the highlighted cards make it), "
+        "then press “Play the selected cards”, or use a quick play."
+    ),
+    "beat_one": gettext_lazy(
+        "1 play beats the top: pick cards in your hand (the highlighted cards make it), "
+        "then press “Play the selected cards”, or use a quick play."
+    ),
+    "lead_quick": gettext_lazy(
+        "You lead: %(count)s possible plays: pick cards in your hand (the highlighted cards can make one), "
+        "then press “Play the selected cards”, or use a quick play."
+    ),
+    "lead": gettext_lazy(
+        "You lead: %(count)s possible plays: pick cards in your hand (the highlighted cards can make one), "
+        "then press “Play the selected cards”."
+    ),
+    "beat_quick": gettext_lazy(
+        "%(count)s plays beat the top: pick cards in your hand (the highlighted cards can make one), "
+        "then press “Play the selected cards”, or use a quick play."
+    ),
+    "beat": gettext_lazy(
+        "%(count)s plays beat the top: pick cards in your hand (the highlighted cards can make one), "
+        "then press “Play the selected cards”."
+    ),
+}
 #: What playing a marked joker tells the table (BH-14), said on every button that plays one.
 MARKED_NOTES = {
-    "BJ*": "BJ* is the partner card: playing it shows everyone your role",
-    "RJ*": "RJ* is the emperor's card",
+    "BJ*": gettext_lazy("BJ* is the partner card: playing it shows everyone your role"),
+    "RJ*": gettext_lazy("RJ* is the emperor's card"),
 }
 
 
@@ -59,15 +135,21 @@ def _cards_in_words(cards: list[str]) -> str:
         n = cards.count(code)
         if not n:
             continue
-        name = NAMES[code]
+        name = CARD_WORDS[code]
         if code.endswith("*"):
-            parts.append(f"the {name}")
+            parts.append(pgettext("one card", "the %(card)s") % {"card": name})
         elif n == 1:
-            parts.append(f"an {name}" if name[0] in "aeiou" else f"a {name}")
+            # The English article follows the English name's sound.
+            vowel = NAMES[code][0] in "aeiou"
+            single = pgettext("one card", "an %(card)s") if vowel else pgettext("one card", "a %(card)s")
+            parts.append(single % {"card": name})
         else:
-            plural = PLURALS.get(code, f"{name}s")
-            parts.append(f"{NUMBER_WORDS.get(n, str(n))} {plural}")
-    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+            number = NUMBER_WORDS.get(n) or pgettext("how many cards", "%(count)s") % {"count": n}
+            parts.append(_("%(number)s %(cards)s") % {"number": number, "cards": PLURAL_WORDS[code]})
+    if len(parts) == 1:
+        return parts[0]
+    head = pgettext("list separator", ", ").join(parts[:-1])
+    return _("%(cards)s and %(last)s") % {"cards": head, "last": parts[-1]}
 
 
 def play_label(cards: list[str], verb: str = "Play") -> str:
@@ -77,17 +159,24 @@ def play_label(cards: list[str], verb: str = "Play") -> str:
     without saying so.
     """
     codes = " ".join(sorted(cards, key=lambda c: (STRENGTH[c], c.endswith("*"))))
-    notes = [MARKED_NOTES[c] for c in MARKED_NOTES if c in cards]
+    notes = [str(MARKED_NOTES[c]) for c in MARKED_NOTES if c in cards]
     warning = f" ⚠ {'; '.join(notes)}" if notes else ""
-    return f"{verb} {_cards_in_words(cards)} ({codes}){warning}"
+    words = {"cards": _cards_in_words(cards), "codes": codes}
+    if verb == "Give":
+        return _("Give %(cards)s (%(codes)s)") % words + warning
+    return _("Play %(cards)s (%(codes)s)") % words + warning
 
 
 def _label(action: dict[str, Any]) -> str:
     if action["type"] == "pledge":
-        return "Pledge support for the emperor" if action["side"] == "support" else "Pledge opposition"
+        return _("Pledge support for the emperor") if action["side"] == "support" else _("Pledge opposition")
     if action["type"] == "give_tribute":
         return play_label(action["cards"], verb="Give")
-    return ACTION_LABELS.get(action["type"], action["type"].replace("_", " "))
+    return str(ACTION_LABELS.get(action["type"], action["type"].replace("_", " ")))
+
+
+def _declaration(key: str | None) -> str | None:
+    return str(DECLARATIONS.get(key, key)) if key else None
 
 
 def sorted_hand(hand: list[str]) -> list[str]:
@@ -142,7 +231,7 @@ def present(board: BoardInput) -> dict[str, Any]:
                 "emperor": s == view["emperor"],
                 "partner": view["partner"] is not None and s == view["partner"] and not view.get("alone"),
                 "place": finished.index(s) + 1 if s in finished else None,
-                "declaration": DECLARATIONS.get(declarations[s]) if declarations[s] else None,
+                "declaration": _declaration(declarations[s]),
                 "guess": None
                 if guess is None
                 else names[guess["target"] if isinstance(guess, dict) else guess],
@@ -174,9 +263,10 @@ def present(board: BoardInput) -> dict[str, Any]:
         },
         "trick": trick,
         "deal": view["deal"],
-        "deal_text": deal_progress(view),
+        "deal_text": localize(deal_progress_text(view)),
         "deal_limit": view.get("deal_limit"),
         "phase": view["phase"],
+        "phase_text": str(PHASES.get(view["phase"], view["phase"])),
         "emperor": None if view["emperor"] is None else names[view["emperor"]],
         "partner": _partner_text(view, names),
         "multiplier": view["multiplier"],
@@ -192,7 +282,9 @@ def present(board: BoardInput) -> dict[str, Any]:
             "result": last["result"],
             "multiplier": last["multiplier"],
             "emperor": names[last["emperor"]],
-            "partner": "alone" if last["alone"] else names[last["partner"]],
+            "partner": pgettext("the emperor's partner", "alone")
+            if last["alone"]
+            else names[last["partner"]],
             "hands": [
                 {"name": names[s], "position": s, "cards": h} for s, h in enumerate(last["hands"]) if h
             ],
@@ -209,9 +301,9 @@ def _partner_text(view: dict[str, Any], names: list[str]) -> str | None:
     if view["emperor"] is None:
         return None
     if view.get("alone"):
-        return "none: the emperor plays alone"
+        return _("none: the emperor plays alone")
     if view["partner"] is None:
-        return "unknown"
+        return pgettext("the emperor's partner", "unknown")
     return names[view["partner"]]
 
 
@@ -232,7 +324,7 @@ def _decision(
     if d["kind"] == "turn":
         out["can_pass"] = "pass" in d["allowed"]
         if out["can_pass"]:
-            out["buttons"].append(button("Pass", {"type": "pass"}, style="quiet"))
+            out["buttons"].append(button(pgettext("button", "Pass"), {"type": "pass"}, style="quiet"))
         quick = [p for p in (plays or []) if p.get("type") == "play"]
         if 0 < len(quick) <= MAX_QUICK_PLAYS:
             out["quick_plays"] = [button(play_label(p["cards"]), p) for p in quick]
@@ -249,16 +341,16 @@ def _play_hint(plays: list[dict[str, Any]], *, lead: bool, known: bool) -> dict[
     and which cards of the hand can make one, highlighted there (BH-10, BH-11)."""
     count = len(plays)
     usable = {c for p in plays for c in p["cards"]}
+    quick = 0 < count <= MAX_QUICK_PLAYS
     if not known:
-        text = "Pick cards in your hand below, then press “Play the selected cards”."
+        text = _("Pick cards in your hand below, then press “Play the selected cards”.")
     elif count == 0:
-        text = "Nothing in your hand beats the top: pass."
+        text = _("Nothing in your hand beats the top: pass.")
+    elif count == 1:
+        text = str(HINTS["lead_one" if lead else "beat_one"])
     else:
-        noun = "play" if count == 1 else "plays"
-        what = f"You lead: {count} possible {noun}" if lead else f"{count} {noun} beat the top"
-        where = "the highlighted cards can make one" if count > 1 else "the highlighted cards make it"
-        text = f"{what}: pick cards in your hand ({where}), then press “Play the selected cards”"
-        text += ", or use a quick play." if 0 < count <= MAX_QUICK_PLAYS else "."
+        key = ("lead" if lead else "beat") + ("_quick" if quick else "")
+        text = str(HINTS[key]) % {"count": count}
     return {"play_count": count if known else None, "usable_cards": sorted(usable), "play_hint": text}
 
 
@@ -287,15 +379,17 @@ CREATE_FIELDS: dict[str, forms.Field] = {
     "target_score": forms.IntegerField(
         min_value=1,
         required=False,
-        label="Target score",
-        help_text="Bao Huang, custom length: the first to this total wins (empty: 30).",
+        label=gettext_lazy("Target score"),
+        help_text=gettext_lazy("Bao Huang, custom length: the first to this total wins (empty: 30)."),
     ),
     "deal_limit": forms.IntegerField(
         min_value=1,
         required=False,
-        label="Deal limit",
-        help_text="Bao Huang, custom length: the game ends after this many deals, the highest total "
-        "winning; a shared lead plays another deal (BH-17.6). Empty: no limit.",
+        label=gettext_lazy("Deal limit"),
+        help_text=gettext_lazy(
+            "Bao Huang, custom length: the game ends after this many deals, the highest total "
+            "winning; a shared lead plays another deal (BH-17.6). Empty: no limit."
+        ),
     ),
 }
 

@@ -12,35 +12,37 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
+from django.utils.translation import gettext_lazy, pgettext_lazy
+
 from apps.accounts.vacation import away_words
 from apps.games.clock.controls import Control
 from apps.games.clock.deadlines import SIMULTANEOUS_TIMINGS, decision_length
 
 #: Simultaneous decisions are named, not their remaining owners.
 SIMULTANEOUS_LABELS = {
-    "pluck_window": "Plucking window",
-    "setup_peek": "Setup peek",
-    "tribute": "Tribute",
-    "declare": "Declarations",
+    "pluck_window": gettext_lazy("Plucking window"),
+    "setup_peek": gettext_lazy("Setup peek"),
+    "tribute": pgettext_lazy("decision", "Tribute"),
+    "declare": gettext_lazy("Declarations"),
 }
 #: What a single-owner decision is about, in a word or two.
 KIND_WORDS = {
-    "turn_action": "turn",
-    "after_draw": "turn",
-    "end_turn": "end of turn",
-    "ability": "ability",
-    "macaw_decide": "Macaw swap",
-    "shoebill_place": "Shoebill placement",
-    "turn": "turn",
-    "emperor_offer": "emperor offer",
-    "guess": "partner guess",
+    "turn_action": pgettext_lazy("decision", "turn"),
+    "after_draw": pgettext_lazy("decision", "turn"),
+    "end_turn": gettext_lazy("end of turn"),
+    "ability": pgettext_lazy("decision", "ability"),
+    "macaw_decide": gettext_lazy("Macaw swap"),
+    "shoebill_place": gettext_lazy("Shoebill placement"),
+    "turn": pgettext_lazy("decision", "turn"),
+    "emperor_offer": gettext_lazy("emperor offer"),
+    "guess": gettext_lazy("partner guess"),
 }
 
 
 #: A decision kind that several phases share, named by the phase: Bao Huang's emperor offer and its
 #: declarations are both of kind ``declare`` (BH-25.2), and the status line must name the right one.
 PHASE_NAMES = {
-    ("declare", "offer"): "Emperor offer",
+    ("declare", "offer"): (gettext_lazy("Emperor offer"), gettext_lazy("emperor offer")),
 }
 
 
@@ -48,10 +50,10 @@ def decision_name(kind: str, phase: str | None, *, simultaneous: bool) -> str:
     """What the status line calls an open decision: ``Emperor offer``, ``Declarations``, ``turn`` …"""
     by_phase = PHASE_NAMES.get((kind, phase or ""))
     if by_phase is not None:
-        return by_phase if simultaneous else by_phase.lower()
+        return str(by_phase[0] if simultaneous else by_phase[1])
     if simultaneous:
-        return SIMULTANEOUS_LABELS.get(kind, kind.replace("_", " ").capitalize())
-    return KIND_WORDS.get(kind, kind.replace("_", " "))
+        return str(SIMULTANEOUS_LABELS.get(kind, kind.replace("_", " ").capitalize()))
+    return str(KIND_WORDS.get(kind, kind.replace("_", " ")))
 
 
 def with_banks(seats: list[dict[str, Any]], clock: dict[str, Any]) -> list[dict[str, Any]]:

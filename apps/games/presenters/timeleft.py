@@ -9,9 +9,13 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext, pgettext, pgettext_lazy
+
 from apps.games.clock import banks
-from apps.games.clock.controls import bank_words
+from apps.games.clock.controls import Control
 from apps.games.clock.deadlines import vacation_left
+from apps.games.clock.words import control_name as control_name  # pages import it from here too
 
 MINUTE = 60
 HOUR = 60 * MINUTE
@@ -22,27 +26,96 @@ URGENT_SHARE = 0.2
 URGENT_MIN_SECONDS = 60
 
 
+#: The short units of a time left; ``static/js/countdown.js`` gets the same words from the page.
+UNITS = {
+    "d": pgettext_lazy("days left, short", "%(n)s d"),
+    "h": pgettext_lazy("hours left, short", "%(n)s h"),
+    "min": pgettext_lazy("minutes left, short", "%(n)s min"),
+    "s": pgettext_lazy("seconds left, short", "%(n)s s"),
+}
+DUE_NOW = gettext_lazy("due now")
+LEFT = gettext_lazy("%(time)s left")
+
+
+def _days(n: int) -> str:
+    return ngettext("%(n)s day", "%(n)s days", n) % {"n": n}
+
+
+def _unit(unit: str, n: int) -> str:
+    return str(UNITS[unit]) % {"n": n}
+
+
 def time_left_words(seconds: float) -> str:
     """The two largest units of what is left: ``42 s``, ``4 min 12 s``, ``3 h 5 min``, ``2 days 3 h``."""
     left = int(seconds)
     if left <= 0:
-        return "due now"
+        return str(DUE_NOW)
     days, rest = divmod(left, DAY)
     hours, rest = divmod(rest, HOUR)
     minutes, secs = divmod(rest, MINUTE)
     if days:
-        return f"{days} day{'s' if days != 1 else ''}" + (f" {hours} h" if hours else "")
+        return _days(days) + (f" {_unit('h', hours)}" if hours else "")
     if hours:
-        return f"{hours} h" + (f" {minutes} min" if minutes else "")
+        return _unit("h", hours) + (f" {_unit('min', minutes)}" if minutes else "")
     if minutes:
-        return f"{minutes} min" + (f" {secs} s" if secs else "")
-    return f"{secs} s"
+        return _unit("min", minutes) + (f" {_unit('s', secs)}" if secs else "")
+    return _unit("s", secs)
 
 
 def time_left_phrase(seconds: float) -> str:
     """``4 min 12 s left``, or ``due now`` once the deadline has passed."""
     words = time_left_words(seconds)
-    return words if int(seconds) <= 0 else f"{words} left"
+    return words if int(seconds) <= 0 else str(LEFT) % {"time": words}
+
+
+def bank_words(span: timedelta) -> str:
+    """A bank left, short: ``2 d 4 h``, ``5 h 30 min``, ``12 min``, ``40 s``, ``0 s``."""
+    seconds = max(0, int(span.total_seconds()))
+    days, rest = divmod(seconds, DAY)
+    hours, rest = divmod(rest, HOUR)
+    minutes, secs = divmod(rest, MINUTE)
+    if days:
+        return _unit("d", days) + (f" {_unit('h', hours)}" if hours else "")
+    if hours:
+        return _unit("h", hours) + (f" {_unit('min', minutes)}" if minutes else "")
+    if minutes:
+        return _unit("min", minutes)
+    return _unit("s", secs)
+
+
+def span_text(span: timedelta) -> str:
+    """``3 days``, ``1 day``, ``12 hours``, ``30 s`` …: a control's values in words."""
+    seconds = int(span.total_seconds())
+    if seconds >= DAY and seconds % DAY == 0:
+        return _days(seconds // DAY)
+    if seconds >= HOUR and seconds % HOUR == 0:
+        return ngettext("%(n)s hour", "%(n)s hours", seconds // HOUR) % {"n": seconds // HOUR}
+    if seconds >= MINUTE and seconds % MINUTE == 0:
+        return ngettext("%(n)s minute", "%(n)s minutes", seconds // MINUTE) % {"n": seconds // MINUTE}
+    if seconds >= DAY:
+        return _("%(n)s days") % {"n": f"{seconds / DAY:.1f}"}
+    if seconds >= HOUR:
+        return _("%(n)s hours") % {"n": f"{seconds / HOUR:.1f}"}
+    if seconds >= MINUTE:
+        return ngettext("%(n)s minute", "%(n)s minutes", seconds // MINUTE) % {"n": seconds // MINUTE}
+    return _unit("s", seconds)
+
+
+def per_move_text(control: Control) -> str:
+    """``+1 day per move, up to 5 days`` in the reader's language."""
+    return _("+%(increment)s per move, up to %(cap)s") % {
+        "increment": span_text(control.increment),
+        "cap": span_text(control.cap),
+    }
+
+
+def control_summary(control: Control) -> str:
+    """``3 days, +1 day per move, up to 5 days`` (and ``, weekends off``) in the reader's language."""
+    text = pgettext("time control summary", "%(initial)s, %(per_move)s") % {
+        "initial": span_text(control.initial),
+        "per_move": per_move_text(control),
+    }
+    return _("%(summary)s, weekends off") % {"summary": text} if control.weekends_off else text
 
 
 def urgent_seconds(length: timedelta | None) -> int:
@@ -60,7 +133,7 @@ def seconds_until(deadline: datetime, now: datetime) -> int:
 def vacation_left_words(profile: Any, now: datetime | None = None) -> str:
     """What is left of this year's vacation, in words ("29 days 4 h"; "no time" when spent)."""
     left = vacation_left(profile, now).total_seconds()
-    return time_left_words(left) if left >= 1 else "no time"
+    return time_left_words(left) if left >= 1 else _("no time")
 
 
 def clock_line(*, game: Any, seat: Any, decision: Any | None, now: datetime | None = None) -> str:
@@ -74,4 +147,5 @@ def clock_line(*, game: Any, seat: Any, decision: Any | None, now: datetime | No
             left = decision.remaining or timedelta(0)
     else:
         left = banks.bank_left(seat, control)
-    return f"Your clock: {bank_words(left)} left ({control.per_move()})"
+    words = {"left": bank_words(left), "per_move": per_move_text(control)}
+    return _("Your clock: %(left)s left (%(per_move)s)") % words

@@ -9,11 +9,18 @@ zone) the script rewrites it in the browser's own zone, so nobody reads UTC unle
 
 from __future__ import annotations
 
+import json
 from datetime import datetime, timedelta
 
 from django import template
 from django.utils import timezone
+from django.utils.html import format_html
+from django.utils.safestring import SafeString
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext, pgettext
 
+from apps.games.clock.controls import Control
+from apps.games.presenters import timeleft
 from apps.games.presenters.timeleft import seconds_until, time_left_phrase, time_left_words, urgent_seconds
 
 register = template.Library()
@@ -43,3 +50,54 @@ def countdown(deadline: datetime | None, length: timedelta | int | None = None) 
 def time_left(seconds: float | int | None) -> str:
     """``{{ seconds|time_left }}``: seconds in words (``2 days 3 h``)."""
     return "" if seconds is None else time_left_words(seconds)
+
+
+@register.filter
+def control_summary(control: Control) -> str:
+    """``{{ control|control_summary }}``: ``3 days, +1 day per move, up to 5 days``, translated."""
+    return timeleft.control_summary(control)
+
+
+@register.filter
+def control_name(name: str) -> str:
+    """``{{ control.name|control_name }}``: ``Daily`` in the reader's language."""
+    return timeleft.control_name(name)
+
+
+@register.simple_tag
+def site_words() -> SafeString:
+    """The words the page's scripts write (countdowns, the replay slider, the new-game form), in the
+    page's language, as JSON in a ``<meta>`` the scripts read (``static/js/words.js``; no inline script
+    under the page's Content-Security-Policy); placeholders as in the catalogue (``%(n)s``)."""
+    words = {
+        "due_now": timeleft.DUE_NOW,
+        "left": timeleft.LEFT,
+        "day": ngettext("%(n)s day", "%(n)s days", 1),
+        "days": ngettext("%(n)s day", "%(n)s days", 2),
+        "h": timeleft.UNITS["h"],
+        "min": timeleft.UNITS["min"],
+        "s": timeleft.UNITS["s"],
+        "zone_title": _("your browser's time zone: %(zone)s"),
+        "step_of": _("Step %(step)s of %(n)s"),
+        "expected": _("Expected duration: %(text)s"),
+        "no_estimate": _("No estimate for these settings: %(detail)s"),
+        "you": pgettext("seat summary", "you"),
+        "invited": _("%(n)s invited"),
+        "bot": ngettext("%(n)s bot", "%(n)s bots", 1),
+        "bots": ngettext("%(n)s bot", "%(n)s bots", 2),
+        "open_seat": ngettext(
+            "%(n)s seat open for players with the invitation link",
+            "%(n)s seats open for players with the invitation link",
+            1,
+        ),
+        "open_seats": ngettext(
+            "%(n)s seat open for players with the invitation link",
+            "%(n)s seats open for players with the invitation link",
+            2,
+        ),
+        "list_separator": pgettext("list separator", ", "),
+        "seat_summary": _("%(n)s seats: %(parts)s."),
+        "too_many": _("That is more than the seats: fewer bots or invitations."),
+    }
+    text = json.dumps({key: str(value) for key, value in words.items()})
+    return format_html('<meta name="baogame-words" content="{}">', text)

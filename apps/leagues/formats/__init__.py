@@ -9,5 +9,11 @@
 
 from __future__ import annotations
 
+from django.utils.translation import gettext_lazy
+
 FORMATS = ("spread", "swiss", "round_robin")
-LABELS = {"spread": "Spread the opponents", "swiss": "Swiss", "round_robin": "Round robin"}
+LABELS = {
+    "spread": gettext_lazy("Spread the opponents"),
+    "swiss": gettext_lazy("Swiss"),
+    "round_robin": gettext_lazy("Round robin"),
+}

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..lengths import GameLengths, Length
+from ..text import COMMA, Text, gettext_noop, join, text
 from .setup import default_options, default_threshold
 
 
@@ -13,31 +14,37 @@ def _scaled(numerator: int, denominator: int) -> Any:
     return lambda players: {"threshold": default_threshold(players) * numerator // denominator}
 
 
-def describe(values: dict[str, Any], players: int) -> str:
+def describe(values: dict[str, Any], players: int) -> Text:
     """``ends at 80 points``."""
-    return f"ends at {values['threshold']} points"
+    return text(gettext_noop("ends at %(points)s points"), points=values["threshold"])
 
 
-def describe_groups(values: list[tuple[dict[str, Any], str]]) -> str:
+def describe_groups(values: list[tuple[dict[str, Any], Any]]) -> Text | str:
     """``ends at 100 points with 2 players, 80 with 3-4, 60 with 5-6``."""
     first, *rest = values
-    parts = [f"{describe(first[0], 0)} with {first[1]}"]
-    parts += [f"{v['threshold']} with {words}" for v, words in rest]
-    return ", ".join(parts)
+    parts: list[Any] = [
+        text(gettext_noop("%(words)s with %(who)s"), words=describe(first[0], 0), who=first[1])
+    ]
+    parts += [
+        text(gettext_noop("%(points)s with %(who)s"), points=v["threshold"], who=words) for v, words in rest
+    ]
+    return join(parts, COMMA)
 
 
 LENGTHS = GameLengths(
     keys=("threshold",),
     named=(
-        Length("short", "Short", _scaled(1, 2)),
-        Length("normal", "Normal", _scaled(1, 1)),
-        Length("long", "Long", _scaled(3, 2)),
+        Length("short", gettext_noop("Short"), _scaled(1, 2)),
+        Length("normal", gettext_noop("Normal"), _scaled(1, 1)),
+        Length("long", gettext_noop("Long"), _scaled(3, 2)),
     ),
     defaults=default_options,
     describe=describe,
     describe_groups=describe_groups,
-    rule="The game ends after the round in which a running total reaches the threshold; the lowest "
-    "total wins (players tied for it play a deciding round, BB-15).",
-    player_groups=((2, "2 players"), (3, "3–4"), (5, "5–6")),
+    rule=gettext_noop(
+        "The game ends after the round in which a running total reaches the threshold; the lowest "
+        "total wins (players tied for it play a deciding round, BB-15)."
+    ),
+    player_groups=((2, text(gettext_noop("2 players"))), (3, "3–4"), (5, "5–6")),
     size=lambda values, players: float(values["threshold"]),
 )

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..lengths import GameLengths, Length
+from ..text import Text, gettext_noop, text
 from .options import DEFAULTS
 
 #: The most a seat can score in one deal: a lone emperor's 12 × m with m at most 2 (BH-16.3, BH-8.6).
@@ -17,15 +18,15 @@ def _fixed(target: int, limit: int | None) -> Any:
     return lambda players: {"target_score": target, "deal_limit": limit}
 
 
-def describe(values: dict[str, Any], players: int) -> str:
+def describe(values: dict[str, Any], players: int) -> Text:
     """``first to 30``, ``one deal``, ``3 deals, or first to 30``: the target is named with a limit only
     when it can end the game before the limit does (from a start at 0)."""
     target, limit = values["target_score"], values["deal_limit"]
     if limit is None:
-        return f"first to {target}"
-    deals = "one deal" if limit == 1 else f"{limit} deals"
+        return text(gettext_noop("first to %(target)s"), target=target)
+    deals = text(gettext_noop("one deal")) if limit == 1 else text(gettext_noop("%(n)s deals"), n=limit)
     if target <= MAX_DEAL_SCORE * (limit - 1):
-        return f"{deals}, or first to {target}"
+        return text(gettext_noop("%(deals)s, or first to %(target)s"), deals=deals, target=target)
     return deals
 
 
@@ -39,14 +40,16 @@ def size(values: dict[str, Any], players: int) -> float:
 LENGTHS = GameLengths(
     keys=("target_score", "deal_limit"),
     named=(
-        Length("one_deal", "One deal", _fixed(TARGET, 1)),
-        Length("short", "Short", _fixed(TARGET, 3)),
-        Length("standard", "Standard", _fixed(TARGET, None)),
+        Length("one_deal", gettext_noop("One deal"), _fixed(TARGET, 1)),
+        Length("short", gettext_noop("Short"), _fixed(TARGET, 3)),
+        Length("standard", gettext_noop("Standard"), _fixed(TARGET, None)),
     ),
     defaults=lambda players: dict(DEFAULTS),
     describe=describe,
-    rule="The highest total wins; when the lead is shared at the end, further deals are played until "
-    "it is not (BH-17.3, BH-17.6).",
+    rule=gettext_noop(
+        "The highest total wins; when the lead is shared at the end, further deals are played until "
+        "it is not (BH-17.3, BH-17.6)."
+    ),
     player_groups=((5, "5 players"),),
     size=size,
 )
