@@ -183,6 +183,14 @@ def error_detail(error: RuleError) -> str:
     return str(text) if text is not None else error.message
 
 
+def refusal(error: RuleError) -> str:
+    """A page's notice of a refusal: its message for the reader and its stable code."""
+    return translation.gettext("Refused: %(message)s (%(code)s)") % {
+        "message": error_detail(error),
+        "code": error.code,
+    }
+
+
 def code_detail(code: str, english: str) -> str:
     """The message of a refusal known by its ``code`` only, ``english`` in English."""
     return error_detail(RuleError(code, english))

@@ -27,6 +27,7 @@ from baogame.rules.registry import get_engine
 
 from . import estimates, invitations, lifecycle, pipeline, replay, selectors
 from .errors import ServiceError
+from .errortext import error_detail, refusal
 from .forms import GameCreateForm, action_from_post, control_custom
 from .models import Game, Move
 from .order_panel import orders_panel
@@ -108,7 +109,7 @@ def game_new(request: AuthenticatedHttpRequest) -> HttpResponse:
                     if invitee.pk != request.user.pk:
                         lifecycle.game_join(game_id=game.pk, user=invitee)
         except RuleError as exc:
-            form.add_error(None, f"{exc.message} ({exc.code})")
+            form.add_error(None, f"{error_detail(exc)} ({exc.code})")
         else:
             return redirect(game)
     return render(request, "games/new.html", {"form": form, "estimate": estimates.form_context(form)})
@@ -187,6 +188,7 @@ def board_context(request: HttpRequest, game: Game, error: RuleError | None = No
         "poll_seconds": THINKING_POLL_SECONDS if thinking else POLL_SECONDS,
         "history": history,
         "error": error,
+        "error_message": error_detail(error) if error is not None else "",
         "act_url": reverse("games:act", args=[game.public_id]),
         "seed_template": presenter_for(game.engine).SEED_TEMPLATE,
         "seat_settings_template": presenter_for(game.engine).SEAT_SETTINGS_TEMPLATE,
@@ -295,10 +297,7 @@ def game_act(request: AuthenticatedHttpRequest, public_id: str) -> HttpResponse:
         game = Game.objects.prefetch_related("seats__user__profile").get(pk=game.pk)
         return render(request, "games/_board.html", board_context(request, game, error=error))
     if error is not None:
-        messages.error(
-            request,
-            gettext("Refused: %(message)s (%(code)s)") % {"message": error.message, "code": error.code},
-        )
+        messages.error(request, refusal(error))
     return redirect(game)
 
 
@@ -332,7 +331,7 @@ def game_invitations(request: AuthenticatedHttpRequest, public_id: str) -> HttpR
     except ServiceError as exc:
         if exc.status == 404:
             raise Http404("no such game") from None
-        messages.error(request, f"{exc.message} ({exc.code})")
+        messages.error(request, f"{error_detail(exc)} ({exc.code})")
     return redirect(game)
 
 
@@ -349,7 +348,7 @@ def game_join(request: HttpRequest, token: str) -> HttpResponse:
         try:
             invitations.invitation_accept(token=token, user=request.user)
         except RuleError as exc:
-            messages.error(request, f"{exc.message} ({exc.code})")
+            messages.error(request, f"{error_detail(exc)} ({exc.code})")
             if not selectors.game_may_view(game=game, user=request.user):
                 return redirect(request.path)
         return redirect(game)

@@ -19,6 +19,7 @@ from baogame.rules import orders as rules
 from baogame.rules.core import RuleError
 
 from . import orders
+from .errortext import refusal
 from .views import visible_game
 
 
@@ -44,9 +45,7 @@ def orders_update(request: AuthenticatedHttpRequest, public_id: str) -> HttpResp
         else:
             raise RuleError("invalid_order", "choose an order to give or to withdraw")
     except RuleError as exc:
-        messages.error(
-            request, gettext("Refused: %(message)s (%(code)s)") % {"message": exc.message, "code": exc.code}
-        )
+        messages.error(request, refusal(exc))
     else:
         messages.success(request, gettext("Your standing orders are saved."))
     return redirect(f"{game.get_absolute_url()}#standing-orders")

@@ -23,6 +23,7 @@ from apps.accounts.vacation import planned_return_set
 from baogame.rules.core import RuleError
 
 from . import clock, lifecycle
+from .errortext import refusal
 from .models import Game
 from .presenters.timeleft import vacation_left_words
 from .views import board_context, visible_game
@@ -38,7 +39,7 @@ def _back(request: AuthenticatedHttpRequest, default: str) -> HttpResponse:
 
 def _refused(request: AuthenticatedHttpRequest, exc: RuleError) -> None:
     messages.error(
-        request, gettext("Refused: %(message)s (%(code)s)") % {"message": exc.message, "code": exc.code}
+        request, refusal(exc)
     )
 
 

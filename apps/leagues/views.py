@@ -14,6 +14,7 @@ from django.views.decorators.http import require_POST
 
 from apps.accounts.http import AuthenticatedHttpRequest
 from apps.games import reliability
+from apps.games.errortext import error_detail, refusal
 from baogame.rules.core import RuleError
 
 from . import charts, confirmation, divisions, exports, season_length, selectors, services
@@ -36,7 +37,7 @@ def league_new(request: AuthenticatedHttpRequest) -> HttpResponse:
         try:
             league = services.league_create(creator=request.user, **form.cleaned_data)
         except RuleError as exc:
-            form.add_error(None, f"{exc.message} ({exc.code})")
+            form.add_error(None, f"{error_detail(exc)} ({exc.code})")
         else:
             return redirect(league)
     return render(request, "leagues/new.html", {"form": form})
@@ -130,7 +131,7 @@ def offer_answer(request: AuthenticatedHttpRequest, slug: str, offer_id: int, an
         offer = services.substitute_answer(offer_id=offer_id, user=request.user, accept=answer == "accept")
     except RuleError as exc:
         messages.error(
-            request, gettext("Refused: %(message)s (%(code)s)") % {"message": exc.message, "code": exc.code}
+            request, refusal(exc)
         )
         return redirect("leagues:offer", slug=league.slug, offer_id=offer_id)
     if answer == "accept":
@@ -164,7 +165,7 @@ def _member_action(request: AuthenticatedHttpRequest, slug: str, action: str) ->
             services.membership_withdraw(league=league, user=request.user)
             messages.success(request, gettext("You have withdrawn from the league."))
     except RuleError as exc:
-        messages.error(request, exc.message)
+        messages.error(request, error_detail(exc))
     return redirect(league)
 
 
@@ -224,7 +225,7 @@ def league_manage_action(request: AuthenticatedHttpRequest, slug: str, action: s
     try:
         done = _run_manage_action(request, league, action)
     except RuleError as exc:
-        messages.error(request, f"{exc.message} ({exc.code})")
+        messages.error(request, f"{error_detail(exc)} ({exc.code})")
     else:
         if done:
             messages.success(request, done)

@@ -10,6 +10,7 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from apps.accounts.http import AuthenticatedHttpRequest
+from apps.games.errortext import refusal
 from baogame.rules.core import RuleError
 
 from . import divisions, selectors, services
@@ -79,7 +80,5 @@ def season_divisions_action(
         else:
             raise Http404("no such action")
     except RuleError as exc:
-        messages.error(
-            request, gettext("Refused: %(message)s (%(code)s)") % {"message": exc.message, "code": exc.code}
-        )
+        messages.error(request, refusal(exc))
     return redirect("leagues:divisions", slug=league.slug, number=season.number)

@@ -16,11 +16,12 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
-from django.utils.translation import gettext, pgettext_lazy
+from django.utils.translation import pgettext_lazy
 from django.views.decorators.http import require_POST
 
 from apps.accounts.http import AuthenticatedHttpRequest
 from apps.games.errors import ServiceError
+from apps.games.errortext import refusal
 from apps.games.models import Game
 from apps.games.views import visible_game
 
@@ -82,7 +83,7 @@ def sitting_panel(request: HttpRequest, public_id: str) -> HttpResponse:
 
 def _done(request: AuthenticatedHttpRequest, game: Game, error: ServiceError | None = None) -> HttpResponse:
     text = (
-        gettext("Refused: %(message)s (%(code)s)") % {"message": error.message, "code": error.code}
+        refusal(error)
         if error
         else ""
     )
