@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.utils.translation import gettext
 
 from .models import Profile
 
@@ -18,21 +19,23 @@ TAKEN = "display_name_taken"
 
 
 def display_name_problem(*, name: str, user: Any | None) -> str | None:
-    """Why ``user`` (None: an account not created yet) may not show as ``name``; None when it may."""
+    """Why ``user`` (None: an account not created yet) may not show as ``name``, in the active language;
+    None when it may."""
     name = name.strip()
     if not name:
         return None
     others = get_user_model().objects.all() if user is None else get_user_model().objects.exclude(pk=user.pk)
     if others.filter(username__iexact=name).exists():
-        return f"“{name}” is another player's username ({TAKEN})"
+        return gettext("“%(name)s” is another player's username (%(code)s)") % {"name": name, "code": TAKEN}
     profiles = Profile.objects.all() if user is None else Profile.objects.exclude(user=user)
     if profiles.filter(display_name__iexact=name).exists():
-        return f"another player already shows as “{name}” ({TAKEN})"
+        problem = gettext("another player already shows as “%(name)s” (%(code)s)")
+        return problem % {"name": name, "code": TAKEN}
     return None
 
 
 def username_problem(*, username: str) -> str | None:
     """Why a new account may not take ``username``: another player shows as that name."""
     if Profile.objects.filter(display_name__iexact=username.strip()).exists():
-        return f"another player shows as “{username}” ({TAKEN})"
+        return gettext("another player shows as “%(name)s” (%(code)s)") % {"name": username, "code": TAKEN}
     return None
