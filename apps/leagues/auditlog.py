@@ -9,33 +9,39 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.functional import Promise
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
 from .models import AuditLog
 
-#: ``action`` -> a sentence with ``{actor}`` and the entry's public details.
-SENTENCES: dict[str, str] = {
-    "league_created": "{actor} created the league.",
-    "league_updated": "{actor} changed the league's settings.",
-    "member_approved": "{actor} approved {user}'s request to join.",
-    "member_declined": "{actor} declined a request to join.",
-    "season_created": "{actor} scheduled season {season} ({rounds} rounds).",
-    "round_started": "{actor} started round {round} of season {season} ({tables} tables).",
-    "deadline_extended": "{actor} gave seat {seat} {hours} more hours.",
-    "game_paused": "{actor} paused the game.",
-    "game_resumed": "{actor} resumed the game.",
-    "player_substituted": "{actor} seated {newcomer} in seat {seat} in place of {previous}.",
-    "seat_to_bot": "{actor} handed seat {seat} to the bot.",
-    "seat_from_bot": "{actor} gave seat {seat} back to its player.",
-    "game_adjudicated": "{actor} adjudicated the game.",
-    "game_aborted": "{actor} aborted the game.",
-    "members_emailed": "{actor} e-mailed the members.",
-    "division_moved": "{actor} moved {name} from division {before} to division {after} for season {season}.",
-    "divisions_confirmed": "{actor} confirmed the divisions of season {season}.",
+#: ``action`` -> a sentence with ``%(actor)s`` and the entry's public details, in the reader's language.
+SENTENCES: dict[str, Promise] = {
+    "league_created": _("%(actor)s created the league."),
+    "league_updated": _("%(actor)s changed the league's settings."),
+    "member_approved": _("%(actor)s approved %(user)s's request to join."),
+    "member_declined": _("%(actor)s declined a request to join."),
+    "season_created": _("%(actor)s scheduled season %(season)s (%(rounds)s rounds)."),
+    "round_started": _("%(actor)s started round %(round)s of season %(season)s (%(tables)s tables)."),
+    "deadline_extended": _("%(actor)s gave seat %(seat)s %(hours)s more hours."),
+    "game_paused": _("%(actor)s paused the game."),
+    "game_resumed": _("%(actor)s resumed the game."),
+    "player_substituted": _("%(actor)s seated %(newcomer)s in seat %(seat)s in place of %(previous)s."),
+    "seat_to_bot": _("%(actor)s handed seat %(seat)s to the bot."),
+    "seat_from_bot": _("%(actor)s gave seat %(seat)s back to its player."),
+    "game_adjudicated": _("%(actor)s adjudicated the game."),
+    "game_aborted": _("%(actor)s aborted the game."),
+    "members_emailed": _("%(actor)s e-mailed the members."),
+    "division_moved": _(
+        "%(actor)s moved %(name)s from division %(before)s to division %(after)s for season %(season)s."
+    ),
+    "divisions_confirmed": _("%(actor)s confirmed the divisions of season %(season)s."),
 }
 
 
 def _actor(entry: AuditLog) -> str:
     if entry.actor is None:
-        return "The schedule"
+        return gettext("The schedule")
     profile = getattr(entry.actor, "profile", None)
     return str(getattr(profile, "name", "") or entry.actor.get_username())
 
@@ -45,12 +51,12 @@ def audit_sentence(entry: AuditLog) -> str:
     detail: dict[str, Any] = dict(entry.detail or {})
     # Substitutions record usernames and display names: say the names people see on the pages.
     for key in ("previous", "newcomer"):
-        detail[key] = detail.get(f"{key}_name") or detail.get(key) or "nobody"
+        detail[key] = detail.get(f"{key}_name") or detail.get(key) or gettext("nobody")
     template = SENTENCES.get(entry.action)
     if template is None:
         return f"{_actor(entry)}: {entry.action.replace('_', ' ')}."
     try:
-        sentence = template.format(actor=_actor(entry), **detail)
-    except (KeyError, IndexError):  # an older entry without some detail: say what we can
+        sentence = str(template) % {**detail, "actor": _actor(entry)}
+    except (KeyError, TypeError, ValueError):  # an older entry without some detail: say what we can
         sentence = f"{_actor(entry)}: {entry.action.replace('_', ' ')}."
     return sentence[0].upper() + sentence[1:]

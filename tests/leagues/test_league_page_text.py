@@ -6,6 +6,7 @@ import re
 from typing import Any
 
 import pytest
+from django.utils import translation
 
 from apps.leagues import charts, services
 from apps.leagues.auditlog import audit_sentence
@@ -149,6 +150,15 @@ def test_an_entry_of_the_schedule_is_said_so(toy_league: Any):
     )
 
     assert audit_sentence(entry) == "The schedule started round 1 of season 1 (2 tables)."
+
+
+def test_the_organiser_log_reads_in_the_readers_language(toy_league: Any):
+    entry = AuditLog.objects.create(
+        league=toy_league, actor=None, action="round_started", detail={"season": 1, "round": 2, "tables": 3}
+    )
+
+    with translation.override("zh-hans"):
+        assert audit_sentence(entry) == "赛程开始了第1赛季第2轮（3桌）。"
 
 
 @pytest.mark.parametrize(("engine", "name"), [("baobei", "Bao Bei"), ("baohuang", "Bao Huang")])
