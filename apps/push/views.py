@@ -14,7 +14,7 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 
 from apps.accounts.http import AuthenticatedHttpRequest
-from apps.games.errortext import error_detail
+from apps.games.errortext import code_detail
 from apps.webhooks.urlguard import UrlRefused
 
 from . import services
@@ -52,7 +52,7 @@ def subscription_create(request: AuthenticatedHttpRequest) -> JsonResponse:
             label=request.headers.get("User-Agent", "")[:200],
         )
     except UrlRefused as exc:
-        return JsonResponse({"code": exc.code, "detail": error_detail(exc)}, status=400)
+        return JsonResponse({"code": exc.code, "detail": code_detail(exc.code, exc.message)}, status=400)
     except (ValueError, AttributeError, TypeError) as exc:
         return JsonResponse({"code": "invalid", "detail": str(exc)}, status=400)
     return JsonResponse({"id": sub.pk}, status=201)
