@@ -30,6 +30,17 @@ def browser() -> Iterator[Any]:
         b.close()
 
 
+@pytest.fixture(autouse=True)
+def _close_what_a_test_left_open(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Close every browser context a test left open (a failed assertion skips its own ``close()``): a
+    page left polling would keep calling the session's live server during later tests, outside their
+    database access."""
+    yield
+    if "browser" in request.fixturenames:
+        for context in list(request.getfixturevalue("browser").contexts):
+            context.close()
+
+
 @pytest.fixture
 def page(browser: Any) -> Iterator[Any]:
     context = browser.new_context(viewport={"width": 1280, "height": 1000})

@@ -80,6 +80,7 @@ def test_three_players_sit_down_and_see_each_others_moves_within_the_poll(
     assert live.status == Sitting.Status.LIVE and live.kind == Sitting.Kind.AD_HOC
     assert Game.objects.get(pk=game.pk).control == "live"
     assert ben_saw * 1000 <= SEEN_WITHIN_MS and cat_saw * 1000 <= SEEN_WITHIN_MS
-    assert Move.objects.filter(game=game, seat=1, action={"type": "pass"}).exists()
+    # Compared in Python: on SQLite Django matches a JSON field as text, so a filter by value never matches.
+    assert {"type": "pass"} in [m.action for m in Move.objects.filter(game=game, seat=1)]
     for page in pages:
         page.context.close()
