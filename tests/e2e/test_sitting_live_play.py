@@ -14,8 +14,8 @@ from apps.games.models import Game, Move
 from apps.sittings.models import Sitting
 from tests.factories import UserFactory
 
-from .axe import sign_in
 from .test_play_in_browser import swapping, wait_for_board
+from .test_sittings_in_browser import player_page
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -23,16 +23,6 @@ pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 HANDS = [["RJ*", "A", "A", "6"], ["BJ*", "8", "K"], ["9", "9", "7"], ["2", "2", "J"], ["J", "Q", "Q"]]
 #: The sitting's poll (2 s) plus the request and the swap, on a machine others share.
 SEEN_WITHIN_MS = 3_000
-
-
-def _player_page(browser: Any, live_server: Any, user: Any, game: Game) -> Any:
-    context = browser.new_context(viewport={"width": 1280, "height": 1000})
-    context.set_default_timeout(20_000)
-    page = context.new_page()
-    sign_in(page, live_server, user)
-    page.goto(f"{live_server.url}/games/{game.public_id}/")
-    wait_for_board(page)
-    return page
 
 
 def _my_turn(page: Any, kind: str, timeout: int = 20_000) -> float:
@@ -51,7 +41,7 @@ def test_three_players_sit_down_and_see_each_others_moves_within_the_poll(
     )
     for user in (ben, cat):
         lifecycle.game_join(game_id=game.pk, user=user)
-    pages = [_player_page(browser, live_server, user, game) for user in (ann, ben, cat)]
+    pages = [player_page(browser, live_server, user, game) for user in (ann, ben, cat)]
     pages[0].reload()  # everyone is here now: ann's panel offers it
     wait_for_board(pages[0])
 

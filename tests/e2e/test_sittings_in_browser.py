@@ -36,7 +36,8 @@ def _two_player_game(ann: Any, ben: Any) -> Game:
     return Game.objects.get(pk=game.pk)
 
 
-def _player_page(browser: Any, live_server: Any, user: Any, game: Game) -> Any:
+def player_page(browser: Any, live_server: Any, user: Any, game: Game) -> Any:
+    """A browser context of its own for ``user``, signed in, on the game's page."""
     context = browser.new_context(viewport={"width": 1280, "height": 1000})
     context.set_default_timeout(20_000)
     page = context.new_page()
@@ -53,14 +54,14 @@ def test_one_player_proposes_the_other_accepts_and_both_play_now(live_server: An
     game = _two_player_game(ann, ben)
     day = (timezone.now() + timedelta(days=3)).date().isoformat()
 
-    ann_page = _player_page(browser, live_server, ann, game)
+    ann_page = player_page(browser, live_server, ann, game)
     ann_page.locator("#sittings summary").click()
     ann_page.locator("input[name=day1]").fill(day)
     ann_page.locator("input[name=at1]").fill("20:00")
     ann_page.get_by_role("button", name="Propose").click()
     ann_page.wait_for_selector("#sittings .sitting-proposal")
 
-    ben_page = _player_page(browser, live_server, ben, game)
+    ben_page = player_page(browser, live_server, ben, game)
     ben_page.locator("#sittings-live .sitting-proposal").get_by_role("button", name="Yes").click()
     ben_page.wait_for_selector("#sittings-live .sitting-list")
     agreed = Sitting.objects.get(game=game)
