@@ -27,9 +27,18 @@ def test_ci_runs_make_test_as_a_newcomer_before_the_postgresql_run() -> None:
         i for i, c in enumerate(commands) if c.startswith('export DATABASE_URL="${DATABASE_URL:-postgres')
     )
 
-    assert newcomer < postgres < commands.index("make test")
-    assert commands[-1] == "make test"
+    assert newcomer < postgres < commands.index('make test PYTEST_ARGS="--ignore=tests/rules"')
+    assert commands[-1] == 'make test PYTEST_ARGS="--ignore=tests/rules"'
     assert commands.index("make lint") < newcomer
+
+
+def test_the_tests_left_out_of_the_postgresql_run_use_no_database() -> None:
+    """tests/rules tests the pure engines (baogame/rules): nothing there reaches Django, a database or
+    a broker, so running them once, in the newcomer's run, is enough."""
+    rules = SCRIPT.parents[1] / "tests" / "rules"
+    for test in rules.rglob("*.py"):
+        text = test.read_text()
+        assert "django" not in text and "from apps" not in text and "live_server" not in text, test
 
 
 def test_ci_keeps_the_browser_screenshots_under_var() -> None:
