@@ -1,4 +1,4 @@
-"""Standing orders in a real browser (issue 32 point 3): arm "pass when I cannot beat" on the game page,
+"""Standing orders in a real browser: arm "pass when I cannot beat" on the game page,
 then watch the trick pass the seat without a prompt."""
 
 from __future__ import annotations
