@@ -1,4 +1,4 @@
-"""Standing orders: a seat's answers given ahead (issue 32 point 3, DESIGN.md "Standing orders").
+"""Standing orders: a seat's answers given ahead (DESIGN.md "Standing orders").
 
 Pure functions over an engine's state (standard library and ``baogame.rules`` only), shared by the
 service (``apps.games.orders``) and the pace benchmark. An order is a small JSON-compatible record::
