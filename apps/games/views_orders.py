@@ -1,7 +1,6 @@
-"""The "Standing orders" panel of the game page (DESIGN.md "Standing orders"): the viewer's own orders,
-toggles and the "play these if they beat" picker. A plain form (POST, then a redirect) that works without
-JavaScript; the API (``/api/v1/games/{id}/orders/``) and mail replies offer the same. Only the seat's
-player sees it.
+"""The "Standing orders" panel of the game page: the viewer's own orders, toggles and
+the "play these if they beat" picker. A plain form (POST, then a redirect) that works without JavaScript;
+the API (``/api/v1/games/{id}/orders/``) and mail replies offer the same. Only the seat's player sees it.
 """
 
 from __future__ import annotations
