@@ -53,3 +53,36 @@ def test_ci_keeps_the_browser_screenshots_under_var() -> None:
 @pytest.mark.skipif(shutil.which("bash") is None, reason="bash is not installed")
 def test_the_ci_script_parses() -> None:
     assert subprocess.run(["bash", "-n", str(SCRIPT)], capture_output=True).returncode == 0
+
+
+def test_ci_prints_how_long_each_stage_took() -> None:
+    """Every CI log ends with each stage's time (install, lint, the two test runs), even when a stage
+    fails: the report runs on EXIT."""
+    commands = _commands()
+
+    assert "trap report_stages EXIT" in commands
+    install, lint = commands.index('stage "install"'), commands.index('stage "lint"')
+    sqlite, postgres = commands.index('stage "test: SQLite"'), commands.index('stage "test: PostgreSQL"')
+    newcomer = commands.index("env -u DATABASE_URL -u CELERY_BROKER_URL -u CELERY_TEST_BROKER_URL make test")
+    assert install < commands.index("make venv") < lint < commands.index("make lint") < sqlite < newcomer
+    assert newcomer < postgres < commands.index('make test PYTEST_ARGS="--ignore=tests/rules"')
+
+
+@pytest.mark.skipif(shutil.which("bash") is None, reason="bash is not installed")
+def test_the_stage_report_names_each_stage_and_keeps_the_exit_status(tmp_path: Path) -> None:
+    text = SCRIPT.read_text()
+    timing = text[
+        text.index("STAGES=()") : text.index("trap report_stages EXIT") + len("trap report_stages EXIT")
+    ]
+    script = tmp_path / "stages"
+    script.write_text(
+        f'set -euo pipefail\n{timing}\nstage "first"\nstage "second"\nfalse\necho unreachable\n'
+    )
+
+    run = subprocess.run(["bash", str(script)], capture_output=True, text=True)
+
+    assert run.returncode == 1
+    assert "unreachable" not in run.stdout
+    lines = run.stdout.splitlines()
+    assert lines[0].startswith("== CI stages (load average: ")
+    assert [line.split()[0] for line in lines[1:]] == ["first", "second", "total"]
