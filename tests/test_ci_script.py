@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 SCRIPT = Path(__file__).resolve().parents[1] / ".ci" / "run"
+POSTGRESQL_RUN = """make test PYTEST_ARGS="--ignore=tests/rules -m 'not embedded'\""""
 
 
 def _commands() -> list[str]:
@@ -27,8 +28,8 @@ def test_ci_runs_make_test_as_a_newcomer_before_the_postgresql_run() -> None:
         i for i, c in enumerate(commands) if c.startswith('export DATABASE_URL="${DATABASE_URL:-postgres')
     )
 
-    assert newcomer < postgres < commands.index('make test PYTEST_ARGS="--ignore=tests/rules"')
-    assert commands[-1] == 'make test PYTEST_ARGS="--ignore=tests/rules"'
+    assert newcomer < postgres < commands.index(POSTGRESQL_RUN)
+    assert commands[-1] == POSTGRESQL_RUN
     assert commands.index("make lint") < newcomer
 
 
@@ -50,6 +51,22 @@ def test_ci_keeps_the_browser_screenshots_under_var() -> None:
     )
 
 
+def test_the_embedded_tests_left_out_of_the_postgresql_run_ignore_its_settings() -> None:
+    """An ``embedded`` test runs `make run`'s own set-up in subprocesses whose environment drops
+    DATABASE_URL and the broker settings, so the PostgreSQL run would repeat the newcomer's run's test."""
+    tests = SCRIPT.parents[1] / "tests"
+    marked = [
+        t
+        for t in tests.rglob("test_*.py")
+        if "pytest.mark.embedded" in t.read_text() and t.name != Path(__file__).name
+    ]
+    assert marked
+    for test in marked:
+        text = test.read_text()
+        assert '"DATABASE_URL"' in text and '"CELERY_"' in text and "BAOGAME_VAR_DIR" in text, test
+        assert "django_db" not in text and "live_server" not in text, test
+
+
 @pytest.mark.skipif(shutil.which("bash") is None, reason="bash is not installed")
 def test_the_ci_script_parses() -> None:
     assert subprocess.run(["bash", "-n", str(SCRIPT)], capture_output=True).returncode == 0
@@ -65,7 +82,7 @@ def test_ci_prints_how_long_each_stage_took() -> None:
     sqlite, postgres = commands.index('stage "test: SQLite"'), commands.index('stage "test: PostgreSQL"')
     newcomer = commands.index("env -u DATABASE_URL -u CELERY_BROKER_URL -u CELERY_TEST_BROKER_URL make test")
     assert install < commands.index("make venv") < lint < commands.index("make lint") < sqlite < newcomer
-    assert newcomer < postgres < commands.index('make test PYTEST_ARGS="--ignore=tests/rules"')
+    assert newcomer < postgres < commands.index(POSTGRESQL_RUN)
 
 
 @pytest.mark.skipif(shutil.which("bash") is None, reason="bash is not installed")

@@ -14,7 +14,10 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 
-pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="reads /proc to find the processes")
+pytestmark = [
+    pytest.mark.skipif(sys.platform != "linux", reason="reads /proc to find the processes"),
+    pytest.mark.embedded,
+]
 
 #: What the README promises.
 STOPS_WITHIN = 5.0
