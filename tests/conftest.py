@@ -65,3 +65,19 @@ requires_postgres = pytest.mark.skipif(
     "not __import__('tests.conftest').conftest.on_postgres()",
     reason="needs PostgreSQL row locks (set DATABASE_URL)",
 )
+
+
+#: Markers of the tests that take seconds to minutes each (browsers, real workers, subprocesses).
+LONG_MARKERS = ("chaos", "e2e", "celery", "slow", "embedded")
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Long tests first: under pytest-xdist a worker that runs out of tests steals the others' queued
+    ones, which evens out short tests, but a long test left for the end runs alone while the other
+    workers wait (the embedded bots' test, last of the suite, ran 30 to 45 s by itself). The sort is
+    stable and by module, so a module's tests stay together and in order; pytest-django's own sort,
+    which runs after this one (database tests, then transactional ones, then the rest), keeps this
+    order within each of its groups."""
+    long_modules = {item.module for item in items if any(item.get_closest_marker(m) for m in LONG_MARKERS)}
+    items.sort(key=lambda item: item.module not in long_modules)
