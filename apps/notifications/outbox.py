@@ -1,30 +1,31 @@
 """The transactional outbox of a move's outgoing effects: nothing a move calls for is lost with its task.
 
-One outbox for every channel (``MoveMailOutbox.channel``): mail, webhooks and Web Push, and any later
-one (a channel is a row kind and the name of the task that fans it out, ``CHANNEL_TASKS``). A move's
-transaction writes one row per channel the move calls for (mail: a person has a new decision or a
-round ended; webhooks: a seat's player has an active webhook; push: a person with a subscribed browser
-has a new decision), unique per (game, channel, kind, version), and queues the channel's task when it
-commits. The task fans the effect out to its recipients (a notification per person, a delivery per
-webhook endpoint and seat, a burst per person) and deletes the row; for webhooks and push in the same
-transaction as the recipients' rows, so the row goes exactly when they exist. The broker only makes this
-quick: a task lost on the way (a publish that failed after commit, a broker down or restarted empty, a
-worker killed before it ran) leaves its row behind, and the sweep (``requeue_stale``, every
-``GAMES_SWEEP_INTERVAL``) claims it with a conditional UPDATE and queues the task again, every
-``NOTIFICATIONS_OUTBOX_RETRY`` seconds until it is done. Each recipient's row then carries the
-delivery's stable id (the webhook's ``event_id``, the push notice's ``id``).
+One outbox for every channel (``MoveMailOutbox.channel``): mail, webhooks and Web Push, and any later one
+(a channel is a row kind and the name of the task that fans it out, ``CHANNEL_TASKS``). A move's
+transaction writes one row per channel the move calls for (mail: a person has a new decision or a round
+ended; webhooks: a seat's player has an active webhook; push: a person with a subscribed browser has a
+new decision), unique per (game, channel, kind, version), and wakes the drain when it commits (``wake``:
+at most one wake-up per process and ``NOTIFICATIONS_OUTBOX_WAKE`` seconds), which runs the channel's task
+for every row not taken yet (``drain``). The task fans the effect out to its recipients (a notification
+per person, a delivery per webhook endpoint and seat, a burst per person) and deletes the row; for
+webhooks and push in the same transaction as the recipients' rows, so the row goes exactly when they
+exist. The broker only makes this quick: a wake-up or task lost on the way (a publish that failed, a
+broker down or restarted empty, a worker killed before it ran) leaves its row behind, and the sweep
+(``requeue_stale``, every ``GAMES_SWEEP_INTERVAL``) claims it with a conditional UPDATE and queues the
+task again, every ``NOTIFICATIONS_OUTBOX_RETRY`` seconds until it is done. Each recipient's row then
+carries the delivery's stable id (the webhook's ``event_id``, the push notice's ``id``).
 
 Mail: a move's transaction writes one ``MoveMailOutbox`` row when the move calls for any mail (a person
-has a new decision, or a round ended in a game a person plays), and queues ``notify_move_applied`` when
-it commits. The task records the notifications and deletes the row (``consume``). A task lost on the way
-(a publish that failed after commit, a broker that restarted empty, a worker killed before it ran)
-leaves its row behind: the recovery sweep (``requeue_stale``) queues the task again for every row
-older than ``NOTIFICATIONS_OUTBOX_RETRY`` seconds.
+has a new decision, or a round ended in a game a person plays), and the drain runs
+``notify_move_applied`` for it after the commit. The task records the notifications and deletes the row
+(``consume``). A task lost on the way (a publish that failed after commit, a broker that restarted empty,
+a worker killed before it ran) leaves its row behind: the recovery sweep (``requeue_stale``) queues the
+task again for every row older than ``NOTIFICATIONS_OUTBOX_RETRY`` seconds.
 
-Mail stays at most once: a notification is unique per (user, game, version, kind), so a task run twice
-(a late task and the sweep's) records each one once, and sending claims the row first. The only
-at-least-once case is the send's own (``notifications_reclaim_stale``: a worker that died after the
-SMTP server accepted a mail but before writing ``sent``).
+Mail stays at most once: a notification is unique per (user, game, version, kind), so a task run twice (a
+late task and the sweep's) records each one once, and sending claims the row first. The only
+at-least-once case is the send's own (``notifications_reclaim_stale``: a worker that died after the SMTP
+server accepted a mail but before writing ``sent``).
 """
 
 from __future__ import annotations
