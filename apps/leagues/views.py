@@ -13,7 +13,7 @@ from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_POST
 
 from apps.accounts.http import AuthenticatedHttpRequest
-from apps.games import reliability
+from apps.games import estimates, reliability
 from apps.games.errortext import error_detail, refusal
 from baogame.rules.core import RuleError
 
@@ -40,7 +40,10 @@ def league_new(request: AuthenticatedHttpRequest) -> HttpResponse:
             form.add_error(None, f"{error_detail(exc)} ({exc.code})")
         else:
             return redirect(league)
-    return render(request, "leagues/new.html", {"form": form})
+    estimate = estimates.form_context(
+        form, engine_field="game", players_field="players_per_table", control_field="timing_preset"
+    )
+    return render(request, "leagues/new.html", {"form": form, "estimate": estimate})
 
 
 def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
@@ -130,9 +133,7 @@ def offer_answer(request: AuthenticatedHttpRequest, slug: str, offer_id: int, an
     try:
         offer = services.substitute_answer(offer_id=offer_id, user=request.user, accept=answer == "accept")
     except RuleError as exc:
-        messages.error(
-            request, refusal(exc)
-        )
+        messages.error(request, refusal(exc))
         return redirect("leagues:offer", slug=league.slug, offer_id=offer_id)
     if answer == "accept":
         messages.success(request, gettext("You play seat %(n)s from now on.") % {"n": offer.position})
