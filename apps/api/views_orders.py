@@ -1,4 +1,4 @@
-"""My standing orders in one game (issue 32 point 3; DESIGN.md "Standing orders").
+"""My standing orders in one game (DESIGN.md "Standing orders").
 
 Own seat only: the endpoint has no seat or user in its address, so nobody can ask for another player's
 orders; a user without a seat gets ``not_seated`` (403), and a game the user may not see the same 404 as

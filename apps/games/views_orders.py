@@ -1,4 +1,4 @@
-"""The "Standing orders" panel of the game page (issue 32 point 3): the viewer's own orders, toggles and
+"""The "Standing orders" panel of the game page: the viewer's own orders, toggles and
 the "play these if they beat" picker. A plain form (POST, then a redirect) that works without JavaScript;
 the API (``/api/v1/games/{id}/orders/``) and mail replies offer the same. Only the seat's player sees it.
 """

@@ -1,4 +1,4 @@
-"""Standing orders: a seat's answers given ahead (issue 32 point 3, DESIGN.md "Standing orders").
+"""Standing orders: a seat's answers given ahead (DESIGN.md "Standing orders").
 
 Pure functions over an engine's state (standard library and ``baogame.rules`` only), shared by the
 service (``apps.games.orders``) and the pace benchmark. An order is a small JSON-compatible record::
@@ -70,7 +70,9 @@ DEAL_KINDS = frozenset({"offer", "declare"})
 ANSWERS: dict[str, tuple[str, ...]] = {"offer": ("keep", "pass"), "declare": ("none", "pledge", "alone")}
 #: The parameters each kind takes (none for the others).
 PARAMS: dict[str, frozenset[str]] = {
-    "play_if_beats": frozenset({"cards"}), "offer": frozenset({"answer"}), "declare": frozenset({"answer"}),
+    "play_if_beats": frozenset({"cards"}),
+    "offer": frozenset({"answer"}),
+    "declare": frozenset({"answer"}),
 }
 #: Kinds that exclude each other (a seat has one plan for its next turn of a trick).
 EXCLUSIVE: dict[str, str] = {"pass_trick": "play_if_beats", "play_if_beats": "pass_trick"}
@@ -105,7 +107,7 @@ def _deal_bound(state: State, kind: str) -> str:
 def _bh_cards(params: Any) -> list[str]:
     cards = params.get("cards") if isinstance(params, dict) else None
     if not isinstance(cards, list) or not cards or not all(isinstance(c, str) for c in cards):
-        raise _bad("play_if_beats needs \"cards\", a non-empty array of card codes")
+        raise _bad('play_if_beats needs "cards", a non-empty array of card codes')
     counts = to_counts(cards)  # invalid_card
     if not is_combination(counts):
         raise RuleError("not_a_combination", "non-joker cards of one rank only (BH-10)")
@@ -210,7 +212,7 @@ def make_order(game: str, state: State, seat: int, kind: Any, params: Any = None
     elif kind in ANSWERS:
         answer = params.get("answer")
         if answer not in ANSWERS[kind]:
-            raise _bad(f"{kind} needs \"answer\", one of {', '.join(ANSWERS[kind])}")
+            raise _bad(f'{kind} needs "answer", one of {", ".join(ANSWERS[kind])}')
         clean["answer"] = answer
         bound = _deal_bound(state, kind)
     if kind in TRICK_KINDS:
@@ -289,8 +291,12 @@ def describe_text(order: Order) -> Text:  # noqa: PLR0911 - one line per kind
     if line is not None:
         return text(line, deal=order.get("bound"))
     if kind in ("offer", "declare"):  # an answer that no order may hold (``make_order`` checks)
-        return text("%(kind)s: %(answer)s (deal %(deal)s)", kind=kind, answer=params.get("answer"),
-                    deal=order.get("bound"))
+        return text(
+            "%(kind)s: %(answer)s (deal %(deal)s)",
+            kind=kind,
+            answer=params.get("answer"),
+            deal=order.get("bound"),
+        )
     if kind == "end_turn_when_done":
         return text(_("end my turn when nothing is left to do"))
     if kind == "skip_windows":

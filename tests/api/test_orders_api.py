@@ -1,4 +1,4 @@
-"""``/api/v1/games/{id}/orders/``: my standing orders, own seat only, stable error codes (issue 32)."""
+"""``/api/v1/games/{id}/orders/``: my standing orders, own seat only, stable error codes."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
-"""Standing orders in a real browser (issue 32 point 3): arm "pass when I cannot beat" on the game page,
-then watch the trick pass the seat without a prompt."""
+"""Standing orders in a real browser: arm "pass when I cannot beat" on the game page,
+then watch the trick pass the seat without a prompt; and the whole path of a short game against bots,
+from the estimate on the new-game form to a pass nobody clicked."""
 
 from __future__ import annotations
 
@@ -8,11 +9,12 @@ from typing import Any
 import pytest
 
 from apps.games import pipeline
-from apps.games.models import Move
+from apps.games.models import Game, Move
+from tests.e2e.test_rules_in_browser import log_in
 from tests.factories import GameFactory, UserFactory
 
 from .axe import sign_in
-from .test_play_in_browser import wait_for_board
+from .test_play_in_browser import swapping, wait_for_board
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -48,3 +50,70 @@ def test_arm_pass_when_i_cannot_beat_and_the_trick_passes_me_bh_12_5(
 
     assert {"type": "pass"} in [m.action for m in Move.objects.filter(game=game, seat=1, by_timeout=False)]
     assert page.locator("#decision [data-kind]").count() == 0  # nothing asked of seat 1
+
+
+def test_a_short_game_against_bots_states_its_estimate_and_banks_and_an_armed_pass_needs_no_prompt(
+    live_server: Any, page: Any, screenshot: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """BH-3.2, BH-17.6, BH-12.5: the new-game form states the pace model's estimate for the length
+    chosen (and follows the choice); the game page shows every seat's bank; with "pass when I cannot
+    beat" armed, the bots' plays that the seat cannot beat are passed for it: the seat is never asked
+    and never clicks Pass, yet passes, and none of it is a timeout."""
+    monkeypatch.setattr(Game._meta.get_field("seed"), "default", lambda: "orders-court-1")  # a fixed deal
+    UserFactory(username="heron")
+    log_in(page, live_server.url, "heron")
+    page.goto(f"{live_server.url}/games/new/")
+    page.select_option("select[name=engine]", "baohuang")
+    estimate = page.locator("p.estimate")
+    page.check("input[name=length_baohuang][value=standard]")
+    page.wait_for_function("() => document.querySelector('p.estimate').textContent.includes('About 2 years')")
+    page.check("input[name=length_baohuang][value=short]")
+    page.wait_for_function("() => document.querySelector('p.estimate').textContent.includes('11 weeks')")
+    screenshot("short-game-estimate")
+
+    assert estimate.inner_text().startswith("Expected duration: About 11 weeks")
+    assert "the pace model's figure" in estimate.inner_text()
+    assert "Daily: a one-deal Bao Huang game can last at most" in page.content()
+
+    page.fill("input[name=title]", "Orders court")
+    page.get_by_role("button", name="Create the game").click()
+    wait_for_board(page)
+    game = Game.objects.get(title="Orders court")
+    banks = page.locator(".table-seats [data-bank-seat]")
+
+    assert (game.length, game.control) == ("short", "daily")
+    assert banks.count() == 5 and all(b.inner_text().startswith("clock:") for b in banks.all())
+
+    panel = page.locator("#standing-orders")
+    panel.get_by_label("Pass when I cannot beat").check()
+    panel.locator("form.order-switch", has_text="Pass when I cannot beat").get_by_role(
+        "button", name="Save"
+    ).click()
+    wait_for_board(page)
+    clicked_passes = 0
+    for _ in range(200):
+        if Move.objects.filter(game=game, seat=0, action__type="pass").count() > clicked_passes:
+            break
+        body = page.locator("#decision .decision-body").first
+        if not body.count():
+            page.reload()
+            wait_for_board(page)
+            continue
+        decision = page.locator("#decision")
+        if body.get_attribute("data-kind") != "turn":
+            swapping(page, decision.locator("button").first.click)
+        elif decision.locator(".quick-play").count():
+            swapping(page, decision.locator(".quick-play").first.click)
+        elif not decision.get_by_role("button", name="Pass").count():  # a lead: the first card it may play
+            page.locator("label.pick:has(.card.usable)").first.click()
+            swapping(page, page.get_by_role("button", name="Play the selected cards").click)
+        else:  # more plays than quick buttons: pass by hand, counted apart
+            clicked_passes += 1
+            swapping(page, decision.get_by_role("button", name="Pass").click)
+    page.reload()
+    wait_for_board(page)
+    screenshot("short-game-passed-by-order")
+
+    mine = Move.objects.filter(game=game, seat=0)
+    assert mine.filter(action__type="pass").count() > clicked_passes
+    assert not mine.filter(by_timeout=True).exists() and not mine.filter(by_bot=True).exists()

@@ -1,4 +1,4 @@
-"""Standing orders, stored and applied (issue 32 point 3; DESIGN.md "Standing orders").
+"""Standing orders, stored and applied (DESIGN.md "Standing orders").
 
 Applied in the transaction of the move that reaches the seat, one Move row each, exactly like an answer
 the player sent; dropped when illegal; never a timeout; never counted against the reliability record.
@@ -57,7 +57,9 @@ def test_a_move_of_another_seat_triggers_the_pass_in_its_transaction_bh_12_5(use
 
     moves = list(Move.objects.filter(game=game).order_by("seq"))[before:]
     assert [(m.seat, m.action) for m in moves] == [
-        (0, {"type": "play", "cards": ["A", "A"]}), (1, {"type": "pass"}), (2, {"type": "pass"}),
+        (0, {"type": "play", "cards": ["A", "A"]}),
+        (1, {"type": "pass"}),
+        (2, {"type": "pass"}),
     ]
     assert turn(game) == 3
     begins = [q for q in queries.captured_queries if q["sql"].upper().startswith(("SAVEPOINT", "BEGIN"))]

@@ -69,11 +69,11 @@ def test_the_answer_to_a_reply_tells_my_move_then_the_bots_plays_in_order_bh_11(
     assert f"<li>{names[4]} plays A.</li>" in answer.alternatives[0][0]
 
 
-def test_a_turn_mail_shows_the_trick_so_far_and_my_hand_and_no_other_hand_bh_23(
+def test_a_turn_mail_shows_the_trick_so_far_my_hand_and_my_bank_and_no_other_hand_bh_23(
     django_capture_on_commit_callbacks: Any,
 ) -> None:
-    """BH-23: the reader's own hand and the public trick; the bots' unplayed cards (8, 10, Q, BJ*)
-    appear nowhere in the story or the view."""
+    """BH-23: the reader's own hand, the public trick and the reader's own time bank; the bots'
+    unplayed cards (8, 10, Q, BJ*) appear nowhere in the story or the view."""
     capture = django_capture_on_commit_callbacks
     game, wren = _baohuang_against_bots(capture)
 
@@ -82,6 +82,7 @@ def test_a_turn_mail_shows_the_trick_so_far_and_my_hand_and_no_other_hand_bh_23(
     turn = next(m for m in mails_to(wren) if m.subject.endswith("Play or pass"))
     view = _section(turn.body, "Your view:")
     assert "Your hand (2): K RJ*" in view
+    assert re.search(r"^Your clock: .+ left \(\+.+ per move, up to .+\)$", turn.body, re.MULTILINE)
     names = seat_names(game)
     assert (
         f"Trick so far: wren (seat 0) 6, {names[1]} (seat 1) 7, {names[2]} (seat 2) 9, "

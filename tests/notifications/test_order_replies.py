@@ -1,4 +1,4 @@
-"""Standing orders by mail reply (issue 32 points 3 and 5): "autopass on", "pass trick", "play 9 9 if
+"""Standing orders by mail reply: "autopass on", "pass trick", "play 9 9 if
 it beats", "orders", "orders clear"; the answer lists the sender's orders to the sender alone."""
 
 from __future__ import annotations
@@ -88,7 +88,7 @@ def test_a_bad_order_by_mail_is_refused_with_its_code(
 
 
 def test_the_turn_mail_lists_the_order_commands(bh: tuple[Any, list[Any]]) -> None:
-    """Point 5: a Bao Huang mail's help lines list the standing-order commands."""
+    """A Bao Huang turn mail's help lines list the standing-order commands."""
     _, people = bh
     body = [m for m in mails_to(people[1]) if m.reply_to][-1].body
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import random
+from typing import Any
 
 import pytest
 
@@ -244,3 +245,26 @@ def test_every_answer_of_an_order_is_accepted_by_the_engine_bh_22(seed):
             assert "timeout" not in action
         state, _ = BH.apply(state, seat, action)
     assert answered > 0
+
+
+@pytest.mark.parametrize(
+    ("game", "line", "parsed"),
+    [
+        ("baohuang", "autopass on", ("arm", "pass_unbeatable", {})),
+        ("baohuang", "autopass off", ("revoke", "pass_unbeatable")),
+        ("baohuang", "pass trick", ("arm", "pass_trick", {})),
+        ("baohuang", "play 9 9 if it beats", ("arm", "play_if_beats", {"cards": ["9", "9"]})),
+        ("baohuang", "offer keep", ("arm", "offer", {"answer": "keep"})),
+        ("baohuang", "declare pledge", ("arm", "declare", {"answer": "pledge"})),
+        ("baobei", "end turn auto on", ("arm", "end_turn_when_done", {})),
+        ("baobei", "skip windows off", ("revoke", "skip_windows")),
+        ("baohuang", "orders", ("list",)),
+        ("baobei", "orders clear", ("clear",)),
+        ("baohuang", "pass", None),
+        ("baobei", "pass trick", None),
+    ],
+)
+def test_every_mail_command_of_the_orders_reads_as_its_order(game: str, line: str, parsed: Any) -> None:
+    """The mail commands docs/playing.md lists set, withdraw, list and clear the orders they name; a
+    plain action (``pass``) and another game's order are not order commands."""
+    assert orders.parse_mail_command(game, line) == parsed

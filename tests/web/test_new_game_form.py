@@ -195,3 +195,22 @@ def test_the_game_page_shows_the_length_and_the_deal_of_the_limit_bh_17_6(client
 
     assert "Length: Short: 3 deals, or first to 30" in html
     assert "Deal 1 of 3" in html
+
+
+def test_the_form_states_each_named_controls_worst_case(client_for):
+    """Each named control says how long a game can last at most if every seat runs its bank out on
+    every decision, with the most decisions one seat met in the pace benchmark's games (147 in a
+    one-deal Bao Huang game, which plays on after a shared lead, BH-17.6; 136 in a normal Bao Bei game
+    of 3), not an average deal's 30, which would state a fifth of it."""
+    html = client_for(UserFactory()).get("/games/new/").content.decode()
+
+    for control, bao_huang, bao_bei in (
+        ("Live", "7 hours", "4 hours"),
+        ("Daily", "745 days", "414 days"),
+        ("Relaxed", "1485 days", "825 days"),
+        ("Weekly", "2225 days", "1236 days"),
+    ):
+        assert (
+            f"{control}: a one-deal Bao Huang game can last at most {bao_huang}, "
+            f"a normal Bao Bei game of 3 at most {bao_bei}."
+        ) in html

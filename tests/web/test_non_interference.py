@@ -403,7 +403,7 @@ def test_other_owners_answers_to_an_open_decision_do_not_change_any_read_of_the_
     _assert_same(before, after)
 
 
-# --- standing orders (issue 32 point 3) ---------------------------------------------------------------
+# --- standing orders ---------------------------------------------------------------------------------
 
 
 def _order_for(game: Game, seat: int) -> tuple[str, dict[str, Any]] | None:
@@ -467,7 +467,7 @@ def _play_until_order(
 def test_an_answer_given_by_a_standing_order_reads_like_one_sent_by_hand(
     data: Any, game_shape: tuple[str, int], seed: int, moves: int
 ) -> None:
-    """Issue 32 point 3: another seat's answer given by its standing order (and the order it keeps)
+    """DESIGN.md "Standing orders": another seat's answer given by its standing order (and the order it keeps)
     changes no read of the viewer compared with the same answer sent by that player."""
     from apps.games import orders
 

@@ -1,4 +1,4 @@
-"""The game page's "Standing orders" panel (issue 32 point 3): only the seat's player sees it and their
+"""The game page's "Standing orders" panel: only the seat's player sees it and their
 orders; toggles and the "play these if they beat" picker set them; bad picks are refused with a code."""
 
 from __future__ import annotations

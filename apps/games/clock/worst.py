@@ -1,9 +1,12 @@
 """Each control's worst case in words, for the forms and docs: how long a game can last at most if
 every seat always lets its bank run out (``controls.worst_case``).
 
-The decisions per seat are the measured ones (the games' bots, seeded games): a Bao Huang deal asks
-each of its 5 seats about 30 decisions; a Bao Bei game of 3 players asks about 240-400 sequential
-decisions, so at most about 134 per seat.
+The decisions per seat are the most that one seat met in the pace benchmark's games without standing
+orders (``python manage.py bench_pace --games 40 --seed 1001``, the same with ``--game baobei
+--players 3``):
+147 in a one-deal Bao Huang game (a deal asks a seat about 30 on average, but one deal can ask many
+more, and a shared lead plays on, BH-17.6) and 136 in a normal Bao Bei game of 3 (§2.3). An
+average deal's 30 would state a fifth of the real worst case.
 """
 
 from __future__ import annotations
@@ -18,8 +21,8 @@ from .words import control_name
 
 #: (what, decisions per seat, seats) of the games the sentence names.
 SHAPES = (
-    (gettext_lazy("a one-deal Bao Huang game"), 30, 5),
-    (gettext_lazy("a Bao Bei game of 3"), 134, 3),
+    (gettext_lazy("a one-deal Bao Huang game"), 147, 5),
+    (gettext_lazy("a normal Bao Bei game of 3"), 136, 3),
 )
 
 
@@ -32,8 +35,8 @@ def days(span: timedelta) -> str:
 
 
 def worst_case_sentence(control: Control) -> str:
-    """``"Daily: a one-deal Bao Huang game can last at most 160 days, a Bao Bei game of 3 at most
-    408 days."``"""
+    """``"Daily: a one-deal Bao Huang game can last at most 745 days, a normal Bao Bei game of 3 at
+    most 414 days."``"""
     first, *others = SHAPES
     parts = [
         _("%(what)s can last at most %(days)s")
