@@ -106,16 +106,6 @@ class MySeatSerializer(serializers.Serializer):
     consecutive_timeouts = serializers.IntegerField()
 
 
-def _seat_body(seat: Seat) -> dict[str, Any]:
-    return {
-        "position": seat.position,
-        "skip_pluck_windows": seat.skip_pluck_windows,
-        "bot_takeover": seat.bot_takeover,
-        "bot_hold": seat.bot_hold,
-        "consecutive_timeouts": seat.consecutive_timeouts,
-    }
-
-
 def _my_seat(request: AuthenticatedRequest, game_id: int) -> Seat:
     game = selectors.game_get(game_id=game_id, user=request.user, with_people=False)
     seat = game_selectors.seat_of(game, request.user)
@@ -134,7 +124,7 @@ class MySeatApi(APIView):
     def get(self, request: AuthenticatedRequest, game_id: int) -> Response:
         seat = _my_seat(request, game_id)
         seat.refresh_from_db()
-        return Response(MySeatSerializer(_seat_body(seat)).data)
+        return Response(MySeatSerializer(seat).data)
 
     @extend_schema(operation_id="games_my_seat_update", request=InputSerializer, responses=MySeatSerializer)
     def patch(self, request: AuthenticatedRequest, game_id: int) -> Response:
@@ -145,7 +135,7 @@ class MySeatApi(APIView):
             game_id=game_id, user=request.user, value=data.validated_data["skip_pluck_windows"]
         )
         seat.refresh_from_db()
-        return Response(MySeatSerializer(_seat_body(seat)).data)
+        return Response(MySeatSerializer(seat).data)
 
 
 class SeatTakeBackApi(APIView):
@@ -160,4 +150,4 @@ class SeatTakeBackApi(APIView):
         _my_seat(request, game_id)
         seat = game_lifecycle.seat_take_back(game_id=game_id, user=request.user)
         seat.refresh_from_db()
-        return Response(MySeatSerializer(_seat_body(seat)).data)
+        return Response(MySeatSerializer(seat).data)

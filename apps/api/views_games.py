@@ -140,6 +140,7 @@ class GameListApi(APIView):
         )
         custom = serializers.DictField(
             child=serializers.IntegerField(),
+            source="control_custom",
             required=False,
             default=None,
             allow_null=True,
@@ -153,8 +154,12 @@ class GameListApi(APIView):
         bots = serializers.IntegerField(
             min_value=0, max_value=5, default=0, help_text="Last seats played by bots."
         )
-        bot = serializers.CharField(max_length=32, required=False, allow_null=True, default=None)
-        take_seat = serializers.BooleanField(default=True, help_text="Take seat 0 yourself.")
+        bot = serializers.CharField(
+            max_length=32, source="bot_name", required=False, allow_null=True, default=None
+        )
+        take_seat = serializers.BooleanField(
+            source="creator_seat", default=True, help_text="Take seat 0 yourself."
+        )
         bot_test = serializers.BooleanField(
             default=False,
             help_text="A bot-test game: one person's accounts (bot accounts included) may hold several "
@@ -197,25 +202,10 @@ class GameListApi(APIView):
     def post(self, request: AuthenticatedRequest) -> Response:
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        d = data.validated_data
+        d = data.validated_data  # named as game_create's arguments (the fields' sources)
         game_lifecycle.refuse_stacking_options(d["options"])
-        game = game_lifecycle.game_create(
-            creator=request.user,
-            engine=d["engine"],
-            players=d["players"],
-            options=d["options"],
-            length=d["length"],
-            control=d["control"],
-            control_custom=d["custom"],
-            weekends_off=d["weekends_off"],
-            title=d["title"],
-            bots=d["bots"],
-            bot_name=d["bot"],
-            creator_seat=d["take_seat"],
-            bot_test=d["bot_test"],
-            visibility=d["visibility"],
-        )
-        my_seat = 0 if d["take_seat"] else None
+        game = game_lifecycle.game_create(creator=request.user, **d)
+        my_seat = 0 if d["creator_seat"] else None
         game_selectors.game_with_seats(game)
         invitation = game_selectors.invitation_current(game=game)
         body = {

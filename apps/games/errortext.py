@@ -149,6 +149,7 @@ MESSAGES: dict[str, Promise] = {
     "offer_closed": _("This offer is closed."),
     "own_game": _("You hold a seat in this game, so another organiser must act on it."),
     "owner_at_own_table": _("One person's accounts cannot be kept at different tables."),
+    "division_too_small": _("A division has too few members for one table."),
     "period_over": _("The confirmation period of this result is over: it stands."),
     "reliability_too_low": _("Your record of decisions answered on time is below what this league asks."),
     "too_few_members": _("There are too few active members for a round."),

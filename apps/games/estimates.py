@@ -341,10 +341,16 @@ def took_text(game: Game) -> str:
     }
 
 
-def form_context(form: Any) -> dict[str, Any]:
-    """What the new-game form's estimate include needs: the estimate of the form's initial settings,
+def form_context(
+    form: Any, *, engine_field: str = "engine", players_field: str = "players", control_field: str = "control"
+) -> dict[str, Any]:
+    """What a form's estimate include needs (the new-game form; the new-league form names its fields
+    ``game``, ``players_per_table`` and ``timing_preset``): the estimate of the form's initial settings,
     the JSON endpoint and each game's length value fields (``static/js/estimate.js``)."""
-    initial = {name: form[name].value() for name in ("engine", "players", "control")}
+    initial = {
+        name: form[field].value()
+        for name, field in (("engine", engine_field), ("players", players_field), ("control", control_field))
+    }
     engine = str(initial["engine"] or Game.Engine.values[0])
     try:
         players = int(initial["players"]) if initial["players"] not in (None, "") else None

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import copy
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django import forms
 from django.contrib.auth import get_user_model
@@ -23,6 +23,9 @@ from .form_fitting import FittedForm, clean_length, length_choice_field, seat_li
 from .models import Game, game_name
 from .presenters import presenter_for
 from .presenters.timeleft import control_name, control_summary
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 #: The games a person may create (``Game.Engine``), with their seat limits (BB-1.1, BH-1.1).
 GAMES = [t for t in game_types() if t.name in Game.Engine.values]
@@ -52,6 +55,11 @@ def control_custom(data: dict[str, Any]) -> dict[str, int] | None:
     if data.get("control") != "custom":
         return None
     return {key: round(float(data.get(name) or 0) * 3600) for key, name in CUSTOM_CONTROL_FIELDS.items()}
+
+
+def _custom_hours(label: StrOrPromise, *, least: float, initial: float) -> forms.FloatField:
+    """A custom control's duration field (``CUSTOM_CONTROL_FIELDS``): optional, in hours, 60 days at most."""
+    return forms.FloatField(label=label, required=False, min_value=least, max_value=60 * 24, initial=initial)
 
 
 def seats_words(game_type: GameType) -> str:
@@ -99,27 +107,9 @@ class GameCreateForm(FittedForm):
         help_text=gettext_lazy("With “some bots”: how many seats bots take (the last seats)."),
     )
     control = forms.ChoiceField(label=gettext_lazy("Time control"), choices=[], initial=DEFAULT_CONTROL)
-    control_initial_hours = forms.FloatField(
-        label=gettext_lazy("Initial bank (hours)"),
-        required=False,
-        min_value=1 / 60,
-        max_value=60 * 24,
-        initial=72,
-    )
-    control_increment_hours = forms.FloatField(
-        label=gettext_lazy("Added per move (hours)"),
-        required=False,
-        min_value=0,
-        max_value=60 * 24,
-        initial=24,
-    )
-    control_cap_hours = forms.FloatField(
-        label=gettext_lazy("Bank at most (hours)"),
-        required=False,
-        min_value=1 / 60,
-        max_value=60 * 24,
-        initial=120,
-    )
+    control_initial_hours = _custom_hours(gettext_lazy("Initial bank (hours)"), least=1 / 60, initial=72)
+    control_increment_hours = _custom_hours(gettext_lazy("Added per move (hours)"), least=0, initial=24)
+    control_cap_hours = _custom_hours(gettext_lazy("Bank at most (hours)"), least=1 / 60, initial=120)
     weekends_off = forms.BooleanField(
         required=False,
         label=gettext_lazy("No clock on weekends"),

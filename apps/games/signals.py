@@ -6,7 +6,7 @@ back with the move (the notifications app's outbox row) and the look-ups its on-
 webhooks app's), all in one round trip. ``move_sent`` sends both.
 """
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -31,6 +31,38 @@ move_applied = Signal()
 #: may append ``sql.Statement``s to ``statements`` (reading their results in ``on_rows``): the
 #: statements of all receivers run together, in one round trip, once every receiver has been called.
 move_recorded = Signal()
+
+
+@dataclass(frozen=True)
+class RecordedMove:
+    """The keyword arguments of ``move_recorded`` (and ``move_applied``), as one typed value."""
+
+    game_id: int
+    version: int
+    move_id: int | None
+    opened: list[list[Any]]
+    by_timeout: bool = False
+    in_person_seat: int | None = None
+    event_types: frozenset[str] = frozenset()
+    people: frozenset[int] | None = None
+    statements: list[Any] | None = None
+
+
+MoveReceiver = Callable[[RecordedMove], None]
+
+
+def recorded_move_receiver(dispatch_uid: str) -> Callable[[MoveReceiver], MoveReceiver]:
+    """Connect the decorated ``receiver(move)`` to ``move_recorded``, the signal's keyword arguments
+    gathered in one ``RecordedMove``."""
+
+    def connect(receiver: MoveReceiver) -> MoveReceiver:
+        def receive(sender: Any, signal: Signal, **kwargs: Any) -> None:
+            receiver(RecordedMove(**kwargs))
+
+        move_recorded.connect(receive, dispatch_uid=dispatch_uid, weak=False)
+        return receiver
+
+    return connect
 
 
 def move_sent(sender: Any, **kwargs: Any) -> None:

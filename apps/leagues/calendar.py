@@ -6,6 +6,7 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.contrib.auth.models import User
+from django.utils.translation import gettext as _
 
 from apps.notifications import calendar
 
@@ -29,12 +30,20 @@ def round_entries(*, user: User, now: datetime) -> list[calendar.Entry]:
             starts = season.starts_at + timedelta(days=season.round_interval_days * (number - 1))
             if starts < now:
                 continue  # overdue: the beat starts it within minutes
+            words = {
+                "league": season.league.name,
+                "round": number,
+                "rounds": season.rounds,
+                "season": season.number,
+            }
             entries.append(
                 calendar.Entry(
                     uid=f"round-{season.pk}-{number}@{site}",
-                    summary=f"{season.league.name}: round {number} of season {season.number} starts",
-                    description=f"Round {number} of {season.rounds} of season {season.number} "
-                    f"of the league {season.league.name}.",
+                    summary=_("%(league)s: round %(round)s of season %(season)s starts") % words,
+                    description=_(
+                        "Round %(round)s of %(rounds)s of season %(season)s of the league %(league)s."
+                    )
+                    % words,
                     starts=starts,
                     ends=starts + calendar.ENTRY_LENGTH,
                     url=settings.SITE_URL + season.league.get_absolute_url(),

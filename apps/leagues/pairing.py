@@ -2,7 +2,7 @@
 
 Pure functions on plain data (member ids, meeting counts); nothing here touches the database.
 
-How a round is planned (``plan_round``):
+How a round is planned (``plan_rounds``):
 
 1. **Table sizes.** ``n`` members and a preferred size ``k``. When the game allows tables smaller than
    ``k`` (Bao Bei: 2-6), the members are split into ``ceil(n / k)`` tables whose sizes differ by at
@@ -144,31 +144,6 @@ def choose_byes(
     rng.shuffle(order)
     order.sort(key=lambda m: bye_counts.get(m, 0))  # stable: the shuffle breaks ties
     return sorted(order[:count])
-
-
-def plan_round(
-    *,
-    members: Sequence[int],
-    size: int,
-    min_size: int,
-    history: Counter[Pair] | None = None,
-    bye_counts: dict[int, int] | None = None,
-    rounds_left: int = 1,
-    seed: str = "",
-    effort: int = 1,
-) -> RoundPlan:
-    """Plan the next round, looking ``rounds_left`` rounds ahead (this one included)."""
-    plans = plan_rounds(
-        members=members,
-        size=size,
-        min_size=min_size,
-        history=history,
-        bye_counts=bye_counts,
-        rounds=max(1, rounds_left),
-        seed=seed,
-        effort=effort,
-    )
-    return plans[0]
 
 
 def plan_rounds(

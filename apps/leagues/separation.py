@@ -19,10 +19,11 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import combinations
 
 from django.contrib.auth import get_user_model
+from django.utils.translation import gettext, gettext_noop
 
 from apps.accounts.models import display_name
 from apps.games import people
@@ -71,13 +72,37 @@ def check_tables(tables: Sequence[Sequence[int]], forbidden: set[Pair]) -> None:
             )
 
 
+#: Code -> the sentence that tells an organiser why no round can start in a division, and what to do.
+PROBLEM_TEXTS = {
+    "division_too_small": gettext_noop(
+        "division %(division)s has %(members)s member(s) and a table needs at least %(smallest)s: no "
+        "round can seat them. Move members into it or out of it."
+    ),
+    "owner_at_own_table": gettext_noop(
+        "division %(division)s: %(accounts)s are one person's accounts, and its %(members)s members make "
+        "%(tables)s table(s) and %(byes)s bye(s), so every round would seat them together. Move some "
+        "of these accounts to another division, withdraw them, or add members."
+    ),
+}
+
+
 @dataclass(frozen=True)
 class DivisionProblem:
-    """Why no round can start in a division: a stable ``code`` and a sentence for the organiser."""
+    """Why no round can start in a division: a stable ``code`` and the sentence's values."""
 
     division: int
     code: str
-    detail: str
+    params: Mapping[str, object] = field(default_factory=dict, compare=False, hash=False)
+
+    @property
+    def detail(self) -> str:
+        """The sentence in English (the refusal's message, the API's ``detail`` in English)."""
+        return PROBLEM_TEXTS[self.code] % self.params
+
+    @property
+    def text(self) -> str:
+        """The sentence in the reader's language (the organiser's proposal page)."""
+        return gettext(PROBLEM_TEXTS[self.code]) % self.params
 
 
 def division_problems(
@@ -98,8 +123,7 @@ def division_problems(
                 DivisionProblem(
                     division,
                     "division_too_small",
-                    f"division {division} has {len(members)} member(s) and a table needs at least "
-                    f"{smallest}: no round can seat them. Move members into it or out of it.",
+                    {"division": division, "members": len(members), "smallest": smallest},
                 )
             )
             continue
@@ -113,10 +137,13 @@ def division_problems(
                 DivisionProblem(
                     division,
                     "owner_at_own_table",
-                    f"division {division}: {', '.join(accounts)} are one person's accounts, and its "
-                    f"{len(members)} members make {len(tables)} table(s) and {byes} bye(s), so every "
-                    "round would seat them together. Move some of these accounts to another division, "
-                    "withdraw them, or add members.",
+                    {
+                        "division": division,
+                        "accounts": ", ".join(accounts),
+                        "members": len(members),
+                        "tables": len(tables),
+                        "byes": byes,
+                    },
                 )
             )
     return problems

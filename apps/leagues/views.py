@@ -14,7 +14,7 @@ from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_POST
 
 from apps.accounts.http import AuthenticatedHttpRequest
-from apps.games import reliability
+from apps.games import estimates, reliability
 from apps.games.errortext import error_detail, refusal
 from baogame.rules.core import RuleError
 
@@ -45,7 +45,10 @@ def league_new(request: AuthenticatedHttpRequest) -> HttpResponse:
             form.add_error(None, f"{error_detail(exc)} ({exc.code})")
         else:
             return redirect(league)
-    return render(request, "leagues/new.html", {"form": form})
+    estimate = estimates.form_context(
+        form, engine_field="game", players_field="players_per_table", control_field="timing_preset"
+    )
+    return render(request, "leagues/new.html", {"form": form, "estimate": estimate})
 
 
 def league_detail(request: HttpRequest, slug: str) -> HttpResponse:

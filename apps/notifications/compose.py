@@ -13,7 +13,7 @@ import html
 import json
 import logging
 import zoneinfo
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -157,10 +157,9 @@ def _earlier(count: int) -> str:
     return ngettext("… %(count)s earlier event", "… %(count)s earlier events", count) % {"count": count}
 
 
-def events_since_last_move(game: Game, seat: int) -> list[str]:
-    """What changed since the seat's last move: the later events it may see, described."""
-    last = Move.objects.filter(game=game, seat=seat).order_by("-seq").values_list("seq", flat=True).first()
-    moves = Move.objects.filter(game=game, seq__gt=last or 0).order_by("seq").only("events", "seq")
+def _described(game: Game, moves: Iterable[Move], seat: int) -> list[str]:
+    """The events of ``moves`` that ``seat`` may see, described; the oldest beyond ``MAX_EVENTS`` are
+    counted in one line instead."""
     names = seat_names(game)
     described = [
         describe_event_named(game.engine, event, names)
@@ -171,22 +170,20 @@ def events_since_last_move(game: Game, seat: int) -> list[str]:
     if len(described) > MAX_EVENTS:
         described = [_earlier(len(described) - MAX_EVENTS)] + described[-MAX_EVENTS:]
     return described
+
+
+def events_since_last_move(game: Game, seat: int) -> list[str]:
+    """What changed since the seat's last move: the later events it may see, described."""
+    last = Move.objects.filter(game=game, seat=seat).order_by("-seq").values_list("seq", flat=True).first()
+    moves = Move.objects.filter(game=game, seq__gt=last or 0).order_by("seq").only("events", "seq")
+    return _described(game, moves, seat)
 
 
 def events_from(game: Game, seq: int, seat: int) -> list[str]:
     """What happened from move ``seq`` on, in order: that move, then every later one (the bots' and
     the other players' moves), as ``seat`` may see them, described."""
     moves = Move.objects.filter(game=game, seq__gte=seq).order_by("seq").only("events", "seq")
-    names = seat_names(game)
-    described = [
-        describe_event_named(game.engine, event, names)
-        for move in moves
-        for event in move.events
-        if visible(event, seat)
-    ]
-    if len(described) > MAX_EVENTS:
-        described = [_earlier(len(described) - MAX_EVENTS)] + described[-MAX_EVENTS:]
-    return described
+    return _described(game, moves, seat)
 
 
 #: Events that end a round (Bao Bei) or a deal (Bao Huang).

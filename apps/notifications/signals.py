@@ -12,37 +12,34 @@ from typing import Any
 from anymail.signals import inbound, tracking
 from django.dispatch import receiver
 
-from apps.games.signals import game_ended, move_recorded
+from apps.games.signals import RecordedMove, game_ended, recorded_move_receiver
 
 from . import outbox
 
 
-@receiver(move_recorded, dispatch_uid="notifications.move_recorded")
-def on_move_recorded(
-    sender: Any,
-    *,
-    game_id: int,
-    version: int,
-    move_id: int | None,
-    opened: list[list[Any]],
-    in_person_seat: int | None = None,
-    event_types: frozenset[str] = frozenset(),
-    people: frozenset[int] | None = None,
-    statements: list[Any] | None = None,
-    **kwargs: Any,
-) -> None:
+@recorded_move_receiver("notifications.move_recorded")
+def on_move_recorded(move: RecordedMove) -> None:
     """In the move's transaction: record the move's mails in the outbox, when it calls for any (its
-    INSERT joins the round trip of ``statements``).
+    INSERT joins the round trip of ``move.statements``).
 
-    Only seats a person plays are mailed (``people``), so a move of an all-bot game records and queues
-    nothing; neither does a move after which nobody else has a new decision and no round ended.
+    Only seats a person plays are mailed (``move.people``), so a move of an all-bot game records and
+    queues nothing; neither does a move after which nobody else has a new decision and no round ended.
     ``outbox.record`` queues ``notify_move_applied`` on commit; the sweep queues it again if it is lost.
     """
     wanted, round_ended = outbox.wanted_mails(
-        opened=opened, in_person_seat=in_person_seat, event_types=event_types, people=people
+        opened=move.opened,
+        in_person_seat=move.in_person_seat,
+        event_types=move.event_types,
+        people=move.people,
     )
     if wanted or round_ended:
-        outbox.record(game_id=game_id, version=version, move_id=move_id, opened=wanted, statements=statements)
+        outbox.record(
+            game_id=move.game_id,
+            version=move.version,
+            move_id=move.move_id,
+            opened=wanted,
+            statements=move.statements,
+        )
 
 
 @receiver(game_ended, dispatch_uid="notifications.game_ended")

@@ -28,7 +28,7 @@ class PushSubscription(models.Model):
         ordering = ["user", "created_at"]
         constraints = [
             # a browser shared by two accounts holds one row per account: posting an endpoint never
-            # takes it from another account (issue 38 point 4)
+            # takes it from another account, so one person cannot silence another's notices
             models.UniqueConstraint(fields=["user", "endpoint"], name="push_subscription_user_endpoint")
         ]
 

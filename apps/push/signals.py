@@ -15,25 +15,14 @@ from django.db.models import QuerySet
 from django.dispatch import receiver
 
 from apps.games import sql
-from apps.games.signals import dev_server_starting, move_recorded
+from apps.games.signals import RecordedMove, dev_server_starting, recorded_move_receiver
 from apps.notifications import outbox
 
 log = logging.getLogger(__name__)
 
 
-@receiver(move_recorded, dispatch_uid="push.move_recorded")
-def on_move_recorded(
-    sender: Any,
-    *,
-    game_id: int,
-    version: int,
-    move_id: int | None,
-    opened: list[list[Any]],
-    in_person_seat: int | None = None,
-    people: frozenset[int] | None = None,
-    statements: list[Any] | None = None,
-    **kwargs: Any,
-) -> None:
+@recorded_move_receiver("push.move_recorded")
+def on_move_recorded(move: RecordedMove) -> None:
     """In the move's transaction, as for mail: people only, not the one who just moved in person; and
     only when a player of the game has a subscribed browser (looked up with the other receivers'
     statements, one round trip)."""
@@ -41,20 +30,21 @@ def on_move_recorded(
 
     wanted = [
         list(o)
-        for o in opened
-        if (in_person_seat is None or o[0] != in_person_seat) and (people is None or o[0] in people)
+        for o in move.opened
+        if (move.in_person_seat is None or o[0] != move.in_person_seat)
+        and (move.people is None or o[0] in move.people)
     ]
     if not wanted or not services.enabled():
         return
     record = partial(
         outbox.record,
-        game_id=game_id,
-        version=version,
-        move_id=move_id,
+        game_id=move.game_id,
+        version=move.version,
+        move_id=move.move_id,
         opened=wanted,
         channel=outbox.Channel.PUSH,
     )
-    sql.when_any(_subscriptions, game_id, record, statements)
+    sql.when_any(_subscriptions, move.game_id, record, move.statements)
 
 
 def _subscriptions(game_id: int) -> QuerySet[Any]:

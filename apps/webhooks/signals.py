@@ -15,35 +15,27 @@ from django.db.models import QuerySet
 from django.dispatch import receiver
 
 from apps.games import sql
-from apps.games.signals import batch_lookup, game_ended, move_recorded
+from apps.games.signals import RecordedMove, batch_lookup, game_ended, recorded_move_receiver
 from apps.notifications import outbox
 
 log = logging.getLogger(__name__)
 
 
-@receiver(move_recorded, dispatch_uid="webhooks.move_recorded")
-def on_move_recorded(
-    sender: Any,
-    *,
-    game_id: int,
-    version: int,
-    move_id: int | None,
-    statements: list[Any] | None = None,
-    **kwargs: Any,
-) -> None:
+@recorded_move_receiver("webhooks.move_recorded")
+def on_move_recorded(move: RecordedMove) -> None:
     """In the move's transaction: if a seat of the game has an active webhook (looked up with the other
     receivers' statements, one round trip), write the move's webhook outbox row, whose fan-out task is
     queued when the move commits. Inside the transaction, a failing look-up fails the move (it rolls
     back whole) rather than leaving the transaction broken."""
     record = partial(
         outbox.record,
-        game_id=game_id,
-        version=version,
-        move_id=move_id,
+        game_id=move.game_id,
+        version=move.version,
+        move_id=move.move_id,
         opened=[],
         channel=outbox.Channel.WEBHOOK,
     )
-    _when_endpoints(game_id, record, statements)
+    _when_endpoints(move.game_id, record, move.statements)
 
 
 @receiver(game_ended, dispatch_uid="webhooks.game_ended")

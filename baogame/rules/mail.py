@@ -78,11 +78,6 @@ def say(line: str, pairs: Sequence[tuple[str, str]]) -> str:
     return " ".join(out)
 
 
-def heard(pairs: Sequence[tuple[str, str]]) -> dict[str, str]:
-    """The reading side of ``MailLanguage.spoken``'s pairs: their word -> the English words."""
-    return {theirs: english for english, theirs in pairs}
-
-
 #: Words every game (and the sitting and standing-order commands) reads in Chinese too. Card codes,
 #: numbers and positions are written the same in both languages.
 COMMON_ALIASES: Mapping[str, str] = {
@@ -97,6 +92,13 @@ COMMON_ALIASES: Mapping[str, str] = {
     "开": "on",
     "关": "off",
 }
+
+
+def aliases_for(spoken: Sequence[tuple[str, str]], synonyms: Mapping[str, str]) -> dict[str, str]:
+    """A game's ``MailLanguage.aliases``: the words every game reads, the reading side of its ``spoken``
+    pairs (their word -> the English words), then the game's own ``synonyms``."""
+    return {**COMMON_ALIASES, **{theirs: english for english, theirs in spoken}, **synonyms}
+
 
 # A Chinese word written against a card code or a number ("出K K", "看2 3") is two words.
 _HAN, _LATIN = r"[\u3400-\u9fff]", r"[0-9A-Za-z*.\-]"

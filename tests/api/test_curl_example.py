@@ -1,4 +1,5 @@
-"""The API docs page's curl session really works: run its commands against a live server."""
+"""The curl session of the README and of the API docs page really works: run each page's commands
+against a live server (issue 37, point 12)."""
 
 from __future__ import annotations
 
@@ -20,10 +21,10 @@ DOCS = Path(__file__).resolve().parents[2] / "docs" / "api.md"
 README = DOCS.parents[1] / "README.md"
 
 
-def _curl_session() -> str:
-    """The one shell block of the API docs page, with the game id of the example replaced by $GAME
+def _curl_session(page: Path) -> str:
+    """The one shell block with curl of ``page``, with the game id of the example replaced by $GAME
     (given by the test) and its ``export`` line (the reader's URL and token) left out."""
-    blocks = re.findall(r"```sh\n(.*?)```", DOCS.read_text(), flags=re.S)
+    blocks = re.findall(r"```sh\n(.*?)```", page.read_text(), flags=re.S)
     (session,) = [b for b in blocks if "curl" in b]
     lines = [line for line in session.splitlines() if not line.startswith("export ")]
     return "\n".join(re.sub(r"^GAME=\S+", "GAME=$THE_GAME", line) for line in lines) + "\n"
@@ -36,14 +37,15 @@ def _answers(output: str) -> list[Any]:
 
 @pytest.mark.skipif(shutil.which("curl") is None, reason="curl is not installed")
 @pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("page", [README, DOCS], ids=["README", "docs-api"])
 def test_the_curl_session_lists_my_games_their_legal_actions_and_moves(
-    live_server: Any, toy_engine: str, users: list[Any], tmp_path: Path
+    live_server: Any, toy_engine: str, users: list[Any], tmp_path: Path, page: Path
 ) -> None:
     game = game_lifecycle.game_create(creator=users[0], engine=toy_engine, players=2, bots=1)
     version = Game.objects.get(pk=game.pk).version
     _, token = token_create(user=users[0], name="curl")
     script = tmp_path / "session.sh"
-    script.write_text(_curl_session())
+    script.write_text(_curl_session(page))
 
     done = subprocess.run(
         ["bash", "-eu", str(script)],
@@ -61,5 +63,5 @@ def test_the_curl_session_lists_my_games_their_legal_actions_and_moves(
     assert Game.objects.get(pk=game.pk).moves.filter(seat=0).exists()
 
 
-def test_the_readme_points_to_the_curl_session() -> None:
-    assert "curl" in README.read_text() and "docs/api.md" in README.read_text()
+def test_the_readme_and_the_api_page_show_the_same_session() -> None:
+    assert _curl_session(README) == _curl_session(DOCS)

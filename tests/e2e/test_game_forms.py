@@ -1,5 +1,6 @@
 """In a real browser: the new-game and league forms fit the chosen game as it changes (plain script,
-under the Content-Security-Policy), and a Bao Huang game against bots starts at once."""
+under the Content-Security-Policy), and a Bao Huang game against bots starts at once; the league form
+says how long a game is expected to take with the chosen game and time control."""
 
 from __future__ import annotations
 
@@ -90,10 +91,26 @@ def test_a_bao_huang_league_takes_tables_of_five_as_the_game_is_chosen(
     log_in(page, live_server.url, "heron")
     page.goto(f"{live_server.url}/leagues/new/")
     page.fill("input[name=name]", "Court")
+    estimate = page.locator("#new-league .estimate")
+    assert page.input_value("select[name=timing_preset]") == "daily"  # the games' default too
+    bao_bei = estimate.inner_text()
+    assert bao_bei.startswith("Expected duration: ")
 
     page.select_option("select[name=game]", "baohuang")
 
     assert page.input_value("input[name=players_per_table]") == "5"
+    page.wait_for_function(
+        "was => document.querySelector('#new-league .estimate').textContent !== was", arg=bao_bei
+    )
+    daily = estimate.inner_text()
+    assert daily.startswith("Expected duration: ")
+    page.select_option("select[name=timing_preset]", "weekly")
+    page.wait_for_function(
+        "was => document.querySelector('#new-league .estimate').textContent !== was", arg=daily
+    )
+    assert estimate.inner_text().startswith("Expected duration: ")
+    screenshot("new-league-bao-huang-estimate")
+    page.select_option("select[name=timing_preset]", "daily")
     page.get_by_role("button", name="Create").click()
     page.wait_for_load_state()
     assert League.objects.get(name="Court").players_per_table == 5

@@ -70,8 +70,9 @@ def test_moving_the_bot_away_lets_the_divisions_be_confirmed(toy_engine: str, or
     assert [p.code for p in divisions.division_problems(season=season)] == ["owner_at_own_table"]
 
     divisions.placement_move(season=season, user_id=bot.pk, division=1, by=organiser)
-    divisions.placement_move(season=season, user_id=league.memberships.get(user__username="ada").user_id,
-                             division=2, by=organiser)
+    divisions.placement_move(
+        season=season, user_id=league.memberships.get(user__username="ada").user_id, division=2, by=organiser
+    )
     divisions.divisions_confirm(season=season, by=organiser)
 
     season.refresh_from_db()
@@ -106,3 +107,24 @@ def test_the_manage_page_names_members_by_display_name(toy_league: League, organ
     page = _page(organiser, f"/leagues/{toy_league.slug}/manage/")
 
     assert "Marguerite" in page and "m_0412" not in page
+
+
+def test_the_proposal_page_says_why_in_the_readers_language_with_display_names(organiser: Any) -> None:
+    """The reason on the proposal page is a sentence of the catalogue (Chinese for a Chinese reader),
+    naming the accounts by display name as the standings do; the refusal's message stays English."""
+    league = services.league_create(
+        creator=organiser, name="Court", game="baohuang", players_per_table=5, divisions=2, promotion=1
+    )
+    _join(league, "ada", "bea", "cas", "dov", "eli")
+    services.membership_join_by_link(league=league, user=organiser, token=league.invite_token)
+    bots = _join(league, "bot1", "bot2", "bot3", "bot4", owner=organiser)
+    Profile.objects.filter(user=bots[0]).update(display_name="Magpie")
+    Profile.objects.filter(user=organiser).update(language="zh-hans")
+    season = divisions.season_propose(league=league, by=organiser, rounds=1)
+
+    page = _page(organiser, f"/leagues/{league.slug}/manage/seasons/{season.number}/divisions/")
+
+    (problem,) = divisions.division_problems(season=season)
+    assert problem.detail.startswith("division 2: Magpie, bot2, bot3, bot4, organiser are one person's")
+    assert "第2级：Magpie, bot2, bot3, bot4, organiser 是同一个人的账号" in page
+    assert "one person's accounts" not in page and "bot1" not in page

@@ -126,15 +126,15 @@ def test_replanning_round_by_round_keeps_the_history_in_mind() -> None:
     history: Counter[pairing.Pair] = Counter()
     byes: dict[int, int] = {}
     for number in range(4):
-        plan = pairing.plan_round(
+        plan = pairing.plan_rounds(
             members=members,
             size=3,
             min_size=2,
             history=history,
             bye_counts=byes,
-            rounds_left=4 - number,
+            rounds=4 - number,
             seed=f"s{number}",
-        )
+        )[0]
         played.append(plan.tables)
         history += pairing.meetings([plan.tables])
 

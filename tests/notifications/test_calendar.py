@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 from icalendar import Calendar
 
 from apps.games import pipeline
@@ -111,6 +111,27 @@ def test_feed_lists_the_next_rounds_of_my_leagues(toy_engine: str) -> None:
     assert [e.starts for e in entries] == [starts, starts + timedelta(days=7), starts + timedelta(days=14)]
     assert all("Calendar League" in e.summary for e in entries)
     assert league_calendar.round_entries(user=UserFactory(), now=timezone.now()) == []
+
+
+def test_a_round_entry_is_in_the_readers_language(toy_engine: str) -> None:
+    """The feed is written in its owner's language (a calendar program's fetch carries none): the
+    leagues' round entries too, not only the decisions' deadlines."""
+    organiser, member = UserFactory(), UserFactory()
+    league = leagues.league_create(creator=organiser, name="Liga", game=toy_engine, players_per_table=3)
+    leagues.membership_join_by_link(league=league, user=member, token=league.invite_token)
+    leagues.season_create(
+        league=league,
+        by=organiser,
+        starts_at=timezone.now() + timedelta(days=2),
+        rounds=2,
+        round_interval_days=7,
+    )
+
+    with translation.override("zh-hans"):
+        entries = league_calendar.round_entries(user=member, now=timezone.now())
+
+    assert entries[0].summary == "Liga：第1赛季第1轮开始"
+    assert entries[1].description == "联赛 Liga 第1赛季共2轮中的第2轮。"
 
 
 def test_regenerating_the_address_voids_the_old_one(client: Any) -> None:

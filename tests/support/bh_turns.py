@@ -19,6 +19,18 @@ MANY_PLAYS_DEAL = {
     ]
 }
 
+#: Seat 0 keeps the emperor card and leads 6 6; seat 1 then has 25 plays that beat it (each of seven
+#: pairs, each of those ranks with either joker, the two jokers), more than the quick-play buttons.
+MANY_BEATS_DEAL = {
+    "hands": [
+        ["6", "6", "2", "RJ*"],
+        ["7", "7", "8", "8", "9", "9", "10", "10", "J", "J", "Q", "Q", "K", "K", "A", "A", "BJ", "RJ"],
+        ["2"],
+        ["2"],
+        ["2", "BJ*"],
+    ]
+}
+
 
 def to_the_first_lead(game: Game, users: list[Any]) -> Game:
     """Answer the emperor offer and the declarations as each seat's default would (BH-5, BH-6)."""

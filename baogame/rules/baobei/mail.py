@@ -15,12 +15,11 @@ from typing import Any
 from ..i18n import gettext as _
 from ..i18n import gettext_noop
 from ..mail import (
-    COMMON_ALIASES,
     Action,
     CommandError,
     MailLanguage,
+    aliases_for,
     count,
-    heard,
     number,
     player_name,
     seat_name,
@@ -86,20 +85,21 @@ SPOKEN_ZH: tuple[tuple[str, str], ...] = (
     ("no", "否"),
 )
 #: Every Chinese word read: the written ones and common synonyms.
-ALIASES: dict[str, str] = {
-    **COMMON_ALIASES,
-    **heard(SPOKEN_ZH),
-    "看牌": "peek",
-    "摸牌": "draw",
-    "弃牌": "discard",
-    "翻牌": "reveal",
-    "金刚鹦鹉": "macaw",
-    "鞭笞巨嘴鸟": "toco",
-    "抢": "pluck",
-    "双抢": "double",
-    "送": "gift",
-    "无": "-",
-}
+ALIASES = aliases_for(
+    SPOKEN_ZH,
+    {
+        "看牌": "peek",
+        "摸牌": "draw",
+        "弃牌": "discard",
+        "翻牌": "reveal",
+        "金刚鹦鹉": "macaw",
+        "鞭笞巨嘴鸟": "toco",
+        "抢": "pluck",
+        "双抢": "double",
+        "送": "gift",
+        "无": "-",
+    },
+)
 
 # Seat and slot: ASCII digits only, three at most (see ``mail.number``).
 _POS = re.compile(r"^([0-9]{1,3})[./:]([0-9]{1,3})$")

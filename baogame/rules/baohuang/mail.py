@@ -14,12 +14,11 @@ from typing import Any
 from ..i18n import gettext as _
 from ..i18n import gettext_noop
 from ..mail import (
-    COMMON_ALIASES,
     Action,
     CommandError,
     MailLanguage,
+    aliases_for,
     count,
-    heard,
     number,
     player_name,
     seat_name,
@@ -64,17 +63,18 @@ SPOKEN_ZH: tuple[tuple[str, str], ...] = (
     ("guess", "猜"),
 )
 #: Every Chinese word read: the written ones and common synonyms.
-ALIASES: dict[str, str] = {
-    **COMMON_ALIASES,
-    **heard(SPOKEN_ZH),
-    "出牌": "play",
-    "皇帝": "emperor",
-    "当皇帝": "keep",
-    "保": "support",
-    "反": "oppose",
-    "本墩": "trick",
-    "墩": "trick",
-}
+ALIASES = aliases_for(
+    SPOKEN_ZH,
+    {
+        "出牌": "play",
+        "皇帝": "emperor",
+        "当皇帝": "keep",
+        "保": "support",
+        "反": "oppose",
+        "本墩": "trick",
+        "墩": "trick",
+    },
+)
 
 
 # --- commands ---------------------------------------------------------------------------------------
