@@ -77,6 +77,10 @@ class Notification(models.Model):
         SKIPPED = "skipped", "Skipped"
         MERGED = "merged", "Sent within another mail"
 
+    #: Attempts to send a mail before it is given up (``status`` failed for good; the owner's
+    #: notifications page counts them).
+    MAX_ATTEMPTS = 7
+
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications")
     game = models.ForeignKey("games.Game", null=True, blank=True, on_delete=models.CASCADE)
     version = models.PositiveIntegerField(help_text="Game version (digests: the local date as YYYYMMDD).")

@@ -291,3 +291,11 @@ def test_an_event_given_up_is_shown_failed_on_the_webhooks_page(users: list[Any]
 
     assert WebhookDelivery.objects.get(pk=delivery.pk).status == WebhookDelivery.Status.FAILED
     assert "1 failed</strong> (given up after 2 attempts)" in page
+
+
+def test_retries_back_off_as_the_docs_say(settings: Any) -> None:
+    """docs/push-and-webhooks.md: 10 s, 20 s, 40 s, … at most an hour (a push notice's too)."""
+    settings.WEBHOOKS_RETRY_SECONDS = 10
+
+    assert [services.backoff(n) for n in range(4)] == [10, 20, 40, 80]
+    assert services.backoff(9) == 3600 and services.backoff(40) == 3600
