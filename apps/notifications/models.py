@@ -206,8 +206,9 @@ class MoveMailOutbox(models.Model):
     ``NOTIFICATIONS_OUTBOX_RETRY`` seconds (its task was lost). Recording is idempotent (a notification
     is unique per user, game, version and kind), so a task run twice mails nobody twice.
 
-    A game's end has its row too (``kind`` "game_end", for ``notify_game_ended``), written when the end
-    is published (just after its commit), so a lost result-mail task is queued again the same way.
+    A game's end has its row too (``kind`` "game_end", for ``notify_game_ended``), written in the
+    transaction that ends the game (``game_ending``), so a lost result-mail task is queued again the
+    same way.
     """
 
     class Kind(models.TextChoices):

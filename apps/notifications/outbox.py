@@ -38,7 +38,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from datetime import datetime, timedelta
-from functools import cache
+from functools import cache, partial
 from typing import Any
 
 from django.conf import settings
@@ -293,11 +293,10 @@ def consume(*, game_id: int, version: int, channel: str = Channel.MAIL) -> None:
 
 
 def record_game_end(*, game_id: int, channel: str = Channel.MAIL) -> None:
-    """The game has ended (its end is committed): write its outbox row, then queue the result mails.
-
-    Unlike a move's row this one is written just after the end commits (the end is published on
-    commit), so it covers a task lost with the broker or a worker, not a web process that died in
-    between.
+    """In the transaction that ends the game (``game_ending``): write its end's outbox row of
+    ``channel``, and queue the channel's end task (the result mails, the ``game.ended`` event) when it
+    commits. The row commits with the end or not at all, so nothing of the end is lost with a task, the
+    broker, a worker or a web process that dies after the commit: the sweep queues the task again.
     """
     if _muted.get():
         return
@@ -312,9 +311,9 @@ def record_game_end(*, game_id: int, channel: str = Channel.MAIL) -> None:
                 queued_at=timezone.now(),
             )
         ],
-        ignore_conflicts=True,  # an end published twice
+        ignore_conflicts=True,  # an end written twice
     )
-    _publish(channel, Kind.GAME_END, game_id, 0, None, [])
+    transaction.on_commit(partial(_publish, channel, Kind.GAME_END, game_id, 0, None, []))
 
 
 def consume_game_end(*, game_id: int, channel: str = Channel.MAIL) -> None:
