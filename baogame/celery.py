@@ -110,6 +110,7 @@ TASK_QUEUES = {
     "apps.push.tasks.send_due_bursts": DEADLINES,
     "apps.games.tasks.play_bots": PEOPLE,
     "apps.notifications.tasks.notify_move_applied": PEOPLE,
+    "apps.notifications.tasks.drain_outbox": PEOPLE,
     "apps.notifications.tasks.notify_game_ended": PEOPLE,
     "apps.notifications.tasks.send_notification": PEOPLE,
     "apps.notifications.tasks.send_answer": PEOPLE,

@@ -394,6 +394,10 @@ NOTIFICATIONS_PENDING_RETRY = env_int("NOTIFICATIONS_PENDING_RETRY", 120)
 #: Seconds after which a move's mail fan-out still in the outbox (its notify_move_applied task lost) is
 #: queued again, by the same sweep.
 NOTIFICATIONS_OUTBOX_RETRY = env_int("NOTIFICATIONS_OUTBOX_RETRY", 60)
+#: Seconds: a web process wakes the outbox's drain task at most once this often (the first commit after a
+#: quiet spell wakes it at once, later ones share one wake-up at the end of the interval), so under load
+#: one publish serves the outbox rows of many moves. 0: a wake-up for every commit that wrote a row.
+NOTIFICATIONS_OUTBOX_WAKE = env_float("NOTIFICATIONS_OUTBOX_WAKE", 0.5)
 
 # --- Web Push and webhooks (apps.push, apps.webhooks) ---------------------------------------------------
 # VAPID keys (RFC 8292), base64url: the public key as an uncompressed P-256 point (the browser's

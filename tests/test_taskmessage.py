@@ -41,6 +41,8 @@ SENT: list[tuple[str, tuple[Any, ...], dict[str, Any]]] = [
     ("apps.notifications.tasks.expire_reply_addresses", (), {}),
     ("apps.webhooks.tasks.deliver_webhook", (7,), {}),
     ("apps.notifications.tasks.notify_move_applied", (7, 12, 99, [[1, "turn", "v12-0-turn"]]), {}),
+    ("apps.notifications.tasks.drain_outbox", (), {}),
+    ("apps.notifications.tasks.drain_outbox", (), {"eta": datetime(2030, 1, 2, 3, 4, 5, 678, tzinfo=UTC)}),
     ("apps.games.tasks.play_bots", (7, 12), {"queue": "background"}),
     ("apps.games.tasks.settle_game", (7,), {"eta": datetime(2030, 1, 2, 3, 4, 5, 678, tzinfo=UTC)}),
     ("apps.webhooks.tasks.webhooks_fanout", (7, 99), {}),

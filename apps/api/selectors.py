@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
 from django.db.models import QuerySet
@@ -45,11 +47,14 @@ def game_get(*, game_id: int, user: User, with_people: bool = True) -> Game:
     return game
 
 
-def game_get_with_my_seat(*, game_id: int, user: User) -> tuple[Game, int | None, int]:
+def game_get_with_my_seat(
+    *, game_id: int, user: User, read: list[Any] | None = None
+) -> tuple[Game, int | None, int]:
     """``game_get`` without the seats, plus the user's seat position (None: a spectator) and the game's
     version as that seat knows it, in one query when nothing is overdue and the user is seated (for
-    /legal, which every bot move asks first)."""
-    found = game_selectors.game_read_for_user(game_id, user_id=user.pk)
+    /legal, which every bot move asks first); ``read``: that query's answer, read with the user's token
+    (``authentication.read_with_token``)."""
+    found = game_selectors.game_read_for_user(game_id, user_id=user.pk, read=read)
     if found is None:
         raise ServiceError("not_found", "no such game", status=404)
     game, seat, version = found

@@ -61,7 +61,7 @@ urlpatterns = [
             ("games/<id:game_id>/orders/", orders.MyOrdersApi, "game-my-orders"),
             ("games/<id:game_id>/sittings/", sittings.SittingListApi, "game-sittings"),
             (
-                "games/<id:game_id>/sittings/<int:proposal_id>/answer/",
+                "games/<id:game_id>/sittings/<id:proposal_id>/answer/",
                 sittings.SittingAnswerApi,
                 "game-sitting-answer",
             ),

@@ -24,6 +24,7 @@ from apps.games.models import Game, Move
 from baogame.rules.registry import get_engine
 
 from . import selectors
+from .authentication import read_with_token
 from .inputs import JsonInput, QueryInput, length_field
 from .lean import LeanApiView
 from .serializers import (
@@ -373,10 +374,17 @@ class GameLegalApi(LeanApiView):
             self.FilterSerializer, request.query_params
         )
         offset, limit = query["offset"], query["limit"]
-        game, seat, version = selectors.game_get_with_my_seat(game_id=game_id, user=request.user)
+        game, seat, version = selectors.game_get_with_my_seat(
+            game_id=game_id, user=request.user, read=self.read_ahead
+        )
         if seat is None:
             raise ServiceError("not_seated", "you have no seat in this game", status=403)
         return Response({"version": version, "seat": seat, **_legal_page(game, seat, offset, limit)})
+
+    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
+        """The token and the game are read in one round trip, before authentication checks the token."""
+        self.read_ahead = read_with_token(request, game_id=kwargs["game_id"])
+        super().initial(request, *args, **kwargs)
 
 
 def _legal_page(game: Game, seat: int, offset: int, limit: int) -> dict[str, Any]:

@@ -211,13 +211,15 @@ def _start_if_full(locked: LockedGame) -> None:
 
 
 def game_end(locked: LockedGame, *, status: str, reason: str, result: dict[str, Any] | None) -> None:
-    """Finish (with ``result``) or abort (``result`` None) the locked game: its decisions close and the
-    end is announced after commit (``signals.game_ended``)."""
+    """Finish (with ``result``) or abort (``result`` None) the locked game: its decisions close, what
+    must commit with the end is written now (``signals.game_ending``) and the end is announced after
+    commit (``signals.game_ended``)."""
     game = locked.game
     game.status, game.status_reason, game.finished_at, game.result = status, reason, timezone.now(), result
     game.save(update_fields=["status", "status_reason", "finished_at", "result"])
     Decision.objects.filter(game=game).delete()
     locked.decisions = []
+    signals.game_ending.send(sender=Game, game_id=game.pk)
     transaction.on_commit(partial(signals.game_ended.send, sender=Game, game_id=game.pk))
 
 

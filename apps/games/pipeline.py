@@ -322,6 +322,7 @@ def _apply_one(
             people=people,
         )
         if not decisions:
+            signals.game_ending.send(sender=Game, game_id=game_id, people=people)
             transaction.on_commit(
                 partial(signals.game_ended.send, sender=Game, game_id=game_id, people=people)
             )

@@ -128,10 +128,15 @@ def game_with_seats(game: Game) -> Game:
     return game
 
 
-def game_read_for_user(game_id: int, *, user_id: int) -> tuple[Game, int | None, int] | None:
+def game_read_for_user(
+    game_id: int, *, user_id: int, read: list[store.GameRow | None] | None = None
+) -> tuple[Game, int | None, int] | None:
     """``game_read`` without the seats, plus the user's seat position (None: not seated) and the game's
-    version as that seat knows it (``viewer_version``), all in the one game query when nothing is due."""
-    found = _read_settled(game_id, seat_of_user=user_id)
+    version as that seat knows it (``viewer_version``), all in the one game query when nothing is due.
+
+    ``read``: that query's answer, ``[row]`` (``[None]``: no such game), when the caller has read it
+    already (``store.game_row_select``, for the same user and with ``overdue_at`` now)."""
+    found = _read_settled(game_id, seat_of_user=user_id, read=read)
     if found is None:
         return None
     game, seat = found.game, found.user_seat
@@ -139,8 +144,13 @@ def game_read_for_user(game_id: int, *, user_id: int) -> tuple[Game, int | None,
     return game, seat, version
 
 
-def _read_settled(game_id: int, *, seat_of_user: int | None = None) -> store.GameRow | None:
-    found = store.game_row(game_id, overdue_at=timezone.now(), seat_of_user=seat_of_user)
+def _read_settled(
+    game_id: int, *, seat_of_user: int | None = None, read: list[store.GameRow | None] | None = None
+) -> store.GameRow | None:
+    if read is not None:
+        [found] = read
+    else:
+        found = store.game_row(game_id, overdue_at=timezone.now(), seat_of_user=seat_of_user)
     due = found is not None and found.game.status == Game.Status.ACTIVE and found.overdue
     if found is not None and due and clock.settle_game(game_id):
         found.game.refresh_from_db()

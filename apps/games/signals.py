@@ -75,8 +75,13 @@ def move_sent(sender: Any, **kwargs: Any) -> None:
     transaction.on_commit(partial(move_applied.send, sender=sender, **kwargs))
 
 
-#: A game ended (finished, adjudicated or aborted). kwargs: ``game_id``, and ``people`` (as above)
-#: when the sender knows it.
+#: A game is ending (finished, adjudicated or aborted), sent inside the transaction that writes its end,
+#: so that what must not be lost with it (the outbox's end rows: the result mails, the webhooks'
+#: ``game.ended``) commits with the end or not at all. kwargs as ``game_ended``.
+game_ending = Signal()
+
+#: A game ended (finished, adjudicated or aborted), sent when its end has committed. kwargs: ``game_id``,
+#: and ``people`` (as above) when the sender knows it.
 game_ended = Signal()
 
 #: A game started (every seat taken, first deal made). kwargs: ``game_id``.

@@ -45,7 +45,7 @@ def _games(
     *,
     for_update: bool = False,
     overdue_at: datetime | None = None,
-    seat_of_user: int | None = None,
+    seat_of_user: Any = None,
     move_key: str | None = None,
 ) -> QuerySet[Game]:
     """The game row, with the extra answers asked for as annotations ``found_*``."""
@@ -99,28 +99,48 @@ def game_row(
     game_id: int, *, overdue_at: datetime | None = None, seat_of_user: int | None = None
 ) -> GameRow | None:
     """The game as it is stored, unlocked (``lock_game`` locks), and the extra answers asked for."""
-    extra: dict[str, Any]
+    overdue, seat_of = overdue_at is not None, seat_of_user is not None
     if hand_sql():
-        overdue, seat_of = overdue_at is not None, seat_of_user is not None
         select = _game_select(connection.vendor, False, overdue, seat_of, False)
         statement = select.statement(game_id=game_id, overdue_at=overdue_at, seat_of_user=seat_of_user)
         sql.batch([statement])
-        if not statement.rows:
-            return None
-        row = statement.rows[0]
-        game = cast(Game, select.load(row))
-        extra = {name: select.value(row, name) for name in select.annotations}
-    else:
-        found = _games(game_id, overdue_at=overdue_at, seat_of_user=seat_of_user).first()
-        if found is None:
-            return None
-        game = found
-        extra = {name: vars(game).pop(name) for name in ("found_overdue", "found_seat", "found_hidden")
-                 if name in vars(game)}  # fmt: skip
+        return game_row_loaded(select, statement.rows, overdue=overdue, seat_of=seat_of)
+    found = _games(game_id, overdue_at=overdue_at, seat_of_user=seat_of_user).first()
+    if found is None:
+        return None
+    names = ("found_overdue", "found_seat", "found_hidden")
+    extra: dict[str, Any] = {name: vars(found).pop(name) for name in names if name in vars(found)}
+    return _game_row(found, extra, overdue=overdue, seat_of=seat_of)
+
+
+def game_row_select(seat_of_user: Any, **markers: Any) -> sql.Select:
+    """``game_row``'s SELECT with ``overdue_at``, and the seat of the user that ``seat_of_user`` gives: an
+    expression, such as a sub-select of another app's table by a value only the database can turn into
+    the user (the API token's digest), so the game is read in the same round trip as that table.
+
+    Compiled by the caller once per database kind; ``markers`` name the marker values inside
+    ``seat_of_user``. Its ``statement`` takes ``game_id``, ``overdue_at`` and those; ``game_row_loaded``
+    reads the answer."""
+    games = _games(_GAME, overdue_at=_NOW, seat_of_user=seat_of_user)
+    return sql.compile_select(games, game_id=_GAME, overdue_at=_NOW, **markers)
+
+
+def game_row_loaded(
+    select: sql.Select, rows: list[Any], *, overdue: bool = True, seat_of: bool = True
+) -> GameRow | None:
+    """The ``GameRow`` in the rows of a statement of ``select`` (``game_row``'s or ``game_row_select``'s)."""
+    if not rows:
+        return None
+    row = rows[0]
+    extra = {name: select.value(row, name) for name in select.annotations}
+    return _game_row(cast(Game, select.load(row)), extra, overdue=overdue, seat_of=seat_of)
+
+
+def _game_row(game: Game, extra: dict[str, Any], *, overdue: bool, seat_of: bool) -> GameRow:
     result = GameRow(game)
-    if overdue_at is not None:
+    if overdue:
         result.overdue = bool(extra["found_overdue"])
-    if seat_of_user is not None:
+    if seat_of:
         result.user_seat, result.user_hidden_moves = extra["found_seat"], extra["found_hidden"] or 0
     return result
 

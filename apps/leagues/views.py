@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django.contrib import messages
@@ -21,6 +22,10 @@ from . import charts, confirmation, divisions, exports, season_length, selectors
 from .auditlog import audit_sentence
 from .forms import EmailForm, GameToolForm, LeagueCreateForm, LeagueSettingsForm, SeasonCreateForm
 from .models import League
+
+#: ``?season=`` of a league's page: ASCII digits, a few of them (``int`` refuses ``²``, and reads
+#: thousands of digits slowly or not at all).
+_SEASON_NUMBER = re.compile(r"[0-9]{1,18}")
 
 
 def league_list(request: HttpRequest) -> HttpResponse:
@@ -51,7 +56,7 @@ def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
     league = selectors.league_get_visible(user=request.user, slug=slug)
     season = selectors.season_current(league=league)
     wanted = request.GET.get("season", "")
-    if wanted.isdigit():  # an earlier season: ?season=<number>
+    if _SEASON_NUMBER.fullmatch(wanted):  # an earlier season: ?season=<number>
         season = league.seasons.filter(number=int(wanted)).first() or season
     views = selectors.season_divisions(season=season) if season else []
     for view in views:

@@ -77,6 +77,10 @@ class Notification(models.Model):
         SKIPPED = "skipped", "Skipped"
         MERGED = "merged", "Sent within another mail"
 
+    #: Attempts to send a mail before it is given up (``status`` failed for good; the owner's
+    #: notifications page counts them).
+    MAX_ATTEMPTS = 7
+
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications")
     game = models.ForeignKey("games.Game", null=True, blank=True, on_delete=models.CASCADE)
     version = models.PositiveIntegerField(help_text="Game version (digests: the local date as YYYYMMDD).")
@@ -202,8 +206,9 @@ class MoveMailOutbox(models.Model):
     ``NOTIFICATIONS_OUTBOX_RETRY`` seconds (its task was lost). Recording is idempotent (a notification
     is unique per user, game, version and kind), so a task run twice mails nobody twice.
 
-    A game's end has its row too (``kind`` "game_end", for ``notify_game_ended``), written when the end
-    is published (just after its commit), so a lost result-mail task is queued again the same way.
+    A game's end has its row too (``kind`` "game_end", for ``notify_game_ended``), written in the
+    transaction that ends the game (``game_ending``), so a lost result-mail task is queued again the
+    same way.
     """
 
     class Kind(models.TextChoices):

@@ -1,35 +1,39 @@
 """The transactional outbox of a move's outgoing effects: nothing a move calls for is lost with its task.
 
-One outbox for every channel (``MoveMailOutbox.channel``): mail, webhooks and Web Push, and any later
-one (a channel is a row kind and the name of the task that fans it out, ``CHANNEL_TASKS``). A move's
-transaction writes one row per channel the move calls for (mail: a person has a new decision or a
-round ended; webhooks: a seat's player has an active webhook; push: a person with a subscribed browser
-has a new decision), unique per (game, channel, kind, version), and queues the channel's task when it
-commits. The task fans the effect out to its recipients (a notification per person, a delivery per
-webhook endpoint and seat, a burst per person) and deletes the row; for webhooks and push in the same
-transaction as the recipients' rows, so the row goes exactly when they exist. The broker only makes this
-quick: a task lost on the way (a publish that failed after commit, a broker down or restarted empty, a
-worker killed before it ran) leaves its row behind, and the sweep (``requeue_stale``, every
-``GAMES_SWEEP_INTERVAL``) claims it with a conditional UPDATE and queues the task again, every
-``NOTIFICATIONS_OUTBOX_RETRY`` seconds until it is done. Each recipient's row then carries the
-delivery's stable id (the webhook's ``event_id``, the push notice's ``id``).
+One outbox for every channel (``MoveMailOutbox.channel``): mail, webhooks and Web Push, and any later one
+(a channel is a row kind and the name of the task that fans it out, ``CHANNEL_TASKS``). A move's
+transaction writes one row per channel the move calls for (mail: a person has a new decision or a round
+ended; webhooks: a seat's player has an active webhook; push: a person with a subscribed browser has a
+new decision), unique per (game, channel, kind, version), and wakes the drain when it commits (``wake``:
+at most one wake-up per process and ``NOTIFICATIONS_OUTBOX_WAKE`` seconds), which runs the channel's task
+for every row not taken yet (``drain``). The task fans the effect out to its recipients (a notification
+per person, a delivery per webhook endpoint and seat, a burst per person) and deletes the row; for
+webhooks and push in the same transaction as the recipients' rows, so the row goes exactly when they
+exist. The broker only makes this quick: a wake-up or task lost on the way (a publish that failed, a
+broker down or restarted empty, a worker killed before it ran) leaves its row behind, and the sweep
+(``requeue_stale``, every ``GAMES_SWEEP_INTERVAL``) claims it with a conditional UPDATE and queues the
+task again, every ``NOTIFICATIONS_OUTBOX_RETRY`` seconds until it is done. Each recipient's row then
+carries the delivery's stable id (the webhook's ``event_id``, the push notice's ``id``).
 
 Mail: a move's transaction writes one ``MoveMailOutbox`` row when the move calls for any mail (a person
-has a new decision, or a round ended in a game a person plays), and queues ``notify_move_applied`` when
-it commits. The task records the notifications and deletes the row (``consume``). A task lost on the way
-(a publish that failed after commit, a broker that restarted empty, a worker killed before it ran)
-leaves its row behind: the recovery sweep (``requeue_stale``) queues the task again for every row
-older than ``NOTIFICATIONS_OUTBOX_RETRY`` seconds.
+has a new decision, or a round ended in a game a person plays), and the drain runs
+``notify_move_applied`` for it after the commit. The task records the notifications and deletes the row
+(``consume``). A task lost on the way (a publish that failed after commit, a broker that restarted empty,
+a worker killed before it ran) leaves its row behind: the recovery sweep (``requeue_stale``) queues the
+task again for every row older than ``NOTIFICATIONS_OUTBOX_RETRY`` seconds.
 
-Mail stays at most once: a notification is unique per (user, game, version, kind), so a task run twice
-(a late task and the sweep's) records each one once, and sending claims the row first. The only
-at-least-once case is the send's own (``notifications_reclaim_stale``: a worker that died after the
-SMTP server accepted a mail but before writing ``sent``).
+Mail stays at most once: a notification is unique per (user, game, version, kind), so a task run twice (a
+late task and the sweep's) records each one once, and sending claims the row first. The only
+at-least-once case is the send's own (``notifications_reclaim_stale``: a worker that died after the SMTP
+server accepted a mail but before writing ``sent``).
 """
 
 from __future__ import annotations
 
 import logging
+import math
+import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -39,12 +43,13 @@ from typing import Any
 
 from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, connections, transaction
+from django.db.models import F
 from django.db.models.constants import OnConflict
 from django.db.models.sql import InsertQuery
 from django.utils import timezone
 
 from apps.games import sql
-from baogame.celery import publish
+from baogame.celery import app, publish
 
 from .models import MoveMailOutbox
 
@@ -57,6 +62,7 @@ NOTIFY_MOVE_APPLIED = "apps.notifications.tasks.notify_move_applied"
 NOTIFY_GAME_ENDED = "apps.notifications.tasks.notify_game_ended"
 WEBHOOKS_FANOUT = "apps.webhooks.tasks.webhooks_fanout"
 PUSH_DECISIONS = "apps.push.tasks.push_decisions"
+DRAIN_OUTBOX = "apps.notifications.tasks.drain_outbox"
 
 Channel = MoveMailOutbox.Channel
 Kind = MoveMailOutbox.Kind
@@ -140,8 +146,8 @@ def record(
     statements: list[sql.Statement] | None = None,
     channel: str = Channel.MAIL,
 ) -> None:
-    """In the move's transaction: write its outbox row of ``channel``, and queue the channel's task when
-    the move commits.
+    """In the move's transaction: write its outbox row of ``channel``, and wake the drain when the move
+    commits (``wake``).
 
     ``statements``: the INSERT is appended there, to be run by the caller with others in one round
     trip (``move_recorded``), instead of being run now."""
@@ -162,7 +168,102 @@ def record(
             [row],
             ignore_conflicts=True,  # recorded already (never by a move, but nothing here may break one)
         )
-    transaction.on_commit(partial(_publish, channel, Kind.MOVE, game_id, version, move_id, opened))
+    _wake_on_commit()
+
+
+def _wake_on_commit() -> None:
+    """``wake`` once when the transaction commits, however many rows it writes (a move writes up to one
+    per channel): a wake-up already registered where this row's savepoints would discard it too covers
+    this row."""
+    connection = transaction.get_connection()
+    if connection.in_atomic_block:
+        savepoints = set(connection.savepoint_ids)
+        if any(func is wake and sids <= savepoints for sids, func, _ in connection.run_on_commit):
+            return
+    transaction.on_commit(wake)
+
+
+class _Waker:
+    """When this process's last wake-up of the drain runs (``time.monotonic()``; -inf: none pending)."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.runs_at = -math.inf
+
+
+_waker = _Waker()
+
+#: A wake-up due this close after a commit is not counted on to run after it (clocks of the web and
+#: worker machines differ by a few milliseconds): the commit asks for a wake-up of its own.
+WAKE_MARGIN = 0.05
+
+
+def wake() -> None:
+    """After a commit that wrote outbox rows: make sure a drain (``drain_outbox``) runs after it.
+
+    Coalesced per process: the first commit after a quiet spell publishes a wake-up at once; a commit
+    while one is pending later than itself publishes nothing (that drain finds its rows); else it
+    publishes one due ``NOTIFICATIONS_OUTBOX_WAKE`` seconds after the last (an ``eta``). So a lone move's
+    effects go out at once, and under load one publish serves every move of the interval, each waiting at
+    most the interval. A publish that fails (broker down) forgets its wake-up, so the next commit tries
+    again; the rows wait for the sweep meanwhile, as with any lost task. In eager mode (tests) every
+    commit drains at once.
+    """
+    if app.conf.task_always_eager:
+        publish(DRAIN_OUTBOX, ())
+        return
+    interval = max(0.0, float(settings.NOTIFICATIONS_OUTBOX_WAKE))
+    now = time.monotonic()
+    with _waker.lock:
+        if _waker.runs_at >= now + WAKE_MARGIN:
+            return
+        runs_at = _waker.runs_at = max(now, _waker.runs_at + interval)
+    delay = runs_at - now
+    eta = timezone.now() + timedelta(seconds=delay) if delay > 0 else None
+    if not publish(DRAIN_OUTBOX, (), eta=eta):
+        with _waker.lock:
+            if _waker.runs_at == runs_at:
+                _waker.runs_at = -math.inf
+
+
+#: Rows one drain takes at most (the next wake-up or the sweep takes the rest).
+DRAIN_BATCH = 500
+
+
+def drain(*, now: datetime | None = None, limit: int = DRAIN_BATCH) -> int:
+    """Do the work of every move's outbox row that no task has taken yet, oldest first; returns how many
+    rows were done.
+
+    A row no task has taken has ``queued_at`` at or before its ``created_at`` (``record`` sets
+    ``queued_at`` first); taking it moves ``queued_at`` to now with a conditional UPDATE, as the sweep
+    does, so two drains take each row once, and a row whose work fails (or whose worker dies) is left to
+    the sweep, which queues its own task (with that task's retries) after ``NOTIFICATIONS_OUTBOX_RETRY``
+    seconds. The work is the channel's task run here (``notify_move_applied``, ``webhooks_fanout``,
+    ``push_decisions``), which consumes the row; the tasks are found by name, as they are published.
+    """
+    now = now or timezone.now()
+    rows = MoveMailOutbox.objects.filter(kind=Kind.MOVE, queued_at__lte=F("created_at")).order_by("pk")
+    done = 0
+    for row in rows[:limit]:
+        if not MoveMailOutbox.objects.filter(pk=row.pk, queued_at=row.queued_at).update(queued_at=now):
+            continue  # another drain or the sweep took it, or its work is done
+        task = _task(row.channel, row.kind, row.game_id, row.version, row.move_id, row.opened)
+        if task is None:
+            continue
+        try:
+            _run(*task)
+        except Exception:  # noqa: BLE001 - one row's failure must not hold up the others
+            log.exception("outbox row %s (%s) failed; the sweep will queue it again", row.pk, task[0])
+            continue
+        done += 1
+    return done
+
+
+def _run(name: str, args: tuple[Any, ...]) -> None:
+    """Run the task ``name`` here, in this process (found by name, as ``publish`` finds it)."""
+    if name not in app.tasks:
+        app.loader.import_default_modules()
+    app.tasks[name](*args)
 
 
 def _insert_ignoring_conflicts(row: MoveMailOutbox) -> sql.Statement:
@@ -192,11 +293,10 @@ def consume(*, game_id: int, version: int, channel: str = Channel.MAIL) -> None:
 
 
 def record_game_end(*, game_id: int, channel: str = Channel.MAIL) -> None:
-    """The game has ended (its end is committed): write its outbox row, then queue the result mails.
-
-    Unlike a move's row this one is written just after the end commits (the end is published on
-    commit), so it covers a task lost with the broker or a worker, not a web process that died in
-    between.
+    """In the transaction that ends the game (``game_ending``): write its end's outbox row of
+    ``channel``, and queue the channel's end task (the result mails, the ``game.ended`` event) when it
+    commits. The row commits with the end or not at all, so nothing of the end is lost with a task, the
+    broker, a worker or a web process that dies after the commit: the sweep queues the task again.
     """
     if _muted.get():
         return
@@ -211,9 +311,9 @@ def record_game_end(*, game_id: int, channel: str = Channel.MAIL) -> None:
                 queued_at=timezone.now(),
             )
         ],
-        ignore_conflicts=True,  # an end published twice
+        ignore_conflicts=True,  # an end written twice
     )
-    _publish(channel, Kind.GAME_END, game_id, 0, None, [])
+    transaction.on_commit(partial(_publish, channel, Kind.GAME_END, game_id, 0, None, []))
 
 
 def consume_game_end(*, game_id: int, channel: str = Channel.MAIL) -> None:

@@ -10,7 +10,7 @@ from apps.games.models import Game
 from apps.games.selectors import game_list_awaiting
 
 from . import preferences
-from .models import Category, MailSettings, Mode
+from .models import Category, MailSettings, Mode, Notification
 
 
 def mail_settings_for(*, user: User) -> MailSettings:
@@ -35,6 +35,14 @@ def preferences_get(*, user: User) -> dict[str, Any]:
         "live_games": prefs.live_games,
         "modes": list(Mode.values),
     }
+
+
+def mails_given_up(*, user: User) -> int:
+    """How many of the user's mails failed every attempt (the mail server refused them or never
+    answered) and will not be tried again: the notifications page says so."""
+    return Notification.objects.filter(
+        user=user, status=Notification.Status.FAILED, attempts__gte=Notification.MAX_ATTEMPTS
+    ).count()
 
 
 def digest_games(*, user: User) -> list[Game]:

@@ -27,7 +27,7 @@ log = logging.getLogger(__name__)
 SEND_NOTIFICATION = "apps.notifications.tasks.send_notification"
 
 #: Claims of one notification before it is given up: a first try and the send task's six retries.
-SEND_MAX_ATTEMPTS = 7
+SEND_MAX_ATTEMPTS = Notification.MAX_ATTEMPTS
 
 
 #: Send tasks are queued with an ETA up to this far ahead; later ones are queued by the sweep.

@@ -12,7 +12,7 @@ from typing import Any
 from anymail.signals import inbound, tracking
 from django.dispatch import receiver
 
-from apps.games.signals import RecordedMove, game_ended, recorded_move_receiver
+from apps.games.signals import RecordedMove, game_ending, recorded_move_receiver
 
 from . import outbox
 
@@ -42,9 +42,10 @@ def on_move_recorded(move: RecordedMove) -> None:
         )
 
 
-@receiver(game_ended, dispatch_uid="notifications.game_ended")
-def on_game_ended(sender: Any, *, game_id: int, people: frozenset[int] | None = None, **kwargs: Any) -> None:
-    """Enqueue the final-result mails (none when nobody but bots plays the game)."""
+@receiver(game_ending, dispatch_uid="notifications.game_ending")
+def on_game_ending(sender: Any, *, game_id: int, people: frozenset[int] | None = None, **kwargs: Any) -> None:
+    """In the end's transaction: the final-result mails' outbox row (none when nobody but bots plays the
+    game), queued when the end commits."""
     if people is not None and not people:
         return
     outbox.record_game_end(game_id=game_id)

@@ -6,13 +6,19 @@ from typing import Any
 
 from celery import shared_task
 
-from . import inbound, mails, notify, send
+from . import inbound, mails, notify, outbox, send
 
 
 @shared_task(acks_late=True, autoretry_for=(Exception,), retry_backoff=True, max_retries=5)
 def notify_move_applied(game_id: int, version: int, move_id: int | None, opened: list[list[Any]]) -> int:
     """Record (and send) the mails a move calls for."""
     return notify.notify_move_applied(game_id=game_id, version=version, move_id=move_id, opened=opened)
+
+
+@shared_task(acks_late=True)
+def drain_outbox() -> int:
+    """Do the work of every move's outbox row not taken yet (mail, webhooks, push); woken after commits."""
+    return outbox.drain()
 
 
 @shared_task(acks_late=True, autoretry_for=(Exception,), retry_backoff=True, max_retries=5)

@@ -129,6 +129,7 @@ def preferences_page(request: AuthenticatedHttpRequest) -> HttpResponse:
             "form": form,
             "channels": preferences.CHANNELS,
             "calendar_url": calendar.feed_url(feed) if feed else None,
+            "mails_given_up": selectors.mails_given_up(user=request.user),
         },
     )
 

@@ -1,5 +1,7 @@
 from django.urls import include, path
 
+from baogame import converters  # noqa: F401 - registers <id:…>
+
 from . import views
 
 app_name = "sittings"
@@ -10,7 +12,7 @@ urlpatterns = [
             [
                 path("", views.sitting_panel, name="panel"),
                 path("propose/", views.sitting_propose, name="propose"),
-                path("<int:proposal_id>/answer/", views.sitting_answer, name="answer"),
+                path("<id:proposal_id>/answer/", views.sitting_answer, name="answer"),
                 path("play-now/", views.sitting_play_now, name="play-now"),
                 path("end/", views.sitting_end, name="end"),
             ]

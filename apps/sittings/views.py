@@ -7,6 +7,7 @@ Outside the table (watchers, strangers) the panel is empty and its forms answer 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from datetime import date, datetime, time, timedelta
 
@@ -32,6 +33,9 @@ from .acceptance import Recurrence
 #: 2 s while a sitting is under way.
 POLL_SECONDS = 10
 LIVE_POLL_SECONDS = 2
+#: A proposed time's number from a form: ASCII digits, a few of them (``int`` refuses ``²``, and reads
+#: thousands of digits slowly or not at all).
+_TIME_INDEX = re.compile(r"[0-9]{1,18}")
 WEEKDAYS = (
     pgettext_lazy("weekday", "Mon"),
     pgettext_lazy("weekday", "Tue"),
@@ -82,11 +86,7 @@ def sitting_panel(request: HttpRequest, public_id: str) -> HttpResponse:
 
 
 def _done(request: AuthenticatedHttpRequest, game: Game, error: ServiceError | None = None) -> HttpResponse:
-    text = (
-        refusal(error)
-        if error
-        else ""
-    )
+    text = refusal(error) if error else ""
     if request.htmx:
         return render(request, "sittings/_live.html", panel_context(request, game, text))
     if error:
@@ -147,7 +147,7 @@ def sitting_answer(request: AuthenticatedHttpRequest, public_id: str, proposal_i
             user=request.user,
             proposal_id=proposal_id,
             accept=request.POST.get("accept") == "yes",
-            index=int(index) if index.isdigit() else None,
+            index=int(index) if _TIME_INDEX.fullmatch(index) else None,  # ASCII digits only ("²")
         )
     except ServiceError as exc:
         return _done(request, game, exc)

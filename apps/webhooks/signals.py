@@ -2,11 +2,11 @@
 
 In the move's transaction, a game with an active webhook gets the move's webhook row in the outbox
 (``apps.notifications.outbox``, channel ``webhook``): the fan-out task is queued on commit, and queued
-again by the sweep while the row is left, so a broker that was down after the commit loses nothing."""
+again by the sweep while the row is left, so a broker that was down after the commit loses nothing. A
+game's end is written the same way, in the transaction that ends it (``game_ending``)."""
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable
 from functools import partial
 from typing import Any
@@ -15,10 +15,8 @@ from django.db.models import QuerySet
 from django.dispatch import receiver
 
 from apps.games import sql
-from apps.games.signals import RecordedMove, batch_lookup, game_ended, recorded_move_receiver
+from apps.games.signals import RecordedMove, batch_lookup, game_ending, recorded_move_receiver
 from apps.notifications import outbox
-
-log = logging.getLogger(__name__)
 
 
 @recorded_move_receiver("webhooks.move_recorded")
@@ -38,17 +36,12 @@ def on_move_recorded(move: RecordedMove) -> None:
     _when_endpoints(move.game_id, record, move.statements)
 
 
-@receiver(game_ended, dispatch_uid="webhooks.game_ended")
-def on_game_ended(sender: Any, *, game_id: int, **kwargs: Any) -> None:
-    """Write the end event's outbox row and queue it (finished, adjudicated or aborted): a bot stops
-    waiting for its turn. After commit, so a failed look-up is logged, not raised (a committed change
-    must never answer an error)."""
-    try:
-        _when_endpoints(
-            game_id, partial(outbox.record_game_end, game_id=game_id, channel=outbox.Channel.WEBHOOK)
-        )
-    except Exception:  # noqa: BLE001
-        log.exception("webhooks: could not look up the endpoints of game %s", game_id)
+@receiver(game_ending, dispatch_uid="webhooks.game_ending")
+def on_game_ending(sender: Any, *, game_id: int, **kwargs: Any) -> None:
+    """In the end's transaction (finished, adjudicated or aborted): if a seat of the game has an active
+    webhook, write the end event's outbox row, queued when the end commits: a bot stops waiting for its
+    turn. As for a move, a failing look-up fails the end (it rolls back whole)."""
+    _when_endpoints(game_id, partial(outbox.record_game_end, game_id=game_id, channel=outbox.Channel.WEBHOOK))
 
 
 def _when_endpoints(game_id: int, then: Callable[[], object], statements: list[Any] | None = None) -> None:

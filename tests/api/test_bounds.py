@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
+from django.urls.converters import IntConverter
 from django.urls.resolvers import RoutePattern
 from rest_framework.test import APIClient
 
@@ -26,7 +27,11 @@ pytestmark = pytest.mark.django_db
 
 BEYOND_64_BITS = 14100001953817653232525115392  # the path schemathesis found (issue 38)
 HUGE_NUMBERS = [str(BEYOND_64_BITS), str(MAX_ID + 1), str(2**64)]
-PAGING_VALUES = ["400000000000000000", str(BEYOND_64_BITS), "-1", "-400000000000000000", "x", "1e9", ""]
+#: ``²`` and ``٣`` are digits to ``str.isdigit``, and ``int("²")`` fails; ``int`` refuses 5,000 digits.
+PAGING_VALUES = [
+    *("400000000000000000", str(BEYOND_64_BITS), "9" * 5000, "-1", "-400000000000000000"),
+    *("x", "1e9", "", "²", "٣"),
+]
 #: Query parameters that page or count, on the pages (the API's come from its schema).
 PAGE_PARAMETERS = ["page", "limit", "offset", "since", "season"]
 
@@ -38,7 +43,7 @@ def _routes(resolver: URLResolver | None = None, prefix: str = "") -> Iterator[t
         if not isinstance(entry.pattern, RoutePattern):
             continue  # regex routes (the API's catch-all, admin's) take no numbers to a query
         route = prefix + str(entry.pattern)
-        ids = [k for k, c in entry.pattern.converters.items() if isinstance(c, IdConverter)]
+        ids = [k for k, c in entry.pattern.converters.items() if isinstance(c, (IdConverter, IntConverter))]
         if isinstance(entry, URLResolver):
             yield from ((r, ids + inner) for r, inner in _routes(entry, route))
         elif isinstance(entry, URLPattern):
@@ -49,7 +54,7 @@ def _fill(route: str, value: str) -> str:
     """The route with each converter part replaced: numbers by ``value``, the others by a plain word."""
     import re
 
-    return "/" + re.sub(r"<(\w+):\w+>", lambda m: value if m.group(1) == "id" else "nothing", route)
+    return "/" + re.sub(r"<(\w+):\w+>", lambda m: value if m.group(1) in ("id", "int") else "nothing", route)
 
 
 ID_ROUTES = sorted({r for r, ids in _routes() if ids})
@@ -70,6 +75,12 @@ def test_every_route_with_a_number_in_its_path_is_enumerated() -> None:
     """The enumeration sees the routes it must (so the tests below cannot pass on an empty list)."""
     assert len(ID_ROUTES) >= 30
     assert "api/v1/games/<id:game_id>/seat/" in ID_ROUTES
+
+
+def test_every_number_in_a_path_goes_through_the_id_converter() -> None:
+    """Django's ``<int:…>`` takes any run of digits: a number beyond the column's range would reach the
+    query. Every number in a path is an ``<id:…>``."""
+    assert [r for r in ID_ROUTES if "<int:" in r] == []
 
 
 @pytest.mark.parametrize("route", ID_ROUTES)

@@ -11,12 +11,14 @@ schema forbids refused.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from datetime import timedelta
 from typing import Any
 
 import pytest
 import schemathesis
 from django.core import signals
 from django.db import close_old_connections
+from django.utils import timezone
 from hypothesis import HealthCheck, settings
 from schemathesis import GenerationMode
 from schemathesis.checks import not_a_server_error
@@ -30,6 +32,8 @@ from schemathesis.specs.openapi.checks import (
 
 from apps.api import services as api_services
 from apps.leagues import services as league_services
+from apps.sittings import services as sitting_services
+from apps.webhooks import services as webhook_services
 from baogame.wsgi import application
 
 CHECKS = [
@@ -59,7 +63,8 @@ def _keep_connection_open(db: None) -> Iterator[None]:
 @pytest.fixture
 def fuzz_world(db: None, make_user: Any, settings: Any) -> dict[str, Any]:
     """A caller with a token, an active Bao Bei league game against another player in a league the caller
-    organises (with a season and a pending request to join), a bot account, a spare token."""
+    organises (with a season, a pending request to join and a seat of the game offered to a substitute),
+    a proposed sitting of the game the caller may answer, a webhook, a bot account, a spare token."""
     settings.API_WRITE_RATE = "off"  # generated writes must not run into the rate limit
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     me, other = make_user(username="fuzz-me"), make_user(username="fuzz-other")
@@ -69,6 +74,19 @@ def fuzz_world(db: None, make_user: Any, settings: Any) -> dict[str, Any]:
     season = league_services.season_create(league=league, by=me)
     game = league_services.round_start(season_id=season.pk, by=me).fixtures.get().game
     pending = league_services.membership_request(league=league, user=make_user(username="fuzz-asks"))
+    substitute = make_user(username="fuzz-sub")
+    league_services.membership_join_by_link(league=league, user=substitute, token=league.invite_token)
+    admin = make_user(username="fuzz-admin")  # the caller plays the game: a site admin offers its seat
+    admin.is_staff = True
+    admin.save(update_fields=["is_staff"])
+    offer = league_services.seat_substitute(
+        league=league, game_id=game.pk, position=1, user=substitute, by=admin
+    )
+    proposal = sitting_services.proposal_create(
+        game=game, user=other, times=[timezone.now() + timedelta(days=3)]
+    )  # the caller may answer it
+    settings.WEBHOOKS_ALLOW_PRIVATE = True  # an endpoint to an address literal: no DNS in the test
+    endpoint = webhook_services.endpoint_create(user=me, url="https://127.0.0.1/hook", secret="s" * 20)
     bot = api_services.bot_account_create(owner=me, username="fuzzbot")
     spare, _ = api_services.token_create(user=me, name="spare")
     _, raw = api_services.token_create(user=me, name="fuzz")
@@ -79,6 +97,9 @@ def fuzz_world(db: None, make_user: Any, settings: Any) -> dict[str, Any]:
         "slug": league.slug,
         "season_id": season.pk,
         "membership_id": pending.pk,
+        "offer_id": offer.pk,
+        "proposal_id": proposal.pk,
+        "endpoint_id": endpoint.pk,
     }
     return {"token": raw, "ids": ids}
 

@@ -10,9 +10,10 @@ from contextlib import contextmanager
 from datetime import timedelta
 
 import pytest
+from django.db import transaction
 from django.utils import timezone
 
-from apps.games import lifecycle
+from apps.games import lifecycle, store
 from apps.games.models import Game
 from apps.notifications import send as notifications
 from apps.notifications.models import MoveMailOutbox, Notification
@@ -122,18 +123,13 @@ def test_a_result_mail_task_lost_when_the_game_ended_is_sent_once_after_the_swee
     celery_worker,  # noqa: F811
     settings,
 ) -> None:
-    """The end of a game writes its own outbox row when it is published, so the final-result mails of
-    a game whose ``notify_game_ended`` task never reached the broker are sent after the sweep."""
-    from apps.games import signals as game_signals
-
+    """The end of a game writes its own outbox row in its transaction, so the final-result mails of a
+    game whose ``notify_game_ended`` task never reached the broker are sent after the sweep."""
     game, users = _two_player_game()
     lifecycle.game_join(game_id=game.pk, user=users[1])
     celery_worker.wait_for(lambda: len(_sent(game)) == 2, timeout=30)  # the setup peeks' mails
-    Game.objects.filter(pk=game.pk).update(
-        status=Game.Status.ABORTED, status_reason="test", finished_at=timezone.now()
-    )
-    with broker_down():
-        game_signals.game_ended.send(sender=Game, game_id=game.pk, people=frozenset({0, 1}))
+    with broker_down(), transaction.atomic():
+        lifecycle.game_abort(store.lock_game(game.pk), reason="test")
 
     row = MoveMailOutbox.objects.get(game=game, kind=MoveMailOutbox.Kind.GAME_END)
     assert not Notification.objects.filter(game=game, kind=Notification.Kind.GAME_RESULT).exists()

@@ -79,6 +79,26 @@ def test_players_answer_on_the_page_and_the_sitting_is_listed(table: tuple[Game,
     assert Sitting.objects.filter(game=game).count() == 1
 
 
+@pytest.mark.parametrize("index", ["²", "٣", "99999999999999999999999", "x"])
+def test_a_time_index_that_is_no_time_of_the_proposal_is_no_server_error(
+    table: tuple[Game, list[Any]], index: str
+) -> None:
+    """``index`` comes from outside: a digit ``int`` cannot read (``²``), a time the proposal lacks or
+    no number at all is answered on the panel, never with a 500 (issue 38 point 5)."""
+    game, people = table
+    day = (timezone.now() + timedelta(days=3)).date().isoformat()
+    _client(people[0]).post(f"/games/{game.public_id}/sittings/propose/", {"day1": day, "at1": "19:30"})
+    pid = game.sitting_proposals.get().pk
+
+    response = _client(people[1]).post(
+        f"/games/{game.public_id}/sittings/{pid}/answer/",
+        {"index": index, "accept": "yes"},
+        HTTP_HX_REQUEST="true",
+    )
+
+    assert response.status_code == 200
+
+
 def test_a_refused_proposal_says_why_with_its_code(table: tuple[Game, list[Any]]) -> None:
     game, people = table
 

@@ -13,10 +13,12 @@ from typing import Any
 
 import pytest
 from django.core import mail
+from django.db import transaction
 from django.test import Client
 
 from apps.games import lifecycle as game_lifecycle
 from apps.games import pipeline as game_pipeline
+from apps.games import store
 from apps.games.models import Game, Move
 from apps.webhooks import services, signing
 from apps.webhooks.models import WebhookDelivery, WebhookEndpoint
@@ -212,17 +214,14 @@ def test_a_game_that_ends_without_a_move_sends_an_end_event(
     users: list[Any], receiver: WebhookReceiver, django_capture_on_commit_callbacks: Any
 ) -> None:
     """An aborted (or adjudicated) game: each seat's webhook hears of it, so a bot stops waiting."""
-    from apps.games.signals import game_ended
-
     _register(users[1], f"{receiver.origin}/hook")
     game = game_lifecycle.game_create(creator=users[0], engine="baobei", players=2)
     with django_capture_on_commit_callbacks(execute=True):
         game_lifecycle.game_join(game_id=game.pk, user=users[1])
     receiver.wait_for(1)
-    Game.objects.filter(pk=game.pk).update(status=Game.Status.ABORTED)
 
-    with django_capture_on_commit_callbacks(execute=True):
-        game_ended.send(sender=Game, game_id=game.pk)
+    with django_capture_on_commit_callbacks(execute=True), transaction.atomic():
+        game_lifecycle.game_abort(store.lock_game(game.pk), reason="test")
 
     got = receiver.wait_for(2)
     body = json.loads(got[1].body)
@@ -291,3 +290,11 @@ def test_an_event_given_up_is_shown_failed_on_the_webhooks_page(users: list[Any]
 
     assert WebhookDelivery.objects.get(pk=delivery.pk).status == WebhookDelivery.Status.FAILED
     assert "1 failed</strong> (given up after 2 attempts)" in page
+
+
+def test_retries_back_off_as_the_docs_say(settings: Any) -> None:
+    """docs/push-and-webhooks.md: 10 s, 20 s, 40 s, … at most an hour (a push notice's too)."""
+    settings.WEBHOOKS_RETRY_SECONDS = 10
+
+    assert [services.backoff(n) for n in range(4)] == [10, 20, 40, 80]
+    assert services.backoff(9) == 3600 and services.backoff(40) == 3600
