@@ -19,7 +19,8 @@ Each check returns its anomaly count (0: sound) and, where useful, figures:
   is counted apart (``mails_after_reclaim``), not as an anomaly;
 * ``outbox_left`` / ``webhooks_undelivered`` / ``webhooks_unreceived``: the outbox's effects of the run
   (moves made while the web nodes could not reach the broker among them): outbox rows never fanned
-  out, webhook events not delivered, and delivered ones the receiver never got. A repeat of an event
+  out and webhook events not delivered (written before the last ``GRACE`` before the stop, as for
+  deadlines), and delivered ones the receiver never got. A repeat of an event
   (the same ``Baogame-Webhook-Id``: at least once) is counted apart (``webhook_repeats``).
 """
 
@@ -136,18 +137,24 @@ def notification_checks(prefix: str, mail_dir: Path) -> dict[str, int]:
     }
 
 
-def outbox_checks(game_ids: list[int], received: Counter[str]) -> dict[str, int]:
+def outbox_checks(
+    game_ids: list[int], received: Counter[str], *, stopped: datetime, grace: timedelta
+) -> dict[str, int]:
     """What the outbox delivered for the run's games, and what it left: outbox rows not fanned out,
-    webhook events not delivered (or delivered but never received), and repeats (same id: allowed)."""
+    webhook events not delivered (or delivered but never received), and repeats (same id: allowed).
+
+    As for deadlines, what was written in the last ``grace`` before every process stopped (games left to
+    their deadlines keep moving until then) had no time to go out and is not counted as left."""
     from apps.notifications.models import MoveMailOutbox
     from apps.webhooks.models import WebhookDelivery
 
     deliveries = WebhookDelivery.objects.filter(game_id__in=game_ids)
     delivered = {str(e) for e in deliveries.filter(status="delivered").values_list("event_id", flat=True)}
+    cutoff = stopped - grace
     return {
         "webhook_events": deliveries.count(),
         "webhook_repeats": sum(n - 1 for n in received.values() if n > 1),
-        "outbox_left": MoveMailOutbox.objects.filter(game_id__in=game_ids).count(),
-        "webhooks_undelivered": deliveries.exclude(status="delivered").count(),
+        "outbox_left": MoveMailOutbox.objects.filter(game_id__in=game_ids, created_at__lte=cutoff).count(),
+        "webhooks_undelivered": deliveries.exclude(status="delivered").filter(created_at__lte=cutoff).count(),
         "webhooks_unreceived": len(delivered - set(received)),
     }
