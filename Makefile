@@ -44,9 +44,11 @@ messages: venv
 	$(PY) manage.py makemessages $(foreach l,$(LOCALES),-l $(l)) --no-obsolete
 	$(PY) manage.py compilemessages $(foreach l,$(LOCALES),-l $(l)) --ignore '.venv' --ignore 'var'
 
-## Lint with ruff, then type-check with mypy (strict on baogame/rules, django-stubs on apps/).
+## Lint with ruff (its checks and its formatting), then type-check with mypy (strict on baogame/rules,
+## django-stubs on apps/).
 lint: venv
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy
 
 ## Benchmarks. First the stack's floor (a bare Django view on the same stack, FLOOR_MEASURE), then at once

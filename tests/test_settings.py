@@ -69,8 +69,9 @@ def test_importing_the_settings_makes_no_folder(tmp_path: Path) -> None:
     env.update(BAOGAME_VAR_DIR=str(var), BAOGAME_TESTING="0")
     code = "import baogame.settings as s; print(s.CELERY_BROKER_TRANSPORT_OPTIONS['data_folder_in'])"
 
-    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True,
-                            timeout=120)
+    result = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120
+    )
 
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == str(var / "celery" / "queue")

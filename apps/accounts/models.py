@@ -24,7 +24,11 @@ class Profile(models.Model):
     #: The language of the site's pages and of every mail to this person; blank: the browser's
     #: ``Accept-Language`` on pages, English in mail.
     language = models.CharField(
-        _("language"), max_length=16, blank=True, default="", choices=settings.LANGUAGES,
+        _("language"),
+        max_length=16,
+        blank=True,
+        default="",
+        choices=settings.LANGUAGES,
         help_text=_("Pages and mails in this language; empty: your browser's language."),
     )
     is_bot_account = models.BooleanField(default=False, help_text="A bot played through the API.")

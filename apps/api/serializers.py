@@ -23,8 +23,9 @@ class SeatSerializer(serializers.Serializer):
     )
     away = serializers.BooleanField(help_text="The seat's player is on vacation: their clock is stopped.")
     away_until = serializers.DateField(
-        allow_null=True, help_text="While away: the planned return the player gave, if any (a date in "
-        "their time zone); null otherwise. Never the end of their yearly vacation budget."
+        allow_null=True,
+        help_text="While away: the planned return the player gave, if any (a date in "
+        "their time zone); null otherwise. Never the end of their yearly vacation budget.",
     )
     away_since = serializers.DateTimeField(allow_null=True, help_text="While away: when the vacation began.")
     is_you = serializers.BooleanField()

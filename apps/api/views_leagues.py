@@ -68,7 +68,7 @@ class SeasonSerializer(serializers.Serializer):
         help_text="The length of every game of the season by name (as games_create takes it); empty: the "
         "league's game options decide.",
     )
-    length_options = serializers.DictField(help_text="A custom length's values, e.g. {\"deal_limit\": 4}.")
+    length_options = serializers.DictField(help_text='A custom length\'s values, e.g. {"deal_limit": 4}.')
     length_text = serializers.SerializerMethodField(
         help_text="The length in words at the league's table size, e.g. 'Short: 3 deals, or first to 30'."
     )

@@ -29,6 +29,7 @@ SEAT_SWITCHES: dict[str, tuple[tuple[str, ...], str]] = {
     "sitting_bot": (("baobei", "baohuang"), "sitting_bot"),
 }
 
+
 def load(seat: Seat) -> list[Order]:
     """The seat's stored orders (those of its current player), as ``baogame.rules.orders`` records."""
     if not seat.has_orders or seat.user_id is None:
@@ -43,8 +44,9 @@ def store(seat: Seat, orders: list[Order]) -> None:
     kept = [o for o in orders if o["kind"] not in SEAT_SWITCHES]
     if kept and seat.user_id is not None:
         StandingOrder.objects.bulk_create(
-            StandingOrder(seat=seat, user_id=seat.user_id, kind=o["kind"], params=o["params"],
-                          bound=o["bound"] or "")
+            StandingOrder(
+                seat=seat, user_id=seat.user_id, kind=o["kind"], params=o["params"], bound=o["bound"] or ""
+            )
             for o in kept
         )
     has = bool(kept) and seat.user_id is not None
@@ -76,5 +78,3 @@ def listed(seat: Seat, state: dict[str, Any] | None, engine: str) -> list[Order]
         if engine in games and getattr(seat, field):
             held.append({"kind": kind, "params": {}, "bound": None})
     return [{**o, "text": localize(rules.describe_text(o))} for o in held]
-
-

@@ -591,4 +591,3 @@ def decision_claim_reminder(decision: Decision, *, now: datetime) -> bool:
         pk=decision.pk, seat=decision.seat, decision_id=decision.decision_id, reminded_at=None
     )
     return claim.update(reminded_at=now) == 1
-

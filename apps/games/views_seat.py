@@ -38,9 +38,7 @@ def _back(request: AuthenticatedHttpRequest, default: str) -> HttpResponse:
 
 
 def _refused(request: AuthenticatedHttpRequest, exc: RuleError) -> None:
-    messages.error(
-        request, refusal(exc)
-    )
+    messages.error(request, refusal(exc))
 
 
 @login_required

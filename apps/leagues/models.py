@@ -115,7 +115,7 @@ class Season(models.Model):
         "custom, …); empty: the league's game options decide (apps.leagues.season_length).",
     )
     length_options = models.JSONField(
-        default=dict, blank=True, help_text="A custom length's values, e.g. {\"deal_limit\": 4}."
+        default=dict, blank=True, help_text='A custom length\'s values, e.g. {"deal_limit": 4}.'
     )
 
     class Meta:

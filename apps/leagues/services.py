@@ -765,10 +765,13 @@ def _mail_offer(*, offer_id: int) -> None:
     fields = {"league": offer.league.name, "seat": offer.position, "game": offer.game, "link": link}
     with translation.override(mail_language(offer.newcomer)):  # the newcomer's language, not the organiser's
         subject = gettext("[%(league)s] A seat for you") % fields
-        body = gettext(
-            "An organiser of %(league)s offers you seat %(seat)s of %(game)s.\n"
-            "You play it (and see what it knows) only once you accept: %(link)s\n"
-        ) % fields
+        body = (
+            gettext(
+                "An organiser of %(league)s offers you seat %(seat)s of %(game)s.\n"
+                "You play it (and see what it knows) only once you accept: %(link)s\n"
+            )
+            % fields
+        )
     try:
         send_mail(subject, body, settings.DEFAULT_FROM_EMAIL, [offer.newcomer.email])
     except OSError:

@@ -22,7 +22,13 @@ from baogame.rules.mail import Action, CommandError, MailLanguage, help_lines, n
 from baogame.rules.registry import get_mail_language
 
 __all__ = [
-    "CommandError", "format_command", "language", "notation", "order_command", "parse_command", "summary",
+    "CommandError",
+    "format_command",
+    "language",
+    "notation",
+    "order_command",
+    "parse_command",
+    "summary",
 ]
 
 
@@ -95,8 +101,7 @@ def summary(engine: str) -> list[tuple[str, str]]:
     the active language (a Chinese reader's examples are Chinese commands)."""
     pairs = help_lines(orders.MAIL_SUMMARY.get(engine, ()))
     standing = [
-        (example, _("standing order: %(meaning)s") % {"meaning": meaning})
-        for example, meaning in pairs
+        (example, _("standing order: %(meaning)s") % {"meaning": meaning}) for example, meaning in pairs
     ]
     return [
         *help_lines(language(engine).summary),

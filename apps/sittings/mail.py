@@ -10,9 +10,7 @@ from baogame.rules.mail import normalize
 
 _YES = "yes|y|是|好|同意"
 _NO = "no|n|否|不|不同意"
-_COMMAND = re.compile(
-    rf"(?:sittings?\s+|约局\s*)({_YES}|{_NO})(?:\s*([0-9]{{1,2}}))?", re.IGNORECASE
-)
+_COMMAND = re.compile(rf"(?:sittings?\s+|约局\s*)({_YES}|{_NO})(?:\s*([0-9]{{1,2}}))?", re.IGNORECASE)
 
 
 def parse_sitting_command(line: str) -> tuple[bool, int | None] | None:

@@ -21,8 +21,6 @@ from .i18n import gettext_noop
 __all__ = ["AND", "COMMA", "SEMICOLON", "Text", "gettext_noop", "join", "render", "text"]
 
 
-
-
 class Text(NamedTuple):
     """An English template with ``%(name)s`` placeholders and the values that fill them."""
 

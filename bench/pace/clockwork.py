@@ -111,7 +111,6 @@ class Bank:
         left = 0.0 if timed_out else max(0.0, self.left - used)
         self.left = seconds(self._controls.after_answer(timedelta(seconds=left), c.source))
 
-
     def charge(self, start: float, end: float) -> None:
         """Charge the bank time used from ``start`` to ``end`` without an answer's increment: the bank
         stopped there (a sitting's start: the player plays on a live bank and gets this one back)."""

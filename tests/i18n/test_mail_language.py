@@ -115,7 +115,10 @@ def every_mail(engine: str, user: Any, capture: Any) -> dict[str, Any]:
     spec = GAMES[engine]
     with capture(execute=True):
         game = GameFactory(
-            engine=engine, players=spec["players"], bots=spec["players"] - 1, seated=[user],
+            engine=engine,
+            players=spec["players"],
+            bots=spec["players"] - 1,
+            seated=[user],
             options=spec.get("options"),
         )
     user.refresh_from_db()
@@ -126,13 +129,9 @@ def every_mail(engine: str, user: Any, capture: Any) -> dict[str, Any]:
     out["reminder"] = mails.build_message(
         _note(user, Notification.Kind.REMINDER, game, seat=0, decision_id=open_row.decision_id)
     )
-    out["round_result"] = mails.build_message(
-        _note(user, Notification.Kind.ROUND_RESULT, game, seat=0)
-    )
+    out["round_result"] = mails.build_message(_note(user, Notification.Kind.ROUND_RESULT, game, seat=0))
     out["game_result"] = mails.build_message(_note(user, Notification.Kind.GAME_RESULT, game, seat=0))
-    out["held"] = mails.build_message(
-        _note(user, Notification.Kind.DECISION, game, seat=0, held=True)
-    )
+    out["held"] = mails.build_message(_note(user, Notification.Kind.DECISION, game, seat=0, held=True))
     out["digest"] = mails.build_message(_note(user, Notification.Kind.DIGEST, category=Category.DIGEST))
     host = UserFactory(username=f"host-{engine}")
     waiting = GameFactory(engine=engine, players=spec["players"], seated=[host])

@@ -249,8 +249,11 @@ def celery_worker(
     worker = CeleryWorker(
         queue=queue, db_url=database_url(), extra_env=getattr(request.module, "CELERY_WORKER_ENV", None)
     )
-    with publishing_to(app, BROKER_URL, f"{queue}-people"), override_settings(
-        CELERY_QUEUE_PREFIX=f"{queue}-"  # where this process publishes
+    with (
+        publishing_to(app, BROKER_URL, f"{queue}-people"),
+        override_settings(
+            CELERY_QUEUE_PREFIX=f"{queue}-"  # where this process publishes
+        ),
     ):
         worker.start()
         try:

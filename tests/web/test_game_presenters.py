@@ -69,19 +69,23 @@ def test_the_create_form_takes_each_games_option_fields_from_its_presenter_bb_25
                "control", "control_initial_hours", "control_increment_hours", "control_cap_hours",
                "weekends_off", "invite", "title", "bot_test", "visibility"}]  # fmt: skip
     assert [name for name in options if not name.startswith("length_")] == [
-        *PRESENTERS["baobei"].CREATE_FIELDS, *PRESENTERS["baohuang"].CREATE_FIELDS
+        *PRESENTERS["baobei"].CREATE_FIELDS,
+        *PRESENTERS["baohuang"].CREATE_FIELDS,
     ]
     assert options == [
-        "length_baobei", "threshold", "memory_aid", "length_baohuang", "target_score", "deal_limit"
+        "length_baobei",
+        "threshold",
+        "memory_aid",
+        "length_baohuang",
+        "target_score",
+        "deal_limit",
     ]
     assert fields.index("length_baobei") == fields.index("weekends_off") + 1  # the options follow the clock
 
 
 @pytest.mark.django_db
 def test_the_create_form_passes_bao_beis_options_to_its_setup_bb_25_1() -> None:
-    form = GameCreateForm(
-        {"engine": "baobei", "players": 3, "bots": 2, "control": "live", "threshold": 50}
-    )
+    form = GameCreateForm({"engine": "baobei", "players": 3, "bots": 2, "control": "live", "threshold": 50})
 
     assert form.is_valid(), form.errors
     assert form.options() == {"memory_aid": False, "threshold": 50}  # an unticked box posts nothing

@@ -247,9 +247,11 @@ def test_others_see_the_planned_return_never_the_end_of_the_budget(baobei_game, 
 def test_a_return_date_already_past_is_refused_and_no_vacation_starts(baobei_game, client_for):
     game, players = baobei_game
 
-    page = client_for(players[0]).post(
-        "/vacation/", {"action": "start", "returns_on": "2001-01-01"}, follow=True
-    ).content.decode()
+    page = (
+        client_for(players[0])
+        .post("/vacation/", {"action": "start", "returns_on": "2001-01-01"}, follow=True)
+        .content.decode()
+    )
 
     assert "invalid_return_date" in page
     players[0].profile.refresh_from_db()

@@ -51,7 +51,7 @@ def _pending(response: Any, game: Game) -> bool:
         and "The replay opens when the game ends" in html
         and f'href="{game.get_absolute_url()}">Back to the game' in html
         and 'id="replay"' not in html
-        and 'data-zone' not in html
+        and "data-zone" not in html
     )
 
 

@@ -64,8 +64,7 @@ def feasible(st: State, user: int, ability: str) -> bool:
     if ability == "macaw":
         return len(holders) >= 2
     if ability == "blind_swap":
-        seats_free = [s for s in parts
-                      if any(_free(st, user, s, k) for k in range(len(st["displays"][s])))]
+        seats_free = [s for s in parts if any(_free(st, user, s, k) for k in range(len(st["displays"][s])))]
         return len(seats_free) >= 2
     if ability == "toco":
         return can_draw(st) and any(s != user and not protected(st, s, user) for s in parts)
@@ -105,8 +104,11 @@ def _pair(st: State, user: int, targets: list[dict[str, int]], swap: bool) -> No
                 raise RuleError("shielded", f"seat {p['seat']}'s display is protected by the Shield")
         for p in targets:
             if is_touched(st, st["displays"][p["seat"]][p["slot"]]):
-                raise RuleError("already_moved", f"the card at seat {p['seat']} slot {p['slot']} "
-                                "was already moved by an ability this turn")
+                raise RuleError(
+                    "already_moved",
+                    f"the card at seat {p['seat']} slot {p['slot']} "
+                    "was already moved by an ability this turn",
+                )
 
 
 def validate_use(st: State, user: int, act: dict[str, Any], ability: str) -> None:
@@ -161,8 +163,15 @@ def use(st: State, ev: Events, user: int, act: dict[str, Any]) -> dict[str, Any]
         learn(st, user, ca)
         learn(st, user, cb)
         emit(ev, "macaw_looked", seat=user, positions=[dict(a), dict(b)])
-        emit(ev, "macaw_looked", [user], seat=user, positions=[dict(a), dict(b)],
-             cards=[CODE_OF[ca], CODE_OF[cb]], private=True)
+        emit(
+            ev,
+            "macaw_looked",
+            [user],
+            seat=user,
+            positions=[dict(a), dict(b)],
+            cards=[CODE_OF[ca], CODE_OF[cb]],
+            private=True,
+        )
         if _free(st, user, a["seat"], a["slot"]) and _free(st, user, b["seat"], b["slot"]):
             return {"kind": "macaw_decide", "data": {"positions": [dict(a), dict(b)]}}
     elif ability == "toco":
@@ -186,9 +195,13 @@ def use(st: State, ev: Events, user: int, act: dict[str, Any]) -> dict[str, Any]
         st["drawn_by"] = user
         emit(ev, "shoebill_drawn", seat=user, count=len(drawn))
         emit(ev, "shoebill_drawn", [user], seat=user, cards=[CODE_OF[c] for c in drawn], private=True)
-        return {"kind": "shoebill_place",
-                "data": {"own_possible": own_possible(st, user),
-                         "opponent_possible": bool(opponent_targets(st, user))}}
+        return {
+            "kind": "shoebill_place",
+            "data": {
+                "own_possible": own_possible(st, user),
+                "opponent_possible": bool(opponent_targets(st, user)),
+            },
+        }
     return None
 
 

@@ -63,11 +63,13 @@ def _ok(kind: str, x: Any) -> bool:
     if kind == "ability":
         return type(x) is str and x in ABILITY_KEYS
     if kind == "mine":
-        return x is None or (type(x) is dict and len(x) == 2 and type(x.get("card")) is int
-                             and type(x.get("slot")) is int)
+        return x is None or (
+            type(x) is dict and len(x) == 2 and type(x.get("card")) is int and type(x.get("slot")) is int
+        )
     if kind == "theirs":
-        return x is None or (type(x) is dict and len(x) == 2 and type(x.get("card")) is int
-                             and is_pos(x.get("target")))
+        return x is None or (
+            type(x) is dict and len(x) == 2 and type(x.get("card")) is int and is_pos(x.get("target"))
+        )
     raise AssertionError(kind)
 
 

@@ -26,8 +26,12 @@ from .state import (
 )
 
 #: BB-22.0 step 3: the ownership error per decision kind.
-OWNER_ERROR = {"turn_action": "not_your_turn", "after_draw": "not_your_turn", "end_turn": "not_your_turn",
-               "pluck_window": "not_eligible"}
+OWNER_ERROR = {
+    "turn_action": "not_your_turn",
+    "after_draw": "not_your_turn",
+    "end_turn": "not_your_turn",
+    "pluck_window": "not_eligible",
+}
 
 
 #: This engine names its plucking windows "w<n>" (BB-20.2 leaves ids opaque); no game opens 10**9.
@@ -138,8 +142,12 @@ def advance(st: State, ev: Events) -> None:
         d = st["decision"]
         turn = st["turn"]
         if d is not None:
-            if (turn is not None and turn["absent"] and d["owners"] == [st["active"]]
-                    and d["kind"] not in ("setup_peek", "pluck_window")):
+            if (
+                turn is not None
+                and turn["absent"]
+                and d["owners"] == [st["active"]]
+                and d["kind"] not in ("setup_peek", "pluck_window")
+            ):
                 n0 = len(ev)
                 act = timeout_action(st, st["active"])
                 assert act is not None  # the absent active seat owns this decision alone
@@ -159,6 +167,7 @@ def advance(st: State, ev: Events) -> None:
 
 # --- resolution of each action type ----------------------------------------------------------------
 
+
 def resolve(st: State, ev: Events, seat: int, act: dict[str, Any]) -> None:
     """Resolve a validated action."""
     HANDLERS[act["type"]](st, ev, seat, act)
@@ -171,8 +180,15 @@ def _choose_peek(st: State, ev: Events, seat: int, act: dict[str, Any]) -> None:
     disp = st["displays"][seat]
     for k in slots:
         learn(st, seat, disp[k])
-    emit(ev, "setup_peek_chosen", [seat], seat=seat, slots=slots, cards=[CODE_OF[disp[k]] for k in slots],
-         private=True)
+    emit(
+        ev,
+        "setup_peek_chosen",
+        [seat],
+        seat=seat,
+        slots=slots,
+        cards=[CODE_OF[disp[k]] for k in slots],
+        private=True,
+    )
     d["answered"].append(seat)
     d["data"]["choices"].append({"seat": seat, "slots": slots})
     if len(d["answered"]) == len(d["owners"]):
@@ -286,8 +302,14 @@ def _use_ability(st: State, ev: Events, seat: int, act: dict[str, Any]) -> None:
 
 def _decline(st: State, ev: Events, seat: int, act: dict[str, Any]) -> None:
     d = st["decision"]
-    emit(ev, "ability_declined", seat=seat, ability=d["data"]["ability"], card=d["data"]["card"],
-         trigger=d["data"]["trigger"])
+    emit(
+        ev,
+        "ability_declined",
+        seat=seat,
+        ability=d["data"]["ability"],
+        card=d["data"]["card"],
+        trigger=d["data"]["trigger"],
+    )
     st["decision"] = None
 
 
@@ -313,8 +335,16 @@ def _end_turn(st: State, ev: Events, seat: int, act: dict[str, Any]) -> None:
 
 
 HANDLERS = {
-    "choose_peek": _choose_peek, "draw": _draw, "keep": _keep, "discard": _discard,
-    "take_discard": _take_discard, "pluck": _pluck, "pass": _pass, "use_ability": _use_ability,
-    "decline_ability": _decline, "macaw_decide": _macaw_decide, "shoebill_place": _shoebill_place,
+    "choose_peek": _choose_peek,
+    "draw": _draw,
+    "keep": _keep,
+    "discard": _discard,
+    "take_discard": _take_discard,
+    "pluck": _pluck,
+    "pass": _pass,
+    "use_ability": _use_ability,
+    "decline_ability": _decline,
+    "macaw_decide": _macaw_decide,
+    "shoebill_place": _shoebill_place,
     "end_turn": _end_turn,
 }

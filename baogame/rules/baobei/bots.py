@@ -65,8 +65,11 @@ def _ability_use(pic: _Pic, rng: random.Random) -> Action | None:
         ps = [(s, k) for s in pic.parts for k, c in enumerate(pic.displays[s]) if c is not None]
         return pic.act("use_ability", ability=ability, target=_pos(rng.choice(ps))) if ps else None
     if ability in ("blind_swap", "macaw"):
-        ps = pic.positions(free=True) if ability == "blind_swap" else [
-            (s, k) for s in pic.parts for k, c in enumerate(pic.displays[s]) if c is not None]
+        ps = (
+            pic.positions(free=True)
+            if ability == "blind_swap"
+            else [(s, k) for s in pic.parts for k, c in enumerate(pic.displays[s]) if c is not None]
+        )
         for _ in range(10):
             if len(ps) < 2:
                 return None
@@ -131,12 +134,14 @@ def random_bot(view: View, rng: random.Random) -> Action:
         theirs = pic.positions(free=True, others=True) if ctx["opponent_possible"] else []
         order = list(range(len(ctx["drawn"])))
         rng.shuffle(order)
-        return _shoebill(pic, rng.choice(mines) if mines else None, rng.choice(theirs) if theirs else None,
-                         order)
+        return _shoebill(
+            pic, rng.choice(mines) if mines else None, rng.choice(theirs) if theirs else None, order
+        )
     return pic.act("end_turn", bao=rng.random() < 0.03)
 
 
 # --- the memory bot -------------------------------------------------------------------------------
+
 
 def _val(code: str) -> float:
     return UNKNOWN_VALUE if code == "?" else CARDS[code]["value"]
@@ -148,8 +153,12 @@ def _estimate(display: list[Any]) -> float:
 
 def _matches(pic: _Pic, ref: str, seats: list[int]) -> list[tuple[int, int]]:
     fam = CARDS[ref]["family"]
-    return [(s, k) for s in seats for k, c in enumerate(pic.displays[s])
-            if c not in (None, "?") and CARDS[c]["family"] == fam and not pic.protected(s)]
+    return [
+        (s, k)
+        for s in seats
+        for k, c in enumerate(pic.displays[s])
+        if c not in (None, "?") and CARDS[c]["family"] == fam and not pic.protected(s)
+    ]
 
 
 def _worst_own(pic: _Pic, exclude: Collection[int] = frozenset()) -> int | None:
@@ -252,8 +261,11 @@ def memory_bot(view: View, rng: random.Random) -> Action:
         top = ctx["discard_top"]
         worst = _worst_own(pic)
         low = CARDS[top]["value"] <= 3
-        if ctx["can_take"] and worst is not None and (
-                not ctx["can_draw"] or low and CARDS[top]["value"] < _val(mine[worst]) - 1):
+        if (
+            ctx["can_take"]
+            and worst is not None
+            and (not ctx["can_draw"] or low and CARDS[top]["value"] < _val(mine[worst]) - 1)
+        ):
             return pic.act("take_discard", slot=worst)
         return pic.act("draw") if ctx["can_draw"] else pic.act("take_discard", slot=pic.own()[0])
     if kind == "after_draw":

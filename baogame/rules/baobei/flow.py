@@ -37,13 +37,20 @@ ALLOWED: dict[str, list[str]] = {
 
 #: BB-25.5 1: the timing class per decision kind.
 TIMING: dict[str, str] = {
-    "setup_peek": "setup", "turn_action": "turn", "after_draw": "turn", "pluck_window": "reaction",
-    "ability": "ability", "macaw_decide": "ability", "shoebill_place": "ability", "end_turn": "finish",
+    "setup_peek": "setup",
+    "turn_action": "turn",
+    "after_draw": "turn",
+    "pluck_window": "reaction",
+    "ability": "ability",
+    "macaw_decide": "ability",
+    "shoebill_place": "ability",
+    "end_turn": "finish",
 }
 
 
-def open_decision(st: State, kind: str, owners: list[int], context: dict[str, Any],
-                  data: dict[str, Any] | None = None) -> dict[str, Any]:
+def open_decision(
+    st: State, kind: str, owners: list[int], context: dict[str, Any], data: dict[str, Any] | None = None
+) -> dict[str, Any]:
     """BB-20.2: open the (single) pending decision."""
     if kind == "pluck_window":
         did = f"w{st['wseq']}"
@@ -51,8 +58,14 @@ def open_decision(st: State, kind: str, owners: list[int], context: dict[str, An
     else:
         did = f"d{st['seq']}"
         st["seq"] += 1
-    d = {"id": did, "kind": kind, "owners": sorted(owners), "answered": [], "context": context,
-         "data": data or {}}
+    d = {
+        "id": did,
+        "kind": kind,
+        "owners": sorted(owners),
+        "answered": [],
+        "context": context,
+        "data": data or {},
+    }
     st["decision"] = d
     return d
 
@@ -79,8 +92,9 @@ def begin_turn(st: State, ev: Events, seat: int) -> None:
     if not cd and not ct:
         st["turn"]["stage"] = "step4"
         return
-    open_decision(st, "turn_action", [seat],
-                  {"discard_top": CODE_OF[st["discard"][-1]], "can_draw": cd, "can_take": ct})
+    open_decision(
+        st, "turn_action", [seat], {"discard_top": CODE_OF[st["discard"][-1]], "can_draw": cd, "can_take": ct}
+    )
 
 
 def queue_ability(st: State, owner: int, cid: int, trigger: str, front: bool = False) -> None:
@@ -105,8 +119,15 @@ def open_window(st: State, ev: Events, ref: int, source: str) -> None:
         return
     context = {"reference": CODE_OF[ref], "source": source, "active_seat": active}
     d = open_decision(st, "pluck_window", eligible, context, {"passed": [], "reference": ref})
-    emit(ev, "window_opened", decision_id=d["id"], reference=CODE_OF[ref], source=source,
-         active_seat=active, eligible=list(eligible))
+    emit(
+        ev,
+        "window_opened",
+        decision_id=d["id"],
+        reference=CODE_OF[ref],
+        source=source,
+        active_seat=active,
+        eligible=list(eligible),
+    )
 
 
 def close_window(st: State, ev: Events, how: str) -> None:
@@ -124,15 +145,23 @@ def next_ability(st: State, ev: Events) -> None:
         st["turn"]["stage"] = "step4"
         return
     entry = queue.pop(0)
-    fields = {"seat": entry["owner"], "ability": entry["ability"], "card": entry["card"],
-              "trigger": entry["trigger"]}
+    fields = {
+        "seat": entry["owner"],
+        "ability": entry["ability"],
+        "card": entry["card"],
+        "trigger": entry["trigger"],
+    }
     if not feasible(st, entry["owner"], entry["ability"]):
         emit(ev, "ability_no_effect", **fields)
         return
     emit(ev, "ability_offered", **fields)
-    open_decision(st, "ability", [entry["owner"]],
-                  {"ability": entry["ability"], "card": entry["card"], "trigger": entry["trigger"]},
-                  dict(entry))
+    open_decision(
+        st,
+        "ability",
+        [entry["owner"]],
+        {"ability": entry["ability"], "card": entry["card"], "trigger": entry["trigger"]},
+        dict(entry),
+    )
 
 
 def bao_allowed(st: State) -> bool:
@@ -167,9 +196,17 @@ def end_round(st: State, ev: Events) -> None:
     st["round_scores"] = result["scores"]
     if not st["deciding"]:
         st["totals"] = [t + (s or 0) for t, s in zip(st["totals"], result["scores"], strict=True)]
-    emit(ev, "round_ended", round=st["round"], deciding=st["deciding"], displays=result["displays"],
-         round_totals=result["round_totals"], scores=result["scores"], bao=result["bao"],
-         totals=list(st["totals"]))
+    emit(
+        ev,
+        "round_ended",
+        round=st["round"],
+        deciding=st["deciding"],
+        displays=result["displays"],
+        round_totals=result["round_totals"],
+        scores=result["scores"],
+        bao=result["bao"],
+        totals=list(st["totals"]),
+    )
     st["decision"] = None
     st["turn"] = None
     nxt = scoring.next_round(st, result["scores"])
@@ -187,5 +224,4 @@ def finish_game(st: State, ev: Events) -> None:
     standings = scoring.standings(st)
     winner = standings[0]["seat"]
     st.update(over=True, winners=[winner], active=None, decision=None, turn=None)
-    emit(ev, "game_ended", winner=winner, standings=standings,
-         deciding_rounds=scoring.deciding_summary(st))
+    emit(ev, "game_ended", winner=winner, standings=standings, deciding_rounds=scoring.deciding_summary(st))

@@ -28,7 +28,7 @@ def _plucks(st: State, seat: int, did: str) -> Iterator[dict[str, Any]]:
     targets = [p for p in _positions(st) if not protected(st, p["seat"], seat)]
     base = {"type": "pluck", "decision_id": did}
     for t in targets:
-        for g in ([None] if t["seat"] == seat else own):
+        for g in [None] if t["seat"] == seat else own:
             yield {**base, "kind": "single", "targets": [t], "gifts": [g]}
     if len(own) < 2:
         return
@@ -71,8 +71,9 @@ def _candidates(st: State, seat: int) -> Iterator[dict[str, Any]]:
     elif kind == "shoebill_place":
         n = len(st["drawn"])
         mines: list[Any] = [None] + [{"card": i, "slot": k} for i in range(n) for k in own]
-        theirs: list[Any] = [None] + [{"card": i, "target": p} for i in range(n) for p in _positions(st)
-                                      if p["seat"] != seat]
+        theirs: list[Any] = [None] + [
+            {"card": i, "target": p} for i in range(n) for p in _positions(st) if p["seat"] != seat
+        ]
         for m, t in product(mines, theirs):
             yield {"type": "shoebill_place", "decision_id": did, "mine": m, "theirs": t}
     elif kind == "end_turn":

@@ -64,8 +64,9 @@ def validate_pluck(st: State, seat: int, act: dict[str, Any]) -> None:
         raise RuleError("duplicate_gift", "the same slot is given twice")
 
 
-def resolve_pluck(st: State, ev: Events, seat: int, act: dict[str, Any], ref: int, own_draw: bool
-                  ) -> list[int] | None:
+def resolve_pluck(
+    st: State, ev: Events, seat: int, act: dict[str, Any], ref: int, own_draw: bool
+) -> list[int] | None:
     """BB-7 / BB-8: resolve a validated pluck against reference ``ref``.
 
     Returns the removed card ids (in order) on success, ``None`` on failure.
@@ -79,9 +80,16 @@ def resolve_pluck(st: State, ev: Events, seat: int, act: dict[str, Any], ref: in
         st["discard"].append(ref)
         st["drawn"] = []
         st["drawn_by"] = None
-    fields = {"seat": seat, "kind": act["kind"], "targets": [dict(t) for t in targets],
-              "gifts": list(gifts), "success": success, "cards": [CODE_OF[c] for c in cids],
-              "reference": CODE_OF[ref], "own_draw": own_draw}
+    fields = {
+        "seat": seat,
+        "kind": act["kind"],
+        "targets": [dict(t) for t in targets],
+        "gifts": list(gifts),
+        "success": success,
+        "cards": [CODE_OF[c] for c in cids],
+        "reference": CODE_OF[ref],
+        "own_draw": own_draw,
+    }
     if success:
         for t, c in zip(targets, cids, strict=True):
             displays[t["seat"]][t["slot"]] = None

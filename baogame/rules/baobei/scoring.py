@@ -24,8 +24,9 @@ def score_round(st: State) -> dict[str, Any]:
     """BB-14.1 – BB-14.3: the revealed displays, round totals, round scores and BAO outcome."""
     n = st["n"]
     parts = st["participants"]
-    displays = [[None if c is None else CODE_OF[c] for c in st["displays"][s]] if s in parts else []
-                for s in range(n)]
+    displays = [
+        [None if c is None else CODE_OF[c] for c in st["displays"][s]] if s in parts else [] for s in range(n)
+    ]
     by_seat = {s: round_total(st["displays"][s]) for s in parts}
     totals: list[int | None] = [by_seat.get(s) for s in range(n)]
     scores = list(totals)
@@ -54,8 +55,9 @@ def next_round(st: State, scores: list[int | None]) -> tuple[list[int], bool, in
     n = st["n"]
     if st["deciding"]:
         parts = st["participants"]
-        st["deciding_results"].append({"round": st["round"], "seats": list(parts),
-                                       "scores": [scores[s] for s in parts]})
+        st["deciding_results"].append(
+            {"round": st["round"], "seats": list(parts), "scores": [scores[s] for s in parts]}
+        )
         low = min(scores[s] for s in parts)
         tied = [s for s in parts if scores[s] == low]
         return None if len(tied) == 1 else (tied, True, None)
@@ -91,8 +93,10 @@ def standings(st: State) -> list[dict[str, int]]:
             if sc != low or (k == k_all - 1 and s != winner):
                 keys[s] = (totals[s], 1, k_all - k, sc)
     order = sorted(range(n), key=lambda s: (keys[s], s))
-    return [{"seat": s, "total": totals[s], "position": 1 + sum(1 for t in range(n) if keys[t] < keys[s])}
-            for s in order]
+    return [
+        {"seat": s, "total": totals[s], "position": 1 + sum(1 for t in range(n) if keys[t] < keys[s])}
+        for s in order
+    ]
 
 
 def deciding_summary(st: State) -> list[dict[str, Any]]:

@@ -37,7 +37,6 @@ def _bad(msg: str) -> RuleError:
     return RuleError("invalid_options", msg)
 
 
-
 def _check_codes(codes: list[Any], allow_null: bool = False) -> None:
     for c in codes:
         if c is None and allow_null:
@@ -177,16 +176,40 @@ def new_game(players: int, options: dict[str, Any], seed: str | int) -> State:
     start = options.get("start")
     first_round = start.get("round", 1) if start else 1
     st: State = {
-        "game": "baobei", "seed": seed_s, "n": players,
-        "threshold": opts["threshold"], "memory_aid": opts["memory_aid"],
-        "deals": opts["deals"], "first_round": first_round, "round": first_round, "deciding": False,
-        "participants": list(range(players)), "round_start": 0,
-        "displays": [[] for _ in range(players)], "discard": [], "under": [], "draw": [], "drawn": [],
-        "drawn_by": None, "known": [0] * players, "touched": 0, "active": None,
-        "bao_caller": None, "shield": False, "recycles": 0, "final_phase": None, "end_after": None,
-        "round_scores": None, "totals": list(start.get("totals", [0] * players)) if start else [0] * players,
-        "over": False, "winners": [], "deciding_results": [], "turn": None, "decision": None,
-        "seq": 0, "wseq": 0,
+        "game": "baobei",
+        "seed": seed_s,
+        "n": players,
+        "threshold": opts["threshold"],
+        "memory_aid": opts["memory_aid"],
+        "deals": opts["deals"],
+        "first_round": first_round,
+        "round": first_round,
+        "deciding": False,
+        "participants": list(range(players)),
+        "round_start": 0,
+        "displays": [[] for _ in range(players)],
+        "discard": [],
+        "under": [],
+        "draw": [],
+        "drawn": [],
+        "drawn_by": None,
+        "known": [0] * players,
+        "touched": 0,
+        "active": None,
+        "bao_caller": None,
+        "shield": False,
+        "recycles": 0,
+        "final_phase": None,
+        "end_after": None,
+        "round_scores": None,
+        "totals": list(start.get("totals", [0] * players)) if start else [0] * players,
+        "over": False,
+        "winners": [],
+        "deciding_results": [],
+        "turn": None,
+        "decision": None,
+        "seq": 0,
+        "wseq": 0,
     }
     deal_round(st, [], list(range(players)), False, options.get("first_player"), start)
     return st
@@ -202,12 +225,12 @@ def _lay_out(st: State, deal: dict[str, Any] | None, start_round: bool) -> None:
         displays: list[list[int | None]] = [[] for _ in range(n)]
         i = 0
         for s in st["participants"]:
-            displays[s] = list(cards[i:i + per])
+            displays[s] = list(cards[i : i + per])
             i += per
         st["displays"] = displays
         st["discard"] = [cards[i]]
         st["under"] = []
-        st["draw"] = cards[i + 1:]
+        st["draw"] = cards[i + 1 :]
         return
     free = {c: list(ids) for c, ids in IDS_OF.items()}
     displays = []
@@ -224,8 +247,14 @@ def _lay_out(st: State, deal: dict[str, Any] | None, start_round: bool) -> None:
         st["draw"] += seeded_shuffle(rest, f"{key}:rest")
 
 
-def deal_round(st: State, ev: Events, participants: list[int], deciding: bool,
-               first_player: int | None = None, start: dict[str, Any] | None = None) -> None:
+def deal_round(
+    st: State,
+    ev: Events,
+    participants: list[int],
+    deciding: bool,
+    first_player: int | None = None,
+    start: dict[str, Any] | None = None,
+) -> None:
     """BB-3: lay out round ``st["round"]`` for ``participants`` and reset the round state; with
     ``start`` (BB-25.3) also set the caller, Shield, recycle count and active seat."""
     st["participants"] = list(participants)
@@ -235,8 +264,20 @@ def deal_round(st: State, ev: Events, participants: list[int], deciding: bool,
     if deal is not None and start is None and not _deal_fits(deal, st["n"], participants):
         raise RuleError("invalid_options", f"stacked deal {idx} does not fit round {st['round']}'s seats")
     _lay_out(st, deal, start is not None)
-    st.update(known=[0] * st["n"], touched=0, drawn=[], drawn_by=None, bao_caller=None, shield=False,
-              recycles=0, final_phase=None, end_after=None, active=None, turn=None, decision=None)
+    st.update(
+        known=[0] * st["n"],
+        touched=0,
+        drawn=[],
+        drawn_by=None,
+        bao_caller=None,
+        shield=False,
+        recycles=0,
+        final_phase=None,
+        end_after=None,
+        active=None,
+        turn=None,
+        decision=None,
+    )
     if start is not None:
         first = first_player if first_player is not None else start["active"]
     elif first_player is not None:
@@ -247,10 +288,19 @@ def deal_round(st: State, ev: Events, participants: list[int], deciding: bool,
         m = len(participants)
         first = participants[seeded_choice(m, f"baobei:{st['seed']}:round:{st['round']}:first")]
     st["round_start"] = first
-    emit(ev, "round_started", round=st["round"], deciding=deciding, participants=list(participants),
-         slot_counts=[len(d) for d in st["displays"]], starting_seat=start["active"] if start else first,
-         draw_size=len(st["draw"]), discard_top=CODE_OF[st["discard"][-1]],
-         under_count=len(st["under"]), totals=list(st["totals"]))
+    emit(
+        ev,
+        "round_started",
+        round=st["round"],
+        deciding=deciding,
+        participants=list(participants),
+        slot_counts=[len(d) for d in st["displays"]],
+        starting_seat=start["active"] if start else first,
+        draw_size=len(st["draw"]),
+        discard_top=CODE_OF[st["discard"][-1]],
+        under_count=len(st["under"]),
+        totals=list(st["totals"]),
+    )
     if start is not None:
         st["bao_caller"] = start.get("bao_caller")
         st["shield"] = start.get("shield_active", False)

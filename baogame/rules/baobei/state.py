@@ -46,6 +46,7 @@ def emit(ev: Events, etype: str, visible_to: str | list[int] = "all", **fields: 
 
 # --- seats -----------------------------------------------------------------------------------
 
+
 def next_seat(st: State, seat: int) -> int:
     """BB-1.1: the next participant clockwise (higher seat number, wrapping)."""
     parts: list[int] = st["participants"]
@@ -98,6 +99,7 @@ def add_card(st: State, seat: int, cid: int) -> int:
 
 # --- knowledge (BB-25.6) -----------------------------------------------------------------------
 
+
 def learn(st: State, seat: int, cid: int) -> None:
     """``seat`` now knows card ``cid`` (which lies in a display)."""
     st["known"][seat] |= 1 << cid
@@ -126,6 +128,7 @@ def knows(st: State, seat: int, cid: int) -> bool:
 
 # --- ability-touched (BB-9.6) and the Shield (BB-11) ---------------------------------------------
 
+
 def touch(st: State, cid: int) -> None:
     """BB-9.6 a: the card becomes ability-touched."""
     st["touched"] |= 1 << cid
@@ -149,13 +152,19 @@ def protected(st: State, seat: int, user: int) -> bool:
 def maybe_activate_shield(st: State, ev: Events, actor: int, changed_seats: list[int]) -> None:
     """BB-11.3: after a complete action of ``actor`` that changed ``changed_seats``' displays."""
     caller = st["bao_caller"]
-    if (caller is not None and not st["shield"] and st["final_phase"] is None and actor != caller
-            and caller in changed_seats):
+    if (
+        caller is not None
+        and not st["shield"]
+        and st["final_phase"] is None
+        and actor != caller
+        and caller in changed_seats
+    ):
         st["shield"] = True
         emit(ev, "shield_activated", seat=caller)
 
 
 # --- draws, recycling, the automatic final phase (BB-12) ------------------------------------------
+
 
 def recyclable(st: State) -> int:
     """BB-12.2: how many cards a recycling would produce now."""

@@ -14,8 +14,12 @@ def touched_positions(st: State) -> list[dict[str, int]]:
     t = st["touched"]
     if not t:
         return []
-    return [pos(s, k) for s in st["participants"] for k, c in enumerate(st["displays"][s])
-            if c is not None and t >> c & 1]
+    return [
+        pos(s, k)
+        for s in st["participants"]
+        for k, c in enumerate(st["displays"][s])
+        if c is not None and t >> c & 1
+    ]
 
 
 def _public(st: State) -> dict[str, Any]:
@@ -55,10 +59,16 @@ def pending(st: State) -> list[dict[str, Any]]:
     d = st["decision"]
     if d is None or st["over"]:
         return []
-    return [{"decision_id": d["id"], "kind": d["kind"],
-             "seats": [s for s in d["owners"] if s not in d["answered"]],
-             "allowed": list(ALLOWED[d["kind"]]), "timing": TIMING[d["kind"]],
-             "context": dict(d["context"])}]
+    return [
+        {
+            "decision_id": d["id"],
+            "kind": d["kind"],
+            "seats": [s for s in d["owners"] if s not in d["answered"]],
+            "allowed": list(ALLOWED[d["kind"]]),
+            "timing": TIMING[d["kind"]],
+            "context": dict(d["context"]),
+        }
+    ]
 
 
 def _private_context(st: State, d: dict[str, Any]) -> dict[str, Any]:
@@ -72,8 +82,11 @@ def _private_context(st: State, d: dict[str, Any]) -> dict[str, Any]:
             looked.append({"position": dict(p), "card": CODE_OF[st["displays"][p["seat"]][p["slot"]]]})
         return {"looked": looked}
     if kind == "shoebill_place":
-        return {"drawn": [CODE_OF[c] for c in st["drawn"]], "own_possible": d["data"]["own_possible"],
-                "opponent_possible": d["data"]["opponent_possible"]}
+        return {
+            "drawn": [CODE_OF[c] for c in st["drawn"]],
+            "own_possible": d["data"]["own_possible"],
+            "opponent_possible": d["data"]["opponent_possible"],
+        }
     return dict(d["context"])
 
 
@@ -81,16 +94,22 @@ def view(st: State, seat: int | None) -> dict[str, Any]:
     """BB-25.6 2: what ``seat`` may know now (``None``: a spectator)."""
     out = _public(st)
     known = st["known"][seat] if (seat is not None and st["memory_aid"]) else 0
-    out["displays"] = [[None if c is None else (CODE_OF[c] if known >> c & 1 else "?") for c in d]
-                       for d in st["displays"]]
+    out["displays"] = [
+        [None if c is None else (CODE_OF[c] if known >> c & 1 else "?") for c in d] for d in st["displays"]
+    ]
     mine = seat is not None and st["drawn_by"] == seat
     out["drawn"] = [CODE_OF[c] if mine else "?" for c in st["drawn"]]
     out["draw"] = len(st["draw"])
     out["seat"] = seat
     d = st["decision"]
     if d is not None and not st["over"] and seat in d["owners"] and seat not in d["answered"]:
-        out["decision"] = {"decision_id": d["id"], "kind": d["kind"], "seats": list(d["owners"]),
-                           "allowed": list(ALLOWED[d["kind"]]), "context": _private_context(st, d)}
+        out["decision"] = {
+            "decision_id": d["id"],
+            "kind": d["kind"],
+            "seats": list(d["owners"]),
+            "allowed": list(ALLOWED[d["kind"]]),
+            "context": _private_context(st, d),
+        }
     else:
         out["decision"] = None
     return out

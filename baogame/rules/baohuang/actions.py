@@ -78,12 +78,29 @@ class GuessPartner:
     type = "guess_partner"
 
 
-Action = GiveTribute | KeepEmperor | PassEmperor | DeclareAlone | Pledge | NoDeclaration | Play | Pass \
+Action = (
+    GiveTribute
+    | KeepEmperor
+    | PassEmperor
+    | DeclareAlone
+    | Pledge
+    | NoDeclaration
+    | Play
+    | Pass
     | GuessPartner
+)
 
 #: BH-20: every action type, in the order of the rules.
 ACTIONS: tuple[type[Action], ...] = (
-    GiveTribute, KeepEmperor, PassEmperor, DeclareAlone, Pledge, NoDeclaration, Play, Pass, GuessPartner,
+    GiveTribute,
+    KeepEmperor,
+    PassEmperor,
+    DeclareAlone,
+    Pledge,
+    NoDeclaration,
+    Play,
+    Pass,
+    GuessPartner,
 )
 
 
@@ -103,9 +120,13 @@ FIELDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {a.type: _wire_fields
 #: BH-19.3 step 3: the phase in which each type is accepted.
 PHASES: dict[str, tuple[str, ...]] = {
     "give_tribute": ("tribute",),
-    "keep_emperor": ("offer",), "pass_emperor": ("offer",),
-    "declare_alone": ("declare",), "pledge": ("declare",), "no_declaration": ("declare",),
-    "play": ("play",), "pass": ("play",),
+    "keep_emperor": ("offer",),
+    "pass_emperor": ("offer",),
+    "declare_alone": ("declare",),
+    "pledge": ("declare",),
+    "no_declaration": ("declare",),
+    "play": ("play",),
+    "pass": ("play",),
     "guess_partner": ("declare", "play"),
 }
 
@@ -127,14 +148,14 @@ def from_wire(wire: Any) -> tuple[Action, bool]:
         raise RuleError("malformed_action", "an action must be a JSON object")
     kind = wire.get("type")
     if not isinstance(kind, str):
-        raise RuleError("malformed_action", "the action has no string \"type\"")
+        raise RuleError("malformed_action", 'the action has no string "type"')
     if kind not in FIELDS:
         raise RuleError("unknown_action_type", f"there is no action type {kind[:40]!r}")
     required, optional = FIELDS[kind]
     keys = set(wire) - {"type"}
     timeout = wire.get("timeout", False)
     if not isinstance(timeout, bool):
-        raise RuleError("malformed_action", "\"timeout\" must be a boolean")
+        raise RuleError("malformed_action", '"timeout" must be a boolean')
     keys.discard("timeout")
     if not required <= keys:
         raise RuleError("malformed_action", f"{kind} needs the fields {sorted(required)}")
@@ -148,14 +169,14 @@ def from_wire(wire: Any) -> tuple[Action, bool]:
     if kind == "play":
         no_beat = wire.get("no_beat_request", False)
         if not isinstance(no_beat, bool):
-            raise RuleError("malformed_action", "\"no_beat_request\" must be a boolean")
+            raise RuleError("malformed_action", '"no_beat_request" must be a boolean')
         return Play(_card_list(wire["cards"]), no_beat), timeout
     if kind == "pledge":
         side = wire["side"]
         if side not in ("support", "oppose") or not isinstance(side, str):
-            raise RuleError("malformed_action", "\"side\" must be \"support\" or \"oppose\"")
+            raise RuleError("malformed_action", '"side" must be "support" or "oppose"')
         return Pledge(side), timeout
     seat = wire["seat"]
     if not isinstance(seat, int) or isinstance(seat, bool):
-        raise RuleError("malformed_action", "\"seat\" must be an integer")
+        raise RuleError("malformed_action", '"seat" must be an integer')
     return GuessPartner(seat), timeout

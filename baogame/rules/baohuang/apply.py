@@ -146,4 +146,3 @@ def apply_action(state: State, seat: int, wire: Any) -> tuple[State, list[Event]
         for event in events:
             event["by_timeout"] = True
     return s, events
-

@@ -32,8 +32,12 @@ def random_bot(view: View, rng: random.Random) -> Action:
     if decision is None:
         raise ValueError("the seat has no open decision")
     seat = view["seat"]
-    if (view["phase"] in ("declare", "play") and not view["partner_public"] and seat != view["emperor"]
-            and rng.random() < 0.05):
+    if (
+        view["phase"] in ("declare", "play")
+        and not view["partner_public"]
+        and seat != view["emperor"]
+        and rng.random() < 0.05
+    ):
         return {"type": "guess_partner", "seat": rng.choice([s for s in range(5) if s != seat])}
     if view["phase"] != "play":
         return dict(rng.choice(decision["actions"]))
@@ -46,6 +50,7 @@ def random_bot(view: View, rng: random.Random) -> Action:
 
 
 # --- strategic bot ---------------------------------------------------------------------------
+
 
 def _power(hand: list[int]) -> float:
     """A rough hand strength: jokers and 2s win leads; many distinct low ranks are a burden."""

@@ -15,17 +15,39 @@ from baogame.rules.text import gettext_noop as _
 CODES: tuple[str, ...] = ("6", "7", "8", "9", "10", "J", "Q", "K", "A", "2", "BJ", "BJ*", "RJ", "RJ*")
 #: Strength of each code (BH-2.3, BH-2.4, BH-2.5).
 STRENGTH: dict[str, int] = {
-    "6": 6, "7": 7, "8": 8, "9": 9, "10": 10, "J": 11, "Q": 12, "K": 13, "A": 14, "2": 15,
-    "BJ": 16, "BJ*": 16, "RJ": 17, "RJ*": 17,
+    "6": 6,
+    "7": 7,
+    "8": 8,
+    "9": 9,
+    "10": 10,
+    "J": 11,
+    "Q": 12,
+    "K": 13,
+    "A": 14,
+    "2": 15,
+    "BJ": 16,
+    "BJ*": 16,
+    "RJ": 17,
+    "RJ*": 17,
 }
 #: Copies of each code in the pack (BH-2.1).
 COPIES: dict[str, int] = {code: 16 for code in CODES[:10]} | {"BJ": 3, "BJ*": 1, "RJ": 3, "RJ*": 1}
 #: English display names for pages and email, marked for translation (``baogame.rules.text``).
 NAMES: dict[str, str] = {
-    "6": _("six"), "7": _("seven"), "8": _("eight"), "9": _("nine"), "10": _("ten"), "J": _("jack"),
-    "Q": _("queen"), "K": _("king"), "A": _("ace"), "2": _("two"), "BJ": _("black joker"),
+    "6": _("six"),
+    "7": _("seven"),
+    "8": _("eight"),
+    "9": _("nine"),
+    "10": _("ten"),
+    "J": _("jack"),
+    "Q": _("queen"),
+    "K": _("king"),
+    "A": _("ace"),
+    "2": _("two"),
+    "BJ": _("black joker"),
     "BJ*": _("marked black joker"),
-    "RJ": _("red joker"), "RJ*": _("marked red joker"),
+    "RJ": _("red joker"),
+    "RJ*": _("marked red joker"),
 }
 
 N_CODES = len(CODES)
@@ -38,6 +60,7 @@ BJ, BJM, RJ, RJM = 10, 11, 12, 13
 PACK_SIZE = 168
 #: The whole pack in canonical order (BH-25.8 3): sixteen "6", …, three "BJ", "BJ*", three "RJ", "RJ*".
 PACK: tuple[str, ...] = tuple(code for code in CODES for _ in range(COPIES[code]))
+
 
 def to_counts(cards: Iterable[str]) -> list[int]:
     """A count vector from card codes; ``invalid_card`` for an unknown code (BH-20.1, BH-20.7)."""
@@ -63,4 +86,3 @@ def to_list(counts: list[int]) -> list[str]:
 def sort_cards(cards: Iterable[str]) -> list[str]:
     """Sort card codes by strength, unmarked before marked (BH-19.2)."""
     return sorted(cards, key=INDEX.__getitem__)
-

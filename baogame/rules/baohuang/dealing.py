@@ -35,17 +35,43 @@ def start_deal(state: State, events: list[Event]) -> None:
         hands = [to_counts(h) for h in stacked[index]["hands"]]  # BH-25.4 item 3
     else:
         hands = shuffled_hands(state["seed"], deal)
-    state.update({
-        "hands": hands, "tribute": None, "holder": None, "offer": None, "passed": [],
-        "emperor": None, "partner": None, "alone": None, "forced": False,
-        "declared": [None] * SEATS, "doubled_by": None, "multiplier": 1, "revealed": False,
-        "guesses": [None] * SEATS, "leader": None, "turn": None, "top": None, "trick": [],
-        "finished": [],
-    })
-    events.append({"type": "deal_started", "visible_to": "all", "deal": deal, "shuffler": shuffler,
-                   "cutter": cutter, "first_drawer": first, "counts": [sum(h) for h in hands],
-                   "stacked": index < len(stacked)})
+    state.update(
+        {
+            "hands": hands,
+            "tribute": None,
+            "holder": None,
+            "offer": None,
+            "passed": [],
+            "emperor": None,
+            "partner": None,
+            "alone": None,
+            "forced": False,
+            "declared": [None] * SEATS,
+            "doubled_by": None,
+            "multiplier": 1,
+            "revealed": False,
+            "guesses": [None] * SEATS,
+            "leader": None,
+            "turn": None,
+            "top": None,
+            "trick": [],
+            "finished": [],
+        }
+    )
+    events.append(
+        {
+            "type": "deal_started",
+            "visible_to": "all",
+            "deal": deal,
+            "shuffler": shuffler,
+            "cutter": cutter,
+            "first_drawer": first,
+            "counts": [sum(h) for h in hands],
+            "stacked": index < len(stacked),
+        }
+    )
     for seat in range(SEATS):
-        events.append({"type": "hand_dealt", "visible_to": [seat], "seat": seat,
-                       "cards": to_list(hands[seat])})
+        events.append(
+            {"type": "hand_dealt", "visible_to": [seat], "seat": seat, "cards": to_list(hands[seat])}
+        )
     tribute.begin(state, events)

@@ -43,8 +43,9 @@ class BaoHuangEngine:
         start_deal(state, [])
         return state
 
-    def setup_with_events(self, players: int, options: dict[str, Any], seed: str | int
-                          ) -> tuple[State, list[dict[str, Any]]]:
+    def setup_with_events(
+        self, players: int, options: dict[str, Any], seed: str | int
+    ) -> tuple[State, list[dict[str, Any]]]:
         """Like ``setup``, also returning the events of the first deal (deal_started, hand_dealt, …)."""
         seed_s = seed_string(seed)
         rule_options, stacked, first, totals, prev = check_options(players, options)

@@ -44,8 +44,15 @@ def pending(state: State) -> list[Decision]:
     else:
         allowed = ALLOWED[phase][:]
     kind = KIND[phase]
-    return [{"kind": kind, "seats": owners(state), "allowed": allowed, "timing": kind,
-             "decision_id": state["decision_id"]}]
+    return [
+        {
+            "kind": kind,
+            "seats": owners(state),
+            "allowed": allowed,
+            "timing": kind,
+            "decision_id": state["decision_id"],
+        }
+    ]
 
 
 def guesses(state: State, seat: int) -> list[Action]:

@@ -104,9 +104,7 @@ def parse_command(line: str) -> Action:  # noqa: C901 - one branch per verb
             return {"type": "pass"}
         if lowered == ["emperor"]:
             return {"type": "pass_emperor"}
-        raise CommandError(
-            "malformed_action", _("usage: %(usage)s") % {"usage": "pass  |  pass emperor"}
-        )
+        raise CommandError("malformed_action", _("usage: %(usage)s") % {"usage": "pass  |  pass emperor"})
     if verb == "keep":
         if lowered in ([], ["emperor"]):
             return {"type": "keep_emperor"}

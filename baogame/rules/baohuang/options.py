@@ -18,12 +18,11 @@ def _bad(message: str) -> RuleError:
     return RuleError("invalid_options", message)
 
 
-
 def check_stacked(deal: Any) -> dict[str, Any]:
     """BH-3.3, BH-25.4 item 1: five lists of codes, a sub-multiset of the pack with both marked jokers,
     at least one card per seat. Returns the deal with sorted hands."""
     if not isinstance(deal, dict) or set(deal) != {"hands"}:
-        raise _bad("a stacked deal is an object with exactly the key \"hands\"")
+        raise _bad('a stacked deal is an object with exactly the key "hands"')
     hands = deal["hands"]
     if not isinstance(hands, list) or len(hands) != SEATS:
         raise _bad("a stacked deal has five hands")
@@ -57,8 +56,11 @@ def check_start(start: Any) -> tuple[int, list[int], dict[str, Any] | None]:
         return deal, list(totals), None
     if deal < 2:
         raise _bad("start.previous needs start.deal >= 2")
-    if not isinstance(prev, dict) or not set(prev) <= {"emperor", "partner", "result"} \
-            or not {"emperor", "result"} <= set(prev):
+    if (
+        not isinstance(prev, dict)
+        or not set(prev) <= {"emperor", "partner", "result"}
+        or not {"emperor", "result"} <= set(prev)
+    ):
         raise _bad("start.previous takes emperor, result and (optionally) partner")
     emperor, partner, result = prev["emperor"], prev.get("partner"), prev["result"]
     if not is_int(emperor) or not 0 <= emperor < SEATS:
@@ -70,8 +72,9 @@ def check_start(start: Any) -> tuple[int, list[int], dict[str, Any] | None]:
     return deal, list(totals), {"emperor": emperor, "partner": partner, "result": result}
 
 
-def check_options(players: Any, options: Any) -> tuple[dict[str, Any], list[dict[str, Any]], int,
-                                                       list[int], dict[str, Any] | None]:
+def check_options(
+    players: Any, options: Any
+) -> tuple[dict[str, Any], list[dict[str, Any]], int, list[int], dict[str, Any] | None]:
     """BH-25.1: validate everything; return (rule options, stacked deals, first deal, totals, prev)."""
     if players != SEATS or not is_int(players):
         raise _bad("Bao Huang is played by exactly five players (BH-1.1)")

@@ -11,26 +11,37 @@ from .state import SEATS, State, next_active, open_decision
 Event = dict[str, Any]
 
 
-def play(state: State, seat: int, cards: list[int], no_beat: bool, timeout: bool,
-         events: list[Event]) -> None:
+def play(
+    state: State, seat: int, cards: list[int], no_beat: bool, timeout: bool, events: list[Event]
+) -> None:
     """BH-12.6: the play becomes the top; BH-14.1 reveal; BH-13 going out; BH-15 end of the deal."""
     hand = state["hands"][seat]
     for i, n in enumerate(cards):
         if n:
             hand[i] -= n
     codes = to_list(cards)
-    events.append({"type": "play", "visible_to": "all", "seat": seat, "cards": codes,
-                   "no_beat_request": no_beat, "by_timeout": timeout})
+    events.append(
+        {
+            "type": "play",
+            "visible_to": "all",
+            "seat": seat,
+            "cards": codes,
+            "no_beat_request": no_beat,
+            "by_timeout": timeout,
+        }
+    )
     if cards[BJM]:
         state["revealed"] = True
-        events.append({"type": "partner_revealed", "visible_to": "all", "seat": seat,
-                       "alone": seat == state["emperor"]})
+        events.append(
+            {"type": "partner_revealed", "visible_to": "all", "seat": seat, "alone": seat == state["emperor"]}
+        )
     state["top"] = {"cards": codes, "seat": seat, "passes": 0, "no_beat_request": no_beat}
     state["trick"].append({"seat": seat, "cards": codes, "no_beat_request": no_beat})
     if not any(hand):
         state["finished"].append(seat)
-        events.append({"type": "went_out", "visible_to": "all", "seat": seat,
-                       "place": len(state["finished"])})
+        events.append(
+            {"type": "went_out", "visible_to": "all", "seat": seat, "place": len(state["finished"])}
+        )
         if deal_is_over(state):
             end_deal(state, seat, events)
             return

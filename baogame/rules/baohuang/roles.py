@@ -47,8 +47,9 @@ def pass_emperor(state: State, seat: int, timeout: bool, events: list[Event]) ->
     hands[seat][RJM] -= 1
     hands[to][RJM] += 1
     state["passed"].append(seat)
-    events.append({"type": "emperor_card_passed", "visible_to": "all", "from": seat, "to": to,
-                   "by_timeout": timeout})
+    events.append(
+        {"type": "emperor_card_passed", "visible_to": "all", "from": seat, "to": to, "by_timeout": timeout}
+    )
     if to == state["holder"]:
         settle(state, to, True, events)
     else:
@@ -86,11 +87,18 @@ def declare(state: State, seat: int, what: str, timeout: bool, events: list[Even
         doubled = True
     if what in ("support", "alone"):
         state["revealed"] = True  # BH-8.5, BH-9.4
-    events.append({"type": "declaration", "visible_to": "all", "seat": seat, "what": what,
-                   "doubled": doubled, "by_timeout": timeout})
+    events.append(
+        {
+            "type": "declaration",
+            "visible_to": "all",
+            "seat": seat,
+            "what": what,
+            "doubled": doubled,
+            "by_timeout": timeout,
+        }
+    )
     if all(d is not None for d in state["declared"]):
-        events.append({"type": "declarations_closed", "visible_to": "all",
-                       "multiplier": state["multiplier"]})
+        events.append({"type": "declarations_closed", "visible_to": "all", "multiplier": state["multiplier"]})
         emperor = state["emperor"]
         state["phase"] = "play"
         state["leader"] = emperor  # BH-8.7, BH-12.1

@@ -58,8 +58,10 @@ def deal_scores(places: list[int], emperor: int, partner: int | None, m: int) ->
 def standings(totals: list[int]) -> list[dict[str, int]]:
     """BH-17.5, BH-25.6: highest total first, ties by seat; position = 1 + number strictly higher."""
     seats = sorted(range(SEATS), key=lambda s: (-totals[s], s))
-    return [{"seat": s, "total": totals[s], "position": 1 + sum(1 for t in totals if t > totals[s])}
-            for s in seats]
+    return [
+        {"seat": s, "total": totals[s], "position": 1 + sum(1 for t in totals if t > totals[s])}
+        for s in seats
+    ]
 
 
 def game_ends(state: State, totals: list[int]) -> bool:
@@ -68,9 +70,7 @@ def game_ends(state: State, totals: list[int]) -> bool:
     (a shared lead plays on, BH-17.3)."""
     best = max(totals)
     limit = deal_limit(state)
-    reached = best >= state["options"]["target_score"] or (
-        limit is not None and deals_played(state) >= limit
-    )
+    reached = best >= state["options"]["target_score"] or (limit is not None and deals_played(state) >= limit)
     return reached and totals.count(best) == 1
 
 
@@ -89,10 +89,19 @@ def end_deal(state: State, ender: int, events: list[Event]) -> None:
     truth = emperor if alone else partner
     guesses = [None if g is None else {"target": g, "correct": g == truth} for g in state["guesses"]]
     record: dict[str, Any] = {
-        "deal": state["deal"], "finished": order, "places": places, "emperor": emperor,
-        "partner": partner, "alone": alone, "multiplier": m, "doubled_by": state["doubled_by"],
-        "result": result, "scores": scores, "totals": totals,
-        "hands": [to_list(h) for h in state["hands"]], "guesses": guesses,
+        "deal": state["deal"],
+        "finished": order,
+        "places": places,
+        "emperor": emperor,
+        "partner": partner,
+        "alone": alone,
+        "multiplier": m,
+        "doubled_by": state["doubled_by"],
+        "result": result,
+        "scores": scores,
+        "totals": totals,
+        "hands": [to_list(h) for h in state["hands"]],
+        "guesses": guesses,
     }
     events.append({"type": "deal_ended", "visible_to": "all", **record})
     state["last_deal"] = record
@@ -105,11 +114,12 @@ def end_deal(state: State, ender: int, events: list[Event]) -> None:
     state["turn"] = None
     if game_ends(state, totals):
         winner = totals.index(max(totals))
-        state.update({"phase": "over", "over": True, "winners": [winner], "finished": order,
-                      "decision_id": None})
-        events.append({"type": "game_over", "visible_to": "all", "winner": winner,
-                       "standings": standings(totals)})
+        state.update(
+            {"phase": "over", "over": True, "winners": [winner], "finished": order, "decision_id": None}
+        )
+        events.append(
+            {"type": "game_over", "visible_to": "all", "winner": winner, "standings": standings(totals)}
+        )
         return
     state["deal"] += 1  # BH-17.3, BH-17.4 (and a shared lead at the deal limit, BH-17.6)
     start_deal(state, events)
-

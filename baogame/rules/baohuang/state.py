@@ -93,8 +93,14 @@ def open_decision(state: State) -> None:
     state["decision_id"] = f"{state['deal']}.{state['decision_seq']}"
 
 
-def new_state(seed: str, options: dict[str, Any], stacked: list[dict[str, Any]], first_deal: int,
-              totals: list[int], prev: dict[str, Any] | None) -> State:
+def new_state(
+    seed: str,
+    options: dict[str, Any],
+    stacked: list[dict[str, Any]],
+    first_deal: int,
+    totals: list[int],
+    prev: dict[str, Any] | None,
+) -> State:
     """An empty game before its first deal is dealt (``dealing.start_deal`` deals it)."""
     return {
         "game": "baohuang",

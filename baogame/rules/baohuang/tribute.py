@@ -62,13 +62,19 @@ def begin(state: State, events: list[Event]) -> None:
             cards = owed_cards(state["hands"][seat], give[seat])
             owed[seat] = sum(cards)
             owed_lists[seat] = to_list(cards)
-    state["tribute"] = {"owed": owed, "allot": get, "owed_cards": owed_lists,
-                        "given": [None] * SEATS, "received": [None] * SEATS}
+    state["tribute"] = {
+        "owed": owed,
+        "allot": get,
+        "owed_cards": owed_lists,
+        "given": [None] * SEATS,
+        "received": [None] * SEATS,
+    }
     events.append({"type": "tribute_required", "visible_to": "all", "owed": owed[:], "allot": get[:]})
     for seat in range(SEATS):
         if owed[seat]:
-            events.append({"type": "tribute_owed", "visible_to": [seat], "seat": seat,
-                           "cards": owed_lists[seat]})
+            events.append(
+                {"type": "tribute_owed", "visible_to": [seat], "seat": seat, "cards": owed_lists[seat]}
+            )
     if any(owed):
         state["phase"] = "tribute"
         open_decision(state)
@@ -83,8 +89,15 @@ def give(state: State, seat: int, cards: list[str], timeout: bool, events: list[
     for code in cards:
         hand[INDEX[code]] -= 1
     tribute["given"][seat] = sort_cards(cards)
-    events.append({"type": "tribute_given", "visible_to": "all", "seat": seat, "count": len(cards),
-                   "by_timeout": timeout})
+    events.append(
+        {
+            "type": "tribute_given",
+            "visible_to": "all",
+            "seat": seat,
+            "count": len(cards),
+            "by_timeout": timeout,
+        }
+    )
     if all(tribute["given"][s] is not None for s in range(SEATS) if tribute["owed"][s]):
         hand_out(state, events)
 
@@ -100,7 +113,7 @@ def hand_out(state: State, events: list[Event]) -> None:
         n = tribute["allot"][seat]
         if not n:
             continue
-        got = sort_cards(pile[pos:pos + n])
+        got = sort_cards(pile[pos : pos + n])
         pos += len(got)
         tribute["received"][seat] = got
         hand = state["hands"][seat]

@@ -31,7 +31,9 @@ def _tribute_view(state: State, seat: int | None) -> dict[str, Any] | None:
         "allot": t["allot"][:],
         "given": [None if g is None else len(g) for g in t["given"]],
         "received": [None if r is None else len(r) for r in t["received"]],
-        "owed_cards": None, "given_cards": None, "received_cards": None,
+        "owed_cards": None,
+        "given_cards": None,
+        "received_cards": None,
     }
     if seat is not None:
         if t["owed"][seat]:
@@ -90,9 +92,13 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "hand": None if seat is None else to_list(hands[seat]),
         "counts": [sum(h) for h in hands],
         "tribute": _tribute_view(state, seat),
-        "emperor_card": None if state["holder"] is None else {
-            "original_holder": state["holder"], "passed": state["passed"][:],
-            "holder": state["offer"] if state["offer"] is not None else state["emperor"]},
+        "emperor_card": None
+        if state["holder"] is None
+        else {
+            "original_holder": state["holder"],
+            "passed": state["passed"][:],
+            "holder": state["offer"] if state["offer"] is not None else state["emperor"],
+        },
         "emperor": state["emperor"],
         "forced": state["forced"] if state["emperor"] is not None else None,
         "partner": partner,
@@ -120,9 +126,14 @@ def referee_view(state: State) -> dict[str, Any]:
     in_play = phase == "play"
     return {
         "hands": [to_list(h) for h in state["hands"]],
-        "trick": None if not in_play or top is None else {
-            "cards": top["cards"][:], "seat": top["seat"], "passes": top["passes"],
-            "no_beat_request": top["no_beat_request"]},
+        "trick": None
+        if not in_play or top is None
+        else {
+            "cards": top["cards"][:],
+            "seat": top["seat"],
+            "passes": top["passes"],
+            "no_beat_request": top["no_beat_request"],
+        },
         "leader": state["leader"] if in_play else None,
         "active": state["offer"] if phase == "offer" else (state["turn"] if in_play else None),
         "emperor": state["emperor"],
@@ -135,4 +146,3 @@ def referee_view(state: State) -> dict[str, Any]:
         "over": state["over"],
         "winners": state["winners"][:],
     }
-
