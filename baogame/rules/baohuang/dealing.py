@@ -8,7 +8,7 @@ from baogame.rules.core import seeded_shuffle
 
 from . import tribute
 from .cards import INDEX, PACK, to_counts, to_list
-from .state import SEATS, State, roles_of_deal
+from .state import SEATS, State, deal_fields, roles_of_deal
 
 Event = dict[str, Any]
 
@@ -35,29 +35,7 @@ def start_deal(state: State, events: list[Event]) -> None:
         hands = [to_counts(h) for h in stacked[index]["hands"]]  # BH-25.4 item 3
     else:
         hands = shuffled_hands(state["seed"], deal)
-    state.update(
-        {
-            "hands": hands,
-            "tribute": None,
-            "holder": None,
-            "offer": None,
-            "passed": [],
-            "emperor": None,
-            "partner": None,
-            "alone": None,
-            "forced": False,
-            "declared": [None] * SEATS,
-            "doubled_by": None,
-            "multiplier": 1,
-            "revealed": False,
-            "guesses": [None] * SEATS,
-            "leader": None,
-            "turn": None,
-            "top": None,
-            "trick": [],
-            "finished": [],
-        }
-    )
+    state.update({"hands": hands, **deal_fields()})
     events.append(
         {
             "type": "deal_started",

@@ -93,6 +93,31 @@ def open_decision(state: State) -> None:
     state["decision_id"] = f"{state['deal']}.{state['decision_seq']}"
 
 
+def deal_fields() -> dict[str, Any]:
+    """The per-deal part of the state as a deal starts (BH-4): no tribute, offer, roles, declarations or
+    tricks yet. A new game has it (``new_state``), and every deal resets it (``dealing.start_deal``)."""
+    return {
+        "tribute": None,
+        "holder": None,
+        "offer": None,
+        "passed": [],
+        "emperor": None,
+        "partner": None,
+        "alone": None,
+        "forced": False,
+        "declared": [None] * SEATS,
+        "doubled_by": None,
+        "multiplier": 1,
+        "revealed": False,
+        "guesses": [None] * SEATS,
+        "leader": None,
+        "turn": None,
+        "top": None,
+        "trick": [],
+        "finished": [],
+    }
+
+
 def new_state(
     seed: str,
     options: dict[str, Any],
@@ -114,24 +139,7 @@ def new_state(
         "decision_seq": 0,
         "decision_id": None,
         "prev": prev,
-        "tribute": None,
-        "holder": None,
-        "offer": None,
-        "passed": [],
-        "emperor": None,
-        "partner": None,
-        "alone": None,
-        "forced": False,
-        "declared": [None] * SEATS,
-        "doubled_by": None,
-        "multiplier": 1,
-        "revealed": False,
-        "guesses": [None] * SEATS,
-        "leader": None,
-        "turn": None,
-        "top": None,
-        "trick": [],
-        "finished": [],
+        **deal_fields(),
         "totals": list(totals),
         "round_scores": None,
         "over": False,
