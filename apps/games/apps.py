@@ -10,11 +10,15 @@ class GamesConfig(AppConfig):
 
     def ready(self) -> None:
         # Load the Celery app so that @shared_task binds to it in every Django process.
+        from django.db.backends.signals import connection_created
+
         import baogame.celery  # noqa: F401
         from apps.accounts import panels
 
-        from . import reliability_signals  # noqa: F401
+        from . import dbtime, reliability_signals  # noqa: F401
         from .profile_panel import profile_context
+
+        connection_created.connect(dbtime.use_c_loader, dispatch_uid="games.dbtime")
 
         panels.register(profile_context)
 

@@ -36,6 +36,7 @@ from . import order_store, reliability, scheduling, signals, store
 from .clock import banks, deadlines
 from .errors import ServiceError
 from .models import Decision, Game, Move, Seat
+from .sql import hand_sql
 from .store import LockedGame, lock_game
 
 log = logging.getLogger(__name__)
@@ -305,22 +306,30 @@ def _apply_one(
     if user is not None and in_person_seat is not None:  # the reliability record, with the move's writes
         answer = reliability.answer_counted(game_id=game_id, position=in_person_seat, user_id=user.pk)
         locked.writes.append(answer.write)
+    move_signal: dict[str, Any] = {
+        "game_id": game_id,
+        "version": version,
+        "opened": opened,
+        "by_timeout": by_timeout,
+        "in_person_seat": in_person_seat,
+        "event_types": frozenset(e.get("type") for e in events),
+        "people": people,
+    }
+    # A move written now, on the hand path: its receivers' statements (the outbox rows, the webhook
+    # look-up) join the move's writes, one round trip for all (settlement's moves wait for one flush).
+    recording_now = hand_sql() and not locked.defer_flush
+    if recording_now:
+        signals.move_recording(sender=Game, statements=locked.writes, **move_signal)
 
     def recorded() -> None:
         """After the move's writes (its id is known): the signals and the tasks to queue."""
         if answer is not None and not answer.counted:  # the user holds no open tenure of the seat yet
             reliability.answered(move_id=move.pk)
-        signals.move_sent(  # move_recorded now (the mail outbox), move_applied on commit
-            sender=Game,
-            game_id=game_id,
-            version=version,
-            move_id=move.pk,
-            opened=opened,
-            by_timeout=by_timeout,
-            in_person_seat=in_person_seat,
-            event_types=frozenset(e.get("type") for e in events),
-            people=people,
-        )
+        if recording_now:
+            applied = partial(signals.move_applied.send, sender=Game, move_id=move.pk, **move_signal)
+            transaction.on_commit(applied)
+        else:  # move_recorded now (the mail outbox), move_applied on commit
+            signals.move_sent(sender=Game, move_id=move.pk, **move_signal)
         if not decisions:
             signals.game_ending.send(sender=Game, game_id=game_id, people=people)
             transaction.on_commit(

@@ -30,6 +30,9 @@ move_applied = Signal()
 #: needs to know on commit; it must not fail, nor do slow work. Rather than running its SQL itself it
 #: may append ``sql.Statement``s to ``statements`` (reading their results in ``on_rows``): the
 #: statements of all receivers run together, in one round trip, once every receiver has been called.
+#: ``move_id`` None with a ``version`` above 0: the move's row is not written yet; it is written in the
+#: same round trip, before the receivers' statements (``move_recording``), which may find it by the
+#: game and its number, ``version``.
 move_recorded = Signal()
 
 
@@ -63,6 +66,13 @@ def recorded_move_receiver(dispatch_uid: str) -> Callable[[MoveReceiver], MoveRe
         return receiver
 
     return connect
+
+
+def move_recording(sender: Any, *, statements: list[Any], **kwargs: Any) -> None:
+    """In a move's transaction, before its writes run (on the hand path): ``move_recorded`` with
+    ``move_id`` None, its receivers' statements appended to ``statements``, the move's own writes, so
+    that all go in one round trip. The caller sends ``move_applied`` on commit, with the move's id."""
+    move_recorded.send(sender=sender, statements=statements, move_id=None, **kwargs)
 
 
 def move_sent(sender: Any, **kwargs: Any) -> None:

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import logging
 import math
+import re
 import threading
 import time
 from collections.abc import Iterator
@@ -49,6 +50,7 @@ from django.db.models.sql import InsertQuery
 from django.utils import timezone
 
 from apps.games import sql
+from apps.games.models import Move
 from baogame.celery import app, publish
 
 from .models import MoveMailOutbox
@@ -150,7 +152,9 @@ def record(
     commits (``wake``).
 
     ``statements``: the INSERT is appended there, to be run by the caller with others in one round
-    trip (``move_recorded``), instead of being run now."""
+    trip (``move_recorded``), instead of being run now. ``move_id`` None on the hand path: the move's
+    row is written in that same round trip, before the INSERT, which finds its id by the game and the
+    move's number (``version``); no move has number 0, so a game's first deal gets none, as before."""
     if _muted.get():
         return
     now = timezone.now()
@@ -158,7 +162,7 @@ def record(
         game_id=game_id, channel=channel, version=version, move_id=move_id, opened=opened, queued_at=now
     )
     if sql.hand_sql():
-        insert = _insert_ignoring_conflicts(row)
+        insert = _insert_ignoring_conflicts(row, move_by_number=move_id is None)
         if statements is not None:
             statements.append(insert)
         else:
@@ -266,23 +270,42 @@ def _run(name: str, args: tuple[Any, ...]) -> None:
     app.tasks[name](*args)
 
 
-def _insert_ignoring_conflicts(row: MoveMailOutbox) -> sql.Statement:
+def _insert_ignoring_conflicts(row: MoveMailOutbox, *, move_by_number: bool = False) -> sql.Statement:
     """``bulk_create([row], ignore_conflicts=True)`` as one statement whose SQL Django compiled once
     (``GAMES_HAND_SQL``, as the rest of a move's writes): the ORM spent about 1 ms CPU a move building
-    it again each time, several times what the database takes to run it."""
+    it again each time, several times what the database takes to run it. ``move_by_number``: the row's
+    ``move_id`` is the id of the game's move numbered ``row.version``, found by the INSERT itself."""
     connection = connections[DEFAULT_DB_ALIAS]
-    text, fields = _insert_sql(connection.vendor)
-    return sql.Statement(text, [f.get_db_prep_save(f.pre_save(row, True), connection) for f in fields])
+    text, fields = _insert_sql(connection.vendor, move_by_number)
+    params: list[Any] = []
+    for f in fields:
+        if move_by_number and f.attname == "move_id":
+            params += [row.game_id, row.version]
+        else:
+            params.append(f.get_db_prep_save(f.pre_save(row, True), connection))
+    return sql.Statement(text, params)
 
 
 @cache
-def _insert_sql(vendor: str) -> tuple[str, tuple[Any, ...]]:
-    """The outbox's INSERT that skips a row already there, as Django's compiler writes it."""
+def _insert_sql(vendor: str, move_by_number: bool = False) -> tuple[str, tuple[Any, ...]]:
+    """The outbox's INSERT that skips a row already there, as Django's compiler writes it; with
+    ``move_by_number``, its ``move_id`` value a sub-select of the move by game and number."""
     connection = connections[DEFAULT_DB_ALIAS]
     fields = tuple(f for f in MoveMailOutbox._meta.concrete_fields if not f.primary_key)
     query = InsertQuery(MoveMailOutbox, on_conflict=OnConflict.IGNORE)
     query.insert_values(fields, [MoveMailOutbox(game_id=0, version=0, opened=[], queued_at=timezone.now())])
     [(text, _)] = query.get_compiler(connection=connection).as_sql()
+    if move_by_number:
+        head, values, tail = re.fullmatch(r"(.* VALUES \()([^)]*)(\).*)", text, re.DOTALL).groups()  # type: ignore[union-attr]
+        slots = values.split(", ")
+        assert len(slots) == len(fields) and set(slots) == {"%s"}
+        quote = connection.ops.quote_name
+        move = {f.name: quote(str(f.column)) for f in Move._meta.concrete_fields}
+        slots[[f.attname for f in fields].index("move_id")] = (
+            f"(SELECT {move['id']} FROM {quote(Move._meta.db_table)} "
+            f"WHERE {move['game']} = %s AND {move['seq']} = %s)"
+        )
+        text = head + ", ".join(slots) + tail
     return text, fields
 
 

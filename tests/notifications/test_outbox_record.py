@@ -9,8 +9,10 @@ import pytest
 from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
+from apps.games import pipeline
 from apps.notifications import outbox
 from apps.notifications.models import MoveMailOutbox
+from baogame.rules.registry import get_engine
 from tests.factories import GameFactory
 
 pytestmark = pytest.mark.django_db
@@ -76,3 +78,28 @@ def test_a_row_written_in_a_move_that_rolls_back_is_gone(settings) -> None:
         raise RuntimeError("the move failed")
 
     assert not MoveMailOutbox.objects.filter(game=game, version=3).exists()
+
+
+@pytest.mark.parametrize("hand", [True, False], ids=["hand", "orm"])
+def test_a_moves_row_names_the_move_written_with_it(
+    hand: bool, settings: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    """On the hand path the row's INSERT runs in the move's own batch, before the move's id is known to
+    Python: it finds the move by the game and the move's number."""
+    settings.GAMES_HAND_SQL = hand
+    game = GameFactory(players=2)
+    engine = get_engine(game.engine)
+    move_ids = {}
+    for _ in range(8):
+        game.refresh_from_db()
+        seat = engine.pending(game.state)[0]["seats"][0]
+        action = engine.legal_actions(game.state, seat)[0]
+        with django_capture_on_commit_callbacks():  # the drain does not run: the rows stay
+            user = game.seats.get(position=seat).user
+            result = pipeline.submit_action(game_id=game.pk, user=user, action=action)
+        assert result.move is not None
+        move_ids[result.move.seq] = result.move.pk
+
+    rows = MoveMailOutbox.objects.filter(game=game, kind="move", version__gt=0)
+    assert rows.count() >= 2
+    assert {row.version: row.move_id for row in rows} == {row.version: move_ids[row.version] for row in rows}
