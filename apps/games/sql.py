@@ -5,7 +5,8 @@ reads and writes every move and every API request makes (the game row lock, seat
 move and decision writes, the token) that costs several times what the database does (``manage.py
 bench_store``). Here each SELECT is compiled ONCE by Django's own compiler from the very queryset the
 ORM path runs (``compile_select``), the writes' INSERT/UPDATE/DELETE are made once per model from its
-metadata, and ``batch`` sends a move's statements together (psycopg's pipeline mode on PostgreSQL).
+metadata, and ``batch`` sends a move's statements together (psycopg's pipeline mode on PostgreSQL),
+its writes fused into one statement (``fuse``).
 Rows are loaded with the ORM's converters (JSON, datetimes, booleans on SQLite) into instances made
 by ``Model.from_db``, so callers cannot tell the difference. Every value is a query parameter.
 """
@@ -326,6 +327,8 @@ def batch(statements: Sequence[Statement], using: str = "default") -> None:
     if not statements:
         return
     connection = connections[using]
+    if connection.vendor == "postgresql" and len(statements) > 1:
+        statements = fuse(statements)
     if connection.vendor == "postgresql" and (len(statements) > 1 or statements[0].server_bound):
         connection.ensure_connection()
         raw = connection.connection
@@ -531,6 +534,82 @@ def delete_statement(model: type[Model], pks: Sequence[Any], using: str = "defau
     sql = f"DELETE FROM {table} WHERE {key} IN ({', '.join(['%s'] * len(pks))})"
     shape = Shape("delete", table, key, (), (_cast_type(model._meta.pk, using),))
     return Statement(sql, list(pks), shape=shape)
+
+
+# --- one game's writes as one statement -----------------------------------------------------------------
+
+
+def fuse(statements: Sequence[Statement]) -> list[Statement]:
+    """The statements, each run of two or more consecutive writes of distinct rows made one statement.
+
+    psycopg's work for each statement of a pipeline (a cursor, the parameters, a result) cost more CPU
+    than PostgreSQL's running a move's small writes. A write with a ``shape`` (an INSERT of one row, an
+    UPDATE or increment by key, a DELETE by keys: the ``*_statement`` functions above) goes into one
+    statement of data-modifying ``WITH`` queries with the others of its run, so a move's writes are one
+    statement. They then run on one snapshot, in no set order, so a run holds no two writes of the same
+    row (another write of a row already in the run starts a new run), and none of them reads what
+    another writes: a shaped write is by key, and a new row's key is not known before it is inserted.
+    A statement without a shape (a SELECT, a write by filter) keeps its place, between runs.
+    Each statement's ``rows``, ``rowcount`` and ``on_rows`` are as ``batch`` would give them.
+    """
+    fused: list[Statement] = []
+    run: list[Statement] = []
+    rows: set[tuple[str, Any]] = set()
+    for statement in statements:
+        touched = _rows_written(statement)
+        if touched is None or touched & rows:
+            fused.extend(_fused(run))
+            run, rows = [], set()
+        if touched is None:
+            fused.append(statement)
+            continue
+        run.append(statement)
+        rows |= touched
+    fused.extend(_fused(run))
+    return fused
+
+
+def _rows_written(statement: Statement) -> set[tuple[str, Any]] | None:
+    """The (table, key) of each existing row ``statement`` writes (none for an INSERT), or None when it
+    is not a write that ``fuse`` may join to others."""
+    shape = statement.shape
+    if shape is None or statement.server_bound:
+        return None
+    if shape.kind == "insert":
+        return set() if statement.sql.endswith(f" RETURNING {shape.key}") else None
+    if shape.kind == "update":  # params: the values set, then the key
+        return {(shape.table, statement.params[-1])}
+    if shape.kind in ("increment", "delete"):  # params: the keys
+        return {(shape.table, key) for key in statement.params}
+    return None
+
+
+def _fused(run: list[Statement]) -> list[Statement]:
+    """One statement for the writes of ``run`` (itself when it holds fewer than two)."""
+    if len(run) < 2:
+        return run
+    parts, answers, params = [], [], []
+    for index, statement in enumerate(run):
+        shape = statement.shape
+        assert shape is not None
+        if shape.kind == "insert":
+            parts.append(f"w{index} AS ({statement.sql})")
+            answers.append(f"SELECT {index}, ({shape.key})::bigint FROM w{index}")
+        else:
+            parts.append(f"w{index} AS ({statement.sql} RETURNING 1)")
+            answers.append(f"SELECT {index}, NULL::bigint FROM w{index}")
+        params += statement.params
+    sql = f"WITH {', '.join(parts)} {' UNION ALL '.join(answers)}"
+
+    def share(rows: list[tuple[Any, ...]]) -> None:
+        for index, statement in enumerate(run):
+            returned = [row for row in rows if row[0] == index]
+            statement.rowcount = len(returned)
+            statement.rows = [(row[1],) for row in returned] if statement.shape.kind == "insert" else []  # type: ignore[union-attr]
+            if statement.on_rows is not None:
+                statement.on_rows(statement.rows)
+
+    return [Statement(sql, params, share)]
 
 
 # --- many games' writes as few statements ---------------------------------------------------------------
