@@ -186,13 +186,14 @@ class Select:
     slots: tuple[tuple[int, str], ...]  #: (index in ``params``, name of the value that goes there)
     models: dict[str, tuple[type[Model], int]]  #: path ("", "user", "user__profile") -> (model, first column)
     annotations: dict[str, int]  #: annotation name -> column
+    shape: Shape | None = None  #: an UPDATE's (``compile_update``): "update_where" and its table
 
     def statement(self, using: str = "default", **values: Any) -> Statement:
         """The statement with these values in the slots of the markers they are named after."""
         params = list(self.params)
         for index, name in self.slots:
             params[index] = _prepared(values[name], using)
-        return Statement(self.sql, params)
+        return Statement(self.sql, params, shape=self.shape)
 
     def load(self, row: Sequence[Any], path: str = "", using: str = "default") -> Model | None:
         """The instance of ``path`` (the queryset's model, or a ``select_related`` path) in ``row``."""
@@ -259,7 +260,9 @@ def compile_update(
     slots = tuple((i, name) for i, p in enumerate(params) for name, m in prepared.items() if p == m)
     if set(markers) - {name for _, name in slots} or len({i for i, _ in slots}) != len(slots):
         raise ValueError("markers not found once each in the compiled update")
-    return Select(sql, params, slots, {}, {})
+    quote = connections[using].ops.quote_name
+    shape = Shape("update_where", quote(queryset.model._meta.db_table), "")
+    return Select(sql, params, slots, {}, {}, shape)
 
 
 def fetch(sql: str, params: Sequence[Any], using: str = "default") -> list[tuple[Any, ...]]:
@@ -290,7 +293,9 @@ class Shape:
     """What lets statements of many games merge into one (``batch_merged``): their kind and table, and
     for each kind what the merged statement needs (columns and their SQL types, the key column)."""
 
-    kind: str  #: "insert" (one row, RETURNING the key), "update" (by key), "increment" (by key), "delete"
+    #: "insert" (one row, RETURNING the key), "update" (by key), "increment" (by key), "delete", and
+    #: "update_where" (``compile_update``: by a filter; not merged, but fused, ``fuse``)
+    kind: str
     table: str  #: quoted
     key: str  #: the quoted primary key column
     columns: tuple[str, ...] = ()  #: quoted; for an update, the columns set
@@ -557,7 +562,7 @@ def fuse(statements: Sequence[Statement]) -> list[Statement]:
     rows: set[tuple[str, Any]] = set()
     for statement in statements:
         touched = _rows_written(statement)
-        if touched is None or touched & rows:
+        if touched is None or _overlap(touched, rows):
             fused.extend(_fused(run))
             run, rows = [], set()
         if touched is None:
@@ -569,12 +574,18 @@ def fuse(statements: Sequence[Statement]) -> list[Statement]:
     return fused
 
 
+#: The key of ``_rows_written`` for a write by a filter: any row of its table.
+_ANY_ROW = object()
+
+
 def _rows_written(statement: Statement) -> set[tuple[str, Any]] | None:
-    """The (table, key) of each existing row ``statement`` writes (none for an INSERT), or None when it
-    is not a write that ``fuse`` may join to others."""
+    """The (table, key) of each existing row ``statement`` writes (none for an INSERT; ``_ANY_ROW`` for
+    a write by a filter), or None when it is not a write that ``fuse`` may join to others."""
     shape = statement.shape
     if shape is None or statement.server_bound:
         return None
+    if shape.kind == "update_where":
+        return {(shape.table, _ANY_ROW)}
     if shape.kind == "insert":
         return set() if statement.sql.endswith(f" RETURNING {shape.key}") else None
     if shape.kind == "update":  # params: the values set, then the key
@@ -582,6 +593,15 @@ def _rows_written(statement: Statement) -> set[tuple[str, Any]] | None:
     if shape.kind in ("increment", "delete"):  # params: the keys
         return {(shape.table, key) for key in statement.params}
     return None
+
+
+def _overlap(touched: set[tuple[str, Any]], rows: set[tuple[str, Any]]) -> bool:
+    """Whether writes of ``touched`` and of ``rows`` may write the same row."""
+    if touched & rows:
+        return True
+    anywhere = {table for table, key in touched | rows if key is _ANY_ROW}
+    row_tables = {table for table, _ in rows}
+    return any(table in row_tables for table in anywhere & {table for table, _ in touched})
 
 
 def _fused(run: list[Statement]) -> list[Statement]:
@@ -655,7 +675,7 @@ def merge(queues: Sequence[Sequence[Statement]], using: str = "default") -> list
 
 def _merge_key(statement: Statement) -> Any:
     """Statements with equal keys merge: same shape and, but for deletes (any number of keys), same SQL."""
-    if statement.shape is None:
+    if statement.shape is None or statement.shape.kind == "update_where":
         return id(statement)
     return statement.shape if statement.shape.kind == "delete" else (statement.shape, statement.sql)
 

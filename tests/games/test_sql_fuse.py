@@ -7,9 +7,10 @@ from typing import Any
 
 import pytest
 from django.db import transaction
+from django.utils import timezone
 
-from apps.games import sql
-from apps.games.models import Decision, Game, Move, Seat
+from apps.games import reliability, sql
+from apps.games.models import Decision, Game, Move, Seat, SeatTenure
 from tests.conftest import requires_postgres
 from tests.factories import GameFactory
 
@@ -98,3 +99,44 @@ def test_a_write_of_no_row_answers_a_row_count_of_zero(game: Game) -> None:
     sql.batch(statements)
 
     assert [s.rowcount for s in statements] == [1, 0]
+
+
+def test_a_write_by_filter_joins_writes_of_other_tables_but_not_of_its_own(game: Game) -> None:
+    """The reliability record's UPDATE (by a filter) goes with the move's writes; another write of its
+    table could write the same row, so it starts a new statement."""
+    answered = reliability.answer_counted(game_id=game.pk, position=0, user_id=1).write
+    assert isinstance(answered, sql.Statement)
+    seat = Seat.objects.get(game=game, position=0)
+    tenure = _tenure(game, seat)
+    bump_seat = sql.increment_statement(seat, "hidden_moves")
+
+    assert len(sql.fuse([bump_seat, answered])) == 1
+    again = reliability.answer_counted(game_id=game.pk, position=1, user_id=2).write
+    assert sql.fuse([bump_seat, answered, again])[1:] == [again]
+    bump_tenure = sql.increment_statement(tenure, "answered")
+    assert sql.fuse([answered, bump_tenure]) == [answered, bump_tenure]
+
+
+@requires_postgres
+def test_a_fused_write_by_filter_answers_its_row_count(game: Game, users: list[Any], settings: Any) -> None:
+    settings.GAMES_HAND_SQL = True
+    seat = Seat.objects.get(game=game, position=0)
+    _tenure(game, seat)
+    counted = reliability.answer_counted(game_id=game.pk, position=0, user_id=users[0].pk).write
+    missed = reliability.answer_counted(game_id=game.pk, position=0, user_id=users[1].pk).write
+    assert isinstance(counted, sql.Statement) and isinstance(missed, sql.Statement)
+
+    sql.batch([sql.increment_statement(seat, "hidden_moves"), counted])
+    sql.batch([sql.increment_statement(seat, "hidden_moves"), missed])
+
+    assert (counted.rowcount, missed.rowcount) == (1, 0)
+    assert SeatTenure.objects.get(game=game, position=0, ended_at=None).answered == 1
+
+
+def _tenure(game: Game, seat: Seat) -> SeatTenure:
+    """The seat's open tenure (the game's start opens them when it commits)."""
+    tenure, _ = SeatTenure.objects.get_or_create(
+        game=game, position=seat.position, user_id=seat.user_id, ended_at=None,
+        defaults={"started_at": timezone.now()},
+    )  # fmt: skip
+    return tenure
