@@ -2,14 +2,14 @@
 
 ``estimate(game, players, length, control)`` answers from the site's own finished games with the same
 settings when there are at least ``SITE_MINIMUM`` of them, otherwise from the pace model: the table
-``estimate_table.TABLE`` that ``manage.py bench_pace`` writes (seeded bot games in simulated time,
+``estimate_table.json`` that ``manage.py bench_pace`` writes (seeded bot games in simulated time,
 every seat a person who answers after a log-normal delay with median 2 h and p90 12 h, through the
 clock's banks and standing orders). It answers in milliseconds: a dictionary look-up, or for a custom
 length the nearest named length scaled by the length's size (``baogame.rules.lengths.size``), and for
 a custom control the named control nearest to it. The estimate always says which source it is.
 
 A table that meets to play live (agreed weekly sittings, ``apps.sittings``) is estimated from the pace
-model's sittings rows (``estimate_table_sittings.TABLE``, ``bench_pace --sittings``: two one-hour
+model's sittings rows (``estimate_table_sittings.json``, ``bench_pace --sittings``: two one-hour
 sittings a week, 90 % attendance). A game has such sittings when a check that a higher app registers
 (``register_sittings_check``) says so; the new-game form and the API ask for it with ``sittings``.
 """
@@ -22,6 +22,7 @@ import statistics
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import timedelta
+from pathlib import Path
 from typing import Any
 
 from django.urls import reverse
@@ -36,9 +37,24 @@ from baogame.rules.registry import get_engine, get_lengths
 from . import lengths as game_lengths
 from .clock.controls import DEFAULT_CONTROL, NAMED_CONTROLS, Control, ControlError, control_from
 from .errors import ServiceError
-from .estimate_table import TABLE
-from .estimate_table_sittings import TABLE as SITTINGS_TABLE
 from .models import Game, stored_control
+
+#: A pace model row: (game, players, length, control) -> (median days, p90 days, mean deals, games played).
+Table = dict[tuple[str, int, str, str], tuple[float, float, float, int]]
+
+
+def read_table(path: Path) -> Table:
+    """The pace model's table in the JSON file at ``path``, as ``bench_pace --write-table`` writes it
+    (``bench.pace.table``): one row a list, in the file's ``columns``."""
+    rows = json.loads(path.read_text())["rows"]
+    return {
+        (game, players, length, control): (median, p90, deals, games)
+        for game, players, length, control, median, p90, deals, games in rows
+    }
+
+
+TABLE = read_table(Path(__file__).with_name("estimate_table.json"))
+SITTINGS_TABLE = read_table(Path(__file__).with_name("estimate_table_sittings.json"))
 
 #: Finished games with the same settings needed before the site's own record is used.
 SITE_MINIMUM = 20
@@ -253,8 +269,8 @@ def model_estimate(
     options: Mapping[str, Any] | None = None,
     sittings: bool = False,
 ) -> Estimate:
-    """The pace model's expected duration (``estimate_table.TABLE``; with ``sittings`` the sittings
-    model's, ``estimate_table_sittings.TABLE``)."""
+    """The pace model's expected duration (``TABLE``; with ``sittings`` the sittings model's,
+    ``SITTINGS_TABLE``)."""
     name = _nearest_control(control)
     table = SITTINGS_TABLE if sittings else TABLE
     if length != rule_lengths.CUSTOM:
