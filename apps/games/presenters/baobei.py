@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext
 
 from baogame.rules.baobei.cards import CARDS
-from baogame.rules.baobei.mail import card_label as card_label  # the page and the mail name cards alike
+from baogame.rules.baobei.viewtext import card_label as card_label  # the page and the mail name cards alike
 from baogame.rules.core import RuleError
 
 from .. import rulebook
