@@ -167,10 +167,10 @@ def estimate(
             return Estimate(statistics.median(days), _p90(days), SITE, len(days))
     if sittings:
         try:
-            return model_estimate(game, players, length, control, options=options, sittings=True)
+            return SITTINGS.estimate(game, players, length, control, options)
         except ValueError:  # no sittings row for these settings: the correspondence figure
             pass
-    return model_estimate(game, players, length, control, options=options)
+    return CORRESPONDENCE.estimate(game, players, length, control, options)
 
 
 def estimate_for(
@@ -260,54 +260,55 @@ def site_days(game: str, players: int, length: str, control: str) -> list[float]
     return [(end - start) / timedelta(days=1) for start, end in rows if start is not None and end is not None]
 
 
-def model_estimate(
-    game: str,
-    players: int,
-    length: str,
-    control: str | Control,
-    *,
-    options: Mapping[str, Any] | None = None,
-    sittings: bool = False,
-) -> Estimate:
-    """The pace model's expected duration (``TABLE``; with ``sittings`` the sittings model's,
-    ``SITTINGS_TABLE``)."""
-    name = _nearest_control(control)
-    table = SITTINGS_TABLE if sittings else TABLE
-    if length != rule_lengths.CUSTOM:
-        found = table.get((game, players, length, name))
+@dataclass(frozen=True)
+class PaceModel:
+    """The pace model's figures from one of its tables: the correspondence rows (every seat a person
+    answering a few times a day) or the sittings rows (a table meeting at agreed weekly sittings)."""
+
+    table: Table
+    sittings: bool = False
+
+    def estimate(
+        self, game: str, players: int, length: str, control: str | Control, options: Mapping[str, Any] | None
+    ) -> Estimate:
+        """The expected duration for these settings (``estimate``'s), from the row of the nearest
+        named control; ``ValueError`` where the table has no row for them."""
+        name = _nearest_control(control)
+        if length == rule_lengths.CUSTOM:
+            return self._custom_length(game, players, name, dict(options or {}))
+        found = self.table.get((game, players, length, name))
         if found is None:
             raise ValueError(f"no pace model row for {game}, {players} players, {length!r}, {name!r}")
         median, p90, _deals, n = found
-        return Estimate(median, p90, MODEL, n, sittings)
-    return _custom_length(game, players, name, dict(options or {}), sittings=sittings)
+        return Estimate(median, p90, MODEL, n, self.sittings)
+
+    def _custom_length(self, game: str, players: int, control: str, options: dict[str, Any]) -> Estimate:
+        """A custom length: the named length nearest in size, scaled by the sizes' ratio."""
+        lengths = get_lengths(game)
+        if lengths is None:
+            raise ValueError(f"{game} has no lengths")
+        wanted = rule_lengths.size(lengths, players=players, options=options)
+        rows = []
+        for named in lengths.named:
+            found = self.table.get((game, players, named.name, control))
+            size = rule_lengths.size(lengths, players=players, options=named.options(players))
+            if found is not None and size:
+                rows.append((size, found))
+        if not rows or not wanted:
+            raise ValueError(f"no pace model row for a custom length of {game} at {players} players")
+        size, (median, p90, _deals, n) = min(rows, key=lambda row: abs(math.log(wanted / row[0])))
+        scale = wanted / size
+        return Estimate(median * scale, p90 * scale, MODEL, n, self.sittings)
+
+
+CORRESPONDENCE = PaceModel(TABLE)
+SITTINGS = PaceModel(SITTINGS_TABLE, sittings=True)
 
 
 def model_days(game: str, players: int, length: str, control: str, *, sittings: bool = False) -> float | None:
     """The model's typical days for named settings (the bench's ``estimate_days``), None without a row."""
-    found = (SITTINGS_TABLE if sittings else TABLE).get((game, players, length, control))
+    found = (SITTINGS if sittings else CORRESPONDENCE).table.get((game, players, length, control))
     return None if found is None else found[0]
-
-
-def _custom_length(
-    game: str, players: int, control: str, options: dict[str, Any], *, sittings: bool = False
-) -> Estimate:
-    """A custom length: the named length nearest in size, scaled by the sizes' ratio."""
-    lengths = get_lengths(game)
-    if lengths is None:
-        raise ValueError(f"{game} has no lengths")
-    table = SITTINGS_TABLE if sittings else TABLE
-    wanted = rule_lengths.size(lengths, players=players, options=options)
-    rows = []
-    for named in lengths.named:
-        found = table.get((game, players, named.name, control))
-        size = rule_lengths.size(lengths, players=players, options=named.options(players))
-        if found is not None and size:
-            rows.append((size, found))
-    if not rows or not wanted:
-        raise ValueError(f"no pace model row for a custom length of {game} at {players} players")
-    size, (median, p90, _deals, n) = min(rows, key=lambda row: abs(math.log(wanted / row[0])))
-    scale = wanted / size
-    return Estimate(median * scale, p90 * scale, MODEL, n, sittings)
 
 
 def _nearest_control(control: str | Control) -> str:
