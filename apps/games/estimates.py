@@ -2,14 +2,14 @@
 
 ``estimate(game, players, length, control)`` answers from the site's own finished games with the same
 settings when there are at least ``SITE_MINIMUM`` of them, otherwise from the pace model: the table
-``estimate_table.TABLE`` that ``manage.py bench_pace`` writes (seeded bot games in simulated time,
+``estimate_table.json`` that ``manage.py bench_pace`` writes (seeded bot games in simulated time,
 every seat a person who answers after a log-normal delay with median 2 h and p90 12 h, through the
 clock's banks and standing orders). It answers in milliseconds: a dictionary look-up, or for a custom
 length the nearest named length scaled by the length's size (``baogame.rules.lengths.size``), and for
 a custom control the named control nearest to it. The estimate always says which source it is.
 
 A table that meets to play live (agreed weekly sittings, ``apps.sittings``) is estimated from the pace
-model's sittings rows (``estimate_table_sittings.TABLE``, ``bench_pace --sittings``: two one-hour
+model's sittings rows (``estimate_table_sittings.json``, ``bench_pace --sittings``: two one-hour
 sittings a week, 90 % attendance). A game has such sittings when a check that a higher app registers
 (``register_sittings_check``) says so; the new-game form and the API ask for it with ``sittings``.
 """
@@ -22,6 +22,7 @@ import statistics
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import timedelta
+from pathlib import Path
 from typing import Any
 
 from django.urls import reverse
@@ -36,9 +37,24 @@ from baogame.rules.registry import get_engine, get_lengths
 from . import lengths as game_lengths
 from .clock.controls import DEFAULT_CONTROL, NAMED_CONTROLS, Control, ControlError, control_from
 from .errors import ServiceError
-from .estimate_table import TABLE
-from .estimate_table_sittings import TABLE as SITTINGS_TABLE
 from .models import Game, stored_control
+
+#: A pace model row: (game, players, length, control) -> (median days, p90 days, mean deals, games played).
+Table = dict[tuple[str, int, str, str], tuple[float, float, float, int]]
+
+
+def read_table(path: Path) -> Table:
+    """The pace model's table in the JSON file at ``path``, as ``bench_pace --write-table`` writes it
+    (``bench.pace.table``): one row a list, in the file's ``columns``."""
+    rows = json.loads(path.read_text())["rows"]
+    return {
+        (game, players, length, control): (median, p90, deals, games)
+        for game, players, length, control, median, p90, deals, games in rows
+    }
+
+
+TABLE = read_table(Path(__file__).with_name("estimate_table.json"))
+SITTINGS_TABLE = read_table(Path(__file__).with_name("estimate_table_sittings.json"))
 
 #: Finished games with the same settings needed before the site's own record is used.
 SITE_MINIMUM = 20
@@ -151,10 +167,10 @@ def estimate(
             return Estimate(statistics.median(days), _p90(days), SITE, len(days))
     if sittings:
         try:
-            return model_estimate(game, players, length, control, options=options, sittings=True)
+            return SITTINGS.estimate(game, players, length, control, options)
         except ValueError:  # no sittings row for these settings: the correspondence figure
             pass
-    return model_estimate(game, players, length, control, options=options)
+    return CORRESPONDENCE.estimate(game, players, length, control, options)
 
 
 def estimate_for(
@@ -244,54 +260,55 @@ def site_days(game: str, players: int, length: str, control: str) -> list[float]
     return [(end - start) / timedelta(days=1) for start, end in rows if start is not None and end is not None]
 
 
-def model_estimate(
-    game: str,
-    players: int,
-    length: str,
-    control: str | Control,
-    *,
-    options: Mapping[str, Any] | None = None,
-    sittings: bool = False,
-) -> Estimate:
-    """The pace model's expected duration (``estimate_table.TABLE``; with ``sittings`` the sittings
-    model's, ``estimate_table_sittings.TABLE``)."""
-    name = _nearest_control(control)
-    table = SITTINGS_TABLE if sittings else TABLE
-    if length != rule_lengths.CUSTOM:
-        found = table.get((game, players, length, name))
+@dataclass(frozen=True)
+class PaceModel:
+    """The pace model's figures from one of its tables: the correspondence rows (every seat a person
+    answering a few times a day) or the sittings rows (a table meeting at agreed weekly sittings)."""
+
+    table: Table
+    sittings: bool = False
+
+    def estimate(
+        self, game: str, players: int, length: str, control: str | Control, options: Mapping[str, Any] | None
+    ) -> Estimate:
+        """The expected duration for these settings (``estimate``'s), from the row of the nearest
+        named control; ``ValueError`` where the table has no row for them."""
+        name = _nearest_control(control)
+        if length == rule_lengths.CUSTOM:
+            return self._custom_length(game, players, name, dict(options or {}))
+        found = self.table.get((game, players, length, name))
         if found is None:
             raise ValueError(f"no pace model row for {game}, {players} players, {length!r}, {name!r}")
         median, p90, _deals, n = found
-        return Estimate(median, p90, MODEL, n, sittings)
-    return _custom_length(game, players, name, dict(options or {}), sittings=sittings)
+        return Estimate(median, p90, MODEL, n, self.sittings)
+
+    def _custom_length(self, game: str, players: int, control: str, options: dict[str, Any]) -> Estimate:
+        """A custom length: the named length nearest in size, scaled by the sizes' ratio."""
+        lengths = get_lengths(game)
+        if lengths is None:
+            raise ValueError(f"{game} has no lengths")
+        wanted = rule_lengths.size(lengths, players=players, options=options)
+        rows = []
+        for named in lengths.named:
+            found = self.table.get((game, players, named.name, control))
+            size = rule_lengths.size(lengths, players=players, options=named.options(players))
+            if found is not None and size:
+                rows.append((size, found))
+        if not rows or not wanted:
+            raise ValueError(f"no pace model row for a custom length of {game} at {players} players")
+        size, (median, p90, _deals, n) = min(rows, key=lambda row: abs(math.log(wanted / row[0])))
+        scale = wanted / size
+        return Estimate(median * scale, p90 * scale, MODEL, n, self.sittings)
+
+
+CORRESPONDENCE = PaceModel(TABLE)
+SITTINGS = PaceModel(SITTINGS_TABLE, sittings=True)
 
 
 def model_days(game: str, players: int, length: str, control: str, *, sittings: bool = False) -> float | None:
     """The model's typical days for named settings (the bench's ``estimate_days``), None without a row."""
-    found = (SITTINGS_TABLE if sittings else TABLE).get((game, players, length, control))
+    found = (SITTINGS if sittings else CORRESPONDENCE).table.get((game, players, length, control))
     return None if found is None else found[0]
-
-
-def _custom_length(
-    game: str, players: int, control: str, options: dict[str, Any], *, sittings: bool = False
-) -> Estimate:
-    """A custom length: the named length nearest in size, scaled by the sizes' ratio."""
-    lengths = get_lengths(game)
-    if lengths is None:
-        raise ValueError(f"{game} has no lengths")
-    table = SITTINGS_TABLE if sittings else TABLE
-    wanted = rule_lengths.size(lengths, players=players, options=options)
-    rows = []
-    for named in lengths.named:
-        found = table.get((game, players, named.name, control))
-        size = rule_lengths.size(lengths, players=players, options=named.options(players))
-        if found is not None and size:
-            rows.append((size, found))
-    if not rows or not wanted:
-        raise ValueError(f"no pace model row for a custom length of {game} at {players} players")
-    size, (median, p90, _deals, n) = min(rows, key=lambda row: abs(math.log(wanted / row[0])))
-    scale = wanted / size
-    return Estimate(median * scale, p90 * scale, MODEL, n, sittings)
 
 
 def _nearest_control(control: str | Control) -> str:

@@ -231,30 +231,15 @@ def apply(
     key: str | None = None,
     by_timeout: bool = False,
     by_bot: bool = False,
+    automatic: bool = False,
+    answer_ahead: bool = True,
 ) -> Applied:
     """Steps 3-5 on the locked game: apply, log, rewrite decisions, schedule.
 
     Then, in the same transaction, seats that do not wait for plucking windows (the switch, or away on
     vacation) pass any window this move opened, so such windows close at once, and standing orders
-    answer the decisions that reached their seats (``auto_answer``).
-    """
-    applied = _apply_one(locked, seat, action, user=user, key=key, by_timeout=by_timeout, by_bot=by_bot)
-    auto_answer(locked, applied.decisions)
-    return applied
-
-
-def _apply_one(
-    locked: LockedGame,
-    seat: Seat,
-    action: dict[str, Any],
-    *,
-    user: User | None = None,
-    key: str | None = None,
-    by_timeout: bool = False,
-    by_bot: bool = False,
-    automatic: bool = False,
-) -> Applied:
-    """Apply one action on the locked game.
+    answer the decisions that reached their seats (``auto_answer``, whose own answers come with
+    ``answer_ahead=False``).
 
     ``automatic``: a pass the server makes for a seat that does not wait for plucking windows. An
     answer of a standing order is applied as the player's own (``user``, not automatic): the same
@@ -341,6 +326,8 @@ def _apply_one(
     locked.after_flush.append(recorded)
     if not locked.defer_flush:
         locked.flush()  # the move's writes in one round trip
+    if answer_ahead:
+        auto_answer(locked, decisions)
     return Applied(move, events, decisions, seat_seq)
 
 
@@ -427,7 +414,9 @@ def auto_answer(locked: LockedGame, decisions: list[dict[str, Any]]) -> int:
             return moves
         seat, action, by_order = found
         try:
-            decisions = _apply_one(locked, seat, action, user=seat.user, automatic=not by_order).decisions
+            decisions = apply(
+                locked, seat, action, user=seat.user, automatic=not by_order, answer_ahead=False
+            ).decisions
         except RuleError as exc:
             log.warning("automatic answer refused in game %s seat %s (%s)", game.pk, seat.position, exc.code)
             if not by_order:

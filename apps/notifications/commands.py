@@ -1,8 +1,8 @@
 """The play-by-email command language: one line of text <-> one wire-format action.
 
-Each game's grammar and view lines are pure Python beside its engine (``baogame/rules/<game>/mail.py``,
-BB-22, BH-20); this module picks the game's ``MailLanguage`` and adds what every game accepts: the
-action itself as a JSON object on one line. ``parse_command`` gives an action without
+Each game's grammar and view lines are pure Python beside its engine (``baogame/rules/<game>/mail.py``
+and ``viewtext.py``, BB-22, BH-20); this module picks the game's ``MailLanguage`` and adds what every
+game accepts: the action itself as a JSON object on one line. ``parse_command`` gives an action without
 ``decision_id`` (the service fills it in); ``format_command`` is its inverse, used to print the
 recipient's legal choices as examples. Engines without a grammar take ``<type> key=value …``.
 """

@@ -4,7 +4,7 @@ Everything here is built from ``game_view(game, seat)`` and from events filtered
 ``visible(event, seat)``; nothing reads ``game.state`` except through the engine's ``view`` and
 ``legal_actions`` (whose results depend only on what the seat may know, BB-20.9, BH-22). Event
 sentences name the players as the game pages' history does (``presenters.common.name_seats``); the
-view's lines are the game's own (``view_lines`` of ``baogame/rules/<game>/mail.py``, by ``commands``).
+view's lines are the game's own (``view_lines`` of ``baogame/rules/<game>/viewtext.py``, by ``commands``).
 """
 
 from __future__ import annotations

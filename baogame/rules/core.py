@@ -69,6 +69,24 @@ def is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+def start_number(start: dict[str, Any], key: str) -> int:
+    """The round or deal a ``start`` option begins at (BB-25.3, BH-25.5): an integer >= 1, 1 when
+    absent; ``invalid_options`` otherwise."""
+    number = start.get(key, 1)
+    if not is_int(number) or number < 1:
+        raise RuleError("invalid_options", f"start.{key} must be an integer >= 1")
+    return int(number)
+
+
+def start_totals(start: dict[str, Any], seats: int, what: str) -> list[int]:
+    """The running totals of a ``start`` option (BB-25.3, BH-25.5): one integer per seat, zeros when
+    absent; ``invalid_options`` saying they must be ``what`` otherwise."""
+    totals = start.get("totals", [0] * seats)
+    if not isinstance(totals, list) or len(totals) != seats or not all(is_int(t) for t in totals):
+        raise RuleError("invalid_options", f"start.totals must be {what}")
+    return list(totals)
+
+
 def seed_string(seed: str | int) -> str:
     """BB-25.9 1 / BH-25.8 1: an integer seed stands for its decimal string."""
     if isinstance(seed, bool) or not isinstance(seed, (str, int)):

@@ -276,15 +276,22 @@ ANSWER_LINES = {
     ("declare", "pledge"): _("declaration: pledge (deal %(deal)s)"),
     ("declare", "alone"): _("declaration: alone (deal %(deal)s)"),
 }
+#: The line of each kind whose line needs none of the order's values.
+FIXED_LINES = {
+    "pass_unbeatable": _("pass when I cannot beat"),
+    "pass_trick": _("pass to the end of this trick"),
+    "end_turn_when_done": _("end my turn when nothing is left to do"),
+    "skip_windows": _("don't wait for me in windows"),
+    "sitting_bot": _("if I miss a sitting, the bot plays my seat until I arrive"),
+}
 
 
-def describe_text(order: Order) -> Text:  # noqa: PLR0911 - one line per kind
+def describe_text(order: Order) -> Text:
     """The line of ``describe``, to be rendered in any language (``baogame.rules.text``)."""
     kind, params = order["kind"], order.get("params") or {}
-    if kind == "pass_unbeatable":
-        return text(_("pass when I cannot beat"))
-    if kind == "pass_trick":
-        return text(_("pass to the end of this trick"))
+    fixed = FIXED_LINES.get(str(kind))
+    if fixed is not None:
+        return text(fixed)
     if kind == "play_if_beats":
         return text(_("play %(cards)s if it beats, else ask me"), cards=" ".join(params.get("cards", [])))
     line = ANSWER_LINES.get((str(kind), str(params.get("answer"))))
@@ -297,12 +304,6 @@ def describe_text(order: Order) -> Text:  # noqa: PLR0911 - one line per kind
             answer=params.get("answer"),
             deal=order.get("bound"),
         )
-    if kind == "end_turn_when_done":
-        return text(_("end my turn when nothing is left to do"))
-    if kind == "skip_windows":
-        return text(_("don't wait for me in windows"))
-    if kind == "sitting_bot":
-        return text(_("if I miss a sitting, the bot plays my seat until I arrive"))
     return text("%(kind)s", kind=kind)  # an unknown kind: its name as it is
 
 

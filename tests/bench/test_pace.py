@@ -11,6 +11,7 @@ import random
 
 from django.core.management import call_command
 
+from apps.games.estimates import read_table
 from bench.pace import model, simulate
 from bench.pace.clockwork import make_control, named_controls
 from bench.pace.rows import games_for, p90
@@ -105,6 +106,36 @@ def test_the_command_prints_a_table_and_one_json_line_per_row(capsys):
     }
     assert keys <= rows[0].keys()
     assert rows[0]["sittings"] is False and rows[0]["game"] == "baohuang"
+
+
+def test_the_written_table_is_the_one_the_estimates_read(tmp_path, capsys):
+    path = tmp_path / "table.json"
+
+    call_command(
+        "bench_pace",
+        "--games",
+        "1",
+        "--game",
+        "baohuang",
+        "--length",
+        "one_deal",
+        "--control",
+        "daily",
+        "--write-table",
+        str(path),
+    )
+
+    row = next(json.loads(line) for line in capsys.readouterr().out.splitlines() if line.startswith("{"))
+    table = read_table(path)
+    assert list(table) == [("baohuang", 5, "one_deal", "daily")]
+    median, p90_days, deals, games = table[("baohuang", 5, "one_deal", "daily")]
+    assert (round(median, 1), round(p90_days, 1), games) == (
+        row["median_days"],
+        row["p90_days"],
+        row["games"],
+    )
+    assert round(deals, 1) == row["deals"]
+    assert "--write-table" in json.loads(path.read_text())["made_with"]
 
 
 # --- the sittings model (issue point 7) -------------------------------------------------------------------

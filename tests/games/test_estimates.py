@@ -15,7 +15,7 @@ from django.utils import timezone
 from apps.games import estimates
 from apps.games.clock.controls import NAMED_CONTROLS, control_from
 from apps.games.errors import ServiceError
-from apps.games.estimate_table import TABLE
+from apps.games.estimates import TABLE
 from apps.games.models import Game
 from bench.pace.clockwork import named_controls
 from bench.pace.rows import run_row

@@ -10,11 +10,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext
 
 from baogame.rules.baobei.cards import CARDS
-from baogame.rules.baobei.mail import card_label as card_label  # the page and the mail name cards alike
+from baogame.rules.baobei.viewtext import card_label as card_label  # the page and the mail name cards alike
 from baogame.rules.core import RuleError
 
 from .. import rulebook
-from .common import BoardInput, button, score_rows
+from .common import BoardInput, button, length_field, score_rows
 from .fields import flag_field, int_field, optional_int_field, position_field
 
 TEMPLATE = "games/boards/baobei.html"
@@ -334,11 +334,9 @@ def rules_section(decision: dict[str, Any]) -> str:
 
 #: The create form's option fields (BB-25.1): a custom length's threshold and the memory aid.
 CREATE_FIELDS: dict[str, forms.Field] = {
-    "threshold": forms.IntegerField(
-        min_value=1,
-        required=False,
-        label=gettext_lazy("Threshold"),
-        help_text=gettext_lazy(
+    "threshold": length_field(
+        gettext_lazy("Threshold"),
+        gettext_lazy(
             "Bao Bei, custom length: the game ends after the round in which a total reaches it "
             "(§2.3's default: 100 with 2 players, 80 with 3-4, 60 with 5-6)."
         ),

@@ -14,7 +14,7 @@ from baogame.rules.baohuang.text import deal_progress_text
 
 from .. import rulebook
 from ..sentences import localize
-from .common import BoardInput, button, score_rows
+from .common import BoardInput, button, length_field, score_rows
 from .fields import flag_field, int_field
 
 TEMPLATE = "games/boards/baohuang.html"
@@ -376,17 +376,13 @@ def rules_section(decision: dict[str, Any]) -> str:
 
 #: The create form's option fields (BH-25.1): a custom length's values (BH-3.2).
 CREATE_FIELDS: dict[str, forms.Field] = {
-    "target_score": forms.IntegerField(
-        min_value=1,
-        required=False,
-        label=gettext_lazy("Target score"),
-        help_text=gettext_lazy("Bao Huang, custom length: the first to this total wins (empty: 30)."),
+    "target_score": length_field(
+        gettext_lazy("Target score"),
+        gettext_lazy("Bao Huang, custom length: the first to this total wins (empty: 30)."),
     ),
-    "deal_limit": forms.IntegerField(
-        min_value=1,
-        required=False,
-        label=gettext_lazy("Deal limit"),
-        help_text=gettext_lazy(
+    "deal_limit": length_field(
+        gettext_lazy("Deal limit"),
+        gettext_lazy(
             "Bao Huang, custom length: the game ends after this many deals, the highest total "
             "winning; a shared lead plays another deal (BH-17.6). Empty: no limit."
         ),

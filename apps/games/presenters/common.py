@@ -8,8 +8,9 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib import import_module
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from django import forms
 from django.utils.html import escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext
@@ -17,6 +18,9 @@ from django.utils.translation import gettext
 from apps.games.sentences import localize
 from baogame.rules.registry import ENGINES
 from baogame.rules.text import COMMA, join
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 
 @dataclass(frozen=True)
@@ -171,3 +175,9 @@ def score_rows(view: dict[str, Any], seat: int | None, names: Sequence[str], n: 
         }
         for s in range(n)
     ]
+
+
+def length_field(label: StrOrPromise, help_text: StrOrPromise) -> forms.IntegerField:
+    """A create form field for one value of a custom length (a threshold, a target score, a deal
+    limit): a whole number from 1, or empty for what the rules set."""
+    return forms.IntegerField(min_value=1, required=False, label=label, help_text=help_text)

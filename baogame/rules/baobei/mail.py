@@ -1,32 +1,18 @@
-"""Bao Bei by mail (BB-22): the command language and the text lines of a seat's view.
+"""Bao Bei by mail (BB-22): the command language.
 
 ``parse_command`` turns a command line into a wire-format action (without ``decision_id``);
-``format_command`` is its inverse. ``view_lines`` describes what ``view(state, seat)`` shows, so it
-never says more than the seat may know (BB-20.9).
+``format_command`` is its inverse. ``MAIL`` adds the text lines of a seat's view (``viewtext``).
 """
 
 from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
-from typing import Any
 
 from ..i18n import gettext as _
 from ..i18n import gettext_noop
-from ..mail import (
-    Action,
-    CommandError,
-    MailLanguage,
-    aliases_for,
-    count,
-    number,
-    player_name,
-    seat_name,
-    totals_text,
-    words,
-)
-from .cards import CARDS
+from ..mail import Action, CommandError, MailLanguage, aliases_for, count, number, words
+from .viewtext import view_lines
 
 SUMMARY: tuple[tuple[str, str], ...] = (
     (gettext_noop("peek 2 3"), gettext_noop("setup: look at your slots 2 and 3")),
@@ -262,59 +248,13 @@ def format_command(action: Action) -> str:  # noqa: C901 - one branch per type
     return text + suffix
 
 
-# --- the seat's view --------------------------------------------------------------------------------
-
-
-def card_label(code: str | None) -> str:
-    """``Magpie (4)`` for a known card, ``face down`` otherwise (as the game page names it)."""
-    if not code or code == "?" or code not in CARDS:
-        return _("face down")
-    return _("%(card)s (%(value)s)") % {"card": _(CARDS[code]["name"]), "value": CARDS[code]["value"]}
-
-
-def _card(code: Any) -> str:
-    """A card as the page names it: ``Magpie (4)``; ``face down`` when unknown, ``—`` for an empty slot."""
-    if code is None:
-        return "—"
-    return card_label(str(code))
-
-
-def view_lines(view: dict[str, Any], seat: int | None, names: Sequence[str]) -> list[str]:
-    """Every display as this seat knows it, the discard, the pile and the decision."""
-    totals = totals_text(view.get("totals"), seat, names)
-    round_number = view.get("round")
-    lines = [_("Round %(round)s; running totals: %(totals)s.") % {"round": round_number, "totals": totals}]
-    for s in view.get("participants", range(len(view.get("displays", [])))):
-        display = view["displays"][s]
-        slots = "  ".join(f"{k}: {_card(c)}" for k, c in enumerate(display))
-        lines.append(
-            _("%(player)s (seat %(seat)s): %(slots)s")
-            % {"player": player_name(names, s, seat), "seat": s, "slots": slots or _("no cards")}
-        )
-    discard = view.get("discard") or []
-    top = _card(discard[-1]) if discard else "—"
-    lines.append(
-        _("Discard top: %(card)s; draw pile: %(count)s cards.") % {"card": top, "count": view.get("draw")}
-    )
-    drawn = [_card(c) for c in view.get("drawn") or [] if c != "?"]
-    if drawn:
-        lines.append(_("You drew: %(cards)s.") % {"cards": ", ".join(drawn)})
-    if view.get("bao_caller") is not None:
-        caller = seat_name(names, view["bao_caller"])
-        if view.get("shield_active"):
-            lines.append(_("%(player)s called BAO (Shield active).") % {"player": caller})
-        else:
-            lines.append(_("%(player)s called BAO.") % {"player": caller})
-    return lines
-
-
 MAIL = MailLanguage(
     parse=parse_command,
     format=format_command,
+    unordered={"choose_peek": "slots"},  # the two slots of a setup peek are one choice
+    view_lines=view_lines,
     summary=SUMMARY,
     notation=NOTATION,
-    view_lines=view_lines,
-    unordered={"choose_peek": "slots"},  # the two slots of a setup peek
     aliases=ALIASES,
     spoken={"zh-hans": SPOKEN_ZH},
 )

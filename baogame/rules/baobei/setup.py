@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from ..core import RuleError, is_int, seed_string, seeded_choice, seeded_shuffle
+from ..core import RuleError, is_int, seed_string, seeded_choice, seeded_shuffle, start_number, start_totals
 from .cards import CARDS, CODE_OF, DECK_SIZE, IDS_OF
 from .state import Events, State, emit, prev_seat
 
@@ -148,12 +148,8 @@ def _validate_start(n: int, start: Any, deals: list[Any]) -> None:
     a = start["active"]
     if not is_int(a) or not 0 <= a < n:
         raise _bad("start.active must be a seat")
-    r = start.get("round", 1)
-    if not is_int(r) or r < 1:
-        raise _bad("start.round must be an integer >= 1")
-    totals = start.get("totals", [0] * n)
-    if not isinstance(totals, list) or len(totals) != n or not all(is_int(t) for t in totals):
-        raise _bad("start.totals must be one integer per seat")
+    start_number(start, "round")
+    start_totals(start, n, "one integer per seat")
     c = start.get("bao_caller")
     if c is not None and (not is_int(c) or not 0 <= c < n or c == a):
         raise _bad("start.bao_caller must be null or a seat other than start.active")

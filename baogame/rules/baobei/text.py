@@ -49,6 +49,11 @@ def _pos(p: dict[str, int], actor: Any = None, own: str = "their") -> Text:
     return text(_("seat %(seat)s slot %(slot)s"), seat=p["seat"], slot=p["slot"])
 
 
+def _two(e: dict[str, Any], actor: Any, own: str = "their") -> dict[str, Text]:
+    """The two positions of a blind swap or a Macaw look, as ``first`` and ``second`` (``_pos``)."""
+    return {"first": _pos(e["positions"][0], actor, own), "second": _pos(e["positions"][1], actor, own)}
+
+
 def _cards(codes: list[str]) -> Text | str:
     return join([_card(c) for c in codes])
 
@@ -216,26 +221,15 @@ def _ability_event(t: Any, s: Any, e: dict[str, Any]) -> Text:  # noqa: C901, PL
             card=_card(e["card"]),
         )
     if t == "blind_swapped":
-        return text(
-            _("Seat %(seat)s swapped %(first)s and %(second)s blind."),
-            seat=s,
-            first=_pos(e["positions"][0], s),
-            second=_pos(e["positions"][1], s),
-        )
+        return text(_("Seat %(seat)s swapped %(first)s and %(second)s blind."), seat=s, **_two(e, s))
     if t == "macaw_looked":
         if "cards" in e:
             return text(
                 _("You looked at %(first)s and %(second)s: %(cards)s."),
-                first=_pos(e["positions"][0], s, "your"),
-                second=_pos(e["positions"][1], s, "your"),
+                **_two(e, s, "your"),
                 cards=_cards(e["cards"]),
             )
-        return text(
-            _("Seat %(seat)s looked at %(first)s and %(second)s."),
-            seat=s,
-            first=_pos(e["positions"][0], s),
-            second=_pos(e["positions"][1], s),
-        )
+        return text(_("Seat %(seat)s looked at %(first)s and %(second)s."), seat=s, **_two(e, s))
     if t == "macaw_decided":
         if e["swap"]:
             return text(_("Seat %(seat)s swapped the two cards."), seat=s)
@@ -314,12 +308,22 @@ def describe_decision(d: dict[str, Any]) -> str:
     return render(decision_text(d))
 
 
-def decision_text(d: dict[str, Any]) -> Text:  # noqa: PLR0911 - one sentence per decision kind
+#: The sentence of each decision whose sentence needs nothing from its context.
+FIXED_DECISIONS = {
+    "setup_peek": _("Choose two of your cards to look at."),
+    "macaw_decide": _("Swap the two cards you looked at, or not."),
+    "shoebill_place": _("Place your Shoebill cards."),
+    "end_turn": _("End your turn, or call BAO."),
+}
+
+
+def decision_text(d: dict[str, Any]) -> Text:
     """The sentence of ``describe_decision``, to be rendered in any language."""
     kind = d.get("kind")
     ctx = d.get("context") or {}
-    if kind == "setup_peek":
-        return text(_("Choose two of your cards to look at."))
+    fixed = FIXED_DECISIONS.get(str(kind))
+    if fixed is not None:
+        return text(fixed)
     if kind == "turn_action":
         if ctx.get("can_take"):
             bird = _bird(ctx["discard_top"])
@@ -341,10 +345,4 @@ def decision_text(d: dict[str, Any]) -> Text:  # noqa: PLR0911 - one sentence pe
             ability=_ability(ctx.get("ability")),
             bird=_bird(ctx["card"]),
         )
-    if kind == "macaw_decide":
-        return text(_("Swap the two cards you looked at, or not."))
-    if kind == "shoebill_place":
-        return text(_("Place your Shoebill cards."))
-    if kind == "end_turn":
-        return text(_("End your turn, or call BAO."))
     return text(_("Make your choice."))

@@ -1,62 +1,51 @@
-"""The wire format of actions (BH-19, BH-20) as small frozen dataclasses, and its shape check."""
+"""The wire format of actions (BH-19, BH-20) as small frozen dataclasses and, for those that carry
+nothing but their type, the members of one enum; and its shape check."""
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, cast
+from enum import Enum
+from typing import Any
 
 from baogame.rules.core import RuleError
 
 
+class Plain(Enum):
+    """The actions that carry nothing but their type: one member each (BH-20.2 to BH-20.4, BH-20.6,
+    BH-20.8)."""
+
+    KEEP_EMPEROR = "keep_emperor"
+    PASS_EMPEROR = "pass_emperor"
+    DECLARE_ALONE = "declare_alone"
+    NO_DECLARATION = "no_declaration"
+    PASS = "pass"
+
+    @property
+    def type(self) -> str:
+        """The action's wire type, as the other actions name it."""
+        return str(self.value)
+
+
 @dataclass(frozen=True)
 class GiveTribute:
-    """BH-20.1."""
+    """BH-20.1: the cards given as tribute."""
 
     cards: tuple[str, ...]
     type = "give_tribute"
 
 
 @dataclass(frozen=True)
-class KeepEmperor:
-    """BH-20.2."""
-
-    type = "keep_emperor"
-
-
-@dataclass(frozen=True)
-class PassEmperor:
-    """BH-20.3."""
-
-    type = "pass_emperor"
-
-
-@dataclass(frozen=True)
-class DeclareAlone:
-    """BH-20.4."""
-
-    type = "declare_alone"
-
-
-@dataclass(frozen=True)
 class Pledge:
-    """BH-20.5."""
+    """BH-20.5: for or against the emperor."""
 
     side: str
     type = "pledge"
 
 
 @dataclass(frozen=True)
-class NoDeclaration:
-    """BH-20.6."""
-
-    type = "no_declaration"
-
-
-@dataclass(frozen=True)
 class Play:
-    """BH-20.7."""
+    """BH-20.7: the cards played, and whether the player asks the others not to beat them."""
 
     cards: tuple[str, ...]
     no_beat_request: bool = False
@@ -64,47 +53,19 @@ class Play:
 
 
 @dataclass(frozen=True)
-class Pass:
-    """BH-20.8."""
-
-    type = "pass"
-
-
-@dataclass(frozen=True)
 class GuessPartner:
-    """BH-20.9."""
+    """BH-20.9: the seat guessed to be the emperor's partner."""
 
     seat: int
     type = "guess_partner"
 
 
-Action = (
-    GiveTribute
-    | KeepEmperor
-    | PassEmperor
-    | DeclareAlone
-    | Pledge
-    | NoDeclaration
-    | Play
-    | Pass
-    | GuessPartner
-)
-
-#: BH-20: every action type, in the order of the rules.
-ACTIONS: tuple[type[Action], ...] = (
-    GiveTribute,
-    KeepEmperor,
-    PassEmperor,
-    DeclareAlone,
-    Pledge,
-    NoDeclaration,
-    Play,
-    Pass,
-    GuessPartner,
-)
+Action = Plain | GiveTribute | Pledge | Play | GuessPartner
 
 
-def _wire_fields(action: type[Action]) -> tuple[frozenset[str], frozenset[str]]:
+def _wire_fields(
+    action: type[GiveTribute | Pledge | Play | GuessPartner],
+) -> tuple[frozenset[str], frozenset[str]]:
     """(required fields, optional fields) of a type on the wire: its dataclass fields, those with a
     default optional."""
     found = dataclasses.fields(action)
@@ -115,7 +76,13 @@ def _wire_fields(action: type[Action]) -> tuple[frozenset[str], frozenset[str]]:
 
 
 #: BH-20: each type with (required fields, optional fields).
-FIELDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {a.type: _wire_fields(a) for a in ACTIONS}
+FIELDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
+    **{a.type: (frozenset(), frozenset()) for a in Plain},
+    **{a.type: _wire_fields(a) for a in (GiveTribute, Pledge, Play, GuessPartner)},
+}
+
+#: The plain actions by wire type.
+PLAIN: dict[str, Plain] = {a.type: a for a in Plain}
 
 #: BH-19.3 step 3: the phase in which each type is accepted.
 PHASES: dict[str, tuple[str, ...]] = {
@@ -128,11 +95,6 @@ PHASES: dict[str, tuple[str, ...]] = {
     "play": ("play",),
     "pass": ("play",),
     "guess_partner": ("declare", "play"),
-}
-
-#: The types with no fields: one instance each serves every such action.
-_SINGLETONS: dict[str, Action] = {
-    a.type: cast("Callable[[], Action]", a)() for a in ACTIONS if not dataclasses.fields(a)
 }
 
 
@@ -162,8 +124,8 @@ def from_wire(wire: Any) -> tuple[Action, bool]:
     extra = keys - required - optional
     if extra:
         raise RuleError("malformed_action", f"{kind} takes no field {sorted(extra)[0]!r}")
-    if kind in _SINGLETONS:
-        return _SINGLETONS[kind], timeout
+    if kind in PLAIN:
+        return PLAIN[kind], timeout
     if kind == "give_tribute":
         return GiveTribute(_card_list(wire["cards"])), timeout
     if kind == "play":

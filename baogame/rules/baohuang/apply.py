@@ -8,19 +8,7 @@ from baogame.rules.core import RuleError
 
 from . import play as play_mod
 from . import roles, tribute
-from .actions import (
-    PHASES,
-    DeclareAlone,
-    GiveTribute,
-    GuessPartner,
-    KeepEmperor,
-    NoDeclaration,
-    Pass,
-    PassEmperor,
-    Play,
-    Pledge,
-    from_wire,
-)
+from .actions import PHASES, GiveTribute, GuessPartner, Plain, Play, Pledge, from_wire
 from .cards import to_counts
 from .combos import beats, is_combination
 from .state import SEATS, State, copy_state
@@ -69,7 +57,7 @@ def validate(state: State, seat: int, wire: Any) -> tuple[Any, bool]:
     check_ownership(state, seat, action.type)
     if isinstance(action, GiveTribute):
         _check_tribute(state, seat, action)
-    elif isinstance(action, DeclareAlone):
+    elif action is Plain.DECLARE_ALONE:
         if seat != state["emperor"]:
             raise RuleError("not_emperor", "only the emperor can declare alone")
         if not state["alone"]:
@@ -82,7 +70,7 @@ def validate(state: State, seat: int, wire: Any) -> tuple[Any, bool]:
             raise RuleError("pledge_side_mismatch", f"you cannot pledge {action.side}")
     elif isinstance(action, Play):
         return (action, to_counts_checked_play(state, seat, action)), timeout
-    elif isinstance(action, Pass) and state["top"] is None:
+    elif action is Plain.PASS and state["top"] is None:
         raise RuleError("cannot_pass_lead", "you lead this trick and must play")
     return action, timeout
 
@@ -125,22 +113,22 @@ def apply_action(state: State, seat: int, wire: Any) -> tuple[State, list[Event]
     if isinstance(parsed, tuple):
         action, cards = parsed
         play_mod.play(s, seat, cards, action.no_beat_request, timeout, events)
-    elif isinstance(parsed, Pass):
+    elif parsed is Plain.PASS:
         play_mod.pass_turn(s, seat, timeout, events)
     elif isinstance(parsed, GuessPartner):
         s["guesses"][seat] = parsed.seat
         events.append({"type": "guess", "visible_to": "all", "seat": seat, "target": parsed.seat})
     elif isinstance(parsed, GiveTribute):
         tribute.give(s, seat, list(parsed.cards), timeout, events)
-    elif isinstance(parsed, KeepEmperor):
+    elif parsed is Plain.KEEP_EMPEROR:
         roles.keep_emperor(s, seat, timeout, events)
-    elif isinstance(parsed, PassEmperor):
+    elif parsed is Plain.PASS_EMPEROR:
         roles.pass_emperor(s, seat, timeout, events)
-    elif isinstance(parsed, DeclareAlone):
+    elif parsed is Plain.DECLARE_ALONE:
         roles.declare(s, seat, "alone", timeout, events)
     elif isinstance(parsed, Pledge):
         roles.declare(s, seat, parsed.side, timeout, events)
-    elif isinstance(parsed, NoDeclaration):
+    elif parsed is Plain.NO_DECLARATION:
         roles.declare(s, seat, "none", timeout, events)
     if timeout:
         for event in events:

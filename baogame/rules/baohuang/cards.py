@@ -6,10 +6,13 @@ so that card multisets are cheap to compare, copy and store as JSON.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from typing import TypeVar
 
 from baogame.rules.core import RuleError
 from baogame.rules.text import gettext_noop as _
+
+T = TypeVar("T")
 
 #: BH-2.3: the 14 card codes in canonical pack order (ascending strength, unmarked before marked).
 CODES: tuple[str, ...] = ("6", "7", "8", "9", "10", "J", "Q", "K", "A", "2", "BJ", "BJ*", "RJ", "RJ*")
@@ -74,13 +77,19 @@ def to_counts(cards: Iterable[str]) -> list[int]:
     return counts
 
 
+def expand(counts: list[int], by_index: Sequence[T]) -> list[T]:
+    """A count vector read out: each card's ``by_index`` entry (its code, its strength) as many times
+    as the vector counts it, in the order of ``CODES``."""
+    out: list[T] = []
+    for value, n in zip(by_index, counts, strict=True):
+        if n:
+            out += [value] * n
+    return out
+
+
 def to_list(counts: list[int]) -> list[str]:
     """Card codes from a count vector, sorted as BH-19.2 requires (ascending, unmarked first)."""
-    out: list[str] = []
-    for i, n in enumerate(counts):
-        if n:
-            out.extend([CODES[i]] * n)
-    return out
+    return expand(counts, CODES)
 
 
 def sort_cards(cards: Iterable[str]) -> list[str]:

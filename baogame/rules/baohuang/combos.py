@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .cards import BJ, BJM, RJ, RJM, STRENGTHS
+from .cards import BJ, BJM, RJ, RJM, STRENGTHS, expand
 
 
 def is_combination(cards: list[int]) -> bool:
@@ -16,11 +16,7 @@ def is_combination(cards: list[int]) -> bool:
 
 def strengths(cards: list[int]) -> list[int]:
     """The strengths of a multiset in ascending order (BH-11.1 (b))."""
-    out: list[int] = []
-    for i, n in enumerate(cards):
-        if n:
-            out.extend([STRENGTHS[i]] * n)
-    return out
+    return expand(cards, STRENGTHS)
 
 
 def beats(new: list[int], top: list[int]) -> bool:

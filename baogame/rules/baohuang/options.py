@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from baogame.rules.core import RuleError, is_int
+from baogame.rules.core import RuleError, is_int, start_number, start_totals
 
 from .cards import COPY_COUNTS, INDEX, N_CODES, sort_cards
 from .state import SEATS
@@ -45,15 +45,11 @@ def check_start(start: Any) -> tuple[int, list[int], dict[str, Any] | None]:
     """BH-25.5: (first deal, totals, previous deal's roles and result)."""
     if not isinstance(start, dict) or not set(start) <= {"deal", "totals", "previous"}:
         raise _bad("start takes only the keys deal, totals and previous")
-    deal = start.get("deal", 1)
-    if not is_int(deal) or deal < 1:
-        raise _bad("start.deal must be an integer >= 1")
-    totals = start.get("totals", [0] * SEATS)
-    if not isinstance(totals, list) or len(totals) != SEATS or not all(is_int(t) for t in totals):
-        raise _bad("start.totals must be five integers")
+    deal = start_number(start, "deal")
+    totals = start_totals(start, SEATS, "five integers")
     prev = start.get("previous")
     if prev is None:
-        return deal, list(totals), None
+        return deal, totals, None
     if deal < 2:
         raise _bad("start.previous needs start.deal >= 2")
     if (
@@ -69,7 +65,7 @@ def check_start(start: Any) -> tuple[int, list[int], dict[str, Any] | None]:
         raise _bad("start.previous.partner must be another seat or null")
     if result not in ("won", "lost", "draw") or not isinstance(result, str):
         raise _bad("start.previous.result must be won, lost or draw")
-    return deal, list(totals), {"emperor": emperor, "partner": partner, "result": result}
+    return deal, totals, {"emperor": emperor, "partner": partner, "result": result}
 
 
 def check_options(

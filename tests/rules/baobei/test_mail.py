@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from baogame.rules.baobei import mail
+from baogame.rules.baobei import mail, viewtext
 from baogame.rules.mail import CommandError
 from baogame.rules.registry import get_engine
 from tests.rules.mail_round_trip import action_types_round_tripped
@@ -121,11 +121,11 @@ def test_view_lines_show_the_seats_own_view_and_name_the_others_bb_20_9() -> Non
     state = eng.setup(3, eng.default_options(3), "view-lines-seed")
     view = eng.view(state, 1)
 
-    lines = mail.view_lines(view, 1, ["ann", "bob", "cy"])
+    lines = viewtext.view_lines(view, 1, ["ann", "bob", "cy"])
 
     assert lines[0] == f"Round {view['round']}; running totals: ann 0, You 0, cy 0."
     assert lines[1].startswith("ann (seat 0): 0: face down")
     assert lines[2].startswith("You (seat 1): ")
     assert lines[3].startswith("cy (seat 2): ")
     top = view["discard"][-1]
-    assert f"Discard top: {mail.card_label(top)}; draw pile: {view['draw']} cards." in lines
+    assert f"Discard top: {viewtext.card_label(top)}; draw pile: {view['draw']} cards." in lines

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from baogame.rules.baohuang import mail
+from baogame.rules.baohuang import viewtext
 from baogame.rules.baohuang.engine import ENGINE
 from baogame.rules.baohuang.text import deal_progress
 from baogame.rules.core import RuleError
@@ -113,5 +113,5 @@ def test_deal_progress_in_words_bh_17_6():
         "Deal 4 (extra: the lead was shared after 3)"
     )
     state = a_game(order_hands(*WON), deal_limit=3)
-    lines = mail.view_lines(ENGINE.view(state, 1), 1, ["a", "b", "c", "d", "e"])
+    lines = viewtext.view_lines(ENGINE.view(state, 1), 1, ["a", "b", "c", "d", "e"])
     assert lines[0].startswith("Deal 1 of 3; totals:")

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from baogame.rules.baohuang import mail
+from baogame.rules.baohuang import mail, viewtext
 from baogame.rules.mail import CommandError
 from baogame.rules.registry import get_engine
 from tests.rules.mail_round_trip import action_types_round_tripped
@@ -57,7 +57,7 @@ def test_view_lines_show_the_own_hand_and_only_counts_of_the_others_bh_22() -> N
     view = eng.view(state, 2)
     names = ["ann", "bob", "cy", "di", "ed"]
 
-    lines = mail.view_lines(view, 2, names)
+    lines = viewtext.view_lines(view, 2, names)
 
     assert lines[0] == f"Deal {view['deal']}; totals: ann 0, bob 0, You 0, di 0, ed 0."
     assert f"Your hand ({len(view['hand'])}): {' '.join(view['hand'])}" in lines
