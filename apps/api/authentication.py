@@ -64,7 +64,7 @@ def _game_by_token_select(vendor: str) -> sql.Select:
 
 def read_with_token(request: Request, *, game_id: int) -> list[store.GameRow | None] | None:
     """The token of a ``Bearer`` request and the game row with that token's user's seat, in one round
-    trip (two statements in one pipeline on PostgreSQL), for a read that needs nothing else
+    trip (one statement), for a read that needs nothing else
     (``/legal``). The token is kept on the request for ``ApiTokenAuthentication``, which still decides
     whether the request is let in; the game's answer (``[row]``, ``[None]``: no such game) is for the
     view, only once it is. None (nothing read) without a well-formed token header or the hand path."""
@@ -72,11 +72,20 @@ def read_with_token(request: Request, *, game_id: int) -> list[store.GameRow | N
     if digest is None or not sql.hand_sql():
         return None
     token_select, game_select = _token_select(connection.vendor), _game_by_token_select(connection.vendor)
-    token_read = sql.Statement(token_select.sql, [digest])
     game_read = game_select.statement(game_id=game_id, overdue_at=timezone.now(), digest=digest)
-    sql.batch([token_read, game_read])
-    setattr(request._request, _TOKEN_READ, (digest, _token_loaded(token_select, token_read.rows)))
-    return [store.game_row_loaded(game_select, game_read.rows)]
+    both = sql.Statement(_token_and_game_sql(connection.vendor), [digest, *game_read.params])
+    sql.batch([both])
+    [row] = both.rows
+    token_row, game_row = row[: token_select.columns], row[token_select.columns :]
+    token = _token_loaded(token_select, [token_row] if token_select.found(token_row) else [])
+    setattr(request._request, _TOKEN_READ, (digest, token))
+    return [store.game_row_loaded(game_select, [game_row] if game_select.found(game_row) else [])]
+
+
+@cache
+def _token_and_game_sql(vendor: str) -> str:
+    """The token's SELECT and the game's, answered in one row (``sql.alongside``)."""
+    return sql.alongside(_token_select(vendor), _game_by_token_select(vendor))
 
 
 def _bearer_digest(request: Request) -> str | None:

@@ -187,6 +187,7 @@ class Select:
     models: dict[str, tuple[type[Model], int]]  #: path ("", "user", "user__profile") -> (model, first column)
     annotations: dict[str, int]  #: annotation name -> column
     shape: Shape | None = None  #: an UPDATE's (``compile_update``): "update_where" and its table
+    columns: int = 0  #: how many columns a row has (``compile_select``)
 
     def statement(self, using: str = "default", **values: Any) -> Statement:
         """The statement with these values in the slots of the markers they are named after."""
@@ -199,6 +200,12 @@ class Select:
         """The instance of ``path`` (the queryset's model, or a ``select_related`` path) in ``row``."""
         model, start = self.models[path]
         return load(model, row, start, using)
+
+    def found(self, row: Sequence[Any], using: str = "default") -> bool:
+        """Whether ``row`` holds a row of the queryset's model (its primary key is not NULL: a row of
+        ``alongside``'s SELECT may hold none)."""
+        model, start = self.models[""]
+        return row[start + _fields(model, using)[2]] is not None
 
     def value(self, row: Sequence[Any], annotation: str) -> Any:
         """The value of an annotation in ``row`` (as the database returns it: no converters)."""
@@ -242,7 +249,20 @@ def compile_select(queryset: QuerySet[Any], using: str = "default", **markers: A
 
     if compiler.klass_info is not None and not queryset.query.values_select:  # values(): no instances
         walk(compiler.klass_info, "")
-    return Select(sql, params, slots, models, dict(compiler.annotation_col_map or {}))
+    return Select(
+        sql, params, slots, models, dict(compiler.annotation_col_map or {}), None, len(compiler.select)
+    )
+
+
+def alongside(first: Select, second: Select) -> str:
+    """One SELECT that answers ``first`` and ``second`` (each of at most one row) in one row: the
+    columns of ``first``'s row, then ``second``'s, each all NULL where its SELECT found none. Its
+    parameters are ``first``'s, then ``second``'s. For two reads that would otherwise be two statements
+    of a round trip (``Select.found`` tells whether each part holds a row)."""
+    return (
+        f"SELECT a.*, b.* FROM (SELECT 1) AS one LEFT JOIN ({first.sql}) AS a ON 1 = 1 "
+        f"LEFT JOIN ({second.sql}) AS b ON 1 = 1"
+    )
 
 
 def compile_update(
