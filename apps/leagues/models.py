@@ -8,6 +8,7 @@ from django.conf import settings
 from django.db import models
 from django.urls import reverse
 
+from apps.accounts.abstract import Timestamped
 from apps.games.clock.controls import DEFAULT_CONTROL, NAMED_CONTROLS
 from baogame.rules import registry
 
@@ -20,7 +21,7 @@ def new_season_seed() -> str:
     return secrets.token_hex(8)
 
 
-class League(models.Model):
+class League(Timestamped):
     """A league of one game, run by organisers, with a preset for the games it creates."""
 
     name = models.CharField(max_length=100)
@@ -69,7 +70,6 @@ class League(models.Model):
         default="spread",
         choices=[("spread", "Spread the opponents"), ("swiss", "Swiss"), ("round_robin", "Round robin")],
     )
-    created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["name"]
@@ -126,7 +126,7 @@ class Season(models.Model):
         return f"{self.league} season {self.number}"
 
 
-class Membership(models.Model):
+class Membership(Timestamped):
     """A user in a league: pending (asked to join), active, or withdrawn."""
 
     class Status(models.TextChoices):
@@ -139,7 +139,6 @@ class Membership(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="league_memberships"
     )
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.PENDING)
-    created_at = models.DateTimeField(auto_now_add=True)
     joined_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
@@ -222,7 +221,7 @@ class Standing(models.Model):
         return self.mu - 3 * self.sigma
 
 
-class RatingHistory(models.Model):
+class RatingHistory(Timestamped):
     """A player's rating after one counted game."""
 
     season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="rating_history")
@@ -230,7 +229,6 @@ class RatingHistory(models.Model):
     game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="+")
     mu = models.FloatField()
     sigma = models.FloatField()
-    created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["season", "created_at", "pk"]
@@ -243,7 +241,7 @@ class RatingHistory(models.Model):
         return self.mu - 3 * self.sigma
 
 
-class AuditLog(models.Model):
+class AuditLog(Timestamped):
     """Every organiser action, shown on the league page."""
 
     league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="audit_log")
@@ -252,7 +250,6 @@ class AuditLog(models.Model):
     game = models.ForeignKey("games.Game", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     detail = models.JSONField(default=dict, blank=True)
     reason = models.TextField(blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["-created_at", "-pk"]
@@ -274,7 +271,7 @@ class AuditLog(models.Model):
         return ""
 
 
-class SubstituteOffer(models.Model):
+class SubstituteOffer(Timestamped):
     """An organiser's offer of a seat in a league game to a member, who must accept it.
 
     Until the member accepts, the seat is played as before (by its player, or by the bot if it was
@@ -306,7 +303,6 @@ class SubstituteOffer(models.Model):
     )
     reason = models.TextField(blank=True)
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.PENDING)
-    created_at = models.DateTimeField(auto_now_add=True)
     answered_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
