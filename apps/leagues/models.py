@@ -12,6 +12,8 @@ from apps.accounts.abstract import Timestamped
 from apps.games.clock.controls import DEFAULT_CONTROL, NAMED_CONTROLS
 from baogame.rules import registry
 
+from . import ratings
+
 
 def new_invite_token() -> str:
     return secrets.token_urlsafe(16)
@@ -193,7 +195,22 @@ class Fixture(models.Model):
         return f"{self.round} table {self.table}"
 
 
-class Standing(models.Model):
+class Rated(models.Model):
+    """A row holding a player's openskill rating, ``mu`` and ``sigma`` (each table has its own defaults)."""
+
+    mu: float
+    sigma: float
+
+    class Meta:
+        abstract = True
+
+    @property
+    def rating(self) -> float:
+        """The displayed rating: openskill's ordinal, mu - 3 sigma (``ratings.ordinal``)."""
+        return ratings.ordinal(self.mu, self.sigma)
+
+
+class Standing(Rated):
     """A player's line in a season's table, with their openskill (Plackett-Luce) rating."""
 
     season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="standings")
@@ -215,13 +232,8 @@ class Standing(models.Model):
     def __str__(self) -> str:
         return f"{self.user} in {self.season}: {self.points}"
 
-    @property
-    def rating(self) -> float:
-        """The displayed rating: openskill's ordinal, mu - 3 sigma."""
-        return self.mu - 3 * self.sigma
 
-
-class RatingHistory(Timestamped):
+class RatingHistory(Rated, Timestamped):
     """A player's rating after one counted game."""
 
     season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="rating_history")
@@ -235,10 +247,6 @@ class RatingHistory(Timestamped):
 
     def __str__(self) -> str:
         return f"{self.user} {self.mu:.1f}±{self.sigma:.1f}"
-
-    @property
-    def rating(self) -> float:
-        return self.mu - 3 * self.sigma
 
 
 class AuditLog(Timestamped):
