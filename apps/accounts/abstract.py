@@ -7,7 +7,7 @@ from django.db import models
 
 
 class Timestamped(models.Model):
-    """A row that records when it was made: ``created_at``, set once by the database save."""
+    """A row that records when it was made: ``created_at``, set when it is first saved."""
 
     created_at = models.DateTimeField(auto_now_add=True)
 
