@@ -18,7 +18,7 @@ from apps.notifications import preferences as notification_preferences
 from apps.notifications import selectors as notification_selectors
 
 from . import selectors, services
-from .inputs import JsonInput
+from .inputs import JsonInput, parsed
 
 
 class MeApi(APIView):
@@ -53,11 +53,10 @@ class MeApi(APIView):
 
     @extend_schema(operation_id="me_update", request=InputSerializer, responses=OutputSerializer)
     def patch(self, request: AuthenticatedRequest) -> Response:
-        data = self.InputSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
+        values = parsed(self.InputSerializer, request.data)
         profile, _ = Profile.objects.get_or_create(user=request.user)
         form = ProfileForm(
-            {"display_name": profile.display_name, "time_zone": profile.time_zone, **data.validated_data},
+            {"display_name": profile.display_name, "time_zone": profile.time_zone, **values},
             instance=profile,
         )
         if not form.is_valid():
@@ -108,9 +107,8 @@ class TokenListApi(APIView):
         operation_id="tokens_create", request=TokenNameSerializer, responses={201: NewTokenSerializer}
     )
     def post(self, request: AuthenticatedRequest) -> Response:
-        data = TokenNameSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        token, raw = services.token_create(user=request.user, name=data.validated_data["name"])
+        values = parsed(TokenNameSerializer, request.data)
+        token, raw = services.token_create(user=request.user, name=values["name"])
         return Response(NewTokenSerializer(_token_body(token, raw)).data, status=status.HTTP_201_CREATED)
 
 
@@ -151,9 +149,8 @@ class BotAccountListApi(APIView):
 
     @extend_schema(operation_id="bots_create", request=InputSerializer, responses={201: OutputSerializer})
     def post(self, request: AuthenticatedRequest) -> Response:
-        data = self.InputSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        bot = services.bot_account_create(owner=request.user, **data.validated_data)
+        values = parsed(self.InputSerializer, request.data)
+        bot = services.bot_account_create(owner=request.user, **values)
         bot = selectors.bot_account_list(owner=request.user).get(pk=bot.pk)
         return Response(self.OutputSerializer(self._body(bot)).data, status=status.HTTP_201_CREATED)
 
@@ -165,11 +162,8 @@ class BotTokenCreateApi(APIView):
         operation_id="bots_token_create", request=TokenNameSerializer, responses={201: NewTokenSerializer}
     )
     def post(self, request: AuthenticatedRequest, bot_id: int) -> Response:
-        data = TokenNameSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        token, raw = services.bot_token_create(
-            owner=request.user, bot_id=bot_id, name=data.validated_data["name"]
-        )
+        values = parsed(TokenNameSerializer, request.data)
+        token, raw = services.bot_token_create(owner=request.user, bot_id=bot_id, name=values["name"])
         return Response(NewTokenSerializer(_token_body(token, raw)).data, status=status.HTTP_201_CREATED)
 
 
@@ -233,9 +227,7 @@ class NotificationPreferencesApi(APIView):
         operation_id="notification_preferences_update", request=InputSerializer, responses=OutputSerializer
     )
     def patch(self, request: AuthenticatedRequest) -> Response:
-        data = self.InputSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        values = dict(data.validated_data)
+        values = parsed(self.InputSerializer, request.data)
         if ("category" in values) != ("mode" in values):
             raise ServiceError("invalid", "category and mode go together")
         if "channel" in values and "category" not in values:

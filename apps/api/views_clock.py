@@ -26,7 +26,7 @@ from apps.games.errors import ServiceError
 from apps.games.models import Seat
 
 from . import selectors
-from .inputs import JsonInput
+from .inputs import JsonInput, parsed
 
 
 class VacationSerializer(serializers.Serializer):
@@ -75,14 +75,11 @@ class VacationApi(APIView):
     @extend_schema(operation_id="vacation_start", request=VacationStartInput, responses=VacationSerializer)
     def post(self, request: AuthenticatedRequest) -> Response:
         # a body that is not an object (null, a list) is refused
-        given = VacationStartInput(data=request.data)
-        given.is_valid(raise_exception=True)
+        given = parsed(VacationStartInput, request.data)
         Profile.objects.get_or_create(user=request.user)
         with transaction.atomic():
             profile = clock.vacation_start(user=request.user)
-            profile = vacation.planned_return_set(
-                profile=profile, returns_on=given.validated_data.get("returns_on")
-            )
+            profile = vacation.planned_return_set(profile=profile, returns_on=given.get("returns_on"))
         return Response(VacationSerializer(_vacation_body(profile)).data)
 
     @extend_schema(operation_id="vacation_end", request=None, responses={204: None})
@@ -129,10 +126,9 @@ class MySeatApi(APIView):
     @extend_schema(operation_id="games_my_seat_update", request=InputSerializer, responses=MySeatSerializer)
     def patch(self, request: AuthenticatedRequest, game_id: int) -> Response:
         _my_seat(request, game_id)
-        data = self.InputSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
+        values = parsed(self.InputSerializer, request.data)
         seat = game_lifecycle.seat_set_skip_pluck_windows(
-            game_id=game_id, user=request.user, value=data.validated_data["skip_pluck_windows"]
+            game_id=game_id, user=request.user, value=values["skip_pluck_windows"]
         )
         seat.refresh_from_db()
         return Response(MySeatSerializer(seat).data)

@@ -14,7 +14,7 @@ from apps.games import estimates
 from apps.games.clock.controls import CONTROL_NAMES, DEFAULT_CONTROL
 from apps.games.models import Game
 
-from .inputs import QueryInput, length_field
+from .inputs import QueryInput, length_field, parsed
 
 
 class EstimateSerializer(serializers.Serializer):
@@ -63,10 +63,10 @@ class EstimateApi(APIView):
         operation_id="estimate_retrieve", parameters=[FilterSerializer], responses=EstimateSerializer
     )
     def get(self, request: Request) -> Response:
-        query = self.FilterSerializer(data=request.query_params)
-        query.is_valid(raise_exception=True)
-        d = query.validated_data
-        length_values = {k: d[k] for k in ("target_score", "deal_limit", "threshold") if k in d}
+        d = parsed(self.FilterSerializer, request.query_params)
+        length_values: dict[str, Any] = {
+            k: d[k] for k in ("target_score", "deal_limit", "threshold") if k in d
+        }
         found = estimates.estimate_for(
             engine=d["game"],
             players=d["players"],

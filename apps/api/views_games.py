@@ -25,7 +25,7 @@ from baogame.rules.registry import get_engine
 
 from . import selectors
 from .authentication import read_with_token
-from .inputs import JsonInput, QueryInput, length_field
+from .inputs import JsonInput, QueryInput, length_field, parsed
 from .lean import LeanApiView
 from .serializers import (
     ClockSerializer,
@@ -98,9 +98,8 @@ class GameWatchApi(APIView):
 
     @extend_schema(operation_id="games_watch", parameters=[FilterSerializer], responses=PageSerializer)
     def get(self, request: Request) -> Response:
-        filters = self.FilterSerializer(data=request.query_params)
-        filters.is_valid(raise_exception=True)
-        wanted, page = filters.validated_data["status"], filters.validated_data["page"]
+        filters = parsed(self.FilterSerializer, request.query_params)
+        wanted, page = filters["status"], filters["page"]
         listed = game_selectors.game_list_watchable(status=wanted)
         count = listed.count()
         start = (page - 1) * self.PAGE_SIZE
@@ -185,12 +184,9 @@ class GameListApi(APIView):
         operation_id="games_list", parameters=[FilterSerializer], responses=GameSummarySerializer(many=True)
     )
     def get(self, request: AuthenticatedRequest) -> Response:
-        filters = self.FilterSerializer(data=request.query_params)
-        filters.is_valid(raise_exception=True)
+        filters = parsed(self.FilterSerializer, request.query_params)
         select = (
-            game_selectors.game_list_awaiting
-            if filters.validated_data["waiting"]
-            else (game_selectors.game_list_for_user)
+            game_selectors.game_list_awaiting if filters["waiting"] else game_selectors.game_list_for_user
         )
         games = select(user=request.user).prefetch_related("seats__user__profile")[:200]
         data = []
@@ -201,9 +197,7 @@ class GameListApi(APIView):
 
     @extend_schema(operation_id="games_create", request=InputSerializer, responses={201: CreatedSerializer})
     def post(self, request: AuthenticatedRequest) -> Response:
-        data = self.InputSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        d = data.validated_data  # named as game_create's arguments (the fields' sources)
+        d = parsed(self.InputSerializer, request.data)  # named as game_create's arguments (their sources)
         game_lifecycle.refuse_stacking_options(d["options"])
         game = game_lifecycle.game_create(creator=request.user, **d)
         my_seat = 0 if d["creator_seat"] else None
@@ -228,12 +222,11 @@ class GameJoinApi(APIView):
 
     @extend_schema(operation_id="games_join", request=InputSerializer, responses=GameSummarySerializer)
     def post(self, request: AuthenticatedRequest) -> Response:
-        data = self.InputSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
+        values = parsed(self.InputSerializer, request.data)
         game = invitations.invitation_accept(
-            token=data.validated_data["invite_token"],
+            token=values["invite_token"],
             user=request.user,
-            position=data.validated_data["position"],
+            position=values["position"],
         )
         game = selectors.game_get(game_id=game.pk, user=request.user)
         return Response(
@@ -317,11 +310,10 @@ class GameHistoryApi(APIView):
 
     @extend_schema(operation_id="games_history", parameters=[FilterSerializer], responses=OutputSerializer)
     def get(self, request: AuthenticatedRequest, game_id: int) -> Response:
-        filters = self.FilterSerializer(data=request.query_params)
-        filters.is_valid(raise_exception=True)
+        filters = parsed(self.FilterSerializer, request.query_params)
         game = selectors.game_get(game_id=game_id, user=request.user, with_people=False)
         seat = selectors.seat_position(game=game, user=request.user)
-        after, limit = filters.validated_data["after"], filters.validated_data["limit"]
+        after, limit = filters["after"], filters["limit"]
         events = [e for e in game_selectors.game_history(game=game, seat=seat) if e["seq"] > after]
         page = _whole_moves(events, limit)
         body = {
@@ -370,7 +362,7 @@ class GameLegalApi(LeanApiView):
     def get(self, request: AuthenticatedRequest, game_id: int) -> Response:
         # The two hottest endpoints (a bot asks this before every move) answer by hand; the output
         # serializers describe the same shapes in the schema (schemathesis checks they agree).
-        query = self.FilterSerializer.quick(request.query_params) or _parsed(
+        query = self.FilterSerializer.quick(request.query_params) or parsed(
             self.FilterSerializer, request.query_params
         )
         offset, limit = query["offset"], query["limit"]
@@ -480,7 +472,7 @@ class MoveSubmitApi(LeanApiView):
         responses={201: OutputSerializer, 200: OutputSerializer},
     )
     def post(self, request: AuthenticatedRequest, game_id: int) -> Response:
-        query = self.QuerySerializer.quick(request.query_params) or _parsed(
+        query = self.QuerySerializer.quick(request.query_params) or parsed(
             self.QuerySerializer, request.query_params
         )
         legal, fields = query["legal"], query.get("fields")
@@ -488,7 +480,7 @@ class MoveSubmitApi(LeanApiView):
         data = request.data if isinstance(request.data, dict) else {}
         action = _plain_action(data)
         if action is None:
-            action = _parsed(self.InputSerializer, data)["action"]
+            action = parsed(self.InputSerializer, data)["action"]
         try:
             result = game_pipeline.submit_action(  # Game.DoesNotExist: 404 (exception handler)
                 game_id=game_id,
@@ -504,13 +496,6 @@ class MoveSubmitApi(LeanApiView):
         seat = result.move.seat if result.move else None
         code = status.HTTP_200_OK if result.replayed else status.HTTP_201_CREATED
         return Response(_move_reply(result, seat, legal, fields), status=code)
-
-
-def _parsed(serializer: type[serializers.Serializer], data: Any) -> dict[str, Any]:
-    """``serializer(data=data)``'s validated data; a ValidationError (400) when it refuses them."""
-    parsed = serializer(data=data)
-    parsed.is_valid(raise_exception=True)
-    return dict(parsed.validated_data)
 
 
 def _plain_action(data: dict[str, Any]) -> dict[str, Any] | None:
@@ -583,10 +568,9 @@ class GameInviteApi(APIView):
         operation_id="games_invite_create", request=InputSerializer, responses={201: OutputSerializer}
     )
     def post(self, request: AuthenticatedRequest, game_id: int) -> Response:
-        data = self.InputSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
+        values = parsed(self.InputSerializer, request.data)
         invitation = invitations.invitation_create(
-            game_id=game_id, user=request.user, single_use=data.validated_data["single_use"]
+            game_id=game_id, user=request.user, single_use=values["single_use"]
         )
         return Response(
             self.OutputSerializer(self._body(request, invitation)).data, status=status.HTTP_201_CREATED
@@ -594,10 +578,9 @@ class GameInviteApi(APIView):
 
     @extend_schema(operation_id="games_invite_revoke", request=RevokeSerializer, responses=RevokedSerializer)
     def delete(self, request: AuthenticatedRequest, game_id: int) -> Response:
-        data = self.RevokeSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
+        values = parsed(self.RevokeSerializer, request.data)
         count = invitations.invitation_revoke(
-            game_id=game_id, user=request.user, token=data.validated_data["invite_token"]
+            game_id=game_id, user=request.user, token=values["invite_token"]
         )
         return Response(self.RevokedSerializer({"revoked": count}).data)
 
@@ -611,14 +594,13 @@ class GameBotAddApi(APIView):
 
     @extend_schema(operation_id="games_add_bot", request=InputSerializer, responses=GameSummarySerializer)
     def post(self, request: AuthenticatedRequest, game_id: int) -> Response:
-        data = self.InputSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
+        values = parsed(self.InputSerializer, request.data)
         game = selectors.game_get(game_id=game_id, user=request.user)
         game_lifecycle.seat_fill_bot(
             game_id=game.pk,
             user=request.user,
-            position=data.validated_data["position"],
-            bot_name=data.validated_data["bot"],
+            position=values["position"],
+            bot_name=values["bot"],
         )
         return game_answer(request, game.pk)
 

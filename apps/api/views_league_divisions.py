@@ -17,7 +17,7 @@ from apps.games.errors import ServiceError
 from apps.leagues import divisions
 from apps.leagues.models import DivisionPlacement, League, Season
 
-from .inputs import NO_CONTROL_CHARACTERS, JsonInput
+from .inputs import NO_CONTROL_CHARACTERS, JsonInput, parsed
 from .views_leagues import league_organised
 
 
@@ -90,9 +90,7 @@ class SeasonDivisionMoveApi(APIView):
     )
     def post(self, request: AuthenticatedRequest, slug: str, season_id: int) -> Response:
         _, season = _season(request, slug, season_id)
-        data = self.InputSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        d = data.validated_data
+        d = parsed(self.InputSerializer, request.data)
         divisions.placement_move(
             season=season, user_id=d["user_id"], division=d["division"], by=request.user, reason=d["reason"]
         )

@@ -29,7 +29,7 @@ from apps.leagues import divisions as league_divisions
 from apps.leagues import selectors as league_selectors
 from apps.leagues import services as league_services
 
-from .inputs import NO_CONTROL_CHARACTERS, JsonInput, length_field
+from .inputs import NO_CONTROL_CHARACTERS, JsonInput, length_field, parsed
 from .serializers import GameSummarySerializer, game_summary
 from .views_games import game_answer
 from .views_leagues import SeasonSerializer, league_organised
@@ -179,9 +179,8 @@ class LeagueEmailApi(APIView):
     @extend_schema(operation_id="leagues_email_members", request=InputSerializer, responses=OutputSerializer)
     def post(self, request: AuthenticatedRequest, slug: str) -> Response:
         league = league_organised(request, slug)
-        data = self.InputSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        sent = league_services.league_email_members(league=league, by=request.user, **data.validated_data)
+        values = parsed(self.InputSerializer, request.data)
+        sent = league_services.league_email_members(league=league, by=request.user, **values)
         return Response(self.OutputSerializer({"sent": sent}).data)
 
 
@@ -218,12 +217,11 @@ class SeasonCreateApi(APIView):
     )
     def post(self, request: AuthenticatedRequest, slug: str) -> Response:
         league = league_organised(request, slug)
-        data = self.InputSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
+        values = parsed(self.InputSerializer, request.data)
         if league.divisions > 1:  # with the proposed divisions, which an organiser confirms
-            season = league_divisions.season_propose(league=league, by=request.user, **data.validated_data)
+            season = league_divisions.season_propose(league=league, by=request.user, **values)
         else:
-            season = league_services.season_create(league=league, by=request.user, **data.validated_data)
+            season = league_services.season_create(league=league, by=request.user, **values)
         return Response(SeasonSerializer(season).data, status=status.HTTP_201_CREATED)
 
 
@@ -283,9 +281,8 @@ class LeagueGameToolApi(APIView):
 
     def post(self, request: AuthenticatedRequest, slug: str, game_id: int) -> Response:
         league = league_organised(request, slug)
-        data = self.InputSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        self.service(league=league, game_id=game_id, by=request.user, **self.arguments(data.validated_data))
+        values = parsed(self.InputSerializer, request.data)
+        self.service(league=league, game_id=game_id, by=request.user, **self.arguments(values))
         return game_answer(request, game_id)
 
 
@@ -336,9 +333,7 @@ class SeatSubstituteApi(APIView):
     )
     def post(self, request: AuthenticatedRequest, slug: str, game_id: int) -> Response:
         league = league_organised(request, slug)
-        data = self.InputSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        d = data.validated_data
+        d = parsed(self.InputSerializer, request.data)
         newcomer = get_user_model().objects.filter(username=d["username"]).first()
         if newcomer is None:
             raise ServiceError("no_such_user", "no user with that username", status=400)

@@ -23,7 +23,7 @@ from apps.leagues import services as league_services
 from apps.leagues.formats import FORMATS
 from apps.leagues.models import League, Season
 
-from .inputs import JsonInput, QueryInput
+from .inputs import JsonInput, QueryInput, parsed
 
 CONFIRMATION_HELP = (
     "Hours a finished game's result stays provisional, open to an organiser's objection; "
@@ -182,9 +182,8 @@ class LeagueCreateApi(APIView):
         operation_id="leagues_create", request=InputSerializer, responses={201: LeagueDetailSerializer}
     )
     def post(self, request: AuthenticatedRequest) -> Response:
-        data = self.InputSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        league = league_services.league_create(creator=request.user, **data.validated_data)
+        values = parsed(self.InputSerializer, request.data)
+        league = league_services.league_create(creator=request.user, **values)
         body = _league_detail(league, request.user)
         return Response(LeagueDetailSerializer(body).data, status=status.HTTP_201_CREATED)
 
@@ -261,9 +260,8 @@ class LeagueDetailApi(APIView):
     )
     def patch(self, request: AuthenticatedRequest, slug: str) -> Response:
         league = league_organised(request, slug)
-        data = self.InputSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        league = league_services.league_update(league=league, by=request.user, **data.validated_data)
+        values = parsed(self.InputSerializer, request.data)
+        league = league_services.league_update(league=league, by=request.user, **values)
         return Response(LeagueDetailSerializer(_league_detail(league, request.user)).data)
 
 
@@ -292,9 +290,7 @@ class LeagueJoinApi(APIView):
 
     @extend_schema(operation_id="leagues_join", request=InputSerializer, responses=RoleSerializer)
     def post(self, request: AuthenticatedRequest, slug: str) -> Response:
-        data = self.InputSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        token = data.validated_data["invite_token"]
+        token = parsed(self.InputSerializer, request.data)["invite_token"]
         league = _league_for_join(user=request.user, slug=slug, token=token)
         if token:
             league_services.membership_join_by_link(league=league, user=request.user, token=token)
@@ -379,11 +375,10 @@ class LeagueAuditLogApi(APIView):
         responses=AuditEntrySerializer(many=True),
     )
     def get(self, request: AuthenticatedRequest, slug: str) -> Response:
-        filters = self.FilterSerializer(data=request.query_params)
-        filters.is_valid(raise_exception=True)
+        filters = parsed(self.FilterSerializer, request.query_params)
         league = league_selectors.league_get_visible(user=request.user, slug=slug)
         organiser = league_services.league_is_organiser(league=league, user=request.user)
-        entries = league_selectors.league_audit_log(league=league, limit=filters.validated_data["limit"])
+        entries = league_selectors.league_audit_log(league=league, limit=filters["limit"])
         body = [
             {
                 "id": e.pk,

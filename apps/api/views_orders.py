@@ -19,7 +19,7 @@ from apps.games import orders
 from baogame.rules import orders as rules
 
 from . import selectors
-from .inputs import JsonInput
+from .inputs import JsonInput, parsed
 
 KIND_HELP = "One of: " + "; ".join(f"{game}: {', '.join(kinds)}" for game, kinds in rules.KINDS.items()) + "."
 
@@ -69,9 +69,8 @@ class MyOrdersApi(APIView):
     @extend_schema(operation_id="games_my_orders_update", request=InputSerializer, responses=OrdersSerializer)
     def put(self, request: AuthenticatedRequest, game_id: int) -> Response:
         selectors.game_get(game_id=game_id, user=request.user, with_people=False)
-        data = self.InputSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        wanted = [dict(item) for item in data.validated_data["orders"]]
+        values = parsed(self.InputSerializer, request.data)
+        wanted = [dict(item) for item in values["orders"]]
         found = orders.replace(game_id=game_id, user=request.user, wanted=wanted)
         return Response(OrdersSerializer(_body(found)).data)
 

@@ -22,7 +22,7 @@ from apps.sittings.acceptance import Recurrence
 from apps.sittings.models import Sitting
 
 from . import selectors
-from .inputs import JsonInput
+from .inputs import JsonInput, parsed
 
 
 class SittingSerializer(serializers.Serializer):
@@ -156,9 +156,7 @@ class SittingListApi(APIView):
     )
     def post(self, request: AuthenticatedRequest, game_id: int) -> Response:
         game = _table_game(request, game_id)
-        data = self.InputSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        values = data.validated_data
+        values = parsed(self.InputSerializer, request.data)
         zone = getattr(getattr(request.user, "profile", None), "time_zone", "UTC")
         recurrence = None
         if "recurrence" in values:
@@ -199,14 +197,13 @@ class SittingAnswerApi(APIView):
     )
     def post(self, request: AuthenticatedRequest, game_id: int, proposal_id: int) -> Response:
         game = _table_game(request, game_id)
-        data = self.InputSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
+        values = parsed(self.InputSerializer, request.data)
         agreed = sitting_services.answer(
             game=game,
             user=request.user,
             proposal_id=proposal_id,
-            accept=data.validated_data["accept"],
-            index=data.validated_data.get("index"),
+            accept=values["accept"],
+            index=values.get("index"),
         )
         body = _panel(request, game)
         body["agreed"] = [_sitting_body(s) for s in agreed]

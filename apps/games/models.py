@@ -14,6 +14,7 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+from apps.accounts.abstract import Timestamped
 from apps.accounts.models import display_name
 from baogame.rules import registry
 
@@ -78,7 +79,7 @@ def stored_control(name: str, values: dict[str, int] | None, weekends_off: bool)
     return control_of(values, name, weekends_off)
 
 
-class Game(models.Model):
+class Game(Timestamped):
     """One game of Bao Bei or Bao Huang. ``state`` is the engine's plain-data state (never shown)."""
 
     #: The games, from the engines' ``game_type`` (their names and display names).
@@ -163,7 +164,6 @@ class Game(models.Model):
         on_delete=models.SET_NULL,
         related_name="games_created",
     )
-    created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     paused_at = models.DateTimeField(null=True, blank=True)
@@ -322,7 +322,7 @@ class Seat(models.Model):
         return display_name(self.user)
 
 
-class Move(models.Model):
+class Move(Timestamped):
     """One applied action: the game's log, in lock order (``seq``)."""
 
     # db_index=False: the unique constraint below starts with game_id and serves every lookup by game,
@@ -336,7 +336,6 @@ class Move(models.Model):
     by_timeout = models.BooleanField(default=False)
     by_bot = models.BooleanField(default=False)
     idempotency_key = models.CharField(max_length=128, null=True, blank=True)  # noqa: DJ001 - NULL = no key
-    created_at = models.DateTimeField(auto_now_add=True)
     public_seq = models.PositiveIntegerField(default=0, help_text="Game.public_version after this move.")
     hidden = models.BooleanField(
         default=False,
@@ -403,7 +402,7 @@ class Heartbeat(models.Model):
         return f"{self.name} at {self.at:%Y-%m-%d %H:%M:%S}"
 
 
-class Invitation(models.Model):
+class Invitation(Timestamped):
     """A link that seats its holder in an open game: revocable, and optionally good for one seat only.
 
     The token does nothing else (it is not the game's identifier): revoking it, or its single use,
@@ -416,7 +415,6 @@ class Invitation(models.Model):
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
-    created_at = models.DateTimeField(auto_now_add=True)
     revoked_at = models.DateTimeField(null=True, blank=True)
     used_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
@@ -476,7 +474,7 @@ class SeatTenure(models.Model):
         return f"{self.user} in {self.game} seat {self.position}"
 
 
-class StandingOrder(models.Model):
+class StandingOrder(Timestamped):
     """A seat's answer given ahead (DESIGN.md "Standing orders", ``baogame.rules.orders``).
 
     Private to its owner: no page, reply, mail or log shows it to anyone else. ``bound`` names the trick
@@ -489,7 +487,6 @@ class StandingOrder(models.Model):
     kind = models.CharField(max_length=32)
     params = models.JSONField(default=dict, blank=True)
     bound = models.CharField(max_length=32, blank=True, default="")
-    created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["seat", "id"]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import copy
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django import forms
 from django.utils.translation import gettext as _
@@ -21,6 +21,9 @@ from .formats import FORMATS
 from .formats import LABELS as FORMAT_LABELS
 from .models import League
 
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
+
 
 def game_choices() -> list[tuple[str, str]]:
     """Every registered engine (tests register a toy one), by its display name."""
@@ -36,6 +39,15 @@ def _int_list(raw: str) -> list[int]:
         return [int(p) for p in raw.split(",")]
     except ValueError:
         raise forms.ValidationError(_("whole numbers separated by commas")) from None
+
+
+def _optional_number(
+    least: int, most: int, *, initial: int, label: StrOrPromise, help_text: StrOrPromise
+) -> forms.IntegerField:
+    """One of the preset's optional whole numbers, from ``least`` to ``most``."""
+    return forms.IntegerField(
+        required=False, min_value=least, max_value=most, initial=initial, label=label, help_text=help_text
+    )
 
 
 class LeaguePresetForm(forms.Form):
@@ -62,20 +74,18 @@ class LeaguePresetForm(forms.Form):
         ),
     )
 
-    confirmation_hours = forms.IntegerField(
-        required=False,
-        min_value=0,
-        max_value=720,
+    confirmation_hours = _optional_number(
+        0,
+        720,
         initial=0,
         label=gettext_lazy("Confirmation period (hours)"),
         help_text=gettext_lazy(
             "A result stays provisional this long, open to an organiser's objection; 0: none."
         ),
     )
-    min_reliability = forms.IntegerField(
-        required=False,
-        min_value=0,
-        max_value=100,
+    min_reliability = _optional_number(
+        0,
+        100,
         initial=0,
         label=gettext_lazy("Minimum reliability (%)"),
         help_text=gettext_lazy(
@@ -83,19 +93,17 @@ class LeaguePresetForm(forms.Form):
             "season; 0: none."
         ),
     )
-    divisions = forms.IntegerField(
-        min_value=1,
-        max_value=20,
+    divisions = _optional_number(
+        1,
+        20,
         initial=1,
-        required=False,
         label=gettext_lazy("Divisions"),
         help_text=gettext_lazy("1 = no divisions; division 1 is the top."),
     )
-    promotion = forms.IntegerField(
-        min_value=0,
-        max_value=50,
+    promotion = _optional_number(
+        0,
+        50,
         initial=1,
-        required=False,
         label=gettext_lazy("Promoted and relegated"),
         help_text=gettext_lazy(
             "How many players move up (and down) between neighbouring divisions each season."

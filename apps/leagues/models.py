@@ -8,8 +8,11 @@ from django.conf import settings
 from django.db import models
 from django.urls import reverse
 
+from apps.accounts.abstract import Timestamped
 from apps.games.clock.controls import DEFAULT_CONTROL, NAMED_CONTROLS
 from baogame.rules import registry
+
+from . import ratings
 
 
 def new_invite_token() -> str:
@@ -20,7 +23,7 @@ def new_season_seed() -> str:
     return secrets.token_hex(8)
 
 
-class League(models.Model):
+class League(Timestamped):
     """A league of one game, run by organisers, with a preset for the games it creates."""
 
     name = models.CharField(max_length=100)
@@ -69,7 +72,6 @@ class League(models.Model):
         default="spread",
         choices=[("spread", "Spread the opponents"), ("swiss", "Swiss"), ("round_robin", "Round robin")],
     )
-    created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["name"]
@@ -126,7 +128,7 @@ class Season(models.Model):
         return f"{self.league} season {self.number}"
 
 
-class Membership(models.Model):
+class Membership(Timestamped):
     """A user in a league: pending (asked to join), active, or withdrawn."""
 
     class Status(models.TextChoices):
@@ -139,7 +141,6 @@ class Membership(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="league_memberships"
     )
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.PENDING)
-    created_at = models.DateTimeField(auto_now_add=True)
     joined_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
@@ -194,7 +195,22 @@ class Fixture(models.Model):
         return f"{self.round} table {self.table}"
 
 
-class Standing(models.Model):
+class Rated(models.Model):
+    """A row holding a player's openskill rating, ``mu`` and ``sigma`` (each table has its own defaults)."""
+
+    mu: float
+    sigma: float
+
+    class Meta:
+        abstract = True
+
+    @property
+    def rating(self) -> float:
+        """The displayed rating: openskill's ordinal, mu - 3 sigma (``ratings.ordinal``)."""
+        return ratings.ordinal(self.mu, self.sigma)
+
+
+class Standing(Rated):
     """A player's line in a season's table, with their openskill (Plackett-Luce) rating."""
 
     season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="standings")
@@ -216,13 +232,8 @@ class Standing(models.Model):
     def __str__(self) -> str:
         return f"{self.user} in {self.season}: {self.points}"
 
-    @property
-    def rating(self) -> float:
-        """The displayed rating: openskill's ordinal, mu - 3 sigma."""
-        return self.mu - 3 * self.sigma
 
-
-class RatingHistory(models.Model):
+class RatingHistory(Rated, Timestamped):
     """A player's rating after one counted game."""
 
     season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="rating_history")
@@ -230,7 +241,6 @@ class RatingHistory(models.Model):
     game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="+")
     mu = models.FloatField()
     sigma = models.FloatField()
-    created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["season", "created_at", "pk"]
@@ -238,12 +248,8 @@ class RatingHistory(models.Model):
     def __str__(self) -> str:
         return f"{self.user} {self.mu:.1f}±{self.sigma:.1f}"
 
-    @property
-    def rating(self) -> float:
-        return self.mu - 3 * self.sigma
 
-
-class AuditLog(models.Model):
+class AuditLog(Timestamped):
     """Every organiser action, shown on the league page."""
 
     league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="audit_log")
@@ -252,7 +258,6 @@ class AuditLog(models.Model):
     game = models.ForeignKey("games.Game", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     detail = models.JSONField(default=dict, blank=True)
     reason = models.TextField(blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["-created_at", "-pk"]
@@ -274,7 +279,7 @@ class AuditLog(models.Model):
         return ""
 
 
-class SubstituteOffer(models.Model):
+class SubstituteOffer(Timestamped):
     """An organiser's offer of a seat in a league game to a member, who must accept it.
 
     Until the member accepts, the seat is played as before (by its player, or by the bot if it was
@@ -306,7 +311,6 @@ class SubstituteOffer(models.Model):
     )
     reason = models.TextField(blank=True)
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.PENDING)
-    created_at = models.DateTimeField(auto_now_add=True)
     answered_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:

@@ -7,6 +7,8 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from apps.accounts.abstract import Timestamped
+
 
 class Category(models.TextChoices):
     """What a mail is about; each category has its own preference and unsubscribe link."""
@@ -56,7 +58,7 @@ class MailSettings(models.Model):
         return self.modes.get(category, Mode.IMMEDIATE)
 
 
-class Notification(models.Model):
+class Notification(Timestamped):
     """One mail to one user, at most once: unique on (user, game, version, kind)."""
 
     class Kind(models.TextChoices):
@@ -93,7 +95,6 @@ class Notification(models.Model):
     attempts = models.PositiveSmallIntegerField(default=0)
     last_error = models.TextField(blank=True)
     subject = models.CharField(max_length=200, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
     due_at = models.DateTimeField(
         default=timezone.now, db_index=True, help_text="Not sent before (settle time, quiet hours)."
     )
@@ -116,13 +117,12 @@ class Notification(models.Model):
         return f"{self.kind} to {self.user} (game {self.game_id} v{self.version}): {self.status}"
 
 
-class ReplyAddress(models.Model):
+class ReplyAddress(Timestamped):
     """The nonce behind one signed Reply-To address: which user, game and decision it answers."""
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="+")
     decision_id = models.CharField(max_length=64, blank=True, help_text="Empty: the user's open decision.")
-    created_at = models.DateTimeField(auto_now_add=True)
 
     def __str__(self) -> str:
         return f"reply address {self.pk} of {self.user} in game {self.game_id}"
@@ -172,7 +172,7 @@ class CalendarFeed(models.Model):
         return f"calendar of {self.user}"
 
 
-class MailSuppression(models.Model):
+class MailSuppression(Timestamped):
     """An address we no longer mail: it bounced hard, or its owner marked our mail as spam.
 
     Keyed by the address (lower case), not the user: a player who changes their address is mailed
@@ -186,13 +186,12 @@ class MailSuppression(models.Model):
     email = models.EmailField(unique=True)
     reason = models.CharField(max_length=16, choices=Reason.choices)
     detail = models.CharField(max_length=300, blank=True, help_text="The provider's description, if any.")
-    created_at = models.DateTimeField(auto_now_add=True)
 
     def __str__(self) -> str:
         return f"{self.email}: {self.reason}"
 
 
-class MoveMailOutbox(models.Model):
+class MoveMailOutbox(Timestamped):
     """A move's outgoing effects still to do, one row per channel: the transactional outbox of every
     effect of a move (mail, webhooks, push; ``channel``), named after its first channel, mail.
 
@@ -226,7 +225,6 @@ class MoveMailOutbox(models.Model):
     version = models.PositiveIntegerField()
     move_id = models.BigIntegerField(null=True, blank=True)
     opened = models.JSONField(default=list, help_text="[seat, kind, decision_id] to mail about.")
-    created_at = models.DateTimeField(auto_now_add=True)
     queued_at = models.DateTimeField(help_text="When its task was last queued.", db_index=True)
 
     class Meta:

@@ -10,7 +10,7 @@ This is the one place every channel asks whether to tell a person about somethin
   settings the older way, by mail category; ``cell_set`` writes one cell of the table.
 * Push and webhook columns are stored in ``MailSettings.channel_modes``; they know immediately and off
   only. Their default is "immediately" where the person has a push subscription or a webhook endpoint,
-  which the app owning that channel tells us through ``register_channel`` (until one registers, the
+  which the app owning that channel tells us through ``channel_endpoint`` (until one registers, the
   default is "immediately": a channel without an endpoint sends nothing anyway).
 """
 
@@ -66,15 +66,23 @@ ROW_OF_MAIL_CATEGORY = {c: row.key for row in ROWS for c in row.mail_categories}
 #: Channel -> the modes its cells offer. A digest is a mail; league news is never held for one.
 _CHANNEL_MODES = {"mail": MODES, "push": (IMMEDIATELY, OFF), "webhook": (IMMEDIATELY, OFF)}
 
-#: Channel -> "has this person somewhere to receive it" (a push subscription, a webhook endpoint).
-_ENDPOINTS: dict[str, Callable[[Any], bool]] = {}
+#: Whether a person has somewhere to receive a channel (a push subscription, a webhook endpoint).
+EndpointCheck = Callable[[Any], bool]
+#: Channel -> its ``EndpointCheck`` (``channel_endpoint``).
+_ENDPOINTS: dict[str, EndpointCheck] = {}
 
 
-def register_channel(channel: str, has_endpoint: Callable[[Any], bool]) -> None:
-    """Called by the app owning ``channel`` (in its ``AppConfig.ready``): who can receive it."""
+def channel_endpoint(channel: str) -> Callable[[EndpointCheck], EndpointCheck]:
+    """Registers the decorated function as ``channel``'s "has this person somewhere to receive it": the
+    app owning the channel decorates it in a module its ``AppConfig.ready`` imports (as a receiver)."""
     if channel not in CHANNELS or channel == "mail":
         raise ValueError(f"unknown channel {channel!r}")
-    _ENDPOINTS[channel] = has_endpoint
+
+    def register(has_endpoint: EndpointCheck) -> EndpointCheck:
+        _ENDPOINTS[channel] = has_endpoint
+        return has_endpoint
+
+    return register
 
 
 def modes_for(category: str, channel: str) -> tuple[str, ...]:

@@ -7,7 +7,4 @@ class PushConfig(AppConfig):
     verbose_name = "Web Push notifications"
 
     def ready(self) -> None:
-        from . import signals, sittings  # noqa: F401 - connects the receivers
-        from .channels import register_endpoints
-
-        register_endpoints()
+        from . import channels, signals, sittings  # noqa: F401 - registers the channel, connects the receivers

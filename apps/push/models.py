@@ -7,8 +7,10 @@ import uuid
 from django.conf import settings
 from django.db import models
 
+from apps.accounts.abstract import Timestamped
 
-class PushSubscription(models.Model):
+
+class PushSubscription(Timestamped):
     """One browser's push subscription (RFC 8030 endpoint and RFC 8291 keys), per person and device."""
 
     user = models.ForeignKey(
@@ -21,7 +23,6 @@ class PushSubscription(models.Model):
     categories = models.JSONField(
         default=dict, help_text="category -> immediately | off (missing: immediately)"
     )
-    created_at = models.DateTimeField(auto_now_add=True)
     last_sent_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
@@ -36,7 +37,7 @@ class PushSubscription(models.Model):
         return f"{self.user}: {self.label or self.endpoint[:40]}"
 
 
-class PushMessage(models.Model):
+class PushMessage(Timestamped):
     """A notice for one subscription about one game version's decisions: unique, with a stable ``id`` in
     its payload (``event_id``) and its exact payload, sent until the push service accepts it or
     ``WEBHOOKS_MAX_ATTEMPTS`` attempts fail (then "failed", shown on the profile)."""
@@ -57,7 +58,6 @@ class PushMessage(models.Model):
     next_attempt_at = models.DateTimeField(null=True, blank=True, help_text="As WebhookDelivery's.")
     last_error = models.CharField(max_length=300, blank=True)
     status_code = models.PositiveSmallIntegerField(null=True, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         constraints = [
@@ -75,7 +75,7 @@ class PushMessage(models.Model):
         return f"{self.subscription_id} game {self.game_id} v{self.version}"
 
 
-class PushBurst(models.Model):
+class PushBurst(Timestamped):
     """A person's pending notice for one game: the first new decision starts it, due after the settle
     time; later moves only add their decisions. Sending deletes it (at most once per burst)."""
 
@@ -85,7 +85,6 @@ class PushBurst(models.Model):
     decision_ids = models.JSONField(default=list, help_text="The decisions that started or joined it.")
     due_at = models.DateTimeField(db_index=True)
     held = models.BooleanField(default=False, help_text="Put back to the end of the person's quiet hours.")
-    created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         constraints = [

@@ -10,7 +10,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from apps.accounts.http import AuthenticatedRequest
-from apps.api.inputs import JsonInput
+from apps.api.inputs import JsonInput, parsed
 from apps.games.errors import ServiceError
 
 from . import services, urlguard
@@ -52,10 +52,9 @@ class WebhookListApi(APIView):
         operation_id="webhooks_create", request=InputSerializer, responses={201: NewWebhookSerializer}
     )
     def post(self, request: AuthenticatedRequest) -> Response:
-        data = self.InputSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
+        values = parsed(self.InputSerializer, request.data)
         try:
-            endpoint = services.endpoint_create(user=request.user, **data.validated_data)
+            endpoint = services.endpoint_create(user=request.user, **values)
         except urlguard.UrlRefused as exc:
             raise ServiceError(exc.code, exc.message) from None
         except ValueError as exc:

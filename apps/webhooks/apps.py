@@ -7,7 +7,5 @@ class WebhooksConfig(AppConfig):
     verbose_name = "Webhooks for bots and integrations"
 
     def ready(self) -> None:
-        from . import checks, signals  # noqa: F401 - registers the check, connects the receivers
-        from .channel import register_endpoints
-
-        register_endpoints()
+        # registers the check and the channel, connects the receivers
+        from . import channel, checks, signals  # noqa: F401

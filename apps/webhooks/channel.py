@@ -4,15 +4,11 @@ from __future__ import annotations
 
 from django.contrib.auth.models import User
 
-from apps.notifications.preferences import register_channel
+from apps.notifications.preferences import channel_endpoint
 
 from .models import WebhookEndpoint
 
 
+@channel_endpoint("webhook")
 def has_webhook_endpoint(user: User) -> bool:
     return WebhookEndpoint.objects.filter(user=user, active=True).exists()
-
-
-def register_endpoints() -> None:
-    """Tell the Notifications table who can receive webhook events (a cell's default)."""
-    register_channel("webhook", has_webhook_endpoint)

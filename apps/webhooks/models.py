@@ -8,13 +8,15 @@ import uuid
 from django.conf import settings
 from django.db import models
 
+from apps.accounts.abstract import Timestamped
+
 
 def new_secret() -> str:
     """A signing secret to offer when the person gives none: 32 random URL-safe characters."""
     return secrets.token_urlsafe(24)
 
 
-class WebhookEndpoint(models.Model):
+class WebhookEndpoint(Timestamped):
     """An HTTPS URL that gets every event its owner's seats may see, signed with ``secret``."""
 
     user = models.ForeignKey(
@@ -27,7 +29,6 @@ class WebhookEndpoint(models.Model):
     disabled_at = models.DateTimeField(null=True, blank=True)
     disabled_reason = models.CharField(max_length=300, blank=True)
     last_success_at = models.DateTimeField(null=True, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["user", "created_at"]
@@ -37,7 +38,7 @@ class WebhookEndpoint(models.Model):
         return f"{self.user} → {self.url}"
 
 
-class WebhookDelivery(models.Model):
+class WebhookDelivery(Timestamped):
     """One event for one endpoint: its exact body, sent until a 2xx answer or given up."""
 
     class Status(models.TextChoices):
@@ -60,7 +61,6 @@ class WebhookDelivery(models.Model):
         help_text="When the next attempt is due (after a failure: the backoff), or until when a "
         "dispatcher's claim holds it; the sweep re-dispatches a pending event past it. Null: now.",
     )
-    created_at = models.DateTimeField(auto_now_add=True)
     delivered_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:

@@ -66,7 +66,7 @@ def test_a_registered_channel_defaults_to_off_without_an_endpoint(
     users: list, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(preferences, "_ENDPOINTS", {})
-    preferences.register_channel("push", lambda user: user.pk == users[0].pk)
+    preferences.channel_endpoint("push")(lambda user: user.pk == users[0].pk)
 
     assert preferences.mode_for(users[0], "your_move", "push") == "immediately"
     assert preferences.mode_for(users[1], "your_move", "push") == "off"
