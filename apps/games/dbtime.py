@@ -31,8 +31,9 @@ class UtcTimestamptzLoader(Loader):
     timezone = UTC
 
     def __init__(self, oid: int, context: Any = None) -> None:
-        super().__init__(oid, context)
-        # psycopg calls ``loader.load``: the C loader's own bound method, not a Python frame around it
+        # psycopg makes a loader per timestamp column of every result: this one only keeps the C
+        # loader's own bound ``load`` (psycopg calls ``loader.load``: no Python frame around it)
+        self.oid = oid
         self.load = _psycopg_loader()(oid, context).load  # type: ignore[method-assign]
 
     def load(self, data: Any) -> Any:  # replaced in ``__init__``
