@@ -31,7 +31,7 @@ from functools import cache
 from typing import Any
 
 from django.db import connection, transaction
-from django.db.models import Count, F, Q, Sum
+from django.db.models import Case, Count, F, Q, Sum, Value, When
 from django.utils import timezone
 
 from . import sql
@@ -204,12 +204,13 @@ def seat_changed(*, seat: Seat, previous_id: int | None, newcomer_id: int) -> No
 
 
 def game_ended(*, game_id: int) -> None:
-    """Close the game's open tenures; a seat handed to the bot and still in its hands is abandoned."""
-    now = timezone.now()
+    """Close the game's open tenures; a seat handed to the bot and still in its hands is abandoned. One
+    UPDATE, so that it needs no transaction of its own."""
     in_bot_hands = Seat.objects.filter(game_id=game_id, bot_takeover=True).values("position")
-    still_open = SeatTenure.objects.filter(game_id=game_id, ended_at=None)
-    still_open.filter(handed_to_bot=True, position__in=in_bot_hands).update(ended_at=now, abandoned=True)
-    still_open.update(ended_at=now)
+    abandoned = Q(handed_to_bot=True, position__in=in_bot_hands)
+    SeatTenure.objects.filter(game_id=game_id, ended_at=None).update(
+        ended_at=timezone.now(), abandoned=Case(When(abandoned, then=Value(True)), default=F("abandoned"))
+    )
 
 
 # --- reading --------------------------------------------------------------------------------------------

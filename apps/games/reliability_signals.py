@@ -20,9 +20,13 @@ from .signals import game_ended, game_started
 log = logging.getLogger(__name__)
 
 
-def _safely(what: str, game_id: int, record: Callable[[], None]) -> None:
+def _safely(what: str, game_id: int, record: Callable[[], None], *, atomic: bool = True) -> None:
+    """``record()``, in a transaction of its own when it writes more than one statement (``atomic``)."""
     try:
-        with transaction.atomic():
+        if atomic:
+            with transaction.atomic():
+                record()
+        else:
             record()
     except DatabaseError:
         log.exception("reliability record: %s of game %s not recorded", what, game_id)
@@ -35,4 +39,4 @@ def _started(sender: Any, game_id: int, **kwargs: Any) -> None:
 
 @receiver(game_ended, dispatch_uid="games.reliability.ended")
 def _ended(sender: Any, game_id: int, **kwargs: Any) -> None:
-    _safely("the end", game_id, lambda: reliability.game_ended(game_id=game_id))
+    _safely("the end", game_id, lambda: reliability.game_ended(game_id=game_id), atomic=False)

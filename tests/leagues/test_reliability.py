@@ -353,7 +353,7 @@ def test_a_game_start_keeps_a_players_open_tenure_and_ends_someone_elses(
     assert SeatTenure.objects.filter(game=game).count() == 4
 
 
-def test_a_game_end_closes_its_tenures_in_two_queries_and_abandons_only_seats_left_to_the_bot(
+def test_a_game_end_closes_its_tenures_in_one_query_and_abandons_only_seats_left_to_the_bot(
     toy_engine: str, users: list[Any], django_assert_num_queries: Any
 ) -> None:
     """A seat handed to the bot and still in its hands is abandoned; one handed and taken back, or
@@ -367,7 +367,7 @@ def test_a_game_end_closes_its_tenures_in_two_queries_and_abandons_only_seats_le
         )
     Seat.objects.filter(game=game, position__in=[0, 2]).update(bot_takeover=True)
 
-    with django_assert_num_queries(2):
+    with django_assert_num_queries(1):
         reliability.game_ended(game_id=game.pk)
 
     rows = {t.position: t for t in SeatTenure.objects.filter(game=game)}
