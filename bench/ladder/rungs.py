@@ -169,8 +169,13 @@ def mute_move_signals() -> None:
         return None
 
     muted: Any = pipeline  # the module's own names, replaced for this rung only
-    muted.signals = SimpleNamespace(move_sent=nothing, game_ended=SimpleNamespace(send=nothing))
-    muted.scheduling = SimpleNamespace(queue_after_move=nothing, queue_after_handover=nothing)
+    silent = SimpleNamespace(send=nothing)
+    muted.signals = SimpleNamespace(
+        move_sent=nothing, move_recording=nothing, move_applied=silent, game_ending=silent, game_ended=silent
+    )
+    muted.scheduling = SimpleNamespace(
+        queue_after_move=nothing, queue_after_handover=nothing, queue_after_bot_timeout=nothing
+    )
 
 
 def route(rung: str) -> None:
