@@ -94,11 +94,12 @@ def floor(request: HttpRequest, game_id: int) -> HttpResponse:
 def _authenticated(request: HttpRequest) -> Any:
     """The user of the request's token, as the API's authentication finds it (None: refused)."""
     from rest_framework.exceptions import AuthenticationFailed
+    from rest_framework.request import Request
 
     from apps.api.authentication import ApiTokenAuthentication
 
     try:
-        found = ApiTokenAuthentication().authenticate(request)  # type: ignore[arg-type]
+        found = ApiTokenAuthentication().authenticate(Request(request))
     except AuthenticationFailed:
         return None
     return found[0] if found else None
