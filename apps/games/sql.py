@@ -564,6 +564,11 @@ def delete_statement(model: type[Model], pks: Sequence[Any], using: str = "defau
 # --- one game's writes as one statement -----------------------------------------------------------------
 
 
+#: Parameters of one fused statement at most (PostgreSQL takes at most 65,535 in a statement; a sweep's
+#: batch of many games' writes stays far below this, a move's own writes too).
+FUSED_PARAMS = 10_000
+
+
 def fuse(statements: Sequence[Statement]) -> list[Statement]:
     """The statements, each run of two or more consecutive writes of distinct rows made one statement.
 
@@ -580,11 +585,13 @@ def fuse(statements: Sequence[Statement]) -> list[Statement]:
     fused: list[Statement] = []
     run: list[Statement] = []
     rows: set[tuple[str, Any]] = set()
+    params = 0
     for statement in statements:
         touched = _rows_written(statement)
-        if touched is None or _overlap(touched, rows):
+        params += len(statement.params)
+        if touched is None or _overlap(touched, rows) or params > FUSED_PARAMS:
             fused.extend(_fused(run))
-            run, rows = [], set()
+            run, rows, params = [], set(), len(statement.params)
         if touched is None:
             fused.append(statement)
             continue

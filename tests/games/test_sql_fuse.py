@@ -140,3 +140,16 @@ def _tenure(game: Game, seat: Seat) -> SeatTenure:
         defaults={"started_at": timezone.now()},
     )  # fmt: skip
     return tenure
+
+
+def test_a_run_stops_before_it_would_pass_the_parameter_bound(
+    game: Game, toy_engine: str, users: list[Any], monkeypatch: Any
+) -> None:
+    monkeypatch.setattr(sql, "FUSED_PARAMS", 4)
+    other = GameFactory(engine=toy_engine, players=3, seated=users[3:6])
+    seats = list(Seat.objects.filter(game__in=[game, other]))
+    statements = [sql.increment_statement(seat, "hidden_moves") for seat in seats]  # one parameter each
+
+    fused = sql.fuse(statements)
+
+    assert len(seats) == 6 and [len(s.params) for s in fused] == [4, 2]
