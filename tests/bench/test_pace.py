@@ -108,24 +108,17 @@ def test_the_command_prints_a_table_and_one_json_line_per_row(capsys):
     assert rows[0]["sittings"] is False and rows[0]["game"] == "baohuang"
 
 
+def _one_deal_rows(capsys, *extra):
+    """The JSON rows of ``bench_pace`` for one one-deal Bao Huang game under ``daily``."""
+    one_deal = ["--game", "baohuang", "--length", "one_deal", "--control", "daily"]
+    call_command("bench_pace", "--games", "1", *one_deal, *extra)
+    return [json.loads(line) for line in capsys.readouterr().out.splitlines() if line.startswith("{")]
+
+
 def test_the_written_table_is_the_one_the_estimates_read(tmp_path, capsys):
     path = tmp_path / "table.json"
 
-    call_command(
-        "bench_pace",
-        "--games",
-        "1",
-        "--game",
-        "baohuang",
-        "--length",
-        "one_deal",
-        "--control",
-        "daily",
-        "--write-table",
-        str(path),
-    )
-
-    row = next(json.loads(line) for line in capsys.readouterr().out.splitlines() if line.startswith("{"))
+    row = _one_deal_rows(capsys, "--write-table", str(path))[0]
     table = read_table(path)
     assert list(table) == [("baohuang", 5, "one_deal", "daily")]
     median, p90_days, deals, games = table[("baohuang", 5, "one_deal", "daily")]
@@ -221,22 +214,7 @@ def test_sittings_shorten_a_game_and_run_the_same_twice():
 
 
 def test_sittings_rows_carry_sittings_true_and_the_same_keys(capsys):
-    def rows(*extra):
-        call_command(
-            "bench_pace",
-            "--games",
-            "1",
-            "--game",
-            "baohuang",
-            "--length",
-            "one_deal",
-            "--control",
-            "daily",
-            *extra,
-        )
-        return [json.loads(line) for line in capsys.readouterr().out.splitlines() if line.startswith("{")]
-
-    plain, sat = rows()[0], rows("--sittings")[0]
+    plain, sat = _one_deal_rows(capsys)[0], _one_deal_rows(capsys, "--sittings")[0]
 
     assert plain["sittings"] is False and sat["sittings"] is True
     assert plain.keys() == sat.keys()
