@@ -332,7 +332,12 @@ class Command(BaseCommand):
         parser.add_argument("--web-workers", type=int, default=2, help="gunicorn workers per web node")
         parser.add_argument("--worker-concurrency", type=int, default=2, help="pool size per Celery worker")
         parser.add_argument("--down", type=float, default=5.0, help="seconds the killed processes stay down")
-        parser.add_argument("--drain", type=float, default=60.0, help="most seconds to wait for the workers")
+        parser.add_argument(
+            "--drain",
+            type=float,
+            default=300.0,
+            help="most seconds to wait for the workers (the wait ends as soon as they are done)",
+        )
         parser.add_argument(
             "--bot-share", type=float, default=0.35, help="share of games with a bot in a third seat"
         )
