@@ -8,9 +8,9 @@ people, the decision rows, the API token) that came to about a fifth of the lock
 
 When the session's time zone is UTC (``USE_TZ`` with ``TIME_ZONE = "UTC"``, which Django makes the
 connection's), psycopg's own loader already returns values in ``datetime.timezone.utc``, exactly what
-Django's would: ``use_c_loader`` then registers that C loader on the connection (as a subclass that
-only adds the ``timezone`` attribute Django's cursors compare with, so they do not register theirs
-again). For any other time zone Django's loader stays.
+Django's would: ``use_c_loader`` then registers that C loader on the connection, wrapped in a loader
+that hands psycopg the C loader's own ``load`` and carries the ``timezone`` attribute Django's cursors
+compare with (so they do not register theirs again). For any other time zone Django's loader stays.
 """
 
 from __future__ import annotations
@@ -34,6 +34,7 @@ class UtcTimestamptzLoader(Loader):
         # psycopg makes a loader per timestamp column of every result: this one only keeps the C
         # loader's own bound ``load`` (psycopg calls ``loader.load``: no Python frame around it)
         self.oid = oid
+        self.connection = context.connection if context else None
         self.load = _psycopg_loader()(oid, context).load  # type: ignore[method-assign]
 
     def load(self, data: Any) -> Any:  # replaced in ``__init__``

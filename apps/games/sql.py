@@ -588,15 +588,15 @@ def fuse(statements: Sequence[Statement]) -> list[Statement]:
     params = 0
     for statement in statements:
         touched = _rows_written(statement)
-        params += len(statement.params)
-        if touched is None or _overlap(touched, rows) or params > FUSED_PARAMS:
+        if touched is None or _overlap(touched, rows) or params + len(statement.params) > FUSED_PARAMS:
             fused.extend(_fused(run))
-            run, rows, params = [], set(), len(statement.params)
+            run, rows, params = [], set(), 0
         if touched is None:
             fused.append(statement)
             continue
         run.append(statement)
         rows |= touched
+        params += len(statement.params)
     fused.extend(_fused(run))
     return fused
 
@@ -648,11 +648,13 @@ def _fused(run: list[Statement]) -> list[Statement]:
         params += statement.params
     sql = f"WITH {', '.join(parts)} {' UNION ALL '.join(answers)}"
 
+    inserts = [statement.shape is not None and statement.shape.kind == "insert" for statement in run]
+
     def share(rows: list[tuple[Any, ...]]) -> None:
         for index, statement in enumerate(run):
             returned = [row for row in rows if row[0] == index]
             statement.rowcount = len(returned)
-            statement.rows = [(row[1],) for row in returned] if statement.shape.kind == "insert" else []  # type: ignore[union-attr]
+            statement.rows = [(row[1],) for row in returned] if inserts[index] else []
             if statement.on_rows is not None:
                 statement.on_rows(statement.rows)
 
