@@ -103,16 +103,21 @@ def test_bao_bei_the_answer_to_a_reply_tells_my_move_then_the_bots_moves_by_name
     bots = seat_names(game)[1:]
 
     story: list[str] = []
+    transcript: list[str] = []  # what was sent and answered, for the failure message
     for _ in range(12):
         game.refresh_from_db()
         if not Decision.objects.filter(game=game, seat=0).exists():
+            transcript.append("(wren has no open decision)")
             break
-        answer = reply_in_mailbox(page, live_server.url, wren.email, choices(game, 0)[0])
+        command = choices(game, 0)[0]
+        answer = reply_in_mailbox(page, live_server.url, wren.email, command)
+        transcript += [f"> {command}", answer]
         story = section(answer, "What happened from your move on")
         if any(line.startswith(tuple(bots)) for line in story):
             break
     keep_screenshot(page, "mail-answer-bao-bei")
 
-    assert story and story[0].startswith(("wren", "You "))  # my move: mine in words, or "You looked…"
+    told = "\n".join(transcript)
+    assert story and story[0].startswith(("wren", "You ")), told  # my move: mine, or "You looked…"
     by_bots = [i for i, line in enumerate(story) if line.startswith(tuple(bots))]
-    assert by_bots and by_bots[0] > 0
+    assert by_bots and by_bots[0] > 0, told
