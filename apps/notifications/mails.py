@@ -333,6 +333,22 @@ NEWS_KINDS: dict[str, Promise] = {
 }
 
 
+def _answer_binding(record: InboundMessage, game: Game, position: int | None, shown: str | None) -> str:
+    """The decision a reply to the answer mail acts on. An applied command's answer is bound to none
+    (the reply acts on the decision open when it comes). A refused reply may be corrected by answering
+    its answer: the same decision as before while it is open; once that one has passed (the refusal
+    was ``stale_decision``), the decision the answer shows, so that replying with one of the choices it
+    lists is not refused in turn."""
+    if record.status == InboundMessage.Status.APPLIED or record.reply_address is None:
+        return ""
+    asked = record.reply_address.decision_id
+    if shown is None or shown == asked or not asked:
+        return asked
+    if game_selectors.seat_decisions(game=game, seat=position).filter(decision_id=asked).exists():
+        return asked
+    return shown
+
+
 def answer_message(record: InboundMessage) -> EmailMultiAlternatives | None:
     """The answer to a processed inbound mail: what its command did, or why it was refused, with the
     sender's view now and a fresh reply address; None when there is nobody to answer. Written in the
@@ -363,20 +379,17 @@ def _answer_message(record: InboundMessage, user: User, game: Game) -> EmailMult
         context["events"] = compose.events_from(game, seq, position) if seq is not None else []
     else:
         context["heading"] = _("Your command was refused")
+    shown: str | None = None  # the decision whose choices this mail lists
     if position is not None:
         context["view"] = compose.view_lines(game, position)
         decision = compose.open_decision(game, position)
         if decision is not None:
             row = game_selectors.seat_decisions(game=game, seat=position).order_by("deadline").first()
+            shown = row.decision_id if row is not None else None
             context["decision_text"] = compose.describe_decision(game.engine, decision)
             context["deadline"] = compose.local_time(row.deadline if row else None, user)
             context["choices"] = compose.choices(game, position)
-    # A refused reply may be corrected by answering this mail: same decision as before.
-    bound = (
-        ""
-        if record.status == InboundMessage.Status.APPLIED or record.reply_address is None
-        else (record.reply_address.decision_id)
-    )
+    bound = _answer_binding(record, game, position, shown)
     reply_to = reply_address_for(user=user, game=game, decision_id=bound) if not game.is_over else None
     fields = {"game": game, "command": record.command or _("(no command)"), "code": record.code}
     subject = (

@@ -10,6 +10,7 @@ import pytest
 from django.core import mail
 
 from apps.games.models import Decision, Move
+from apps.games.pipeline import submit_action
 from apps.notifications import tokens
 from apps.notifications.inbound import inbound_process
 from apps.notifications.models import InboundMessage
@@ -87,6 +88,32 @@ def test_reply_to_a_decision_that_has_passed_gets_the_stale_decision_error(
     assert Move.objects.filter(game=game).count() == 1
     refusal = mails_to(users[0])[-1]
     assert "stale_decision" in refusal.subject and "stale_decision" in refusal.body
+
+
+def test_the_answer_to_a_stale_reply_acts_on_the_decision_it_shows(
+    started: Any, users: list, django_capture_on_commit_callbacks: Any
+) -> None:
+    """A reply to an old mail is refused (stale_decision); its answer shows the decision open now and
+    its choices, so replying to that answer with one of them is applied, not refused again."""
+    game = _start(started, django_capture_on_commit_callbacks)
+    first_turn = mail.outbox[0]
+    mine = f"play card={game.state['hands'][0][0]}"
+    _process(reply_to(first_turn, mine), django_capture_on_commit_callbacks)
+    game.refresh_from_db()
+    for move in ({"type": "pass"}, {"type": "play", "card": game.state["hands"][1][0]}):
+        theirs = Decision.objects.get(game=game, seat=1).decision_id
+        with django_capture_on_commit_callbacks(execute=True):
+            submit_action(game_id=game.pk, user=users[1], action={**move, "decision_id": theirs})
+    assert Decision.objects.filter(game=game, seat=0).exists()  # my window on their card is open
+
+    late = _process(reply_to(first_turn, "pass"), django_capture_on_commit_callbacks)
+    refusal = mails_to(users[0])[-1]
+    fixed = _process(reply_to(refusal, "pass"), django_capture_on_commit_callbacks)
+
+    assert (late.status, late.code) == ("refused", "stale_decision")
+    assert "pass" in refusal.body.split("Your choices", 1)[1]
+    assert (fixed.status, fixed.code) == ("applied", "")
+    assert Move.objects.filter(game=game).count() == 4
 
 
 def test_illegal_command_is_refused_with_the_engines_code_and_can_be_corrected(
