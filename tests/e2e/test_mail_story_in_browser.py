@@ -4,12 +4,13 @@ in Bao Huang the deal's end mail gives the result and the totals."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from apps.games.models import Decision
+from apps.games.models import Decision, Game
 from apps.notifications.compose import choices, seat_names
 from tests.e2e.test_turn_box_in_browser import keep_screenshot
 from tests.factories import GameFactory, UserFactory
@@ -30,11 +31,13 @@ def mailbox(tmp_path: Path, settings: Any) -> Path:
     return tmp_path
 
 
-def reply_in_mailbox(page: Any, base: str, email: str, command: str) -> str:
-    """Open the newest mail to ``email`` that can be answered, answer ``command`` and return the text of
-    the answer mail the mailbox then shows."""
+def reply_in_mailbox(page: Any, base: str, email: str, command: str, game: Game) -> str:
+    """Open the newest mail to ``email`` about ``game`` that can be answered, answer ``command`` and
+    return the text of the answer mail the mailbox then shows. (The game too: the live server and the
+    mail settings outlive a test, and other tests' players have the same addresses.)"""
     page.goto(f"{base}/dev/mail/")
-    links = page.locator("main tr", has_text=email).locator("a")
+    about_game = re.compile(rf"{re.escape(str(game))}\b")
+    links = page.locator("main tr", has_text=email).filter(has_text=about_game).locator("a")
     for i in range(links.count()):
         links.nth(i).click()
         if page.locator("textarea[name=body]").count():
@@ -62,10 +65,10 @@ def test_bao_huang_the_answer_to_a_reply_tells_the_bots_plays_and_the_deal_end_m
     outcome, the partner, the finishing order, the deal's scores and the totals."""
     wren = UserFactory(username="wren")
     game = GameFactory(engine="baohuang", players=5, bots=4, seated=[wren], options={"deals": [DEAL, DEAL]})
-    reply_in_mailbox(page, live_server.url, wren.email, "keep")
-    reply_in_mailbox(page, live_server.url, wren.email, "nodeclare")
+    reply_in_mailbox(page, live_server.url, wren.email, "keep", game)
+    reply_in_mailbox(page, live_server.url, wren.email, "nodeclare", game)
 
-    answer = reply_in_mailbox(page, live_server.url, wren.email, "play 6")
+    answer = reply_in_mailbox(page, live_server.url, wren.email, "play 6", game)
     keep_screenshot(page, "mail-answer-bao-huang")
 
     names = seat_names(game)
@@ -77,8 +80,8 @@ def test_bao_huang_the_answer_to_a_reply_tells_the_bots_plays_and_the_deal_end_m
         f"{names[4]} plays A.",
     ]
 
-    reply_in_mailbox(page, live_server.url, wren.email, "play RJ*")
-    reply_in_mailbox(page, live_server.url, wren.email, "play K")
+    reply_in_mailbox(page, live_server.url, wren.email, "play RJ*", game)
+    reply_in_mailbox(page, live_server.url, wren.email, "play K", game)
     page.goto(f"{live_server.url}/dev/mail/")
     page.locator("main tr", has_text=wren.email).get_by_role("link", name="round result").first.click()
     result = section(str(page.locator("pre.mail-text").inner_text()), "Result:")
@@ -110,7 +113,7 @@ def test_bao_bei_the_answer_to_a_reply_tells_my_move_then_the_bots_moves_by_name
             transcript.append("(wren has no open decision)")
             break
         command = choices(game, 0)[0]
-        answer = reply_in_mailbox(page, live_server.url, wren.email, command)
+        answer = reply_in_mailbox(page, live_server.url, wren.email, command, game)
         transcript += [f"> {command}", answer]
         story = section(answer, "What happened from your move on")
         if any(line.startswith(tuple(bots)) for line in story):
