@@ -26,12 +26,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from functools import cache
 from typing import Any
 
 from django.db import connection, transaction
-from django.db.models import Case, Count, F, Q, Sum, Value, When
+from django.db.models import Case, Count, F, Q, QuerySet, Sum, Value, When
 from django.utils import timezone
 
 from . import sql
@@ -206,11 +206,32 @@ def seat_changed(*, seat: Seat, previous_id: int | None, newcomer_id: int) -> No
 def game_ended(*, game_id: int) -> None:
     """Close the game's open tenures; a seat handed to the bot and still in its hands is abandoned. One
     UPDATE, so that it needs no transaction of its own."""
+    now = timezone.now()
+    if sql.hand_sql():  # every game's end runs it: compiled once, as the move's own writes are
+        sql.batch([_ended_update(connection.vendor).statement(game_id=game_id, now=now)])
+        return
+    _open_tenures_ended(game_id).update(**_ended_values(game_id, now))
+
+
+def _open_tenures_ended(game_id: int) -> QuerySet[SeatTenure]:
+    return SeatTenure.objects.filter(game_id=game_id, ended_at=None)
+
+
+def _ended_values(game_id: int, now: datetime) -> dict[str, Any]:
     in_bot_hands = Seat.objects.filter(game_id=game_id, bot_takeover=True).values("position")
     abandoned = Q(handed_to_bot=True, position__in=in_bot_hands)
-    SeatTenure.objects.filter(game_id=game_id, ended_at=None).update(
-        ended_at=timezone.now(), abandoned=Case(When(abandoned, then=Value(True)), default=F("abandoned"))
-    )
+    return {"ended_at": now, "abandoned": Case(When(abandoned, then=Value(True)), default=F("abandoned"))}
+
+
+#: Stand-ins for ``_ended_update``'s values, found in the compiled statement and replaced when it runs.
+_ENDED_GAME, _ENDED_AT = 987654311, datetime(1999, 12, 31, 23, 59, 58, tzinfo=UTC)
+
+
+@cache
+def _ended_update(vendor: str) -> sql.Select:
+    """``game_ended``'s UPDATE, compiled once from the queryset."""
+    values = _ended_values(_ENDED_GAME, _ENDED_AT)
+    return sql.compile_update(_open_tenures_ended(_ENDED_GAME), values, game_id=_ENDED_GAME, now=_ENDED_AT)
 
 
 # --- reading --------------------------------------------------------------------------------------------
