@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from datetime import timedelta
 from functools import cache
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from django.contrib.auth.models import User
 from django.db import connection
-from django.db.models import QuerySet, Subquery
+from django.db.models import Exists, QuerySet, Subquery
 from django.utils import timezone
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import authentication, exceptions
@@ -17,6 +17,9 @@ from rest_framework.request import Request
 from apps.games import sql, store
 
 from .models import ApiToken, token_digest
+
+if TYPE_CHECKING:  # DRF's views import the authentication classes named in the settings: this module
+    from rest_framework.views import APIView
 
 #: ``last_used_at`` is written at most this often per token, so reads stay read-only.
 LAST_USED_RESOLUTION = timedelta(minutes=5)
@@ -86,6 +89,63 @@ def read_with_token(request: Request, *, game_id: int) -> list[store.GameRow | N
 def _token_and_game_sql(vendor: str) -> str:
     """The token's SELECT and the game's, answered in one row (``sql.alongside``)."""
     return sql.alongside(_token_select(vendor), _game_by_token_select(vendor))
+
+
+@cache
+def _token_guarded_lock(vendor: str, key: bool) -> sql.Select:
+    """The game's locking SELECT (``lock_game``'s), finding the game only while a token with the digest
+    exists and its user is active: a request with a bad token never waits for, nor takes, the lock."""
+    guard = Exists(ApiToken.objects.filter(digest=_DIGEST, user__is_active=True))
+    return store.guarded_lock_select(guard, key, digest=_DIGEST)
+
+
+class TokenAhead:
+    """A move request's token, read in the round trip that locks the game (``store.Ahead``), not in
+    one of its own before it.
+
+    The view holds back DRF's authentication, permission and throttle checks (``deferred``) and
+    passes this to ``pipeline.submit_action``; once the round trip is back, ``checked()`` runs them
+    on the token read, exactly as ``APIView.initial`` would have (``ApiTokenAuthentication`` takes
+    the token read here), before the game is looked at: a request they refuse is refused with their
+    answer (401, 429), its transaction rolled back. Until then nothing about the game is known.
+    """
+
+    def __init__(self, view: APIView, request: Request, digest: str) -> None:
+        self.view, self.request, self.digest = view, request, digest
+        self.statement = _token_select(connection.vendor).statement(digest=digest)
+        self.values = {"digest": digest}
+        self.checks_ran = False
+
+    def lock(self, key: bool) -> sql.Select:
+        return _token_guarded_lock(connection.vendor, key)
+
+    def checked(self) -> None:
+        token = _token_loaded(_token_select(connection.vendor), self.statement.rows)
+        setattr(self.request._request, _TOKEN_READ, (self.digest, token))
+        self.admit()
+
+    def admit(self) -> None:
+        """DRF's checks of ``APIView.initial``, once: a later call does nothing, whether they passed or
+        refused (a second authentication would find the request anonymous and say so instead)."""
+        if self.checks_ran:
+            return
+        self.checks_ran = True
+        self.view.perform_authentication(self.request)
+        self.view.check_permissions(self.request)
+        self.view.check_throttles(self.request)
+
+    @property
+    def user(self) -> User:
+        return cast(User, self.request.user)
+
+
+def token_ahead(view: APIView, request: Request) -> TokenAhead | None:
+    """A ``TokenAhead`` for a request with well-formed ``Bearer`` credentials, on the hand path; None
+    otherwise (the request is authenticated as any other)."""
+    digest = _bearer_digest(request)
+    if digest is None or not sql.hand_sql():
+        return None
+    return TokenAhead(view, request, digest)
 
 
 def _bearer_digest(request: Request) -> str | None:

@@ -24,7 +24,7 @@ from apps.games.models import Game, Move
 from baogame.rules.registry import get_engine
 
 from . import selectors
-from .authentication import read_with_token
+from .authentication import TokenAhead, read_with_token, token_ahead
 from .inputs import JsonInput, QueryInput, length_field, parsed
 from .lean import LeanApiView
 from .serializers import (
@@ -440,6 +440,19 @@ class MoveSubmitApi(LeanApiView):
             "(empty when nothing waits for you), so a client need not ask again.",
         )
 
+    ahead: TokenAhead | None = None
+
+    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
+        """``APIView.initial``, but with a token the authentication, permission and throttle checks wait
+        for the round trip that locks the game, which reads the token too (``TokenAhead``)."""
+        self.ahead = token_ahead(self, request)
+        if self.ahead is None:
+            super().initial(request, *args, **kwargs)
+            return
+        self.format_kwarg = self.get_format_suffix(**kwargs)
+        request.accepted_renderer, request.accepted_media_type = self.perform_content_negotiation(request)
+        request.version, request.versioning_scheme = self.determine_version(request, *args, **kwargs)
+
     @extend_schema(
         operation_id="games_act",
         request=InputSerializer,
@@ -472,6 +485,16 @@ class MoveSubmitApi(LeanApiView):
         responses={201: OutputSerializer, 200: OutputSerializer},
     )
     def post(self, request: AuthenticatedRequest, game_id: int) -> Response:
+        try:
+            return self._post(request, game_id)
+        except Exception:
+            # Refused before the lock's round trip (a bad body, query or key): the checks held back
+            # come first, as they would have, so an unauthenticated caller learns only that.
+            if self.ahead is not None:
+                self.ahead.admit()
+            raise
+
+    def _post(self, request: AuthenticatedRequest, game_id: int) -> Response:
         query = self.QuerySerializer.quick(request.query_params) or parsed(
             self.QuerySerializer, request.query_params
         )
@@ -484,9 +507,10 @@ class MoveSubmitApi(LeanApiView):
         try:
             result = game_pipeline.submit_action(  # Game.DoesNotExist: 404 (exception handler)
                 game_id=game_id,
-                user=request.user,
+                user=request.user if self.ahead is None else None,
                 action=action,
                 key=request.headers.get("Idempotency-Key") or None,
+                ahead=self.ahead,
             )
         except ServiceError as exc:
             # not seated: a game the caller may not see answers as if it did not exist

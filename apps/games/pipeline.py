@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import partial
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
@@ -62,8 +62,26 @@ class MoveResult:
 _IDEMPOTENCY_KEY = re.compile(r"[^\x00-\x1f\x7f]{1,128}")
 
 
-def submit_action(*, game_id: int, user: User, action: dict[str, Any], key: str | None = None) -> MoveResult:
+class Admitting(store.Ahead, Protocol):
+    """A read ahead of the lock that also says who is acting, once it is ``checked()``: the API's
+    token (``apps.api.authentication.TokenAhead``)."""
+
+    @property
+    def user(self) -> User: ...
+
+
+def submit_action(
+    *,
+    game_id: int,
+    user: User | None,
+    action: dict[str, Any],
+    key: str | None = None,
+    ahead: Admitting | None = None,
+) -> MoveResult:
     """Apply one action of ``user`` to the game, exactly as DESIGN.md's five steps say.
+
+    With ``ahead`` (and no ``user``), the acting user is the one it admits in the lock's round trip:
+    its statement rides with the lock, and its check runs before anything of the game is looked at.
 
     Raises ``RuleError`` (or ``ServiceError``) for a refused action; nothing is written then. With an
     ``Idempotency-Key`` already used in this game by the same user for the same action, nothing is
@@ -80,7 +98,10 @@ def submit_action(*, game_id: int, user: User, action: dict[str, Any], key: str 
         )
     try:
         with transaction.atomic():
-            locked = lock_game(game_id, move_key=key)
+            locked = lock_game(game_id, move_key=key, ahead=ahead)
+            if ahead is not None:
+                user = ahead.user
+            assert user is not None, "submit_action needs a user or a read ahead that admits one"
             game = locked.game
             seat = locked.seat_of(user)
             if seat is None:  # before the key: an outsider learns nothing about keys used
@@ -124,7 +145,7 @@ def submit_action(*, game_id: int, user: User, action: dict[str, Any], key: str 
         if key is None:
             raise
         winner = Move.objects.filter(game_id=game_id, idempotency_key=key).first()
-        if winner is None:
+        if winner is None or user is None:
             raise
         return _replayed(Game.objects.get(pk=game_id), winner, user, action)  # refused: another's
 

@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import cache
-from typing import Any, cast
+from typing import Any, Protocol, cast
 
 from django.contrib.auth.models import AnonymousUser, User
 from django.db import connection
@@ -454,13 +454,47 @@ def on_vacation(seat: Seat) -> bool:
     return profile is not None and profile.vacation_started_at is not None
 
 
-def lock_game(game_id: int, *, move_key: str | None = None) -> LockedGame:
+class Ahead(Protocol):
+    """A read of a layer above the games that rides in ``lock_game``'s round trip, and may stop it: the
+    API's token (``apps.api.authentication.TokenAhead``), so that a move request authenticates without a
+    round trip of its own.
+
+    ``statement`` is sent first, before the lock; ``lock(key)`` is the locking SELECT (with the move key
+    or without) with the ahead's own condition (``guarded_lock_select``), which holds only when the
+    request may go on, so that a request that will be refused never waits for, nor takes, the game's
+    lock; ``values`` are the values of its markers. ``checked()`` runs once the round trip is back,
+    before anything else looks at the game: it raises to refuse the request (its transaction then
+    rolls back).
+    """
+
+    statement: sql.Statement
+    values: dict[str, Any]
+
+    def lock(self, key: bool) -> sql.Select: ...
+
+    def checked(self) -> None: ...
+
+
+def guarded_lock_select(guard: Any, key: bool, **markers: Any) -> sql.Select:
+    """``lock_game``'s locking SELECT, with ``move_key`` when ``key``, that finds the game only where the
+    boolean expression ``guard`` holds (another app's condition, such as ``Exists`` of its own table by
+    a marker value). Compiled by the caller once per database kind; ``markers`` name the marker values
+    inside ``guard``."""
+    games = _games(_GAME, for_update=True, move_key=_KEY if key else None).filter(guard)
+    found = {"game_id": _GAME, **({"move_key": _KEY} if key else {}), **markers}
+    return sql.compile_select(games, **found)
+
+
+def lock_game(game_id: int, *, move_key: str | None = None, ahead: Ahead | None = None) -> LockedGame:
     """Lock the game row and read its seats (with people) and open decision rows, in one round trip
-    on the hand path; with ``move_key``, also the id of the game's move made with that Idempotency-Key.
+    on the hand path; with ``move_key``, also the id of the game's move made with that Idempotency-Key;
+    with ``ahead`` (the hand path only), also its statement, checked before the game is.
 
     The seat and decision SELECTs run after the lock is granted, each on a fresh snapshot, so they see
     everything committed by the transaction the lock waited for. Raises ``Game.DoesNotExist``.
     """
+    if ahead is not None and not hand_sql():
+        raise ValueError("a read ahead of the lock needs the hand path")
     if not hand_sql():
         game = _games(game_id, for_update=True, move_key=move_key).get()
         key_move_id = vars(game).pop("found_key_move") if move_key is not None else None
@@ -471,12 +505,18 @@ def lock_game(game_id: int, *, move_key: str | None = None) -> LockedGame:
             key_move_id=key_move_id,
         )
     vendor = connection.vendor
-    lock_select = _game_select(vendor, True, False, False, move_key is not None)
     seats_select, decisions_select = _seats_select(vendor, True), _decisions_select(vendor)
-    lock = lock_select.statement(game_id=game_id, move_key=move_key)
+    if ahead is None:
+        lock_select = _game_select(vendor, True, False, False, move_key is not None)
+        lock = lock_select.statement(game_id=game_id, move_key=move_key)
+    else:
+        lock_select = ahead.lock(move_key is not None)
+        lock = lock_select.statement(game_id=game_id, move_key=move_key, **ahead.values)
     seats = seats_select.statement(game_id=game_id)
     decisions = decisions_select.statement(game_id=game_id)
-    sql.batch([lock, seats, decisions])
+    sql.batch([lock, seats, decisions] if ahead is None else [ahead.statement, lock, seats, decisions])
+    if ahead is not None:
+        ahead.checked()
     if not lock.rows:
         raise Game.DoesNotExist(f"no game {game_id}")
     row = lock.rows[0]
