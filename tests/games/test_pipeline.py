@@ -174,8 +174,8 @@ def test_a_lost_key_race_with_another_users_key_is_refused(toy_engine: str, user
     window = _turn(game)
     real = pipeline.lock_game
 
-    def blind(game_id: int, *, move_key: str | None = None) -> Any:  # as if the key were not seen yet
-        locked = real(game_id, move_key=move_key)
+    def blind(game_id: int, *, move_key: str | None = None, ahead: Any = None) -> Any:  # key not seen yet
+        locked = real(game_id, move_key=move_key, ahead=ahead)
         locked.key_move_id = None
         return locked
 
