@@ -103,11 +103,14 @@ class TokenAhead:
     """A move request's token, read in the round trip that locks the game (``store.Ahead``), not in
     one of its own before it.
 
-    The view holds back DRF's authentication, permission and throttle checks (``deferred``) and
-    passes this to ``pipeline.submit_action``; once the round trip is back, ``checked()`` runs them
-    on the token read, exactly as ``APIView.initial`` would have (``ApiTokenAuthentication`` takes
-    the token read here), before the game is looked at: a request they refuse is refused with their
-    answer (401, 429), its transaction rolled back. Until then nothing about the game is known.
+    The view (``MoveSubmitApi.initial``) holds back DRF's authentication, permission and throttle
+    checks and passes this to ``pipeline.submit_action``; once the round trip is back, ``checked()``
+    runs them on the token read, exactly as ``APIView.initial`` would have
+    (``ApiTokenAuthentication`` takes the token read here), before the game is looked at: a request
+    they refuse is refused with their answer (401, 429), its transaction rolled back. Until then
+    nothing about the game is known. They run while the game is locked: with a shared throttle cache
+    (``API_CACHE_URL``) its round trip, and a token's ``last_used_at`` write once per five minutes,
+    are inside the move's transaction.
     """
 
     def __init__(self, view: APIView, request: Request, digest: str) -> None:
