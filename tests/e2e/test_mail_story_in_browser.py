@@ -38,14 +38,20 @@ def reply_in_mailbox(page: Any, base: str, email: str, command: str, game: Game)
     page.goto(f"{base}/dev/mail/")
     about_game = re.compile(rf"{re.escape(str(game))}\b")
     links = page.locator("main tr", has_text=email).filter(has_text=about_game).locator("a")
-    for i in range(links.count()):
-        links.nth(i).click()
+    # Each mail is opened by its address and read once its page has loaded: a click's navigation may
+    # not have finished when the next line runs, and the list page has no reply form either.
+    hrefs = [links.nth(i).get_attribute("href") for i in range(links.count())]
+    assert hrefs, f"no mail to {email} about {game} in the mailbox"
+    for href in hrefs:
+        page.goto(f"{base}{href}")
         if page.locator("textarea[name=body]").count():
             break
-        page.go_back()
     page.fill("textarea[name=body]", command)
+    replied = page.url
     page.get_by_role("button", name="Send reply").click()
-    page.wait_for_selector("pre.mail-text")  # the waiting page reloads until the answer is there
+    # The waiting page reloads until the answer is there, then shows it. The replied mail's own page
+    # has a mail text too, so wait for another mail's address before reading one.
+    page.wait_for_url(lambda url: url != replied and "/answer/" not in url)
     return str(page.locator("pre.mail-text").inner_text())
 
 
