@@ -13,7 +13,8 @@ exist. The broker only makes this quick: a wake-up or task lost on the way (a pu
 broker down or restarted empty, a worker killed before it ran) leaves its row behind, and the sweep
 (``requeue_stale``, every ``GAMES_SWEEP_INTERVAL``) claims it with a conditional UPDATE and queues the
 task again, every ``NOTIFICATIONS_OUTBOX_RETRY`` seconds until it is done. Each recipient's row then
-carries the delivery's stable id (the webhook's ``event_id``, the push notice's ``id``).
+carries the delivery's stable id (the webhook's ``event_id``, the push notice's ``id``). A game's end
+has its row per channel too (``record_game_end``), done by the drain the same way.
 
 Mail: a move's transaction writes one ``MoveMailOutbox`` row when the move calls for any mail (a person
 has a new decision, or a round ended in a game a person plays), and the drain runs
@@ -39,7 +40,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from datetime import datetime, timedelta
-from functools import cache, partial
+from functools import cache
 from typing import Any
 
 from django.conf import settings
@@ -235,8 +236,8 @@ DRAIN_BATCH = 500
 
 
 def drain(*, now: datetime | None = None, limit: int = DRAIN_BATCH) -> int:
-    """Do the work of every move's outbox row that no task has taken yet, oldest first; returns how many
-    rows were done.
+    """Do the work of every outbox row (a move's, a game end's) that no task has taken yet, oldest first;
+    returns how many rows were done.
 
     A row no task has taken has ``queued_at`` at or before its ``created_at`` (``record`` sets
     ``queued_at`` first); taking it moves ``queued_at`` to now with a conditional UPDATE, as the sweep
@@ -246,7 +247,7 @@ def drain(*, now: datetime | None = None, limit: int = DRAIN_BATCH) -> int:
     ``push_decisions``), which consumes the row; the tasks are found by name, as they are published.
     """
     now = now or timezone.now()
-    rows = MoveMailOutbox.objects.filter(kind=Kind.MOVE, queued_at__lte=F("created_at")).order_by("pk")
+    rows = MoveMailOutbox.objects.filter(queued_at__lte=F("created_at")).order_by("pk")
     done = 0
     for row in rows[:limit]:
         if not MoveMailOutbox.objects.filter(pk=row.pk, queued_at=row.queued_at).update(queued_at=now):
@@ -317,26 +318,21 @@ def consume(*, game_id: int, version: int, channel: str = Channel.MAIL) -> None:
 
 def record_game_end(*, game_id: int, channel: str = Channel.MAIL) -> None:
     """In the transaction that ends the game (``game_ending``): write its end's outbox row of
-    ``channel``, and queue the channel's end task (the result mails, the ``game.ended`` event) when it
-    commits. The row commits with the end or not at all, so nothing of the end is lost with a task, the
-    broker, a worker or a web process that dies after the commit: the sweep queues the task again.
+    ``channel``, and wake the drain when it commits (``wake``), which runs the channel's end task (the
+    result mails, the ``game.ended`` event) as it runs a move's. The row commits with the end or not at
+    all, so nothing of the end is lost with a wake-up, the broker, a worker or a web process that dies
+    after the commit: the sweep queues the task again.
     """
     if _muted.get():
         return
-    MoveMailOutbox.objects.bulk_create(
-        [
-            MoveMailOutbox(
-                game_id=game_id,
-                channel=channel,
-                kind=MoveMailOutbox.Kind.GAME_END,
-                version=0,
-                opened=[],
-                queued_at=timezone.now(),
-            )
-        ],
-        ignore_conflicts=True,  # an end written twice
+    row = MoveMailOutbox(
+        game_id=game_id, channel=channel, kind=Kind.GAME_END, version=0, opened=[], queued_at=timezone.now()
     )
-    transaction.on_commit(partial(_publish, channel, Kind.GAME_END, game_id, 0, None, []))
+    if sql.hand_sql():
+        sql.batch([_insert_ignoring_conflicts(row)])
+    else:
+        MoveMailOutbox.objects.bulk_create([row], ignore_conflicts=True)  # an end written twice
+    _wake_on_commit()
 
 
 def consume_game_end(*, game_id: int, channel: str = Channel.MAIL) -> None:

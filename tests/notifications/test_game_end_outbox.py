@@ -1,7 +1,8 @@
 """A game's end writes its outbox rows in its own transaction (DESIGN: the move pipeline, "nothing lost
 after a commit"): the result mails' row and, for a seat with a webhook, the ``game.ended`` event's row
 commit with the end or not at all, so a web process that dies right after the end's commit loses
-neither; their tasks are only queued on commit, and the sweep queues them again if that is lost."""
+neither; the commit wakes the outbox's drain, which runs their tasks as it runs a move's, and the sweep
+queues them again if that is lost."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import pytest
 from django.db import transaction
 
 from apps.games import lifecycle, store
+from apps.notifications import outbox
 from apps.notifications.models import MoveMailOutbox
 from apps.webhooks.models import WebhookEndpoint
 from tests.factories import GameFactory, UserFactory
@@ -44,7 +46,26 @@ def test_an_aborted_games_end_rows_are_written_before_its_commit(
         inside = _end_rows(game)  # before the commit and before any on-commit hook
 
     assert inside == {MoveMailOutbox.Channel.MAIL, MoveMailOutbox.Channel.WEBHOOK}
-    assert queued, "the end's tasks are queued on commit"
+    assert queued.count(outbox.wake) == 1, "the commit wakes the drain once"
+    published = [c for c in queued if "publish" in getattr(getattr(c, "func", c), "__name__", "")]
+    assert published == [], "and publishes no task of its own"
+
+
+def test_the_drain_runs_the_tasks_of_a_games_end_once(monkeypatch: Any) -> None:
+    game = _game_with_a_webhook()
+    with transaction.atomic():
+        lifecycle.game_abort(store.lock_game(game.pk), reason="test")
+    MoveMailOutbox.objects.exclude(game=game, kind=END).delete()  # only the end's rows
+    ran: list[tuple[str, tuple[Any, ...]]] = []
+    monkeypatch.setattr(outbox, "_run", lambda name, args: ran.append((name, args)))
+
+    assert outbox.drain() == 2
+    assert sorted(ran) == [
+        (outbox.NOTIFY_GAME_ENDED, (game.pk,)),
+        (outbox.WEBHOOKS_FANOUT, (game.pk, None, True)),
+    ]
+    ran.clear()
+    assert outbox.drain() == 0 and ran == []  # taken: a lost run is the sweep's
 
 
 def test_an_end_that_rolls_back_leaves_no_end_rows() -> None:
