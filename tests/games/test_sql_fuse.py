@@ -153,3 +153,20 @@ def test_a_run_stops_before_it_would_pass_the_parameter_bound(
     fused = sql.fuse(statements)
 
     assert len(seats) == 6 and [len(s.params) for s in fused] == [4, 2]
+
+
+def test_a_lone_statement_answers_its_rows_and_a_write_without_returning_none(game: Game) -> None:
+    """Either database: a SELECT answers its rows (none when nothing matches), a write without RETURNING
+    answers no rows and its row count."""
+    seat = Seat.objects.get(game=game, position=0)
+    table = Seat._meta.db_table
+    found = sql.Statement(f"SELECT position FROM {table} WHERE game_id = %s ORDER BY position", [game.pk])
+    none = sql.Statement(f"SELECT position FROM {table} WHERE game_id = %s", [game.pk + 10_000])
+    write = sql.Statement(f"UPDATE {table} SET hidden_moves = hidden_moves WHERE id = %s", [seat.pk])
+
+    for statement in (found, none, write):
+        sql.batch([statement])
+
+    assert [tuple(r) for r in found.rows] == [(0,), (1,), (2,)]
+    assert list(none.rows) == []
+    assert list(write.rows) == [] and write.rowcount == 1
