@@ -385,7 +385,7 @@ def _returns_rows(cursor: Any) -> bool:
     On psycopg its result's status rather than ``description``: psycopg builds every column's
     description object on each access, which costs more than the fetch itself (a fifth of a ``/legal``
     read's CPU, whose one row has some sixty columns)."""
-    result = getattr(cursor, "pgresult", _NOT_PSYCOPG)
+    result: Any = getattr(cursor, "pgresult", _NOT_PSYCOPG)
     if result is _NOT_PSYCOPG:
         return cursor.description is not None
     return result is not None and result.status == pq.ExecStatus.TUPLES_OK
