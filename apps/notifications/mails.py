@@ -83,7 +83,8 @@ def compose_mail(
         "unsubscribe_url": unsubscribe_url,
         "category_label": Category(category).label if category in Category.values else category,
         "preferences_url": absolute(reverse("notifications:preferences")),
-        "summary": commands.summary(engine) if engine else [],
+        # The commands only where a reply is read (a final result or a digest cannot be answered).
+        "summary": commands.summary(engine) if engine and reply_to else [],
         "notation": commands.notation(engine) if engine else "",
         "reply_to": reply_to,
         "mail_language": translation.get_language() or settings.LANGUAGE_CODE,

@@ -169,6 +169,8 @@ def test_game_result_goes_to_every_human_seat(
     results = [m for m in mail.outbox if "final result" in m.subject]
     assert sorted(m.to[0] for m in results) == [users[0].email, users[1].email]
     assert all(m.reply_to == [] for m in results)
+    # It cannot be answered, so it lists no mail commands (a turn mail does: test_mail_language).
+    assert not [m for m in results if "Commands:" in m.body or "Commands:" in m.alternatives[0][0]]
 
 
 def test_game_result_mail_names_the_players_as_the_pages_do(
