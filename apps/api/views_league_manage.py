@@ -24,7 +24,7 @@ from apps.games import reliability
 from apps.games import selectors as game_selectors
 from apps.games.errors import ServiceError
 from apps.games.models import Game
-from apps.leagues import confirmation
+from apps.leagues import confirmation, game_tools, seasons
 from apps.leagues import divisions as league_divisions
 from apps.leagues import selectors as league_selectors
 from apps.leagues import services as league_services
@@ -221,7 +221,7 @@ class SeasonCreateApi(APIView):
         if league.divisions > 1:  # with the proposed divisions, which an organiser confirms
             season = league_divisions.season_propose(league=league, by=request.user, **values)
         else:
-            season = league_services.season_create(league=league, by=request.user, **values)
+            season = seasons.season_create(league=league, by=request.user, **values)
         return Response(SeasonSerializer(season).data, status=status.HTTP_201_CREATED)
 
 
@@ -337,7 +337,7 @@ class SeatSubstituteApi(APIView):
         newcomer = get_user_model().objects.filter(username=d["username"]).first()
         if newcomer is None:
             raise ServiceError("no_such_user", "no user with that username", status=400)
-        offer = league_services.seat_substitute(
+        offer = game_tools.seat_substitute(
             league=league,
             game_id=game_id,
             position=d["seat"],
@@ -370,7 +370,7 @@ class SubstituteOfferAcceptApi(YesOrNoApi):
 
     def post(self, request: AuthenticatedRequest, slug: str, offer_id: int) -> Response:
         league_selectors.league_get_visible(user=request.user, slug=slug)
-        offer = league_services.substitute_answer(offer_id=offer_id, user=request.user, accept=self.yes)
+        offer = game_tools.substitute_answer(offer_id=offer_id, user=request.user, accept=self.yes)
         return Response(SubstituteOfferSerializer(offer).data)
 
 
@@ -390,7 +390,7 @@ class SeatBotTakeoverApi(LeagueGameToolApi):
 
     operation_id = "leagues_game_bot_takeover"
     InputSerializer = SeatBotTakeoverInputSerializer
-    service = staticmethod(league_services.seat_bot_takeover)
+    service = staticmethod(game_tools.seat_bot_takeover)
 
     def arguments(self, data: dict[str, Any]) -> dict[str, Any]:
         return {"position": data["seat"], "on": data["on"], "reason": data["reason"]}
@@ -410,7 +410,7 @@ class GameAdjudicateApi(LeagueGameToolApi):
 
     operation_id = "leagues_game_adjudicate"
     InputSerializer = GameAdjudicateInputSerializer
-    service: ClassVar[Callable[..., object]] = staticmethod(league_services.game_adjudicate)
+    service: ClassVar[Callable[..., object]] = staticmethod(game_tools.game_adjudicate)
 
     def arguments(self, data: dict[str, Any]) -> dict[str, Any]:
         return {"places": dict(enumerate(data["places"])), "reason": data["reason"]}
@@ -423,16 +423,16 @@ class GameAdjudicateApi(LeagueGameToolApi):
 GAME_TOOLS: dict[str, type[APIView]] = {
     "extend": _game_tool(
         "leagues_game_extend",
-        league_services.game_deadline_extend,
+        game_tools.game_deadline_extend,
         "An organiser gives a seat's open decision more time (a plucking window: every owner's clock).",
         input=GameDeadlineExtendInputSerializer,
     ),
     "pause": _game_tool(
-        "leagues_game_pause", league_services.game_pause, "An organiser stops every clock of a league game."
+        "leagues_game_pause", game_tools.game_pause, "An organiser stops every clock of a league game."
     ),
     "resume": _game_tool(
         "leagues_game_resume",
-        league_services.game_resume,
+        game_tools.game_resume,
         "An organiser restarts a paused league game's clocks with the time each decision had left.",
     ),
     "substitute": SeatSubstituteApi,
@@ -459,7 +459,7 @@ GAME_TOOLS: dict[str, type[APIView]] = {
     ),
     "abort": _game_tool(
         "leagues_game_abort",
-        league_services.game_abort,
+        game_tools.game_abort,
         "An organiser ends a game without a result; it does not count in the standings.",
         input=RequiredReasonSerializer,
     ),

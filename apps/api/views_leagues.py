@@ -17,7 +17,7 @@ from apps.accounts.http import AuthenticatedRequest
 from apps.accounts.models import display_name
 from apps.games.clock.controls import DEFAULT_CONTROL, NAMED_CONTROLS
 from apps.games.errors import ServiceError
-from apps.leagues import season_length
+from apps.leagues import season_length, seasons
 from apps.leagues import selectors as league_selectors
 from apps.leagues import services as league_services
 from apps.leagues.formats import FORMATS
@@ -435,7 +435,7 @@ class RoundStartApi(APIView):
     @extend_schema(operation_id="leagues_round_start", request=None, responses={201: RoundSerializer})
     def post(self, request: AuthenticatedRequest, slug: str, season_id: int) -> Response:
         _, season = visible_season(user=request.user, slug=slug, season_id=season_id)
-        rnd = league_services.round_start(season_id=season.pk, by=request.user)
+        rnd = seasons.round_start(season_id=season.pk, by=request.user)
         rnd = next(r for r in league_selectors.season_rounds(season=season) if r.pk == rnd.pk)
         return Response(RoundSerializer(round_body(rnd)).data, status=status.HTTP_201_CREATED)
 

@@ -1,4 +1,5 @@
-"""The organiser log in words: one sentence per ``AuditLog`` entry, for the public league page.
+"""The organiser log: ``audit`` writes an organiser's action, and ``audit_sentence`` tells it in words,
+one sentence per ``AuditLog`` entry, for the public league page.
 
 Only what the page already shows publicly goes into a sentence (who acted, the season, round, seat,
 hours); private details (a declined applicant, an e-mail's subject, the changed settings' values)
@@ -7,13 +8,34 @@ stay in the organiser API.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.utils.functional import Promise
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from .models import AuditLog
+from .models import AuditLog, League
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
+    from apps.games.models import Game
+
+
+def audit(
+    *,
+    league: League,
+    actor: User | None,
+    action: str,
+    game: Game | None = None,
+    reason: str = "",
+    **detail: Any,
+) -> AuditLog:
+    """Write one organiser action to the league's audit log (in the caller's transaction)."""
+    return AuditLog.objects.create(
+        league=league, actor=actor, action=action, game=game, reason=reason, detail=detail
+    )
+
 
 #: ``action`` -> a sentence with ``%(actor)s`` and the entry's public details, in the reader's language.
 SENTENCES: dict[str, Promise] = {

@@ -33,7 +33,7 @@ from apps.games.errors import ServiceError
 from apps.games.models import Game
 from apps.games.store import lock_game
 
-from . import ratings, services
+from . import auditlog, permissions, ratings, results
 from .models import Fixture, League, RatingHistory, Season, Standing
 
 #: The states of a league game's result, as the pages and exports show them.
@@ -81,7 +81,7 @@ def confirm_due(*, now: datetime | None = None) -> int:
                 continue
             fixture.confirmed_at = now
             fixture.save(update_fields=["confirmed_at"])
-            services.audit(
+            auditlog.audit(
                 league=fixture.round.season.league,
                 actor=None,
                 action="result_confirmed",
@@ -94,7 +94,7 @@ def confirm_due(*, now: datetime | None = None) -> int:
 
 def _locked_result(league: League, game_id: int, by: User) -> tuple[Game, Fixture]:
     """The league game (locked first, then its fixture) whose result ``by`` may act on."""
-    services.require_organiser(league, by)
+    permissions.require_organiser(league, by)
     if not Game.objects.filter(pk=game_id, league_fixture__round__season__league=league).exists():
         raise ServiceError("not_found", "no such game in this league", status=404)
     game = lock_game(game_id).game
@@ -115,7 +115,7 @@ def result_confirm(*, league: League, game_id: int, by: User, reason: str = "") 
             raise ServiceError("reopened", "this result is reopened: adjudicate it", status=409)
         fixture.confirmed_at, fixture.confirmed_by = timezone.now(), by
         fixture.save(update_fields=["confirmed_at", "confirmed_by"])
-        services.audit(
+        auditlog.audit(
             league=league, actor=by, action="result_confirmed", game=game, reason=reason, how="organiser"
         )
     return fixture
@@ -137,7 +137,7 @@ def result_reopen(*, league: League, game_id: int, by: User, reason: str) -> Fix
         fixture.reopened_at = now
         fixture.save(update_fields=["reopened_at"])
         season_recount(fixture.round.season)
-        services.audit(league=league, actor=by, action="result_reopened", game=game, reason=reason)
+        auditlog.audit(league=league, actor=by, action="result_reopened", game=game, reason=reason)
     return fixture
 
 
@@ -167,7 +167,7 @@ def result_adjudicate(
         fixture.reopened_at, fixture.confirmed_at, fixture.confirmed_by = None, now, by
         fixture.save(update_fields=["reopened_at", "confirmed_at", "confirmed_by"])
         season_recount(fixture.round.season)
-        services.audit(
+        auditlog.audit(
             league=league,
             actor=by,
             action="result_adjudicated",
@@ -198,4 +198,4 @@ def season_recount(season: Season) -> None:
     for fixture in counted:
         game: Any = fixture.game
         if game.status == Game.Status.FINISHED and game.result:
-            services.count_result(season=season, game=game)
+            results.count_result(season=season, game=game)

@@ -20,7 +20,7 @@ from apps.accounts.models import Profile
 from apps.games.models import Game, Seat
 from apps.games.scheduling import queue_game_tasks
 from apps.games.store import lock_game
-from apps.leagues import demo_results, divisions, services
+from apps.leagues import demo_results, divisions, seasons, services
 from apps.leagues.models import League, Round, Season
 
 SLUG = "demo-divisions"
@@ -54,7 +54,7 @@ def seed_divisions_league(*, demo: Any) -> League:
         services.membership_join_by_link(league=league, user=bot, token=league.invite_token)
     first = divisions.season_propose(league=league, by=demo, rounds=1)
     divisions.divisions_confirm(season=first, by=demo)
-    _play_out(services.round_start(season_id=first.pk, by=demo), organiser=demo)
+    _play_out(seasons.round_start(season_id=first.pk, by=demo), organiser=demo)
     second = divisions.season_propose(league=league, by=demo, rounds=3)
     for low, high in ((3, 2), (2, 3)):  # swap two who stay, by hand (audited): the tables stay full
         stays = second.placements.filter(division=low, movement="stayed", moved_by_hand=False)
@@ -69,7 +69,7 @@ def seed_divisions_league(*, demo: Any) -> League:
             )
     divisions.divisions_confirm(season=second, by=demo)
     with transaction.atomic():
-        rnd = services.round_start(season_id=second.pk, by=demo)
+        rnd = seasons.round_start(season_id=second.pk, by=demo)
         Seat.objects.filter(game__league_fixture__round=rnd).update(bot_takeover=True)
         for fixture in rnd.fixtures.select_related("game"):
             queue_game_tasks(lock_game(fixture.game_id))

@@ -13,7 +13,7 @@ from apps.games.models import Game
 from apps.notifications import outbox
 from baogame.rules.registry import get_bots, get_engine
 
-from . import confirmation, services
+from . import confirmation, results
 from .models import Fixture, League
 
 MAX_MOVES = 5000
@@ -49,7 +49,7 @@ def _play(game_id: int) -> None:
 def confirm_one_leave_one(*, league: League, fixtures: list[Fixture], by: User) -> None:
     """Confirm the first finished table's result at once; the second stays provisional."""
     for fixture in fixtures:  # counted by the game_ended receiver after commit; idempotent here
-        services.fixture_record_result(game_id=fixture.game_id)
+        results.fixture_record_result(game_id=fixture.game_id)
     first = fixtures[0]
     first.refresh_from_db()
     if confirmation.result_state(first) == confirmation.PROVISIONAL:

@@ -32,7 +32,11 @@ from apps.accounts.models import display_name
 from apps.games.errors import ServiceError
 
 from . import separation
+from .auditlog import audit
 from .models import DivisionPlacement, League, Membership, Season, Standing
+from .permissions import require_organiser
+from .seasons import season_create, table_limits
+from .selectors import season_standings
 
 Movement = DivisionPlacement.Movement
 
@@ -108,7 +112,6 @@ def _active_members(league: League) -> list[int]:
 
 def previous_ranking(season: Season) -> dict[int, list[int]]:
     """Each division's members of ``season``, best first, as the standings order them."""
-    from .selectors import season_standings
 
     ranked: dict[int, list[int]] = {}
     for row in season_standings(season=season):
@@ -117,7 +120,7 @@ def previous_ranking(season: Season) -> dict[int, list[int]]:
 
 
 class SeasonSchedule(TypedDict, total=False):
-    """``services.season_create``'s keyword arguments beside the league and the organiser."""
+    """``seasons.season_create``'s keyword arguments beside the league and the organiser."""
 
     starts_at: Any
     rounds: int
@@ -128,11 +131,10 @@ class SeasonSchedule(TypedDict, total=False):
 
 def season_propose(*, league: League, by: User, **schedule: Unpack[SeasonSchedule]) -> Season:
     """Schedule a new season with the proposed divisions (from the previous season, or the first split);
-    its length as ``services.season_create`` takes it.
+    its length as ``seasons.season_create`` takes it.
 
     Refused while the previous season is still being played (``previous_season_running``).
     """
-    from .services import season_create
 
     previous = league.seasons.order_by("-number").first()
     if previous is not None and previous.status != Season.Status.FINISHED:
@@ -168,7 +170,6 @@ def placement_move(
     *, season: Season, user_id: int, division: int, by: User, reason: str = ""
 ) -> DivisionPlacement:
     """An organiser moves a member to another division before confirming the proposal (audited)."""
-    from .services import audit, require_organiser
 
     league = season.league
     require_organiser(league, by)
@@ -208,7 +209,6 @@ def placement_move(
 
 def division_problems(*, season: Season) -> list[separation.DivisionProblem]:
     """The season's proposed divisions where no round could ever start, with the reasons."""
-    from .services import table_limits
 
     size, smallest = table_limits(season.league)
     placed: dict[int, list[int]] = {}
@@ -221,7 +221,6 @@ def divisions_confirm(*, season: Season, by: User) -> Season:
     """An organiser confirms the season's divisions (audited); its first round may start from then on.
 
     Refused while a division could never start a round (``division_problems``: its code, 409)."""
-    from .services import audit, require_organiser
 
     league = season.league
     require_organiser(league, by)

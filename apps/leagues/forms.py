@@ -256,7 +256,7 @@ class SeasonCreateForm(FittedForm):
         return data
 
     def season_kwargs(self) -> dict[str, Any]:
-        """The arguments of ``services.season_create`` (and ``divisions.season_propose``)."""
+        """The arguments of ``seasons.season_create`` (and ``divisions.season_propose``)."""
         data = self.cleaned_data
         length = data.get("length")
         keys = game_lengths.length_keys(self.league.game)

@@ -1,4 +1,5 @@
-"""Who may use a league's organiser tools (read by the services, the selectors and the pages)."""
+"""Who may use a league's organiser tools (read by the services, the selectors and the pages), and the
+refusal of anyone else."""
 
 from __future__ import annotations
 
@@ -6,7 +7,9 @@ from typing import TYPE_CHECKING
 
 from django.contrib.auth.models import AnonymousUser, User
 
-from .models import League
+from apps.games.errors import ServiceError
+
+from .models import League, Membership
 
 if TYPE_CHECKING:
     from apps.games.models import Game
@@ -29,6 +32,22 @@ def league_is_admin(*, user: User | AnonymousUser | None) -> bool:
 def league_may_manage(*, league: League, user: User | AnonymousUser | None) -> bool:
     """Whether ``user`` may use the league's organiser tools: an organiser, or a league admin."""
     return league_is_admin(user=user) or league_is_organiser(league=league, user=user)
+
+
+def require_organiser(league: League, user: User | AnonymousUser | None) -> None:
+    """Refuse (403 ``forbidden``) anyone who may not use the league's organiser tools."""
+    if not league_may_manage(league=league, user=user):
+        raise ServiceError("forbidden", "only the league's organisers can do that", status=403)
+
+
+def league_sole_organiser_plays(*, league: League) -> bool:
+    """Whether the league's only organiser is also an active member: in their own games, nobody but a
+    site admin can use the organiser tools (said on the manage page)."""
+    organisers = list(league.organisers.values_list("pk", flat=True))
+    return (
+        len(organisers) == 1
+        and league.memberships.filter(user_id=organisers[0], status=Membership.Status.ACTIVE).exists()
+    )
 
 
 def game_is_organised_by(game: Game, user: User) -> bool:

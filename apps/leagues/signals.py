@@ -11,7 +11,7 @@ from django.dispatch import receiver
 from apps.games import sql
 from apps.games.signals import game_ended
 
-from . import services
+from . import results
 from .models import Fixture
 
 
@@ -19,7 +19,7 @@ from .models import Fixture
 def record_result(sender: Any, game_id: int, **kwargs: Any) -> None:
     """Count the game's result if it is a league game (idempotent). Most games are not: one SELECT
     compiled once asks first, and only a league game's end opens the transaction that counts it."""
-    sql.when_any(_fixtures, game_id, partial(services.fixture_record_result, game_id=game_id))
+    sql.when_any(_fixtures, game_id, partial(results.fixture_record_result, game_id=game_id))
 
 
 def _fixtures(game_id: int) -> QuerySet[Fixture]:

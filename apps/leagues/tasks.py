@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from . import services
+from . import seasons
 
 
 @shared_task(acks_late=True)
 def start_due_rounds() -> int:
     """Beat: start every league round whose scheduled time has come."""
-    return services.rounds_start_due()
+    return seasons.rounds_start_due()
 
 
 @shared_task(acks_late=True)

@@ -18,7 +18,18 @@ from apps.games import estimates, reliability
 from apps.games.errortext import error_detail, refusal
 from baogame.rules.core import RuleError
 
-from . import charts, confirmation, divisions, exports, season_length, selectors, services
+from . import (
+    charts,
+    confirmation,
+    divisions,
+    exports,
+    game_tools,
+    permissions,
+    season_length,
+    seasons,
+    selectors,
+    services,
+)
 from .auditlog import audit_sentence
 from .forms import EmailForm, GameToolForm, LeagueCreateForm, LeagueSettingsForm, SeasonCreateForm
 from .models import League
@@ -136,7 +147,7 @@ def offer_answer(request: AuthenticatedHttpRequest, slug: str, offer_id: int, an
     if answer not in {"accept", "decline"}:
         raise Http404("no such answer")
     try:
-        offer = services.substitute_answer(offer_id=offer_id, user=request.user, accept=answer == "accept")
+        offer = game_tools.substitute_answer(offer_id=offer_id, user=request.user, accept=answer == "accept")
     except RuleError as exc:
         messages.error(request, refusal(exc))
         return redirect("leagues:offer", slug=league.slug, offer_id=offer_id)
@@ -210,7 +221,7 @@ def league_manage(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
         "own_result_games": selectors.games_played_by(games=[f.game for f in results], user=request.user),
         "fixtures": fixtures,
         "own_games": selectors.games_played_by(games=[f.game for f in fixtures], user=request.user),
-        "sole_organiser_plays": services.league_sole_organiser_plays(league=league),
+        "sole_organiser_plays": permissions.league_sole_organiser_plays(league=league),
         "invite_url": request.build_absolute_uri(f"/leagues/{league.slug}/join/{league.invite_token}/"),
         "season_form": SeasonCreateForm(league=league),
         "season_length_text": season_length.season_length_text(season) if season else "",
@@ -260,13 +271,13 @@ def _run_manage_action(request: AuthenticatedHttpRequest, league: League, action
             return gettext("Season %(n)s scheduled: review and confirm its divisions below.") % {
                 "n": season.number
             }
-        season = services.season_create(league=league, by=user, **season_form.season_kwargs())
+        season = seasons.season_create(league=league, by=user, **season_form.season_kwargs())
         return gettext("Season %(n)s scheduled.") % {"n": season.number}
     if action == "round":
         current = selectors.season_current(league=league)
         if current is None:
             return gettext("Create a season first.")
-        rnd = services.round_start(season_id=current.pk, by=user)
+        rnd = seasons.round_start(season_id=current.pk, by=user)
         return gettext("Round %(n)s started.") % {"n": rnd.number}
     if action == "email":
         email_form = EmailForm(request.POST)
@@ -288,28 +299,28 @@ def _game_tool(request: AuthenticatedHttpRequest, league: League) -> str:
     common: dict[str, Any] = {"league": league, "game_id": game_id, "by": user}
     match d["action"]:
         case "extend":
-            services.game_deadline_extend(**common, seat=seat or 0, hours=d["hours"] or 24, reason=reason)
+            game_tools.game_deadline_extend(**common, seat=seat or 0, hours=d["hours"] or 24, reason=reason)
         case "pause":
-            services.game_pause(**common, reason=reason)
+            game_tools.game_pause(**common, reason=reason)
         case "resume":
-            services.game_resume(**common, reason=reason)
+            game_tools.game_resume(**common, reason=reason)
         case "substitute":
             newcomer = get_user_model().objects.filter(username=d["username"]).first()
             if newcomer is None:
                 return gettext("No such user.")
-            offer = services.seat_substitute(**common, position=seat or 0, user=newcomer, reason=reason)
+            offer = game_tools.seat_substitute(**common, position=seat or 0, user=newcomer, reason=reason)
             return gettext(
                 "Seat %(n)s offered to %(user)s: they take it when they accept; "
                 "until then it is played as before."
             ) % {"n": offer.position, "user": newcomer.get_username()}
         case "bot_on" | "bot_off":
-            services.seat_bot_takeover(
+            game_tools.seat_bot_takeover(
                 **common, position=seat or 0, on=d["action"] == "bot_on", reason=reason
             )
         case "adjudicate":
-            services.game_adjudicate(**common, places=dict(enumerate(d["places"])), reason=reason)
+            game_tools.game_adjudicate(**common, places=dict(enumerate(d["places"])), reason=reason)
         case "abort":
-            services.game_abort(**common, reason=reason)
+            game_tools.game_abort(**common, reason=reason)
         case "confirm":
             confirmation.result_confirm(**common, reason=reason)
             return gettext("Result confirmed.")

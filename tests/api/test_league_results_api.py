@@ -10,7 +10,7 @@ from rest_framework.test import APIClient
 
 from apps.games import autoplay as game_autoplay
 from apps.games.models import Seat
-from apps.leagues import confirmation, services
+from apps.leagues import confirmation, seasons, services
 from apps.leagues.models import Fixture, League
 from tests.factories import UserFactory
 
@@ -40,9 +40,9 @@ def test_settings_results_and_member_records_through_the_api(
     for player in players:
         services.membership_join_by_link(league=league, user=player, token=league.invite_token)
     league.refresh_from_db()
-    season = services.season_create(league=league, by=boss, rounds=1)
+    season = seasons.season_create(league=league, by=boss, rounds=1)
     with django_capture_on_commit_callbacks(execute=True):
-        services.round_start(season_id=season.pk, by=boss)
+        seasons.round_start(season_id=season.pk, by=boss)
     fixture = Fixture.objects.get(round__season=season)
     Seat.objects.filter(game=fixture.game).update(bot_takeover=True)
     with django_capture_on_commit_callbacks(execute=True):

@@ -16,6 +16,7 @@ from apps.api import services as api_services
 from apps.games import clock
 from apps.games import lifecycle as game_lifecycle
 from apps.games.models import Game
+from apps.leagues import seasons
 from apps.leagues import services as league_services
 from baogame.rules.registry import get_engine
 from tests.factories import GameFactory
@@ -53,8 +54,8 @@ class World:
                 creator=player, name="Toy club", game="toy", is_public=False, players_per_table=2, join=True
             )
             league_services.membership_join_by_link(league=league, user=member, token=league.invite_token)
-            season = league_services.season_create(league=league, by=player)
-            game = league_services.round_start(season_id=season.pk, by=player).fixtures.get().game
+            season = seasons.season_create(league=league, by=player)
+            game = seasons.round_start(season_id=season.pk, by=player).fixtures.get().game
             pending = league_services.membership_request(league=self.league, user=self.all_users[2])
             self.club = Club(league, game, pending.pk)
         return self.club
@@ -67,7 +68,7 @@ def world(toy_engine: str, users: list) -> World:
     token, _ = api_services.token_create(user=users[0], name="spare")
     bot = api_services.bot_account_create(owner=users[0], username="matrixbot")
     league = league_services.league_create(creator=users[0], name="Open league", game="baobei", join=True)
-    league_services.season_create(league=league, by=users[0])
+    seasons.season_create(league=league, by=users[0])
     private = league_services.league_create(
         creator=users[0], name="Club", game="baobei", is_public=False, join=True
     )

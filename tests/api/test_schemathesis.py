@@ -31,6 +31,7 @@ from schemathesis.specs.openapi.checks import (
 )
 
 from apps.api import services as api_services
+from apps.leagues import game_tools, seasons
 from apps.leagues import services as league_services
 from apps.sittings import services as sitting_services
 from apps.webhooks import services as webhook_services
@@ -71,17 +72,15 @@ def fuzz_world(db: None, make_user: Any, settings: Any) -> dict[str, Any]:
     # A league the caller organises: its round-1 game (against the other player) is "the game".
     league = league_services.league_create(creator=me, name="Fuzz league", game="baobei", join=True)
     league_services.membership_join_by_link(league=league, user=other, token=league.invite_token)
-    season = league_services.season_create(league=league, by=me)
-    game = league_services.round_start(season_id=season.pk, by=me).fixtures.get().game
+    season = seasons.season_create(league=league, by=me)
+    game = seasons.round_start(season_id=season.pk, by=me).fixtures.get().game
     pending = league_services.membership_request(league=league, user=make_user(username="fuzz-asks"))
     substitute = make_user(username="fuzz-sub")
     league_services.membership_join_by_link(league=league, user=substitute, token=league.invite_token)
     admin = make_user(username="fuzz-admin")  # the caller plays the game: a site admin offers its seat
     admin.is_staff = True
     admin.save(update_fields=["is_staff"])
-    offer = league_services.seat_substitute(
-        league=league, game_id=game.pk, position=1, user=substitute, by=admin
-    )
+    offer = game_tools.seat_substitute(league=league, game_id=game.pk, position=1, user=substitute, by=admin)
     proposal = sitting_services.proposal_create(
         game=game, user=other, times=[timezone.now() + timedelta(days=3)]
     )  # the caller may answer it

@@ -13,6 +13,7 @@ from apps.api import services as api_services
 from apps.games import lifecycle as game_lifecycle
 from apps.games import selectors as game_selectors
 from apps.games.models import Game
+from apps.leagues import game_tools, seasons
 from apps.leagues import services as league_services
 from apps.leagues.models import Fixture
 
@@ -73,11 +74,11 @@ def held_seat(toy_engine: str, users: list) -> tuple[Game, Any, Any]:
     )
     for user in users[:2]:
         league_services.membership_join_by_link(league=league, user=user, token=league.invite_token)
-    season = league_services.season_create(league=league, by=organiser)
-    league_services.round_start(season_id=season.pk, by=organiser)
+    season = seasons.season_create(league=league, by=organiser)
+    seasons.round_start(season_id=season.pk, by=organiser)
     game = Fixture.objects.get(round__season=season).game
     player = game.seats.get(position=0).user
-    league_services.seat_bot_takeover(league=league, game_id=game.pk, position=0, on=True, by=organiser)
+    game_tools.seat_bot_takeover(league=league, game_id=game.pk, position=0, on=True, by=organiser)
     return game, player, organiser
 
 

@@ -13,6 +13,7 @@ import pytest
 from django.test import Client
 
 from apps.games.models import Game
+from apps.leagues import seasons
 from apps.leagues import services as league_services
 from apps.notifications import tokens
 from tests.factories import GameFactory, UserFactory
@@ -74,8 +75,8 @@ def private_league_game(toy_engine: str) -> tuple[Game, dict[str, Any]]:
     )
     for _ in range(2):
         league_services.membership_join_by_link(league=league, user=UserFactory(), token=league.invite_token)
-    season = league_services.season_create(league=league, by=organiser)
-    rnd = league_services.round_start(season_id=season.pk, by=organiser)
+    season = seasons.season_create(league=league, by=organiser)
+    rnd = seasons.round_start(season_id=season.pk, by=organiser)
     game = rnd.fixtures.get().game
     seated = {s.user_id for s in game.seats.all()}
     members = [m.user for m in league.memberships.all()]

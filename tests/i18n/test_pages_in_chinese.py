@@ -19,6 +19,7 @@ from django.conf import settings
 from django.test import Client
 
 from apps.accounts.models import Profile
+from apps.leagues import seasons
 from apps.leagues import services as leagues
 from tests.factories import GameFactory, UserFactory
 from tests.support.played import a_finished_baobei_game
@@ -110,8 +111,8 @@ def test_every_page_of_both_games_reads_in_chinese() -> None:
     league = leagues.league_create(creator=players[0], name="Shandong", game="baohuang", players_per_table=5)
     for user in [*players[1:], watcher]:
         leagues.membership_join_by_link(league=league, user=user, token=league.invite_token)
-    season = leagues.season_create(league=league, by=players[0], rounds=2)
-    leagues.round_start(season_id=season.pk, by=players[0])
+    season = seasons.season_create(league=league, by=players[0], rounds=2)
+    seasons.round_start(season_id=season.pk, by=players[0])
 
     me, other = chinese(players[0]), chinese(watcher)
     pages = {

@@ -15,7 +15,7 @@ from django.utils import timezone
 from apps.games import autoplay as game_autoplay
 from apps.games.errors import ServiceError
 from apps.games.models import Game, Seat
-from apps.leagues import confirmation, selectors, services
+from apps.leagues import confirmation, seasons, selectors, services
 from apps.leagues.models import Fixture, League, Standing
 from tests.factories import UserFactory
 from tests.leagues.conftest import NO_PASSWORD
@@ -45,8 +45,8 @@ def period_league(toy_league: League, organiser: Any, members: list[Any]) -> Lea
 
 
 def _play_round(league: League, organiser: Any, capture: Any) -> list[Fixture]:
-    season = services.season_create(league=league, by=organiser, rounds=2)
-    services.round_start(season_id=season.pk, by=organiser)
+    season = seasons.season_create(league=league, by=organiser, rounds=2)
+    seasons.round_start(season_id=season.pk, by=organiser)
     fixtures = list(Fixture.objects.filter(round__season=season).select_related("game"))
     for fixture in fixtures:
         Seat.objects.filter(game=fixture.game).update(bot_takeover=True)

@@ -14,7 +14,7 @@ from rest_framework.test import APIClient
 
 from apps.api import services as api_services
 from apps.games.errors import ServiceError
-from apps.leagues import divisions, services
+from apps.leagues import divisions, game_tools, seasons, services
 from apps.leagues.models import AuditLog, DivisionPlacement, Fixture, League, Season, Standing
 from tests.factories import UserFactory
 from tests.leagues.conftest import NO_PASSWORD
@@ -64,7 +64,7 @@ def _finish_round(
         seats = sorted(game.seats.all(), key=lambda s: s.user_id)
         places = {s.position: i + 1 for i, s in enumerate(seats)}
         with django_capture_on_commit_callbacks(execute=True):
-            services.game_adjudicate(
+            game_tools.game_adjudicate(
                 league=league, game_id=game.pk, places=places, by=organiser, reason="test"
             )
 
@@ -79,7 +79,7 @@ def test_a_season_of_two_divisions_then_promotion_and_relegation(
     assert placed == {u: (1 if i < 4 else 2) for i, u in enumerate(ids)}  # join order, top first
 
     with pytest.raises(ServiceError) as refused:
-        services.round_start(season_id=season.pk, by=organiser)
+        seasons.round_start(season_id=season.pk, by=organiser)
     assert refused.value.code == "divisions_unconfirmed"
 
     # The organiser swaps p3 and p4 by hand (each move audited), then confirms.
@@ -94,7 +94,7 @@ def test_a_season_of_two_divisions_then_promotion_and_relegation(
 
     top = {ids[0], ids[1], ids[2], ids[4]}
     with django_capture_on_commit_callbacks(execute=True):
-        services.round_start(season_id=season.pk, by=organiser)
+        seasons.round_start(season_id=season.pk, by=organiser)
     for fixture in Fixture.objects.filter(round__season=season):
         assert {u in top for u in fixture.players} == {fixture.division == 1}  # never across divisions
     _finish_round(league, season, organiser, django_capture_on_commit_callbacks)
@@ -211,10 +211,10 @@ def test_swiss_and_round_robin_leagues_pair_by_their_format(
         people = [UserFactory(username=f"{fmt}{i}", password=NO_PASSWORD) for i in range(6)]
         for user in people:
             services.membership_join_by_link(league=league, user=user, token=league.invite_token)
-        season = services.season_create(league=league, by=organiser, rounds=5)
+        season = seasons.season_create(league=league, by=organiser, rounds=5)
         for _ in range(5):
             with django_capture_on_commit_callbacks(execute=True):
-                services.round_start(season_id=season.pk, by=organiser)
+                seasons.round_start(season_id=season.pk, by=organiser)
             _finish_round(league, season, organiser, django_capture_on_commit_callbacks)
         fixtures = Fixture.objects.filter(round__season=season).select_related("round")
         tables = [f.players for f in fixtures]
@@ -254,12 +254,12 @@ def test_switching_divisions_on_mid_season_leaves_the_running_season_in_one_divi
     for i in range(4):
         user = UserFactory(username=f"late{i}", password=NO_PASSWORD)
         services.membership_join_by_link(league=league, user=user, token=league.invite_token)
-    season = services.season_create(league=league, by=organiser, rounds=2)
+    season = seasons.season_create(league=league, by=organiser, rounds=2)
     with django_capture_on_commit_callbacks(execute=True):
-        services.round_start(season_id=season.pk, by=organiser)
+        seasons.round_start(season_id=season.pk, by=organiser)
     services.league_update(league=league, by=organiser, divisions=2)
     with django_capture_on_commit_callbacks(execute=True):
-        services.round_start(season_id=season.pk, by=organiser)
+        seasons.round_start(season_id=season.pk, by=organiser)
     assert set(Fixture.objects.filter(round__season=season).values_list("division", flat=True)) == {1}
     with pytest.raises(ServiceError) as refused:  # the next season waits for this one to finish
         divisions.season_propose(league=league, by=organiser)

@@ -15,7 +15,7 @@ import pytest
 from apps.games.models import Game, Seat
 from apps.games.scheduling import queue_game_tasks
 from apps.games.store import lock_game
-from apps.leagues import divisions, selectors, services
+from apps.leagues import divisions, seasons, selectors, services
 from apps.leagues.models import Fixture, League, Season
 from tests.factories import UserFactory
 from tests.leagues.conftest import NO_PASSWORD
@@ -29,7 +29,7 @@ MEMBERS, DIVISIONS, PROMOTION = 24, 3, 2
 def _play_season(season: Season, organiser: Any, worker: Any) -> None:
     """Confirm the divisions, start the round, hand every seat to the bot and wait for the season's end."""
     divisions.divisions_confirm(season=season, by=organiser)
-    rnd = services.round_start(season_id=season.pk, by=organiser)
+    rnd = seasons.round_start(season_id=season.pk, by=organiser)
     Seat.objects.filter(game__league_fixture__round=rnd).update(bot_takeover=True)
     for fixture in Fixture.objects.filter(round=rnd).select_related("game"):
         queue_game_tasks(lock_game(fixture.game_id))

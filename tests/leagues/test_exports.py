@@ -11,7 +11,7 @@ from rest_framework.test import APIClient
 
 from apps.games import autoplay as game_autoplay
 from apps.games.models import Seat
-from apps.leagues import exports, services
+from apps.leagues import exports, seasons
 from apps.leagues.models import Fixture, League, RatingHistory, Season
 from tests.factories import UserFactory
 
@@ -26,13 +26,13 @@ def played(
     # a name that needs CSV quoting: comma, quote and a non-ASCII letter
     members[0].profile.display_name = 'Zoë "Z", the first'
     members[0].profile.save()
-    season = services.season_create(league=toy_league, by=organiser, rounds=2)
-    services.round_start(season_id=season.pk, by=organiser)
+    season = seasons.season_create(league=toy_league, by=organiser, rounds=2)
+    seasons.round_start(season_id=season.pk, by=organiser)
     for fixture in Fixture.objects.filter(round__season=season):
         Seat.objects.filter(game=fixture.game).update(bot_takeover=True)
         with django_capture_on_commit_callbacks(execute=True):
             game_autoplay.play_bots(fixture.game_id)
-    services.round_start(season_id=season.pk, by=organiser)
+    seasons.round_start(season_id=season.pk, by=organiser)
     return season
 
 

@@ -9,7 +9,7 @@ from django.test import Client
 
 from apps.games.errors import ServiceError
 from apps.games.models import Game
-from apps.leagues import services
+from apps.leagues import seasons, services
 from apps.leagues.models import AuditLog, Fixture, League
 from baogame.rules.core import RuleError
 
@@ -115,8 +115,8 @@ def test_an_invalid_preset_is_refused_and_nothing_changes(
 def test_a_new_round_uses_the_new_preset_and_running_games_keep_theirs(
     toy_league: League, members: list[Any], organiser: Any
 ) -> None:
-    season = services.season_create(league=toy_league, by=organiser, rounds=3)
-    services.round_start(season_id=season.pk, by=organiser)  # six members at two tables of 3
+    season = seasons.season_create(league=toy_league, by=organiser, rounds=3)
+    seasons.round_start(season_id=season.pk, by=organiser)  # six members at two tables of 3
     before = [(g.pk, g.players, g.options, g.control, g.control_values) for g in _round_games(toy_league, 1)]
 
     services.league_update(
@@ -126,7 +126,7 @@ def test_a_new_round_uses_the_new_preset_and_running_games_keep_theirs(
         engine_options={"hand": 2},
         timing_preset="weekly",
     )
-    services.round_start(season_id=season.pk, by=organiser)
+    seasons.round_start(season_id=season.pk, by=organiser)
 
     round_two = _round_games(toy_league, 2)
     assert [g.players for g in round_two] == [2, 2, 2]

@@ -11,7 +11,7 @@ from django.test import Client
 
 from apps.games.errors import ServiceError
 from apps.games.models import Decision, Game
-from apps.leagues import selectors, services
+from apps.leagues import game_tools, results, seasons, selectors, services
 from apps.leagues.models import AuditLog, Fixture, League, Membership, Standing
 from tests.factories import UserFactory
 from tests.leagues.conftest import NO_PASSWORD
@@ -24,9 +24,9 @@ def running(
     toy_league: League, members: list[Any], organiser: Any, django_capture_on_commit_callbacks: Any
 ) -> Game:
     """Round 1 of a season started; returns the game of table 1."""
-    season = services.season_create(league=toy_league, by=organiser, rounds=3)
+    season = seasons.season_create(league=toy_league, by=organiser, rounds=3)
     with django_capture_on_commit_callbacks(execute=True):
-        services.round_start(season_id=season.pk, by=organiser)
+        seasons.round_start(season_id=season.pk, by=organiser)
     return Fixture.objects.get(round__season=season, table=1).game
 
 
@@ -56,19 +56,19 @@ def test_each_organiser_action_is_audited(
     newcomer = _reserve(toy_league)
     before = Decision.objects.get(game=running, seat=running.state["active"])
 
-    services.game_deadline_extend(
+    game_tools.game_deadline_extend(
         league=toy_league, game_id=running.pk, seat=before.seat, hours=5, by=organiser, reason="ill"
     )
-    services.game_pause(league=toy_league, game_id=running.pk, by=organiser, reason="dispute")
-    services.game_resume(league=toy_league, game_id=running.pk, by=organiser)
-    offer = services.seat_substitute(
+    game_tools.game_pause(league=toy_league, game_id=running.pk, by=organiser, reason="dispute")
+    game_tools.game_resume(league=toy_league, game_id=running.pk, by=organiser)
+    offer = game_tools.seat_substitute(
         league=toy_league, game_id=running.pk, position=1, user=newcomer, by=organiser
     )
-    services.substitute_answer(offer_id=offer.pk, user=newcomer, accept=True)
-    services.seat_bot_takeover(league=toy_league, game_id=running.pk, position=2, on=False, by=organiser)
+    game_tools.substitute_answer(offer_id=offer.pk, user=newcomer, accept=True)
+    game_tools.seat_bot_takeover(league=toy_league, game_id=running.pk, position=2, on=False, by=organiser)
     services.league_email_members(league=toy_league, subject="Hello", body="Round 1 is on.", by=organiser)
     with django_capture_on_commit_callbacks(execute=True):
-        services.game_abort(league=toy_league, game_id=running.pk, by=organiser, reason="server trouble")
+        game_tools.game_abort(league=toy_league, game_id=running.pk, by=organiser, reason="server trouble")
 
     assert _actions(toy_league)[-8:] == [
         "deadline_extended",
@@ -86,7 +86,7 @@ def test_each_organiser_action_is_audited(
 def test_extend_gives_the_decision_more_time(toy_league: League, running: Game, organiser: Any) -> None:
     decision = Decision.objects.get(game=running, seat=running.state["active"])
 
-    services.game_deadline_extend(
+    game_tools.game_deadline_extend(
         league=toy_league, game_id=running.pk, seat=decision.seat, hours=5, by=organiser
     )
 
@@ -95,11 +95,11 @@ def test_extend_gives_the_decision_more_time(toy_league: League, running: Game, 
 
 
 def test_pause_stops_and_resume_restarts_the_game(toy_league: League, running: Game, organiser: Any) -> None:
-    services.game_pause(league=toy_league, game_id=running.pk, by=organiser, reason="dispute")
+    game_tools.game_pause(league=toy_league, game_id=running.pk, by=organiser, reason="dispute")
     running.refresh_from_db()
     assert running.status == Game.Status.PAUSED
 
-    services.game_resume(league=toy_league, game_id=running.pk, by=organiser)
+    game_tools.game_resume(league=toy_league, game_id=running.pk, by=organiser)
     running.refresh_from_db()
     assert running.status == Game.Status.ACTIVE
 
@@ -112,10 +112,10 @@ def test_substitute_takes_over_the_seat_and_its_view(
     newcomer = _reserve(toy_league)
     old_view = game_view(game=running, seat=1)
 
-    offer = services.seat_substitute(
+    offer = game_tools.seat_substitute(
         league=toy_league, game_id=running.pk, position=1, user=newcomer, by=organiser
     )
-    services.substitute_answer(offer_id=offer.pk, user=newcomer, accept=True)
+    game_tools.substitute_answer(offer_id=offer.pk, user=newcomer, accept=True)
 
     seat = running.seats.get(position=1)
     assert seat.user == newcomer
@@ -128,7 +128,7 @@ def test_bot_takeover_plays_the_seat(
     active = running.state["active"]
 
     with django_capture_on_commit_callbacks(execute=True):
-        services.seat_bot_takeover(
+        game_tools.seat_bot_takeover(
             league=toy_league, game_id=running.pk, position=active, on=True, by=organiser
         )
 
@@ -141,7 +141,7 @@ def test_aborted_game_does_not_count(
     toy_league: League, running: Game, organiser: Any, django_capture_on_commit_callbacks: Any
 ) -> None:
     with django_capture_on_commit_callbacks(execute=True):
-        services.game_abort(league=toy_league, game_id=running.pk, by=organiser, reason="server trouble")
+        game_tools.game_abort(league=toy_league, game_id=running.pk, by=organiser, reason="server trouble")
 
     running.refresh_from_db()
     assert (running.status, running.status_reason) == (Game.Status.ABORTED, "server trouble")
@@ -154,10 +154,10 @@ def test_adjudicated_result_counts_once(
     toy_league: League, running: Game, organiser: Any, django_capture_on_commit_callbacks: Any
 ) -> None:
     with django_capture_on_commit_callbacks(execute=True):
-        services.game_adjudicate(
+        game_tools.game_adjudicate(
             league=toy_league, game_id=running.pk, places={0: 1, 1: 2, 2: 3}, by=organiser, reason="agreed"
         )
-    services.fixture_record_result(game_id=running.pk)  # a second signal changes nothing
+    results.fixture_record_result(game_id=running.pk)  # a second signal changes nothing
 
     first = Standing.objects.get(season__league=toy_league, user=running.seats.get(position=0).user)
     assert (first.games_played, first.wins, first.points) == (1, 1, 2)
@@ -185,7 +185,7 @@ def test_organiser_sees_the_tools_page(toy_league: League, running: Game, organi
 
 def test_only_organisers_manage(toy_league: League, running: Game, members: list[Any]) -> None:
     with pytest.raises(ServiceError) as exc:
-        services.game_abort(league=toy_league, game_id=running.pk, by=members[0], reason="mine")
+        game_tools.game_abort(league=toy_league, game_id=running.pk, by=members[0], reason="mine")
 
     client = Client()
     client.force_login(members[0])
@@ -224,7 +224,7 @@ def test_withdrawn_member_gets_no_table_next_round(
     season = running.league_fixture.round.season
     services.membership_withdraw(league=toy_league, user=members[0])
 
-    rnd = services.round_start(season_id=season.pk, by=organiser)
+    rnd = seasons.round_start(season_id=season.pk, by=organiser)
 
     seated = [s.user_id for f in rnd.fixtures.all() for s in f.game.seats.all()]
     assert members[0].pk not in seated and len(seated) == 5
@@ -234,12 +234,12 @@ def test_withdrawn_member_gets_no_table_next_round(
 def test_scheduled_rounds_start_when_due(toy_league: League, members: list[Any], organiser: Any) -> None:
     from django.utils import timezone
 
-    season = services.season_create(
+    season = seasons.season_create(
         league=toy_league, by=organiser, rounds=2, starts_at=timezone.now() - timedelta(days=1)
     )
 
-    assert services.rounds_start_due() == 1
-    assert services.rounds_start_due() == 0  # round 2 is due in six days
+    assert seasons.rounds_start_due() == 1
+    assert seasons.rounds_start_due() == 0  # round 2 is due in six days
     assert season.round_set.count() == 1
     assert AuditLog.objects.filter(action="round_started", actor=None).exists()
 

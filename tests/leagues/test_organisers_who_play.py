@@ -13,7 +13,7 @@ from apps.accounts.models import display_name
 from apps.games import clock
 from apps.games.errors import ServiceError
 from apps.games.models import Game
-from apps.leagues import services
+from apps.leagues import game_tools, seasons, services
 from apps.leagues.models import Fixture, League, Membership, SubstituteOffer
 from tests.factories import UserFactory
 from tests.leagues.conftest import NO_PASSWORD
@@ -25,8 +25,8 @@ pytestmark = pytest.mark.django_db
 def playing_organiser(toy_league: League, organiser: Any, members: list[Any]) -> Game:
     """The organiser joins their own league; round 1 started; returns the organiser's game."""
     services.membership_join_by_link(league=toy_league, user=organiser, token=toy_league.invite_token)
-    season = services.season_create(league=toy_league, by=organiser, rounds=2)
-    services.round_start(season_id=season.pk, by=organiser)
+    season = seasons.season_create(league=toy_league, by=organiser, rounds=2)
+    seasons.round_start(season_id=season.pk, by=organiser)
     return Fixture.objects.get(round__season=season, game__seats__user=organiser).game
 
 
@@ -95,7 +95,7 @@ def test_the_newcomer_accepts_a_seat_on_the_offer_page(
     )
     newcomer = UserFactory(username="reserve", password=NO_PASSWORD)
     services.membership_join_by_link(league=toy_league, user=newcomer, token=toy_league.invite_token)
-    offer = services.seat_substitute(
+    offer = game_tools.seat_substitute(
         league=toy_league, game_id=other.pk, position=0, user=newcomer, by=organiser
     )
     client = _client(newcomer)
@@ -120,16 +120,16 @@ def test_an_offer_lapses_when_the_seat_changed_hands_meanwhile(
     first, second = (UserFactory(username=f"reserve{i}", password=NO_PASSWORD) for i in range(2))
     for user in (first, second):
         services.membership_join_by_link(league=toy_league, user=user, token=toy_league.invite_token)
-    stale = services.seat_substitute(
+    stale = game_tools.seat_substitute(
         league=toy_league, game_id=other.pk, position=0, user=first, by=organiser
     )
-    fresh = services.seat_substitute(
+    fresh = game_tools.seat_substitute(
         league=toy_league, game_id=other.pk, position=0, user=second, by=organiser
     )
 
     with pytest.raises(ServiceError) as exc:
-        services.substitute_answer(offer_id=stale.pk, user=first, accept=True)
-    services.substitute_answer(offer_id=fresh.pk, user=second, accept=True)
+        game_tools.substitute_answer(offer_id=stale.pk, user=first, accept=True)
+    game_tools.substitute_answer(offer_id=fresh.pk, user=second, accept=True)
 
     assert exc.value.code == "offer_closed"
     assert SubstituteOffer.objects.get(pk=stale.pk).status == SubstituteOffer.Status.WITHDRAWN
@@ -144,13 +144,13 @@ def test_a_member_who_withdrew_cannot_accept_an_offer(
     )
     newcomer = UserFactory(username="reserve", password=NO_PASSWORD)
     services.membership_join_by_link(league=toy_league, user=newcomer, token=toy_league.invite_token)
-    offer = services.seat_substitute(
+    offer = game_tools.seat_substitute(
         league=toy_league, game_id=other.pk, position=0, user=newcomer, by=organiser
     )
     Membership.objects.filter(user=newcomer).update(status=Membership.Status.WITHDRAWN)
 
     with pytest.raises(ServiceError) as exc:
-        services.substitute_answer(offer_id=offer.pk, user=newcomer, accept=True)
+        game_tools.substitute_answer(offer_id=offer.pk, user=newcomer, accept=True)
 
     assert exc.value.code == "not_a_member"
     assert other.seats.get(position=0).user != newcomer
@@ -164,13 +164,13 @@ def test_an_offer_for_a_game_that_ended_meanwhile_lapses_for_good(
     )
     newcomer = UserFactory(username="reserve", password=NO_PASSWORD)
     services.membership_join_by_link(league=toy_league, user=newcomer, token=toy_league.invite_token)
-    offer = services.seat_substitute(
+    offer = game_tools.seat_substitute(
         league=toy_league, game_id=other.pk, position=0, user=newcomer, by=organiser
     )
-    services.game_abort(league=toy_league, game_id=other.pk, by=organiser, reason="server trouble")
+    game_tools.game_abort(league=toy_league, game_id=other.pk, by=organiser, reason="server trouble")
 
     with pytest.raises(ServiceError) as exc:
-        services.substitute_answer(offer_id=offer.pk, user=newcomer, accept=True)
+        game_tools.substitute_answer(offer_id=offer.pk, user=newcomer, accept=True)
 
     assert exc.value.code == "offer_lapsed"
     assert SubstituteOffer.objects.get(pk=offer.pk).status == SubstituteOffer.Status.WITHDRAWN
@@ -188,7 +188,7 @@ def test_the_newcomer_is_mailed_the_link_to_answer_the_offer(
     services.membership_join_by_link(league=toy_league, user=newcomer, token=toy_league.invite_token)
 
     with django_capture_on_commit_callbacks(execute=True):
-        offer = services.seat_substitute(
+        offer = game_tools.seat_substitute(
             league=toy_league, game_id=other.pk, position=0, user=newcomer, by=organiser
         )
 

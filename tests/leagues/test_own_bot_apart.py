@@ -11,7 +11,7 @@ import pytest
 
 from apps.accounts.models import Profile
 from apps.games.errors import ServiceError
-from apps.leagues import pairing, separation, services
+from apps.leagues import pairing, seasons, separation, services
 from apps.leagues.models import Fixture, League, Round
 from tests.factories import UserFactory
 from tests.leagues.conftest import NO_PASSWORD
@@ -31,10 +31,10 @@ def test_a_member_never_meets_their_own_bot_account_over_a_season(
     toy_league: League, organiser: Any, members: list[Any]
 ) -> None:
     owner, bot = _owner_and_bot(toy_league)
-    season = services.season_create(league=toy_league, by=organiser, rounds=5)
+    season = seasons.season_create(league=toy_league, by=organiser, rounds=5)
 
     for _ in range(5):
-        services.round_start(season_id=season.pk, by=organiser)
+        seasons.round_start(season_id=season.pk, by=organiser)
 
     tables = [f.players for f in Fixture.objects.filter(round__season=season)]
     assert len(tables) == 5 * 3  # 8 members at tables of 3: 3 + 3 + 2, every round
@@ -47,10 +47,10 @@ def test_a_round_that_cannot_keep_them_apart_is_refused_with_the_names(
     toy_league: League, organiser: Any
 ) -> None:
     _owner_and_bot(toy_league)  # two members, one table of two: only together
-    season = services.season_create(league=toy_league, by=organiser, rounds=1)
+    season = seasons.season_create(league=toy_league, by=organiser, rounds=1)
 
     with pytest.raises(ServiceError) as exc:
-        services.round_start(season_id=season.pk, by=organiser)
+        seasons.round_start(season_id=season.pk, by=organiser)
 
     assert exc.value.code == "owner_at_own_table"
     assert exc.value.status == 409

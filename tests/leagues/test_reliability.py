@@ -20,7 +20,7 @@ from apps.games import pipeline as game_pipeline
 from apps.games import reliability
 from apps.games.errors import ServiceError
 from apps.games.models import Game, Seat, SeatTenure
-from apps.leagues import services
+from apps.leagues import game_tools, seasons, services
 from apps.leagues.models import Fixture, League, Membership
 from tests.deadlines.helpers import a_game, overdue, pending, toy_play
 from tests.factories import UserFactory
@@ -117,20 +117,20 @@ def test_a_substitute_does_not_inherit_the_predecessors_record(
     toy_league: League, organiser: Any, members: list[Any], django_capture_on_commit_callbacks: Any
 ) -> None:
     reserve = UserFactory(username="reserve", password=NO_PASSWORD)
-    season = services.season_create(league=toy_league, by=organiser, rounds=1)
+    season = seasons.season_create(league=toy_league, by=organiser, rounds=1)
     with django_capture_on_commit_callbacks(execute=True):
-        services.round_start(season_id=season.pk, by=organiser)
+        seasons.round_start(season_id=season.pk, by=organiser)
     services.membership_join_by_link(league=toy_league, user=reserve, token=toy_league.invite_token)
     game = Fixture.objects.filter(round__season=season).first().game
     seats = {s.position: s.user for s in game.seats.select_related("user")}
     leaver = seats[0]
     with django_capture_on_commit_callbacks(execute=True):
         _time_out_turn(game)
-        services.seat_bot_takeover(league=toy_league, game_id=game.pk, position=0, on=True, by=organiser)
-        offer = services.seat_substitute(
+        game_tools.seat_bot_takeover(league=toy_league, game_id=game.pk, position=0, on=True, by=organiser)
+        offer = game_tools.seat_substitute(
             league=toy_league, game_id=game.pk, position=0, user=reserve, by=organiser
         )
-        services.substitute_answer(offer_id=offer.pk, user=reserve, accept=True)
+        game_tools.substitute_answer(offer_id=offer.pk, user=reserve, accept=True)
 
     before = reliability.record_for(leaver)
     assert (before.timeouts, before.handed_to_bot, before.abandoned) == (1, 1, 1)
@@ -236,7 +236,7 @@ def test_each_new_season_withdraws_members_below_the_minimum_and_says_so(
     toy_league.refresh_from_db()
     _unreliable(members[0])
 
-    services.season_create(league=toy_league, by=organiser, rounds=1)
+    seasons.season_create(league=toy_league, by=organiser, rounds=1)
 
     assert Membership.objects.get(league=toy_league, user=members[0]).status == Membership.Status.WITHDRAWN
     assert Membership.objects.filter(league=toy_league, status=Membership.Status.ACTIVE).count() == 5
@@ -247,9 +247,9 @@ def test_each_new_season_withdraws_members_below_the_minimum_and_says_so(
 def test_the_standings_the_member_list_and_the_profile_show_the_record(
     toy_league: League, organiser: Any, members: list[Any], django_capture_on_commit_callbacks: Any
 ) -> None:
-    season = services.season_create(league=toy_league, by=organiser, rounds=1)
+    season = seasons.season_create(league=toy_league, by=organiser, rounds=1)
     with django_capture_on_commit_callbacks(execute=True):
-        services.round_start(season_id=season.pk, by=organiser)
+        seasons.round_start(season_id=season.pk, by=organiser)
     game = Fixture.objects.filter(round__season=season).first().game
     with django_capture_on_commit_callbacks(execute=True):
         _time_out_turn(game)
@@ -273,14 +273,14 @@ def test_the_standings_the_member_list_and_the_profile_show_the_record(
 def test_an_organisers_bot_handover_counts_once_per_tenure(
     toy_league: League, organiser: Any, members: list[Any], django_capture_on_commit_callbacks: Any
 ) -> None:
-    season = services.season_create(league=toy_league, by=organiser, rounds=1)
+    season = seasons.season_create(league=toy_league, by=organiser, rounds=1)
     with django_capture_on_commit_callbacks(execute=True):
-        services.round_start(season_id=season.pk, by=organiser)
+        seasons.round_start(season_id=season.pk, by=organiser)
     game = Fixture.objects.filter(round__season=season).first().game
     player = game.seats.get(position=1).user
 
     for on in (True, False, True):
-        services.seat_bot_takeover(league=toy_league, game_id=game.pk, position=1, on=on, by=organiser)
+        game_tools.seat_bot_takeover(league=toy_league, game_id=game.pk, position=1, on=on, by=organiser)
 
     assert reliability.record_for(player).handed_to_bot == 1
     assert Seat.objects.get(game=game, position=1).bot_takeover

@@ -10,7 +10,7 @@ import pytest
 from django.test import Client
 
 from apps.games import estimates
-from apps.leagues import services
+from apps.leagues import seasons, services
 from apps.leagues.season_length import season_estimate
 
 pytestmark = pytest.mark.django_db
@@ -18,7 +18,7 @@ pytestmark = pytest.mark.django_db
 
 def test_the_season_page_states_the_expected_duration_of_its_games(organiser: Any) -> None:
     league = services.league_create(creator=organiser, name="Court", game="baohuang")
-    season = services.season_create(league=league, by=organiser, rounds=3, length="short")
+    season = seasons.season_create(league=league, by=organiser, rounds=3, length="short")
 
     page = html.unescape(Client().get(f"/leagues/{league.slug}/").content.decode())
 
@@ -29,7 +29,7 @@ def test_the_season_page_states_the_expected_duration_of_its_games(organiser: An
 
 def test_a_custom_season_length_scales_the_estimate_bh_3_2(organiser: Any) -> None:
     league = services.league_create(creator=organiser, name="Court", game="baohuang")
-    season = services.season_create(
+    season = seasons.season_create(
         league=league, by=organiser, rounds=3, length="custom", length_options={"deal_limit": 6}
     )
 

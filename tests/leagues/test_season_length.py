@@ -10,7 +10,7 @@ from django.test import Client
 
 from apps.games.errors import ServiceError
 from apps.games.models import Game
-from apps.leagues import services
+from apps.leagues import seasons, services
 from apps.leagues.forms import LeagueCreateForm, SeasonCreateForm
 from apps.leagues.models import League, Season
 from baogame.rules.baobei.setup import default_threshold
@@ -55,9 +55,9 @@ def test_a_wrong_bao_huang_table_size_says_what_the_game_takes(organiser: Any) -
 
 def test_a_short_season_gives_every_bao_huang_game_a_limit_of_three_deals_bh_17_6(organiser: Any) -> None:
     league = league_of("baohuang", organiser, 5)
-    season = services.season_create(league=league, by=organiser, length="short")
+    season = seasons.season_create(league=league, by=organiser, length="short")
 
-    services.round_start(season_id=season.pk, by=organiser)
+    seasons.round_start(season_id=season.pk, by=organiser)
 
     (game,) = games_of(season)
     assert game.length == "short" and game.options["deal_limit"] == 3
@@ -68,11 +68,11 @@ def test_a_custom_season_length_replaces_the_length_the_league_options_set(organ
     """The season's length is the whole length: a value it leaves out takes the rules' default (the
     form starts from the league's values, so an organiser sees them)."""
     league = league_of("baohuang", organiser, 5, engine_options={"target_score": 40})
-    season = services.season_create(
+    season = seasons.season_create(
         league=league, by=organiser, length="custom", length_options={"deal_limit": 2}
     )
 
-    services.round_start(season_id=season.pk, by=organiser)
+    seasons.round_start(season_id=season.pk, by=organiser)
 
     (game,) = games_of(season)
     assert game.length == "custom" and game.options == {"target_score": 30, "deal_limit": 2}
@@ -81,9 +81,9 @@ def test_a_custom_season_length_replaces_the_length_the_league_options_set(organ
 def test_bao_bei_season_lengths_follow_each_tables_size_bb_2_3(organiser: Any) -> None:
     """A short season halves §2.3's threshold of each table's own size, and replaces the league's."""
     league = league_of("baobei", organiser, 7, players_per_table=4, engine_options={"threshold": 12})
-    season = services.season_create(league=league, by=organiser, length="short")
+    season = seasons.season_create(league=league, by=organiser, length="short")
 
-    services.round_start(season_id=season.pk, by=organiser)
+    seasons.round_start(season_id=season.pk, by=organiser)
 
     games = games_of(season)
     assert {g.players for g in games} == {3, 4}
@@ -93,9 +93,9 @@ def test_bao_bei_season_lengths_follow_each_tables_size_bb_2_3(organiser: Any) -
 
 def test_a_season_without_a_length_plays_the_league_options_as_before(organiser: Any) -> None:
     league = league_of("baobei", organiser, 4, players_per_table=4, engine_options={"threshold": 12})
-    season = services.season_create(league=league, by=organiser)
+    season = seasons.season_create(league=league, by=organiser)
 
-    services.round_start(season_id=season.pk, by=organiser)
+    seasons.round_start(season_id=season.pk, by=organiser)
 
     (game,) = games_of(season)
     assert season.length == "" and game.options["threshold"] == 12 and game.length == "custom"
@@ -118,7 +118,7 @@ def test_a_season_length_that_does_not_fit_is_refused_and_nothing_is_scheduled(
     league = league_of("baobei", organiser, 0)
 
     with pytest.raises(RuleError) as info:
-        services.season_create(league=league, by=organiser, length=length, length_options=values)
+        seasons.season_create(league=league, by=organiser, length=length, length_options=values)
 
     assert info.value.code == code and not league.seasons.exists()
 

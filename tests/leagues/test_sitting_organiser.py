@@ -10,7 +10,7 @@ import pytest
 from django.utils import timezone
 
 from apps.games.errors import ServiceError
-from apps.leagues import services
+from apps.leagues import seasons, services
 from apps.leagues.models import Fixture, League
 from apps.sittings import selectors as sitting_selectors
 from apps.sittings import services as sitting_services
@@ -22,8 +22,8 @@ pytestmark = pytest.mark.django_db
 def test_the_league_organiser_proposes_a_sitting_to_a_league_table(
     toy_league: League, organiser: Any, members: list[Any]
 ) -> None:
-    season = services.season_create(league=toy_league, by=organiser, rounds=1)
-    services.round_start(season_id=season.pk, by=organiser)
+    season = seasons.season_create(league=toy_league, by=organiser, rounds=1)
+    seasons.round_start(season_id=season.pk, by=organiser)
     game = Fixture.objects.filter(round__season=season).select_related("game").first().game  # type: ignore[union-attr]
     other = UserFactory(username="other-organiser")
     services.league_create(creator=other, name="Other League", game=toy_league.game)

@@ -13,6 +13,7 @@ from icalendar import Calendar
 from apps.games import pipeline
 from apps.games.models import Decision, Game
 from apps.leagues import calendar as league_calendar
+from apps.leagues import seasons
 from apps.leagues import services as leagues
 from apps.notifications import calendar
 from baogame.rules.baobei.cards import CARDS
@@ -104,7 +105,7 @@ def test_feed_lists_the_next_rounds_of_my_leagues(toy_engine: str) -> None:
     )
     leagues.membership_join_by_link(league=league, user=member, token=league.invite_token)
     starts = timezone.now() + timedelta(days=2)
-    leagues.season_create(league=league, by=organiser, starts_at=starts, rounds=3, round_interval_days=7)
+    seasons.season_create(league=league, by=organiser, starts_at=starts, rounds=3, round_interval_days=7)
 
     entries = league_calendar.round_entries(user=member, now=timezone.now())
 
@@ -119,7 +120,7 @@ def test_a_round_entry_is_in_the_readers_language(toy_engine: str) -> None:
     organiser, member = UserFactory(), UserFactory()
     league = leagues.league_create(creator=organiser, name="Liga", game=toy_engine, players_per_table=3)
     leagues.membership_join_by_link(league=league, user=member, token=league.invite_token)
-    leagues.season_create(
+    seasons.season_create(
         league=league,
         by=organiser,
         starts_at=timezone.now() + timedelta(days=2),

@@ -24,7 +24,7 @@ from apps.accounts.models import Profile
 from apps.games.models import Seat
 from apps.games.scheduling import queue_game_tasks
 from apps.games.store import lock_game
-from apps.leagues import demo_results, services
+from apps.leagues import demo_results, seasons, services
 from apps.leagues.demo_divisions import seed_divisions_league
 from apps.leagues.models import League, Membership
 
@@ -67,12 +67,12 @@ class Command(BaseCommand):
             services.membership_join_by_link(league=league, user=bot, token=league.invite_token)
             bots.append(bot)
         Membership.objects.filter(league=league, user=demo).update(status=Membership.Status.ACTIVE)
-        season = league.seasons.order_by("-number").first() or services.season_create(
+        season = league.seasons.order_by("-number").first() or seasons.season_create(
             league=league, by=demo, rounds=5
         )
         if not season.round_set.exists():
             with transaction.atomic():
-                rnd = services.round_start(season_id=season.pk, by=demo)
+                rnd = seasons.round_start(season_id=season.pk, by=demo)
             mine = rnd.fixtures.filter(game__seats__user=demo)
             finished = list(rnd.fixtures.exclude(pk__in=mine.values("pk")).order_by("table"))
             for fixture in finished:
