@@ -1,4 +1,4 @@
-"""CI runs the suite as a newcomer does, then on PostgreSQL (issue 37, point 11): `make test` with no
+"""CI runs the suite as a newcomer does, then on PostgreSQL: `make test` with no
 database or broker settings at all (SQLite and the filesystem broker, as the README says) comes before
 the PostgreSQL and Redis run, so that a break that only a fresh clone sees cannot land unnoticed; the
 browser tests' screenshots are left under var/screenshots/ as the run's artifacts."""

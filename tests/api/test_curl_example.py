@@ -1,5 +1,5 @@
 """The curl session of the README and of the API docs page really works: run each page's commands
-against a live server (issue 37, point 12)."""
+against a live server."""
 
 from __future__ import annotations
 

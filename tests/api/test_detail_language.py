@@ -1,4 +1,4 @@
-"""The API's ``detail`` in the request's language (issue 34 point 2): ``Accept-Language`` asks for one;
+"""The API's ``detail`` in the request's language: ``Accept-Language`` asks for one;
 without it a token user's profile language is used, else English. The ``code`` stays the stable
 English identifier in every language."""
 

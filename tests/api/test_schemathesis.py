@@ -153,7 +153,7 @@ def test_api_refuses_invalid_data_as_its_schema_says(case: Any, fuzz_world: dict
 
 
 def test_the_runs_have_the_coverage_and_fuzzing_phases() -> None:
-    """Issue 38 point 5: each run covers the schema's boundaries (coverage phase: every case the schema
+    """Each run covers the schema's boundaries (coverage phase: every case the schema
     defines, e.g. the smallest and largest integer of each parameter) and then fuzzes it."""
     for schema in (positive, negative):
         phases = schema.config.phases_for(operation=None)

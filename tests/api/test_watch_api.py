@@ -72,7 +72,7 @@ def test_a_bad_filter_is_refused_with_a_stable_code(client_for: Any, query: str)
 
 
 def test_anybody_may_read_it_as_the_watch_page_and_the_api_docs_say(client_for: Any) -> None:
-    """Issue 38 point 6: the watch page needs no sign-in, nor does its API; docs/api.md says so."""
+    """The watch page needs no sign-in, nor does its API; docs/api.md says so."""
     from pathlib import Path
 
     public = GameFactory()
@@ -103,7 +103,7 @@ def test_anonymous_reads_of_it_are_throttled_per_address(client_for: Any, settin
 
 
 def test_a_page_number_past_the_maximum_is_refused_not_a_server_error(client_for: Any) -> None:
-    """Issue 38 point 2: ``?page=400000000000000000`` gave 500 (bigint out of range)."""
+    """``?page=400000000000000000`` once gave 500 (bigint out of range)."""
     for query in ("?page=400000000000000000", f"?page={views_games.MAX_PAGE + 1}", "?page=-5"):
         response = client_for(None).get(f"/api/v1/games/watch/{query}")
         assert (response.status_code, response.json()["code"]) == (400, "invalid"), query

@@ -66,7 +66,7 @@ def test_a_short_rehearsal_with_a_killed_node_and_worker_finds_no_anomaly(broker
     }, "\n".join(lines)
     assert result["ok"] and result["client_errors"] == 0
     assert result["kills"] == 2 and result["restarts"] == 2
-    # issue 38: moves committed while the web nodes had no broker, their effects through the outbox
+    # moves committed while the web nodes had no broker, their effects through the outbox
     assert result["moves_in_broker_outage"] > 0 and result["webhook_events"] > 0
     assert result["retries"] > 0  # requests did meet the killed node, and were sent again
     assert result["client_moves"] > 0 and result["games"] > 0

@@ -238,7 +238,7 @@ def test_a_batch_looks_up_its_games_webhooks_once_and_fans_out_only_where_one_is
 ) -> None:
     """Every timeout move of a batch asks whether a seat of its game has a webhook: one query answers
     for the whole batch, and only the game with an endpoint gets its fan-out, as a webhook row of the
-    outbox written in the batch's transaction (issue 38)."""
+    outbox written in the batch's transaction."""
     from django.db import connections
     from django.test.utils import CaptureQueriesContext
 

@@ -1,4 +1,4 @@
-"""A Bao Huang trick played in Chinese in a real browser (issue 34, point 5): the board, the rules page
+"""A Bao Huang trick played in Chinese in a real browser: the board, the rules page
 and a mail in the development mailbox, each screenshotted (under the test's temporary folder) and read
 for their Chinese words."""
 

@@ -1,4 +1,4 @@
-"""The history sentences of both games in the reader's language (issue 34, point 2): played through
+"""The history sentences of both games in the reader's language: played through
 by bots, every event and decision of Bao Bei and Bao Huang reads in Chinese with no English left, its
 placeholders filled and its seats still replaced by players' names; in English the sentences are the
 engines' own ``describe_*``, word for word."""

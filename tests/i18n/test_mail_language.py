@@ -1,6 +1,5 @@
 """Every mail kind of both games, rendered for a Chinese reader, holds none of the site's own English
-sentences and no broken placeholder; the same mails for an English reader are English (issue 34,
-points 3 and 5).
+sentences and no broken placeholder; the same mails for an English reader are English.
 
 The site's sentences are the catalogue's msgids used by the mail templates and the mail code (each
 literal stretch of two words or more between placeholders and tags), so a sentence added to a mail

@@ -1,4 +1,4 @@
-"""The rules pages in Chinese (issue 34, point 2): a whole translated page per game, chosen by the
+"""The rules pages in Chinese: a whole translated page per game, chosen by the
 reader's language, with the same anchors and rule numbers as the English page (the game pages link
 into them), the glossary's words for roles, cards and birds, and no English sentence left."""
 

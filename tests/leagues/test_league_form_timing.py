@@ -1,5 +1,5 @@
 """Leagues and single games share one default time control, daily; the new-league form states it and
-what it means for one game's duration, the estimate (issue 37, point 3)."""
+what it means for one game's duration, the estimate."""
 
 from __future__ import annotations
 

@@ -76,7 +76,7 @@ def test_a_full_bao_bei_round_played_by_email_replies(
     assert not game.is_over
     assert Notification.objects.filter(game=game, kind="round_result").count() == 2
     result = next(m for m in mails_to(users[0]) if "round result" in m.subject)
-    # The round's result by name, with each seat's score and total (BB-25.7; issue 37, point 4).
+    # The round's result by name, with each seat's score and total (BB-25.7).
     lines = result.body.split("Result:", 1)[1].split("\n\n", 1)[0].strip().splitlines()
     assert len(lines) == 1 and lines[0].strip().startswith("Round 1 ended: ")
     assert lines[0].count("(total ") == 2 and users[1].username in lines[0]

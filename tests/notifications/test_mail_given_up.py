@@ -1,5 +1,5 @@
-"""A mail given up after its last attempt is shown on the owner's notifications page (issue 38, build
-point 1: every outgoing effect ends in a visible "failed" state), as webhook events are on the webhooks
+"""A mail given up after its last attempt is shown on the owner's notifications page (every
+outgoing effect ends in a visible "failed" state), as webhook events are on the webhooks
 page and push notices on the profile."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Fault tests of the one outbox (issue 38 point 2), on PostgreSQL and a REAL Celery worker (Redis).
+"""Fault tests of the one outbox, on PostgreSQL and a REAL Celery worker (Redis).
 
 * Moves committed while the broker is unreachable answer as usual and write their outbox rows (mail,
   webhook, push); once the broker is back, the sweep queues them again and every mail, webhook event and

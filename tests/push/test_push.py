@@ -59,7 +59,7 @@ def test_a_decision_is_pushed_encrypted_and_vapid_signed(
     users: list[Any], service: PushService, django_capture_on_commit_callbacks: Any
 ) -> None:
     """The browser's push service gets the game, the decision kind and its deadline — nothing else but
-    the notice's stable id (issue 38: the same on every retry, for the service worker to drop repeats)."""
+    the notice's stable id (the same on every retry, for the service worker to drop repeats)."""
     assert _subscribe(users[1], service.subscription()).status_code == 201
 
     game = _start_baobei(users, django_capture_on_commit_callbacks)
@@ -193,7 +193,7 @@ def test_without_vapid_keys_the_site_offers_no_push(users: list[Any], settings: 
 def test_posting_an_endpoint_another_account_holds_makes_the_callers_own_row(
     users: list[Any], service: PushService
 ) -> None:
-    """Issue 38 point 4: a subscription belongs to (user, endpoint). Posting a victim's endpoint with
+    """A subscription belongs to (user, endpoint). Posting a victim's endpoint with
     other keys adds the caller's row; the victim's row, keys and categories stay as they were."""
     victim_sub = service.subscription("shared")
     assert _subscribe(users[1], victim_sub).status_code == 201
@@ -218,7 +218,7 @@ def test_posting_an_endpoint_another_account_holds_makes_the_callers_own_row(
 def test_a_refused_notice_is_retried_with_the_same_id_and_shown_failed_once_given_up(
     users: list[Any], service: PushService, settings: Any, django_capture_on_commit_callbacks: Any
 ) -> None:
-    """Issue 38 point 1: a push service answering 500 gets the notice again (same payload, same id) on
+    """A push service answering 500 gets the notice again (same payload, same id) on
     each retry; after ``WEBHOOKS_MAX_ATTEMPTS`` the notice is given up and the profile says so."""
     settings.WEBHOOKS_MAX_ATTEMPTS = 3
     _subscribe(users[1], service.subscription())

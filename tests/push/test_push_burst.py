@@ -70,7 +70,7 @@ def _play_on_the_page(game: Game, user: Any, capture: Any, rng: random.Random) -
 
 
 def _notice(received: Any) -> dict[str, Any]:
-    """The notice without its id (a UUID, the same on every retry of that notice: issue 38)."""
+    """The notice without its id (a UUID, the same on every retry of that notice)."""
     notice = json.loads(received.plaintext or b"")
     assert len(notice.pop("id")) == 36
     return notice

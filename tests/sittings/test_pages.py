@@ -84,7 +84,7 @@ def test_a_time_index_that_is_no_time_of_the_proposal_is_no_server_error(
     table: tuple[Game, list[Any]], index: str
 ) -> None:
     """``index`` comes from outside: a digit ``int`` cannot read (``²``), a time the proposal lacks or
-    no number at all is answered on the panel, never with a 500 (issue 38 point 5)."""
+    no number at all is answered on the panel, never with a 500."""
     game, people = table
     day = (timezone.now() + timedelta(days=3)).date().isoformat()
     _client(people[0]).post(f"/games/{game.public_id}/sittings/propose/", {"day1": day, "at1": "19:30"})

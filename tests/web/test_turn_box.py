@@ -67,7 +67,7 @@ def test_beating_plays_are_counted_and_only_their_cards_are_marked_bh_11():
 
 
 def test_more_beating_plays_than_quick_buttons_are_counted_not_left_to_a_lone_pass_bh_11():
-    """BH-11, the case issue 37 met (32 plays, only "Pass" shown): seat 1 has 25 ways to beat 6 6,
+    """BH-11, a case once met (32 plays, only "Pass" shown): seat 1 has 25 ways to beat 6 6,
     more than MAX_QUICK_PLAYS; the box says so and marks every card that can make one."""
     engine, state, seat = _first_lead(MANY_BEATS_DEAL)
     state, _ = engine.apply(state, seat, {"type": "play", "cards": ["6", "6"]})

@@ -228,7 +228,7 @@ def test_a_game_that_ends_without_a_move_sends_an_end_event(
     assert body["type"] == "game.ended" and body["status"] == "aborted" and body["decisions"] == []
 
 
-# --- issue 38 point 1: claims, lost retries, failed events shown ---------------------------------------
+# --- claims, lost retries, failed events shown ---------------------------------------
 
 
 def _pending_delivery(users: list[Any], url: str) -> WebhookDelivery:

@@ -100,6 +100,6 @@ def test_webhook_bodies_and_push_notices_hold_only_what_the_seat_has_seen(
     for notice in notices:
         payload = json.loads(notice.plaintext or b"")
         assert set(payload) == {"game", "url", "title", "decisions", "id"}
-        assert str(uuid.UUID(payload["id"])) == payload["id"]  # the notice's own id (issue 38), nothing else
+        assert str(uuid.UUID(payload["id"])) == payload["id"]  # the notice's own id, nothing else
         assert payload["game"] == game.public_id
         assert all(set(d) == {"kind", "deadline"} for d in payload["decisions"])

@@ -126,7 +126,7 @@ def test_check_deploy_warns_while_private_addresses_are_allowed(settings: Any) -
     assert quiet == []
 
 
-# --- issue 38 point 3: IPv4 carried in IPv6 forms, and one resolution pinned for the request ----------
+# --- IPv4 carried in IPv6 forms, and one resolution pinned for the request ----------
 
 
 @pytest.mark.parametrize(
