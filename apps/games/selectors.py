@@ -279,6 +279,51 @@ def viewer_version(game: Game, seat: int | None, *, seats: Mapping[int, Seat] | 
     return game.public_version + (found.hidden_moves if found is not None else 0)
 
 
+def seats_with_people(game: Game) -> list[Seat]:
+    """The game's seats by position, each with its user and the user's profile."""
+    return list(Seat.objects.filter(game=game).select_related("user__profile").order_by("position"))
+
+
+def seats_asking_sitting_bot(game_id: int) -> list[int]:
+    """The positions whose player asked the bot to play for them at a sitting they miss, while no
+    other bot plays the seat."""
+    asked = Seat.objects.filter(game_id=game_id, sitting_bot=True, bot_takeover=False, bot="")
+    return sorted(asked.values_list("position", flat=True))
+
+
+def last_move_seq(game: Game, seat: int) -> int | None:
+    """The number of the seat's last move in the game (None: it has not moved)."""
+    return Move.objects.filter(game=game, seat=seat).order_by("-seq").values_list("seq", flat=True).first()
+
+
+def moves_from(game: Game, seq: int) -> QuerySet[Move]:
+    """The game's moves from number ``seq`` on, in order, with their events."""
+    return Move.objects.filter(game=game, seq__gte=seq).order_by("seq").only("events", "seq")
+
+
+def moves_newest_first(game: Game, limit: int) -> QuerySet[Move]:
+    """The game's last ``limit`` moves, newest first, with their events."""
+    return Move.objects.filter(game=game).order_by("-seq").only("events")[:limit]
+
+
+def move_by_id(move_id: int | None) -> Move | None:
+    """One move, whole (None: no such move)."""
+    return Move.objects.filter(pk=move_id).first() if move_id is not None else None
+
+
+def seat_version_after(move: Move, seat: int) -> int:
+    """The game's version as ``seat`` knew it right after ``move``: the public moves until then and the
+    seat's own hidden ones (BB-30.6, as ``viewer_version`` counts it now)."""
+    own_hidden = Move.objects.filter(game_id=move.game_id, seat=seat, hidden=True, seq__lte=move.seq).count()
+    return move.public_seq + own_hidden
+
+
+def move_events(move_id: int | None) -> list[dict[str, Any]] | None:
+    """The events of one move (None: no such move)."""
+    move = Move.objects.filter(pk=move_id).only("events").first() if move_id else None
+    return None if move is None else list(move.events)
+
+
 def seat_seq(move: Move) -> int:
     """The move's number as its own seat knows it: ``seq`` in that seat's history (BB-30.6)."""
     own_hidden = Move.objects.filter(game_id=move.game_id, seat=move.seat, hidden=True, seq__lte=move.seq)

@@ -23,6 +23,7 @@ from django.utils.html import strip_tags
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
+from apps.games import selectors as game_selectors
 from apps.games.models import Game, Move
 from apps.games.presenters.common import engine_sentence, name_seats
 from apps.games.presenters.timeleft import time_left_words
@@ -174,16 +175,14 @@ def _described(game: Game, moves: Iterable[Move], seat: int) -> list[str]:
 
 def events_since_last_move(game: Game, seat: int) -> list[str]:
     """What changed since the seat's last move: the later events it may see, described."""
-    last = Move.objects.filter(game=game, seat=seat).order_by("-seq").values_list("seq", flat=True).first()
-    moves = Move.objects.filter(game=game, seq__gt=last or 0).order_by("seq").only("events", "seq")
-    return _described(game, moves, seat)
+    last = game_selectors.last_move_seq(game, seat)
+    return _described(game, game_selectors.moves_from(game, (last or 0) + 1), seat)
 
 
 def events_from(game: Game, seq: int, seat: int) -> list[str]:
     """What happened from move ``seq`` on, in order: that move, then every later one (the bots' and
     the other players' moves), as ``seat`` may see them, described."""
-    moves = Move.objects.filter(game=game, seq__gte=seq).order_by("seq").only("events", "seq")
-    return _described(game, moves, seat)
+    return _described(game, game_selectors.moves_from(game, seq), seat)
 
 
 #: Events that end a round (Bao Bei) or a deal (Bao Huang).
@@ -195,7 +194,7 @@ RESULT_LOOKBACK = 200
 def round_result(game: Game, seat: int | None) -> list[str]:
     """The last ended round's (or deal's) result as text lines, from its public event: the outcome,
     the scores and the totals (the game's ``result_lines``, else the event's sentence)."""
-    recent = Move.objects.filter(game=game).order_by("-seq").only("events")[:RESULT_LOOKBACK]
+    recent = game_selectors.moves_newest_first(game, RESULT_LOOKBACK)
     event = next(
         (
             e
@@ -216,13 +215,11 @@ def round_result(game: Game, seat: int | None) -> list[str]:
 
 def move_events(game: Game, move_id: int | None, seat: int | None) -> list[str]:
     """The events of one move that ``seat`` may see, described."""
-    if move_id is None:
-        return []
-    move = Move.objects.filter(pk=move_id).only("events").first()
-    if move is None:
+    events = game_selectors.move_events(move_id)
+    if not events:
         return []
     names = seat_names(game)
-    return [describe_event_named(game.engine, e, names) for e in move.events if visible(e, seat)]
+    return [describe_event_named(game.engine, e, names) for e in events if visible(e, seat)]
 
 
 def user_zone(user: AbstractBaseUser) -> zoneinfo.ZoneInfo:

@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from apps.games import selectors as game_selectors
 from apps.games import store
-from apps.games.models import Game, Move
+from apps.games.models import Game
 
 from . import clock, compose, outbox, selectors, send, timing
 from .models import Category, MailSettings, Mode, Notification
@@ -151,8 +151,8 @@ def notify_move_applied(*, game_id: int, version: int, move_id: int | None, open
                 decision_kind=kind,
             )
         )
-    move = Move.objects.filter(pk=move_id).only("events").first() if move_id else None
-    ended_round = move is not None and any(e.get("type") in outbox.ROUND_END_EVENTS for e in move.events)
+    events = game_selectors.move_events(move_id) or []
+    ended_round = any(e.get("type") in outbox.ROUND_END_EVENTS for e in events)
     if ended_round and not game.is_over:  # at the game's end the game result says it all
         made += _results_to_each(game, players, version=version, kind=Notification.Kind.ROUND_RESULT)
     outbox.consume(game_id=game_id, version=version)

@@ -25,9 +25,10 @@ from django.db.models import Q
 from django.utils import timezone
 
 from apps.games import lifecycle as game_lifecycle
+from apps.games import selectors as game_selectors
 from apps.games.clock import live
 from apps.games.errors import ServiceError
-from apps.games.models import Game, Seat
+from apps.games.models import Game
 from baogame.celery import publish
 
 from . import selectors
@@ -52,10 +53,9 @@ def _stand_in_absent(sitting: Sitting, *, now: datetime) -> bool:
     joined = {int(p) for p in sitting.saved_clock["banks"]} | set(sitting.stand_ins)
     present = selectors.present_seats(game=sitting.game, now=now)
     humans = selectors.human_seats(sitting.game)
-    asked = Seat.objects.filter(game_id=sitting.game_id, sitting_bot=True, bot_takeover=False, bot="")
     added = [
         position
-        for position in sorted(asked.values_list("position", flat=True))
+        for position in game_selectors.seats_asking_sitting_bot(sitting.game_id)
         if position in humans
         and position not in joined | present
         and game_lifecycle.seat_stand_in(game_id=sitting.game_id, position=position, on=True)

@@ -13,6 +13,7 @@ from django.contrib.auth.models import AnonymousUser, User
 from django.utils import timezone
 
 from apps.accounts.models import display_name
+from apps.games import selectors as game_selectors
 from apps.games.models import Game, Seat
 
 from . import organisers
@@ -28,11 +29,7 @@ PLAY_NOW_PEOPLE = 2
 
 
 def _human_seat_rows(game: Game) -> list[Seat]:
-    return [
-        s
-        for s in Seat.objects.filter(game=game).select_related("user__profile").order_by("position")
-        if s.user_id and not s.bot and not s.bot_hold
-    ]
+    return [s for s in game_selectors.seats_with_people(game) if s.user_id and not s.bot and not s.bot_hold]
 
 
 def human_seats(game: Game) -> dict[int, int]:

@@ -21,12 +21,6 @@ from baogame.rules.core import visible
 from baogame.rules.registry import get_engine
 
 
-def seat_version_after(move: Move, seat: int) -> int:
-    """The game's version as ``seat`` knows it right after ``move`` (public moves + its own hidden ones)."""
-    own_hidden = Move.objects.filter(game_id=move.game_id, seat=seat, hidden=True, seq__lte=move.seq).count()
-    return move.public_seq + own_hidden
-
-
 def seat_decisions(*, game: Game, seat: int) -> list[dict[str, Any]]:
     """The decisions ``seat`` owns now, with their deadlines and the seat's own view of each."""
     if game.status != Game.Status.ACTIVE or game.state is None:
@@ -63,7 +57,7 @@ def webhook_body(*, game: Game, seat: int, move: Move | None) -> dict[str, Any] 
         "type": "game.move" if move is not None else "game.started",
         "game": _game_ref(game),
         "seat": seat,
-        "version": seat_version_after(move, seat) if move is not None else 0,
+        "version": game_selectors.seat_version_after(move, seat) if move is not None else 0,
         "by_timeout": bool(move.by_timeout) if move is not None else False,
         "events": events,
         "status": game.status,

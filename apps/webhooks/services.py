@@ -31,7 +31,8 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext
 
 from apps.accounts.language import mail_language
-from apps.games.models import Game, Move
+from apps.games import selectors as game_selectors
+from apps.games.models import Game
 from apps.notifications import outbox
 from apps.notifications.models import Category
 from apps.notifications.preferences import channel_enabled
@@ -132,7 +133,7 @@ def _fanout(*, game_id: int, move_id: int | None, ended: bool) -> int:
     if not endpoints:
         return 0
     game = Game.objects.get(pk=game_id)
-    move = Move.objects.filter(pk=move_id).first() if move_id is not None else None
+    move = game_selectors.move_by_id(move_id)
     made = 0
     for position, user in sorted(seats.items()):
         mine = endpoints.get(user.pk)
