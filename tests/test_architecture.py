@@ -245,8 +245,9 @@ def test_the_rules_import_only_the_standard_library_and_themselves() -> None:
     assert offences == [], offences
 
 
-def test_other_apps_read_decision_rows_through_the_games_selectors() -> None:
-    """``Decision`` rows are the games' own: another app asks ``apps.games.selectors`` (or ``store``)."""
+def test_other_apps_read_decision_and_move_rows_through_the_games_selectors() -> None:
+    """``Decision`` and ``Move`` rows are the games' own: another app asks ``apps.games.selectors`` (or
+    ``store``)."""
     offences = []
     for module, path in _all_sources().items():
         if module.startswith("apps.games") or not module.startswith("apps."):
@@ -256,7 +257,7 @@ def test_other_apps_read_decision_rows_through_the_games_selectors() -> None:
                 isinstance(node, ast.Attribute)
                 and node.attr == "objects"
                 and isinstance(node.value, ast.Name)
-                and node.value.id == "Decision"
+                and node.value.id in {"Decision", "Move"}
             ):
                 offences.append(f"{path.relative_to(ROOT)}:{node.lineno}")
     assert offences == [], offences
