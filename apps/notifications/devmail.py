@@ -58,7 +58,7 @@ class StoredMail:
 
     def header(self, name: str) -> str:
         value = self.message.get(name)
-        return str(value) if value is not None else ""
+        return str(value).strip() if value is not None else ""  # a folded header may start with a space
 
     subject = _Header("Subject")
     to = _Header("To")

@@ -65,6 +65,17 @@ def test_mailbox_lists_shows_and_answers_a_mail(
     assert Move.objects.get(game=game).action["card"] == card
 
 
+def test_a_long_subject_in_other_letters_is_listed_as_it_was_sent(mail_folder: Path) -> None:
+    """A subject that is folded as encoded words (a non-ASCII one, as a league table's) is shown whole,
+    without the leading space its folding leaves."""
+    subject = "[baogame] Demo league · season 1 · round 1 · table 2 (#4): Choose the two cards to look at"
+    _to_files(mail_folder, [mail.EmailMessage(subject, "body", "site@example.com", ["wren@example.com"])])
+
+    [found] = devmail.mails_list()
+
+    assert found.subject == subject
+
+
 def test_mailbox_refuses_paths_outside_its_folder(client: Any, mail_folder: Path) -> None:
     assert client.get("/dev/mail/..%2Fsecret.log/0/").status_code == 404
 
