@@ -111,8 +111,8 @@ def test_a_bao_huang_league_takes_tables_of_five_as_the_game_is_chosen(
     assert estimate.inner_text().startswith("Expected duration: ")
     screenshot("new-league-bao-huang-estimate")
     page.select_option("select[name=timing_preset]", "daily")
-    page.get_by_role("button", name="Create").click()
-    page.wait_for_load_state()
+    with page.expect_navigation():  # the POST answered before the database is read
+        page.get_by_role("button", name="Create").click()
     assert League.objects.get(name="Court").players_per_table == 5
     page.goto(f"{live_server.url}/leagues/court/manage/")
     assert not page.locator("#new-season input[name=deal_limit]").is_visible()

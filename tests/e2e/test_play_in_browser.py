@@ -59,8 +59,8 @@ def test_sign_up_verify_and_play_a_bao_bei_round_against_two_bots(live_server, p
     page.fill("input[name=username]", "wren")
     page.fill("input[name=password1]", "a-long-bird-password-42")
     page.fill("input[name=password2]", "a-long-bird-password-42")
-    page.locator("main form button[type=submit]").click()
-    page.wait_for_load_state()
+    with page.expect_navigation():  # the sign-up answered (its mail sent) before the mail is read
+        page.locator("main form button[type=submit]").click()
     assert "verif" in page.content().lower()
 
     link = re.search(r"/accounts/confirm-email/[^/\s]+/", mail.outbox[-1].body).group(0)
@@ -96,8 +96,8 @@ def test_a_bao_huang_deal_against_four_bots_played_to_its_end(live_server, page,
     page.goto(f"{live_server.url}/accounts/login/")
     page.fill("input[name=login]", "heron")
     page.fill("input[name=password]", "pw-for-tests-123")
-    page.locator("main form button[type=submit]").click()
-    page.wait_for_load_state()
+    with page.expect_navigation():  # signed in before the next page is asked for
+        page.locator("main form button[type=submit]").click()
     page.goto(f"{live_server.url}/games/new/")
     page.select_option("select[name=engine]", "baohuang")  # five seats, bots in the four not mine
     page.select_option("select[name=control]", "live")

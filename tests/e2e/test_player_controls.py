@@ -109,8 +109,8 @@ def test_start_and_end_a_vacation(live_server, page, screenshot):
 
     page.goto(f"{live_server.url}/accounts/profile/")
     assert "30 days" in page.locator("#vacation").inner_text()
-    page.locator("#vacation").get_by_role("button", name="Start my vacation").click()
-    page.wait_for_load_state()
+    with page.expect_navigation():  # the profile page again, after the POST
+        page.locator("#vacation").get_by_role("button", name="Start my vacation").click()
     screenshot("vacation-on")
     assert "You are on vacation" in page.locator("#vacation").inner_text()
     assert re.search(r"\d+ days? \d+ h left", page.locator("#vacation .countdown").inner_text())

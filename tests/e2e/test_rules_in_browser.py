@@ -15,8 +15,8 @@ def log_in(page: Any, base: str, username: str) -> None:
     page.goto(f"{base}/accounts/login/")
     page.fill("input[name=login]", username)
     page.fill("input[name=password]", "pw-for-tests-123")
-    page.locator("main form button[type=submit]").click()
-    page.wait_for_load_state()
+    with page.expect_navigation():  # signed in before the next page is asked for
+        page.locator("main form button[type=submit]").click()
 
 
 def test_a_decision_box_link_opens_the_rules_section_that_explains_it(live_server, page, screenshot):
@@ -25,8 +25,8 @@ def test_a_decision_box_link_opens_the_rules_section_that_explains_it(live_serve
     log_in(page, live_server.url, "wren")
     page.goto(f"{live_server.url}/games/{game.public_id}/")
 
-    page.locator("#decision").get_by_role("link", name="Rules: setting up a round").click()
-    page.wait_for_load_state()
+    with page.expect_navigation():
+        page.locator("#decision").get_by_role("link", name="Rules: setting up a round").click()
 
     assert page.url.endswith("/rules/baobei/#setup")
     section = page.locator("section#setup")
