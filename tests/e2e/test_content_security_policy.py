@@ -71,7 +71,8 @@ def test_the_main_pages_report_no_csp_violation(live_server: Any, page: Any) -> 
     page.goto(f"{live_server.url}/accounts/login/")
     page.fill("input[name=login]", "wren")
     page.fill("input[name=password]", "pw-for-tests-123")
-    page.locator("main form button[type=submit]").click()
+    with page.expect_navigation():  # signed in before the next page is asked for
+        page.locator("main form button[type=submit]").click()
     page.wait_for_load_state("networkidle")
     for path in signed_in:
         found["signed in " + path] = _visit(page, live_server.url + path)

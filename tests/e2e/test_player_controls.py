@@ -90,7 +90,8 @@ def test_switching_the_window_setting_lets_the_windows_pass(live_server, page, s
     assert "Plucking window (yours)" in page.locator(".clocks").inner_text()
 
     page.locator("#seat-settings").get_by_label("Don't wait for me on plucking windows").check()
-    page.locator("#seat-settings").get_by_role("button", name="Save").click()
+    with page.expect_navigation():  # the game page again, after the POST (it has a board too)
+        page.locator("#seat-settings").get_by_role("button", name="Save").click()
     wait_for_board(page)
     screenshot("windows-passed")
 
@@ -118,7 +119,8 @@ def test_start_and_end_a_vacation(live_server, page, screenshot):
     _open(page, live_server, game)
     assert "You are on vacation" in page.locator("#away-banner").inner_text()
     assert "clock stopped: away on vacation" in page.locator(".clocks").inner_text()
-    page.locator("#away-banner").get_by_role("button", name="End my vacation").click()
+    with page.expect_navigation():  # the game page again, after the POST (it has a board too)
+        page.locator("#away-banner").get_by_role("button", name="End my vacation").click()
     wait_for_board(page)
 
     assert page.url.endswith(f"/games/{game.public_id}/") and page.locator("#away-banner").count() == 0

@@ -37,7 +37,8 @@ def test_arm_pass_when_i_cannot_beat_and_the_trick_passes_me_bh_12_5(
     panel = page.locator("#standing-orders")
     panel.get_by_label("Pass when I cannot beat").check()
     switch = panel.locator("form.order-switch", has_text="Pass when I cannot beat")
-    switch.get_by_role("button", name="Save").click()
+    with page.expect_navigation():  # the game page again, after the POST
+        switch.get_by_role("button", name="Save").click()
     page.wait_for_load_state("networkidle")
     screenshot("standing-orders-armed")
     assert "pass when I cannot beat" in page.locator("#standing-orders .orders-held").inner_text()
