@@ -32,6 +32,16 @@ def english_between_tests() -> Iterator[None]:
     translation.activate(settings.LANGUAGE_CODE)
 
 
+@pytest.fixture(autouse=True)
+def empty_cache_between_tests() -> None:
+    """Every test starts with an empty per-process cache: allauth's rate limits (one confirmation mail
+    per address in three minutes) and the API's write limits live there, and a test that ran earlier in
+    the same process must not have spent them for this one (a sign-up's mail went unsent so)."""
+    from django.core.cache import caches
+
+    caches["default"].clear()
+
+
 @pytest.fixture
 def toy_engine() -> Iterator[str]:
     """Register the test-only "toy" engine (tests/support/toy) for service tests."""
