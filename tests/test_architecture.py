@@ -245,9 +245,9 @@ def test_the_rules_import_only_the_standard_library_and_themselves() -> None:
     assert offences == [], offences
 
 
-def test_other_apps_read_decision_and_move_rows_through_the_games_selectors() -> None:
-    """``Decision`` and ``Move`` rows are the games' own: another app asks ``apps.games.selectors`` (or
-    ``store``)."""
+def test_other_apps_read_game_rows_through_the_games_selectors() -> None:
+    """``Game``, ``Seat``, ``Decision`` and ``Move`` rows are the games' own: another app reads them
+    through ``apps.games.selectors`` (or ``store``) and changes them through a games service."""
     offences = []
     for module, path in _all_sources().items():
         if module.startswith("apps.games") or not module.startswith("apps."):
@@ -257,7 +257,7 @@ def test_other_apps_read_decision_and_move_rows_through_the_games_selectors() ->
                 isinstance(node, ast.Attribute)
                 and node.attr == "objects"
                 and isinstance(node.value, ast.Name)
-                and node.value.id in {"Decision", "Move"}
+                and node.value.id in {"Decision", "Game", "Move", "Seat"}
             ):
                 offences.append(f"{path.relative_to(ROOT)}:{node.lineno}")
     assert offences == [], offences

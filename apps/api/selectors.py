@@ -65,7 +65,7 @@ def game_get_with_my_seat(
 
 def game_hidden_from(*, game_id: int, user: User) -> bool:
     """Whether the game ``game_id`` does not exist for ``user``: absent, or not theirs to see."""
-    game = Game.objects.filter(pk=game_id).first()
+    game = game_selectors.game_get(game_id)
     return game is None or not game_selectors.game_may_view(game=game, user=user, by_number=True)
 
 

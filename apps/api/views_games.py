@@ -631,7 +631,9 @@ class GameBotAddApi(APIView):
 
 def game_answer(request: AuthenticatedRequest, game_id: int) -> Response:
     """The game's summary for the caller, read afresh: the answer of the tools that change a game."""
-    game = Game.objects.prefetch_related("seats__user__profile").get(pk=game_id)
+    game = game_selectors.game_get(game_id)
+    assert game is not None  # the tool that answers has just changed it
+    game_selectors.game_with_seats(game)
     seat = selectors.seat_position(game=game, user=request.user)
     return Response(GameSummarySerializer(game_summary(game, seat)).data)
 

@@ -57,3 +57,27 @@ def refuse_own_game(*, game: Game, user: Any) -> None:
             "power over it: another organiser of the league or a site admin must act",
             status=403,
         )
+
+
+def seat_hand_to(seat: Seat, user: Any) -> None:
+    """``user`` takes ``seat`` (a substitute), with no bot in charge and no orders of the previous player
+    (inside the caller's transaction, with the game locked)."""
+    seat.user, seat.bot_takeover, seat.bot_hold, seat.consecutive_timeouts = user, False, False, 0
+    seat.sitting_bot = False
+    seat.save(update_fields=["user", "bot_takeover", "bot_hold", "consecutive_timeouts", "sitting_bot"])
+
+
+def seat_to_server_bot(seat: Seat, *, on: bool) -> None:
+    """An organiser hands ``seat`` to the server's bot (``on``, with the organiser's hold: the player
+    cannot take it back alone) or gives it back to its player (with the game locked)."""
+    seat.bot_takeover, seat.bot_hold, seat.consecutive_timeouts = on, on, 0
+    seat.save(update_fields=["bot_takeover", "bot_hold", "consecutive_timeouts"])
+
+
+def seats_to_server_bot(*, game_ids: Iterable[int], user_ids: Iterable[int] | None = None) -> int:
+    """Let the server's bot play the seats of ``game_ids`` (those of ``user_ids`` only, when given): the
+    demo's bot accounts, which nobody drives through the API. Answers how many seats changed."""
+    seats = Seat.objects.filter(game_id__in=list(game_ids))
+    if user_ids is not None:
+        seats = seats.filter(user_id__in=list(user_ids))
+    return seats.update(bot_takeover=True)

@@ -106,6 +106,12 @@ def invitation_list_single_use(*, game: Game) -> list[Invitation]:
     )
 
 
+def game_get(game_id: int) -> Game | None:
+    """The game row as stored, without settling anything (a task or a link that only needs the row;
+    a page or an API read asks ``game_read``). None when there is no such game."""
+    return Game.objects.filter(pk=game_id).first()
+
+
 def game_read(game_id: int, *, seats: str = "people") -> Game | None:
     """A game as it stands, for a page or an API read: settled first when a deadline has passed (the
     game query itself says whether anything is due, so this is cheap when nothing is).

@@ -95,7 +95,7 @@ def confirm_due(*, now: datetime | None = None) -> int:
 def _locked_result(league: League, game_id: int, by: User) -> tuple[Game, Fixture]:
     """The league game (locked first, then its fixture) whose result ``by`` may act on."""
     permissions.require_organiser(league, by)
-    if not Game.objects.filter(pk=game_id, league_fixture__round__season__league=league).exists():
+    if not Fixture.objects.filter(game_id=game_id, round__season__league=league).exists():
         raise ServiceError("not_found", "no such game in this league", status=404)
     game = lock_game(game_id).game
     people.refuse_own_game(game=game, user=by)

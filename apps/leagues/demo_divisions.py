@@ -17,7 +17,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 
 from apps.accounts.models import Profile
-from apps.games.models import Game, Seat
+from apps.games import people
 from apps.games.scheduling import queue_game_tasks
 from apps.games.store import lock_game
 from apps.leagues import demo_results, divisions, seasons, services
@@ -70,7 +70,7 @@ def seed_divisions_league(*, demo: Any) -> League:
     divisions.divisions_confirm(season=second, by=demo)
     with transaction.atomic():
         rnd = seasons.round_start(season_id=second.pk, by=demo)
-        Seat.objects.filter(game__league_fixture__round=rnd).update(bot_takeover=True)
+        people.seats_to_server_bot(game_ids=rnd.fixtures.values_list("game_id", flat=True))
         for fixture in rnd.fixtures.select_related("game"):
             queue_game_tasks(lock_game(fixture.game_id))
     return league
@@ -98,5 +98,5 @@ def _play_out(rnd: Round, *, organiser: Any) -> None:
     demo_results.confirm_one_leave_one(league=rnd.season.league, fixtures=fixtures, by=organiser)
     season = Season.objects.get(pk=rnd.season_id)
     if season.status != Season.Status.FINISHED:
-        states = list(Game.objects.filter(league_fixture__round=rnd).values_list("pk", "status"))
+        states = list(rnd.fixtures.values_list("game_id", "game__status"))
         raise RuntimeError(f"the demo's first season did not finish: {states}")

@@ -9,6 +9,7 @@ import random
 from django.contrib.auth.models import User
 
 from apps.games import pipeline as game_pipeline
+from apps.games import selectors as game_selectors
 from apps.games.models import Game
 from apps.notifications import outbox
 from baogame.rules.registry import get_bots, get_engine
@@ -31,8 +32,8 @@ def play_as_api_bots(game_id: int) -> None:
 
 def _play(game_id: int) -> None:
     for _ in range(MAX_MOVES):
-        game = Game.objects.get(pk=game_id)
-        if game.status != Game.Status.ACTIVE or game.state is None:
+        game = game_selectors.game_get(game_id)
+        if game is None or game.status != Game.Status.ACTIVE or game.state is None:
             return
         engine = get_engine(game.engine)
         bots, default = get_bots(game.engine)

@@ -31,7 +31,7 @@ from apps.games.store import LockedGame, lock_game
 from apps.notifications.notify import notify_invitation
 
 from .auditlog import audit
-from .models import League, Membership, SubstituteOffer
+from .models import Fixture, League, Membership, SubstituteOffer
 from .permissions import require_organiser
 
 log = logging.getLogger(__name__)
@@ -40,7 +40,7 @@ log = logging.getLogger(__name__)
 def _league_game(league: League, game_id: int, by: User) -> LockedGame:
     """The game, locked, when it is one of the league's and ``by`` does not play in it; refused when it
     is over. An organiser who holds a seat (or whose bot account does) has no power over the game."""
-    if not Game.objects.filter(pk=game_id, league_fixture__round__season__league=league).exists():
+    if not Fixture.objects.filter(game_id=game_id, round__season__league=league).exists():
         raise ServiceError("not_found", "no such game in this league", status=404)
     locked = lock_game(game_id)
     people.refuse_own_game(game=locked.game, user=by)
@@ -231,9 +231,7 @@ def _take_offered_seat(*, offer: SubstituteOffer, locked: LockedGame, seat: Seat
     league = offer.league
     _check_newcomer(league=league, game=game, user=user)
     reliability.seat_changed(seat=seat, previous_id=seat.user_id, newcomer_id=user.pk)
-    seat.user, seat.bot_takeover, seat.bot_hold, seat.consecutive_timeouts = user, False, False, 0
-    seat.sitting_bot = False  # the order was the previous player's: a newcomer starts without orders
-    seat.save(update_fields=["user", "bot_takeover", "bot_hold", "consecutive_timeouts", "sitting_bot"])
+    people.seat_hand_to(seat, user)  # the orders were the previous player's: a newcomer starts without
     offer.status = SubstituteOffer.Status.ACCEPTED
     offer.save(update_fields=["status", "answered_at"])
     audit(
@@ -261,8 +259,7 @@ def seat_bot_takeover(
     with transaction.atomic():
         locked, seat = _league_seat(league, game_id, by, position)
         game = locked.game
-        seat.bot_takeover, seat.bot_hold, seat.consecutive_timeouts = on, on, 0
-        seat.save(update_fields=["bot_takeover", "bot_hold", "consecutive_timeouts"])
+        people.seat_to_server_bot(seat, on=on)
         if on:
             reliability.handed_to_bot(seat)
         audit(

@@ -182,7 +182,7 @@ def _expired_target(message: Message) -> tokens.ReplyTarget | None:
 
 def _apply(message: Message, message_id: str, target: tokens.ReplyTarget, user: User) -> InboundResult:
     reply = ReplyAddress.objects.filter(pk=target.nonce, user=user, game_id=target.game_id).first()
-    game = Game.objects.filter(pk=target.game_id).first()
+    game = game_selectors.game_get(target.game_id)
     if reply is None or game is None:
         return _refuse(
             message_id,
@@ -314,7 +314,7 @@ def _refuse(
     answer: bool,
 ) -> InboundResult:
     """Record a mail refused before its command was read (``answer``: tell the sender why)."""
-    game = Game.objects.filter(pk=target.game_id).first() if target is not None and user is not None else None
+    game = game_selectors.game_get(target.game_id) if target is not None and user is not None else None
     try:
         with transaction.atomic():
             record = _new_record(message_id, user, game, code=code, detail=detail)

@@ -129,7 +129,7 @@ def notify_move_applied(*, game_id: int, version: int, move_id: int | None, open
 
     Then the move's outbox row is done (``outbox``); run twice, it records nothing twice.
     """
-    game = Game.objects.filter(pk=game_id).first()
+    game = game_selectors.game_get(game_id)
     if game is None:
         return 0
     players = game_selectors.human_players(game)
@@ -161,7 +161,7 @@ def notify_move_applied(*, game_id: int, version: int, move_id: int | None, open
 
 def notify_game_ended(*, game_id: int) -> int:
     """Mail every human seat the final result."""
-    game = Game.objects.filter(pk=game_id).first()
+    game = game_selectors.game_get(game_id)
     if game is None:
         return 0
     made = _results_to_each(
@@ -173,7 +173,9 @@ def notify_game_ended(*, game_id: int) -> int:
 
 def notify_invitation(*, game_id: int, user: User) -> Notification | None:
     """Invite ``user`` to an open game (at most once per user and game)."""
-    game = Game.objects.get(pk=game_id)
+    game = game_selectors.game_get(game_id)
+    if game is None:
+        return None
     return notification_create(
         user=user, game=game, version=0, kind=Notification.Kind.INVITATION, category=Category.INVITATION
     )

@@ -17,7 +17,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
 from apps.accounts.http import AuthenticatedHttpRequest
-from apps.games.models import Game
+from apps.games import selectors as game_selectors
 
 from . import bounces, calendar, preferences, selectors, tokens
 from .checks import inbound_webhook_secret
@@ -180,7 +180,7 @@ def go(request: HttpRequest, token: str) -> HttpResponse:
         data = tokens.game_link_load(token)
     except signing.BadSignature:
         raise Http404("unknown or expired link") from None
-    game = Game.objects.filter(pk=data["g"]).first()
+    game = game_selectors.game_get(data["g"])
     if game is None:
         raise Http404("no such game")
     # The game page decides who may see it (``game_may_view``); the link carries no invitation.

@@ -131,7 +131,7 @@ def push_decisions(
 def _push_decisions(*, game_id: int, version: int, opened: list[list[Any]], now: datetime | None) -> int:
     if not enabled():
         return 0
-    game = Game.objects.filter(pk=game_id).first()
+    game = game_selectors.game_get(game_id)
     if game is None or game.status != Game.Status.ACTIVE:
         return 0
     players = game_selectors.human_players(game)

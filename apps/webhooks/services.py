@@ -122,17 +122,15 @@ def webhooks_fanout(
 
 
 def _fanout(*, game_id: int, move_id: int | None, ended: bool) -> int:
-    seats = {
-        s.position: s.user
-        for s in Game.objects.get(pk=game_id).seats.select_related("user")
-        if s.user is not None
-    }
+    game = game_selectors.game_get(game_id)
+    if game is None:
+        return 0
+    seats = {s.position: s.user for s in game_selectors.seats_with_people(game) if s.user is not None}
     endpoints: dict[int, list[WebhookEndpoint]] = {}
     for endpoint in WebhookEndpoint.objects.filter(user_id__in=[u.pk for u in seats.values()], active=True):
         endpoints.setdefault(endpoint.user_id, []).append(endpoint)
     if not endpoints:
         return 0
-    game = Game.objects.get(pk=game_id)
     move = game_selectors.move_by_id(move_id)
     made = 0
     for position, user in sorted(seats.items()):

@@ -21,7 +21,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 from apps.accounts.models import Profile
-from apps.games.models import Seat
+from apps.games import people
 from apps.games.scheduling import queue_game_tasks
 from apps.games.store import lock_game
 from apps.leagues import demo_results, seasons, services
@@ -80,7 +80,9 @@ class Command(BaseCommand):
             demo_results.confirm_one_leave_one(league=league, fixtures=finished, by=demo)
             with transaction.atomic():
                 # Nobody drives the bot accounts through the API: let the server's bot play their seats.
-                Seat.objects.filter(game__league_fixture__in=mine, user__in=bots).update(bot_takeover=True)
+                people.seats_to_server_bot(
+                    game_ids=mine.values_list("game_id", flat=True), user_ids=[b.pk for b in bots]
+                )
                 for fixture in mine:
                     queue_game_tasks(lock_game(fixture.game_id))
         self.stdout.write(self.style.SUCCESS(f"Demo league: /leagues/{league.slug}/"))
