@@ -125,6 +125,7 @@ MESSAGES: dict[str, Promise] = {
     "no_sitting": _("No sitting is under way."),
     "not_everyone_here": _("Every player must have the game page open."),
     "no_one_to_meet": _("Playing now needs at least two people at the table."),
+    "table_of_one": _("A sitting needs two people at the table: the other seats are bots."),
     # Leagues
     "forbidden": _("Only the league's organisers can do that."),
     "not_a_member": _("You are not a member of this league."),

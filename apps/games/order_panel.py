@@ -16,6 +16,7 @@ from baogame.rules.registry import get_engine
 
 from .models import Game, Seat
 from .order_store import listed
+from .people import table_of_one
 
 #: The orders with an on/off switch on the panel, per game.
 SITTING_BOT = ("sitting_bot", _("If I miss a sitting, the bot plays my seat until I arrive"))
@@ -30,13 +31,19 @@ def orders_panel(game: Game, seat: Seat | None) -> dict[str, Any]:
     if seat is None or seat.user_id is None or game.status != Game.Status.ACTIVE or game.state is None:
         return {}
     held = listed(seat, game.state, game.engine)
+    alone = table_of_one(game.seats.all())
     kinds = {o["kind"] for o in held}
     view = get_engine(game.engine).view(game.state, seat.position)
     hand = view.get("hand") if game.engine == "baohuang" else None
     return {
         "orders_panel": {
             "held": held,
-            "switches": [(kind, label, kind in kinds) for kind, label in SWITCHES.get(game.engine, ())],
+            "switches": [
+                (kind, label, kind in kinds)
+                for kind, label in SWITCHES.get(game.engine, ())
+                # no sitting to miss against bots, unless the order is held already (it can be dropped)
+                if kind != SITTING_BOT[0] or kind in kinds or not alone
+            ],
             "hand": sorted(hand or [], key=_strength),
             "in_trick": game.engine == "baohuang" and rules.trick_key(game.state) is not None,
             "ahead": game.engine == "baohuang",

@@ -59,6 +59,15 @@ def refuse_own_game(*, game: Game, user: Any) -> None:
         )
 
 
+def table_of_one(seats: Iterable[Seat]) -> bool:
+    """Whether a table has one person at most and no seat left for another to take (every other seat
+    a bot's): a game against bots, where there is nobody to agree a sitting with or to stand in for."""
+    seats = list(seats)
+    people = sum(1 for s in seats if s.user_id is not None and not s.bot)
+    waiting = any(s.user_id is None and not s.bot for s in seats)
+    return people < 2 and not waiting
+
+
 def seat_hand_to(seat: Seat, user: Any) -> None:
     """``user`` takes ``seat`` (a substitute), with no bot in charge and no orders of the previous player
     (inside the caller's transaction, with the game locked)."""

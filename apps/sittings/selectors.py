@@ -13,6 +13,7 @@ from django.contrib.auth.models import AnonymousUser, User
 from django.utils import timezone
 
 from apps.accounts.models import display_name
+from apps.games import people as game_people
 from apps.games import selectors as game_selectors
 from apps.games.models import Game, Seat
 
@@ -42,6 +43,11 @@ def human_seat_of(*, game: Game, user: User | AnonymousUser | None) -> int | Non
     if user is None or not user.is_authenticated:
         return None
     return next((p for p, u in human_seats(game).items() if u == user.pk), None)
+
+
+def table_of_one(game: Game) -> bool:
+    """Whether the game has one person at most and no seat waiting for another (the rest are bots)."""
+    return game_people.table_of_one(game_selectors.seats_with_people(game))
 
 
 def may_see(*, game: Game, user: User | AnonymousUser | None) -> bool:
@@ -167,9 +173,10 @@ class Panel:
 
 
 def panel(*, game: Game, user: User | AnonymousUser | None, now: datetime | None = None) -> Panel | None:
-    """The sittings panel for ``user``; None for anyone outside the table (watchers, strangers)."""
+    """The sittings panel for ``user``; None for anyone outside the table (watchers, strangers), and at
+    a table of one person against bots (``table_of_one``: nobody to agree a time with)."""
     now = now or timezone.now()
-    if not may_see(game=game, user=user):
+    if not may_see(game=game, user=user) or table_of_one(game):
         return None
     seat = human_seat_of(game=game, user=user)
     rows = _human_seat_rows(game)

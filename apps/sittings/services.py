@@ -63,6 +63,10 @@ def proposal_create(
             "not_at_table", "only the game's players or its league's organiser may propose", 403
         )
     _refuse_over(game)
+    if selectors.table_of_one(game):
+        raise ServiceError(
+            "table_of_one", "a sitting needs two people at the table: the other seats are bots", 409
+        )
     if not MIN_LENGTH <= length <= acceptance.MAX_LENGTH:
         raise ServiceError("bad_length", "a sitting lasts 15 minutes to 4 hours")
     if recurrence is not None:

@@ -1,5 +1,5 @@
-""" "Everyone is here: play now" needs people to meet: a table of one person and bots is never offered it
-(issue point 4: the offer is for when every human seat is present, and alone there is nobody to meet)."""
+"""A table of one person and bots has nobody to meet: no sittings panel, no "play now", no proposal, and
+no "if I miss a sitting" order; two people among bots, or a seat still waiting for a person, have them."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from django.test import Client
 
 from apps.games.errors import ServiceError
 from apps.games.models import Game
+from apps.games.order_panel import SITTING_BOT, orders_panel
 from apps.sittings import selectors, services
 from apps.sittings.models import SittingProposal
 from tests.factories import GameFactory, UserFactory
@@ -24,18 +25,57 @@ def alone() -> tuple[Game, Any]:
     return GameFactory(engine="baobei", players=3, bots=2, seated=[person]), person
 
 
-def test_the_panel_does_not_offer_play_now_to_one_person_among_bots(alone: tuple[Game, Any]) -> None:
+def test_one_person_among_bots_sees_no_sittings_panel(alone: tuple[Game, Any]) -> None:
     game, person = alone
     client = Client()
     client.force_login(person)
-    client.get(game.get_absolute_url())
 
+    page = client.get(game.get_absolute_url()).content.decode()
     polled = client.get(f"/games/{game.public_id}/sittings/", HTTP_HX_REQUEST="true").content.decode()
-    panel = selectors.panel(game=game, user=person)
 
-    assert panel is not None and panel.everyone_here
-    assert not panel.offer_play_now
-    assert "play-now" not in polled
+    assert selectors.panel(game=game, user=person) is None
+    assert 'id="sittings"' not in page
+    assert "play-now" not in polled and "Propose" not in polled
+
+
+def test_one_person_among_bots_cannot_propose_a_sitting(alone: tuple[Game, Any]) -> None:
+    game, person = alone
+    soon = game.created_at.replace(year=game.created_at.year + 1)
+
+    with pytest.raises(ServiceError) as refused:
+        services.proposal_create(game=game, user=person, times=[soon])
+
+    assert refused.value.code == "table_of_one"
+    assert not SittingProposal.objects.filter(game=game).exists()
+
+
+def test_one_person_among_bots_is_not_offered_the_sitting_bot_order(alone: tuple[Game, Any]) -> None:
+    game, person = alone
+    seat = game.seats.get(user=person)
+
+    switches = [kind for kind, _label, _on in orders_panel(game, seat)["orders_panel"]["switches"]]
+
+    assert SITTING_BOT[0] not in switches
+    assert switches  # the game's own switch is still there
+
+
+def test_two_people_among_bots_have_the_panel_and_the_sitting_bot_order() -> None:
+    people = [UserFactory(), UserFactory()]
+    game = GameFactory(engine="baobei", players=3, bots=1, seated=people)
+    seat = game.seats.get(user=people[0])
+
+    switches = [kind for kind, _label, _on in orders_panel(game, seat)["orders_panel"]["switches"]]
+
+    assert selectors.panel(game=game, user=people[0]) is not None
+    assert SITTING_BOT[0] in switches
+
+
+def test_a_seat_waiting_for_a_person_keeps_the_panel() -> None:
+    creator = UserFactory()
+    game = GameFactory(engine="baobei", players=3, bots=1, seated=[creator])  # open: one seat free
+
+    assert game.status == Game.Status.OPEN
+    assert selectors.panel(game=game, user=creator) is not None
 
 
 def test_play_now_is_refused_to_one_person_among_bots(alone: tuple[Game, Any]) -> None:
