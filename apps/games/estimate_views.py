@@ -27,7 +27,8 @@ def _int(params: Mapping[str, str], name: str) -> int | None:
 @require_GET
 def estimate(request: HttpRequest) -> JsonResponse:
     """``?game=&players=&length=&control=`` (and a custom length's or control's values; ``sittings=1``:
-    the table means to meet at agreed weekly sittings) → the estimate."""
+    the table means to meet at agreed weekly sittings; ``solo=1``: bots take every other seat) → the
+    estimate."""
     params = request.GET
     engine = params.get("game", "")
     try:
@@ -41,6 +42,7 @@ def estimate(request: HttpRequest) -> JsonResponse:
             options={k: v for k, v in values.items() if v is not None},
             custom={k: v for k, v in custom.items() if v is not None},
             sittings=params.get("sittings", "") in ("1", "true", "on"),
+            solo=params.get("solo", "") in ("1", "true", "on"),
         )
     except ServiceError as exc:
         return JsonResponse(exc.to_json(), status=exc.status)

@@ -16,6 +16,7 @@ sittings a week, 90 % attendance). A game has such sittings when a check that a 
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import statistics
@@ -86,6 +87,9 @@ class Estimate:
     source: str
     n: int
     sittings: bool = False
+    #: One person against bots: the game goes as fast as that person answers (the figures are for a
+    #: table of people, said as the comparison).
+    solo: bool = False
 
     def to_json(self) -> dict[str, Any]:
         """The API's ``estimate`` object."""
@@ -100,6 +104,13 @@ class Estimate:
 
     def text(self) -> str:
         """The estimate in words, saying where it comes from."""
+        if self.solo:
+            return _("As fast as you answer: the bots answer at once. For comparison: %(people)s") % {
+                "people": self._people_text()
+            }
+        return self._people_text()
+
+    def _people_text(self) -> str:
         words = {"typical": span(self.days_typical), "p90": span(self.days_p90), "n": self.n}
         if self.source == SITE:
             return (
@@ -182,9 +193,11 @@ def estimate_for(
     options: Mapping[str, Any] | None = None,
     custom: Mapping[str, int] | None = None,
     sittings: bool = False,
+    solo: bool = False,
 ) -> Estimate:
     """The estimate for settings as a form or the API gives them, refused as game creation refuses them
-    (``sittings``: the table means to meet at agreed weekly sittings).
+    (``sittings``: the table means to meet at agreed weekly sittings; ``solo``: bots take every other
+    seat, so the game goes at the one person's pace and the figures are a table of people's).
 
     ``length`` None: ``options`` decide (the rules' default when they set nothing); ``custom``: the
     values in ``options``. ``control``: a named control, or ``custom`` with ``custom``'s values
@@ -209,7 +222,8 @@ def estimate_for(
         raise ServiceError(exc.code, str(exc)) from None
     except RuleError as exc:
         raise ServiceError(exc.code, exc.message) from None
-    return estimate(engine, players, name or rule_lengths.CUSTOM, chosen, options=merged, sittings=sittings)
+    found = estimate(engine, players, name or rule_lengths.CUSTOM, chosen, options=merged, sittings=sittings)
+    return dataclasses.replace(found, solo=True) if solo else found
 
 
 def for_game(game: Game) -> Estimate:
@@ -369,6 +383,9 @@ def form_context(
         for name, field in (("engine", engine_field), ("players", players_field), ("control", control_field))
     }
     engine = str(initial["engine"] or Game.Engine.values[0])
+    # The new-game form's first choice: bots in every seat nobody is invited to (``static/js/estimate.js``
+    # asks the same whenever the choice changes).
+    solo = "opponents" in form.fields and form["opponents"].value() == "bots" and not form["invite"].value()
     try:
         players = int(initial["players"]) if initial["players"] not in (None, "") else None
         found: Estimate | None = estimate_for(
@@ -376,6 +393,7 @@ def form_context(
             players=players,
             length=None,
             control=str(initial["control"] or DEFAULT_CONTROL),
+            solo=solo,
         )
     except (ServiceError, ValueError):
         found = None

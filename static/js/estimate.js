@@ -5,7 +5,8 @@
  * chosen game's radio buttons "length_<game>", a custom length's values from data-length-keys: per
  * game, the names of its value fields) and time control (data-control-field, and a custom control's
  * values from data-control-keys, "<server key>=<form field in hours>,…"), and whether the table means to
- * meet at weekly sittings (the checkbox "estimate_sittings"). It asks the server again whenever they change; the server answers
+ * meet at weekly sittings (the checkbox "estimate_sittings"), and whether bots take every seat nobody is
+ * invited to (the radio buttons "opponents" and the field "invite": then "solo"). It asks the server again whenever they change; the server answers
  * from the site's finished games or from the pace model, and says which. Without this script the
  * element keeps the estimate of the form's initial settings. No inline script (Content-Security-Policy).
  */
@@ -44,6 +45,9 @@
         if (names[1] && hours > 0) params.set(names[0], String(Math.round(hours * 3600)));
       });
     }
+    // Bots in every seat nobody is invited to (the new-game form): the game goes at the one person's pace.
+    var invited = field(form, "invite").split(",").filter(function (name) { return name.trim(); });
+    if (field(form, "opponents") === "bots" && !invited.length) params.set("solo", "1");
     var sittings = form.querySelector('input[name="estimate_sittings"]');
     if (sittings && sittings.checked) params.set("sittings", "1");
     return params.toString();

@@ -84,6 +84,35 @@ def test_switching_back_to_bao_bei_gives_back_the_seats_chosen_before(live_serve
     assert shown_lengths(page, "baobei")[0] == "Short: ends at 30 points with 6 players"
 
 
+def test_the_estimate_says_a_game_against_bots_goes_at_my_pace_and_a_table_of_people_at_theirs(
+    live_server: Any, page: Any, screenshot: Any
+) -> None:
+    UserFactory(username="heron")
+    UserFactory(username="wren")
+    log_in(page, live_server.url, "heron")
+    page.goto(f"{live_server.url}/games/new/")
+    estimate = page.locator("#new-game .estimate")
+    solo = "Expected duration: As fast as you answer: the bots answer at once. For comparison: "
+
+    assert estimate.inner_text().startswith(solo)
+    page.check("input[name=opponents][value=people]")
+    page.wait_for_function(
+        "s => !document.querySelector('#new-game .estimate').textContent.startsWith(s)", arg=solo
+    )
+    assert estimate.inner_text().startswith("Expected duration: About")
+    screenshot("new-game-estimate-people")
+
+    page.check("input[name=opponents][value=bots]")
+    page.wait_for_function(
+        "s => document.querySelector('#new-game .estimate').textContent.startsWith(s)", arg=solo
+    )
+    page.fill("input[name=invite]", "wren")  # a person invited: no longer a game against bots alone
+    page.wait_for_function(
+        "s => !document.querySelector('#new-game .estimate').textContent.startsWith(s)", arg=solo
+    )
+    assert estimate.inner_text().startswith("Expected duration: About")
+
+
 def test_a_bao_huang_league_takes_tables_of_five_as_the_game_is_chosen(
     live_server: Any, page: Any, screenshot: Any
 ) -> None:

@@ -149,8 +149,25 @@ def test_the_new_game_form_states_the_estimate_and_where_it_comes_from():
 
     page = client.get("/games/new/").content.decode()
 
-    assert 'class="estimate muted"' in page and "Expected duration: About" in page
+    # The form's first choice is bots in every other seat: the game goes at the player's own pace.
+    assert 'class="estimate muted"' in page
+    assert "Expected duration: As fast as you answer: the bots answer at once. For comparison: About" in page
     assert "js/estimate.js" in page and 'data-estimate-url="/games/estimate/"' in page
+
+
+def test_against_bots_the_estimate_says_the_game_goes_at_the_players_own_pace():
+    settings = {"game": "baohuang", "length": "short", "control": "daily"}
+
+    people = Client().get("/games/estimate/", settings).json()
+    solo = Client().get("/games/estimate/", {**settings, "solo": "1"}).json()
+
+    assert people["text"].startswith("About") and "bots" not in people["text"]
+    assert solo["text"] == f"As fast as you answer: the bots answer at once. For comparison: {people['text']}"
+    assert (solo["days_typical"], solo["days_p90"], solo["source"]) == (
+        people["days_typical"],
+        people["days_p90"],
+        people["source"],
+    )
 
 
 def test_the_form_endpoint_answers_the_settings_as_json():
