@@ -58,6 +58,16 @@ SENTENCES: dict[str, Promise] = {
         "%(actor)s moved %(name)s from division %(before)s to division %(after)s for season %(season)s."
     ),
     "divisions_confirmed": _("%(actor)s confirmed the divisions of season %(season)s."),
+    "member_below_reliability": _("%(actor)s found %(user)s below the league's minimum reliability."),
+    "result_confirmed": _("%(actor)s confirmed the result."),
+    # the same action, when nobody objected within the confirmation period (the schedule's entry)
+    "result_confirmed/period_ended": _(
+        "The result became final: nobody objected within its confirmation period."
+    ),
+    "result_reopened": _("%(actor)s reopened the result."),
+    "result_adjudicated": _("%(actor)s gave the result by adjudication."),
+    "substitute_offered": _("%(actor)s offered seat %(seat)s to %(newcomer)s in place of %(previous)s."),
+    "substitute_declined": _("%(actor)s declined the offer of seat %(seat)s."),
 }
 
 
@@ -74,11 +84,11 @@ def audit_sentence(entry: AuditLog) -> str:
     # Substitutions record usernames and display names: say the names people see on the pages.
     for key in ("previous", "newcomer"):
         detail[key] = detail.get(f"{key}_name") or detail.get(key) or gettext("nobody")
-    template = SENTENCES.get(entry.action)
+    template = SENTENCES.get(f"{entry.action}/{detail.get('how')}") or SENTENCES.get(entry.action)
     if template is None:
         return f"{_actor(entry)}: {entry.action.replace('_', ' ')}."
     try:
         sentence = str(template) % {**detail, "actor": _actor(entry)}
     except (KeyError, TypeError, ValueError):  # an older entry without some detail: say what we can
         sentence = f"{_actor(entry)}: {entry.action.replace('_', ' ')}."
-    return sentence[0].upper() + sentence[1:]
+    return sentence  # a name keeps its own case ("demo" is not "Demo"); the sentences start with it

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
 from django.utils import translation
 
-from apps.leagues import charts, services
+from apps.leagues import auditlog, charts, services
 from apps.leagues.auditlog import audit_sentence
 from apps.leagues.models import AuditLog
 from tests.factories import UserFactory
@@ -133,6 +134,20 @@ def test_the_organiser_log_shows_sentences_not_codes(client: Any, toy_league: An
         ("member_declined", {"user": "secret-applicant"}, "Boss declined a request to join."),
         ("members_emailed", {"subject": "private", "recipients": 4}, "Boss e-mailed the members."),
         ("seat_to_bot", {"seat": 2}, "Boss handed seat 2 to the bot."),
+        ("result_confirmed", {"how": "organiser"}, "Boss confirmed the result."),
+        ("result_reopened", {}, "Boss reopened the result."),
+        ("result_adjudicated", {"places": {"0": 1, "1": 2}}, "Boss gave the result by adjudication."),
+        (
+            "substitute_offered",
+            {"seat": 1, "previous": "ann", "previous_name": "Ann", "newcomer": "bo", "newcomer_name": "Bo"},
+            "Boss offered seat 1 to Bo in place of Ann.",
+        ),
+        ("substitute_declined", {"seat": 1, "newcomer": "boss"}, "Boss declined the offer of seat 1."),
+        (
+            "member_below_reliability",
+            {"user": "wren", "on_time": 61, "minimum": 80},
+            "Boss found wren below the league's minimum reliability.",
+        ),
     ],
 )
 def test_each_organiser_action_reads_as_a_sentence(toy_league: Any, action: str, detail: dict, sentence: str):
@@ -142,6 +157,34 @@ def test_each_organiser_action_reads_as_a_sentence(toy_league: Any, action: str,
     entry = AuditLog.objects.create(league=toy_league, actor=boss, action=action, detail=detail)
 
     assert audit_sentence(entry) == sentence
+
+
+def test_every_action_a_league_records_has_its_sentence() -> None:
+    """Each ``audit(action=...)`` of the leagues' code reads as a sentence, not as its code."""
+    recorded = set()
+    for path in Path(auditlog.__file__).parent.rglob("*.py"):
+        recorded |= set(re.findall(r'action="([a-z_]+)"', path.read_text()))
+        recorded |= {
+            a for pair in re.findall(r'"([a-z_]+)" if on else "([a-z_]+)"', path.read_text()) for a in pair
+        }
+
+    assert recorded and recorded <= set(auditlog.SENTENCES), sorted(recorded - set(auditlog.SENTENCES))
+
+
+def test_a_name_keeps_its_own_case_at_the_start_of_a_sentence(toy_league: Any):
+    entry = AuditLog.objects.create(
+        league=toy_league, actor=UserFactory(username="demo"), action="league_created"
+    )
+
+    assert audit_sentence(entry) == "demo created the league."
+
+
+def test_a_result_final_at_the_end_of_its_confirmation_period_is_said_so(toy_league: Any):
+    entry = AuditLog.objects.create(
+        league=toy_league, actor=None, action="result_confirmed", detail={"how": "period_ended"}
+    )
+
+    assert audit_sentence(entry) == "The result became final: nobody objected within its confirmation period."
 
 
 def test_an_entry_of_the_schedule_is_said_so(toy_league: Any):
