@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext, gettext_lazy
 
 COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf", "#7f7f7f"]
 #: Each line's dash pattern, beside its colour: players with the same results have the same ratings,
@@ -14,8 +15,8 @@ COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e
 #: legend's sample of each line is drawn with the same pattern.
 DASHES = ["", "7 4", "2 3", "10 3 2 3"]
 #: Axis titles: what the chart measures (the rating is openskill's μ − 3σ) and along what.
-Y_TITLE = "Rating (μ − 3σ)"
-X_TITLE = "Games played"
+Y_TITLE = gettext_lazy("Rating (μ − 3σ)")
+X_TITLE = gettext_lazy("Games played")
 #: A generous width per character of an 11 px legend name, so that a long name is never cut.
 CHAR_WIDTH = 7.5
 
@@ -47,12 +48,13 @@ def rating_chart(*, series: dict[str, list[float]], width: int = 640, height: in
     parts = [
         format_html(
             '<svg xmlns="http://www.w3.org/2000/svg" class="rating-chart" role="img" aria-label="{}" '
-            'width="{}" height="{}" viewBox="0 0 {} {}"><title>Rating history</title>',
-            f"Rating history: {Y_TITLE} against {X_TITLE.lower()}",
+            'width="{}" height="{}" viewBox="0 0 {} {}"><title>{}</title>',
+            gettext("Rating history: rating (μ − 3σ) against games played"),
             total_w,
             total_h,
             total_w,
             total_h,
+            gettext("Rating history"),
         ),
         # The axes, their ticks and their titles.
         format_html(

@@ -202,9 +202,7 @@ def substitute_answer(*, offer_id: int, user: User, accept: bool) -> SubstituteO
             .get(pk=offer_id)
         )
         if offer.status != SubstituteOffer.Status.PENDING:
-            raise ServiceError(
-                "offer_closed", f"this offer is {offer.get_status_display().lower()}", status=409
-            )
+            raise ServiceError("offer_closed", f"this offer is {offer.status}", status=409)
         league = offer.league
         offer.answered_at = timezone.now()
         if not accept:

@@ -7,6 +7,8 @@ import secrets
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from apps.accounts.abstract import Timestamped
 from apps.games.clock.controls import DEFAULT_CONTROL, NAMED_CONTROLS
@@ -70,7 +72,11 @@ class League(Timestamped):
     pairing_format = models.CharField(
         max_length=12,
         default="spread",
-        choices=[("spread", "Spread the opponents"), ("swiss", "Swiss"), ("round_robin", "Round robin")],
+        choices=[
+            ("spread", _("Spread the opponents")),
+            ("swiss", _("Swiss")),
+            ("round_robin", _("Round robin")),
+        ],
     )
 
     class Meta:
@@ -92,9 +98,9 @@ class Season(models.Model):
     """A season: a number of rounds, the first at ``starts_at`` and then every ``round_interval_days``."""
 
     class Status(models.TextChoices):
-        SCHEDULED = "scheduled", "Scheduled"
-        RUNNING = "running", "Running"
-        FINISHED = "finished", "Finished"
+        SCHEDULED = "scheduled", _("Scheduled")
+        RUNNING = "running", _("Running")
+        FINISHED = "finished", _("Finished")
 
     league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="seasons")
     number = models.PositiveSmallIntegerField()
@@ -132,9 +138,9 @@ class Membership(Timestamped):
     """A user in a league: pending (asked to join), active, or withdrawn."""
 
     class Status(models.TextChoices):
-        PENDING = "pending", "Asked to join"
-        ACTIVE = "active", "Member"
-        WITHDRAWN = "withdrawn", "Withdrawn"
+        PENDING = "pending", _("Asked to join")
+        ACTIVE = "active", _("Member")
+        WITHDRAWN = "withdrawn", pgettext_lazy("league membership", "Withdrawn")
 
     league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="memberships")
     user = models.ForeignKey(
@@ -287,10 +293,10 @@ class SubstituteOffer(Timestamped):
     """
 
     class Status(models.TextChoices):
-        PENDING = "pending", "Waiting for an answer"
-        ACCEPTED = "accepted", "Accepted"
-        DECLINED = "declined", "Declined"
-        WITHDRAWN = "withdrawn", "Withdrawn"
+        PENDING = "pending", _("Waiting for an answer")
+        ACCEPTED = "accepted", _("Accepted")
+        DECLINED = "declined", _("Declined")
+        WITHDRAWN = "withdrawn", pgettext_lazy("substitute offer", "Withdrawn")
 
     league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="substitute_offers")
     game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="+")
@@ -334,11 +340,11 @@ class DivisionPlacement(models.Model):
     """Who plays in which division in a season, and why: proposed, moved by hand, then confirmed."""
 
     class Movement(models.TextChoices):
-        UP = "up", "Promoted"
-        DOWN = "down", "Relegated"
-        STAYED = "stayed", "Stays"
-        NEW = "new", "Newcomer"
-        SEEDED = "seeded", "First season"
+        UP = "up", _("Promoted")
+        DOWN = "down", _("Relegated")
+        STAYED = "stayed", _("Stays")
+        NEW = "new", _("Newcomer")
+        SEEDED = "seeded", _("First season")
 
     season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="placements")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")

@@ -1,0 +1,44 @@
+"""A league's short labels read in the reader's language too: a season's state, a member's, the time
+control, the pairing format and the rating chart's titles (the sentence check of
+``test_pages_in_chinese`` looks for phrases of four words or more, so it does not see them)."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+from django.utils import translation
+
+from apps.leagues import charts, seasons
+from apps.leagues import services as leagues
+from tests.factories import UserFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def test_a_running_league_reads_its_labels_in_chinese() -> None:
+    players = [UserFactory() for _ in range(3)]
+    league = leagues.league_create(
+        creator=players[0], name="Jinan", game="baobei", players_per_table=3, pairing_format="round_robin"
+    )
+    for user in players[1:]:
+        leagues.membership_join_by_link(league=league, user=user, token=league.invite_token)
+    season = seasons.season_create(league=league, by=players[0], rounds=2)
+    seasons.round_start(season_id=season.pk, by=players[0])
+    client = Client(headers={"accept-language": "zh-CN,zh;q=0.9"})
+    client.force_login(players[0])
+
+    page = client.get(league.get_absolute_url()).content.decode()
+    manage = client.get(f"/leagues/{league.slug}/manage/").content.decode()
+
+    assert "第1赛季 · 进行中" in page and "Running" not in page
+    assert "计时方式：每日" in page and "daily" not in page
+    assert "配对：循环赛" in page and "Round robin" not in page
+    assert "成员" in manage and "· Member ·" not in manage
+
+
+def test_the_rating_chart_reads_in_chinese() -> None:
+    with translation.override("zh-hans"):
+        svg = str(charts.rating_chart(series={"ann": [0.0, 1.0, 2.0]}))
+
+    assert "已赛局数" in svg and "等级分（μ − 3σ）" in svg and "等级分历史" in svg
+    assert "Games played" not in svg and "Rating" not in svg
