@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Any, cast
+
 from django import forms
+from django.conf import settings
 from django.utils.translation import gettext, gettext_lazy
 
 from .models import Profile
@@ -18,6 +21,12 @@ class ProfileForm(forms.ModelForm):
         model = Profile
         fields = ["display_name", "time_zone", "language"]
         labels = {"display_name": gettext_lazy("Display name"), "time_zone": gettext_lazy("Time zone")}
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        language = cast(forms.ChoiceField, self.fields["language"])
+        # The empty choice is a real setting, not a missing answer: say what it does.
+        language.choices = [("", gettext_lazy("My browser's language")), *settings.LANGUAGES]
 
     def clean_display_name(self) -> str:
         """Unique without regard to case, not another user's username (``display_name_taken``), and not

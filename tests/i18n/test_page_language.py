@@ -81,3 +81,17 @@ def test_an_unknown_language_changes_nothing(users: list[Any]) -> None:
 
     assert Profile.objects.get(user=users[2]).language == ""
     assert WATCH_EN in _rules_page(client)
+
+
+def test_the_profile_form_names_the_empty_language_choice(users: list[Any]) -> None:
+    """Blank is a setting (the browser decides), so the choice says so instead of "---------"."""
+    client = Client()
+    client.force_login(users[0])
+
+    page = client.get("/accounts/profile/", headers={"accept-language": "en"}).content.decode()
+    form = page.split('name="language"')[1].split("</select>")[0]
+
+    assert '<option value="" selected>My browser&#x27;s language</option>' in form
+    assert "---------" not in form
+    client.post("/accounts/profile/", {"display_name": "", "time_zone": "UTC", "language": ""})
+    assert Profile.objects.get(user=users[0]).language == ""
