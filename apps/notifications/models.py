@@ -132,8 +132,8 @@ class InboundMessage(models.Model):
     """One processed inbound mail (play by email); a Message-ID is processed at most once."""
 
     class Status(models.TextChoices):
-        APPLIED = "applied", "Applied"
-        REFUSED = "refused", "Refused"
+        APPLIED = "applied", _("Applied")
+        REFUSED = "refused", _("Refused")
 
     message_id = models.CharField(max_length=255, unique=True)
     user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
@@ -180,8 +180,11 @@ class MailSuppression(Timestamped):
     """
 
     class Reason(models.TextChoices):
-        HARD_BOUNCE = "hard_bounce", "Mail to this address bounced: the receiving server refused it for good"
-        COMPLAINT = "complaint", "A mail to this address was reported as spam"
+        HARD_BOUNCE = (
+            "hard_bounce",
+            _("Mail to this address bounced: the receiving server refused it for good"),
+        )
+        COMPLAINT = "complaint", _("A mail to this address was reported as spam")
 
     email = models.EmailField(unique=True)
     reason = models.CharField(max_length=16, choices=Reason.choices)

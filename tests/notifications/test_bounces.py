@@ -14,7 +14,9 @@ from typing import Any
 import pytest
 from django.core import mail
 from django.core.mail import EmailMessage, get_connection
+from django.test import Client
 
+from apps.accounts.models import Profile
 from apps.notifications import bounces
 from apps.notifications.models import MailSuppression, Notification
 from apps.notifications.send import notification_send
@@ -151,3 +153,15 @@ def test_the_development_mailbox_simulates_a_hard_bounce_and_a_complaint(
         MailSuppression.Reason.HARD_BOUNCE,
         MailSuppression.Reason.COMPLAINT,
     }
+
+
+def test_the_banner_names_the_reason_in_the_readers_language() -> None:
+    player = UserFactory()
+    Profile.objects.filter(user=player).update(language="zh-hans")
+    client = Client()
+    client.force_login(player)
+    bounces.tracking_event_record(event_type="complained", recipient=player.email)
+
+    page = client.get("/").content.decode()
+
+    assert "发往这个地址的一封邮件被举报为垃圾邮件" in page and "reported as spam" not in page
