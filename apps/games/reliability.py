@@ -33,6 +33,7 @@ from typing import Any
 from django.db import connection, transaction
 from django.db.models import Case, Count, F, Q, QuerySet, Sum, Value, When
 from django.utils import timezone
+from django.utils.translation import gettext, ngettext
 
 from . import sql
 from .models import Game, Move, Seat, SeatTenure
@@ -69,11 +70,18 @@ class Record:
 
     @property
     def summary(self) -> str:
-        """One line for a table cell."""
-        percent = "no decisions yet" if self.on_time_percent is None else f"{self.on_time_percent}% on time"
-        return (
-            f"{percent} · {self.timeouts} timeout{'s' if self.timeouts != 1 else ''} · "
-            f"{self.handed_to_bot} to bot · {self.abandoned} abandoned · {self.vacation_days:g} vacation days"
+        """One line for a table cell, in the reader's language."""
+        percent = self.on_time_percent
+        return " · ".join(
+            (
+                gettext("no decisions yet")
+                if percent is None
+                else gettext("%(n)s%% on time") % {"n": percent},
+                ngettext("%(n)s timeout", "%(n)s timeouts", self.timeouts) % {"n": self.timeouts},
+                gettext("%(n)s to bot") % {"n": self.handed_to_bot},
+                gettext("%(n)s abandoned") % {"n": self.abandoned},
+                gettext("vacation days: %(n)s") % {"n": f"{self.vacation_days:g}"},
+            )
         )
 
 

@@ -23,11 +23,15 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
 
 from . import tokens
 from .models import Category, MailSettings, Mode
 
 CHANNELS = ("mail", "push", "webhook")
+#: Each channel's name on the page, in the reader's language.
+CHANNEL_LABELS: dict[str, str | Promise] = {"mail": _("Mail"), "push": _("Push"), "webhook": _("Webhook")}
 IMMEDIATELY, DIGEST, OFF = "immediately", "digest", "off"
 MODES = (IMMEDIATELY, DIGEST, OFF)
 
@@ -37,7 +41,7 @@ class TableCategory:
     """One row of the table: its key, label, the mail categories it covers, and its channels."""
 
     key: str
-    label: str
+    label: str | Promise
     mail_categories: tuple[str, ...]
     channels: tuple[str, ...] = CHANNELS
 
@@ -52,11 +56,11 @@ _MOVE_CATEGORIES = (
 )
 
 ROWS: tuple[TableCategory, ...] = (
-    TableCategory("your_move", "Your move", _MOVE_CATEGORIES),
-    TableCategory("reminders", "Reminders before a deadline", (Category.REMINDER.value,)),
-    TableCategory("results", "Round and game results", (Category.RESULTS.value,)),
-    TableCategory("invitations", "Invitations", (Category.INVITATION.value,)),
-    TableCategory("league_news", "League news", (Category.LEAGUE.value,), channels=("mail", "push")),
+    TableCategory("your_move", _("Your move"), _MOVE_CATEGORIES),
+    TableCategory("reminders", _("Reminders before a deadline"), (Category.REMINDER.value,)),
+    TableCategory("results", _("Round and game results"), (Category.RESULTS.value,)),
+    TableCategory("invitations", _("Invitations"), (Category.INVITATION.value,)),
+    TableCategory("league_news", _("League news"), (Category.LEAGUE.value,), channels=("mail", "push")),
 )
 CATEGORIES = tuple(row.key for row in ROWS)
 _ROW = {row.key: row for row in ROWS}

@@ -57,7 +57,7 @@ class NotificationsForm(forms.Form):
                 if offered:
                     self.fields[cell_field(row.key, channel)] = forms.ChoiceField(
                         choices=[(m, MODE_LABELS[m]) for m in offered],
-                        label=f"{row.label}: {channel}",
+                        label=f"{row.label}: {preferences.CHANNEL_LABELS[channel]}",
                     )
 
     def clean(self) -> dict[str, object]:
@@ -127,7 +127,7 @@ def preferences_page(request: AuthenticatedHttpRequest) -> HttpResponse:
         "notifications/preferences.html",
         {
             "form": form,
-            "channels": preferences.CHANNELS,
+            "channels": [preferences.CHANNEL_LABELS[channel] for channel in preferences.CHANNELS],
             "calendar_url": calendar.feed_url(feed) if feed else None,
             "mails_given_up": selectors.mails_given_up(user=request.user),
         },

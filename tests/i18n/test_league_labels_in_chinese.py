@@ -1,6 +1,7 @@
-"""A league's short labels read in the reader's language too: a season's state, a member's, the time
-control, the pairing format and the rating chart's titles (the sentence check of
-``test_pages_in_chinese`` looks for phrases of four words or more, so it does not see them)."""
+"""Short labels read in the reader's language too: a league's season, member and time control, its
+pairing format and rating chart, a reliability record, the notification table's rows and channels (the
+sentence check of ``test_pages_in_chinese`` looks for phrases of four words or more, so it does not
+see them)."""
 
 from __future__ import annotations
 
@@ -34,6 +35,19 @@ def test_a_running_league_reads_its_labels_in_chinese() -> None:
     assert "计时方式：每日" in page and "daily" not in page
     assert "配对：循环赛" in page and "Round robin" not in page
     assert "成员" in manage and "· Member ·" not in manage
+    assert "还没有决定 · 0次超时" in manage and "no decisions yet" not in manage
+
+
+def test_the_notification_table_names_its_rows_and_channels_in_chinese() -> None:
+    client = Client(headers={"accept-language": "zh-CN,zh;q=0.9"})
+    client.force_login(UserFactory())
+
+    page = client.get("/mail/preferences/").content.decode()
+    table = page.split('class="notification-table"')[1].split("</table>")[0]
+
+    assert "轮到你了" in table and ">邮件<" in table
+    for english in ("Your move", "League news", "Invitations", ">Mail<", ">Push<"):
+        assert english not in table, english
 
 
 def test_the_rating_chart_reads_in_chinese() -> None:
