@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser, User
-from django.db.models import Q, QuerySet
+from django.db.models import Count, Q, QuerySet
 from django.http import Http404
 
 from apps.accounts.models import display_name
@@ -39,6 +39,43 @@ def league_list_visible(*, user: User | AnonymousUser | None) -> QuerySet[League
             memberships__status__in=[Membership.Status.ACTIVE, Membership.Status.WITHDRAWN],
         )
     return League.objects.filter(visible).distinct().order_by("name")
+
+
+@dataclass(frozen=True)
+class LeagueRow:
+    """One line of the leagues page: the league, its active members, its latest season (number and
+    state, None before the first) and the reader's part in it ("organiser", "member", "pending" or "")."""
+
+    league: League
+    members: int
+    season: Season | None
+    mine: str
+
+
+def league_rows(*, user: User | AnonymousUser | None) -> list[LeagueRow]:
+    """The leagues ``user`` may see (``league_list_visible``), each with what the leagues page shows."""
+    active = Q(memberships__status=Membership.Status.ACTIVE)
+    leagues = list(
+        league_list_visible(user=user).annotate(members=Count("memberships", filter=active, distinct=True))
+    )
+    latest: dict[int, Season] = {}
+    for season in Season.objects.filter(league__in=leagues).order_by("league_id", "-number"):
+        latest.setdefault(season.league_id, season)
+    mine: dict[int, str] = {}
+    if user is not None and user.is_authenticated:
+        for league_id, status in Membership.objects.filter(user=user, league__in=leagues).values_list(
+            "league_id", "status"
+        ):
+            if status in (Membership.Status.ACTIVE, Membership.Status.PENDING):
+                mine[league_id] = "member" if status == Membership.Status.ACTIVE else "pending"
+        for league_id in League.organisers.through.objects.filter(user=user, league__in=leagues).values_list(
+            "league_id", flat=True
+        ):
+            mine[league_id] = "organiser"
+    return [
+        LeagueRow(league, league.members, latest.get(league.pk), mine.get(league.pk, ""))
+        for league in leagues
+    ]
 
 
 def league_of_game(game: Game) -> tuple[int, bool] | None:

@@ -41,8 +41,7 @@ _SEASON_NUMBER = re.compile(r"[0-9]{1,18}")
 
 def league_list(request: HttpRequest) -> HttpResponse:
     """The leagues the user may see."""
-    leagues = selectors.league_list_visible(user=request.user)
-    return render(request, "leagues/list.html", {"leagues": leagues})
+    return render(request, "leagues/list.html", {"rows": selectors.league_rows(user=request.user)})
 
 
 @login_required

@@ -7,9 +7,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from django.test import Client
 from django.utils import translation
 
-from apps.leagues import auditlog, charts, services
+from apps.leagues import auditlog, charts, seasons, services
 from apps.leagues.auditlog import audit_sentence
 from apps.leagues.models import AuditLog
 from tests.factories import UserFactory
@@ -211,4 +212,29 @@ def test_league_pages_name_the_game_not_its_engine(client: Any, organiser: Any, 
     detail = re.sub(r"<[^>]+>", "", client.get(f"/leagues/{league.slug}/").content.decode())
     listing = re.sub(r"<[^>]+>", "", client.get("/leagues/").content.decode())
     assert f"{name} · tables of 5" in detail
-    assert f"Evening club · {name}" in listing
+    assert "Evening club" in listing and f"{name} · tables of 5" in listing
+
+
+def test_the_leagues_page_gives_each_leagues_members_season_and_my_part(
+    toy_league: Any, members: list[Any], organiser: Any
+) -> None:
+    seasons.season_create(league=toy_league, by=organiser, rounds=2)
+    other = services.league_create(
+        creator=UserFactory(), name="Quiet club", game="baobei", players_per_table=3
+    )
+    services.membership_request(league=other, user=members[0])
+
+    def row(client: Client, slug: str) -> list[str]:
+        page = client.get("/leagues/").content.decode()
+        cells = page.split(f'data-league="{slug}"')[1].split("</tr>")[0]
+        return [" ".join(re.sub(r"<[^>]+>", " ", c).split()) for c in re.split(r"</t[hd]>", cells)][:6]
+
+    me = Client()
+    me.force_login(members[0])
+    boss = Client()
+    boss.force_login(organiser)
+
+    assert row(me, toy_league.slug)[3:] == ["6", "Season 1 · Scheduled", "member"]
+    assert row(me, other.slug)[3:] == ["0", "No season yet.", "asked to join"]
+    assert row(boss, toy_league.slug)[2:] == ["Daily", "6", "Season 1 · Scheduled", "organiser"]
+    assert row(Client(), toy_league.slug)[5] == ""
