@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -18,6 +19,36 @@ def fast_password_hashing() -> Iterator[None]:
 
     with override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]):
         yield
+
+
+@pytest.fixture(autouse=True, scope="session")
+def flush_outlasts_a_worker_deadlock() -> Iterator[None]:
+    """A real worker (``tests/support/celery_worker``, one per test module) may still be writing when a
+    transactional test's teardown empties every table; PostgreSQL then ends one of the two as a
+    deadlock, sometimes the flush (seen once in a run of the worker tests). The flush is one
+    transaction, rolled back whole: it is tried again, a few times, instead of failing the test."""
+    from django.db import OperationalError
+    from django.db.backends.postgresql.operations import DatabaseOperations
+
+    original = DatabaseOperations.execute_sql_flush
+
+    def execute_sql_flush(self: DatabaseOperations, sql_list: list[str]) -> None:
+        for attempt in range(5):
+            try:
+                original(self, sql_list)
+                return
+            except OperationalError as exc:
+                if getattr(exc.__cause__, "sqlstate", None) != DEADLOCK or attempt == 4:
+                    raise
+                time.sleep(0.2 * (attempt + 1))
+
+    DatabaseOperations.execute_sql_flush = execute_sql_flush  # type: ignore[method-assign]
+    yield
+    DatabaseOperations.execute_sql_flush = original  # type: ignore[method-assign]
+
+
+#: PostgreSQL's SQLSTATE for "deadlock detected".
+DEADLOCK = "40P01"
 
 
 @pytest.fixture(autouse=True)
