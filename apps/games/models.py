@@ -187,7 +187,9 @@ class Game(Timestamped):
         ]
 
     def __str__(self) -> str:
-        return self.title or f"{self.get_engine_display()} #{self.pk}"
+        return (
+            leagues_link.title_shown(self.title) if self.title else f"{self.get_engine_display()} #{self.pk}"
+        )
 
     def save(self, *args: object, **kwargs: object) -> None:
         if not self.seed_hash:

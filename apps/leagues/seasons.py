@@ -19,7 +19,7 @@ from apps.games.models import Game
 from apps.notifications.notify import notify_invitation
 from baogame.rules.registry import get_engine
 
-from . import division_members, eligibility, roundplan, season_length, separation
+from . import division_members, eligibility, roundplan, season_length, separation, titles
 from .auditlog import audit
 from .models import Fixture, League, Membership, Round, Season, Standing
 from .permissions import require_organiser
@@ -162,7 +162,7 @@ def _table_game_create(
         options=options,
         length=length,
         control=league.timing_preset,
-        title=f"{league.name} · season {season.number} · round {rnd.number} · table {table}",
+        title=titles.stored(league=league.name, season=season.number, round_number=rnd.number, table=table),
         creator_seat=False,
     )
     order = list(user_ids)

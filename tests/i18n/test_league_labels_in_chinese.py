@@ -11,7 +11,7 @@ from django.utils import translation
 
 from apps.leagues import charts, seasons
 from apps.leagues import services as leagues
-from tests.factories import UserFactory
+from tests.factories import GameFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -56,3 +56,33 @@ def test_the_rating_chart_reads_in_chinese() -> None:
 
     assert "已赛局数" in svg and "等级分（μ − 3σ）" in svg and "等级分历史" in svg
     assert "Games played" not in svg and "Rating" not in svg
+
+
+def test_a_league_games_title_reads_in_the_readers_language_and_the_api_keeps_it_stored() -> None:
+    players = [UserFactory() for _ in range(3)]
+    league = leagues.league_create(creator=players[0], name="Jinan", game="baobei", players_per_table=3)
+    for user in players[1:]:
+        leagues.membership_join_by_link(league=league, user=user, token=league.invite_token)
+    season = seasons.season_create(league=league, by=players[0], rounds=2)
+    game = seasons.round_start(season_id=season.pk, by=players[0]).fixtures.get().game
+    client = Client(headers={"accept-language": "zh-CN,zh;q=0.9"})
+    client.force_login(players[0])
+
+    page = client.get(game.get_absolute_url()).content.decode()
+    listed = client.get("/games/").content.decode()  # the watch list
+    api = client.get(f"/api/v1/games/{game.pk}/").json()
+
+    with translation.override("en"):
+        assert str(game) == game.title == "Jinan · season 1 · round 1 · table 1"  # as stored
+    with translation.override("zh-hans"):
+        assert str(game) == "Jinan · 第1赛季 · 第1轮 · 第1桌"
+    assert "Jinan · 第1赛季 · 第1轮 · 第1桌" in page and "Jinan · 第1赛季 · 第1轮 · 第1桌" in listed
+    assert "season 1" not in page
+    assert api["title"] == "Jinan · season 1 · round 1 · table 1"
+
+
+def test_a_title_of_another_form_is_shown_as_it_is() -> None:
+    game = GameFactory(engine="baobei", players=2, title="Season finale · round of friends")
+
+    with translation.override("zh-hans"):
+        assert str(game) == "Season finale · round of friends"
