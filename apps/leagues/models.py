@@ -273,7 +273,9 @@ class AuditLog(Timestamped):
 
     @property
     def public_summary(self) -> str:
-        """What every member may read of the entry's detail: who a seat goes to, which seat."""
+        """What every member may read of the entry's detail: who a seat goes to, which seat (the API's
+        ``summary``, in English; the league page says the same in the reader's language in the entry's
+        sentence, ``auditlog.audit_sentence``)."""
         d = self.detail or {}
         if self.action in {"substitute_offered", "player_substituted", "substitute_declined"}:
             previous = d.get("previous_name") or "(nobody)"

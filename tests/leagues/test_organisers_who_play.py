@@ -106,9 +106,9 @@ def test_the_newcomer_accepts_a_seat_on_the_offer_page(
     assert b"Accept the seat" in shown.content
     assert other.seats.get(position=0).user == newcomer
     league_page = _client(members[0]).get(f"/leagues/{toy_league.slug}/")
-    assert (
-        f"seat 0: {display_name(offer.previous)} → {display_name(newcomer)}".encode() in league_page.content
-    )
+    # the organiser log's sentence says who took which seat from whom
+    taken = f"seated {display_name(newcomer)} in seat 0 in place of {display_name(offer.previous)}."
+    assert taken.encode() in league_page.content
 
 
 def test_an_offer_lapses_when_the_seat_changed_hands_meanwhile(
