@@ -96,6 +96,20 @@ def test_standings_mark_provisional_results_on_the_page(
     assert set(counts) == {s.user_id for s in fixtures[1].game.seats.all()}
 
 
+def test_the_organiser_tools_say_each_results_state_in_the_readers_language(
+    period_league: League, organiser: Any, members: list[Any], django_capture_on_commit_callbacks: Any
+) -> None:
+    _play_round(period_league, organiser, django_capture_on_commit_callbacks)
+    client = Client(headers={"accept-language": "zh-CN,zh;q=0.9"})
+    client.force_login(organiser)
+
+    page = client.get(f"/leagues/{period_league.slug}/manage/").content.decode()
+    heads = [part.split("</h3>")[0] for part in page.split('class="fixture result-to-confirm"><h3>')[1:]]
+
+    assert len(heads) == 2  # the round's two tables, both finished and provisional
+    assert all("暂定结果" in head and "provisional" not in head for head in heads), heads
+
+
 def test_an_organiser_confirms_at_once(
     period_league: League, organiser: Any, django_capture_on_commit_callbacks: Any
 ) -> None:
