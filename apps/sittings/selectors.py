@@ -173,10 +173,9 @@ class Panel:
 
 
 def panel(*, game: Game, user: User | AnonymousUser | None, now: datetime | None = None) -> Panel | None:
-    """The sittings panel for ``user``; None for anyone outside the table (watchers, strangers), and at
-    a table of one person against bots (``table_of_one``: nobody to agree a time with)."""
+    """The sittings panel for ``user``; None for anyone outside the table (watchers, strangers)."""
     now = now or timezone.now()
-    if not may_see(game=game, user=user) or table_of_one(game):
+    if not may_see(game=game, user=user):
         return None
     seat = human_seat_of(game=game, user=user)
     rows = _human_seat_rows(game)

@@ -48,7 +48,9 @@ WEEKDAYS = (
 
 
 def panel_context(request: HttpRequest, game: Game, error: str = "") -> dict[str, object]:
-    panel = selectors.panel(game=game, user=request.user)
+    """The panel's context; no panel at a table of one person against bots (``table_of_one``: nobody
+    to agree a time with), where the game page shows none."""
+    panel = None if selectors.table_of_one(game) else selectors.panel(game=game, user=request.user)
     zone = timezone.get_current_timezone()
     return {
         "game": game,

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from django.test import Client
 
+from apps.api import services as api_services
 from apps.games.errors import ServiceError
 from apps.games.models import Game
 from apps.games.order_panel import SITTING_BOT, orders_panel
@@ -33,9 +34,24 @@ def test_one_person_among_bots_sees_no_sittings_panel(alone: tuple[Game, Any]) -
     page = client.get(game.get_absolute_url()).content.decode()
     polled = client.get(f"/games/{game.public_id}/sittings/", HTTP_HX_REQUEST="true").content.decode()
 
-    assert selectors.panel(game=game, user=person) is None
     assert 'id="sittings"' not in page
     assert "play-now" not in polled and "Propose" not in polled
+
+
+def test_the_api_answers_a_table_of_one_and_refuses_its_proposal(alone: tuple[Game, Any]) -> None:
+    game, person = alone
+    _, token = api_services.token_create(user=person, name="tests")
+    api = Client(headers={"authorization": f"Bearer {token}"})
+
+    listed = api.get(f"/api/v1/games/{game.pk}/sittings/")
+    proposed = api.post(
+        f"/api/v1/games/{game.pk}/sittings/",
+        {"times": ["2031-01-31T20:00:00+00:00"]},
+        content_type="application/json",
+    )
+
+    assert listed.status_code == 200 and listed.json()["proposals"] == []
+    assert proposed.status_code == 409 and proposed.json()["code"] == "table_of_one"
 
 
 def test_one_person_among_bots_cannot_propose_a_sitting(alone: tuple[Game, Any]) -> None:
