@@ -332,8 +332,7 @@ def move_events(move_id: int | None) -> list[dict[str, Any]] | None:
 
 def seat_seq(move: Move) -> int:
     """The move's number as its own seat knows it: ``seq`` in that seat's history (BB-30.6)."""
-    own_hidden = Move.objects.filter(game_id=move.game_id, seat=move.seat, hidden=True, seq__lte=move.seq)
-    return move.public_seq + own_hidden.count()
+    return seat_version_after(move, move.seat)
 
 
 def game_history(*, game: Game, seat: int | None) -> list[dict[str, Any]]:
