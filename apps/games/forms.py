@@ -11,7 +11,7 @@ from django.http import QueryDict
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 
-from baogame import jsonlimits
+from baogame import jsonlimits, wording
 from baogame.rules.core import RuleError
 from baogame.rules.gametype import GameType
 from baogame.rules.registry import game_types, get_game_type
@@ -179,7 +179,7 @@ class GameCreateForm(FittedForm):
             (t.name, _("%(game)s (%(seats)s)") % {"game": game_name(t.name), "seats": seats_words(t)})
             for t in GAMES
         ]
-        self.fields["players"].help_text = " ".join(
+        self.fields["players"].help_text = wording.sentences(
             _("%(game)s: %(low)s-%(high)s.")
             % {"game": game_name(t.name), "low": t.min_players, "high": t.max_players}
             if t.fixed_players is None
@@ -190,7 +190,7 @@ class GameCreateForm(FittedForm):
             *[(name, f"{control_name(name)}: {control_summary(c)}") for name, c in NAMED_CONTROLS.items()],
             ("custom", _("Custom: your own bank, increment and cap")),
         ]
-        self.fields["control"].help_text = " ".join(
+        self.fields["control"].help_text = wording.sentences(
             [
                 _(
                     "Each player has a time bank that runs only while they owe a decision; each answer adds "

@@ -14,6 +14,7 @@ from apps.games.clock.controls import DEFAULT_CONTROL, NAMED_CONTROLS
 from apps.games.form_fitting import FittedForm, clean_length, length_choice_field, seat_limits
 from apps.games.presenters import presenter_for
 from apps.games.presenters.timeleft import control_name, control_summary
+from baogame import wording
 from baogame.rules import registry
 
 from . import season_length
@@ -123,7 +124,7 @@ class LeaguePresetForm(forms.Form):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         """The choices and help texts built from names and numbers, in the language of this request."""
         super().__init__(*args, **kwargs)
-        self.fields["players_per_table"].help_text = " ".join(
+        self.fields["players_per_table"].help_text = wording.sentences(
             _("%(game)s: always %(n)s.") % {"game": t.display_name, "n": t.fixed_players}
             for t in registry.game_types()
             if t.fixed_players

@@ -28,6 +28,7 @@ from apps.games import selectors as game_selectors
 from apps.games.models import Decision, Game
 from apps.games.presenters.timeleft import clock_line
 from apps.games.selectors import seat_of
+from baogame import wording
 from baogame.rules.mail import plain, seat_name
 
 from . import commands, compose, selectors, timing, tokens
@@ -244,7 +245,7 @@ def _result_lines(game: Game, seat: int | None) -> list[str]:
         if winners:
             lines.append(
                 ngettext("Winner: %(players)s", "Winners: %(players)s", len(winners))
-                % {"players": ", ".join(winners)}
+                % {"players": wording.listed(winners)}
             )
         else:
             lines.append(_("Winners: none"))

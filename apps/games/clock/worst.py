@@ -16,6 +16,8 @@ from datetime import timedelta
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
+from baogame import wording
+
 from .controls import Control, worst_case
 from .words import control_name
 
@@ -46,4 +48,7 @@ def worst_case_sentence(control: Control) -> str:
         _("%(what)s at most %(days)s") % {"what": what, "days": days(worst_case(control, n, seats))}
         for what, n, seats in others
     ]
-    return _("%(control)s: %(parts)s.") % {"control": control_name(control.name), "parts": ", ".join(parts)}
+    return _("%(control)s: %(parts)s.") % {
+        "control": control_name(control.name),
+        "parts": wording.clauses(parts),
+    }

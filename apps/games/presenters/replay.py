@@ -12,7 +12,9 @@ from typing import Any
 
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext as _
 
+from baogame import wording
 from baogame.rules.registry import get_engine
 
 from ..replay import ReplayStep, StepMove
@@ -94,13 +96,13 @@ def move_text(*, engine: str, move: StepMove, seat: int | None, names: list[str]
     where the viewer may know it (face up, or the seat's own move).
     """
     if move.seat is None:
-        return mark_safe('<span class="muted">A move this seat was not told of.</span>')
+        return format_html('<span class="muted">{}</span>', _("A move this seat was not told of."))
     if not move.events and move.action is not None:  # e.g. a pass that left a window open
         return format_html(
             "<em>{}</em>.", str(move.action.get("type", "move")).replace("_", " ").capitalize()
         )
     if not move.events:
-        return mark_safe('<span class="muted">Nothing this seat could see.</span>')
+        return format_html('<span class="muted">{}</span>', _("Nothing this seat could see."))
     return format_html_join(
         " ", "{}{}", ((_private_to(e, seat, names), _sentence(engine, e, names)) for e in move.events)
     )
@@ -115,5 +117,7 @@ def _private_to(event: dict[str, Any], seat: int | None, names: list[str]) -> Sa
     to = event.get("visible_to", "all")
     if seat is not None or to == "all":
         return mark_safe("")
-    who = ", ".join(names[s] for s in to) or "nobody"
-    return format_html('<span class="private">Only {} saw:</span> ', who)
+    if not to:
+        return format_html('<span class="private">{}</span> ', _("Nobody saw:"))
+    who = wording.listed(names[s] for s in to)
+    return format_html('<span class="private">{}</span> ', _("Only %(players)s saw:") % {"players": who})

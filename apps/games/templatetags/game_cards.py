@@ -16,6 +16,7 @@ from django.utils.translation import gettext
 from apps.games.rulebook import ABILITIES, ability_legend, rules_url
 from apps.games.sentences import bird_name as translated_bird_name
 from apps.games.sentences import card_name
+from baogame import wording
 from baogame.rules.baobei.cards import CARDS as BIRDS
 from baogame.rules.baohuang.cards import NAMES as PLAYING_NAMES
 
@@ -76,6 +77,12 @@ def playing_card(
 def new_key() -> str:
     """A fresh idempotency key for one rendered form, so a double click applies once."""
     return uuid.uuid4().hex
+
+
+@register.filter
+def listed(items: Any) -> str:
+    """Names one after another as the reader's language lists them (``baogame.wording.listed``)."""
+    return wording.listed(items)
 
 
 @register.filter

@@ -1,0 +1,64 @@
+"""Lists and sentences built from translated pieces read as the reader's language writes them
+(``baogame.wording``): "、" between names and "，" between clauses in Chinese, no space between its
+sentences; the face-up replay says who saw a private event in Chinese too."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+from django.utils import translation
+
+from apps.games.replay import game_moves
+from baogame.wording import clauses, listed, sentences
+from tests.factories import UserFactory
+from tests.support.played import a_finished_baobei_game
+
+CHINESE = {"accept-language": "zh-CN,zh;q=0.9"}
+
+
+@pytest.mark.parametrize(
+    ("language", "names", "parts", "text"),
+    [
+        ("en", "Ann, Bo, Cy", "a 3 days, b 4 days", "One. Two. Three."),
+        ("zh-hans", "Ann、Bo、Cy", "a 3 days，b 4 days", "One.Two.Three."),
+    ],
+)
+def test_lists_clauses_and_sentences_join_as_the_language_writes_them(
+    language: str, names: str, parts: str, text: str
+) -> None:
+    with translation.override(language):
+        assert listed(["Ann", "Bo", "Cy"]) == names
+        assert clauses(["a 3 days", "b 4 days"]) == parts
+        assert sentences(["One.", "Two.", "Three."]) == text
+        assert sentences([]) == "" and sentences(["100%."]) == "100%."
+
+
+@pytest.mark.django_db
+def test_the_new_game_forms_time_control_help_reads_as_chinese_sentences() -> None:
+    client = Client(headers=CHINESE)
+    client.force_login(UserFactory())
+
+    page = client.get("/games/new/").content.decode()
+    help_text = page.split('class="field field-control"')[1].split("<small>")[1].split("</small>")[0]
+
+    assert "天，标准长度的三人宝贝对局" in help_text
+    assert "。 " not in help_text and "天, " not in help_text
+
+
+@pytest.mark.django_db
+def test_the_face_up_replay_says_in_chinese_who_saw_a_private_event_bb_2_3() -> None:
+    """BB-2.3: the setup peek is private; face up its line says who saw it, in the reader's language."""
+    user = UserFactory()
+    game = a_finished_baobei_game(user)
+    peek = next(m for m in game_moves(game) if any(e["type"] == "setup_peek_chosen" for e in m.events))
+    other = next(s for s in range(3) if s != peek.seat)
+    client = Client(headers=CHINESE)
+    client.force_login(user)
+    url = f"/games/{game.public_id}/replay/?step={peek.seq}"
+
+    face_up = client.get(f"{url}&seat=all").content.decode()
+    as_other = client.get(f"{url}&seat={other}").content.decode()
+
+    assert '<span class="private">只有' in face_up and "看到：</span>" in face_up
+    assert "Only " not in face_up and " saw:" not in face_up
+    assert "这个座位没有得知这一步。" in as_other and "was not told of" not in as_other
