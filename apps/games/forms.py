@@ -218,7 +218,7 @@ class GameCreateForm(FittedForm):
         users = list(get_user_model().objects.filter(username__in=names))
         missing = sorted(set(names) - {u.username for u in users})
         if missing:
-            raise forms.ValidationError(_("No such user: %(names)s.") % {"names": ", ".join(missing)})
+            raise forms.ValidationError(_("No such user: %(names)s.") % {"names": wording.listed(missing)})
         return users
 
     def clean(self) -> dict[str, Any]:
