@@ -62,3 +62,18 @@ def test_the_face_up_replay_says_in_chinese_who_saw_a_private_event_bb_2_3() -> 
     assert '<span class="private">只有' in face_up and "看到：</span>" in face_up
     assert "Only " not in face_up and " saw:" not in face_up
     assert "这个座位没有得知这一步。" in as_other and "was not told of" not in as_other
+
+
+@pytest.mark.django_db
+def test_a_pass_that_left_a_plucking_window_open_reads_in_chinese_in_the_replay_bb_6() -> None:
+    """BB-6: a pass in a plucking window has no event of its own until the window closes; the face-up
+    replay names it with the button's word."""
+    user = UserFactory()
+    game = a_finished_baobei_game(user)
+    quiet = next(m for m in game_moves(game) if not m.events and (m.action or {}).get("type") == "pass")
+    client = Client(headers=CHINESE)
+    client.force_login(user)
+
+    face_up = client.get(f"/games/{game.public_id}/replay/?step={quiet.seq}&seat=all").content.decode()
+
+    assert "<em>过</em>。" in face_up and "<em>Pass</em>" not in face_up

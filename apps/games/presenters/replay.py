@@ -13,6 +13,7 @@ from typing import Any
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from baogame import wording
 from baogame.rules.registry import get_engine
@@ -97,10 +98,10 @@ def move_text(*, engine: str, move: StepMove, seat: int | None, names: list[str]
     """
     if move.seat is None:
         return format_html('<span class="muted">{}</span>', _("A move this seat was not told of."))
-    if not move.events and move.action is not None:  # e.g. a pass that left a window open
-        return format_html(
-            "<em>{}</em>.", str(move.action.get("type", "move")).replace("_", " ").capitalize()
-        )
+    if not move.events and move.action is not None:  # a pass that left a plucking window open
+        kind = str(move.action.get("type", "move"))
+        word = pgettext("button", "Pass") if kind == "pass" else kind.replace("_", " ").capitalize()
+        return format_html("<em>{}</em>{}", word, pgettext("end of sentence", "."))
     if not move.events:
         return format_html('<span class="muted">{}</span>', _("Nothing this seat could see."))
     return format_html_join(
