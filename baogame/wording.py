@@ -10,7 +10,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from functools import reduce
 
-from django.utils.translation import pgettext
+from django.utils.translation import gettext_noop, pgettext
+
+#: Django's forms end every label with ``gettext(":")``, which Django's own Chinese catalogue leaves an
+#: ASCII colon; the site's catalogue (first in the search) gives the full-width one, "游戏：".
+LABEL_SUFFIX = gettext_noop(":")
 
 
 def listed(items: Iterable[object]) -> str:

@@ -41,6 +41,7 @@ def test_the_new_game_forms_time_control_help_reads_as_chinese_sentences() -> No
     page = client.get("/games/new/").content.decode()
     help_text = page.split('class="field field-control"')[1].split("<small>")[1].split("</small>")[0]
 
+    assert "游戏：</label>" in page and "游戏:</label>" not in page  # Django's label suffix
     assert "天，标准长度的三人宝贝对局" in help_text
     assert "。 " not in help_text and "天, " not in help_text
 
