@@ -98,7 +98,8 @@ game_ended = Signal()
 game_started = Signal()
 
 #: An absent player's seat is now played by the bot (after ``game.absent_limit`` timeouts in a row).
-#: kwargs: ``game_id``, ``seat`` (position). The game's creator or league organiser should be told.
+#: kwargs: ``game_id``, ``seat`` (position), ``version`` (the game's, at the timeout that handed it
+#: over). The player is mailed, and a league game's organisers (``apps.notifications``, ``apps.leagues``).
 seat_handed_to_bot = Signal()
 
 #: The player took their seat back from the bot. kwargs: ``game_id``, ``seat`` (position).

@@ -1,18 +1,24 @@
-"""Receivers: a league game that ended updates the season's standings and ratings."""
+"""Receivers: a league game that ended updates the season's standings and ratings; a seat of a league
+game handed to the bot is told to the league's organisers."""
 
 from __future__ import annotations
 
+import logging
 from functools import partial
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.db.models import QuerySet
 from django.dispatch import receiver
 
 from apps.games import sql
-from apps.games.signals import game_ended
+from apps.games.signals import game_ended, seat_handed_to_bot
+from apps.notifications.notify import notify_seat_to_bot
 
 from . import results
 from .models import Fixture
+
+logger = logging.getLogger(__name__)
 
 
 @receiver(game_ended, dispatch_uid="leagues.record_result")
@@ -24,3 +30,19 @@ def record_result(sender: Any, game_id: int, **kwargs: Any) -> None:
 
 def _fixtures(game_id: int) -> QuerySet[Fixture]:
     return Fixture.objects.filter(game_id=game_id)
+
+
+@receiver(seat_handed_to_bot, dispatch_uid="leagues.seat_handed_to_bot")
+def tell_organisers(sender: Any, *, game_id: int, seat: int, version: int, **kwargs: Any) -> None:
+    """After the commit that handed an absent player's seat of a league game to the bot: mail the
+    league's organisers (league news), who may offer the seat to a substitute. Logged if it fails."""
+    try:
+        organisers = get_user_model().objects.filter(
+            leagues_organised__seasons__round_set__fixtures__game_id=game_id, is_active=True
+        )
+        if organisers.exists():
+            notify_seat_to_bot(game_id=game_id, seat=seat, version=version, organisers=organisers.distinct())
+    except Exception:
+        logger.exception(
+            "could not tell the organisers of game %s that seat %s went to the bot", game_id, seat
+        )

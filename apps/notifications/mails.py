@@ -127,6 +127,8 @@ def _build_message(note: Notification, group: list[int] | None) -> EmailMultiAlt
         return _held_message(note, group or [])
     game, user, seat = note.game, note.user, note.seat
     assert game is not None
+    if note.kind == Notification.Kind.SEAT_TO_BOT:
+        return _seat_to_bot_message(note, game, user)
     if seat is not None and not game.seats.filter(position=seat, user=user).exists():
         return None  # the recipient no longer holds that seat (substituted): their view is not theirs
     decision_row = None
@@ -226,6 +228,50 @@ def _build_message(note: Notification, group: list[int] | None) -> EmailMultiAlt
     )
 
 
+def _seat_to_bot_message(note: Notification, game: Game, user: User) -> EmailMultiAlternatives | None:
+    """The player's mail (their seat went to the bot: one click takes it back), or an organiser's (a
+    substitute may be offered); None once the bot no longer plays the seat."""
+    held = next((s for s in game_selectors.seats_with_people(game) if s.position == note.seat), None)
+    if held is None or held.user is None or not held.bot_takeover or game.is_over:
+        return None
+    fields = {"game": _game_name(game), "n": game.absent_limit, "seat": held.position, "player": held.label}
+    if held.user_id == user.pk:
+        heading = _("A bot plays your seat")
+        intro = ngettext(
+            "You let %(n)s deadline pass in %(game)s, so a bot plays your seat from now on. It plays "
+            "until you take your seat back: one click on the game page.",
+            "You let %(n)s deadlines in a row pass in %(game)s, so a bot plays your seat from now on. It "
+            "plays until you take your seat back: one click on the game page.",
+            game.absent_limit,
+        )
+        subject = _("[baogame] %(game)s: a bot plays your seat")
+    else:
+        heading = _("A bot plays a seat of your league's game")
+        intro = ngettext(
+            "%(player)s let %(n)s deadline pass in %(game)s, so a bot plays seat %(seat)s until they "
+            "take it back. As an organiser you can offer the seat to a substitute (the league's "
+            "organiser tools).",
+            "%(player)s let %(n)s deadlines in a row pass in %(game)s, so a bot plays seat %(seat)s until "
+            "they take it back. As an organiser you can offer the seat to a substitute (the league's "
+            "organiser tools).",
+            game.absent_limit,
+        )
+        subject = _("[baogame] %(game)s: a bot plays seat %(seat)s")
+    return compose_mail(
+        user=user,
+        subject=(subject % fields)[:200],
+        template="notification",
+        context={
+            "game": game,
+            "game_name": _game_name(game),
+            "link": game_link(game, user),
+            "heading": heading,
+            "intro": intro % fields,
+        },
+        category=note.category,
+    )
+
+
 def _result_lines(game: Game, seat: int | None) -> list[str]:
     result = game.result or {}
     names = compose.seat_names(game)
@@ -299,7 +345,12 @@ def _summary_message(
         if n.game is not None
         and (
             n.kind
-            in {Notification.Kind.ROUND_RESULT, Notification.Kind.GAME_RESULT, Notification.Kind.INVITATION}
+            in {
+                Notification.Kind.ROUND_RESULT,
+                Notification.Kind.GAME_RESULT,
+                Notification.Kind.INVITATION,
+                Notification.Kind.SEAT_TO_BOT,
+            }
         )
     ]
     if not waiting and not news:
@@ -332,6 +383,7 @@ NEWS_KINDS: dict[str, Promise] = {
     Notification.Kind.ROUND_RESULT: gettext_lazy("round result"),
     Notification.Kind.GAME_RESULT: gettext_lazy("game result"),
     Notification.Kind.INVITATION: gettext_lazy("invitation"),
+    Notification.Kind.SEAT_TO_BOT: gettext_lazy("a bot took over a seat"),
 }
 
 

@@ -68,6 +68,7 @@ class Notification(Timestamped):
         GAME_RESULT = "game_result", "Game result"
         INVITATION = "invitation", "Invitation"
         DIGEST = "digest", "Daily digest"
+        SEAT_TO_BOT = "seat_to_bot", "Seat handed to the bot"
 
     class Status(models.TextChoices):
         PENDING = "pending", "Pending"

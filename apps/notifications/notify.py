@@ -7,6 +7,7 @@ The game's signals (through the outbox and its tasks) call ``notify_move_applied
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -178,6 +179,38 @@ def notify_invitation(*, game_id: int, user: User) -> Notification | None:
         return None
     return notification_create(
         user=user, game=game, version=0, kind=Notification.Kind.INVITATION, category=Category.INVITATION
+    )
+
+
+def notify_seat_to_bot(
+    *, game_id: int, seat: int, version: int, organisers: Iterable[User] | None = None
+) -> int:
+    """A seat went to the bot after its player let ``game.absent_limit`` deadlines pass in a row (the
+    timeout of game ``version`` did it): mail the player (their move's category), or with
+    ``organisers``, those organisers of the game's league (league news; the leagues app asks), each at
+    most once. How many were new."""
+    game = game_selectors.game_get(game_id)
+    if game is None:
+        return 0
+    held = next((s for s in game_selectors.seats_with_people(game) if s.position == seat), None)
+    if held is None or held.user is None:
+        return 0
+    if organisers is None:
+        recipients, category = [held.user], Category.TURN
+    else:
+        recipients, category = [u for u in organisers if u.pk != held.user_id], Category.LEAGUE
+    return sum(
+        bool(
+            notification_create(
+                user=user,
+                game=game,
+                version=version,
+                kind=Notification.Kind.SEAT_TO_BOT,
+                category=category,
+                seat=seat,
+            )
+        )
+        for user in recipients
     )
 
 

@@ -3,18 +3,24 @@
 A notification problem must never break a move, so the game receivers only enqueue a task, through
 ``baogame.celery.publish``, which logs any failure to do so; the one receiver that runs inside the
 move's transaction (``move_recorded``) writes a single outbox row, so that a lost task is queued again.
+A seat handed to the bot is rare: its receiver records the player's mail row after the commit, as an
+invitation's is, and the sweep sends a row whose task was lost.
 """
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from anymail.signals import inbound, tracking
 from django.dispatch import receiver
 
-from apps.games.signals import RecordedMove, game_ending, recorded_move_receiver
+from apps.games.signals import RecordedMove, game_ending, recorded_move_receiver, seat_handed_to_bot
 
 from . import outbox
+from .notify import notify_seat_to_bot
+
+logger = logging.getLogger(__name__)
 
 
 @recorded_move_receiver("notifications.move_recorded")
@@ -40,6 +46,16 @@ def on_move_recorded(move: RecordedMove) -> None:
             opened=wanted,
             statements=move.statements,
         )
+
+
+@receiver(seat_handed_to_bot, dispatch_uid="notifications.seat_handed_to_bot")
+def on_seat_handed_to_bot(sender: Any, *, game_id: int, seat: int, version: int, **kwargs: Any) -> None:
+    """After the commit that handed an absent player's seat to the bot: mail the player, who takes it
+    back with one click. A failure is logged: the hand-over itself stands."""
+    try:
+        notify_seat_to_bot(game_id=game_id, seat=seat, version=version)
+    except Exception:
+        logger.exception("could not record the seat-to-bot mail of game %s seat %s", game_id, seat)
 
 
 @receiver(game_ending, dispatch_uid="notifications.game_ending")

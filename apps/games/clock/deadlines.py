@@ -88,8 +88,8 @@ def record_timeout(
 ) -> bool:
     """Count a timeout; after ``game.absent_limit`` in a row the server's bot takes the seat.
 
-    Returns True when this timeout handed the seat to the bot; the creator or league organiser is then
-    told through ``signals.seat_handed_to_bot`` (after commit) and the bot task is queued. With
+    Returns True when this timeout handed the seat to the bot; the player and a league game's organisers
+    are then told through ``signals.seat_handed_to_bot`` (after commit) and the bot task is queued. With
     ``writes`` (a locked game's), the seat's UPDATE joins them instead of running now.
     """
     if seat.played_by_bot or not counts_as_absence(timing):
@@ -106,10 +106,8 @@ def record_timeout(
         writes.append(store.update_seat(seat, fields))
     reliability.timed_out(seat, handed=handed)
     if handed:
-        game_id, position = game.pk, seat.position
-        transaction.on_commit(
-            partial(signals.seat_handed_to_bot.send, sender=type(game), game_id=game_id, seat=position)
-        )
+        told = {"game_id": game.pk, "seat": seat.position, "version": game.version}
+        transaction.on_commit(partial(signals.seat_handed_to_bot.send, sender=type(game), **told))
     return handed
 
 
