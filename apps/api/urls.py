@@ -58,6 +58,7 @@ urlpatterns = [
             ("games/<id:game_id>/bots/", games.GameBotAddApi, "game-bots"),
             ("games/<id:game_id>/seat/", clock.MySeatApi, "game-my-seat"),
             ("games/<id:game_id>/seat/take-back/", clock.SeatTakeBackApi, "game-take-back"),
+            ("games/<id:game_id>/seat/hand-over/", clock.SeatHandOverApi, "game-hand-over"),
             ("games/<id:game_id>/orders/", orders.MyOrdersApi, "game-my-orders"),
             ("games/<id:game_id>/sittings/", sittings.SittingListApi, "game-sittings"),
             (

@@ -95,7 +95,9 @@ class MySeatSerializer(serializers.Serializer):
     skip_pluck_windows = serializers.BooleanField(
         help_text="Don't wait for me on plucking windows: I pass each at once (private to me)."
     )
-    bot_takeover = serializers.BooleanField(help_text="The server's bot plays my seat (after absence).")
+    bot_takeover = serializers.BooleanField(
+        help_text="The server's bot plays my seat (after absence, or because I handed it over)."
+    )
     bot_hold = serializers.BooleanField(
         help_text="An organiser handed my seat to the bot: I cannot take it back (organiser_hold); an "
         "organiser of the league who does not play in this game, or a site admin, gives it back."
@@ -145,5 +147,21 @@ class SeatTakeBackApi(APIView):
     def post(self, request: AuthenticatedRequest, game_id: int) -> Response:
         _my_seat(request, game_id)
         seat = game_lifecycle.seat_take_back(game_id=game_id, user=request.user)
+        seat.refresh_from_db()
+        return Response(MySeatSerializer(seat).data)
+
+
+class SeatHandOverApi(APIView):
+    """Let the bot play my seat from now on, until I take it back (``seat/take-back/``).
+
+    For a player who cannot go on: the table need not wait for their deadlines. The seat is played as
+    after an absence, and the player's record counts it as handed to the bot. Refused with
+    ``game_not_active`` (409) once the game is over.
+    """
+
+    @extend_schema(operation_id="games_my_seat_hand_over", request=None, responses=MySeatSerializer)
+    def post(self, request: AuthenticatedRequest, game_id: int) -> Response:
+        _my_seat(request, game_id)
+        seat = game_lifecycle.seat_hand_to_bot(game_id=game_id, user=request.user)
         seat.refresh_from_db()
         return Response(MySeatSerializer(seat).data)

@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from baogame.rules.registry import get_bots, get_engine
 
-from . import lengths, people, pipeline, scheduling, signals
+from . import lengths, people, pipeline, reliability, scheduling, signals
 from .clock.controls import DEFAULT_CONTROL, ControlError, control_from, fixed_per_decision
 from .errors import ServiceError
 from .models import Decision, Game, Invitation, Seat
@@ -308,6 +308,34 @@ def seat_take_back(*, game_id: int, user: User) -> Seat:
         transaction.on_commit(
             partial(signals.seat_taken_back.send, sender=Game, game_id=game_id, seat=position)
         )
+    return seat
+
+
+def seat_hand_to_bot(*, game_id: int, user: User) -> Seat:
+    """The player hands their own seat to the bot ("Let the bot play for me"), until they take it back.
+
+    For a player who cannot go on, or not for a while: the table need not wait for their deadlines to
+    pass ``absent_limit`` times before the bot takes over. The seat is then played exactly as after an
+    absence (the table sees a bot-played seat, the bot answers what is open for it at once, one click
+    takes it back), and their record counts the seat as handed to the bot (abandoned, if it is still
+    the bot's when the game ends). Nobody is mailed: the player chose it, and the board shows it.
+    """
+    with transaction.atomic():
+        locked = lock_game(game_id)
+        seat = locked.seat_of(user)
+        if seat is None:
+            raise ServiceError("not_seated", "you have no seat in this game", status=403)
+        if locked.game.status != Game.Status.ACTIVE:
+            raise ServiceError("game_not_active", "the game is not in play", status=409)
+        if seat.bot_takeover:
+            return seat
+        pipeline.settle(locked, timezone.now())  # what was due is the player's timeout, not the bot's
+        if locked.game.status != Game.Status.ACTIVE or seat.bot_takeover:
+            return seat  # the settling ended the game, or handed the seat over itself
+        seat.bot_takeover = True
+        seat.save(update_fields=["bot_takeover"])
+        reliability.handed_to_bot(seat)
+        scheduling.queue_after_handover(locked)
     return seat
 
 

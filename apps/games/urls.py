@@ -13,6 +13,7 @@ game_pages = [
     path("replay/", views.game_replay, name="replay"),
     path("seat/", views_seat.seat_settings, name="seat-settings"),
     path("take-back/", views_seat.seat_take_back, name="take_back"),
+    path("hand-over/", views_seat.seat_hand_over, name="hand_over"),
     path("orders/", views_orders.orders_update, name="orders"),
     path("bots/", views_seat.seat_add_bot, name="add-bot"),
     path("record.json", record_views.game_record_download, name="record"),

@@ -67,6 +67,23 @@ def seat_take_back(request: AuthenticatedHttpRequest, public_id: str) -> HttpRes
 
 @login_required
 @require_POST
+def seat_hand_over(request: AuthenticatedHttpRequest, public_id: str) -> HttpResponse:
+    """ "Let the bot play my seat": the bot plays the user's seat in this game until they take it back."""
+    game, _ = visible_game(request, public_id, seats="plain")
+    try:
+        lifecycle.seat_hand_to_bot(game_id=game.pk, user=request.user)
+    except RuleError as exc:
+        _refused(request, exc)
+    else:
+        messages.success(
+            request,
+            gettext("The bot plays your seat in %(game)s until you take it back.") % {"game": game},
+        )
+    return _back(request, game.get_absolute_url())
+
+
+@login_required
+@require_POST
 def seat_settings(request: AuthenticatedHttpRequest, public_id: str) -> HttpResponse:
     """My seat's private settings: "don't wait for me on plucking windows"."""
     game, _ = visible_game(request, public_id, seats="plain")

@@ -126,3 +126,23 @@ def test_taking_my_seat_back_from_the_bot(client_for: Any, users: list, toy_game
     assert (before["is_bot"], before["bot_takeover"]) == (True, True)
     assert taken.json()["bot_takeover"] is False and taken.json()["consecutive_timeouts"] == 0
     assert (after["is_bot"], after["bot_takeover"]) == (False, False)
+
+
+def test_handing_my_seat_to_the_bot_and_taking_it_back(client_for: Any, users: list, toy_game: Game) -> None:
+    me = client_for(users[1])
+
+    handed = me.post(f"/api/v1/games/{toy_game.pk}/seat/hand-over/")
+    seen = me.get(f"/api/v1/games/{toy_game.pk}/").json()["seats"][1]
+    taken = me.post(f"/api/v1/games/{toy_game.pk}/seat/take-back/")
+
+    assert handed.status_code == 200 and handed.json()["bot_takeover"] is True
+    assert handed.json()["consecutive_timeouts"] == 0
+    assert (seen["is_bot"], seen["bot_takeover"]) == (True, True)
+    assert taken.json()["bot_takeover"] is False
+
+
+def test_handing_a_seat_over_is_refused_to_a_spectator(client_for: Any, users: list, toy_game: Game) -> None:
+    answer = client_for(users[4]).post(f"/api/v1/games/{toy_game.pk}/seat/hand-over/")
+
+    assert (answer.status_code, answer.json()["code"]) == (403, "not_seated")
+    assert not Seat.objects.filter(game=toy_game, bot_takeover=True).exists()

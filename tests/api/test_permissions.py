@@ -212,6 +212,7 @@ ENDPOINTS: list[tuple[str, str, Any, dict[str, int]]] = [
     ("get", "/api/v1/games/{game}/seat/", None, SEATED),
     ("patch", "/api/v1/games/{game}/seat/", {"skip_pluck_windows": True}, SEATED),
     ("post", "/api/v1/games/{game}/seat/take-back/", None, SEATED),
+    ("post", "/api/v1/games/{game}/seat/hand-over/", None, SEATED),
     ("get", "/api/schema/", None, {"anonymous": 200, "outsider": 200, "player": 200, "other_seat": 200}),
     ("get", "/api/docs/", None, {"anonymous": 200, "outsider": 200, "player": 200, "other_seat": 200}),
 ]
