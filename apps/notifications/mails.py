@@ -230,12 +230,16 @@ def _build_message(note: Notification, group: list[int] | None) -> EmailMultiAlt
 
 def _seat_to_bot_message(note: Notification, game: Game, user: User) -> EmailMultiAlternatives | None:
     """The player's mail (their seat went to the bot: one click takes it back), or an organiser's (a
-    substitute may be offered); None once the bot no longer plays the seat."""
+    substitute may be offered); None once the bot no longer plays the seat, or the player's mail once
+    somebody else holds it."""
     held = next((s for s in game_selectors.seats_with_people(game) if s.position == note.seat), None)
     if held is None or held.user is None or not held.bot_takeover or game.is_over:
         return None
+    to_organiser = note.category == Category.LEAGUE
+    if not to_organiser and held.user_id != user.pk:
+        return None
     fields = {"game": _game_name(game), "n": game.absent_limit, "seat": held.position, "player": held.label}
-    if held.user_id == user.pk:
+    if not to_organiser:
         heading = _("A bot plays your seat")
         intro = ngettext(
             "You let %(n)s deadline pass in %(game)s, so a bot plays your seat from now on. It plays "

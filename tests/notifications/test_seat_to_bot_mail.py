@@ -105,3 +105,21 @@ def test_the_players_mail_is_in_their_language(
 
     [sent] = [m for m in mails_to(users[0]) if "机器人替你打这个座位" in m.subject]
     assert "连续1次让截止时间过去" in sent.body and "a bot plays" not in sent.body
+
+
+def test_the_players_mail_is_dropped_once_somebody_else_holds_the_seat(
+    toy_engine: str, users: list, django_capture_on_commit_callbacks, settings: Any
+) -> None:
+    settings.CELERY_TASK_ALWAYS_EAGER = False  # the mail waits for its task
+    game = a_game(toy_engine, users, players=2, absent_limit=1, options={"hand": 5})
+    with django_capture_on_commit_callbacks(execute=True):
+        _time_out(game, kind="turn")
+    Seat.objects.filter(game=game, position=0).update(user=users[2])  # a substitute, still bot-played
+    note = Notification.objects.get(kind=Notification.Kind.SEAT_TO_BOT)
+    mail.outbox.clear()
+
+    notification_send(notification_id=note.pk)
+
+    assert not mails_to(users[0]) and not mails_to(users[2])
+    note.refresh_from_db()
+    assert note.status == Notification.Status.SKIPPED
