@@ -45,15 +45,23 @@ def test_the_player_whose_seat_went_to_the_bot_is_mailed_once(
     assert Notification.objects.filter(kind=Notification.Kind.SEAT_TO_BOT).count() == 1
 
 
-def test_no_mail_once_the_player_took_the_seat_back(
+@pytest.fixture
+def handed_over(
     toy_engine: str, users: list, django_capture_on_commit_callbacks, settings: Any
-) -> None:
-    settings.CELERY_TASK_ALWAYS_EAGER = False  # the mail waits for its task
+) -> tuple[Game, Notification]:
+    """Seat 0 went to the bot (one timeout of one allowed); its mail waits for its task."""
+    settings.CELERY_TASK_ALWAYS_EAGER = False
     game = a_game(toy_engine, users, players=2, absent_limit=1, options={"hand": 5})
     with django_capture_on_commit_callbacks(execute=True):
         _time_out(game, kind="turn")
+    return game, Notification.objects.get(kind=Notification.Kind.SEAT_TO_BOT)
+
+
+def test_no_mail_once_the_player_took_the_seat_back(
+    users: list, handed_over: tuple[Game, Notification]
+) -> None:
+    game, note = handed_over
     lifecycle.seat_take_back(game_id=game.pk, user=users[0])
-    note = Notification.objects.get(kind=Notification.Kind.SEAT_TO_BOT)
     mail.outbox.clear()
 
     notification_send(notification_id=note.pk)
@@ -108,14 +116,10 @@ def test_the_players_mail_is_in_their_language(
 
 
 def test_the_players_mail_is_dropped_once_somebody_else_holds_the_seat(
-    toy_engine: str, users: list, django_capture_on_commit_callbacks, settings: Any
+    users: list, handed_over: tuple[Game, Notification]
 ) -> None:
-    settings.CELERY_TASK_ALWAYS_EAGER = False  # the mail waits for its task
-    game = a_game(toy_engine, users, players=2, absent_limit=1, options={"hand": 5})
-    with django_capture_on_commit_callbacks(execute=True):
-        _time_out(game, kind="turn")
+    game, note = handed_over
     Seat.objects.filter(game=game, position=0).update(user=users[2])  # a substitute, still bot-played
-    note = Notification.objects.get(kind=Notification.Kind.SEAT_TO_BOT)
     mail.outbox.clear()
 
     notification_send(notification_id=note.pk)
