@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
+from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
 
 from apps.accounts.abstract import Timestamped
 from apps.accounts.models import display_name
@@ -320,7 +320,7 @@ class Seat(models.Model):
         if self.bot:
             return bot_seat_name(game_id=self.game_id, position=self.position)
         if self.user is None:
-            return "(open seat)"
+            return gettext("(open seat)")  # pages only: the API gives an open seat no name
         return display_name(self.user)
 
 

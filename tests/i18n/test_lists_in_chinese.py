@@ -10,7 +10,7 @@ from django.utils import translation
 
 from apps.games.replay import game_moves
 from baogame.wording import clauses, listed, sentences
-from tests.factories import UserFactory
+from tests.factories import GameFactory, UserFactory
 from tests.support.played import a_finished_baobei_game
 
 CHINESE = {"accept-language": "zh-CN,zh;q=0.9"}
@@ -78,3 +78,15 @@ def test_a_pass_that_left_a_plucking_window_open_reads_in_chinese_in_the_replay_
     face_up = client.get(f"/games/{game.public_id}/replay/?step={quiet.seq}&seat=all").content.decode()
 
     assert "<em>过</em>。" in face_up and "<em>Pass</em>" not in face_up
+
+
+@pytest.mark.django_db
+def test_an_open_seat_reads_in_chinese_on_my_games() -> None:
+    creator = UserFactory()
+    GameFactory(players=3, seated=[creator])  # open, two seats free
+    client = Client(headers=CHINESE)
+    client.force_login(creator)
+
+    page = client.get("/").content.decode()
+
+    assert "（空座位）、（空座位）" in page and "(open seat)" not in page
