@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import builtins
 import os
+import uuid
 from pathlib import Path
 from typing import Any
 
@@ -31,7 +32,7 @@ def test_a_message_is_never_visible_under_its_queue_name_before_it_is_whole(
             self.f = f
 
         def write(self, data: bytes) -> int:
-            seen_while_writing.append([n for n in os.listdir(folder) if n.endswith(".people.msg")])
+            seen_while_writing.append([n for n in os.listdir(folder) if n.endswith(f".{name}.msg")])
             return self.f.write(data)
 
         def __enter__(self) -> Spy:
@@ -47,14 +48,17 @@ def test_a_message_is_never_visible_under_its_queue_name_before_it_is_whole(
         f = real_open(file, mode, *args, **kwargs)
         return Spy(f) if "w" in mode and str(folder) in str(file) else f
 
+    # A queue of its own: kombu keeps the exchanges a process declared in one state shared by every
+    # filesystem connection, so a "people" queue another test published to would route elsewhere.
+    name = f"people-{uuid.uuid4().hex}"
     with Connection("filesystem://", transport_options=options) as conn:
-        queue = conn.SimpleQueue("people")
+        queue = conn.SimpleQueue(name)
         monkeypatch.setattr(builtins, "open", spying_open)
         queue.put({"n": 1})
         monkeypatch.setattr(builtins, "open", real_open)
 
         assert seen_while_writing == [[]]  # nothing a reader could take while the bytes went in
-        assert [n for n in os.listdir(folder) if n.endswith(".people.msg")]
+        assert [n for n in os.listdir(folder) if n.endswith(f".{name}.msg")]
         assert queue.get(timeout=1).payload == {"n": 1}
         assert not [n for n in os.listdir(folder) if n.endswith(".writing")]
         queue.close()

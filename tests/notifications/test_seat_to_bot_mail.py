@@ -13,6 +13,7 @@ from apps.games import clock, lifecycle
 from apps.games.models import Game, Seat
 from apps.leagues import seasons
 from apps.leagues import services as leagues
+from apps.notifications import send
 from apps.notifications.models import Notification
 from apps.notifications.send import notification_send
 from tests.deadlines.helpers import a_game, overdue
@@ -47,10 +48,10 @@ def test_the_player_whose_seat_went_to_the_bot_is_mailed_once(
 
 @pytest.fixture
 def handed_over(
-    toy_engine: str, users: list, django_capture_on_commit_callbacks, settings: Any
+    toy_engine: str, users: list, django_capture_on_commit_callbacks, monkeypatch: pytest.MonkeyPatch
 ) -> tuple[Game, Notification]:
-    """Seat 0 went to the bot (one timeout of one allowed); its mail waits for its task."""
-    settings.CELERY_TASK_ALWAYS_EAGER = False
+    """Seat 0 went to the bot (one timeout of one allowed); its mail waits (its task is not queued)."""
+    monkeypatch.setattr(send, "queue_send", lambda note, *, now: None)
     game = a_game(toy_engine, users, players=2, absent_limit=1, options={"hand": 5})
     with django_capture_on_commit_callbacks(execute=True):
         _time_out(game, kind="turn")
