@@ -22,6 +22,11 @@ def listed(items: Iterable[object]) -> str:
     return pgettext("list separator", ", ").join(str(item) for item in items)
 
 
+def entries(items: Iterable[object]) -> str:
+    """Entries that are lists themselves: ``Ann, Bo: turn; Cy: ability`` (``；`` in Chinese)."""
+    return pgettext("entry separator", "; ").join(str(item) for item in items)
+
+
 def clauses(items: Iterable[object]) -> str:
     """Parts of one sentence: ``a lasts 3 days, b 4 days`` (``…，…`` in Chinese)."""
     return pgettext("clause separator", ", ").join(str(item) for item in items)

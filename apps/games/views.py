@@ -401,8 +401,8 @@ def game_replay(request: HttpRequest, public_id: str) -> HttpResponse:
             "seat": seat,
             "seat_param": seat_param,
             "seat_choices": [
-                (FACE_UP, "Every card face up"),
-                *((str(p), f"As {n} saw it") for p, n in enumerate(names)),
+                (FACE_UP, gettext("Every card face up")),
+                *((str(p), gettext("As %(player)s saw it") % {"player": n}) for p, n in enumerate(names)),
             ],
             "viewer_name": None if seat is None else names[seat],
             "steps": steps,

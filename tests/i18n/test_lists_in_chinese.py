@@ -90,3 +90,20 @@ def test_an_open_seat_reads_in_chinese_on_my_games() -> None:
     page = client.get("/").content.decode()
 
     assert "（空座位）、（空座位）" in page and "(open seat)" not in page
+
+
+@pytest.mark.django_db
+def test_the_replay_names_its_views_and_who_it_waits_for_in_chinese_bb_3_5() -> None:
+    """BB-3.5: at the first step every seat owes its setup peek; the replay names that decision as the
+    game page does, and its view choices, in the reader's language."""
+    user = UserFactory()
+    game = a_finished_baobei_game(user)
+    client = Client(headers=CHINESE)
+    client.force_login(user)
+
+    page = client.get(f"/games/{game.public_id}/replay/?step=0&seat=all").content.decode()
+
+    assert "所有牌正面朝上" in page and "Every card face up" not in page
+    assert "看到的样子" in page and " saw it" not in page
+    waiting = page.split("等待")[1].split("。")[0]
+    assert waiting.endswith("：开局看牌") and "、" in waiting and "setup peek" not in page

@@ -18,10 +18,12 @@ from django.utils.translation import pgettext
 from baogame import wording
 from baogame.rules.registry import get_engine
 
+from ..clock.deadlines import SIMULTANEOUS_TIMINGS
 from ..replay import ReplayStep, StepMove
 from ..selectors import public_owner_seats
 from . import face_up_cards, face_up_view, present
 from .common import describe_decision, describe_event, name_seats
+from .table import decision_name
 
 
 def replay_board(
@@ -49,7 +51,7 @@ def replay_board(
         "board": board,
         "face_up": face_up,
         "decision_text": describe_decision(engine, decision) if decision else "",
-        "waiting": _waiting(eng.pending(at.state), seat, names),
+        "waiting": _waiting(eng.pending(at.state), seat, names, phase=at.state.get("phase")),
     }
 
 
@@ -60,8 +62,11 @@ def _not_you(board: dict[str, Any]) -> None:
         row["is_me"] = False
 
 
-def _waiting(pending: list[dict[str, Any]], seat: int | None, names: list[str]) -> list[str]:
-    """Who had to decide what at this step; of a simultaneous decision a seat knew only its own part."""
+def _waiting(
+    pending: list[dict[str, Any]], seat: int | None, names: list[str], *, phase: str | None
+) -> list[str]:
+    """Who had to decide what at this step, the decision named as the game page names it; of a
+    simultaneous decision a seat knew only its own part."""
     out = []
     for d in pending:
         owners = (
@@ -69,8 +74,9 @@ def _waiting(pending: list[dict[str, Any]], seat: int | None, names: list[str]) 
             if seat is None
             else public_owner_seats(timing=d["timing"], seats=d["seats"], viewer=seat)
         )
-        what = str(d["kind"]).replace("_", " ")
-        out.append(f"{', '.join(names[s] for s in owners)}: {what}" if owners else what)
+        what = decision_name(str(d["kind"]), phase, simultaneous=d["timing"] in SIMULTANEOUS_TIMINGS)
+        who = wording.listed(names[s] for s in owners)
+        out.append(_("%(players)s: %(decision)s") % {"players": who, "decision": what} if owners else what)
     return out
 
 

@@ -86,6 +86,12 @@ def listed(items: Any) -> str:
 
 
 @register.filter
+def entries(items: Any) -> str:
+    """Entries that are lists themselves, one after another (``baogame.wording.entries``)."""
+    return wording.entries(items)
+
+
+@register.filter
 def bird_name(code: str | None) -> str:
     """The display name of a bird code."""
     meta = BIRDS.get(code or "")
