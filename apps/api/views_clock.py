@@ -6,6 +6,7 @@ who has passed, BB-30.6); that a seat is away or bot-played is public and shown 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.db import transaction
@@ -113,6 +114,15 @@ def _my_seat(request: AuthenticatedRequest, game_id: int) -> Seat:
     return seat
 
 
+def _my_seat_changed(request: AuthenticatedRequest, game_id: int, change: Callable[[], Seat]) -> Response:
+    """The answer to a change of my seat: ``change()`` runs once the caller is known to hold a seat here
+    (anyone else learns only that), and the answer is the seat as it is now."""
+    _my_seat(request, game_id)
+    seat = change()
+    seat.refresh_from_db()
+    return Response(MySeatSerializer(seat).data)
+
+
 class MySeatApi(APIView):
     """My seat's settings in one game (GET); switch "don't wait for me on plucking windows" (PATCH)."""
 
@@ -127,13 +137,15 @@ class MySeatApi(APIView):
 
     @extend_schema(operation_id="games_my_seat_update", request=InputSerializer, responses=MySeatSerializer)
     def patch(self, request: AuthenticatedRequest, game_id: int) -> Response:
-        _my_seat(request, game_id)
-        values = parsed(self.InputSerializer, request.data)
-        seat = game_lifecycle.seat_set_skip_pluck_windows(
-            game_id=game_id, user=request.user, value=values["skip_pluck_windows"]
+        return _my_seat_changed(
+            request,
+            game_id,
+            lambda: game_lifecycle.seat_set_skip_pluck_windows(
+                game_id=game_id,
+                user=request.user,
+                value=parsed(self.InputSerializer, request.data)["skip_pluck_windows"],
+            ),
         )
-        seat.refresh_from_db()
-        return Response(MySeatSerializer(seat).data)
 
 
 class SeatTakeBackApi(APIView):
@@ -145,10 +157,9 @@ class SeatTakeBackApi(APIView):
 
     @extend_schema(operation_id="games_my_seat_take_back", request=None, responses=MySeatSerializer)
     def post(self, request: AuthenticatedRequest, game_id: int) -> Response:
-        _my_seat(request, game_id)
-        seat = game_lifecycle.seat_take_back(game_id=game_id, user=request.user)
-        seat.refresh_from_db()
-        return Response(MySeatSerializer(seat).data)
+        return _my_seat_changed(
+            request, game_id, lambda: game_lifecycle.seat_take_back(game_id=game_id, user=request.user)
+        )
 
 
 class SeatHandOverApi(APIView):
@@ -161,7 +172,6 @@ class SeatHandOverApi(APIView):
 
     @extend_schema(operation_id="games_my_seat_hand_over", request=None, responses=MySeatSerializer)
     def post(self, request: AuthenticatedRequest, game_id: int) -> Response:
-        _my_seat(request, game_id)
-        seat = game_lifecycle.seat_hand_to_bot(game_id=game_id, user=request.user)
-        seat.refresh_from_db()
-        return Response(MySeatSerializer(seat).data)
+        return _my_seat_changed(
+            request, game_id, lambda: game_lifecycle.seat_hand_to_bot(game_id=game_id, user=request.user)
+        )
