@@ -99,7 +99,9 @@ game_started = Signal()
 
 #: An absent player's seat is now played by the bot (after ``game.absent_limit`` timeouts in a row).
 #: kwargs: ``game_id``, ``seat`` (position), ``version`` (the game's, at the timeout that handed it
-#: over). The player is mailed, and a league game's organisers (``apps.notifications``, ``apps.leagues``).
+#: over). Sent inside the transaction that hands the seat over (the game locked; the seat's own UPDATE
+#: may still wait in the batch), so that the mails it calls for are recorded with it: the player's and a
+#: league game's organisers' (``apps.notifications``, ``apps.leagues``), each in a savepoint of its own.
 seat_handed_to_bot = Signal()
 
 #: The player took their seat back from the bot. kwargs: ``game_id``, ``seat`` (position).

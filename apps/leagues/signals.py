@@ -8,6 +8,7 @@ from functools import partial
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.db import transaction
 from django.db.models import QuerySet
 from django.dispatch import receiver
 
@@ -34,14 +35,18 @@ def _fixtures(game_id: int) -> QuerySet[Fixture]:
 
 @receiver(seat_handed_to_bot, dispatch_uid="leagues.seat_handed_to_bot")
 def tell_organisers(sender: Any, *, game_id: int, seat: int, version: int, **kwargs: Any) -> None:
-    """After the commit that handed an absent player's seat of a league game to the bot: mail the
-    league's organisers (league news), who may offer the seat to a substitute. Logged if it fails."""
+    """In the transaction that hands an absent player's seat of a league game to the bot: record the
+    mails of the league's organisers (league news), who may offer the seat to a substitute. A failure is
+    logged and rolls back only its savepoint."""
     try:
-        organisers = get_user_model().objects.filter(
-            leagues_organised__seasons__round_set__fixtures__game_id=game_id, is_active=True
-        )
-        if organisers.exists():
-            notify_seat_to_bot(game_id=game_id, seat=seat, version=version, organisers=organisers.distinct())
+        with transaction.atomic():
+            organisers = get_user_model().objects.filter(
+                leagues_organised__seasons__round_set__fixtures__game_id=game_id, is_active=True
+            )
+            if organisers.exists():
+                notify_seat_to_bot(
+                    game_id=game_id, seat=seat, version=version, organisers=organisers.distinct()
+                )
     except Exception:
         logger.exception(
             "could not tell the organisers of game %s that seat %s went to the bot", game_id, seat

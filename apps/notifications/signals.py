@@ -3,8 +3,8 @@
 A notification problem must never break a move, so the game receivers only enqueue a task, through
 ``baogame.celery.publish``, which logs any failure to do so; the one receiver that runs inside the
 move's transaction (``move_recorded``) writes a single outbox row, so that a lost task is queued again.
-A seat handed to the bot is rare: its receiver records the player's mail row after the commit, as an
-invitation's is, and the sweep sends a row whose task was lost.
+A seat handed to the bot is rare: its receiver records the player's mail row in the hand-over's own
+transaction (in a savepoint), and the sweep sends a row whose task was lost.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ import logging
 from typing import Any
 
 from anymail.signals import inbound, tracking
+from django.db import transaction
 from django.dispatch import receiver
 
 from apps.games.signals import RecordedMove, game_ending, recorded_move_receiver, seat_handed_to_bot
@@ -50,10 +51,12 @@ def on_move_recorded(move: RecordedMove) -> None:
 
 @receiver(seat_handed_to_bot, dispatch_uid="notifications.seat_handed_to_bot")
 def on_seat_handed_to_bot(sender: Any, *, game_id: int, seat: int, version: int, **kwargs: Any) -> None:
-    """After the commit that handed an absent player's seat to the bot: mail the player, who takes it
-    back with one click. A failure is logged: the hand-over itself stands."""
+    """In the transaction that hands an absent player's seat to the bot: record the player's mail (they
+    take the seat back with one click), sent once it commits. A failure is logged and rolls back only
+    its savepoint: the hand-over itself stands."""
     try:
-        notify_seat_to_bot(game_id=game_id, seat=seat, version=version)
+        with transaction.atomic():
+            notify_seat_to_bot(game_id=game_id, seat=seat, version=version)
     except Exception:
         logger.exception("could not record the seat-to-bot mail of game %s seat %s", game_id, seat)
 

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from django.core import mail
+from django.db import transaction
 
 from apps.games import clock, lifecycle
 from apps.games.models import Game, Seat
@@ -128,3 +129,17 @@ def test_the_players_mail_is_dropped_once_somebody_else_holds_the_seat(
     assert not mails_to(users[0]) and not mails_to(users[2])
     note.refresh_from_db()
     assert note.status == Notification.Status.SKIPPED
+
+
+def test_the_mail_is_recorded_with_the_hand_over_and_rolls_back_with_it(toy_engine: str, users: list) -> None:
+    """The player's mail row is written in the transaction that hands the seat over: no commit of one
+    without the other (a crash after the commit loses no mail; a rollback leaves none behind)."""
+    game = a_game(toy_engine, users, players=2, absent_limit=1, options={"hand": 5})
+
+    with pytest.raises(RuntimeError), transaction.atomic():
+        _time_out(game, kind="turn")
+        assert Notification.objects.filter(kind=Notification.Kind.SEAT_TO_BOT, user=users[0]).exists()
+        raise RuntimeError("the transaction rolls back")
+
+    assert not Notification.objects.filter(kind=Notification.Kind.SEAT_TO_BOT).exists()
+    assert not Seat.objects.get(game=game, position=0).bot_takeover

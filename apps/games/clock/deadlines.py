@@ -10,11 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
-from django.db import transaction
 from django.utils import timezone
 
 from .. import reliability, signals, store
@@ -89,7 +87,8 @@ def record_timeout(
     """Count a timeout; after ``game.absent_limit`` in a row the server's bot takes the seat.
 
     Returns True when this timeout handed the seat to the bot; the player and a league game's organisers
-    are then told through ``signals.seat_handed_to_bot`` (after commit) and the bot task is queued. With
+    are then told through ``signals.seat_handed_to_bot`` (their mails recorded in this transaction) and
+    the bot task is queued. With
     ``writes`` (a locked game's), the seat's UPDATE joins them instead of running now.
     """
     if seat.played_by_bot or not counts_as_absence(timing):
@@ -105,9 +104,10 @@ def record_timeout(
     else:
         writes.append(store.update_seat(seat, fields))
     reliability.timed_out(seat, handed=handed)
-    if handed:
-        told = {"game_id": game.pk, "seat": seat.position, "version": game.version}
-        transaction.on_commit(partial(signals.seat_handed_to_bot.send, sender=type(game), **told))
+    if handed:  # in this transaction: the mails it calls for are recorded with it, or not at all
+        signals.seat_handed_to_bot.send(
+            sender=type(game), game_id=game.pk, seat=seat.position, version=game.version
+        )
     return handed
 
 
