@@ -2,8 +2,9 @@
 
 from django.conf import settings
 from django.contrib import admin
-from django.urls import include, path
+from django.urls import include, path, re_path
 
+from apps.accounts.confirmation import confirm_email
 from apps.games.health import healthz
 from apps.games.rules_views import favicon, rules_index, rules_page
 from apps.notifications.views import calendar_feed
@@ -20,6 +21,8 @@ urlpatterns = [
     path("", include("apps.games.urls")),
     path("rules/", rules_index, name="rules-index"),
     path("rules/<slug:game>/", rules_page, name="rules"),
+    # Before allauth's own pattern for the same path: a link opened again says what it did.
+    re_path(r"^accounts/confirm-email/(?P<key>[-:\w]+)/$", confirm_email),
     path("accounts/", include("allauth.urls")),
     path("accounts/", include("apps.accounts.urls")),
     path("leagues/", include("apps.leagues.urls")),

@@ -60,3 +60,40 @@ def test_the_link_opened_too_late_in_the_same_session_says_to_sign_in(settings) 
 
     assert not answer.wsgi_request.user.is_authenticated
     assert "wren@example.com is confirmed. To play, sign in below" in answer.content.decode()
+
+
+def test_the_link_opened_again_says_the_address_is_confirmed_already() -> None:
+    """A second opening (from the mail again, or after a mail scanner opened it) is not "expired or
+    invalid": it says the address is confirmed and to sign in."""
+    link = _sign_up(Client())
+    Client().get(link)
+    again = Client()
+
+    answer = again.get(link, follow=True)
+
+    html = answer.content.decode()
+    assert answer.redirect_chain[-1][0].startswith("/accounts/login/")
+    assert "wren@example.com is confirmed already. To play, sign in below" in html
+    assert "expired or is invalid" not in html
+    assert not answer.wsgi_request.user.is_authenticated
+
+
+def test_the_link_opened_again_while_signed_in_goes_on_to_my_games() -> None:
+    browser = Client()
+    link = _sign_up(browser)
+    browser.get(link)  # confirms and signs in
+
+    answer = browser.get(link, follow=True)
+
+    assert answer.redirect_chain[-1][0] == "/"
+    assert "wren@example.com is confirmed already." in answer.content.decode()
+    assert answer.wsgi_request.user.username == "wren"
+
+
+def test_a_forged_or_unknown_link_still_says_it_is_invalid() -> None:
+    _sign_up(Client())
+
+    answer = Client().get("/accounts/confirm-email/MQ:1abcde:forged-signature-here/")
+
+    assert answer.status_code == 200
+    assert "expired or is invalid" in answer.content.decode()
