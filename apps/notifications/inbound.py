@@ -37,7 +37,7 @@ from apps.sittings.mail import parse_sitting_command
 from baogame.rules.core import RuleError
 from baogame.rules.registry import get_game_type
 
-from . import commands, compose, mails, mailtext, tokens
+from . import commands, compose, mails, mailtext, seat_commands, tokens
 from .models import InboundMessage, ReplyAddress
 
 log = logging.getLogger(__name__)
@@ -200,6 +200,9 @@ def _apply(message: Message, message_id: str, target: tokens.ReplyTarget, user: 
             sitting = parse_sitting_command(line)
             if sitting is not None:
                 return _answer_sitting(record, game, user, sitting)
+            seat_command = seat_commands.parse_seat_command(line)
+            if seat_command is not None:
+                return _answer_seat_command(record, game, user, seat_command)
             try:
                 order = commands.order_command(engine=game.engine, text=line)
                 if order is not None:  # a standing order: set, revoked or listed; the answer lists them
@@ -245,6 +248,22 @@ def _answer_sitting(
     record.save(update_fields=["status"])
     _answer_on_commit(record.pk)
     return InboundResult("applied", "", "", record.pk)
+
+
+def _answer_seat_command(record: InboundMessage, game: Game, user: User, command: str) -> InboundResult:
+    """``hand over`` / ``take back``: the bot plays the sender's seat from now on, or no longer (no move
+    is made; the answer says what changed)."""
+    try:
+        record.detail = seat_commands.carry_out(game=game, user=user, command=command)
+    except RuleError as exc:
+        record.code, record.detail = exc.code, error_detail(exc)
+        record.save(update_fields=["code", "detail"])
+        _answer_on_commit(record.pk)
+        return InboundResult("refused", exc.code, record.detail, record.pk)
+    record.status = InboundMessage.Status.APPLIED
+    record.save(update_fields=["status", "detail"])
+    _answer_on_commit(record.pk)
+    return InboundResult("applied", "", record.detail, record.pk)
 
 
 def _order_apply(game: Game, user: User, order: tuple[Any, ...]) -> str:

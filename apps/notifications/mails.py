@@ -243,12 +243,15 @@ def _seat_to_bot_message(note: Notification, game: Game, user: User) -> EmailMul
         heading = _("A bot plays your seat")
         intro = ngettext(
             "You let %(n)s deadline pass in %(game)s, so a bot plays your seat from now on. It plays "
-            "until you take your seat back: one click on the game page.",
+            "until you take your seat back: one click on the game page, or reply “take back” to this "
+            "mail.",
             "You let %(n)s deadlines in a row pass in %(game)s, so a bot plays your seat from now on. It "
-            "plays until you take your seat back: one click on the game page.",
+            "plays until you take your seat back: one click on the game page, or reply “take back” to "
+            "this mail.",
             game.absent_limit,
         )
         subject = _("[baogame] %(game)s: a bot plays your seat")
+        reply_to: str | None = reply_address_for(user=user, game=game)
     else:
         heading = _("A bot plays a seat of your league's game")
         intro = ngettext(
@@ -261,6 +264,7 @@ def _seat_to_bot_message(note: Notification, game: Game, user: User) -> EmailMul
             game.absent_limit,
         )
         subject = _("[baogame] %(game)s: a bot plays seat %(seat)s")
+        reply_to = None
     return compose_mail(
         user=user,
         subject=(subject % fields)[:200],
@@ -273,6 +277,7 @@ def _seat_to_bot_message(note: Notification, game: Game, user: User) -> EmailMul
             "intro": intro % fields,
         },
         category=note.category,
+        reply_to=reply_to,
     )
 
 

@@ -1,0 +1,124 @@
+"""Mail replies "hand over" / "take back" (托管 / 取消托管) change who plays the sender's seat, as the
+game page's "Let the bot play my seat" and "Take my seat back" buttons do; the seat-to-bot mail
+offers "take back" as a reply."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.core import mail
+from django.db import transaction
+
+from apps.games import clock
+from apps.games.models import Move, Seat
+from apps.notifications.inbound import inbound_process
+from apps.notifications.seat_commands import HAND_OVER, TAKE_BACK, parse_seat_command
+from tests.deadlines.helpers import a_game, overdue
+from tests.notifications.conftest import mails_to, reply_to
+
+pytestmark = pytest.mark.django_db
+
+
+def _process(message: Any, capture: Any) -> Any:
+    with capture(execute=True):
+        return inbound_process(message=message)
+
+
+@pytest.mark.parametrize(
+    ("line", "parsed"),
+    [
+        ("hand over", HAND_OVER),
+        ("Hand  Over.", HAND_OVER),
+        ("托管", HAND_OVER),
+        ("take back", TAKE_BACK),
+        ("TAKE BACK!", TAKE_BACK),
+        ("取消托管。", TAKE_BACK),
+        ("take 3", None),
+        ("hand over 2", None),
+        ("pass", None),
+    ],
+)
+def test_seat_commands_parse(line: str, parsed: str | None) -> None:
+    assert parse_seat_command(line) == parsed
+
+
+def _seat(game: Any, user: Any) -> Seat:
+    return Seat.objects.get(game=game, user=user)
+
+
+def test_a_hand_over_reply_gives_the_seat_to_the_bot_and_says_so(
+    started: Any, users: list, django_capture_on_commit_callbacks: Any
+) -> None:
+    with django_capture_on_commit_callbacks(execute=True):
+        game = started(2)
+    turn_mail = mail.outbox[0]
+    sender = next(u for u in users if u.email in turn_mail.to)
+    moves_before = Move.objects.filter(game=game, by_bot=False).count()
+    mail.outbox.clear()
+
+    result = _process(reply_to(turn_mail, "托管"), django_capture_on_commit_callbacks)
+
+    assert result.status == "applied"
+    assert _seat(game, sender).bot_takeover
+    assert Move.objects.filter(game=game, by_bot=False).count() == moves_before  # no move of the sender's
+    [answer] = [m for m in mails_to(sender) if "done" in m.subject]
+    assert "A bot plays your seat from now on, until you take it back" in answer.body
+
+
+def test_a_take_back_reply_ends_the_bots_play_of_the_seat(
+    toy_engine: str, users: list, django_capture_on_commit_callbacks: Any
+) -> None:
+    """The seat-to-bot mail (BB/BH absent players, DESIGN "repeated timeouts") can be answered with
+    "take back": the seat is the player's again, as with the game page's button."""
+    game = a_game(toy_engine, users, players=2, absent_limit=1, options={"hand": 5})
+    mail.outbox.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        overdue(game, kind="turn")
+        clock.settle_game(game.pk)
+    [to_bot] = [m for m in mails_to(users[0]) if "a bot plays your seat" in m.subject]
+    assert "reply “take back” to this mail" in to_bot.body
+    assert to_bot.reply_to, "the seat-to-bot mail can be answered"
+    assert _seat(game, users[0]).bot_takeover
+
+    result = _process(reply_to(to_bot, "take back"), django_capture_on_commit_callbacks)
+
+    assert result.status == "applied"
+    seat = _seat(game, users[0])
+    assert not seat.bot_takeover and seat.consecutive_timeouts == 0
+    [answer] = [m for m in mails_to(users[0]) if "done" in m.subject]
+    assert "Your seat is yours again" in answer.body
+
+
+def test_a_take_back_reply_under_an_organisers_hold_is_refused_with_its_code(
+    toy_engine: str, users: list, django_capture_on_commit_callbacks: Any
+) -> None:
+    game = a_game(toy_engine, users, players=2, absent_limit=1, options={"hand": 5})
+    mail.outbox.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        overdue(game, kind="turn")
+        clock.settle_game(game.pk)
+    [to_bot] = [m for m in mails_to(users[0]) if "a bot plays your seat" in m.subject]
+    with transaction.atomic():
+        Seat.objects.filter(game=game, user=users[0]).update(bot_hold=True)
+
+    result = _process(reply_to(to_bot, "take back"), django_capture_on_commit_callbacks)
+
+    assert (result.status, result.code) == ("refused", "organiser_hold")
+    assert _seat(game, users[0]).bot_takeover
+
+
+def test_a_hand_over_reply_after_the_game_ended_is_refused(
+    started: Any, users: list, django_capture_on_commit_callbacks: Any
+) -> None:
+    with django_capture_on_commit_callbacks(execute=True):
+        game = started(2)
+    turn_mail = mail.outbox[0]
+    sender = next(u for u in users if u.email in turn_mail.to)
+    game.status = game.Status.FINISHED
+    game.save(update_fields=["status"])
+
+    result = _process(reply_to(turn_mail, "hand over"), django_capture_on_commit_callbacks)
+
+    assert (result.status, result.code) == ("refused", "game_not_active")
+    assert not _seat(game, sender).bot_takeover
