@@ -97,3 +97,17 @@ def test_a_forged_or_unknown_link_still_says_it_is_invalid() -> None:
 
     assert answer.status_code == 200
     assert "expired or is invalid" in answer.content.decode()
+
+
+def test_the_confirmation_mail_of_a_chinese_sign_up_is_chinese_from_greeting_to_sign_off() -> None:
+    """allauth's own Chinese catalogue greets with "来自baogame的 Hello!"; the site's words replace it."""
+    cache.clear()
+    browser = Client(HTTP_ACCEPT_LANGUAGE="zh-CN")
+
+    browser.post("/accounts/signup/", SIGN_UP)
+
+    [sent] = mail.outbox
+    assert sent.subject.endswith("请确认你的邮箱地址")
+    assert sent.body.startswith("你好，这里是baogame。")
+    assert "感谢使用baogame！" in sent.body
+    assert "Hello" not in sent.body and "Thank you" not in sent.body
