@@ -32,7 +32,7 @@ from baogame import wording
 from baogame.rules.mail import plain, seat_name
 
 from . import commands, compose, selectors, timing, tokens
-from .models import Category, InboundMessage, Notification, ReplyAddress
+from .models import KIND_CATEGORY, Category, InboundMessage, Notification, ReplyAddress
 
 
 def absolute(path: str) -> str:
@@ -150,6 +150,7 @@ def _build_message(note: Notification, group: list[int] | None) -> EmailMultiAlt
             return None  # answered or closed before we got to send it
     context: dict[str, Any] = {"game": game, "game_name": _game_name(game), "link": game_link(game, user)}
     subject_prefix = f"[baogame] {_game_name(game)}"
+    category = note.category
     if note.kind == Notification.Kind.INVITATION:
         if game.status != Game.Status.OPEN:
             return None
@@ -208,6 +209,10 @@ def _build_message(note: Notification, group: list[int] | None) -> EmailMultiAlt
         else:
             subject = _("%(prefix)s: %(decision)s") % subject_fields
         reply_to = reply_address_for(user=user, game=game, decision_id=decision_row.decision_id)
+        if note.kind == Notification.Kind.DECISION:
+            # The decision open now, which may not be the one that was opened (a burst, or answered
+            # meanwhile): its category is what the mail is about, and what its unsubscribe link names.
+            category = KIND_CATEGORY.get(decision_row.kind, note.category)
     elif note.kind == Notification.Kind.ROUND_RESULT:
         context["heading"] = _("A round has ended")
         subject = _("%(prefix)s: round result") % {"prefix": subject_prefix}
@@ -222,7 +227,7 @@ def _build_message(note: Notification, group: list[int] | None) -> EmailMultiAlt
         subject=subject,
         template="notification",
         context=context,
-        category=note.category,
+        category=category,
         reply_to=reply_to,
         engine=game.engine,
     )

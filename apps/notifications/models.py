@@ -26,6 +26,23 @@ class Category(models.TextChoices):
     DIGEST = "digest", _("Daily digest")
 
 
+#: Decision kind (both games and the test engine) -> mail category.
+KIND_CATEGORY = {
+    "setup_peek": Category.SETUP,
+    "turn_action": Category.TURN,
+    "after_draw": Category.TURN,
+    "end_turn": Category.TURN,
+    "pluck_window": Category.PLUCK,
+    "ability": Category.ABILITY,
+    "macaw_decide": Category.ABILITY,
+    "shoebill_place": Category.ABILITY,
+    "tribute": Category.TRIBUTE,
+    "declare": Category.DECLARE,
+    "turn": Category.TURN,
+    "window": Category.PLUCK,
+}
+
+
 class Mode(models.TextChoices):
     IMMEDIATE = "immediate", _("Immediately")
     DIGEST = "digest", _("Daily digest")

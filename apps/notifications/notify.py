@@ -20,23 +20,7 @@ from apps.games import store
 from apps.games.models import Game
 
 from . import clock, compose, outbox, selectors, send, timing
-from .models import Category, MailSettings, Mode, Notification
-
-#: Decision kind (both games and the test engine) -> mail category.
-KIND_CATEGORY = {
-    "setup_peek": Category.SETUP,
-    "turn_action": Category.TURN,
-    "after_draw": Category.TURN,
-    "end_turn": Category.TURN,
-    "pluck_window": Category.PLUCK,
-    "ability": Category.ABILITY,
-    "macaw_decide": Category.ABILITY,
-    "shoebill_place": Category.ABILITY,
-    "tribute": Category.TRIBUTE,
-    "declare": Category.DECLARE,
-    "turn": Category.TURN,
-    "window": Category.PLUCK,
-}
+from .models import KIND_CATEGORY, Category, MailSettings, Mode, Notification
 
 
 def _wants(user: User, game: Game | None, category: str) -> str:

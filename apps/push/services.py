@@ -37,8 +37,7 @@ from apps.games import selectors as game_selectors
 from apps.games.models import Game
 from apps.notifications import clock, outbox, quiet, selectors
 from apps.notifications.compose import user_zone
-from apps.notifications.models import Category
-from apps.notifications.notify import KIND_CATEGORY
+from apps.notifications.models import KIND_CATEGORY, Category
 from apps.notifications.preferences import channel_enabled
 from apps.notifications.timing import settle_seconds
 from apps.webhooks import urlguard

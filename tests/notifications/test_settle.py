@@ -167,3 +167,38 @@ def test_no_decision_with_a_deadline_waits_for_its_mail_past_its_reminder_time(
                 game_id=game.pk, user=users[seat], action=bots[default](eng.view(game.state, seat), rng)
             )
     assert checked > 20
+
+
+def test_a_burst_mail_is_filed_under_the_decision_it_shows_not_the_one_that_opened_it(
+    settings: Any, started: Any, users: list, clock: MovableClock, django_capture_on_commit_callbacks: Any
+) -> None:
+    """Seat 1's mail was queued for a plucking window; within the settle time seat 1 passed it on the
+    page, and its own pass opened its turn (no mail of its own: the player is at the page). The mail
+    that goes asks for the turn, so it is filed under "Your turn" and its one-click unsubscribe names
+    that, not "Plucking windows"."""
+    settings.NOTIFY_SETTLE_SECONDS = 90
+    capture = django_capture_on_commit_callbacks
+    with capture(execute=True):
+        game = started(2)
+    turn = Decision.objects.get(game=game, seat=0)
+    with capture(execute=True):
+        game_pipeline.submit_action(
+            game_id=game.pk,
+            user=users[0],
+            action={"type": "play", "decision_id": turn.decision_id, "card": game.state["hands"][0][0]},
+        )
+    window = Decision.objects.get(game=game, seat=1)
+    assert Notification.objects.get(user=users[1], decision_id=window.decision_id).category == "pluck"
+    clock.advance(20)
+    with capture(execute=True):
+        game_pipeline.submit_action(
+            game_id=game.pk, user=users[1], action={"type": "pass", "decision_id": window.decision_id}
+        )
+    assert Decision.objects.get(game=game, seat=1).kind == "turn"
+
+    clock.advance(120)
+    _deliver_due(clock, capture)
+
+    (message,) = mails_to(users[1])
+    assert 'Unsubscribe from "Your turn"' in message.body
+    assert "Plucking windows" not in message.body
