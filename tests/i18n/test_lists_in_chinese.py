@@ -62,6 +62,7 @@ def test_the_face_up_replay_says_in_chinese_who_saw_a_private_event_bb_2_3() -> 
 
     assert '<span class="private">只有' in face_up and "看到：</span>" in face_up
     assert "Only " not in face_up and " saw:" not in face_up
+    assert "查看了自己的第" in face_up and "你查看了" not in face_up  # the seat named, not "you"
     assert "这个座位没有得知这一步。" in as_other and "was not told of" not in as_other
 
 

@@ -8,6 +8,7 @@ the game is in play.
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from typing import Any
 
@@ -168,17 +169,23 @@ def test_another_seats_hidden_answer_is_not_told_in_a_seat_replay_bb_30_6(finish
 
 
 def test_private_events_are_marked_with_who_saw_them_face_up_and_absent_for_other_seats(finished, client_for):
-    """BB-2.3: the setup peek is private; face up it is shown with who saw it, other seats never see it."""
+    """BB-2.3: the setup peek is private; face up it is shown with who saw it, in the third person (the
+    reader is not that seat), its own seat reads it as it was told, other seats never see it."""
     game, user = finished
     peek = next(m for m in game_moves(game) if any(e["type"] == "setup_peek_chosen" for e in m.events))
     other = next(s for s in range(3) if s != peek.seat)
     client = client_for(user)
+    name = game.seats.get(position=peek.seat).label
 
     face_up = step_panel(client.get(replay_url(game, step=peek.seq, seat="all")).content.decode())
+    as_mover = step_panel(client.get(replay_url(game, step=peek.seq, seat=peek.seat)).content.decode())
     as_other = step_panel(client.get(replay_url(game, step=peek.seq, seat=other)).content.decode())
 
-    assert "saw:</span> You looked at your slots" in face_up
-    assert "You looked at your slots" not in as_other and "A move this seat was not told of." in as_other
+    named = rf"saw:</span> <[^>]+>{re.escape(name)}</[^>]+> looked at their slots \d and \d: "
+    assert re.search(named, face_up)
+    assert "You looked" not in face_up and "your slots" not in face_up
+    assert "You looked at your slots" in as_mover
+    assert "looked at" not in as_other and "A move this seat was not told of." in as_other
 
 
 def test_step_links_lead_to_the_neighbouring_steps_and_keep_the_view(finished, client_for):

@@ -58,14 +58,17 @@ def text_module(engine: str) -> Any | None:
         return None
 
 
-def engine_sentence(engine: str, event: dict[str, Any]) -> str | None:
+def engine_sentence(engine: str, event: dict[str, Any], *, face_up: bool = False) -> str | None:
     """The game's own sentence for an event (``text.describe_event``); None when it has none or fails
-    (a describer gap must not break a page or a mail: the callers then write a plain fallback)."""
+    (a describer gap must not break a page or a mail: the callers then write a plain fallback).
+    ``face_up``: for a reader who is not the seat a private event was shown to (the face-up replay)."""
     module = text_module(engine)
     if module is None or not hasattr(module, "describe_event"):
         return None
     try:
         if hasattr(module, "event_text"):  # a translatable sentence (``baogame.rules.text``)
+            if face_up:
+                return localize(module.event_text(event, face_up=True))
             return localize(module.event_text(event))
         return str(module.describe_event(event))
     except Exception:  # noqa: BLE001 - see the docstring
@@ -73,9 +76,10 @@ def engine_sentence(engine: str, event: dict[str, Any]) -> str | None:
         return None
 
 
-def describe_event(engine: str, event: dict[str, Any]) -> str:
-    """One sentence for an event the viewer may see (the game's ``text.describe_event``)."""
-    sentence = engine_sentence(engine, event)
+def describe_event(engine: str, event: dict[str, Any], *, face_up: bool = False) -> str:
+    """One sentence for an event the viewer may see (the game's ``text.describe_event``; ``face_up``:
+    ``engine_sentence``'s)."""
+    sentence = engine_sentence(engine, event, face_up=face_up)
     if sentence is not None:
         return sentence
     fields = ", ".join(

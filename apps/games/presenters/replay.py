@@ -110,13 +110,18 @@ def move_text(*, engine: str, move: StepMove, seat: int | None, names: list[str]
         return format_html("<em>{}</em>{}", word, pgettext("end of sentence", "."))
     if not move.events:
         return format_html('<span class="muted">{}</span>', _("Nothing this seat could see."))
+    face_up = seat is None
     return format_html_join(
-        " ", "{}{}", ((_private_to(e, seat, names), _sentence(engine, e, names)) for e in move.events)
+        " ",
+        "{}{}",
+        ((_private_to(e, seat, names), _sentence(engine, e, names, face_up=face_up)) for e in move.events),
     )
 
 
-def _sentence(engine: str, event: dict[str, Any], names: list[str]) -> SafeString:
-    return name_seats(describe_event(engine, event), names)
+def _sentence(engine: str, event: dict[str, Any], names: list[str], *, face_up: bool) -> SafeString:
+    """Face up, a private event reads in the third person ("Heron drew …"), not as it was told to its
+    own seat ("You drew …"): the reader is not that seat."""
+    return name_seats(describe_event(engine, event, face_up=face_up), names)
 
 
 def _private_to(event: dict[str, Any], seat: int | None, names: list[str]) -> SafeString:

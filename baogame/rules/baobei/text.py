@@ -67,8 +67,15 @@ def describe_event(e: dict[str, Any]) -> str:
     return render(event_text(e))
 
 
-def event_text(e: dict[str, Any]) -> Text:  # noqa: C901, PLR0911, PLR0912 - one sentence per event type
-    """The sentence of ``describe_event``, to be rendered in any language."""
+def event_text(e: dict[str, Any], *, face_up: bool = False) -> Text:  # noqa: C901, PLR0911, PLR0912
+    """The sentence of ``describe_event``, to be rendered in any language (one per event type).
+
+    A private event is written to the seat it was shown to ("You drew a Magpie (4)."); ``face_up``
+    writes it for a reader who is not that seat (the face-up replay): "Seat 2 drew a Magpie (4)."
+    """
+    told = _told_face_up(e) if face_up else None
+    if told is not None:
+        return told
     t = e.get("type")
     s = e.get("seat")
     if t == "round_started":
@@ -201,6 +208,45 @@ def _pluck(e: dict[str, Any]) -> Text:
     if e["success"]:
         return text(_("Seat %(seat)s plucked %(where)s: success, removed %(cards)s."), **fields)
     return text(_("Seat %(seat)s plucked %(where)s: failure, showing %(cards)s."), **fields)
+
+
+def _told_face_up(e: dict[str, Any]) -> Text | None:
+    """A private event's sentence in the third person, for a reader who is not its seat; None for any
+    other event (its usual sentence names its seats already)."""
+    t, s = e.get("type"), e.get("seat")
+    if t == "setup_peek_chosen":
+        return text(
+            _("Seat %(seat)s looked at their slots %(first)s and %(second)s: %(cards)s."),
+            seat=s,
+            first=e["slots"][0],
+            second=e["slots"][1],
+            cards=_cards(e["cards"]),
+        )
+    if t == "drew" and "card" in e:
+        return text(_("Seat %(seat)s drew %(card)s."), seat=s, card=_card(e["card"]))
+    if t == "peeked" and "card" in e:
+        return text(
+            _("Seat %(seat)s peeked at %(where)s: %(card)s."),
+            seat=s,
+            where=_pos(e["position"], s),
+            card=_card(e["card"]),
+        )
+    if t == "macaw_looked" and "cards" in e:
+        return text(
+            _("Seat %(seat)s looked at %(first)s and %(second)s: %(cards)s."),
+            seat=s,
+            **_two(e, s),
+            cards=_cards(e["cards"]),
+        )
+    if t == "shoebill_drawn" and "cards" in e:
+        return text(_("Seat %(seat)s's Shoebill drew %(cards)s."), seat=s, cards=_cards(e["cards"]))
+    if t == "shoebill_placed" and "placed" in e:
+        placed = [
+            text(_("%(card)s at %(where)s"), card=_card(p["card"]), where=_pos(p["position"]))
+            for p in e["placed"]
+        ]
+        return text(_("Seat %(seat)s placed %(placed)s."), seat=s, placed=join(placed, COMMA))
+    return None
 
 
 def _ability_event(t: Any, s: Any, e: dict[str, Any]) -> Text:  # noqa: C901, PLR0911 - one per event type

@@ -81,8 +81,42 @@ def _timed(e: dict[str, Any], plain: str, timed: str, **params: Any) -> Text:
     return text(timed if e.get("by_timeout") else plain, **params)
 
 
-def event_text(event: dict[str, Any]) -> Text:  # noqa: C901, PLR0911, PLR0912 - one sentence per event type
-    """The sentence of ``describe_event``, to be rendered in any language."""
+def _told_face_up(e: dict[str, Any]) -> Text | None:
+    """A private event's sentence in the third person, for a reader who is not its seat; None for any
+    other event (its usual sentence names its seats already)."""
+    t = e.get("type")
+    if t == "hand_dealt":
+        return text(
+            _("%(seat)s is dealt %(count)s cards: %(cards)s."),
+            seat=_seat(e["seat"]),
+            count=len(e["cards"]),
+            cards=_cards(e["cards"]),
+        )
+    if t == "tribute_owed":
+        return text(
+            _("%(seat)s owes as tribute: %(cards)s."), seat=_seat(e["seat"]), cards=_cards(e["cards"])
+        )
+    if t == "tribute_cards_received":
+        return text(
+            _("%(seat)s receives as tribute: %(cards)s."), seat=_seat(e["seat"]), cards=_cards(e["cards"])
+        )
+    if t == "partner_notice":
+        emperor = _seat((e.get("visible_to") or [None])[0])
+        if e["partner"] is None:
+            return text(_("%(seat)s holds both marked jokers and plays alone."), seat=emperor)
+        return text(_("%(seat)s's partner is %(partner)s."), seat=emperor, partner=_seat(e["partner"]))
+    return None
+
+
+def event_text(event: dict[str, Any], *, face_up: bool = False) -> Text:  # noqa: C901, PLR0911, PLR0912
+    """The sentence of ``describe_event``, to be rendered in any language (one per event type).
+
+    A private event is written to the seat it was shown to ("You owe as tribute: 2."); ``face_up``
+    writes it for a reader who is not that seat (the face-up replay): "Seat 3 owes as tribute: 2."
+    """
+    told = _told_face_up(event) if face_up else None
+    if told is not None:
+        return told
     t = event.get("type")
     e = event
     s = _seat(e.get("seat"))

@@ -405,3 +405,42 @@ def test_memory_bot_beats_random_bots():
 
     print(f"memory bot win rate: {wins / games:.0%}")
     assert wins / games >= 0.6
+
+
+def test_private_events_face_up_read_in_the_third_person_bb_2_3():
+    """A private event is told to its own seat ("You drew …"); face up (the finished game's replay, read
+    by someone who is not that seat) it names the seat instead."""
+    cases = [
+        (
+            {"type": "setup_peek_chosen", "seat": 1, "slots": [0, 3], "cards": [MAGPIE, MAGPIE]},
+            "Seat 1 looked at their slots 0 and 3: a Magpie and a Magpie.",
+        ),
+        ({"type": "drew", "seat": 2, "card": MAGPIE}, "Seat 2 drew a Magpie."),
+        (
+            {"type": "peeked", "seat": 1, "position": {"seat": 1, "slot": 2}, "card": MAGPIE},
+            "Seat 1 peeked at their own slot 2: a Magpie.",
+        ),
+        (
+            {
+                "type": "macaw_looked",
+                "seat": 0,
+                "positions": [{"seat": 0, "slot": 1}, {"seat": 2, "slot": 2}],
+                "cards": [MAGPIE, MAGPIE],
+            },
+            "Seat 0 looked at their own slot 1 and seat 2 slot 2: a Magpie and a Magpie.",
+        ),
+        ({"type": "shoebill_drawn", "seat": 0, "cards": [MAGPIE]}, "Seat 0's Shoebill drew a Magpie."),
+        (
+            {
+                "type": "shoebill_placed",
+                "seat": 0,
+                "placed": [{"card": MAGPIE, "position": {"seat": 2, "slot": 1}}],
+            },
+            "Seat 0 placed a Magpie at seat 2 slot 1.",
+        ),
+    ]
+    for event, face_up in cases:
+        assert text.render(text.event_text(event, face_up=True)) == face_up
+        assert text.describe_event(event).startswith(("You", "Your"))  # as told to its own seat
+    public = {"type": "drew", "seat": 2}
+    assert text.render(text.event_text(public, face_up=True)) == text.describe_event(public)

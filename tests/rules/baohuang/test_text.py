@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from baogame.rules.baohuang.engine import ENGINE
-from baogame.rules.baohuang.text import describe_decision, describe_event
+from baogame.rules.baohuang.text import describe_decision, describe_event, event_text
+from baogame.rules.text import render
 
 from .helpers import play_deal
 
@@ -34,3 +35,30 @@ def test_describe_decision():
         describe_decision({"kind": "turn", "seats": [2], "allowed": ["play", "pass"]})
         == "Seat 2: beat the top combination or pass."
     )
+
+
+def test_private_events_face_up_read_in_the_third_person():
+    """A private event is told to its own seat ("You owe as tribute …"); face up (the finished game's
+    replay, read by someone who is not that seat) it names the seat instead."""
+    cases = [
+        (
+            {"type": "hand_dealt", "visible_to": [3], "seat": 3, "cards": ["K", "BJ"]},
+            "Seat 3 is dealt 2 cards: ",
+        ),
+        ({"type": "tribute_owed", "visible_to": [1], "seat": 1, "cards": ["2"]}, "Seat 1 owes as tribute: "),
+        (
+            {"type": "tribute_cards_received", "visible_to": [0], "seat": 0, "cards": ["A"]},
+            "Seat 0 receives as tribute: ",
+        ),
+        (
+            {"type": "partner_notice", "visible_to": [2], "partner": 4},
+            "Seat 2's partner is Seat 4.",
+        ),
+        (
+            {"type": "partner_notice", "visible_to": [2], "partner": None},
+            "Seat 2 holds both marked jokers and plays alone.",
+        ),
+    ]
+    for event, face_up in cases:
+        assert render(event_text(event, face_up=True)).startswith(face_up)
+        assert describe_event(event).startswith(("You", "Your"))  # as told to its own seat
