@@ -111,3 +111,18 @@ def test_the_confirmation_mail_of_a_chinese_sign_up_is_chinese_from_greeting_to_
     assert sent.body.startswith("你好，这里是baogame。")
     assert "感谢使用baogame！" in sent.body
     assert "Hello" not in sent.body and "Thank you" not in sent.body
+
+
+@pytest.mark.parametrize("dev_mailbox", [True, False])
+def test_after_signing_up_the_page_says_where_the_mail_went_on_the_development_defaults(
+    settings, dev_mailbox: bool
+) -> None:
+    """With ``make run``'s defaults no mail leaves the machine: the "we have sent an email" page points to
+    the development mailbox, and says nothing of it on a real site."""
+    settings.DEV_MAILBOX = dev_mailbox
+    cache.clear()
+
+    page = Client().post("/accounts/signup/", SIGN_UP, follow=True).content.decode()
+
+    assert "We have sent an email to you for verification" in page
+    assert ("development mailbox</a>" in page) is dev_mailbox
