@@ -106,6 +106,8 @@ def summary(engine: str) -> list[tuple[str, str]]:
     return [
         *help_lines(language(engine).summary),
         *standing,
+        # ``seat_commands``: the example is a command in the reader's language (托管 / 取消托管)
+        (_("hand over / take back"), _("let the bot play my seat from now on / take my seat back")),
         ('{"type": …}', _("any action as a JSON object")),
     ]
 

@@ -14,6 +14,7 @@ from django.utils import translation
 from apps.accounts.models import Profile
 from apps.notifications import commands
 from apps.notifications.inbound import inbound_process
+from apps.notifications.seat_commands import parse_seat_command
 from apps.sittings.mail import parse_sitting_command
 from tests.factories import UserFactory
 from tests.notifications.conftest import mails_to, play_game, reply_to
@@ -226,7 +227,9 @@ def test_every_chinese_help_line_example_is_a_command_that_does_what_the_english
             continue
         for zh, en in zip(zh_example.split(" / "), en_example.split(" / "), strict=True):
             en_order = commands.order_command(engine=engine, text=en)
-            if en_order is not None:
+            if parse_seat_command(en) is not None:
+                assert parse_seat_command(zh) == parse_seat_command(en), (zh, en)
+            elif en_order is not None:
                 assert commands.order_command(engine=engine, text=zh) == en_order, (zh, en)
             else:
                 assert commands.parse_command(engine=engine, text=zh) == commands.parse_command(
