@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from email import policy
 from email.message import Message
@@ -199,10 +200,12 @@ def _apply(message: Message, message_id: str, target: tokens.ReplyTarget, user: 
             action: dict[str, Any] | None = None
             sitting = parse_sitting_command(line)
             if sitting is not None:
-                return _answer_sitting(record, game, user, sitting)
+                return _answer_without_move(record, partial(_sitting_answer, game, user, sitting))
             seat_command = seat_commands.parse_seat_command(line)
             if seat_command is not None:
-                return _answer_seat_command(record, game, user, seat_command)
+                return _answer_without_move(
+                    record, partial(seat_commands.carry_out, game=game, user=user, command=seat_command)
+                )
             try:
                 order = commands.order_command(engine=game.engine, text=line)
                 if order is not None:  # a standing order: set, revoked or listed; the answer lists them
@@ -232,38 +235,27 @@ def _apply(message: Message, message_id: str, target: tokens.ReplyTarget, user: 
         return InboundResult("duplicate", "replayed", "this message was already processed")
 
 
-def _answer_sitting(
-    record: InboundMessage, game: Game, user: User, command: tuple[bool, int | None]
-) -> InboundResult:
-    """``sitting yes`` / ``sitting no``: answer the game's latest proposed sitting (no move is made)."""
-    accept, index = command
+def _answer_without_move(record: InboundMessage, carry_out: Callable[[], str]) -> InboundResult:
+    """A command that makes no move (a sitting answer, ``hand over`` / ``take back``): carried out, its
+    words (if any) kept for the answer mail, or refused with its code."""
     try:
-        sitting_services.answer_latest(game=game, user=user, accept=accept, index=index)
+        detail = carry_out()
     except RuleError as exc:
         record.code, record.detail = exc.code, error_detail(exc)
         record.save(update_fields=["code", "detail"])
         _answer_on_commit(record.pk)
         return InboundResult("refused", exc.code, record.detail, record.pk)
-    record.status = InboundMessage.Status.APPLIED
-    record.save(update_fields=["status"])
-    _answer_on_commit(record.pk)
-    return InboundResult("applied", "", "", record.pk)
-
-
-def _answer_seat_command(record: InboundMessage, game: Game, user: User, command: str) -> InboundResult:
-    """``hand over`` / ``take back``: the bot plays the sender's seat from now on, or no longer (no move
-    is made; the answer says what changed)."""
-    try:
-        record.detail = seat_commands.carry_out(game=game, user=user, command=command)
-    except RuleError as exc:
-        record.code, record.detail = exc.code, error_detail(exc)
-        record.save(update_fields=["code", "detail"])
-        _answer_on_commit(record.pk)
-        return InboundResult("refused", exc.code, record.detail, record.pk)
-    record.status = InboundMessage.Status.APPLIED
+    record.status, record.detail = InboundMessage.Status.APPLIED, detail
     record.save(update_fields=["status", "detail"])
     _answer_on_commit(record.pk)
-    return InboundResult("applied", "", record.detail, record.pk)
+    return InboundResult("applied", "", detail, record.pk)
+
+
+def _sitting_answer(game: Game, user: User, command: tuple[bool, int | None]) -> str:
+    """``sitting yes`` / ``sitting no``: answer the game's latest proposed sitting."""
+    accept, index = command
+    sitting_services.answer_latest(game=game, user=user, accept=accept, index=index)
+    return ""
 
 
 def _order_apply(game: Game, user: User, order: tuple[Any, ...]) -> str:

@@ -11,6 +11,7 @@ import pytest
 from django.core import mail
 
 from apps.games.models import Game
+from apps.notifications.inbound import inbound_process
 from tests.factories import GameFactory
 
 
@@ -44,6 +45,12 @@ def reply_to(
     else:
         reply.set_content(f"{body}\n\nOn Mon, 2 Jun 2025 at 10:00, baogame wrote:\n{quoted}\n")
     return reply
+
+
+def process_reply(message: Any, capture: Any) -> Any:
+    """``inbound_process`` of a reply, with its on-commit work run (the answer mail is sent)."""
+    with capture(execute=True):
+        return inbound_process(message=message)
 
 
 @pytest.fixture

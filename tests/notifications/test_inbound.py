@@ -12,9 +12,8 @@ from django.core import mail
 from apps.games.models import Decision, Move
 from apps.games.pipeline import submit_action
 from apps.notifications import tokens
-from apps.notifications.inbound import inbound_process
 from apps.notifications.models import InboundMessage
-from tests.notifications.conftest import mails_to, play_game, reply_to
+from tests.notifications.conftest import mails_to, play_game, process_reply, reply_to
 
 pytestmark = pytest.mark.django_db
 
@@ -24,18 +23,13 @@ def _start(started: Any, capture: Any) -> Any:
         return started(2)
 
 
-def _process(message: Any, capture: Any) -> Any:
-    with capture(execute=True):
-        return inbound_process(message=message)
-
-
 def test_reply_with_a_command_plays_it_and_confirms(
     started: Any, users: list, django_capture_on_commit_callbacks: Any
 ) -> None:
     game = _start(started, django_capture_on_commit_callbacks)
     card = game.state["hands"][0][1]
 
-    result = _process(reply_to(mail.outbox[0], f"play card={card}"), django_capture_on_commit_callbacks)
+    result = process_reply(reply_to(mail.outbox[0], f"play card={card}"), django_capture_on_commit_callbacks)
 
     assert result.status == "applied"
     assert Move.objects.get(game=game).action["card"] == card
@@ -52,7 +46,7 @@ def test_html_only_reply_is_understood(
     game = _start(started, django_capture_on_commit_callbacks)
     card = game.state["hands"][0][0]
 
-    result = _process(
+    result = process_reply(
         reply_to(mail.outbox[0], f"play card={card}", html_only=True), django_capture_on_commit_callbacks
     )
 
@@ -65,9 +59,9 @@ def test_same_message_id_twice_applies_once(
     game = _start(started, django_capture_on_commit_callbacks)
     message = reply_to(mail.outbox[0], f"play card={game.state['hands'][0][0]}")
 
-    first = _process(message, django_capture_on_commit_callbacks)
+    first = process_reply(message, django_capture_on_commit_callbacks)
     outbox_after_first = len(mail.outbox)
-    replay = _process(message, django_capture_on_commit_callbacks)
+    replay = process_reply(message, django_capture_on_commit_callbacks)
 
     assert (first.status, replay.status) == ("applied", "duplicate")
     assert Move.objects.filter(game=game).count() == 1
@@ -80,9 +74,9 @@ def test_reply_to_a_decision_that_has_passed_gets_the_stale_decision_error(
     game = _start(started, django_capture_on_commit_callbacks)
     turn_mail = mail.outbox[0]
     hand = game.state["hands"][0]
-    _process(reply_to(turn_mail, f"play card={hand[0]}"), django_capture_on_commit_callbacks)
+    process_reply(reply_to(turn_mail, f"play card={hand[0]}"), django_capture_on_commit_callbacks)
 
-    late = _process(reply_to(turn_mail, f"play card={hand[1]}"), django_capture_on_commit_callbacks)
+    late = process_reply(reply_to(turn_mail, f"play card={hand[1]}"), django_capture_on_commit_callbacks)
 
     assert (late.status, late.code) == ("refused", "stale_decision")
     assert Move.objects.filter(game=game).count() == 1
@@ -98,7 +92,7 @@ def test_the_answer_to_a_stale_reply_acts_on_the_decision_it_shows(
     game = _start(started, django_capture_on_commit_callbacks)
     first_turn = mail.outbox[0]
     mine = f"play card={game.state['hands'][0][0]}"
-    _process(reply_to(first_turn, mine), django_capture_on_commit_callbacks)
+    process_reply(reply_to(first_turn, mine), django_capture_on_commit_callbacks)
     game.refresh_from_db()
     for move in ({"type": "pass"}, {"type": "play", "card": game.state["hands"][1][0]}):
         theirs = Decision.objects.get(game=game, seat=1).decision_id
@@ -106,9 +100,9 @@ def test_the_answer_to_a_stale_reply_acts_on_the_decision_it_shows(
             submit_action(game_id=game.pk, user=users[1], action={**move, "decision_id": theirs})
     assert Decision.objects.filter(game=game, seat=0).exists()  # my window on their card is open
 
-    late = _process(reply_to(first_turn, "pass"), django_capture_on_commit_callbacks)
+    late = process_reply(reply_to(first_turn, "pass"), django_capture_on_commit_callbacks)
     refusal = mails_to(users[0])[-1]
-    fixed = _process(reply_to(refusal, "pass"), django_capture_on_commit_callbacks)
+    fixed = process_reply(reply_to(refusal, "pass"), django_capture_on_commit_callbacks)
 
     assert (late.status, late.code) == ("refused", "stale_decision")
     assert "pass" in refusal.body.split("Your choices", 1)[1]
@@ -121,9 +115,9 @@ def test_illegal_command_is_refused_with_the_engines_code_and_can_be_corrected(
 ) -> None:
     game = _start(started, django_capture_on_commit_callbacks)
 
-    refused = _process(reply_to(mail.outbox[0], "play card=99"), django_capture_on_commit_callbacks)
+    refused = process_reply(reply_to(mail.outbox[0], "play card=99"), django_capture_on_commit_callbacks)
     refusal = mails_to(users[0])[-1]
-    fixed = _process(
+    fixed = process_reply(
         reply_to(refusal, f"play card={game.state['hands'][0][0]}"), django_capture_on_commit_callbacks
     )
 
@@ -137,7 +131,7 @@ def test_unknown_command_is_refused(
 ) -> None:
     _start(started, django_capture_on_commit_callbacks)
 
-    result = _process(reply_to(mail.outbox[0], ""), django_capture_on_commit_callbacks)
+    result = process_reply(reply_to(mail.outbox[0], ""), django_capture_on_commit_callbacks)
 
     assert (result.status, result.code) == ("refused", "no_command")
     assert "no_command" in mails_to(users[0])[-1].body
@@ -156,7 +150,7 @@ def test_forged_address_is_refused_silently(
     message["To"] = forged
     outbox = len(mail.outbox)
 
-    result = _process(message, django_capture_on_commit_callbacks)
+    result = process_reply(message, django_capture_on_commit_callbacks)
 
     assert (result.status, result.code) == ("refused", "forged_address")
     assert not Move.objects.filter(game=game).exists()
@@ -171,7 +165,7 @@ def test_mail_to_no_reply_address_is_refused(
     del message["To"]
     message["To"] = "games@baogame.localhost"
 
-    assert _process(message, django_capture_on_commit_callbacks).code == "forged_address"
+    assert process_reply(message, django_capture_on_commit_callbacks).code == "forged_address"
 
 
 def test_expired_address_is_refused_and_the_player_told(
@@ -181,7 +175,7 @@ def test_expired_address_is_refused_and_the_player_told(
     message = reply_to(mail.outbox[0], f"play card={game.state['hands'][0][0]}")
 
     with mock.patch("apps.notifications.tokens.time.time", return_value=time.time() + 31 * 24 * 3600):
-        result = _process(message, django_capture_on_commit_callbacks)
+        result = process_reply(message, django_capture_on_commit_callbacks)
 
     assert (result.status, result.code) == ("refused", "reply_expired")
     assert not Move.objects.filter(game=game).exists()
@@ -196,7 +190,7 @@ def test_reply_from_another_sender_is_refused(
         mail.outbox[0], f"play card={game.state['hands'][0][0]}", sender="mallory@evil.example"
     )
 
-    result = _process(message, django_capture_on_commit_callbacks)
+    result = process_reply(message, django_capture_on_commit_callbacks)
 
     assert (result.status, result.code) == ("refused", "sender_mismatch")
     assert not Move.objects.filter(game=game).exists()
@@ -232,9 +226,9 @@ def test_bao_huang_reply_to_a_passed_decision_is_stale(
     decision = Decision.objects.get(game=game)
     user = users[decision.seat]
     offer_mail = mails_to(user)[-1]
-    _process(reply_to(offer_mail, "keep"), django_capture_on_commit_callbacks)
+    process_reply(reply_to(offer_mail, "keep"), django_capture_on_commit_callbacks)
 
-    again = _process(reply_to(offer_mail, "pass emperor"), django_capture_on_commit_callbacks)
+    again = process_reply(reply_to(offer_mail, "pass emperor"), django_capture_on_commit_callbacks)
 
     assert again.code == "stale_decision"
     assert InboundMessage.objects.filter(status="applied").count() == 1

@@ -8,21 +8,14 @@ from typing import Any
 
 import pytest
 from django.core import mail
-from django.db import transaction
 
 from apps.games import clock
 from apps.games.models import Move, Seat
-from apps.notifications.inbound import inbound_process
 from apps.notifications.seat_commands import HAND_OVER, TAKE_BACK, parse_seat_command
 from tests.deadlines.helpers import a_game, overdue
-from tests.notifications.conftest import mails_to, reply_to
+from tests.notifications.conftest import mails_to, process_reply, reply_to
 
 pytestmark = pytest.mark.django_db
-
-
-def _process(message: Any, capture: Any) -> Any:
-    with capture(execute=True):
-        return inbound_process(message=message)
 
 
 @pytest.mark.parametrize(
@@ -47,17 +40,36 @@ def _seat(game: Any, user: Any) -> Seat:
     return Seat.objects.get(game=game, user=user)
 
 
-def test_a_hand_over_reply_gives_the_seat_to_the_bot_and_says_so(
-    started: Any, users: list, django_capture_on_commit_callbacks: Any
-) -> None:
+@pytest.fixture
+def turn_mail(started: Any, users: list, django_capture_on_commit_callbacks: Any) -> tuple[Any, Any, Any]:
+    """A started game, the first turn mail, and the player it went to."""
     with django_capture_on_commit_callbacks(execute=True):
         game = started(2)
-    turn_mail = mail.outbox[0]
-    sender = next(u for u in users if u.email in turn_mail.to)
+    sent = mail.outbox[0]
+    return game, sent, next(u for u in users if u.email in sent.to)
+
+
+@pytest.fixture
+def to_bot_mail(toy_engine: str, users: list, django_capture_on_commit_callbacks: Any) -> tuple[Any, Any]:
+    """A game whose seat 0 went to the bot after a missed deadline, and the mail that told its player."""
+    game = a_game(toy_engine, users, players=2, absent_limit=1, options={"hand": 5})
+    mail.outbox.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        overdue(game, kind="turn")
+        clock.settle_game(game.pk)
+    [sent] = [m for m in mails_to(users[0]) if "a bot plays your seat" in m.subject]
+    assert _seat(game, users[0]).bot_takeover
+    return game, sent
+
+
+def test_a_hand_over_reply_gives_the_seat_to_the_bot_and_says_so(
+    turn_mail: tuple[Any, Any, Any], django_capture_on_commit_callbacks: Any
+) -> None:
+    game, sent, sender = turn_mail
     moves_before = Move.objects.filter(game=game, by_bot=False).count()
     mail.outbox.clear()
 
-    result = _process(reply_to(turn_mail, "托管"), django_capture_on_commit_callbacks)
+    result = process_reply(reply_to(sent, "托管"), django_capture_on_commit_callbacks)
 
     assert result.status == "applied"
     assert _seat(game, sender).bot_takeover
@@ -67,21 +79,15 @@ def test_a_hand_over_reply_gives_the_seat_to_the_bot_and_says_so(
 
 
 def test_a_take_back_reply_ends_the_bots_play_of_the_seat(
-    toy_engine: str, users: list, django_capture_on_commit_callbacks: Any
+    to_bot_mail: tuple[Any, Any], users: list, django_capture_on_commit_callbacks: Any
 ) -> None:
-    """The seat-to-bot mail (BB/BH absent players, DESIGN "repeated timeouts") can be answered with
+    """The seat-to-bot mail (DESIGN: repeated timeouts hand the seat to a bot) can be answered with
     "take back": the seat is the player's again, as with the game page's button."""
-    game = a_game(toy_engine, users, players=2, absent_limit=1, options={"hand": 5})
-    mail.outbox.clear()
-    with django_capture_on_commit_callbacks(execute=True):
-        overdue(game, kind="turn")
-        clock.settle_game(game.pk)
-    [to_bot] = [m for m in mails_to(users[0]) if "a bot plays your seat" in m.subject]
+    game, to_bot = to_bot_mail
     assert "reply “take back” to this mail" in to_bot.body
     assert to_bot.reply_to, "the seat-to-bot mail can be answered"
-    assert _seat(game, users[0]).bot_takeover
 
-    result = _process(reply_to(to_bot, "take back"), django_capture_on_commit_callbacks)
+    result = process_reply(reply_to(to_bot, "take back"), django_capture_on_commit_callbacks)
 
     assert result.status == "applied"
     seat = _seat(game, users[0])
@@ -91,34 +97,25 @@ def test_a_take_back_reply_ends_the_bots_play_of_the_seat(
 
 
 def test_a_take_back_reply_under_an_organisers_hold_is_refused_with_its_code(
-    toy_engine: str, users: list, django_capture_on_commit_callbacks: Any
+    to_bot_mail: tuple[Any, Any], users: list, django_capture_on_commit_callbacks: Any
 ) -> None:
-    game = a_game(toy_engine, users, players=2, absent_limit=1, options={"hand": 5})
-    mail.outbox.clear()
-    with django_capture_on_commit_callbacks(execute=True):
-        overdue(game, kind="turn")
-        clock.settle_game(game.pk)
-    [to_bot] = [m for m in mails_to(users[0]) if "a bot plays your seat" in m.subject]
-    with transaction.atomic():
-        Seat.objects.filter(game=game, user=users[0]).update(bot_hold=True)
+    game, to_bot = to_bot_mail
+    Seat.objects.filter(game=game, user=users[0]).update(bot_hold=True)
 
-    result = _process(reply_to(to_bot, "take back"), django_capture_on_commit_callbacks)
+    result = process_reply(reply_to(to_bot, "take back"), django_capture_on_commit_callbacks)
 
     assert (result.status, result.code) == ("refused", "organiser_hold")
     assert _seat(game, users[0]).bot_takeover
 
 
 def test_a_hand_over_reply_after_the_game_ended_is_refused(
-    started: Any, users: list, django_capture_on_commit_callbacks: Any
+    turn_mail: tuple[Any, Any, Any], django_capture_on_commit_callbacks: Any
 ) -> None:
-    with django_capture_on_commit_callbacks(execute=True):
-        game = started(2)
-    turn_mail = mail.outbox[0]
-    sender = next(u for u in users if u.email in turn_mail.to)
+    game, sent, sender = turn_mail
     game.status = game.Status.FINISHED
     game.save(update_fields=["status"])
 
-    result = _process(reply_to(turn_mail, "hand over"), django_capture_on_commit_callbacks)
+    result = process_reply(reply_to(sent, "hand over"), django_capture_on_commit_callbacks)
 
     assert (result.status, result.code) == ("refused", "game_not_active")
     assert not _seat(game, sender).bot_takeover

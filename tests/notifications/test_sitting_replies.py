@@ -10,18 +10,12 @@ from django.core import mail
 from django.utils import timezone
 
 from apps.games.models import Move
-from apps.notifications.inbound import inbound_process
 from apps.sittings import services as sitting_services
 from apps.sittings.mail import parse_sitting_command
 from apps.sittings.models import ProposedTime, Sitting
-from tests.notifications.conftest import mails_to, reply_to
+from tests.notifications.conftest import mails_to, process_reply, reply_to
 
 pytestmark = pytest.mark.django_db
-
-
-def _process(message: Any, capture: Any) -> Any:
-    with capture(execute=True):
-        return inbound_process(message=message)
 
 
 @pytest.mark.parametrize(
@@ -47,7 +41,7 @@ def test_a_sitting_yes_reply_accepts_the_latest_proposal_and_makes_no_move(
     proposer = next(u for u in users[:2] if u != replier)
     sitting_services.proposal_create(game=game, user=proposer, times=[timezone.now() + timedelta(days=1)])
 
-    result = _process(reply_to(turn_mail, "sitting yes"), django_capture_on_commit_callbacks)
+    result = process_reply(reply_to(turn_mail, "sitting yes"), django_capture_on_commit_callbacks)
 
     assert result.status == "applied"
     assert Sitting.objects.filter(game=game).count() == 1
@@ -61,7 +55,7 @@ def test_a_sitting_reply_without_an_open_proposal_is_refused_with_its_code(
     with django_capture_on_commit_callbacks(execute=True):
         started(2)
 
-    result = _process(reply_to(mail.outbox[0], "sitting no"), django_capture_on_commit_callbacks)
+    result = process_reply(reply_to(mail.outbox[0], "sitting no"), django_capture_on_commit_callbacks)
 
     assert (result.status, result.code) == ("refused", "no_open_proposal")
     assert not ProposedTime.objects.exists()
