@@ -450,7 +450,8 @@ def _answer_message(record: InboundMessage, user: User, game: Game) -> EmailMult
     shown: str | None = None  # the decision whose choices this mail lists
     if position is not None:
         context["view"] = compose.view_lines(game, position)
-        decision = compose.open_decision(game, position)
+        # A seat the bot plays (``hand over``) is not asked anything: the bot answers for it.
+        decision = None if seat is not None and seat.bot_takeover else compose.open_decision(game, position)
         if decision is not None:
             row = game_selectors.seat_decisions(game=game, seat=position).order_by("deadline").first()
             shown = row.decision_id if row is not None else None

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from django.core import mail
 
-from apps.games import clock
+from apps.games import clock, scheduling
 from apps.games.models import Move, Seat
 from apps.notifications.seat_commands import HAND_OVER, TAKE_BACK, parse_seat_command
 from tests.deadlines.helpers import a_game, overdue
@@ -63,9 +63,12 @@ def to_bot_mail(toy_engine: str, users: list, django_capture_on_commit_callbacks
 
 
 def test_a_hand_over_reply_gives_the_seat_to_the_bot_and_says_so(
-    turn_mail: tuple[Any, Any, Any], django_capture_on_commit_callbacks: Any
+    turn_mail: tuple[Any, Any, Any], django_capture_on_commit_callbacks: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """The answer says the bot plays the seat, and asks nothing of it, even before the bot has answered
+    what is open (its task is held back here, as a busy worker would)."""
     game, sent, sender = turn_mail
+    monkeypatch.setattr(scheduling, "queue_after_handover", lambda locked: None)
     moves_before = Move.objects.filter(game=game, by_bot=False).count()
     mail.outbox.clear()
 
@@ -76,6 +79,7 @@ def test_a_hand_over_reply_gives_the_seat_to_the_bot_and_says_so(
     assert Move.objects.filter(game=game, by_bot=False).count() == moves_before  # no move of the sender's
     [answer] = [m for m in mails_to(sender) if "done" in m.subject]
     assert "A bot plays your seat from now on, until you take it back" in answer.body
+    assert "Your choices" not in answer.body  # the bot answers for the seat now: nothing is asked
 
 
 def test_a_take_back_reply_ends_the_bots_play_of_the_seat(
