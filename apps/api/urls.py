@@ -88,6 +88,8 @@ urlpatterns = [
             (f"{LEAGUE}members/", manage.LeagueMemberListApi, "league-members"),
             (f"{MEMBER}approve/", manage.MembershipApproveApi, "league-member-approve"),
             (f"{MEMBER}decline/", manage.MembershipDeclineApi, "league-member-decline"),
+            (f"{MEMBER}organiser/", manage.MembershipOrganiserApi, "league-member-organiser"),
+            (f"{LEAGUE}step-down/", leagues.LeagueStepDownApi, "league-step-down"),
             (f"{LEAGUE}games/", manage.LeagueOpenGameListApi, "league-games"),
             (f"{LEAGUE}offers/", manage.SubstituteOfferListApi, "league-offers"),
             (f"{OFFER}accept/", manage.SubstituteOfferAcceptApi, "league-offer-accept"),

@@ -24,7 +24,7 @@ from apps.games import reliability
 from apps.games import selectors as game_selectors
 from apps.games.errors import ServiceError
 from apps.games.models import Game
-from apps.leagues import confirmation, game_tools, seasons
+from apps.leagues import confirmation, game_tools, organisers, seasons
 from apps.leagues import divisions as league_divisions
 from apps.leagues import selectors as league_selectors
 from apps.leagues import services as league_services
@@ -148,6 +148,25 @@ class MembershipDeclineApi(MembershipApproveApi):
     """An organiser declines a request to join (the request is deleted)."""
 
     operation_id, yes = "leagues_member_decline", False
+
+
+class OrganiserMadeSerializer(serializers.Serializer):
+    id = serializers.IntegerField(help_text="The membership id.")
+    username = serializers.CharField()
+    organiser = serializers.BooleanField()
+
+
+class MembershipOrganiserApi(APIView):
+    """An organiser makes an active member a fellow organiser (written to the audit log)."""
+
+    @extend_schema(
+        operation_id="leagues_member_make_organiser", request=None, responses=OrganiserMadeSerializer
+    )
+    def post(self, request: AuthenticatedRequest, slug: str, membership_id: int) -> Response:
+        league = league_organised(request, slug)
+        made = organisers.organiser_add(league=league, membership_id=membership_id, by=request.user)
+        body = {"id": membership_id, "username": made.user.get_username(), "organiser": True}
+        return Response(OrganiserMadeSerializer(body).data)
 
 
 class LeagueInviteApi(APIView):

@@ -17,7 +17,7 @@ from apps.accounts.http import AuthenticatedRequest
 from apps.accounts.models import display_name
 from apps.games.clock.controls import DEFAULT_CONTROL, NAMED_CONTROLS
 from apps.games.errors import ServiceError
-from apps.leagues import season_length, seasons
+from apps.leagues import organisers, season_length, seasons
 from apps.leagues import selectors as league_selectors
 from apps.leagues import services as league_services
 from apps.leagues.formats import FORMATS
@@ -97,6 +97,11 @@ class RoleSerializer(serializers.Serializer):
     membership = serializers.CharField(allow_null=True, help_text="My membership status, or null.")
 
 
+class OrganiserSerializer(serializers.Serializer):
+    username = serializers.CharField()
+    name = serializers.CharField()
+
+
 class LeagueDetailSerializer(LeagueSerializer):
     allow_smaller_tables = serializers.BooleanField()
     engine_options = serializers.DictField(help_text="Engine options of the games the league creates.")
@@ -111,6 +116,7 @@ class LeagueDetailSerializer(LeagueSerializer):
     )
     pairing_format = serializers.ChoiceField(choices=FORMATS, help_text="spread, swiss or round_robin.")
     seasons = SeasonSerializer(many=True)
+    organisers = OrganiserSerializer(many=True, help_text="Who runs the league, by name.")
     me = RoleSerializer()
 
 
@@ -126,6 +132,10 @@ def _league_detail(league: League, user: Any) -> dict[str, Any]:
         "promotion": league.promotion,
         "pairing_format": league.pairing_format,
         "seasons": list(league.seasons.order_by("-number")),
+        "organisers": [
+            {"username": u.get_username(), "name": display_name(u)}
+            for u in league.organisers.select_related("profile").order_by("username")
+        ],
         "me": league_selectors.league_role(league=league, user=user),
     }
 
@@ -306,6 +316,16 @@ class LeagueWithdrawApi(APIView):
     def post(self, request: AuthenticatedRequest, slug: str) -> Response:
         league = league_selectors.league_get_visible(user=request.user, slug=slug)
         league_services.membership_withdraw(league=league, user=request.user)
+        return Response(RoleSerializer(league_selectors.league_role(league=league, user=request.user)).data)
+
+
+class LeagueStepDownApi(APIView):
+    """Stop organising a league (``last_organiser`` while nobody else organises it; I stay a member)."""
+
+    @extend_schema(operation_id="leagues_step_down", request=None, responses=RoleSerializer)
+    def post(self, request: AuthenticatedRequest, slug: str) -> Response:
+        league = league_selectors.league_get_visible(user=request.user, slug=slug)
+        organisers.organiser_step_down(league=league, by=request.user)
         return Response(RoleSerializer(league_selectors.league_role(league=league, user=request.user)).data)
 
 

@@ -43,6 +43,8 @@ SENTENCES: dict[str, Promise] = {
     "league_updated": _("%(actor)s changed the league's settings."),
     "member_approved": _("%(actor)s approved %(user)s's request to join."),
     "member_declined": _("%(actor)s declined a request to join."),
+    "organiser_added": _("%(actor)s made %(user)s an organiser."),
+    "organiser_stepped_down": _("%(actor)s stepped down as organiser."),
     "season_created": _("%(actor)s scheduled season %(season)s (%(rounds)s rounds)."),
     "round_started": _("%(actor)s started round %(round)s of season %(season)s (%(tables)s tables)."),
     "deadline_extended": _("%(actor)s gave seat %(seat)s %(hours)s more hours."),

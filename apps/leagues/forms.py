@@ -6,6 +6,7 @@ import copy
 from typing import TYPE_CHECKING, Any
 
 from django import forms
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext_lazy
 
@@ -217,7 +218,7 @@ class SeasonCreateForm(FittedForm):
     starts_at = forms.DateTimeField(
         required=False,
         label=gettext_lazy("Starts at"),
-        help_text=gettext_lazy("Empty: now (start round 1 by hand)."),
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
     )
     rounds = forms.IntegerField(min_value=1, max_value=100, initial=5, label=gettext_lazy("Rounds"))
     round_interval_days = forms.IntegerField(
@@ -230,6 +231,9 @@ class SeasonCreateForm(FittedForm):
         look at it plays as the league always has."""
         super().__init__(*args, **kwargs)
         self.league = league
+        self.fields["starts_at"].help_text = _(
+            "In your time zone (%(zone)s). Empty: now (start round 1 by hand)."
+        ) % {"zone": timezone.get_current_timezone_name()}
         self.field_games, self.field_when = {}, {}
         keys = game_lengths.length_keys(league.game)
         if not keys:

@@ -14,6 +14,7 @@ from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_POST
 
 from apps.accounts.http import AuthenticatedHttpRequest
+from apps.accounts.models import display_name
 from apps.games import estimates, reliability
 from apps.games.errortext import error_detail, refusal
 from baogame.rules.core import RuleError
@@ -24,6 +25,7 @@ from . import (
     divisions,
     exports,
     game_tools,
+    organisers,
     permissions,
     season_length,
     seasons,
@@ -32,7 +34,7 @@ from . import (
 )
 from .auditlog import audit_sentence
 from .forms import EmailForm, GameToolForm, LeagueCreateForm, LeagueSettingsForm, SeasonCreateForm
-from .models import League
+from .models import League, Membership
 
 #: ``?season=`` of a league's page: ASCII digits, a few of them (``int`` refuses ``²``, and reads
 #: thousands of digits slowly or not at all).
@@ -104,13 +106,25 @@ def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
         ],
         "offers": selectors.offers_pending_for(league=league, user=request.user),
         "may_manage": services.league_may_manage(league=league, user=request.user),
-        "organiser_ids": set(league.organisers.values_list("pk", flat=True)),
-        "organisers": sorted(
-            (u.profile.name or u.get_username() for u in league.organisers.select_related("profile")),
-            key=str.lower,
-        ),
+        **_organisers(league),
+        "members": [] if season else _member_names(league),
     }
     return render(request, "leagues/detail.html", context)
+
+
+def _organisers(league: League) -> dict[str, Any]:
+    """The league's organisers for a page: ``organisers``, their names in order, and ``organiser_ids``."""
+    people = list(league.organisers.select_related("profile"))
+    return {
+        "organisers": sorted((display_name(u) for u in people), key=str.lower),
+        "organiser_ids": {u.pk for u in people},
+    }
+
+
+def _member_names(league: League) -> list[str]:
+    """The active members' names (the league page before its first season, which has no standings)."""
+    active = selectors.league_members(league=league).filter(status=Membership.Status.ACTIVE)
+    return sorted((display_name(m.user) for m in active), key=str.lower)
 
 
 def _with_result_states(rounds: list[Any]) -> list[Any]:
@@ -221,6 +235,8 @@ def league_manage(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
         "fixtures": fixtures,
         "own_games": selectors.games_played_by(games=[f.game for f in fixtures], user=request.user),
         "sole_organiser_plays": permissions.league_sole_organiser_plays(league=league),
+        **_organisers(league),
+        "i_organise": permissions.league_is_organiser(league=league, user=request.user),
         "invite_url": request.build_absolute_uri(f"/leagues/{league.slug}/join/{league.invite_token}/"),
         "season_form": SeasonCreateForm(league=league),
         "season_length_text": season_length.season_length_text(season) if season else "",
@@ -245,6 +261,8 @@ def league_manage_action(request: AuthenticatedHttpRequest, slug: str, action: s
     else:
         if done:
             messages.success(request, done)
+    if not services.league_may_manage(league=league, user=request.user):  # stepped down
+        return redirect(league.get_absolute_url())
     return redirect("leagues:manage", slug=league.slug)
 
 
@@ -255,6 +273,12 @@ def _run_manage_action(request: AuthenticatedHttpRequest, league: League, action
             league=league, membership_id=int(request.POST["membership"]), by=user, approve=action == "approve"
         )
         return gettext("Done.")
+    if action == "organiser":
+        made = organisers.organiser_add(league=league, membership_id=int(request.POST["membership"]), by=user)
+        return gettext("%(name)s is now an organiser of this league.") % {"name": display_name(made.user)}
+    if action == "step_down":
+        organisers.organiser_step_down(league=league, by=user)
+        return gettext("You no longer organise this league.")
     if action == "settings":
         settings_form = LeagueSettingsForm(request.POST)
         if not settings_form.is_valid():
