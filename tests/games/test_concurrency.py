@@ -2,11 +2,7 @@
 
 from __future__ import annotations
 
-import threading
-from typing import Any
-
 import pytest
-from django.db import connection
 
 from apps.games import pipeline
 from apps.games.models import Move
@@ -14,30 +10,9 @@ from baogame.rules.core import RuleError
 from baogame.rules.registry import get_engine
 from tests.conftest import requires_postgres
 from tests.factories import GameFactory
+from tests.support.race import race
 
 pytestmark = [pytest.mark.django_db(transaction=True), requires_postgres]
-
-
-def _race(calls: list[Any]) -> list[Any]:
-    """Run every call in its own thread, released together; return results or exceptions."""
-    barrier = threading.Barrier(len(calls))
-    results: list[Any] = [None] * len(calls)
-
-    def run(i: int) -> None:
-        barrier.wait()
-        try:
-            results[i] = calls[i]()
-        except Exception as exc:  # noqa: BLE001 - the test inspects every outcome
-            results[i] = exc
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(calls))]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    return results
 
 
 def test_the_same_move_from_many_threads_applies_once(toy_engine: str, users: list) -> None:
@@ -45,9 +20,7 @@ def test_the_same_move_from_many_threads_applies_once(toy_engine: str, users: li
     decision = get_engine(toy_engine).pending(game.state)[0]
     action = {"type": "play", "decision_id": decision["decision_id"], "card": game.state["hands"][0][0]}
 
-    results = _race(
-        [lambda: pipeline.submit_action(game_id=game.pk, user=users[0], action=dict(action))] * 12
-    )
+    results = race([lambda: pipeline.submit_action(game_id=game.pk, user=users[0], action=dict(action))] * 12)
 
     applied = [r for r in results if isinstance(r, pipeline.MoveResult)]
     refused = [r for r in results if isinstance(r, RuleError)]
@@ -68,7 +41,7 @@ def test_concurrent_answers_to_one_window_each_apply_once_in_lock_order(toy_engi
     game.refresh_from_db()
     window = engine.pending(game.state)[0]
 
-    results = _race(
+    results = race(
         [
             (
                 lambda u=u: pipeline.submit_action(
@@ -91,7 +64,7 @@ def test_a_retried_request_with_one_idempotency_key_applies_once(toy_engine: str
     decision = get_engine(toy_engine).pending(game.state)[0]
     action = {"type": "play", "decision_id": decision["decision_id"], "card": game.state["hands"][0][0]}
 
-    results = _race(
+    results = race(
         [lambda: pipeline.submit_action(game_id=game.pk, user=users[0], action=dict(action), key="retry-1")]
         * 8
     )

@@ -13,8 +13,10 @@ from apps.games.errors import ServiceError
 from apps.leagues import game_tools, organisers, seasons, services
 from apps.leagues.auditlog import audit_sentence
 from apps.leagues.models import AuditLog, Fixture, League, Membership
+from tests.conftest import requires_postgres
 from tests.factories import UserFactory
 from tests.leagues.conftest import NO_PASSWORD
+from tests.support.race import race
 
 pytestmark = pytest.mark.django_db
 
@@ -185,3 +187,21 @@ def test_the_api_makes_an_organiser_names_organisers_and_steps_down(
     assert last.status_code == 409 and last.json()["code"] == "last_organiser"
     refused = _client(members[4]).post(f"{base}members/{_membership(toy_league, members[5]).pk}/organiser/")
     assert refused.status_code == 403 and refused.json()["code"] == "forbidden"
+
+
+@pytest.mark.django_db(transaction=True)
+@requires_postgres
+def test_organisers_stepping_down_at_once_leave_one(
+    toy_league: League, organiser: Any, members: list[Any]
+) -> None:
+    """The league row is locked while its organisers change: of three stepping down together, two
+    go and the third is refused, rather than each seeing the others still there."""
+    for user in members[:2]:
+        _make_organiser(toy_league, user, by=organiser)
+    people = [organiser, *members[:2]]
+
+    results = race([lambda u=u: organisers.organiser_step_down(league=toy_league, by=u) for u in people])
+
+    refused = [r for r in results if isinstance(r, ServiceError)]
+    assert len(refused) == 1 and refused[0].code == "last_organiser"
+    assert toy_league.organisers.count() == 1
