@@ -6,14 +6,10 @@ from typing import Any, cast
 
 from django import forms
 from django.conf import settings
-from django.utils.translation import gettext, gettext_lazy
+from django.utils.translation import gettext_lazy
 
 from .models import Profile
-from .names import display_name_problem
-
-#: The server's bots are named "<bird> (bot)" (``games.models.BOT_SUFFIX``); a person's name may not
-#: look like one.
-BOT_SUFFIX = "(bot)"
+from .names import bot_name_problem, display_name_problem
 
 
 class ProfileForm(forms.ModelForm):
@@ -30,10 +26,11 @@ class ProfileForm(forms.ModelForm):
 
     def clean_display_name(self) -> str:
         """Unique without regard to case, not another user's username (``display_name_taken``), and not
-        ending in "(bot)", which the server's bots' names do."""
+        ending as the server's bots' names do ("(bot)", "（机器人）": ``bot_name_problem``)."""
         name = str(self.cleaned_data.get("display_name") or "").strip()
-        if name.lower().endswith(BOT_SUFFIX):
-            raise forms.ValidationError(gettext("Names ending in “(bot)” are kept for the server's bots."))
+        reserved = bot_name_problem(name=name)
+        if reserved:
+            raise forms.ValidationError(reserved, code="reserved_name")
         problem = display_name_problem(name=name, user=self.instance.user if self.instance.pk else None)
         if problem:
             raise forms.ValidationError(problem, code="display_name_taken")

@@ -9,10 +9,16 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.utils.translation import gettext
+from django.utils import translation
+from django.utils.translation import gettext, pgettext_lazy
 
 from .models import Profile
+
+#: A server bot's name with what marks it as a bot, "Heron (bot)" (``games.models.bot_seat_name``);
+#: people's display names may not end like that in any of the site's languages (``bot_name_problem``).
+BOT_SEAT_NAME = pgettext_lazy("bot seat name", "%(name)s (bot)")
 
 #: The stable code of a refused display name (the API's errors and the forms' messages carry it).
 TAKEN = "display_name_taken"
@@ -39,3 +45,24 @@ def username_problem(*, username: str) -> str | None:
     if Profile.objects.filter(display_name__iexact=username.strip()).exists():
         return gettext("another player shows as “%(name)s” (%(code)s)") % {"name": username, "code": TAKEN}
     return None
+
+
+def bot_name_problem(*, name: str) -> str | None:
+    """Why a person (or a person's bot account) may not show as ``name``: it ends as the server's bots'
+    names do in one of the site's languages ("(bot)", "（机器人）"), so it would pass for one of them on
+    a page in that language. None when it may."""
+    folded = name.strip().casefold()
+    for suffix in _bot_suffixes():
+        if folded.endswith(suffix.casefold()):
+            reserved = gettext("Names ending in “%(suffix)s” are kept for the server's bots.")
+            return reserved % {"suffix": suffix}
+    return None
+
+
+def _bot_suffixes() -> list[str]:
+    """What ends a server bot's name, in each of the site's languages: "(bot)", "（机器人）"."""
+    suffixes = []
+    for code, _name in settings.LANGUAGES:
+        with translation.override(code):
+            suffixes.append(str(BOT_SEAT_NAME).replace("%(name)s", "").strip())
+    return suffixes

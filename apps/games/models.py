@@ -16,6 +16,7 @@ from django.utils.translation import gettext_lazy as _
 
 from apps.accounts.abstract import Timestamped
 from apps.accounts.models import display_name
+from apps.accounts.names import BOT_SEAT_NAME
 from baogame.rules import registry
 
 from . import leagues_link, lengths
@@ -45,15 +46,26 @@ def new_public_id() -> str:
             return value
 
 
-#: Names of the server's bots: birds that are not Bao Bei cards, so a name never reads as a card.
-BOT_NAMES = ("Heron", "Wren", "Plover", "Lark", "Kestrel", "Puffin", "Egret", "Curlew", "Finch", "Robin")
-#: What every bot's name ends with: people's display names may not (``accounts.forms``).
-BOT_SUFFIX = " (bot)"
+#: Names of the server's bots: birds that are not Bao Bei cards, so a name never reads as a card (in
+#: Chinese too: 苍鹭, 鹪鹩, …, none of them a card's name), in the reader's language.
+BOT_NAMES = (
+    pgettext_lazy("bot name", "Heron"),
+    pgettext_lazy("bot name", "Wren"),
+    pgettext_lazy("bot name", "Plover"),
+    pgettext_lazy("bot name", "Lark"),
+    pgettext_lazy("bot name", "Kestrel"),
+    pgettext_lazy("bot name", "Puffin"),
+    pgettext_lazy("bot name", "Egret"),
+    pgettext_lazy("bot name", "Curlew"),
+    pgettext_lazy("bot name", "Finch"),
+    pgettext_lazy("bot name", "Robin"),
+)
 
 
 def bot_seat_name(*, game_id: int, position: int) -> str:
-    """A bot seat's name, e.g. ``Heron (bot)``: distinct within a game (at most 6 seats, 10 names)."""
-    return BOT_NAMES[(game_id + position) % len(BOT_NAMES)] + BOT_SUFFIX
+    """A bot seat's name in the reader's language, e.g. ``Heron (bot)``, ``苍鹭（机器人）``: distinct
+    within a game (at most 6 seats, 10 names)."""
+    return str(BOT_SEAT_NAME) % {"name": BOT_NAMES[(game_id + position) % len(BOT_NAMES)]}
 
 
 #: The games' names as pages show them, in the reader's language (the engines' ``display_name``

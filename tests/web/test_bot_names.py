@@ -41,16 +41,6 @@ def test_the_api_names_bot_seats_as_the_page_does(client_for):
     assert labels[1] != labels[2] and labels[1].endswith(" (bot)")
 
 
-def test_a_person_may_not_take_a_name_that_reads_as_a_bot(client_for):
-    user = UserFactory()
-
-    answer = client_for(user).post("/accounts/profile/", {"display_name": "Heron (bot)", "time_zone": "UTC"})
-
-    user.profile.refresh_from_db()
-    assert answer.status_code == 200 and "kept for the server" in answer.content.decode()
-    assert user.profile.display_name == ""
-
-
 def test_the_new_game_form_counts_seats_from_zero_like_the_game_page(client_for):
     user = UserFactory()
 
@@ -117,3 +107,37 @@ def test_the_pluck_target_list_names_a_bot_seat_by_its_bird_name(client_for, set
 
     targets = re.search(r'<select name="target1">(.*?)</select>', html, re.S)
     assert targets and f"{bot} · slot 0" in targets.group(1)
+
+
+def test_a_chinese_page_names_each_bot_in_chinese_and_the_names_stay_distinct(client_for):
+    game, user = _game_against_bots(bots=3)
+    user.profile.language = "zh-hans"
+    user.profile.save()
+
+    html = client_for(user).get(f"/games/{game.public_id}/").content.decode()
+
+    board_names = re.findall(r'<div class="who">(?:▶ )?<strong>([^<]+)</strong>', html)
+    bots = [n for n in board_names if n.endswith("（机器人）")]
+    assert len(bots) == 3 and len(set(bots)) == 3
+    assert "(bot)" not in html
+
+
+@pytest.mark.parametrize("name", ["Heron (bot)", "苍鹭（机器人）", "Ann（机器人）"])
+def test_a_person_may_not_take_a_name_that_reads_as_a_bot_in_either_language(client_for, name):
+    user = UserFactory()
+
+    answer = client_for(user).post("/accounts/profile/", {"display_name": name, "time_zone": "UTC"})
+
+    user.profile.refresh_from_db()
+    assert answer.status_code == 200 and "kept for the server" in answer.content.decode()
+    assert user.profile.display_name == ""
+
+
+def test_a_bot_account_may_not_be_named_as_a_server_bot(client_for):
+    answer = client_for(UserFactory()).post(
+        "/api/v1/bots/",
+        {"username": "mybot", "display_name": "Wren (bot)"},
+        content_type="application/json",
+    )
+
+    assert answer.status_code == 400 and answer.json()["code"] == "reserved_name"
