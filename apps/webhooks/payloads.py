@@ -45,10 +45,16 @@ def _game_ref(game: Game) -> dict[str, Any]:
     }
 
 
-def webhook_body(*, game: Game, seat: int, move: Move | None) -> dict[str, Any] | None:
+def webhook_body(
+    *, game: Game, seat: int, move: Move | None, bot_takeover: bool = False
+) -> dict[str, Any] | None:
     """The event ``seat`` is sent about ``move`` (None: the game started), or None when it is told nothing.
 
     Another seat's hidden answer (``move.hidden``) tells this seat nothing, not even that it happened.
+    ``by_bot`` says the server's bot made the move (a bot seat's, or an absent player's seat played by
+    the bot); ``bot_takeover`` that the server's bot plays this seat now (after missed deadlines, a hand
+    over or an organiser's hand-over), so a program learns from the next event that it was replaced,
+    and takes the seat back (``POST games/{id}/seat/take-back/``).
     """
     if move is not None and move.hidden and move.seat != seat:
         return None
@@ -59,13 +65,15 @@ def webhook_body(*, game: Game, seat: int, move: Move | None) -> dict[str, Any] 
         "seat": seat,
         "version": game_selectors.seat_version_after(move, seat) if move is not None else 0,
         "by_timeout": bool(move.by_timeout) if move is not None else False,
+        "by_bot": bool(move.by_bot) if move is not None else False,
+        "bot_takeover": bot_takeover,
         "events": events,
         "status": game.status,
-        "decisions": seat_decisions(game=game, seat=seat),
+        "decisions": [] if bot_takeover else seat_decisions(game=game, seat=seat),  # the bot answers
     }
 
 
-def webhook_end_body(*, game: Game, seat: int) -> dict[str, Any]:
+def webhook_end_body(*, game: Game, seat: int, bot_takeover: bool = False) -> dict[str, Any]:
     """The event ``seat`` is sent when its game ends (finished, adjudicated or aborted): the result is
     public by then (the API detail shows it to anyone who may see the game)."""
     return {
@@ -74,6 +82,8 @@ def webhook_end_body(*, game: Game, seat: int) -> dict[str, Any]:
         "seat": seat,
         "version": game_selectors.viewer_version(game, seat),
         "by_timeout": False,
+        "by_bot": False,
+        "bot_takeover": bot_takeover,
         "events": [],
         "status": game.status,
         "result": game.result if game.is_over else None,

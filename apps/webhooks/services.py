@@ -125,7 +125,8 @@ def _fanout(*, game_id: int, move_id: int | None, ended: bool) -> int:
     game = game_selectors.game_get(game_id)
     if game is None:
         return 0
-    seats = {s.position: s.user for s in game_selectors.seats_with_people(game) if s.user is not None}
+    held = {s.position: s for s in game_selectors.seats_with_people(game) if s.user is not None}
+    seats = {position: seat.user for position, seat in held.items()}
     endpoints: dict[int, list[WebhookEndpoint]] = {}
     for endpoint in WebhookEndpoint.objects.filter(user_id__in=[u.pk for u in seats.values()], active=True):
         endpoints.setdefault(endpoint.user_id, []).append(endpoint)
@@ -137,10 +138,13 @@ def _fanout(*, game_id: int, move_id: int | None, ended: bool) -> int:
         mine = endpoints.get(user.pk)
         if not mine:
             continue
+        bot = held[position].bot_takeover
         if ended:
-            body: dict[str, Any] | None = payloads.webhook_end_body(game=game, seat=position)
+            body: dict[str, Any] | None = payloads.webhook_end_body(
+                game=game, seat=position, bot_takeover=bot
+            )
         else:
-            body = payloads.webhook_body(game=game, seat=position, move=move)
+            body = payloads.webhook_body(game=game, seat=position, move=move, bot_takeover=bot)
         if body is None:
             continue
         if not channel_enabled(user, _category(body, {e.get("type") for e in body["events"]}), "webhook"):

@@ -16,9 +16,9 @@ from django.core import mail
 from django.db import transaction
 from django.test import Client
 
+from apps.games import autoplay, store
 from apps.games import lifecycle as game_lifecycle
 from apps.games import pipeline as game_pipeline
-from apps.games import store
 from apps.games.models import Game, Move
 from apps.webhooks import services, signing
 from apps.webhooks.models import WebhookDelivery, WebhookEndpoint
@@ -298,3 +298,27 @@ def test_retries_back_off_as_the_docs_say(settings: Any) -> None:
 
     assert [services.backoff(n) for n in range(4)] == [10, 20, 40, 80]
     assert services.backoff(9) == 3600 and services.backoff(40) == 3600
+
+
+def test_events_say_when_the_servers_bot_plays_the_seat_and_made_the_move(
+    users: list[Any], settings: Any
+) -> None:
+    """A program whose seat went to the bot (here its player handed it over) learns it from the next
+    event's ``bot_takeover``, and which moves the bot made for it from ``by_bot``."""
+    settings.GAMES_SCHEDULE_TASKS = False  # the bot plays below, when told to
+    _register(users[0], "http://127.0.0.1:9/zero")
+    game = GameFactory(engine="baobei", players=2, seated=users[:2])
+    services.webhooks_fanout(game_id=game.pk, move_id=None)
+    game_lifecycle.seat_hand_to_bot(game_id=game.pk, user=users[0])
+
+    autoplay.play_bots(game.pk)
+    move = Move.objects.filter(game=game, seat=0).order_by("seq").first()
+    assert move is not None and move.by_bot
+    services.webhooks_fanout(game_id=game.pk, move_id=move.pk)
+
+    bodies = [json.loads(d.body) for d in WebhookDelivery.objects.filter(game=game).order_by("move_seq")]
+    assert [(b["type"], b["by_bot"], b["bot_takeover"]) for b in bodies] == [
+        ("game.started", False, False),
+        ("game.move", True, True),
+    ]
+    assert bodies[0]["decisions"] and bodies[1]["decisions"] == []  # nothing asked of a bot-held seat
