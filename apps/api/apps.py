@@ -7,4 +7,4 @@ class ApiConfig(AppConfig):
     verbose_name = "API"
 
     def ready(self) -> None:
-        from . import authentication  # noqa: F401 - registers the OpenAPI token scheme
+        from . import authentication, closing  # noqa: F401 - the OpenAPI token scheme; a receiver

@@ -40,6 +40,7 @@ urlpatterns = [
             ("games/<id:game_id>/actions/", games.MoveSubmitApi, "game-act"),
             ("games/<id:game_id>/legal/", games.GameLegalApi, "game-legal"),
             ("me/", account.MeApi, "me"),
+            ("me/close/", account.MeCloseApi, "me-close"),
             ("me/notifications/", account.NotificationPreferencesApi, "notifications"),
             ("me/vacation/", clock.VacationApi, "vacation"),
             ("me/calendar/", calendar.CalendarApi, "calendar"),

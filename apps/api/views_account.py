@@ -10,6 +10,7 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from apps.accounts.closing import account_close
 from apps.accounts.forms import ProfileForm
 from apps.accounts.http import AuthenticatedRequest
 from apps.accounts.models import Profile
@@ -19,6 +20,22 @@ from apps.notifications import selectors as notification_selectors
 
 from . import selectors, services
 from .inputs import JsonInput, parsed
+
+
+class MeCloseApi(APIView):
+    """Close my account for good (``accounts.closing``): my seats in games in play go to the bot, I leave
+    my leagues, my addresses, name, tokens, webhooks and browsers are deleted. 204 when done."""
+
+    class InputSerializer(JsonInput):
+        password = serializers.CharField(
+            max_length=4096, allow_blank=True, trim_whitespace=False, help_text="My password, to confirm."
+        )
+
+    @extend_schema(operation_id="me_close", request=InputSerializer, responses={204: None})
+    def post(self, request: AuthenticatedRequest) -> Response:
+        values = parsed(self.InputSerializer, request.data)
+        account_close(user=request.user, password=values["password"])
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 class MeApi(APIView):

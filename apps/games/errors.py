@@ -1,16 +1,6 @@
-"""Service-level refusals that share the engine's ``{"code", "detail"}`` shape."""
+"""Service-level refusals that share the engine's ``{"code", "detail"}`` shape: ``ServiceError`` lives in
+``baogame.errors``, below every app, so that the accounts app raises it too."""
 
 from __future__ import annotations
 
-from baogame.rules.core import RuleError
-
-
-class ServiceError(RuleError):
-    """A refusal by the service rather than the rules (not seated, game not active, …).
-
-    ``status`` is the HTTP status the API and pages answer with.
-    """
-
-    def __init__(self, code: str, message: str, status: int = 400) -> None:
-        super().__init__(code, message)
-        self.status = status
+from baogame.errors import ServiceError as ServiceError

@@ -107,6 +107,8 @@ MESSAGES: dict[str, Promise] = {
     "invalid_username": _("A username is 3-40 letters, digits or . + - _"),
     "username_taken": _("That username is taken."),
     "display_name_taken": _("Another player already shows that name."),
+    "wrong_password": _("That is not your password."),
+    "bot_account": _("A bot account is closed with its owner's account."),
     "reserved_name": _("Names ending like the server's bots' names, “(bot)”, are kept for them."),
     "invalid_extension": _("An extension must be positive."),
     "already_on_vacation": _("You are already on vacation."),

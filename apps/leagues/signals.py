@@ -11,13 +11,15 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import QuerySet
 from django.dispatch import receiver
+from django.utils import timezone
 
+from apps.accounts.closing import account_closing
 from apps.games import sql
 from apps.games.signals import game_ended, seat_handed_to_bot
 from apps.notifications.notify import notify_seat_to_bot
 
 from . import results
-from .models import Fixture
+from .models import Fixture, League, Membership, SubstituteOffer
 
 logger = logging.getLogger(__name__)
 
@@ -51,3 +53,18 @@ def tell_organisers(sender: Any, *, game_id: int, seat: int, version: int, **kwa
         logger.exception(
             "could not tell the organisers of game %s that seat %s went to the bot", game_id, seat
         )
+
+
+@receiver(account_closing, dispatch_uid="leagues.account_closing")
+def on_account_closing(sender: Any, *, user: Any, **kwargs: Any) -> None:
+    """A closed account leaves every league: its memberships end (no table from the next round on; its
+    results stay in the standings), it organises none, and its seat offers are declined."""
+    Membership.objects.filter(user=user, status=Membership.Status.PENDING).delete()
+    Membership.objects.filter(user=user, status=Membership.Status.ACTIVE).update(
+        status=Membership.Status.WITHDRAWN
+    )
+    for league in League.objects.filter(organisers=user):
+        league.organisers.remove(user)
+    SubstituteOffer.objects.filter(newcomer=user, status=SubstituteOffer.Status.PENDING).update(
+        status=SubstituteOffer.Status.DECLINED, answered_at=timezone.now()
+    )

@@ -14,6 +14,7 @@ from django.conf import settings
 from django.db.models import QuerySet
 from django.dispatch import receiver
 
+from apps.accounts.closing import account_closing
 from apps.games import sql
 from apps.games.signals import RecordedMove, dev_server_starting, recorded_move_receiver
 from apps.notifications import outbox
@@ -64,3 +65,11 @@ def on_dev_server_starting(sender: Any, *, var_dir: Path, **kwargs: Any) -> str 
     if ensure_dev_keys(var_dir / "vapid.json"):
         return f"Wrote development Web Push (VAPID) keys to {var_dir / 'vapid.json'}"
     return None
+
+
+@receiver(account_closing, dispatch_uid="push.account_closing")
+def on_account_closing(sender: Any, *, user: Any, **kwargs: Any) -> None:
+    """A closed account's browsers are forgotten: no notice is pushed to them again."""
+    from .models import PushSubscription
+
+    PushSubscription.objects.filter(user=user).delete()

@@ -14,6 +14,7 @@ from typing import Any
 from django.db.models import QuerySet
 from django.dispatch import receiver
 
+from apps.accounts.closing import account_closing
 from apps.games import sql
 from apps.games.signals import RecordedMove, batch_lookup, game_ending, recorded_move_receiver
 from apps.notifications import outbox
@@ -69,3 +70,11 @@ def _games_with_endpoints(game_ids: frozenset[int]) -> frozenset[int]:
 
     found = WebhookEndpoint.objects.filter(active=True, user__seats__game_id__in=game_ids)
     return frozenset(found.values_list("user__seats__game_id", flat=True).distinct())
+
+
+@receiver(account_closing, dispatch_uid="webhooks.account_closing")
+def on_account_closing(sender: Any, *, user: Any, **kwargs: Any) -> None:
+    """A closed account's webhooks go, with their deliveries: no event is sent for it again."""
+    from .models import WebhookEndpoint
+
+    WebhookEndpoint.objects.filter(user=user).delete()

@@ -1,0 +1,149 @@
+"""Closing an account (``apps.accounts.closing``): the person leaves, their games and leagues go on.
+
+Their seats in games in play go to the bot for good, a seat of a game not started is free again (and a
+game left with nobody is aborted), they leave their leagues and organise none, their addresses, name,
+tokens, webhooks and browsers go, and nobody can sign in as them again.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from allauth.account.models import EmailAddress
+from django.test import Client
+
+from apps.accounts.closing import account_close
+from apps.api import services as api_services
+from apps.games import lifecycle
+from apps.games.errors import ServiceError
+from apps.games.models import Game, Seat
+from apps.leagues import organisers
+from apps.leagues import services as league_services
+from apps.leagues.models import Membership
+from apps.push.models import PushSubscription
+from apps.webhooks.models import WebhookEndpoint
+from tests.factories import GameFactory, UserFactory
+
+pytestmark = pytest.mark.django_db
+PASSWORD = "pw-for-tests-123"  # tests.factories.UserFactory's
+
+
+@pytest.fixture
+def ann() -> Any:
+    return UserFactory(username="ann", email="ann@example.org")
+
+
+def _client(user: Any) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def test_the_bot_plays_a_closed_accounts_seats_in_games_in_play_for_good(ann: Any, users: list[Any]) -> None:
+    game = GameFactory(engine="baobei", players=2, seated=[ann, users[0]])
+
+    account_close(user=ann, password=PASSWORD)
+
+    seat = Seat.objects.get(game=game, position=0)
+    assert seat.bot_takeover and seat.user_id == ann.pk
+    assert Game.objects.get(pk=game.pk).status == Game.Status.ACTIVE
+
+
+def test_a_seat_of_a_game_not_started_is_free_again_and_a_game_left_empty_is_aborted(
+    ann: Any, users: list[Any]
+) -> None:
+    shared = lifecycle.game_create(creator=ann, engine="baobei", players=3)
+    lifecycle.game_join(game_id=shared.pk, user=users[0])
+    alone = lifecycle.game_create(creator=ann, engine="baobei", players=3)
+
+    account_close(user=ann, password=PASSWORD)
+
+    assert Game.objects.get(pk=shared.pk).status == Game.Status.OPEN
+    assert not Seat.objects.filter(game=shared, user=ann).exists()
+    assert Seat.objects.filter(game=shared, user=None).count() == 2
+    assert Game.objects.get(pk=alone.pk).status == Game.Status.ABORTED
+
+
+def test_a_closed_account_leaves_its_leagues_and_organises_none(ann: Any, users: list[Any]) -> None:
+    league = league_services.league_create(creator=ann, name="Birds", game="baobei", join=True)
+    league_services.membership_join_by_link(league=league, user=users[0], token=league.invite_token)
+    organisers.organiser_add(
+        league=league, membership_id=Membership.objects.get(league=league, user=users[0]).pk, by=ann
+    )
+
+    account_close(user=ann, password=PASSWORD)
+
+    assert Membership.objects.get(league=league, user=ann).status == Membership.Status.WITHDRAWN
+    assert list(league.organisers.all()) == [users[0]]
+
+
+def test_what_is_personal_goes_and_nobody_signs_in_as_them_again(ann: Any) -> None:
+    ann.profile.display_name = "Ann the Bold"
+    ann.profile.save()
+    api_services.token_create(user=ann, name="laptop")
+    WebhookEndpoint.objects.create(user=ann, url="https://example.org/hook", secret="s" * 20)
+    PushSubscription.objects.create(user=ann, endpoint="https://push.example/1", p256dh="k", auth="a")
+    bot = api_services.bot_account_create(owner=ann, username="annbot", display_name="Ann's bot")
+    pk = ann.pk
+    assert EmailAddress.objects.filter(user=ann).exists()  # the factory's verified address
+
+    account_close(user=ann, password=PASSWORD)
+
+    ann.refresh_from_db()
+    assert ann.username == f"closed-{pk}" and ann.email == "" and not ann.is_active
+    assert not ann.has_usable_password()
+    assert ann.profile.display_name == "" and ann.profile.name == f"closed-{pk}"
+    assert not EmailAddress.objects.filter(user=ann).exists()
+    assert not ann.api_tokens.exists()
+    assert not WebhookEndpoint.objects.filter(user=ann).exists()
+    assert not PushSubscription.objects.filter(user=ann).exists()
+    bot.refresh_from_db()
+    assert bot.username == f"closed-{bot.pk}" and not bot.is_active
+    assert not Client().login(username="ann", password=PASSWORD)
+
+
+def test_the_wrong_password_closes_nothing_and_a_bot_account_cannot_close_itself(ann: Any) -> None:
+    bot = api_services.bot_account_create(owner=ann, username="annbot")
+
+    with pytest.raises(ServiceError) as wrong:
+        account_close(user=ann, password="not-it")
+    with pytest.raises(ServiceError) as own:
+        account_close(user=bot, password="")
+
+    assert wrong.value.code == "wrong_password" and own.value.code == "bot_account"
+    ann.refresh_from_db()
+    bot.refresh_from_db()
+    assert ann.is_active and ann.username == "ann" and bot.is_active
+
+
+def test_the_profile_page_closes_the_account_after_the_password_and_the_tick(ann: Any) -> None:
+    client = _client(ann)
+    assert "Close your account" in client.get("/accounts/profile/").content.decode()
+
+    unticked = client.post("/accounts/close/", {"password": PASSWORD}, follow=True)
+    wrong = client.post("/accounts/close/", {"password": "nope", "understood": "yes"}, follow=True)
+    ann.refresh_from_db()
+    assert ann.is_active
+    assert "Tick the box" in unticked.content.decode()
+    assert "That is not your password" in wrong.content.decode()
+
+    closed = client.post("/accounts/close/", {"password": PASSWORD, "understood": "yes"}, follow=True)
+
+    ann.refresh_from_db()
+    assert not ann.is_active
+    assert "Your account is closed." in closed.content.decode()
+    assert client.get("/accounts/profile/").status_code == 302  # signed out
+
+
+def test_the_api_closes_my_account_and_my_token_stops_working(ann: Any) -> None:
+    _, raw = api_services.token_create(user=ann, name="laptop")
+    auth = {"HTTP_AUTHORIZATION": f"Bearer {raw}"}
+
+    wrong = Client().post("/api/v1/me/close/", {"password": "nope"}, "application/json", **auth)
+    done = Client().post("/api/v1/me/close/", {"password": PASSWORD}, "application/json", **auth)
+    after = Client().get("/api/v1/me/", **auth)
+
+    assert wrong.status_code == 403 and wrong.json()["code"] == "wrong_password"
+    assert done.status_code == 204
+    assert after.status_code == 401
