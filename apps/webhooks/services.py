@@ -126,7 +126,7 @@ def _fanout(*, game_id: int, move_id: int | None, ended: bool) -> int:
     if game is None:
         return 0
     held = {s.position: s for s in game_selectors.seats_with_people(game) if s.user is not None}
-    seats = {position: seat.user for position, seat in held.items()}
+    seats = {position: seat.user for position, seat in held.items() if seat.user is not None}
     endpoints: dict[int, list[WebhookEndpoint]] = {}
     for endpoint in WebhookEndpoint.objects.filter(user_id__in=[u.pk for u in seats.values()], active=True):
         endpoints.setdefault(endpoint.user_id, []).append(endpoint)
