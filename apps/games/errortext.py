@@ -147,6 +147,7 @@ MESSAGES: dict[str, Promise] = {
     "divisions_confirmed": _("This season's divisions are confirmed."),
     "not_placed": _("That member has no place in this season."),
     "not_pending": _("That request is not pending."),
+    "bot_cannot_organise": _("A bot account cannot organise a league."),
     "already_organiser": _("That member organises the league already."),
     "not_organiser": _("You do not organise this league."),
     "last_organiser": _("Make another member an organiser before stepping down."),

@@ -28,17 +28,20 @@ def organiser_add(*, league: League, membership_id: int, by: User) -> Membership
     """An organiser (or a site admin) makes the active member of ``membership_id`` an organiser.
 
     Refused: ``forbidden`` (403) to anyone else; ``not_a_member`` (409) for a membership that is pending
-    or withdrawn; ``already_organiser`` (409) for someone who organises the league already."""
+    or withdrawn; ``bot_cannot_organise`` (409) for a bot account (a program plays, a person organises);
+    ``already_organiser`` (409) for someone who organises the league already."""
     require_organiser(league, by)
     with transaction.atomic():
         League.objects.select_for_update().filter(pk=league.pk).first()
         membership = (
-            Membership.objects.select_related("user")
+            Membership.objects.select_related("user__profile")
             .filter(pk=membership_id, league=league, status=Membership.Status.ACTIVE)
             .first()
         )
         if membership is None:
             raise ServiceError("not_a_member", "only an active member can be made an organiser", status=409)
+        if getattr(getattr(membership.user, "profile", None), "is_bot_account", False):
+            raise ServiceError("bot_cannot_organise", "a bot account cannot organise a league", status=409)
         if league.organisers.filter(pk=membership.user_id).exists():
             raise ServiceError("already_organiser", "that member organises the league already", status=409)
         league.organisers.add(membership.user)

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from django.test import Client
 
+from apps.api import services as api_services
 from apps.games.errors import ServiceError
 from apps.leagues import game_tools, organisers, seasons, services
 from apps.leagues.auditlog import audit_sentence
@@ -73,6 +74,20 @@ def test_only_an_active_member_can_be_made_an_organiser(
             organisers.organiser_add(league=toy_league, membership_id=membership_id, by=organiser)
         assert exc.value.code == "not_a_member"
     assert _organiser_names(toy_league) == {"organiser"}
+
+
+def test_a_bot_account_cannot_be_made_an_organiser_and_the_page_offers_no_button(
+    toy_league: League, organiser: Any, members: list[Any]
+) -> None:
+    bot = api_services.bot_account_create(owner=members[0], username="member0bot")
+    services.membership_join_by_link(league=toy_league, user=bot, token=toy_league.invite_token)
+
+    with pytest.raises(ServiceError) as exc:
+        _make_organiser(toy_league, bot, by=organiser)
+    page = _client(organiser).get(f"/leagues/{toy_league.slug}/manage/").content.decode()
+
+    assert exc.value.code == "bot_cannot_organise"
+    assert page.count("Make organiser") == len(members)  # each person, not the bot
 
 
 def test_making_an_organiser_twice_is_refused(toy_league: League, organiser: Any, members: list[Any]) -> None:
