@@ -3,12 +3,12 @@ rounds and rating history, the organisers' audit log, membership."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from django.contrib.auth import get_user_model
 from drf_spectacular.plumbing import build_array_type, build_basic_type
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -309,24 +309,42 @@ class LeagueJoinApi(APIView):
         return Response(RoleSerializer(league_selectors.league_role(league=league, user=request.user)).data)
 
 
-class LeagueWithdrawApi(APIView):
+class _MyRoleChangeApi(APIView):
+    """A POST with no body that changes what I am in a league (``change``) and answers my role. Each
+    subclass names its schema operation (``operation_id``)."""
+
+    operation_id: ClassVar[str]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        schema = extend_schema(operation_id=cls.operation_id, request=None, responses=RoleSerializer)
+        extend_schema_view(post=schema)(cls)
+
+    def change(self, league: League, user: Any) -> None:
+        raise NotImplementedError
+
+    def post(self, request: AuthenticatedRequest, slug: str) -> Response:
+        league = league_selectors.league_get_visible(user=request.user, slug=slug)
+        self.change(league, request.user)
+        return Response(RoleSerializer(league_selectors.league_role(league=league, user=request.user)).data)
+
+
+class LeagueWithdrawApi(_MyRoleChangeApi):
     """Leave a league (my results stay in its tables)."""
 
-    @extend_schema(operation_id="leagues_withdraw", request=None, responses=RoleSerializer)
-    def post(self, request: AuthenticatedRequest, slug: str) -> Response:
-        league = league_selectors.league_get_visible(user=request.user, slug=slug)
-        league_services.membership_withdraw(league=league, user=request.user)
-        return Response(RoleSerializer(league_selectors.league_role(league=league, user=request.user)).data)
+    operation_id = "leagues_withdraw"
+
+    def change(self, league: League, user: Any) -> None:
+        league_services.membership_withdraw(league=league, user=user)
 
 
-class LeagueStepDownApi(APIView):
+class LeagueStepDownApi(_MyRoleChangeApi):
     """Stop organising a league (``last_organiser`` while nobody else organises it; I stay a member)."""
 
-    @extend_schema(operation_id="leagues_step_down", request=None, responses=RoleSerializer)
-    def post(self, request: AuthenticatedRequest, slug: str) -> Response:
-        league = league_selectors.league_get_visible(user=request.user, slug=slug)
-        organisers.organiser_step_down(league=league, by=request.user)
-        return Response(RoleSerializer(league_selectors.league_role(league=league, user=request.user)).data)
+    operation_id = "leagues_step_down"
+
+    def change(self, league: League, user: Any) -> None:
+        organisers.organiser_step_down(league=league, by=user)
 
 
 def _league_for_join(*, user: Any, slug: str, token: str) -> Any:
