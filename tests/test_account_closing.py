@@ -21,6 +21,7 @@ from apps.games.models import Game, Seat
 from apps.leagues import organisers
 from apps.leagues import services as league_services
 from apps.leagues.models import Membership
+from apps.notifications.models import CalendarFeed, Notification
 from apps.push.models import PushSubscription
 from apps.webhooks.models import WebhookEndpoint
 from tests.factories import GameFactory, UserFactory
@@ -85,6 +86,11 @@ def test_what_is_personal_goes_and_nobody_signs_in_as_them_again(ann: Any) -> No
     WebhookEndpoint.objects.create(user=ann, url="https://example.org/hook", secret="s" * 20)
     PushSubscription.objects.create(user=ann, endpoint="https://push.example/1", p256dh="k", auth="a")
     bot = api_services.bot_account_create(owner=ann, username="annbot", display_name="Ann's bot")
+    game = GameFactory(engine="baobei", players=2, seated=[ann, UserFactory()])
+    waiting = Notification.objects.create(
+        user=ann, game=game, version=1, kind=Notification.Kind.DECISION, category="turn"
+    )
+    CalendarFeed.objects.create(user=ann)
     pk = ann.pk
     assert EmailAddress.objects.filter(user=ann).exists()  # the factory's verified address
 
@@ -98,6 +104,8 @@ def test_what_is_personal_goes_and_nobody_signs_in_as_them_again(ann: Any) -> No
     assert not ann.api_tokens.exists()
     assert not WebhookEndpoint.objects.filter(user=ann).exists()
     assert not PushSubscription.objects.filter(user=ann).exists()
+    assert not Notification.objects.filter(pk=waiting.pk).exists()
+    assert not CalendarFeed.objects.filter(user=ann).exists()
     bot.refresh_from_db()
     assert bot.username == f"closed-{bot.pk}" and not bot.is_active
     assert not Client().login(username="ann", password=PASSWORD)

@@ -7,7 +7,7 @@ seat into an open one or take a line out of a table. So closing, in one transact
 * each higher app lets go of the person (``account_closing``, sent first, inside the transaction): the
   bot plays their seats in games in play until each game ends, a seat of a game not yet started is
   free again, league memberships end and organiser roles with them, and their API tokens, webhooks,
-  browsers for Web Push and unsent notifications are deleted;
+  browsers for Web Push, unsent mails and calendar feed are deleted;
 * their own bot accounts are closed the same way;
 * what is personal goes: the e-mail addresses (so no mail is ever sent), the display name, the
   password (no one can sign in), and the username becomes ``closed-<id>``, the name the games show

@@ -16,6 +16,7 @@ from anymail.signals import inbound, tracking
 from django.db import transaction
 from django.dispatch import receiver
 
+from apps.accounts.closing import account_closing
 from apps.games.signals import RecordedMove, game_ending, recorded_move_receiver, seat_handed_to_bot
 
 from . import outbox
@@ -89,3 +90,14 @@ def on_tracking(sender: Any, event: Any, esp_name: str, **kwargs: Any) -> None:
         reject_reason=event.reject_reason,
         description=str(event.description or ""),
     )
+
+
+@receiver(account_closing, dispatch_uid="notifications.account_closing")
+def on_account_closing(sender: Any, *, user: Any, **kwargs: Any) -> None:
+    """A closed account's mails not sent yet (waiting, retried or held for a digest) and its calendar
+    feed go: nothing is mailed to it, and its feed's address answers nothing."""
+    from .models import CalendarFeed, Notification
+
+    unsent = [Notification.Status.PENDING, Notification.Status.FAILED, Notification.Status.QUEUED_DIGEST]
+    Notification.objects.filter(user=user, status__in=unsent).delete()
+    CalendarFeed.objects.filter(user=user).delete()
