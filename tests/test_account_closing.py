@@ -20,7 +20,8 @@ from apps.games.errors import ServiceError
 from apps.games.models import Game, Seat
 from apps.leagues import organisers
 from apps.leagues import services as league_services
-from apps.leagues.models import Membership
+from apps.leagues.auditlog import audit_sentence
+from apps.leagues.models import AuditLog, Membership
 from apps.notifications.models import CalendarFeed, Notification
 from apps.push.models import PushSubscription
 from apps.webhooks.models import WebhookEndpoint
@@ -67,16 +68,22 @@ def test_a_seat_of_a_game_not_started_is_free_again_and_a_game_left_empty_is_abo
 
 
 def test_a_closed_account_leaves_its_leagues_and_organises_none(ann: Any, users: list[Any]) -> None:
-    league = league_services.league_create(creator=ann, name="Birds", game="baobei", join=True)
-    league_services.membership_join_by_link(league=league, user=users[0], token=league.invite_token)
-    organisers.organiser_add(
-        league=league, membership_id=Membership.objects.get(league=league, user=users[0]).pk, by=ann
-    )
+    """Its memberships end, its organiser role goes, and the organiser log names it by its new name."""
+    bob = users[0]
+    league = league_services.league_create(creator=bob, name="Birds", game="baobei", join=True)
+    asked = league_services.membership_request(league=league, user=ann)
+    league_services.membership_approve(league=league, membership_id=asked.pk, by=bob)
+    organisers.organiser_add(league=league, membership_id=asked.pk, by=bob)
 
     account_close(user=ann, password=PASSWORD)
 
     assert Membership.objects.get(league=league, user=ann).status == Membership.Status.WITHDRAWN
-    assert list(league.organisers.all()) == [users[0]]
+    assert list(league.organisers.all()) == [bob]
+    log = [audit_sentence(e) for e in AuditLog.objects.filter(league=league).order_by("pk")]
+    assert log[-2:] == [
+        f"{bob.username} approved closed-{ann.pk}'s request to join.",
+        f"{bob.username} made closed-{ann.pk} an organiser.",
+    ]
 
 
 def test_what_is_personal_goes_and_nobody_signs_in_as_them_again(ann: Any) -> None:

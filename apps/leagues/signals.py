@@ -13,13 +13,14 @@ from django.db.models import QuerySet
 from django.dispatch import receiver
 from django.utils import timezone
 
-from apps.accounts.closing import account_closing
+from apps.accounts.closing import CLOSED_NAME, account_closing
+from apps.accounts.models import display_name
 from apps.games import sql
 from apps.games.signals import game_ended, seat_handed_to_bot
 from apps.notifications.notify import notify_seat_to_bot
 
 from . import results
-from .models import Fixture, League, Membership, SubstituteOffer
+from .models import AuditLog, Fixture, League, Membership, SubstituteOffer
 
 logger = logging.getLogger(__name__)
 
@@ -58,7 +59,9 @@ def tell_organisers(sender: Any, *, game_id: int, seat: int, version: int, **kwa
 @receiver(account_closing, dispatch_uid="leagues.account_closing")
 def on_account_closing(sender: Any, *, user: Any, **kwargs: Any) -> None:
     """A closed account leaves every league: its memberships end (no table from the next round on; its
-    results stay in the standings), it organises none, and its seat offers are declined."""
+    results stay in the standings), it organises none, its seat offers are declined, and the organiser
+    logs name it as its games do from now on (``closed-<id>``), not by its old name."""
+    _rename_in_audit_logs(user)
     Membership.objects.filter(user=user, status=Membership.Status.PENDING).delete()
     Membership.objects.filter(user=user, status=Membership.Status.ACTIVE).update(
         status=Membership.Status.WITHDRAWN
@@ -68,3 +71,25 @@ def on_account_closing(sender: Any, *, user: Any, **kwargs: Any) -> None:
     SubstituteOffer.objects.filter(newcomer=user, status=SubstituteOffer.Status.PENDING).update(
         status=SubstituteOffer.Status.DECLINED, answered_at=timezone.now()
     )
+
+
+#: The organiser log's details that hold a person's username or display name.
+_NAMED_DETAILS = ("user", "name", "previous", "previous_name", "newcomer", "newcomer_name")
+
+
+def _rename_in_audit_logs(user: Any) -> None:
+    """Every organiser-log entry of the person's leagues that names them by their old username or display
+    name names them ``closed-<id>`` instead (called before the account is emptied)."""
+    old = {str(user.get_username()), display_name(user)} - {""}
+    new = CLOSED_NAME.format(pk=user.pk)
+    leagues = (
+        set(Membership.objects.filter(user=user).values_list("league_id", flat=True))
+        | set(League.objects.filter(organisers=user).values_list("pk", flat=True))
+        | set(SubstituteOffer.objects.filter(newcomer=user).values_list("league_id", flat=True))
+    )
+    for entry in AuditLog.objects.filter(league_id__in=leagues).exclude(detail={}):
+        detail = dict(entry.detail or {})
+        renamed = {k: new for k in _NAMED_DETAILS if detail.get(k) in old}
+        if renamed:
+            entry.detail = {**detail, **renamed}
+            entry.save(update_fields=["detail"])
