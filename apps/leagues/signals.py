@@ -16,6 +16,7 @@ from django.utils import timezone
 from apps.accounts.closing import CLOSED_NAME, account_closing
 from apps.accounts.models import display_name
 from apps.games import sql
+from apps.games.models import Game, Seat
 from apps.games.signals import game_ended, seat_handed_to_bot
 from apps.notifications.notify import notify_seat_to_bot
 
@@ -60,8 +61,11 @@ def tell_organisers(sender: Any, *, game_id: int, seat: int, version: int, **kwa
 def on_account_closing(sender: Any, *, user: Any, **kwargs: Any) -> None:
     """A closed account leaves every league: its memberships end (no table from the next round on; its
     results stay in the standings), it organises none, its seat offers are declined, and the organiser
-    logs name it as its games do from now on (``closed-<id>``), not by its old name."""
+    logs name it as its games do from now on (``closed-<id>``), not by its old name. The organisers of
+    each league game it sat in are mailed (league news): the bot plays that seat now, and they may offer
+    it to a substitute."""
     _rename_in_audit_logs(user)
+    _tell_organisers_of_seats(user)
     Membership.objects.filter(user=user, status=Membership.Status.PENDING).delete()
     Membership.objects.filter(user=user, status=Membership.Status.ACTIVE).update(
         status=Membership.Status.WITHDRAWN
@@ -71,6 +75,23 @@ def on_account_closing(sender: Any, *, user: Any, **kwargs: Any) -> None:
     SubstituteOffer.objects.filter(newcomer=user, status=SubstituteOffer.Status.PENDING).update(
         status=SubstituteOffer.Status.DECLINED, answered_at=timezone.now()
     )
+
+
+def _tell_organisers_of_seats(user: Any) -> None:
+    """Record the league news of every league game in play where ``user`` holds a seat, for its other
+    organisers: the mail is written when it is sent, once the account is closed and the bot plays."""
+    live = [Game.Status.ACTIVE, Game.Status.PAUSED]
+    seats = Seat.objects.filter(user=user, game__status__in=live, game__league_fixture__isnull=False)
+    for game_id, position, version in seats.values_list("game_id", "position", "game__version"):
+        organisers = get_user_model().objects.filter(
+            leagues_organised__seasons__round_set__fixtures__game_id=game_id, is_active=True
+        )
+        notify_seat_to_bot(
+            game_id=game_id,
+            seat=position,
+            version=version,
+            organisers=organisers.exclude(pk=user.pk).distinct(),
+        )
 
 
 #: The organiser log's details that hold a person's username or display name.

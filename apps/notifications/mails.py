@@ -257,6 +257,14 @@ def _seat_to_bot_message(note: Notification, game: Game, user: User) -> EmailMul
         )
         subject = _("[baogame] %(game)s: a bot plays your seat")
         reply_to: str | None = reply_address_for(user=user, game=game)
+    elif not held.user.is_active:  # the player closed their account: the bot plays to the end
+        heading = _("A bot plays a seat of your league's game")
+        intro = _(
+            "%(player)s closed their account, so a bot plays seat %(seat)s of %(game)s until the game ends. "
+            "As an organiser you can offer the seat to a substitute (the league's organiser tools)."
+        )
+        subject = _("[baogame] %(game)s: a bot plays seat %(seat)s")
+        reply_to = None
     else:
         heading = _("A bot plays a seat of your league's game")
         intro = ngettext(

@@ -143,3 +143,29 @@ def test_the_mail_is_recorded_with_the_hand_over_and_rolls_back_with_it(toy_engi
 
     assert not Notification.objects.filter(kind=Notification.Kind.SEAT_TO_BOT).exists()
     assert not Seat.objects.get(game=game, position=0).bot_takeover
+
+
+def test_a_league_games_organisers_are_told_when_a_player_closes_their_account(
+    django_capture_on_commit_callbacks,
+) -> None:
+    """The closed account's seat goes to the bot until the game ends; its organisers may offer it."""
+    from apps.accounts.closing import account_close
+
+    players = [UserFactory() for _ in range(3)]
+    organiser = players[0]
+    league = leagues.league_create(creator=organiser, name="Jinan", game="baobei", players_per_table=3)
+    for user in players[1:]:
+        leagues.membership_join_by_link(league=league, user=user, token=league.invite_token)
+    season = seasons.season_create(league=league, by=organiser, rounds=2)
+    seasons.round_start(season_id=season.pk, by=organiser)
+    game = Game.objects.get(seats__user=players[1], status=Game.Status.ACTIVE)
+    position = Seat.objects.get(game=game, user=players[1]).position
+    mail.outbox.clear()
+
+    with django_capture_on_commit_callbacks(execute=True):
+        account_close(user=players[1], password="pw-for-tests-123")
+
+    [told] = [m for m in mails_to(organiser) if f"a bot plays seat {position}" in m.subject]
+    assert f"closed-{players[1].pk} closed their account, so a bot plays seat {position}" in told.body
+    assert "until the game ends" in told.body and "offer the seat to a substitute" in told.body
+    assert not [m for m in mail.outbox if "bot plays" in m.subject and m.to != [organiser.email]]
