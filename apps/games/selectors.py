@@ -486,3 +486,9 @@ def decisions_unreminded(*, now: datetime) -> QuerySet[Decision]:
     return Decision.objects.filter(
         reminded_at__isnull=True, deadline__gt=now, game__status=Game.Status.ACTIVE
     ).select_related("game")
+
+
+def seats_in_play_held_by(user: User) -> list[Seat]:
+    """The seats ``user`` holds in games in play or paused, with their games."""
+    live = [Game.Status.ACTIVE, Game.Status.PAUSED]
+    return list(Seat.objects.filter(user=user, game__status__in=live).select_related("game"))

@@ -15,8 +15,8 @@ from django.utils import timezone
 
 from apps.accounts.closing import CLOSED_NAME, account_closing
 from apps.accounts.models import display_name
+from apps.games import selectors as game_selectors
 from apps.games import sql
-from apps.games.models import Game, Seat
 from apps.games.signals import game_ended, seat_handed_to_bot
 from apps.notifications.notify import notify_seat_to_bot
 
@@ -80,16 +80,18 @@ def on_account_closing(sender: Any, *, user: Any, **kwargs: Any) -> None:
 def _tell_organisers_of_seats(user: Any) -> None:
     """Record the league news of every league game in play where ``user`` holds a seat, for its other
     organisers: the mail is written when it is sent, once the account is closed and the bot plays."""
-    live = [Game.Status.ACTIVE, Game.Status.PAUSED]
-    seats = Seat.objects.filter(user=user, game__status__in=live, game__league_fixture__isnull=False)
-    for game_id, position, version in seats.values_list("game_id", "position", "game__version"):
+    seats = game_selectors.seats_in_play_held_by(user)
+    league_games = set(
+        Fixture.objects.filter(game_id__in=[s.game_id for s in seats]).values_list("game_id", flat=True)
+    )
+    for seat in (s for s in seats if s.game_id in league_games):
         organisers = get_user_model().objects.filter(
-            leagues_organised__seasons__round_set__fixtures__game_id=game_id, is_active=True
+            leagues_organised__seasons__round_set__fixtures__game_id=seat.game_id, is_active=True
         )
         notify_seat_to_bot(
-            game_id=game_id,
-            seat=position,
-            version=version,
+            game_id=seat.game_id,
+            seat=seat.position,
+            version=seat.game.version,
             organisers=organisers.exclude(pk=user.pk).distinct(),
         )
 
