@@ -16,6 +16,7 @@ from . import views_league_manage as manage
 from . import views_leagues as leagues
 from . import views_orders as orders
 from . import views_sittings as sittings
+from . import views_talk as talk
 from . import web
 from .views_errors import not_found
 
@@ -59,6 +60,7 @@ urlpatterns = [
             ("games/<id:game_id>/bots/", games.GameBotAddApi, "game-bots"),
             ("games/<id:game_id>/seat/", clock.MySeatApi, "game-my-seat"),
             ("games/<id:game_id>/seat/take-back/", clock.SeatTakeBackApi, "game-take-back"),
+            ("games/<id:game_id>/messages/", talk.GameTalkApi, "game-messages"),
             ("games/<id:game_id>/seat/hand-over/", clock.SeatHandOverApi, "game-hand-over"),
             ("games/<id:game_id>/orders/", orders.MyOrdersApi, "game-my-orders"),
             ("games/<id:game_id>/sittings/", sittings.SittingListApi, "game-sittings"),

@@ -3,7 +3,7 @@
 In a game in play or paused, the bot plays their seat until the game ends (as after "Let the bot play
 my seat", which a closed account can never take back); a seat of a game not started yet is free again,
 and a game left with nobody in it is aborted. A vacation ends first, so that their clocks run and the
-bot answers what is open.
+bot answers what is open. Their table talk is deleted.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from apps.accounts.models import Profile
 
 from . import lifecycle, reliability
 from .clock import vacation_end
-from .models import Game, Seat
+from .models import Game, Seat, TableMessage
 from .store import lock_game
 
 
@@ -29,6 +29,7 @@ def on_account_closing(sender: Any, *, user: Any, **kwargs: Any) -> None:
     held = Seat.objects.filter(user=user).exclude(game__status__in=over)
     for game_id in sorted(set(held.values_list("game_id", flat=True))):
         _let_go(game_id, user)
+    TableMessage.objects.filter(user=user).delete()  # what they wrote is theirs, and goes with them
 
 
 def _let_go(game_id: int, user: Any) -> None:

@@ -107,6 +107,8 @@ MESSAGES: dict[str, Promise] = {
     "invalid_username": _("A username is 3-40 letters, digits or . + - _"),
     "username_taken": _("That username is taken."),
     "display_name_taken": _("Another player already shows that name."),
+    "invalid_talk": _("A message is 1 to 500 characters of text."),
+    "talk_too_fast": _("You have written a lot in the last minute: wait a moment."),
     "wrong_password": _("That is not your password."),
     "bot_account": _("A bot account is closed with its owner's account."),
     "reserved_name": _("Names ending like the server's bots' names, “(bot)”, are kept for them."),

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
@@ -510,3 +511,26 @@ class StandingOrder(Timestamped):
 
     def __str__(self) -> str:
         return f"{self.seat}: {self.kind}"
+
+
+class TableMessage(models.Model):
+    """One line of a game's table talk: written by a seated person, read by whoever may see the game
+    (``apps.games.table_talk``)."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="table_messages")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    seat = models.PositiveSmallIntegerField()
+    text = models.CharField(max_length=500)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["game", "created_at", "pk"]
+        indexes = [models.Index(fields=["game", "created_at"], name="table_message_game_time")]
+
+    def __str__(self) -> str:
+        return f"{self.game} seat {self.seat}: {self.text[:40]}"
+
+    @property
+    def writer(self) -> str:
+        """Who wrote it, as the game names its player (a closed account as ``closed-<id>``)."""
+        return display_name(self.user) if self.user is not None else gettext("seat %(n)s") % {"n": self.seat}

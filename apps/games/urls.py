@@ -2,7 +2,7 @@ from django.urls import include, path
 
 from baogame import converters  # noqa: F401 - registers <id:…>
 
-from . import estimate_views, record_views, views, views_orders, views_seat
+from . import estimate_views, record_views, views, views_orders, views_seat, views_talk
 
 #: The pages of one game, below ``games/<public_id>/``.
 game_pages = [
@@ -15,6 +15,7 @@ game_pages = [
     path("take-back/", views_seat.seat_take_back, name="take_back"),
     path("hand-over/", views_seat.seat_hand_over, name="hand_over"),
     path("orders/", views_orders.orders_update, name="orders"),
+    path("talk/", views_talk.game_talk, name="talk"),
     path("bots/", views_seat.seat_add_bot, name="add-bot"),
     path("record.json", record_views.game_record_download, name="record"),
 ]

@@ -25,7 +25,7 @@ from apps.accounts.http import AuthenticatedHttpRequest, HtmxHttpRequest
 from baogame.rules.core import RuleError
 from baogame.rules.registry import get_engine
 
-from . import estimates, invitations, lifecycle, pipeline, replay, selectors
+from . import estimates, invitations, lifecycle, pipeline, replay, selectors, table_talk
 from .errors import ServiceError
 from .errortext import error_detail, refusal
 from .forms import GameCreateForm, action_from_post, control_custom
@@ -262,7 +262,12 @@ def game_detail(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
     return render(
         request,
         "games/detail.html",
-        {**board_context(request, game), **orders_panel(game, seat), **estimates.page_context(game)},
+        {
+            **board_context(request, game),
+            **orders_panel(game, seat),
+            **estimates.page_context(game),
+            **table_talk.panel_context(game, seat),
+        },
     )
 
 

@@ -1,0 +1,45 @@
+"""A game's table talk (``apps.games.table_talk``): read by whoever may see the game, written by its
+players."""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers, status
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from apps.accounts.http import AuthenticatedRequest
+from apps.games import table_talk
+from apps.games.models import TableMessage
+
+from . import selectors
+from .inputs import JsonInput, parsed
+
+
+class TableMessageSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    seat = serializers.IntegerField()
+    name = serializers.CharField(source="writer", help_text="The writer, as the game names its player.")
+    text = serializers.CharField()
+    created_at = serializers.DateTimeField()
+
+
+class GameTalkApi(APIView):
+    """The game's newest table-talk messages, oldest first (GET); write one as a player (POST, 201)."""
+
+    class InputSerializer(JsonInput):
+        text = serializers.CharField(max_length=table_talk.LONGEST, trim_whitespace=False)
+
+    @extend_schema(operation_id="games_talk_list", responses=TableMessageSerializer(many=True))
+    def get(self, request: AuthenticatedRequest, game_id: int) -> Response:
+        game = selectors.game_get(game_id=game_id, user=request.user, with_people=False)
+        return Response(TableMessageSerializer(table_talk.messages_shown(game), many=True).data)
+
+    @extend_schema(
+        operation_id="games_talk_create", request=InputSerializer, responses={201: TableMessageSerializer}
+    )
+    def post(self, request: AuthenticatedRequest, game_id: int) -> Response:
+        text = parsed(self.InputSerializer, request.data)["text"]
+        game = selectors.game_get(game_id=game_id, user=request.user, with_people=False)
+        message: TableMessage = table_talk.message_post(game=game, user=request.user, text=text)
+        return Response(TableMessageSerializer(message).data, status=status.HTTP_201_CREATED)

@@ -1,0 +1,69 @@
+"""Table talk: short messages the players of a game write to each other, as across a real table.
+
+Only a seated person writes (a bot seat has nothing to say; a spectator only reads), before, during
+and after play ("good game"). Whoever may see the game reads it: on a public game that is anyone,
+which the panel says. A message is what its writer typed and nothing else, so the server adds no
+hidden information to it; what a player chooses to say about their own cards is table talk, as at a
+real table. Talk is not mailed: it waits on the game page (and in the API) for the next look.
+
+Refusals: ``not_seated`` (403) for someone without a seat, ``invalid_talk`` for an empty or too long
+message or one with control characters, ``talk_too_fast`` (429) after ``BURST`` messages in a minute.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from datetime import timedelta
+
+from django.contrib.auth.models import User
+from django.utils import timezone
+
+from baogame.errors import ServiceError
+
+from . import selectors
+from .models import Game, TableMessage
+
+#: The longest message, in characters.
+LONGEST = 500
+#: How many messages one person may write in one game within a minute.
+BURST = 5
+#: How many of the newest messages the page and the API show.
+SHOWN = 50
+
+
+def message_post(*, game: Game, user: User, text: str) -> TableMessage:
+    """``user``'s message to the table of ``game`` (see the module for the refusals)."""
+    seat = selectors.seat_of(game, user)
+    if seat is None:
+        raise ServiceError("not_seated", "only the game's players write at its table", status=403)
+    text = text.replace("\r\n", "\n").replace("\r", "\n").strip()  # a form's line breaks are CR LF
+    if not text or len(text) > LONGEST or _has_control_characters(text):
+        raise ServiceError("invalid_talk", f"a message is 1 to {LONGEST} characters of text")
+    now = timezone.now()
+    recent = TableMessage.objects.filter(game=game, user=user, created_at__gt=now - timedelta(minutes=1))
+    if recent.count() >= BURST:
+        raise ServiceError("talk_too_fast", f"at most {BURST} messages a minute", status=429)
+    return TableMessage.objects.create(game=game, user=user, seat=seat.position, text=text, created_at=now)
+
+
+def messages_shown(game: Game) -> list[TableMessage]:
+    """The game's newest ``SHOWN`` messages, oldest first, with their writers' names."""
+    newest = (
+        TableMessage.objects.filter(game=game).select_related("user__profile").order_by("-created_at", "-pk")
+    )
+    return list(reversed(newest[:SHOWN]))
+
+
+#: Characters that turn the direction of the text around them, which could make a message read as
+#: something else.
+_BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def panel_context(game: Game, seat: object | None) -> dict[str, object]:
+    """The game page's table-talk panel: the messages shown, and whether the viewer may write."""
+    return {"talk": messages_shown(game), "may_talk": seat is not None, "talk_longest": LONGEST}
+
+
+def _has_control_characters(text: str) -> bool:
+    """Whether ``text`` holds a control character other than a line break, or a direction control."""
+    return any((unicodedata.category(c) == "Cc" and c != "\n") or c in _BIDI_CONTROLS for c in text)

@@ -1,0 +1,43 @@
+"""The table talk of a game page (``table_talk``): its lines, polled, and a seated person's message."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.views import redirect_to_login
+from django.http import HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_http_methods
+from django_htmx.http import HttpResponseClientRedirect
+
+from apps.accounts.http import HtmxHttpRequest
+from baogame.rules.core import RuleError
+
+from . import table_talk
+from .errortext import refusal
+from .views import visible_game
+
+
+@require_http_methods(["GET", "POST"])
+def game_talk(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
+    """GET: the talk's lines (the panel polls them). POST: a seated person writes one; an htmx post gets
+    the panel back (with the refusal, if any), a plain form goes back to the game page."""
+    game, seat = visible_game(request, public_id, seats="plain")
+    if request.method == "GET":
+        return render(
+            request, "games/_talk_lines.html", {"game": game, "talk": table_talk.messages_shown(game)}
+        )
+    if not request.user.is_authenticated:
+        if request.htmx:
+            return HttpResponseClientRedirect(game.get_absolute_url())
+        return redirect_to_login(game.get_absolute_url())
+    error = ""
+    try:
+        table_talk.message_post(game=game, user=request.user, text=request.POST.get("text", ""))
+    except RuleError as exc:
+        error = refusal(exc)
+    if request.htmx:
+        context = {"game": game, "talk_error": error, **table_talk.panel_context(game, seat)}
+        return render(request, "games/_table_talk.html", context)
+    if error:
+        messages.error(request, error)
+    return redirect(game.get_absolute_url() + "#table-talk")

@@ -1,0 +1,112 @@
+"""Table talk (``apps.games.table_talk``): the players write, whoever may see the game reads, on the
+game page and in the API; a spectator, an empty or a too long message and a flood are refused."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from apps.accounts.closing import account_close
+from apps.games.models import Game, TableMessage
+from tests.factories import GameFactory, UserFactory
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def table() -> tuple[Game, Any, Any]:
+    ann, bob = UserFactory(username="ann"), UserFactory(username="bob")
+    return GameFactory(engine="baohuang", players=5, seated=[ann, bob], bots=3), ann, bob
+
+
+def _talk(client: Any, game: Game, text: str, **headers: Any) -> Any:
+    return client.post(f"/games/{game.public_id}/talk/", {"text": text}, **headers)
+
+
+def test_a_player_writes_and_the_table_and_a_spectator_read_it(client_for, table) -> None:
+    game, ann, bob = table
+
+    sent = _talk(client_for(ann), game, "Good luck, all!\r\nSlow day for me.")
+    page = client_for(bob).get(f"/games/{game.public_id}/").content.decode()
+    watching = client_for(UserFactory()).get(f"/games/{game.public_id}/talk/").content.decode()
+
+    assert sent.status_code == 302 and sent["Location"].endswith("#table-talk")
+    assert "<strong>ann</strong>" in page and "Good luck, all!<br>Slow day for me." in page
+    assert "Good luck, all!" in watching
+    assert 'name="text"' in page  # bob may write too
+    spectator_page = client_for(UserFactory()).get(f"/games/{game.public_id}/").content.decode()
+    assert "Table talk" in spectator_page and 'name="text"' not in spectator_page
+
+
+def test_a_spectator_cannot_write(client_for, table) -> None:
+    game, _, _ = table
+
+    answer = _talk(client_for(UserFactory()), game, "hello", HTTP_HX_REQUEST="true")
+
+    assert "not_seated" in answer.content.decode()
+    assert not TableMessage.objects.exists()
+
+
+@pytest.mark.parametrize("text", ["   ", "x" * 501, "evil \u202eraw text"])
+def test_an_empty_too_long_or_direction_turning_message_is_refused(client_for, table, text: str) -> None:
+    game, ann, _ = table
+
+    answer = _talk(client_for(ann), game, text, HTTP_HX_REQUEST="true")
+
+    assert "invalid_talk" in answer.content.decode()
+    assert not TableMessage.objects.exists()
+
+
+def test_a_flood_is_refused_after_five_messages_a_minute(client_for, table) -> None:
+    game, ann, _ = table
+    client = client_for(ann)
+
+    answers = [_talk(client, game, f"line {i}", HTTP_HX_REQUEST="true").content.decode() for i in range(6)]
+
+    assert TableMessage.objects.count() == 5
+    assert "talk_too_fast" in answers[-1] and "talk_too_fast" not in answers[-2]
+
+
+def test_what_a_player_writes_is_shown_as_text_not_markup(client_for, table) -> None:
+    game, ann, bob = table
+
+    _talk(client_for(ann), game, "<script>alert(1)</script>")
+    page = client_for(bob).get(f"/games/{game.public_id}/").content.decode()
+
+    assert "<script>alert(1)</script>" not in page
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+
+
+def test_the_api_lists_and_writes_messages(client_for, table) -> None:
+    game, ann, bob = table
+    url = f"/api/v1/games/{game.pk}/messages/"
+
+    made = client_for(ann).post(url, {"text": "gg"}, content_type="application/json")
+    listed = client_for(bob).get(url).json()
+    refused = client_for(UserFactory()).post(url, {"text": "hi"}, content_type="application/json")
+
+    assert made.status_code == 201 and made.json()["name"] == "ann" and made.json()["seat"] == 0
+    assert [(m["seat"], m["name"], m["text"]) for m in listed] == [(0, "ann", "gg")]
+    assert refused.status_code == 403 and refused.json()["code"] == "not_seated"
+
+
+def test_a_private_games_talk_is_hidden_from_outsiders(client_for, table) -> None:
+    game, ann, _ = table
+    _talk(client_for(ann), game, "between us")
+    Game.objects.filter(pk=game.pk).update(visibility=Game.Visibility.PRIVATE)
+
+    page = client_for(UserFactory()).get(f"/games/{game.public_id}/talk/")
+    api = client_for(UserFactory()).get(f"/api/v1/games/{game.pk}/messages/")
+
+    assert page.status_code == 404 and api.status_code == 404
+
+
+def test_closing_an_account_deletes_its_table_talk(client_for, table) -> None:
+    game, ann, bob = table
+    _talk(client_for(ann), game, "mine")
+    _talk(client_for(bob), game, "theirs")
+
+    account_close(user=ann, password="pw-for-tests-123")
+
+    assert list(TableMessage.objects.values_list("text", flat=True)) == ["theirs"]
