@@ -110,3 +110,16 @@ def test_closing_an_account_deletes_its_table_talk(client_for, table) -> None:
     account_close(user=ann, password="pw-for-tests-123")
 
     assert list(TableMessage.objects.values_list("text", flat=True)) == ["theirs"]
+
+
+def test_a_site_admin_finds_and_removes_a_message_in_the_admin(client_for, table) -> None:
+    game, ann, _ = table
+    _talk(client_for(ann), game, "something rude")
+    staff = UserFactory(is_staff=True, is_superuser=True)
+    message = TableMessage.objects.get()
+
+    listed = client_for(staff).get("/admin/games/tablemessage/?q=rude")
+    client_for(staff).post(f"/admin/games/tablemessage/{message.pk}/delete/", {"post": "yes"})
+
+    assert listed.status_code == 200 and "something rude" in listed.content.decode()
+    assert not TableMessage.objects.exists()
