@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from allauth.account.models import EmailAddress
+from django.contrib.auth import get_user_model
 from django.test import Client
 
 from apps.accounts.closing import account_close
@@ -162,3 +163,26 @@ def test_the_api_closes_my_account_and_my_token_stops_working(ann: Any) -> None:
     assert wrong.status_code == 403 and wrong.json()["code"] == "wrong_password"
     assert done.status_code == 204
     assert after.status_code == 401
+
+
+def test_nobody_else_may_take_a_closed_accounts_kind_of_name(ann: Any) -> None:
+    """A closed account becomes ``closed-<id>``: no sign-up, display name or bot account may start so,
+    which would block a closing or pass for a closed account."""
+    signup = Client().post(
+        "/accounts/signup/",
+        {
+            "username": "closed-99",
+            "email": "x@example.org",
+            "password1": "a-long-pass-123",
+            "password2": "a-long-pass-123",
+        },
+    )
+    named = _client(ann).post("/accounts/profile/", {"display_name": "Closed-7", "time_zone": "UTC"})
+    with pytest.raises(ServiceError):
+        api_services.bot_account_create(owner=ann, username="closed-12")
+
+    assert "kept for closed accounts" in signup.content.decode()
+    assert "kept for closed accounts" in named.content.decode()
+    ann.profile.refresh_from_db()
+    assert ann.profile.display_name == ""
+    assert not get_user_model().objects.filter(username__startswith="closed-").exists()

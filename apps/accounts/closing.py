@@ -28,13 +28,15 @@ from django.dispatch import Signal
 from baogame.errors import ServiceError
 
 from .models import Profile
+from .names import CLOSED_PREFIX
 
 #: Sent inside the closing transaction, before the account is emptied, with ``user``: each app lets go
 #: of that person's rows (an exception rolls the whole closing back).
 account_closing = Signal()
 
-#: The username a closed account takes: what its past games and league tables show.
-CLOSED_NAME = "closed-{pk}"
+#: The username a closed account takes: what its past games and league tables show. Nobody else's
+#: name starts like that (``names.CLOSED_PREFIX``), so it is always free.
+CLOSED_NAME = CLOSED_PREFIX + "{pk}"
 
 
 def account_close(*, user: User, password: str) -> None:

@@ -20,6 +20,10 @@ from .models import Profile
 #: people's display names may not end like that in any of the site's languages (``bot_name_problem``).
 BOT_SEAT_NAME = pgettext_lazy("bot seat name", "%(name)s (bot)")
 
+#: What a closed account's username starts with (``accounts.closing``): nobody else's name may, so a
+#: closed account's new name is always free and nobody passes for a closed account.
+CLOSED_PREFIX = "closed-"
+
 #: The stable code of a refused display name (the API's errors and the forms' messages carry it).
 TAKEN = "display_name_taken"
 
@@ -41,7 +45,10 @@ def display_name_problem(*, name: str, user: Any | None) -> str | None:
 
 
 def username_problem(*, username: str) -> str | None:
-    """Why a new account may not take ``username``: another player shows as that name."""
+    """Why a new account may not take ``username``: it is a closed account's kind of name, or another
+    player shows as that name."""
+    if _closed_kind(username):
+        return _closed_kind(username)
     if Profile.objects.filter(display_name__iexact=username.strip()).exists():
         return gettext("another player shows as “%(name)s” (%(code)s)") % {"name": username, "code": TAKEN}
     return None
@@ -50,7 +57,9 @@ def username_problem(*, username: str) -> str | None:
 def bot_name_problem(*, name: str) -> str | None:
     """Why a person (or a person's bot account) may not show as ``name``: it ends as the server's bots'
     names do in one of the site's languages ("(bot)", "（机器人）"), so it would pass for one of them on
-    a page in that language. None when it may."""
+    a page in that language, or it starts as a closed account's name does. None when it may."""
+    if _closed_kind(name):
+        return _closed_kind(name)
     folded = name.strip().casefold()
     for suffix in _bot_suffixes():
         if folded.endswith(suffix.casefold()):
@@ -66,3 +75,12 @@ def _bot_suffixes() -> list[str]:
         with translation.override(code):
             suffixes.append(str(BOT_SEAT_NAME).replace("%(name)s", "").strip())
     return suffixes
+
+
+def _closed_kind(name: str) -> str | None:
+    """Why ``name`` is kept: it starts as closed accounts' names do (``CLOSED_PREFIX``)."""
+    if name.strip().casefold().startswith(CLOSED_PREFIX):
+        return gettext("Names starting with “%(prefix)s” are kept for closed accounts.") % {
+            "prefix": CLOSED_PREFIX
+        }
+    return None
