@@ -14,7 +14,7 @@ from functools import partial
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import F, Q
+from django.db.models import Case, F, Q, TextField, Value, When
 from django.utils import timezone
 
 from baogame.celery import publish
@@ -98,16 +98,25 @@ def notification_send(*, notification_id: int, now: datetime | None = None) -> b
         raise SendFailed(str(exc)) from exc
     sent_at, subject = timezone.now(), message.subject[:200]
     Notification.objects.filter(pk=note.pk).update(
-        status=Notification.Status.SENT, sent_at=sent_at, subject=subject, last_error=""
+        status=Notification.Status.SENT, sent_at=sent_at, subject=subject, last_error=_RECLAIM_KEPT
     )
     Notification.objects.filter(pk__in=group).update(
-        status=Notification.Status.MERGED, sent_at=sent_at, subject=subject, last_error=""
+        status=Notification.Status.MERGED, sent_at=sent_at, subject=subject, last_error=_RECLAIM_KEPT
     )
     if note.kind == Notification.Kind.DIGEST:
         Notification.objects.filter(
             user=note.user, status=Notification.Status.QUEUED_DIGEST, created_at__lte=note.created_at
         ).update(status=Notification.Status.DIGESTED)
     return True
+
+
+#: A sent row's ``last_error``: cleared, except the reclaim's note, which stays as the record that this
+#: mail may have gone out twice (``notifications_reclaim_stale``: the one at-least-once case).
+_RECLAIM_KEPT = Case(
+    When(last_error__startswith="Reclaimed", then=F("last_error")),
+    default=Value(""),
+    output_field=TextField(),
+)
 
 
 def _claim_group(note: Notification, *, now: datetime) -> list[int]:
@@ -143,7 +152,8 @@ def notifications_reclaim_stale(*, now: datetime | None = None) -> int:
     Trade-off: a worker that died after the SMTP server accepted the mail but before writing
     ``sent`` cannot be told apart from one that died before sending, so reclaiming makes delivery
     at-least-once for that narrow case (the user may get the mail twice); everywhere else sending
-    stays at most once. We prefer a rare duplicate to a mail that is silently never sent.
+    stays at most once. We prefer a rare duplicate to a mail that is silently never sent. The
+    "Reclaimed: …" note stays on the row once it is sent, so that such a duplicate can be told apart.
     """
     now = now or timezone.now()
     cutoff = now - timedelta(seconds=settings.NOTIFICATIONS_CLAIM_TIMEOUT)

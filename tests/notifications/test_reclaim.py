@@ -53,7 +53,8 @@ def test_a_stale_claim_is_requeued_and_then_sent_once(
 
     row = Notification.objects.get(pk=note.pk)
     assert requeued == 1
-    assert (row.status, row.attempts, row.last_error) == (Notification.Status.SENT, 2, "")
+    assert (row.status, row.attempts) == (Notification.Status.SENT, 2)
+    assert row.last_error.startswith("Reclaimed: ")  # kept: the record that it may have gone out twice
     assert redelivered is False
     assert len(mail.outbox) == 1
 
