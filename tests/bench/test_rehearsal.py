@@ -42,9 +42,7 @@ def test_a_short_rehearsal_with_a_killed_node_and_worker_finds_no_anomaly(broker
             seconds=12,
             clients=3,
             down=2,
-            # the drain ends as soon as nothing is left; the limit is headroom for a loaded machine,
-            # where the bots of games left to their deadlines keep making webhook events meanwhile
-            drain=120,
+            drain=30,
             walk_away=1.0,  # every game left to its deadlines after a few moves: timeouts, then bots
             broker=broker,
             stdout=out,
