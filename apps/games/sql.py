@@ -5,8 +5,8 @@ reads and writes every move and every API request makes (the game row lock, seat
 move and decision writes, the token) that costs several times what the database does (``manage.py
 bench_store``). Here each SELECT is compiled ONCE by Django's own compiler from the very queryset the
 ORM path runs (``compile_select``), the writes' INSERT/UPDATE/DELETE are made once per model from its
-metadata, and ``batch`` sends a move's statements together (psycopg's pipeline mode on PostgreSQL),
-its writes fused into one statement (``fuse``).
+metadata, and ``batch`` sends a move's statements together (libpq's pipeline mode on PostgreSQL),
+its writes fused into one statement (``fuse``), as one message on PostgreSQL (``pgbatch``).
 Rows are loaded with the ORM's converters (JSON, datetimes, booleans on SQLite) into instances made
 by ``Model.from_db``, so callers cannot tell the difference. Every value is a query parameter.
 """
@@ -22,7 +22,6 @@ from functools import cache
 from typing import Any, TypeVar
 
 import msgspec
-import psycopg
 from django.conf import settings
 from django.db import connections, models
 from django.db.models import Model, QuerySet
@@ -32,6 +31,8 @@ from django.db.models.signals import post_init, pre_init
 from django.db.models.sql import UpdateQuery
 from psycopg import pq
 from psycopg.types.json import Jsonb
+
+from . import pgbatch
 
 M = TypeVar("M", bound=Model)
 
@@ -344,9 +345,10 @@ class Statement:
 def batch(statements: Sequence[Statement], using: str = "default") -> None:
     """Run the statements in order, as one round trip where the database allows it.
 
-    On PostgreSQL they go through psycopg's pipeline mode: sent together, executed in order by the
-    server (each with a fresh snapshot, after the previous one finished, so a SELECT after a
-    ``FOR UPDATE`` sees what the lock waited for) and answered together. Elsewhere they run one by one.
+    On PostgreSQL they go in libpq's pipeline mode as one message (``pgbatch``), with the
+    transaction's ``BEGIN`` when it still needs one: executed in order by the server (each with a fresh
+    snapshot, after the previous one finished, so a SELECT after a ``FOR UPDATE`` sees what the lock
+    waited for) and answered together. Elsewhere they run one by one.
     Errors surface as Django's database exceptions, as for any query.
     """
     if not statements:
@@ -356,18 +358,8 @@ def batch(statements: Sequence[Statement], using: str = "default") -> None:
         statements = fuse(statements)
     if connection.vendor == "postgresql" and (len(statements) > 1 or statements[0].server_bound):
         connection.ensure_connection()
-        raw = connection.connection
         with connection.wrap_database_errors:
-            cursors = []
-            with raw.pipeline():
-                for statement in statements:
-                    cursor = psycopg.Cursor(raw) if statement.server_bound else raw.cursor()
-                    cursor.execute(statement.sql, statement.params)
-                    cursors.append(cursor)
-            for statement, cursor in zip(statements, cursors, strict=True):
-                statement.rows = cursor.fetchall() if _returns_rows(cursor) else []
-                statement.rowcount = cursor.rowcount
-                cursor.close()
+            pgbatch.run(connection.connection, statements, prepare=_prepares(connection))
     else:
         with connection.cursor() as cursor:
             for statement in statements:
@@ -377,6 +369,13 @@ def batch(statements: Sequence[Statement], using: str = "default") -> None:
     for statement in statements:
         if statement.on_rows is not None:
             statement.on_rows(statement.rows)
+
+
+def _prepares(connection: Any) -> bool:
+    """Whether ``pgbatch`` may prepare statements: as Django's cursors do, with ``server_side_binding``
+    (its ``prepare_threshold`` is the connection's)."""
+    options = connection.settings_dict.get("OPTIONS") or {}
+    return bool(options.get("server_side_binding"))
 
 
 def _returns_rows(cursor: Any) -> bool:

@@ -1,0 +1,189 @@
+"""A batch of statements as one message to PostgreSQL and one answer (``sql.batch``'s transport).
+
+psycopg's pipeline mode sends each statement of a pipeline by itself: one ``send`` system call and
+one poll per statement, and the transaction's ``BEGIN`` with a round trip of its own. On a busy
+machine those system calls (and the server process woken for each) cost more CPU than the rest of a
+move's database work (a profile of the move POST under the load test: two thirds of its CPU in
+``BasePipeline._communicate_gen``'s ``send``). Here libpq's pipeline mode is driven directly: the
+``BEGIN`` a transaction still needs, every statement (extended protocol, parameters bound by the
+server, as Django's ``server_side_binding`` does) and the closing sync are written into libpq's
+buffer and sent at once; the results are then read in order.
+
+Prepared statements: a statement run often enough on a connection is prepared on it and from then on
+executed by name, so PostgreSQL parses and plans it once per connection. Which ones, and their names,
+are psycopg's own prepared-statement manager's (the connection's ``prepare_threshold`` and
+``prepared_max``, as for Django's cursors with ``server_side_binding``); it also forgets them all when
+it sends ``DEALLOCATE ALL`` (after a rollback). Without ``server_side_binding`` (the settings'
+``DB_PREPARED_STATEMENTS=false``, behind a pooler that shares connections) nothing is prepared.
+
+Parameters are dumped with the connection's own adapters (``psycopg.adapt.Transformer``, the same
+dumpers and loaders as Django's cursors) and rows loaded with them. An error of any statement raises
+the psycopg exception for its result, which ``wrap_database_errors`` turns into Django's (an
+``IntegrityError`` for a duplicate key), after the pipeline is read to its end.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import Any, NamedTuple, Protocol
+
+import psycopg
+from psycopg import errors, generators, pq
+from psycopg._preparing import Prepare
+from psycopg.abc import Transformer as TransformerType
+from psycopg.adapt import PyFormat, Transformer
+
+_PLACEHOLDER = re.compile(rb"%(.)")
+_FORMATS = {b"s": PyFormat.AUTO, b"b": PyFormat.BINARY, b"t": PyFormat.TEXT}
+
+
+class Runnable(Protocol):
+    """What ``sql.Statement`` gives this module."""
+
+    sql: str
+    params: list[Any]
+    rows: list[tuple[Any, ...]]
+    rowcount: int
+
+
+@lru_cache(maxsize=4096)
+def converted(sql: str) -> tuple[bytes, tuple[PyFormat, ...]]:
+    """``sql`` with psycopg's ``%s``/``%b``/``%t`` placeholders numbered for the server (``$1``…), and
+    each parameter's wanted format. ``%%`` is a literal ``%``."""
+    formats: list[PyFormat] = []
+
+    def number(match: re.Match[bytes]) -> bytes:
+        code = match.group(1)
+        if code == b"%":
+            return b"%"
+        if code not in _FORMATS:
+            raise ValueError(f"unsupported placeholder %{code.decode()} in a batched statement")
+        formats.append(_FORMATS[code])
+        return b"$%d" % len(formats)
+
+    return _PLACEHOLDER.sub(number, sql.encode()), tuple(formats)
+
+
+class _Query(NamedTuple):
+    """What psycopg's prepared-statement manager keys a statement by."""
+
+    query: bytes
+    types: tuple[int, ...]
+
+
+class _Sent(NamedTuple):
+    """One statement sent: how, and what its results go to."""
+
+    statement: Runnable
+    query: _Query
+    prep: Prepare
+    name: bytes
+    key: Any  # the manager's key when this run added the statement to its cache
+
+
+def run(raw: psycopg.Connection[Any], statements: Sequence[Runnable], prepare: bool) -> None:
+    """Run ``statements`` in order on ``raw`` (outside psycopg's own pipeline), one message there and
+    one answer back; set each one's ``rows`` and ``rowcount``. Raises the first statement error.
+
+    ``prepare``: statements run often enough are prepared, through psycopg's own manager of the
+    connection's prepared statements (``prepare_threshold``, ``prepared_max``, and its ``DEALLOCATE ALL``
+    after a rollback, which would otherwise leave names here that the server no longer knows)."""
+    pgconn = raw.pgconn
+    manager = raw._prepared
+    transformer = Transformer(raw)
+    begins = not raw.autocommit and pgconn.transaction_status == pq.TransactionStatus.IDLE
+    sent: list[_Sent] = []
+    pgconn.enter_pipeline_mode()
+    try:
+        if begins:
+            pgconn.send_query_params(_begin(raw), None)
+        for statement in statements:
+            text, formats = converted(statement.sql)
+            if formats:
+                params = transformer.dump_sequence(statement.params, formats)
+                query = _Query(text, tuple(transformer.types or ()))
+                param_formats: Sequence[pq.Format] | None = transformer.formats
+            else:
+                params, query, param_formats = [], _Query(text, ()), None
+            prep, name = manager.get(query, prepare=None if prepare else False)  # type: ignore[arg-type]
+            if prep is Prepare.NO:
+                pgconn.send_query_params(text, params, param_formats=param_formats, param_types=query.types)
+            else:
+                if prep is Prepare.SHOULD:
+                    pgconn.send_prepare(name, text, param_types=query.types)
+                pgconn.send_query_prepared(name, params, param_formats=param_formats)
+            key = manager.maybe_add_to_cache(query, prep, name)  # type: ignore[arg-type]
+            sent.append(_Sent(statement, query, prep, name, key))
+        pgconn.pipeline_sync()
+        raw.wait(generators.send(pgconn))
+        failure = _read(raw, begins, sent, transformer)
+    finally:
+        if pgconn.pipeline_status != pq.PipelineStatus.OFF:
+            pgconn.exit_pipeline_mode()
+    if manager._to_flush:  # statements evicted from the cache, or all of them after a DROP or the like
+        raw.wait(manager.maintain_gen(raw))
+    if failure is not None:
+        raise errors.error_from_result(failure, encoding=raw.info.encoding)
+
+
+def _read(
+    raw: psycopg.Connection[Any], begins: bool, sent: list[_Sent], transformer: TransformerType
+) -> pq.abc.PGresult | None:
+    """Read the pipeline's results to its sync; the first error's result, if any."""
+    pgconn = raw.pgconn
+    failure: pq.abc.PGresult | None = None
+
+    def next_results() -> list[pq.abc.PGresult]:
+        nonlocal failure
+        results: list[pq.abc.PGresult] = raw.wait(generators.fetch_many(pgconn))
+        for result in results:
+            if result.status == pq.ExecStatus.FATAL_ERROR and failure is None:
+                failure = result
+        return results
+
+    if begins:
+        next_results()
+    for one in sent:
+        if one.prep is Prepare.SHOULD:
+            parsed = next_results()
+            if parsed and parsed[-1].status != pq.ExecStatus.COMMAND_OK:
+                results = parsed  # not prepared: its execution is skipped too
+                next_results()
+            else:
+                results = next_results()
+        else:
+            results = next_results()
+        if one.key is not None:
+            raw._prepared.validate(one.key, one.prep, one.name, results)
+        result = results[-1] if results else None
+        if result is not None and result.status in (pq.ExecStatus.TUPLES_OK, pq.ExecStatus.COMMAND_OK):
+            _take(one.statement, result, transformer)
+    sync = raw.wait(generators.fetch_many(pgconn))
+    assert sync and sync[-1].status == pq.ExecStatus.PIPELINE_SYNC, sync
+    return failure
+
+
+def _take(statement: Runnable, result: pq.abc.PGresult, transformer: TransformerType) -> None:
+    """The statement's rows (a SELECT, a write with RETURNING) and its row count."""
+    if result.status == pq.ExecStatus.TUPLES_OK:
+        transformer.set_pgresult(result)
+        statement.rows = transformer.load_rows(0, result.ntuples, tuple)
+        statement.rowcount = result.ntuples
+    else:
+        statement.rows = []
+        statement.rowcount = result.command_tuples if result.command_tuples is not None else -1
+
+
+def _begin(raw: psycopg.Connection[Any]) -> bytes:
+    """The ``BEGIN`` psycopg would send for this connection's settings (isolation level and the like)."""
+    parts = [b"BEGIN"]
+    if raw.isolation_level is not None:
+        level = psycopg.IsolationLevel(raw.isolation_level).name.replace("_", " ")
+        parts += [b"ISOLATION LEVEL", level.encode()]
+    if raw.read_only is not None:
+        parts.append(b"READ ONLY" if raw.read_only else b"READ WRITE")
+    if raw.deferrable is not None:
+        parts.append(b"DEFERRABLE" if raw.deferrable else b"NOT DEFERRABLE")
+    return b" ".join(parts)
