@@ -24,6 +24,7 @@ the psycopg exception for its result, which ``wrap_database_errors`` turns into 
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections.abc import Sequence
 from functools import lru_cache
@@ -93,47 +94,63 @@ def run(raw: psycopg.Connection[Any], statements: Sequence[Runnable], prepare: b
     pgconn = raw.pgconn
     manager = raw._prepared
     transformer = Transformer(raw)
+    # Every parameter dumped before anything is sent: a value psycopg cannot adapt raises here, with
+    # nothing of the batch run.
+    dumped = [_dumped(statement, transformer) for statement in statements]
     begins = not raw.autocommit and pgconn.transaction_status == pq.TransactionStatus.IDLE
     sent: list[_Sent] = []
     pgconn.enter_pipeline_mode()
     try:
         if begins:
             pgconn.send_query_params(_begin(raw), None)
-        for statement in statements:
-            text, formats = converted(statement.sql)
-            if formats:
-                params = transformer.dump_sequence(statement.params, formats)
-                query = _Query(text, tuple(transformer.types or ()))
-                param_formats: Sequence[pq.Format] | None = transformer.formats
-            else:
-                params, query, param_formats = [], _Query(text, ()), None
+        for statement, (query, params, param_formats) in zip(statements, dumped, strict=True):
             prep, name = manager.get(query, prepare=None if prepare else False)  # type: ignore[arg-type]
             if prep is Prepare.NO:
-                pgconn.send_query_params(text, params, param_formats=param_formats, param_types=query.types)
+                pgconn.send_query_params(
+                    query.query, params, param_formats=param_formats, param_types=query.types
+                )
             else:
                 if prep is Prepare.SHOULD:
-                    pgconn.send_prepare(name, text, param_types=query.types)
+                    pgconn.send_prepare(name, query.query, param_types=query.types)
                 pgconn.send_query_prepared(name, params, param_formats=param_formats)
             key = manager.maybe_add_to_cache(query, prep, name)  # type: ignore[arg-type]
             sent.append(_Sent(statement, query, prep, name, key))
         pgconn.pipeline_sync()
         raw.wait(generators.send(pgconn))
-        failure = _read(raw, begins, sent, transformer)
-    finally:
-        if pgconn.pipeline_status != pq.PipelineStatus.OFF:
+        failure, unloaded = _read(raw, begins, sent, transformer)
+    except BaseException:
+        # the connection broke mid-way: leave pipeline mode if libpq lets us; the error is the first one
+        with contextlib.suppress(psycopg.Error):
             pgconn.exit_pipeline_mode()
+        raise
+    pgconn.exit_pipeline_mode()
     if manager._to_flush:  # statements evicted from the cache, or all of them after a DROP or the like
         raw.wait(manager.maintain_gen(raw))
     if failure is not None:
         raise errors.error_from_result(failure, encoding=raw.info.encoding)
+    if unloaded is not None:
+        raise unloaded
+
+
+def _dumped(
+    statement: Runnable, transformer: TransformerType
+) -> tuple[_Query, Sequence[Any], Sequence[pq.Format] | None]:
+    """The statement's text for the server, its parameters dumped, and their formats."""
+    text, formats = converted(statement.sql)
+    if not formats:
+        return _Query(text, ()), [], None
+    params = transformer.dump_sequence(statement.params, formats)
+    return _Query(text, tuple(transformer.types or ())), params, transformer.formats
 
 
 def _read(
     raw: psycopg.Connection[Any], begins: bool, sent: list[_Sent], transformer: TransformerType
-) -> pq.abc.PGresult | None:
-    """Read the pipeline's results to its sync; the first error's result, if any."""
+) -> tuple[pq.abc.PGresult | None, Exception | None]:
+    """Read the pipeline's results to its sync, always all of them (libpq leaves pipeline mode only
+    then): the first statement error's result, and the first exception of loading rows, if any."""
     pgconn = raw.pgconn
     failure: pq.abc.PGresult | None = None
+    unloaded: Exception | None = None
 
     def next_results() -> list[pq.abc.PGresult]:
         nonlocal failure
@@ -159,10 +176,14 @@ def _read(
             raw._prepared.validate(one.key, one.prep, one.name, results)
         result = results[-1] if results else None
         if result is not None and result.status in (pq.ExecStatus.TUPLES_OK, pq.ExecStatus.COMMAND_OK):
-            _take(one.statement, result, transformer)
+            try:
+                _take(one.statement, result, transformer)
+            except Exception as exc:  # a value no loader reads: raised once the pipeline is read
+                unloaded = unloaded or exc
     sync = raw.wait(generators.fetch_many(pgconn))
-    assert sync and sync[-1].status == pq.ExecStatus.PIPELINE_SYNC, sync
-    return failure
+    if not sync or sync[-1].status != pq.ExecStatus.PIPELINE_SYNC:
+        raise psycopg.OperationalError(f"the pipeline ended without its sync: {sync!r}")
+    return failure, unloaded
 
 
 def _take(statement: Runnable, result: pq.abc.PGresult, transformer: TransformerType) -> None:

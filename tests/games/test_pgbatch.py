@@ -98,3 +98,14 @@ def test_an_error_raises_djangos_exception_and_nothing_of_the_batch_is_left(scra
 
     (rows,) = _batch(("SELECT id, label FROM scratch ORDER BY id", []), ("SELECT 1", []))[:1]
     assert rows.rows == [(1, "a")]
+
+
+def test_a_value_psycopg_cannot_send_refuses_the_batch_before_any_statement_runs(scratch: None) -> None:
+    with pytest.raises(Exception, match="cannot adapt"):
+        _batch(
+            ("INSERT INTO scratch (id, label) VALUES (%s, %s)", [1, "a"]),
+            ("INSERT INTO scratch (id, label) VALUES (%s, %s)", [2, object()]),
+        )
+
+    (rows,) = _batch(("SELECT count(*) FROM scratch", []), ("SELECT 1", []))[:1]
+    assert rows.rows == [(0,)]
