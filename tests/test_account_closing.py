@@ -87,6 +87,44 @@ def test_a_closed_account_leaves_its_leagues_and_organises_none(ann: Any, users:
     ]
 
 
+def test_a_league_its_only_organiser_leaves_passes_to_its_longest_standing_member(
+    ann: Any, users: list[Any]
+) -> None:
+    """Not to a bot account, nor to a later member; the organiser log says who organises it now."""
+    bob, cid, dee = users[0], users[1], users[2]
+    league = league_services.league_create(creator=ann, name="Birds", game="baobei", join=True)
+    bot = api_services.bot_account_create(owner=dee, username="deebot", display_name="Dee's bot")
+    for member in (bot, bob, cid):  # the bot account joined first
+        asked = league_services.membership_request(league=league, user=member)
+        league_services.membership_approve(league=league, membership_id=asked.pk, by=ann)
+
+    account_close(user=ann, password=PASSWORD)
+
+    assert list(league.organisers.all()) == [bob]
+    entry = AuditLog.objects.filter(league=league).latest("pk")
+    assert (entry.action, entry.actor) == ("organiser_succeeded", bob)
+    assert audit_sentence(entry).startswith(f"{bob.username} organises the league now")
+
+
+def test_a_league_with_another_organiser_or_no_member_left_gets_no_new_organiser(
+    ann: Any, users: list[Any]
+) -> None:
+    bob, cid = users[0], users[1]
+    shared = league_services.league_create(creator=ann, name="Shared", game="baobei", join=True)
+    asked = league_services.membership_request(league=shared, user=bob)
+    league_services.membership_approve(league=shared, membership_id=asked.pk, by=ann)
+    organisers.organiser_add(league=shared, membership_id=asked.pk, by=ann)
+    asked = league_services.membership_request(league=shared, user=cid)
+    league_services.membership_approve(league=shared, membership_id=asked.pk, by=ann)
+    alone = league_services.league_create(creator=ann, name="Alone", game="baobei", join=True)
+
+    account_close(user=ann, password=PASSWORD)
+
+    assert list(shared.organisers.all()) == [bob]
+    assert not alone.organisers.exists()
+    assert not AuditLog.objects.filter(action="organiser_succeeded").exists()
+
+
 def test_what_is_personal_goes_and_nobody_signs_in_as_them_again(ann: Any) -> None:
     ann.profile.display_name = "Ann the Bold"
     ann.profile.save()

@@ -45,6 +45,10 @@ SENTENCES: dict[str, Promise] = {
     "member_declined": _("%(actor)s declined a request to join."),
     "organiser_added": _("%(actor)s made %(user)s an organiser."),
     "organiser_stepped_down": _("%(actor)s stepped down as organiser."),
+    "organiser_succeeded": _(
+        "%(actor)s organises the league now: its only organiser closed their account, and %(actor)s "
+        "was its longest-standing member."
+    ),
     "season_created": _("%(actor)s scheduled season %(season)s (%(rounds)s rounds)."),
     "round_started": _("%(actor)s started round %(round)s of season %(season)s (%(tables)s tables)."),
     "deadline_extended": _("%(actor)s gave seat %(seat)s %(hours)s more hours."),

@@ -10,12 +10,18 @@ Only a member can be made an organiser: a member joined the league of their own 
 given organiser duties (and their name on the league page) by someone they never dealt with. The
 league row is locked while the organisers change, so that two organisers stepping down at once cannot
 leave the league with none.
+
+When a league's only organiser closes their account, the league passes to its longest-standing active
+member (a person, not a bot account), who is told so by the organiser log (``organiser_succeed``): a
+league whose organiser left the site would otherwise have nobody to start its rounds but a site admin.
+A league with no such member is left without an organiser, for a site admin.
 """
 
 from __future__ import annotations
 
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.db.models import F
 
 from apps.games.errors import ServiceError
 
@@ -65,3 +71,26 @@ def organiser_step_down(*, league: League, by: User) -> None:
             )
         league.organisers.remove(by)
         audit(league=league, actor=by, action="organiser_stepped_down")
+
+
+def organiser_succeed(*, league: League, leaving: User) -> User | None:
+    """``leaving`` closes their account and is the league's only organiser: its longest-standing active
+    member who is a person with a usable account (earliest joined, then earliest request) organises it
+    now, written in the organiser log as their own entry. Returns them, or None when no member can."""
+    with transaction.atomic():
+        League.objects.select_for_update().filter(pk=league.pk).first()
+        if set(league.organisers.values_list("pk", flat=True)) - {leaving.pk}:
+            return None  # another organiser remains
+        successor = (
+            Membership.objects.filter(league=league, status=Membership.Status.ACTIVE, user__is_active=True)
+            .exclude(user=leaving)
+            .exclude(user__profile__is_bot_account=True)
+            .select_related("user")
+            .order_by(F("joined_at").asc(nulls_last=True), "pk")
+            .first()
+        )
+        if successor is None:
+            return None
+        league.organisers.add(successor.user)
+        audit(league=league, actor=successor.user, action="organiser_succeeded")
+        return successor.user

@@ -22,6 +22,7 @@ from apps.notifications.notify import notify_seat_to_bot
 
 from . import results
 from .models import AuditLog, Fixture, League, Membership, SubstituteOffer
+from .organisers import organiser_succeed
 
 logger = logging.getLogger(__name__)
 
@@ -61,7 +62,8 @@ def tell_organisers(sender: Any, *, game_id: int, seat: int, version: int, **kwa
 def on_account_closing(sender: Any, *, user: Any, **kwargs: Any) -> None:
     """A closed account leaves every league: its memberships end (no table from the next round on; its
     results stay in the standings), it organises none, its seat offers are declined, and the organiser
-    logs name it as its games do from now on (``closed-<id>``), not by its old name. The organisers of
+    logs name it as its games do from now on (``closed-<id>``), not by its old name. A league it alone
+    organised passes to its longest-standing member (``organisers.organiser_succeed``). The organisers of
     each league game it sat in are mailed (league news): the bot plays that seat now, and they may offer
     it to a substitute."""
     _rename_in_audit_logs(user)
@@ -71,6 +73,7 @@ def on_account_closing(sender: Any, *, user: Any, **kwargs: Any) -> None:
         status=Membership.Status.WITHDRAWN
     )
     for league in League.objects.filter(organisers=user):
+        organiser_succeed(league=league, leaving=user)  # when they were its only organiser
         league.organisers.remove(user)
     SubstituteOffer.objects.filter(newcomer=user, status=SubstituteOffer.Status.PENDING).update(
         status=SubstituteOffer.Status.DECLINED, answered_at=timezone.now()
