@@ -1,10 +1,10 @@
 """A batch of statements as one message to PostgreSQL and one answer (``sql.batch``'s transport).
 
 psycopg's pipeline mode sends each statement of a pipeline by itself: one ``send`` system call and
-one poll per statement, and the transaction's ``BEGIN`` with a round trip of its own. On a busy
-machine those system calls (and the server process woken for each) cost more CPU than the rest of a
-move's database work (a profile of the move POST under the load test: two thirds of its CPU in
-``BasePipeline._communicate_gen``'s ``send``). Here libpq's pipeline mode is driven directly: the
+one poll per statement, through Python generators and a result queue, and the transaction's ``BEGIN``
+with a round trip of its own (a profile of the move POST under the load test had two thirds of its
+samples in ``BasePipeline._communicate_gen``; measured, this module takes about an eighth off a move
+POST's CPU, ``docs/benchmarks.md``). Here libpq's pipeline mode is driven directly: the
 ``BEGIN`` a transaction still needs, every statement (extended protocol, parameters bound by the
 server, as Django's ``server_side_binding`` does) and the closing sync are written into libpq's
 buffer and sent at once; the results are then read in order.
@@ -20,6 +20,10 @@ Parameters are dumped with the connection's own adapters (``psycopg.adapt.Transf
 dumpers and loaders as Django's cursors) and rows loaded with them. An error of any statement raises
 the psycopg exception for its result, which ``wrap_database_errors`` turns into Django's (an
 ``IntegrityError`` for a duplicate key), after the pipeline is read to its end.
+
+psycopg's prepared-statement manager (``Connection._prepared``, ``psycopg._preparing``) is not public
+API: ``requirements/base.txt`` pins psycopg, and ``tests/games/test_pgbatch.py`` checks what this
+module relies on (names prepared after the threshold, forgotten on both sides after a rollback).
 """
 
 from __future__ import annotations
