@@ -23,8 +23,10 @@ a gate, ``bench.brokergate``, that is shut meanwhile; the workers and beat do no
 commit then must bring their mails and webhook events through the outbox and the sweep alone (a share
 of the players, ``--webhooks``, has a webhook to a receiver here). At 40% of the run one web node (the
 gunicorn master and its workers: the process group) and one worker (with its pool) get SIGKILL; both
-are started again ``--down`` seconds later. After the run the clients stop, the workers drain what is
-due (up to ``--drain`` seconds), every process is stopped, and the checks of ``bench.rehearsal_checks``
+are started again ``--down`` seconds later. After the run the clients stop, the games left to their
+deadlines play on for ``--play-on`` seconds, every game still in play is paused (so that the bots stop;
+``_quiesce``), the workers drain what is due (up to ``--drain``
+seconds), every process is stopped, and the checks of ``bench.rehearsal_checks``
 run on every game of the run. Prints the figures, then one JSON line (figures and each check's anomaly
 count); the exit status is 1 when any check found an anomaly.
 Everything the run created (processes, users, games, broker queues, files) is removed, even on failure.
@@ -35,6 +37,7 @@ not only the rehearsal's.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import random
@@ -333,6 +336,13 @@ class Command(BaseCommand):
         parser.add_argument("--worker-concurrency", type=int, default=2, help="pool size per Celery worker")
         parser.add_argument("--down", type=float, default=5.0, help="seconds the killed processes stay down")
         parser.add_argument(
+            "--play-on",
+            type=float,
+            default=10.0,
+            help="seconds the games left to their deadlines play on (timeouts, bots) once the clients stop, "
+            "before every game in play is paused for the drain",
+        )
+        parser.add_argument(
             "--drain",
             type=float,
             default=300.0,
@@ -392,6 +402,8 @@ class Command(BaseCommand):
                 worker.wait_ready(" ready.")
             self._say("started 2 web nodes, 2 workers and beat")
             result = self._play(users, games, webs, workers, opts)
+            time.sleep(opts["play_on"])  # the clients have stopped; deadlines and bots go on
+            self.unsettled_at_play_end = self._quiesce(games, prefix)
             result.update(self._drain(games, prefix, opts["drain"]))
             stopped = timezone.now()
             for process in processes:
@@ -565,6 +577,31 @@ class Command(BaseCommand):
             "load_avg_1m": round(os.getloadavg()[0], 1),  # of the whole machine, at the end of play
         }
 
+    def _run_games(self, games: list[int], prefix: str) -> list[int]:
+        """Every game of the run: those its clients made, and any other where its players sit."""
+        seated = Game.objects.filter(seats__user__username__startswith=f"{prefix}-")
+        return sorted(set(games) | set(seated.values_list("pk", flat=True)))
+
+    def _quiesce(self, games: list[int], prefix: str) -> int:
+        """``--play-on`` seconds after the clients stop (the games left to their deadlines go on meanwhile:
+        timeouts, then the bots): count the decisions overdue by more than ``GRACE`` at that moment (the
+        check ``deadlines_unsettled``: the workers should have settled them), then pause every game
+        still in play, as an organiser may (its overdue decisions settled first), so that the bots of
+        the games left to their deadlines stop making moves. Left to play on, those bots made webhook
+        events faster than the two workers of a loaded machine delivered them, and no drain was long
+        enough. What the run made is then drained and checked, the pause notices included."""
+        from apps.games.clock.pause import game_pause
+        from apps.games.errors import ServiceError
+
+        ids = self._run_games(games, prefix)
+        unsettled = checks.deadlines_unsettled(ids, stopped=timezone.now(), grace=GRACE)
+        in_play = Game.objects.filter(pk__in=ids, status=Game.Status.ACTIVE).values_list("pk", flat=True)
+        for game_id in in_play:
+            with contextlib.suppress(ServiceError):  # ended meanwhile
+                game_pause(game_id=game_id, by=None, reason="rehearsal: play is over")
+        self._say(f"paused the games in play ({unsettled} decisions overdue when play stopped)")
+        return unsettled
+
     def _drain(self, games: list[int], prefix: str, limit: float) -> dict[str, Any]:
         """Wait (at most ``limit`` seconds) until nothing is overdue by more than ``GRACE``: no decision
         past its deadline, no mail due and unsent. (Games left to their deadlines keep playing, so some
@@ -599,8 +636,7 @@ class Command(BaseCommand):
 
     def _check(self, games: list[int], prefix: str, mail_dir: Path, stopped: datetime) -> dict[str, Any]:
         """Every check on every game of the run, once every process has stopped."""
-        seated = Game.objects.filter(seats__user__username__startswith=f"{prefix}-")
-        ids = sorted(set(games) | set(seated.values_list("pk", flat=True)))
+        ids = self._run_games(games, prefix)
         replay, discrepancies = checks.replay_anomalies(ids)
         timeouts = checks.timeout_checks(ids, self.deadlines.deadlines)
         mail = checks.notification_checks(prefix, mail_dir)
@@ -613,7 +649,9 @@ class Command(BaseCommand):
             "replay_anomalies": replay,
             "timeouts_twice": timeouts.pop("timeouts_twice"),
             "timeouts_early": timeouts.pop("timeouts_early"),
-            "deadlines_unsettled": checks.deadlines_unsettled(ids, stopped=stopped, grace=GRACE),
+            # when play stopped (the games were paused then), and when every process stopped
+            "deadlines_unsettled": self.unsettled_at_play_end
+            + checks.deadlines_unsettled(ids, stopped=stopped, grace=GRACE),
             "notifications_twice": mail.pop("notifications_twice"),
             "notifications_lost": mail.pop("notifications_lost"),
         }
