@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import os
 import random
 import secrets
@@ -596,10 +597,18 @@ class Command(BaseCommand):
         ids = self._run_games(games, prefix)
         unsettled = checks.deadlines_unsettled(ids, stopped=timezone.now(), grace=GRACE)
         in_play = Game.objects.filter(pk__in=ids, status=Game.Status.ACTIVE).values_list("pk", flat=True)
-        for game_id in in_play:
-            with contextlib.suppress(ServiceError):  # ended meanwhile
-                game_pause(game_id=game_id, by=None, reason="rehearsal: play is over")
-        self._say(f"paused the games in play ({unsettled} decisions overdue when play stopped)")
+        pause_log = logging.getLogger("apps.games.clock.pause")  # a line a game: the summary below says it
+        level = pause_log.level
+        pause_log.setLevel(logging.WARNING)
+        paused = 0
+        try:
+            for game_id in in_play:
+                with contextlib.suppress(ServiceError):  # ended meanwhile
+                    game_pause(game_id=game_id, by=None, reason="rehearsal: play is over")
+                    paused += 1
+        finally:
+            pause_log.setLevel(level)
+        self._say(f"paused the {paused} games in play ({unsettled} decisions overdue when play stopped)")
         return unsettled
 
     def _drain(self, games: list[int], prefix: str, limit: float) -> dict[str, Any]:
