@@ -613,8 +613,8 @@ class Command(BaseCommand):
 
     def _drain(self, games: list[int], prefix: str, limit: float) -> dict[str, Any]:
         """Wait (at most ``limit`` seconds) until nothing is overdue by more than ``GRACE``: no decision
-        past its deadline, no mail due and unsent. (Games left to their deadlines keep playing, so some
-        decision is nearly always just due.)"""
+        past its deadline, no mail due and unsent, no outbox row or webhook event left. The games are
+        paused by then (``_quiesce``), so nothing new is made meanwhile but the pause notices."""
         from apps.notifications.models import Notification
 
         started = time.monotonic()

@@ -47,8 +47,8 @@ def display_name_problem(*, name: str, user: Any | None) -> str | None:
 def username_problem(*, username: str) -> str | None:
     """Why a new account may not take ``username``: it is a closed account's kind of name, or another
     player shows as that name."""
-    if _closed_kind(username):
-        return _closed_kind(username)
+    if kept := _closed_kind(username):
+        return kept
     if Profile.objects.filter(display_name__iexact=username.strip()).exists():
         return gettext("another player shows as “%(name)s” (%(code)s)") % {"name": username, "code": TAKEN}
     return None
@@ -58,8 +58,8 @@ def bot_name_problem(*, name: str) -> str | None:
     """Why a person (or a person's bot account) may not show as ``name``: it ends as the server's bots'
     names do in one of the site's languages ("(bot)", "（机器人）"), so it would pass for one of them on
     a page in that language, or it starts as a closed account's name does. None when it may."""
-    if _closed_kind(name):
-        return _closed_kind(name)
+    if kept := _closed_kind(name):
+        return kept
     folded = name.strip().casefold()
     for suffix in _bot_suffixes():
         if folded.endswith(suffix.casefold()):
