@@ -28,8 +28,14 @@ class PrivateResponseMiddleware:
         self.public = (*PUBLIC_PATHS, str(settings.STATIC_URL or "/static/"))
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        response = self.get_response(request)
-        if not request.path.startswith(self.public):
+        return self.process_response(request, self.get_response(request))
+
+    def is_public(self, request: HttpRequest) -> bool:
+        """Whether the answer to ``request`` is the same for every viewer (left alone)."""
+        return request.path.startswith(self.public)
+
+    def process_response(self, request: HttpRequest, response: HttpResponse) -> HttpResponse:
+        if not self.is_public(request):
             patch_cache_control(response, private=True, no_store=True)
             patch_vary_headers(response, ("Authorization", "Cookie"))
         return response

@@ -138,15 +138,13 @@ MIDDLEWARE = [
     "apps.accounts.middleware.UserTimezoneMiddleware",
     "apps.accounts.middleware.UserLanguageMiddleware",  # a signed-in person's chosen language wins
 ]
-#: The middleware of an API request with a token and no cookie (``baogame.tokenapi``): those of
-#: ``MIDDLEWARE`` that shape every answer's headers, in the same order; nothing of a browser's session.
+#: The middleware of an API request with a token and no cookie (``baogame.tokenapi``): what those of
+#: ``MIDDLEWARE`` that shape every answer's headers do, in the same order; nothing of a browser's session.
 TOKEN_API_MIDDLEWARE = [
-    "django.middleware.security.SecurityMiddleware",
-    "baogame.headers.PrivateResponseMiddleware",
-    "baogame.tokenapi.CSPHeaderMiddleware",
+    # security, privacy, CSP and frame options: worked out once per kind of answer (baogame.tokenapi)
+    "baogame.tokenapi.AnswerHeadersMiddleware",
     "baogame.tokenapi.TokenLocaleMiddleware",  # a program may ask for a language too (Accept-Language)
     "django.middleware.common.CommonMiddleware",
-    "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
 
 ROOT_URLCONF = "baogame.urls"

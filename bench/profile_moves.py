@@ -145,6 +145,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--queries", action="store_true", help="count SQL statements per request kind")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--plain", action="store_true", help="no profiler: only the CPU figures")
+    parser.add_argument(
+        "--kind", default="", help="profile only this request kind, e.g. 'POST games' (the figures count all)"
+    )
     args = parser.parse_args(argv)
 
     var_dir = tempfile.TemporaryDirectory(prefix="baogame-profile-")
@@ -184,6 +187,9 @@ def main(argv: list[str] | None = None) -> None:
     def on_request(method: str, path: str, call: Any) -> bytes:
         kind = _kind(method, path)
         started = time.process_time()
+        only = args.kind and not args.plain and kind == args.kind
+        if only:
+            profiler.enable()
         if args.queries:
             with CaptureQueriesContext(connection) as captured:
                 payload = call()
@@ -192,6 +198,8 @@ def main(argv: list[str] | None = None) -> None:
                 statements[kind][q["sql"].split(" WHERE ")[0][:110]] += 1
         else:
             payload = call()
+        if only:
+            profiler.disable()
         cpu[kind] += time.process_time() - started
         calls[kind] += 1
         return payload
@@ -205,7 +213,7 @@ def main(argv: list[str] | None = None) -> None:
         client = Client(0, tokens, random.Random(f"{args.seed}:run"), stats)
         client.conns[0] = WsgiConnection(application, on_request)  # type: ignore[assignment]
         cpu_started = time.process_time()
-        if not args.plain:
+        if not args.plain and not args.kind:
             profiler.enable()
         client.run(time.monotonic() + args.seconds)
         profiler.disable()

@@ -44,13 +44,14 @@ def test_a_token_request_gets_the_same_answer_as_through_djangos_middleware(
     _, raw = api_services.token_create(user=users[0], name="t")
     url = path.format(game=game.pk)
 
-    lean = getattr(Client(), method)(url, HTTP_AUTHORIZATION=f"Bearer {raw}")
+    client = Client()  # one handler: its second answer has the headers learnt from the first
+    first, lean = (getattr(client, method)(url, HTTP_AUTHORIZATION=f"Bearer {raw}") for _ in range(2))
     with override_settings(MIDDLEWARE=WHOLE_CHAIN):
         full = getattr(Client(), method)(url, HTTP_AUTHORIZATION=f"Bearer {raw}")
 
     assert not hasattr(lean.wsgi_request, "session") and hasattr(full.wsgi_request, "session")
     assert not hasattr(lean.wsgi_request, "csrf_processing_done")
-    assert _answer(lean) == _answer(full)
+    assert _answer(first) == _answer(lean) == _answer(full)
     assert "Content-Security-Policy" in lean and "X-Frame-Options" in lean
     assert "no-store" in lean["Cache-Control"]
 
@@ -139,3 +140,30 @@ def test_a_token_requests_language_is_the_one_djangos_locale_middleware_picks(
     assert lean[0].wsgi_request.LANGUAGE_CODE == full.wsgi_request.LANGUAGE_CODE
     expected = "zh-hans" if "zh" in accept.lower() else "en"  # zh-Hant too: Django falls back to zh-hans
     assert lean[0]["Content-Language"] == expected
+
+
+@override_settings(SECURE_HSTS_SECONDS=3600)
+def test_the_answer_headers_learnt_for_one_kind_of_answer_keep_https_apart(users: list) -> None:
+    """``AnswerHeadersMiddleware`` remembers what the security, privacy, CSP and frame middleware add
+    to a kind of answer: an HTTPS request still gets ``Strict-Transport-Security`` after a plain one of
+    the same kind, and the plain one never does, as through the whole chain."""
+    _, raw = api_services.token_create(user=users[0], name="t")
+    client = Client()
+
+    lean = [client.get("/api/v1/me/", secure=s, HTTP_AUTHORIZATION=f"Bearer {raw}") for s in (0, 1, 0, 1)]
+    with override_settings(MIDDLEWARE=WHOLE_CHAIN):
+        full = [Client().get("/api/v1/me/", secure=s, HTTP_AUTHORIZATION=f"Bearer {raw}") for s in (0, 1)]
+
+    assert [_answer(a) for a in lean] == [_answer(full[0]), _answer(full[1])] * 2
+    assert [("Strict-Transport-Security" in a) for a in lean] == [False, True, False, True]
+
+
+def test_a_change_of_settings_is_not_hidden_by_the_headers_learnt_before(users: list) -> None:
+    _, raw = api_services.token_create(user=users[0], name="t")
+    client = Client()
+
+    before = client.get("/api/v1/me/", HTTP_AUTHORIZATION=f"Bearer {raw}")
+    with override_settings(X_FRAME_OPTIONS="SAMEORIGIN"):
+        after = client.get("/api/v1/me/", HTTP_AUTHORIZATION=f"Bearer {raw}")
+
+    assert (before["X-Frame-Options"], after["X-Frame-Options"]) == ("DENY", "SAMEORIGIN")
