@@ -17,7 +17,7 @@ import dataclasses
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from functools import cache
 from typing import Any, TypeVar
 
@@ -482,23 +482,35 @@ _PLAIN_FIELDS: dict[type[Any], type[Any]] = {
     models.BooleanField: bool,
     models.CharField: str,
     models.TextField: str,
+    models.FloatField: float,  # get_prep_value's float(v); no backend adapts a float
+}
+#: More such fields on PostgreSQL, whose backend takes a date-time (``adapt_datetimefield_value``) and a
+#: duration (a native interval) as they are; a date-time only when aware (a naive one is made aware,
+#: with a warning, by ``get_prep_value``), and not a field that sets itself (``auto_now``).
+_PLAIN_ON_POSTGRESQL: dict[type[Any], type[Any]] = {
+    models.DateTimeField: datetime,
+    models.DurationField: timedelta,
 }
 
 _MISSING = object()
 
 
 @cache
-def _plain_saving(field: Any, using: str) -> tuple[type[Any], Callable[[Any], Any] | None] | None:
-    """For a field of ``_PLAIN_FIELDS``: the exact type it saves unchanged and the wrapper the backend
-    puts around it (PostgreSQL's ``Int4`` and the like, as ``adapt_integerfield_value`` does)."""
+def _plain_saving(field: Any, using: str) -> tuple[type[Any], Callable[[Any], Any] | None, bool] | None:
+    """For a field of ``_PLAIN_FIELDS`` (on PostgreSQL also ``_PLAIN_ON_POSTGRESQL``): the exact type it
+    saves unchanged, the wrapper the backend puts around it (PostgreSQL's ``Int4`` and the like, as
+    ``adapt_integerfield_value`` does), and whether the value must be an aware date-time."""
     plain = _PLAIN_FIELDS.get(type(field))
     if plain is None:
-        return None
+        plain = _PLAIN_ON_POSTGRESQL.get(type(field)) if connections[using].vendor == "postgresql" else None
+        if plain is None or getattr(field, "auto_now", False) or getattr(field, "auto_now_add", False):
+            return None
+        return plain, None, plain is datetime and settings.USE_TZ
     if plain is not int:
-        return plain, None
+        return plain, None, False
     internal = (field.target_field if field.is_relation else field).get_internal_type()
     type_map = getattr(connections[using].ops, "integerfield_type_map", None)
-    return plain, None if type_map is None else type_map.get(internal)  # an auto key: none
+    return plain, None if type_map is None else type_map.get(internal), False  # an auto key: none
 
 
 def _save_values(instance: Model, fields: Sequence[Any], add: bool, connection: Any) -> list[Any]:
@@ -516,7 +528,7 @@ def _save_values(instance: Model, fields: Sequence[Any], add: bool, connection: 
             if value is None:
                 values.append(None)
                 continue
-            if type(value) is plain[0]:
+            if type(value) is plain[0] and not (plain[2] and value.tzinfo is None):
                 values.append(value if plain[1] is None else plain[1](value))
                 continue
         values.append(field.get_db_prep_save(field.pre_save(instance, add), connection))

@@ -265,6 +265,10 @@ def test_write_statements_carry_the_values_the_orm_would_save(game: Game, users:
     seat = Seat.objects.filter(game=game).exclude(user=None).first()
     decision = Decision.objects.filter(game=game).first()
     move = Move(game=game, seq=99, seat=0, user=users[0], action={"type": "x"}, events=[{"a": 1}])
+    assert seat is not None and decision is not None
+    # every kind of value the plain paths take: a float, an aware date-time, a duration, and None
+    seat.bank_seconds, seat.bank_since = 1234.5, timezone.now()
+    decision.remaining, decision.deadline = timedelta(minutes=3), None
     for instance, add in [(move, True), (game, False), (seat, False), (decision, False)]:
         fields = [f for f in type(instance)._meta.concrete_fields if not f.primary_key]
         expected = [f.get_db_prep_save(f.pre_save(instance, add), connection) for f in fields]
