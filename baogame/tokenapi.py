@@ -161,10 +161,12 @@ class AnswerHeadersMiddleware:
         self.csp = CSPHeaderMiddleware(get_response)
         self.xframe = XFrameOptionsMiddleware(get_response)
         self.memo: dict[tuple[Any, ...], list[tuple[str, tuple[str, str]]]] = {}
+        self.excluded: bool | None = None
         setting_changed.connect(self._forget, weak=True)
 
     def _forget(self, **kwargs: Any) -> None:
         self.memo.clear()
+        self.excluded = None
 
     def __call__(self, request: HttpRequest) -> HttpResponseBase:
         redirect = self.security.process_request(request)
@@ -201,19 +203,33 @@ class AnswerHeadersMiddleware:
         response = self.private.process_response(request, response)  # type: ignore[arg-type]
         return self.security.process_response(request, response)
 
-    @staticmethod
-    def _plain(response: HttpResponseBase) -> bool:
+    def _plain(self, response: HttpResponseBase) -> bool:
+        if self.excluded is None:
+            self.excluded = _excluded_prefixes()  # then django-csp's headers depend on the path
         return (
-            not getattr(response, "xframe_options_exempt", False)
-            and not any(hasattr(response, name) for name in _CSP_OVERRIDES)
+            not self.excluded
+            and _OVERRIDES.isdisjoint(vars(response))  # the decorators set these on the answer
+            and not _class_overrides(type(response))
             and not (settings.DEBUG and response.status_code in (404, 500))
-            and not _excluded_prefixes()  # then django-csp's headers depend on the path
         )
 
 
 #: Attributes through which a view or decorator changes a response's policy (django-csp's decorators).
 _CSP_OVERRIDES = ("_csp_exempt", "_csp_exempt_ro", "_csp_config", "_csp_config_ro", "_csp_update",
                   "_csp_update_ro", "_csp_replace", "_csp_replace_ro")  # fmt: skip
+#: ... and the frame-options exemption (``xframe_options_exempt``).
+_OVERRIDES = frozenset({*_CSP_OVERRIDES, "xframe_options_exempt"})
+
+
+_class_overridden: dict[type, bool] = {}
+
+
+def _class_overrides(response_class: type) -> bool:
+    """Whether a class of answer sets any of ``_OVERRIDES`` itself (no class of Django's or DRF's does)."""
+    found = _class_overridden.get(response_class)
+    if found is None:
+        found = _class_overridden[response_class] = any(hasattr(response_class, n) for n in _OVERRIDES)
+    return found
 
 
 class CSPHeaderMiddleware(CSPMiddleware):

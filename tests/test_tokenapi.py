@@ -167,3 +167,23 @@ def test_a_change_of_settings_is_not_hidden_by_the_headers_learnt_before(users: 
         after = client.get("/api/v1/me/", HTTP_AUTHORIZATION=f"Bearer {raw}")
 
     assert (before["X-Frame-Options"], after["X-Frame-Options"]) == ("DENY", "SAMEORIGIN")
+
+
+def test_an_answer_exempted_from_frame_options_is_not_given_the_headers_learnt_for_its_kind() -> None:
+    """A view may exempt its answer (``xframe_options_exempt``, django-csp's decorators): such an answer
+    goes through the four middleware itself, not by the headers learnt from an answer of its kind."""
+    from django.http import HttpResponse
+
+    from baogame.tokenapi import AnswerHeadersMiddleware
+
+    answers = [HttpResponse(b"{}", content_type="application/json") for _ in range(3)]
+    answers[2].xframe_options_exempt = True  # type: ignore[attr-defined]
+    given = iter(answers)
+    middleware = AnswerHeadersMiddleware(lambda request: next(given))
+    request = RequestFactory().get("/api/v1/me/", HTTP_AUTHORIZATION="Bearer bg_x")
+
+    plain, learnt, exempt = (middleware(request) for _ in range(3))
+
+    assert plain["X-Frame-Options"] == learnt["X-Frame-Options"] == "DENY"
+    assert "X-Frame-Options" not in exempt
+    assert exempt["Cache-Control"] == learnt["Cache-Control"] == "private, no-store"

@@ -437,7 +437,7 @@ def insert_statement(instance: Model, using: str = "default") -> Statement:
     sql, fields, returning = _insert_sql(type(instance), using)
     if not returning:  # pragma: no cover - PostgreSQL and SQLite >= 3.35 both return the key
         raise NotImplementedError("the database cannot return the key of an INSERT")
-    params = _save_values(instance, fields, True, connection)
+    params = save_values(instance, fields, True, connection)
 
     def saved(rows: list[tuple[Any, ...]]) -> None:
         instance.pk = rows[0][0]
@@ -513,7 +513,7 @@ def _plain_saving(field: Any, using: str) -> tuple[type[Any], Callable[[Any], An
     return plain, None if type_map is None else type_map.get(internal), False  # an auto key: none
 
 
-def _save_values(instance: Model, fields: Sequence[Any], add: bool, connection: Any) -> list[Any]:
+def save_values(instance: Model, fields: Sequence[Any], add: bool, connection: Any) -> list[Any]:
     """``[f.get_db_prep_save(f.pre_save(instance, add), connection) for f in fields]``, without the
     calls where they would give the attribute back unchanged (``_PLAIN_FIELDS``): a move writes every
     column of a move row, and these calls were a tenth of settling a deadline."""
@@ -557,7 +557,7 @@ def update_statement(instance: Model, attnames: Sequence[str], using: str = "def
     """The UPDATE of the named fields of ``instance``, by primary key."""
     connection = connections[using]
     sql, fields, shape = _update_sql(type(instance), tuple(attnames), using)
-    params = _save_values(instance, fields, False, connection)
+    params = save_values(instance, fields, False, connection)
     return Statement(sql, [*params, instance.pk], shape=shape)
 
 

@@ -279,11 +279,11 @@ def _insert_ignoring_conflicts(row: MoveMailOutbox, *, move_by_number: bool = Fa
     connection = connections[DEFAULT_DB_ALIAS]
     text, fields = _insert_sql(connection.vendor, move_by_number)
     params: list[Any] = []
-    for f in fields:
+    for f, value in zip(fields, sql.save_values(row, fields, True, connection), strict=True):
         if move_by_number and f.attname == "move_id":
             params += [row.game_id, row.version]
         else:
-            params.append(f.get_db_prep_save(f.pre_save(row, True), connection))
+            params.append(value)
     return sql.Statement(text, params)
 
 
