@@ -1,5 +1,6 @@
-"""``LeanApiView``: DRF's ``APIView`` for the hottest endpoints (a move, the ``/legal`` read before it),
-with the per-request work that gives the same answer every time done once.
+"""``LeanApiView``: DRF's ``APIView`` for the hottest endpoints (a move, the ``/legal`` read before it,
+and the creation, join and first read that every game played through the API makes), with the
+per-request work that gives the same answer every time done once.
 
 On every request DRF makes a new instance of each authentication, permission, parser and throttle
 class, a content negotiator, and the ``Allow`` header from the view's methods; for a request that does

@@ -157,10 +157,13 @@ def seats_data(game: Game, my_seat: int | None) -> list[dict[str, Any]]:
 
 def game_summary(game: Game, my_seat: int | None, decisions: list[Decision] | None = None) -> dict[str, Any]:
     """The public facts of a game plus the caller's seat."""
-    if decisions is None:
+    waiting: bool | None
+    if game.status != Game.Status.ACTIVE:
+        waiting = False  # only a game in play waits for anyone: no query for a new or finished game
+    elif decisions is None:
         waiting = getattr(game, "waiting_for_me", None)
         if waiting is None:
-            waiting = game_selectors.seat_decisions(game=game, seat=my_seat).exists()
+            waiting = game_selectors.seat_waits(game=game, seat=my_seat)
     else:
         waiting = my_seat is not None and any(d.seat == my_seat for d in decisions)
     return {

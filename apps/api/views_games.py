@@ -113,7 +113,7 @@ class GameWatchApi(APIView):
         )
 
 
-class GameListApi(APIView):
+class GameListApi(LeanApiView):
     """My games (GET) and creating a game (POST)."""
 
     class FilterSerializer(QueryInput):
@@ -199,19 +199,21 @@ class GameListApi(APIView):
     def post(self, request: AuthenticatedRequest) -> Response:
         d = parsed(self.InputSerializer, request.data)  # named as game_create's arguments (their sources)
         game_lifecycle.refuse_stacking_options(d["options"])
-        game = game_lifecycle.game_create(creator=request.user, **d)
+        # The answer is made from what the creation has in hand (its seats, its invitation), and a game
+        # created just now has no sittings (they are agreed later, apps.sittings): no query reads them.
+        created = game_lifecycle.game_create_with_table(creator=request.user, **d)
+        game = game_selectors.game_with_seats(created.game, seats=created.seats)
         my_seat = 0 if d["creator_seat"] else None
-        game_selectors.game_with_seats(game)
-        invitation = game_selectors.invitation_current(game=game)
+        invitation = created.invitation
         body = {
             **game_summary(game, my_seat),
             "invite_token": invitation.token if invitation else None,
-            "estimate": estimate_body(estimates.for_game(game)),
+            "estimate": estimate_body(estimates.for_game(game, sittings=False)),
         }
         return Response(self.CreatedSerializer(body).data, status=status.HTTP_201_CREATED)
 
 
-class GameJoinApi(APIView):
+class GameJoinApi(LeanApiView):
     """Take an open seat with an invitation token (404 ``invitation_invalid`` once revoked or used up)."""
 
     class InputSerializer(JsonInput):
@@ -240,7 +242,7 @@ def _rounded(days: float | None) -> float | None:
     return None if days is None else round(days, 2)
 
 
-class GameDetailApi(APIView):
+class GameDetailApi(LeanApiView):
     """A game as my seat sees it (``view(state, my_seat)``), or the spectator view when I am not seated."""
 
     class OutputSerializer(GameSummarySerializer):
@@ -509,7 +511,8 @@ class MoveSubmitApi(LeanApiView):
                 game_id=game_id,
                 user=request.user if self.ahead is None else None,
                 action=action,
-                key=request.headers.get("Idempotency-Key") or None,
+                # META, not ``request.headers`` (which builds a dict of every header): the same value
+                key=request.META.get("HTTP_IDEMPOTENCY_KEY") or None,
                 ahead=self.ahead,
             )
         except ServiceError as exc:

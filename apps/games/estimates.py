@@ -19,13 +19,19 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
+import secrets
 import statistics
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
+from functools import cache
 from pathlib import Path
 from typing import Any
 
+from django.core.cache import cache as default_cache
+from django.db import connection
+from django.db.models import QuerySet
+from django.dispatch import receiver
 from django.urls import reverse
 from django.utils import dateformat
 from django.utils.translation import gettext as _
@@ -36,9 +42,11 @@ from baogame.rules.core import RuleError
 from baogame.rules.registry import get_engine, get_lengths
 
 from . import lengths as game_lengths
+from . import sql
 from .clock.controls import DEFAULT_CONTROL, NAMED_CONTROLS, Control, ControlError, control_from
 from .errors import ServiceError
 from .models import Game, stored_control
+from .signals import game_ended
 
 #: A pace model row: (game, players, length, control) -> (median days, p90 days, mean deals, games played).
 Table = dict[tuple[str, int, str, str], tuple[float, float, float, int]]
@@ -63,6 +71,12 @@ SITE_MINIMUM = 20
 SITE_SAMPLE = 500
 SITE = "site"
 MODEL = "model"
+#: How long the site's record for some settings (``site_record``) is kept in the cache. A game's end
+#: forgets every kept record at once in the process it ends in (``forget_site_records``); in another
+#: process (the default cache is each process's own) a record is at most this old.
+SITE_CACHE_SECONDS = 600
+#: The cache key of the token that names the current set of kept records (``site_record``).
+_SITE_GENERATION_KEY = "games:estimates:site:generation"
 #: Checks, registered by higher apps, of whether a game's table meets at agreed weekly sittings.
 _SITTINGS_CHECKS: list[Callable[[Game], bool]] = []
 
@@ -173,9 +187,10 @@ def estimate(
         raise ValueError(f"{game} takes {engine.min_players}-{engine.max_players} players")
     name = control if isinstance(control, str) else control.name
     if length != rule_lengths.CUSTOM and name in NAMED_CONTROLS and not sittings:
-        days = site_days(game, players, length, name)
-        if len(days) >= SITE_MINIMUM:
-            return Estimate(statistics.median(days), _p90(days), SITE, len(days))
+        record = site_record(game, players, length, name)
+        if record is not None:
+            median, p90, n = record
+            return Estimate(median, p90, SITE, n)
     if sittings:
         try:
             return SITTINGS.estimate(game, players, length, control, options)
@@ -226,11 +241,13 @@ def estimate_for(
     return dataclasses.replace(found, solo=True) if solo else found
 
 
-def for_game(game: Game) -> Estimate:
+def for_game(game: Game, *, sittings: bool | None = None) -> Estimate:
     """The estimate for a game's own settings (its length, options and control) and its table's agreed
-    weekly sittings, if it has any (``has_sittings``)."""
+    weekly sittings, if it has any (``has_sittings``; ``sittings``: the caller knows the answer, as for a
+    game created in the same request, which no sitting can belong to yet, so the query is spared)."""
     control = _own_control(game)
-    sittings = has_sittings(game)
+    if sittings is None:
+        sittings = has_sittings(game)
     try:
         return estimate(
             game.engine,
@@ -253,10 +270,66 @@ def _own_control(game: Game) -> Control:
     return stored_control(saved["control"], saved["control_values"], saved["weekends_off"])
 
 
+def site_record(game: str, players: int, length: str, control: str) -> tuple[float, float, int] | None:
+    """The site's own figures for these settings, ``(median days, p90 days, games)`` of ``site_days``,
+    or None while fewer than ``SITE_MINIMUM`` such games have finished.
+
+    Kept in the default cache for ``SITE_CACHE_SECONDS``: every new game, every new-game form and every
+    estimate request asks, and reading up to ``SITE_SAMPLE`` games each time cost a fifth of a game's
+    creation. The record changes only when a game ends, and ``forget_site_records`` then drops them all.
+    """
+    generation = default_cache.get_or_set(_SITE_GENERATION_KEY, _new_generation, timeout=None)
+    key = f"games:estimates:site:{generation}:{game}:{players}:{length}:{control}"
+    kept = default_cache.get(key)
+    if kept is not None:
+        found: tuple[float, float, int] | None = kept[0]
+        return found
+    days = site_days(game, players, length, control)
+    record = (statistics.median(days), _p90(days), len(days)) if len(days) >= SITE_MINIMUM else None
+    default_cache.set(key, (record,), SITE_CACHE_SECONDS)  # wrapped: a kept None differs from a miss
+    return record
+
+
+def _new_generation() -> str:
+    """A token that no earlier set of kept records used (a forgotten or evicted one is never reused)."""
+    return secrets.token_hex(8)
+
+
+def forget_site_records() -> None:
+    """Forget every kept site record (``site_record``): the next estimate reads the games again."""
+    default_cache.delete(_SITE_GENERATION_KEY)
+
+
+@receiver(game_ended, dispatch_uid="games.estimates.forget_site_records")
+def _game_ended(sender: Any, **kwargs: Any) -> None:
+    """A game ended, so the record of its settings may change: forget every record. The signal gives
+    only the game's id, and reading its settings would add a query to every game's last move; games end
+    far less often than estimates are asked, so reading the other records again costs less."""
+    forget_site_records()
+
+
 def site_days(game: str, players: int, length: str, control: str) -> list[float]:
     """The durations in days of the site's most recent finished games with these settings, people only
-    (a game with a bot seat from the start, or a bot test, plays at another pace)."""
-    rows = (
+    (a game with a bot seat from the start, or a bot test, plays at another pace).
+
+    On PostgreSQL's hand path the query is compiled once (``sql.compile_select``): a record is read
+    again after every game's end, and the ORM spent longer building the query than running it. (Its
+    rows come without the ORM's converters, which SQLite's datetimes need: there the ORM runs it.)"""
+    if sql.hand_sql() and connection.vendor == "postgresql":
+        select = _site_select(connection.vendor)
+        values: dict[str, Any] = {"game": game, "players": players, "length": length, "control": control}
+        rows: Iterable[tuple[datetime | None, datetime | None]] = sql.fetch(
+            select.sql, select.statement(**values).params
+        )
+    else:
+        rows = _site_games(game, players, length, control)
+    return [(end - start) / timedelta(days=1) for start, end in rows if start is not None and end is not None]
+
+
+def _site_games(
+    game: str, players: int, length: str, control: str
+) -> QuerySet[Game, tuple[datetime | None, datetime | None]]:
+    return (
         Game.objects.filter(
             engine=game,
             players=players,
@@ -271,7 +344,22 @@ def site_days(game: str, players: int, length: str, control: str) -> list[float]
         .order_by("-finished_at")
         .values_list("started_at", "finished_at")[:SITE_SAMPLE]
     )
-    return [(end - start) / timedelta(days=1) for start, end in rows if start is not None and end is not None]
+
+
+#: Stand-ins for the settings in ``_site_select``, replaced when it runs (a table size in the column's
+#: range: a negative one would make the ORM refuse the query as empty).
+_SITE_MARKERS: dict[str, Any] = {
+    "game": "\x1fsite-game",
+    "players": 32_103,
+    "length": "\x1fsite-length",
+    "control": "\x1fsite-control",
+}
+
+
+@cache
+def _site_select(vendor: str) -> sql.Select:
+    """``site_days``'s query, compiled once."""
+    return sql.compile_select(_site_games(**_SITE_MARKERS), **_SITE_MARKERS)
 
 
 @dataclass(frozen=True)

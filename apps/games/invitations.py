@@ -7,11 +7,15 @@ person. Who sees the link and who manages it is ``selectors.game_may_invite`` / 
 
 from __future__ import annotations
 
+from functools import cache
+from typing import cast
+
 from django.contrib.auth.models import User
-from django.db import transaction
+from django.db import connection, transaction
+from django.db.models import QuerySet
 from django.utils import timezone
 
-from . import lifecycle, selectors
+from . import lifecycle, selectors, sql
 from .errors import ServiceError
 from .models import Game, Invitation
 
@@ -59,7 +63,7 @@ def invitation_get(*, token: str) -> Invitation:
 def invitation_accept(*, token: str, user: User, position: int | None = None) -> Game:
     """Take an open seat with an invitation; a single-use invitation is used up by it."""
     with transaction.atomic():
-        found = Invitation.objects.select_for_update().filter(token=token).first()
+        found = _invitation_locked(token)
         if found is None or not found.is_active:
             raise ServiceError(
                 "invitation_invalid", "this invitation link is not valid (any more)", status=404
@@ -69,3 +73,26 @@ def invitation_accept(*, token: str, user: User, position: int | None = None) ->
             found.used_by, found.used_at = user, timezone.now()
             found.save(update_fields=["used_by", "used_at"])
     return game
+
+
+def _invitations_by_token(token: str) -> QuerySet[Invitation]:
+    return Invitation.objects.select_for_update().filter(token=token).order_by("pk")[:1]
+
+
+#: A stand-in for the token in ``_invitation_lock_select``, replaced when it runs.
+_TOKEN = "\x1finvitation-token-marker"
+
+
+@cache
+def _invitation_lock_select(vendor: str) -> sql.Select:
+    return sql.compile_select(_invitations_by_token(_TOKEN), token=_TOKEN)
+
+
+def _invitation_locked(token: str) -> Invitation | None:
+    """The invitation with ``token``, its row locked (every join takes it first); on the hand path by SQL
+    built once, as the game's own lock is."""
+    if not sql.hand_sql():
+        return _invitations_by_token(token).first()
+    select = _invitation_lock_select(connection.vendor)
+    rows = sql.fetch(select.sql, select.statement(token=token).params)
+    return cast("Invitation | None", select.load(rows[0])) if rows else None

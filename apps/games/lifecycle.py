@@ -6,8 +6,10 @@ app; a game the engine finishes ends in the move pipeline, with its last move.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from functools import partial
-from typing import Any
+from typing import Any, ParamSpec
 
 from django.contrib.auth.models import User
 from django.db import transaction
@@ -37,7 +39,21 @@ def refuse_stacking_options(options: dict[str, Any]) -> None:
         raise ServiceError("invalid_options", f"{', '.join(stacked)}: not allowed in games for other players")
 
 
-def game_create(
+P = ParamSpec("P")
+
+
+@dataclass(frozen=True)
+class CreatedGame:
+    """A game as its creation left it, for a caller that answers with it at once (the API)."""
+
+    game: Game
+    #: The seats by position, with their people (as ``store.lock_game`` read them).
+    seats: list[Seat]
+    #: The game's first invitation (None: no creator, or no seat left open).
+    invitation: Invitation | None
+
+
+def game_create_with_table(
     *,
     creator: User | None,
     engine: str,
@@ -55,7 +71,7 @@ def game_create(
     absent_limit: int = 3,
     bot_test: bool = False,
     visibility: str = Game.Visibility.PUBLIC,
-) -> Game:
+) -> CreatedGame:
     """Create a game with ``players`` seats; the creator takes seat 0, the last ``bots`` seats are bots.
 
     ``bot_test``: one person's accounts (their bot accounts included) may hold several seats; otherwise
@@ -66,6 +82,9 @@ def game_create(
     to (``Game.length``). Options are validated by the engine's ``setup`` (with a throwaway seed) so a
     bad option is refused now, not when the last player joins. The game starts when every seat is
     taken. A game of a creator with open seats gets its first (multi-use) invitation.
+
+    Returned with the seats and the invitation it made, so that an answer about the new game need not
+    read them again.
     """
     if visibility not in Game.Visibility.values:
         raise ServiceError(
@@ -119,9 +138,23 @@ def game_create(
         locked = lock_game(game.pk)  # the seats as stored, with their people
         _start_if_full(locked)
         game = locked.game
+        invitation = None
         if creator is not None and game.status == Game.Status.OPEN:
-            Invitation.objects.create(game=game, created_by=creator)
-    return game
+            invitation = Invitation.objects.create(game=game, created_by=creator)
+    seats = [locked.seats[position] for position in sorted(locked.seats)]
+    return CreatedGame(game=game, seats=seats, invitation=invitation)
+
+
+def _only_the_game(create: Callable[P, CreatedGame]) -> Callable[P, Game]:
+    def game_create(*args: P.args, **kwargs: P.kwargs) -> Game:
+        return create(*args, **kwargs).game
+
+    game_create.__doc__ = "Create a game (``game_create_with_table``'s settings and checks) and return it."
+    return game_create
+
+
+#: ``game_create_with_table`` answering with the game alone (its arguments, checked as its own).
+game_create = _only_the_game(game_create_with_table)
 
 
 def game_join(*, game_id: int, user: User, position: int | None = None) -> Game:

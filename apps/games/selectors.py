@@ -4,16 +4,18 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, TypedDict
+from functools import cache
+from typing import TYPE_CHECKING, Any, TypedDict, cast
 
 from django.contrib.auth.models import AnonymousUser, User
+from django.db import connection
 from django.db.models import Exists, F, OuterRef, QuerySet
 from django.utils import timezone
 
 from baogame.rules.core import visible
 from baogame.rules.registry import get_engine
 
-from . import clock, leagues_link, store
+from . import clock, leagues_link, sql, store
 from .clock import banks
 from .clock.deadlines import SIMULTANEOUS_TIMINGS, decision_length
 from .models import Decision, Game, Invitation, Move, Seat
@@ -123,14 +125,15 @@ def game_read(game_id: int, *, seats: str = "people") -> Game | None:
     if found is None:
         return None
     if seats != "none":
-        store.attach_seats(found.game, people=seats == "people")
+        game_with_seats(found.game, people=seats == "people")
     return found.game
 
 
-def game_with_seats(game: Game) -> Game:
-    """``game`` with its seats (by position, with their users and profiles) read, so that
-    ``game.seats.all()`` answers without a query."""
-    store.attach_seats(game, people=True)
+def game_with_seats(game: Game, *, seats: list[Seat] | None = None, people: bool = True) -> Game:
+    """``game`` with its seats by position (with ``people``: their users and profiles), so that
+    ``game.seats.all()`` answers without a query (``store.attach_seats``; ``seats``: the caller holds
+    them already)."""
+    store.attach_seats(game, seats=seats, people=people)
     return game
 
 
@@ -367,8 +370,26 @@ def game_history(*, game: Game, seat: int | None) -> list[dict[str, Any]]:
 
 
 def open_decisions(*, game: Game) -> list[Decision]:
-    """The open decision rows, soonest deadline first."""
-    return list(Decision.objects.filter(game=game).order_by("deadline", "seat"))
+    """The open decision rows, soonest deadline first (on the hand path by SQL built once: every game
+    page and API read of a game asks)."""
+    if not sql.hand_sql():
+        return list(_open_decisions(game.pk))
+    select = _open_decisions_select(connection.vendor)
+    rows = sql.fetch(select.sql, select.statement(game_id=game.pk).params)
+    return [cast(Decision, select.load(row)) for row in rows]
+
+
+def _open_decisions(game_id: int) -> QuerySet[Decision]:
+    return Decision.objects.filter(game_id=game_id).order_by("deadline", "seat")
+
+
+#: A stand-in for the game's id in ``_open_decisions_select``, replaced when it runs.
+_DECISIONS_OF = -730_101
+
+
+@cache
+def _open_decisions_select(vendor: str) -> sql.Select:
+    return sql.compile_select(_open_decisions(_DECISIONS_OF), game_id=_DECISIONS_OF)
 
 
 def public_owner_seats(*, timing: str, seats: list[int], viewer: int | None) -> list[int]:
@@ -447,6 +468,28 @@ def seat_decisions(*, game: Game, seat: int | None) -> QuerySet[Decision]:
     if seat is None:
         return Decision.objects.none()
     return Decision.objects.filter(game=game, seat=seat)
+
+
+def seat_waits(*, game: Game, seat: int | None) -> bool:
+    """Whether one of the game's open decisions is the seat's (never for no seat); on the hand path by
+    SQL built once (a game's summary asks it for every answer about an active game)."""
+    if seat is None:
+        return False
+    if not sql.hand_sql():
+        return seat_decisions(game=game, seat=seat).exists()
+    select = _seat_waits_select(connection.vendor)
+    return bool(sql.fetch(select.sql, select.statement(game_id=game.pk, seat=seat).params))
+
+
+#: A stand-in for the seat in ``_seat_waits_select``, replaced when it runs (a seat number no game has,
+#: in the column's range: a negative one would make the ORM refuse the query as empty).
+_DECISION_SEAT = 32_101
+
+
+@cache
+def _seat_waits_select(vendor: str) -> sql.Select:
+    rows = Decision.objects.filter(game_id=_DECISIONS_OF, seat=_DECISION_SEAT).values("pk")[:1]
+    return sql.compile_select(rows, game_id=_DECISIONS_OF, seat=_DECISION_SEAT)
 
 
 def seat_decision(*, game: Game, seat: int, decision_id: str) -> QuerySet[Decision]:

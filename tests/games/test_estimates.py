@@ -5,18 +5,21 @@ game it says how long it took. BH-3.2 and BB §2.3 (lengths) decide what "the sa
 
 from __future__ import annotations
 
+import time
 from datetime import timedelta
 from typing import Any
 
 import pytest
+from django.db import transaction
 from django.test import Client
 from django.utils import timezone
 
-from apps.games import estimates
+from apps.games import estimates, lifecycle, signals
 from apps.games.clock.controls import NAMED_CONTROLS, control_from
 from apps.games.errors import ServiceError
 from apps.games.estimates import TABLE
 from apps.games.models import Game
+from apps.games.store import lock_game
 from bench.pace.clockwork import named_controls
 from bench.pace.rows import run_row
 from tests.factories import GameFactory, UserFactory
@@ -33,9 +36,10 @@ def _finished(
     length: str = "short",
     control: str = "daily",
 ) -> None:
-    """``n`` finished games of people only, each ``days`` long, with these settings."""
+    """``n`` finished games of people only, each ``days`` long, with these settings, each end announced
+    as a game's end is once committed (``signals.game_ended``)."""
     end = timezone.now()
-    Game.objects.bulk_create(
+    made = Game.objects.bulk_create(
         Game(
             engine=engine,
             players=players,
@@ -47,6 +51,8 @@ def _finished(
         )
         for _ in range(n)
     )
+    for game in made:
+        signals.game_ended.send(sender=Game, game_id=game.pk)
 
 
 def test_without_history_the_estimate_comes_from_the_pace_model_table():
@@ -66,6 +72,42 @@ def test_twenty_finished_games_with_the_same_settings_make_the_site_the_source()
 
     assert (found.source, found.n, round(found.days_typical)) == ("site", 20, 40)
     assert "20 games of people with these settings have finished" in found.text()
+
+
+def test_a_games_end_refreshes_the_kept_site_estimate(django_capture_on_commit_callbacks: Any):
+    """The site's record is kept between requests, but the end of a game makes the next estimate count it."""
+    _finished(19, days=40)
+    assert estimates.estimate("baohuang", 5, "short", "daily").source == "model"
+    game = GameFactory(engine="baohuang", players=5, length="short")
+
+    with django_capture_on_commit_callbacks(execute=True), transaction.atomic():
+        lifecycle.game_adjudicate(lock_game(game.pk), places={s: s + 1 for s in range(5)}, reason="agreed")
+    found = estimates.estimate("baohuang", 5, "short", "daily")
+
+    assert (found.source, found.n) == ("site", 20)
+
+
+def test_a_kept_site_estimate_does_not_outlive_its_time(monkeypatch: pytest.MonkeyPatch):
+    """A game that ended in another process (whose end this one did not hear of) counts once the kept
+    record has expired."""
+    _finished(20, days=40)
+    assert estimates.estimate("baohuang", 5, "short", "daily").n == 20
+    Game.objects.create(
+        engine="baohuang",
+        players=5,
+        length="short",
+        control="daily",
+        status=Game.Status.FINISHED,
+        started_at=timezone.now() - timedelta(days=40),
+        finished_at=timezone.now(),
+    )
+    assert estimates.estimate("baohuang", 5, "short", "daily").n == 20
+
+    later = time.time() + estimates.SITE_CACHE_SECONDS + 1
+    monkeypatch.setattr(time, "time", lambda: later)
+    found = estimates.estimate("baohuang", 5, "short", "daily")
+
+    assert found.n == 21
 
 
 def test_games_with_other_settings_do_not_count_bh_3_2():

@@ -319,14 +319,15 @@ def _open_tenures(game: Game) -> dict[int, int]:
 
 @pytest.mark.parametrize("players", [2, 4])
 def test_a_game_start_opens_every_players_tenure_in_three_queries_whatever_the_seats(
-    toy_engine: str, users: list[Any], players: int, django_assert_num_queries: Any
+    toy_engine: str, users: list[Any], players: int, django_assert_max_num_queries: Any
 ) -> None:
-    """League rounds start many games at once: the record's part of a start is three queries (the
-    seats, the open tenures, one INSERT), not two or three per seat."""
+    """League rounds start many games at once: the record's part of a start is at most three queries
+    (the seats, the open tenures, one INSERT; on PostgreSQL's hand path the two reads go together in
+    one round trip), not two or three per seat."""
     game = a_game(toy_engine, users, players=players, options={"hand": 5})
     SeatTenure.objects.filter(game=game).delete()
 
-    with django_assert_num_queries(3):
+    with django_assert_max_num_queries(3):
         reliability.game_started(game_id=game.pk)
 
     assert _open_tenures(game) == {p: users[p].pk for p in range(players)}
