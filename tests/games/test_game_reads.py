@@ -14,19 +14,9 @@ from django.utils import timezone
 from apps.games import estimates, invitations, reliability, selectors
 from apps.games.models import Decision, Game, Invitation, SeatTenure
 from tests.factories import GameFactory
+from tests.support.both_paths import both_paths, model_values  # noqa: F401 - both_paths: every test twice
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True, params=[True, False], ids=["hand_sql", "orm"])
-def hand_sql(request: pytest.FixtureRequest, settings: Any) -> bool:
-    """Every test runs on both paths."""
-    settings.GAMES_HAND_SQL = request.param
-    return bool(request.param)
-
-
-def _values(obj: Any) -> dict[str, Any]:
-    return {f.attname: getattr(obj, f.attname) for f in obj._meta.concrete_fields}
 
 
 @pytest.fixture
@@ -51,7 +41,7 @@ def test_open_decisions_equal_the_orms_rows_soonest_deadline_first(game: Game) -
     loaded = selectors.open_decisions(game=game)
 
     expected = Decision.objects.filter(game=game).order_by("deadline", "seat")
-    assert [_values(d) for d in loaded] == [_values(d) for d in expected]
+    assert [model_values(d) for d in loaded] == [model_values(d) for d in expected]
     assert [d.seat for d in loaded] == [0, 1, 2]
 
 
@@ -72,7 +62,7 @@ def test_seats_attached_to_a_read_game_equal_the_stored_seats_and_answer_without
         seats = list(loaded.seats.all())
         names = [s.user.profile.pk for s in seats if s.user is not None]
 
-    assert [_values(s) for s in seats] == [_values(s) for s in game.seats.order_by("position")]
+    assert [model_values(s) for s in seats] == [model_values(s) for s in game.seats.order_by("position")]
     assert len(names) == 2
 
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from django.db import IntegrityError, transaction
-from django.db.models import JSONField, Model
+from django.db.models import JSONField
 from django.utils import timezone
 
 from apps.api.authentication import token_by_digest
@@ -20,19 +20,9 @@ from apps.games import pipeline, sql
 from apps.games import store as rows
 from apps.games.models import Decision, Game, Move, Seat
 from tests.factories import GameFactory
+from tests.support.both_paths import both_paths, model_values  # noqa: F401 - both_paths: every test twice
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True, params=[True, False], ids=["hand_sql", "orm"])
-def hand_sql(request: pytest.FixtureRequest, settings: Any) -> bool:
-    """Every test runs on both paths."""
-    settings.GAMES_HAND_SQL = request.param
-    return bool(request.param)
-
-
-def _values(obj: Model) -> dict[str, Any]:
-    return {f.attname: getattr(obj, f.attname) for f in obj._meta.concrete_fields}
 
 
 @pytest.fixture
@@ -49,7 +39,7 @@ def test_game_row_equals_the_orms_game(game: Game) -> None:
     assert found is not None
     loaded = found.game
 
-    assert _values(loaded) == _values(Game.objects.get(pk=game.pk))
+    assert model_values(loaded) == model_values(Game.objects.get(pk=game.pk))
     assert isinstance(loaded.state, dict) and loaded.started_at is not None
     assert loaded._state.adding is False and loaded._state.db == "default"
     assert rows.game_row(game.pk + 1000) is None
@@ -78,13 +68,13 @@ def test_seat_rows_with_people_equal_the_orms_select_related(game: Game) -> None
 
     loaded = rows.seat_rows(game, people=True)
 
-    assert [_values(s) for s in loaded] == [_values(s) for s in expected]
+    assert [model_values(s) for s in loaded] == [model_values(s) for s in expected]
     for mine, theirs in zip(loaded, expected, strict=True):
         if theirs.user is None:
             assert mine.user is None  # the bot seat
         else:
-            assert _values(mine.user) == _values(theirs.user)
-            assert _values(mine.user.profile) == _values(theirs.user.profile)
+            assert model_values(mine.user) == model_values(theirs.user)
+            assert model_values(mine.user.profile) == model_values(theirs.user.profile)
     assert loaded[1].user.profile.vacation_started_at is not None
 
 
@@ -108,7 +98,7 @@ def test_decision_rows_equal_the_orms_rows(game: Game) -> None:
 
     loaded = rows.decision_rows(game)
 
-    assert [_values(d) for d in loaded] == [_values(d) for d in Decision.objects.filter(game=game)]
+    assert [model_values(d) for d in loaded] == [model_values(d) for d in Decision.objects.filter(game=game)]
     assert [d.remaining for d in loaded if d.deadline is None] == [timedelta(hours=3)]
 
 
@@ -121,14 +111,14 @@ def test_move_insert_and_lookup_by_idempotency_key_round_trip(game: Game, users:
     rows.run_writes([rows.insert_move(move)])
 
     stored = Move.objects.get(pk=move.pk)
-    assert _values(stored) == _values(move) and stored.created_at is not None
+    assert model_values(stored) == model_values(move) and stored.created_at is not None
     with transaction.atomic():
         keyed = rows.lock_game(game.pk, move_key="k-1")
         unkeyed = rows.lock_game(game.pk, move_key="k-2")
     assert keyed.key_move_id == move.pk
     assert unkeyed.key_move_id is None
     found = rows.move_by_id(move.pk)
-    assert found is not None and _values(found) == _values(stored)
+    assert found is not None and model_values(found) == model_values(stored)
     by_key = rows.move_by_key(game.pk, "k-1")
     assert by_key is not None and by_key.pk == move.pk and rows.move_by_key(game.pk, "k-2") is None
 
@@ -151,7 +141,7 @@ def test_decision_insert_and_delete(game: Game) -> None:
     new = Decision(game=game, seat=1, decision_id="n", kind="turn", timing="turn", opened_at=timezone.now())
 
     rows.run_writes(rows.insert_decisions([new]))
-    assert _values(Decision.objects.get(pk=new.pk)) == _values(new)
+    assert model_values(Decision.objects.get(pk=new.pk)) == model_values(new)
 
     rows.run_writes(rows.delete_decisions([new.pk]))
     assert not Decision.objects.filter(pk=new.pk).exists()
@@ -163,7 +153,7 @@ def test_token_lookup_by_digest_loads_the_user(users: list[Any]) -> None:
     token = token_by_digest(token_digest(raw))
 
     assert token is not None and token.user.pk == users[2].pk
-    assert _values(token.user) == _values(type(users[2]).objects.get(pk=users[2].pk))
+    assert model_values(token.user) == model_values(type(users[2]).objects.get(pk=users[2].pk))
     assert token_by_digest(token_digest(raw + "x")) is None
 
 
@@ -189,14 +179,16 @@ def test_locking_a_game_reads_its_seats_and_decisions_in_the_same_batch(game: Ga
         with pytest.raises(Game.DoesNotExist):
             rows.lock_game(game.pk + 1000)
 
-    assert _values(locked.game) == _values(Game.objects.get(pk=game.pk))
+    assert model_values(locked.game) == model_values(Game.objects.get(pk=game.pk))
     assert locked.key_move_id is None
     seats = list(locked.seats.values())
     expected = rows.seat_rows(game, people=True)
     assert list(locked.seats) == [s.position for s in expected]
-    assert [_values(s) for s in seats] == [_values(s) for s in expected]
+    assert [model_values(s) for s in seats] == [model_values(s) for s in expected]
     assert [s.user.profile.pk for s in seats if s.user] == [s.user.profile.pk for s in expected if s.user]
-    assert [_values(d) for d in locked.decisions] == [_values(d) for d in Decision.objects.filter(game=game)]
+    assert [model_values(d) for d in locked.decisions] == [
+        model_values(d) for d in Decision.objects.filter(game=game)
+    ]
 
 
 def test_a_failing_statement_in_a_batch_raises_djangos_error_and_writes_nothing(game: Game) -> None:
