@@ -127,6 +127,10 @@ class WsgiConnection:
         pass
 
 
+#: The request kinds one load-test client makes (``_kind``), for ``--kind``.
+KINDS = ("POST actions", "GET legal", "POST join", "POST games", "GET games")
+
+
 def _kind(method: str, path: str) -> str:
     """The request kind: ``POST actions``, ``GET legal``, … (the path without ids)."""
     parts = [p for p in path.split("/") if p and not p.isdigit()]
@@ -146,7 +150,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--plain", action="store_true", help="no profiler: only the CPU figures")
     parser.add_argument(
-        "--kind", default="", help="profile only this request kind, e.g. 'POST games' (the figures count all)"
+        "--kind",
+        default="",
+        choices=["", *KINDS],
+        help="profile only this request kind, e.g. 'POST games' (the figures count all)",
     )
     args = parser.parse_args(argv)
 

@@ -17,9 +17,15 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
+from django.core.validators import (
+    MaxValueValidator,
+    MinValueValidator,
+    ProhibitNullCharactersValidator,
+    RegexValidator,
+)
 from rest_framework import serializers
 from rest_framework.fields import empty
+from rest_framework.validators import ProhibitSurrogateCharactersValidator
 
 from apps.games import lengths as game_lengths
 
@@ -106,6 +112,27 @@ def query_int(raw: str, name: str) -> int:
 _QUERY_UINT = re.compile(r"[0-9]{1,18}")
 #: The validators an ``IntegerField`` makes of its ``min_value`` and ``max_value`` (``quick`` checks those).
 _RANGE_VALIDATORS = (MinValueValidator, MaxValueValidator)
+#: The validators DRF gives every ``CharField``, which a query string's text passes unless it holds
+#: NUL or a lone surrogate (``_UNSAFE_TEXT``).
+_TEXT_VALIDATORS = (ProhibitNullCharactersValidator, ProhibitSurrogateCharactersValidator)
+_UNSAFE_TEXT = re.compile("[\x00\ud800-\udfff]")
+
+
+def _quick_text(cls: type[serializers.Serializer], name: str, field: Any, raw: str) -> Any:
+    """The value of the text field ``name`` for ``raw`` as the serializer validates it: kept as sent (no
+    trimming, a blank one allowed), then its ``validate_<name>``; None when any of that is not so, or
+    when the check refuses it (the serializer then says why)."""
+    if (
+        field.trim_whitespace
+        or not field.allow_blank
+        or any(type(v) not in _TEXT_VALIDATORS for v in field.validators)
+        or _UNSAFE_TEXT.search(raw) is not None
+    ):
+        return None
+    try:
+        return getattr(cls(), f"validate_{name}")(raw)
+    except serializers.ValidationError:
+        return None
 
 
 class QueryInput(serializers.Serializer):
@@ -113,9 +140,11 @@ class QueryInput(serializers.Serializer):
 
     @classmethod
     def quick(cls, data: Mapping[str, Any]) -> dict[str, Any] | None:
-        # ``validated_data`` for a plain query of integer fields (known names, ASCII digits in range),
-        # without making the serializer (DRF deep-copies every field of it): what the two hottest
-        # reads and writes send. None for anything else: then the serializer parses, and refuses.
+        # ``validated_data`` for a plain query (known names; integer fields of ASCII digits in range,
+        # text fields kept as sent), without making the serializer's fields (DRF deep-copies every
+        # field of it): what the two hottest reads and writes send. A text field's ``validate_<name>``
+        # runs as the serializer would run it. None for anything else: then the serializer parses, and
+        # refuses.
         fields = cls._declared_fields
         if cls.validate is not serializers.Serializer.validate or any(name not in fields for name in data):
             return None
@@ -128,15 +157,21 @@ class QueryInput(serializers.Serializer):
                 if field.default is not empty:
                     values[name] = field.default
                 continue
+            raw = data.get(name)
+            if field.read_only or not isinstance(raw, str):
+                return None
+            if type(field) is serializers.CharField:
+                value = _quick_text(cls, name, field, raw) if checked else None
+                if value is None:
+                    return None
+                values[name] = value
+                continue
             if (
                 type(field) is not serializers.IntegerField
-                or field.read_only
                 or checked
                 or any(type(v) not in _RANGE_VALIDATORS for v in field.validators)
+                or _QUERY_UINT.fullmatch(raw) is None
             ):
-                return None
-            raw = data.get(name)
-            if not isinstance(raw, str) or _QUERY_UINT.fullmatch(raw) is None:
                 return None
             value = int(raw)
             low, high = field.min_value, field.max_value

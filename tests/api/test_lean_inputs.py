@@ -21,7 +21,9 @@ QUERIES = [
     "", "offset=0", "limit=1", "limit=2000", "offset=10000000&limit=7", "limit=0", "limit=2001",
     "offset=-1", "offset=10000001", "limit=1.0", "limit=", "limit=+3", "limit=٣", "limit=%203",
     "limit=3&limit=4", "other=1", "legal=30", "legal=2001", "legal=30&fields=events", "fields=",
-    "legal=0", "legal=007", "legal=99999999999999999999",
+    "legal=0", "legal=007", "legal=99999999999999999999", "fields=decisions,legal",
+    "fields=%20events%20,,legal", "legal=30&fields=decisions,legal", "fields=bogus", "fields=events,bogus",
+    "fields=%20", "fields=events%00", "fields=events&fields=legal", "offset=1&fields=events",
 ]  # fmt: skip
 
 
@@ -44,10 +46,20 @@ def test_a_quick_query_is_what_the_serializer_validates_or_left_to_it(serializer
         (GameLegalApi.FilterSerializer, "offset=5&limit=30"),
         (MoveSubmitApi.QuerySerializer, "legal=30"),
         (MoveSubmitApi.QuerySerializer, ""),
+        (MoveSubmitApi.QuerySerializer, "legal=30&fields=decisions,legal"),
+        (MoveSubmitApi.QuerySerializer, "fields=%20events%20,,legal"),
     ],
 )
 def test_what_clients_send_takes_the_quick_way(serializer: Any, query: str) -> None:
-    assert serializer.quick(QueryDict(query)) == _validated(serializer, QueryDict(query))
+    quick = serializer.quick(QueryDict(query))
+
+    assert quick is not None and quick == _validated(serializer, QueryDict(query))
+
+
+@pytest.mark.parametrize("query", ["fields=", "fields=bogus", "fields=events%00", "fields=%20"])
+def test_a_reply_field_the_move_does_not_know_is_left_to_the_serializer(query: str) -> None:
+    assert MoveSubmitApi.QuerySerializer.quick(QueryDict(query)) is None
+    assert _validated(MoveSubmitApi.QuerySerializer, QueryDict(query)) is None
 
 
 BODIES: list[Any] = [
