@@ -513,24 +513,54 @@ def _plain_saving(field: Any, using: str) -> tuple[type[Any], Callable[[Any], An
     return plain, None if type_map is None else type_map.get(internal), False  # an auto key: none
 
 
+#: What ``save_values`` does with each field of a tuple of fields: ``_SAVE_JSON`` (``_json_to_db``),
+#: ``_SAVE_PLAIN`` (the attribute as it is, when of the exact type ``_plain_saving`` says) or
+#: ``_SAVE_ORM`` (the field's own calls).
+_SAVE_JSON, _SAVE_PLAIN, _SAVE_ORM = 0, 1, 2
+#: (id of a tuple of fields, database alias) -> (the tuple, each field's way of saving). The tuples come
+#: from cached functions (``_insert_sql``, ``_update_sql``) and so live as long as the process; the
+#: tuple is kept to check that an id was not reused by another.
+_save_plans: dict[tuple[int, str], tuple[Sequence[Any], list[tuple[Any, ...]]]] = {}
+
+
+def _save_plan(fields: Sequence[Any], using: str) -> list[tuple[Any, ...]]:
+    """Each field's way of saving (``_SAVE_*``) with what it needs, worked out once per tuple of fields:
+    hashing a Django field for ``_plain_saving``'s cache costs more than the saving itself."""
+    found = _save_plans.get((id(fields), using))
+    if found is not None and found[0] is fields:
+        return found[1]
+    plan: list[tuple[Any, ...]] = []
+    for field in fields:
+        if _plain_json(field):
+            plan.append((_SAVE_JSON, field))
+        elif (plain := _plain_saving(field, using)) is not None:
+            plan.append((_SAVE_PLAIN, field, field.attname, *plain))
+        else:
+            plan.append((_SAVE_ORM, field))
+    if isinstance(fields, tuple):  # a list may change after this: its plan is not kept
+        _save_plans[(id(fields), using)] = (fields, plan)
+    return plan
+
+
 def save_values(instance: Model, fields: Sequence[Any], add: bool, connection: Any) -> list[Any]:
     """``[f.get_db_prep_save(f.pre_save(instance, add), connection) for f in fields]``, without the
     calls where they would give the attribute back unchanged (``_PLAIN_FIELDS``): a move writes every
     column of a move row, and these calls were a tenth of settling a deadline."""
     values: list[Any] = []
-    for field in fields:
-        if _plain_json(field):
-            values.append(_json_to_db(field, field.pre_save(instance, add), connection))
-            continue
-        plain = _plain_saving(field, connection.alias)
-        if plain is not None:
-            value = instance.__dict__.get(field.attname, _MISSING)
+    state = instance.__dict__
+    for way, field, *plain in _save_plan(fields, connection.alias):
+        if way == _SAVE_PLAIN:
+            attname, kind, wrapper, aware = plain
+            value = state.get(attname, _MISSING)
             if value is None:
                 values.append(None)
                 continue
-            if type(value) is plain[0] and not (plain[2] and value.tzinfo is None):
-                values.append(value if plain[1] is None else plain[1](value))
+            if type(value) is kind and not (aware and value.tzinfo is None):
+                values.append(value if wrapper is None else wrapper(value))
                 continue
+        elif way == _SAVE_JSON:
+            values.append(_json_to_db(field, field.pre_save(instance, add), connection))
+            continue
         values.append(field.get_db_prep_save(field.pre_save(instance, add), connection))
     return values
 
