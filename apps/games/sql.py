@@ -287,10 +287,10 @@ def compile_update(
 
 
 def fetch(sql: str, params: Sequence[Any], using: str = "default") -> list[tuple[Any, ...]]:
-    """Run one SELECT and return its rows."""
-    with connections[using].cursor() as cursor:
-        cursor.execute(sql, params)
-        return cursor.fetchall()
+    """Run one SELECT and return its rows (``batch``'s way)."""
+    statement = Statement(sql, list(params))
+    batch([statement], using)
+    return statement.rows
 
 
 @cache
@@ -348,7 +348,9 @@ def batch(statements: Sequence[Statement], using: str = "default") -> None:
     On PostgreSQL they go in libpq's pipeline mode as one message (``pgbatch``), with the
     transaction's ``BEGIN`` when it still needs one: executed in order by the server (each with a fresh
     snapshot, after the previous one finished, so a SELECT after a ``FOR UPDATE`` sees what the lock
-    waited for) and answered together. Elsewhere they run one by one.
+    waited for) and answered together. A lone statement goes that way too (about 20 µs of CPU less than
+    Django's cursor), except while Django logs queries (``DEBUG``, ``CaptureQueriesContext``): then it
+    goes through the cursor, to be logged. Elsewhere they run one by one.
     Errors surface as Django's database exceptions, as for any query.
     """
     if not statements:
@@ -356,8 +358,12 @@ def batch(statements: Sequence[Statement], using: str = "default") -> None:
     connection = connections[using]
     if connection.vendor == "postgresql" and len(statements) > 1:
         statements = fuse(statements)
-    if connection.vendor == "postgresql" and (len(statements) > 1 or statements[0].server_bound):
+    if connection.vendor == "postgresql" and (
+        len(statements) > 1 or statements[0].server_bound or not connection.queries_logged
+    ):
+        connection.close_if_health_check_failed()  # as Django's cursor does before its first query
         connection.ensure_connection()
+        connection.validate_no_broken_transaction()
         with connection.wrap_database_errors:
             pgbatch.run(connection.connection, statements, prepare=_prepares(connection))
     else:

@@ -109,3 +109,36 @@ def test_a_value_psycopg_cannot_send_refuses_the_batch_before_any_statement_runs
 
     (rows,) = _batch(("SELECT count(*) FROM scratch", []), ("SELECT 1", []))[:1]
     assert rows.rows == [(0,)]
+
+
+def test_a_lone_statement_skips_djangos_cursor_unless_queries_are_logged(
+    scratch: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as captured:  # logged: through the cursor, to be seen
+        (logged,) = _batch(("INSERT INTO scratch (id, label) VALUES (%s, %s) RETURNING id", [1, "a"]))
+    assert logged.rows == [(1,)] and [q["sql"] for q in captured.captured_queries][-1].startswith("INSERT")
+
+    def no_cursor(*args: Any, **kwargs: Any) -> None:
+        raise AssertionError("a lone statement went through Django's cursor")
+
+    monkeypatch.setattr(connection, "cursor", no_cursor)
+    (inserted,) = _batch(("INSERT INTO scratch (id, label) VALUES (%s, %s) RETURNING id", [2, "b"]))
+    (read,) = _batch(("SELECT id, label FROM scratch WHERE id > %s ORDER BY id", [0]))
+    assert sql.fetch("SELECT label FROM scratch WHERE id = %s", [2]) == [("b",)]
+
+    assert inserted.rows == [(2,)] and inserted.rowcount == 1
+    assert read.rows == [(1, "a"), (2, "b")] and read.rowcount == 2
+
+
+def test_a_statement_after_an_error_in_the_atomic_block_is_refused_as_djangos_cursor_refuses_it(
+    scratch: None,
+) -> None:
+    from django.db.transaction import TransactionManagementError
+
+    with transaction.atomic():
+        with pytest.raises(IntegrityError), transaction.atomic(savepoint=False):  # marks the block broken
+            _batch(("INSERT INTO scratch (id, label) VALUES (%s, %s), (%s, %s)", [1, "a", 1, "b"]))
+        with pytest.raises(TransactionManagementError):
+            _batch(("SELECT 1", []))
