@@ -527,6 +527,7 @@ _SAVE_JSON, _SAVE_PLAIN, _SAVE_ORM = 0, 1, 2
 #: from cached functions (``_insert_sql``, ``_update_sql``) and so live as long as the process; the
 #: tuple is kept to check that an id was not reused by another.
 _save_plans: dict[tuple[int, str], tuple[Sequence[Any], list[tuple[Any, ...]]]] = {}
+_SAVE_PLANS_KEPT = 1024
 
 
 def _save_plan(fields: Sequence[Any], using: str) -> list[tuple[Any, ...]]:
@@ -544,6 +545,8 @@ def _save_plan(fields: Sequence[Any], using: str) -> list[tuple[Any, ...]]:
         else:
             plan.append((_SAVE_ORM, field))
     if isinstance(fields, tuple):  # a list may change after this: its plan is not kept
+        if len(_save_plans) >= _SAVE_PLANS_KEPT:  # a caller making new tuples each time: start again
+            _save_plans.clear()
         _save_plans[(id(fields), using)] = (fields, plan)
     return plan
 
