@@ -131,7 +131,7 @@ def _quick_text(cls: type[serializers.Serializer], name: str, field: Any, raw: s
         return None
     try:
         return getattr(cls(), f"validate_{name}")(raw)
-    except serializers.ValidationError:
+    except Exception:  # noqa: BLE001 - refused, or a check that needs the serializer's data: its own way
         return None
 
 
