@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any, cast
 from django.contrib.auth.models import User
 from django.db import connection
 from django.db.models import Exists, QuerySet, Subquery
+from django.http import HttpRequest
 from django.utils import timezone
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import authentication, exceptions
@@ -20,6 +21,8 @@ from .models import ApiToken, token_digest
 
 if TYPE_CHECKING:  # DRF's views import the authentication classes named in the settings: this module
     from rest_framework.views import APIView
+
+    from .throttling import WriteRateThrottle
 
 #: ``last_used_at`` is written at most this often per token, so reads stay read-only.
 LAST_USED_RESOLUTION = timedelta(minutes=5)
@@ -71,7 +74,7 @@ def read_with_token(request: Request, *, game_id: int) -> list[store.GameRow | N
     (``/legal``). The token is kept on the request for ``ApiTokenAuthentication``, which still decides
     whether the request is let in; the game's answer (``[row]``, ``[None]``: no such game) is for the
     view, only once it is. None (nothing read) without a well-formed token header or the hand path."""
-    digest = _bearer_digest(request)
+    digest = bearer_digest(request)
     if digest is None or not sql.hand_sql():
         return None
     token_select, game_select = _token_select(connection.vendor), _game_by_token_select(connection.vendor)
@@ -99,7 +102,25 @@ def _token_guarded_lock(vendor: str, key: bool) -> sql.Select:
     return store.guarded_lock_select(guard, key, digest=_DIGEST)
 
 
-class TokenAhead:
+class _TokenRead:
+    """The part of a read ahead (``store.Ahead``) common to both kinds below: the token's SELECT, sent
+    before the lock, and the lock guarded by the token."""
+
+    def __init__(self, digest: str) -> None:
+        self.digest = digest
+        self.statement = _token_select(connection.vendor).statement(digest=digest)
+        self.values = {"digest": digest}
+        self.checks_ran = False
+
+    def lock(self, key: bool) -> sql.Select:
+        return _token_guarded_lock(connection.vendor, key)
+
+    def token(self) -> ApiToken | None:
+        """The token as the round trip read it (None: no such token)."""
+        return _token_loaded(_token_select(connection.vendor), self.statement.rows)
+
+
+class TokenAhead(_TokenRead):
     """A move request's token, read in the round trip that locks the game (``store.Ahead``), not in
     one of its own before it.
 
@@ -114,17 +135,11 @@ class TokenAhead:
     """
 
     def __init__(self, view: APIView, request: Request, digest: str) -> None:
-        self.view, self.request, self.digest = view, request, digest
-        self.statement = _token_select(connection.vendor).statement(digest=digest)
-        self.values = {"digest": digest}
-        self.checks_ran = False
-
-    def lock(self, key: bool) -> sql.Select:
-        return _token_guarded_lock(connection.vendor, key)
+        super().__init__(digest)
+        self.view, self.request = view, request
 
     def checked(self) -> None:
-        token = _token_loaded(_token_select(connection.vendor), self.statement.rows)
-        setattr(self.request._request, _TOKEN_READ, (self.digest, token))
+        setattr(self.request._request, _TOKEN_READ, (self.digest, self.token()))
         self.admit()
 
     def admit(self) -> None:
@@ -142,25 +157,81 @@ class TokenAhead:
         return cast(User, self.request.user)
 
 
+class TokenRefused(Exception):
+    """A plain move's token or write limit refused it (``PlainTokenAhead``); nothing was changed."""
+
+
+class _Writer:
+    """What ``WriteRateThrottle`` reads of a request: its method and its (authenticated) user."""
+
+    method = "POST"
+
+    def __init__(self, user: User) -> None:
+        self.user = user
+
+
+class PlainTokenAhead(_TokenRead):
+    """``TokenAhead`` for a move request served without DRF's request (``apps.api.plainmove``):
+    ``checked()`` makes, on the token read, the checks that DRF would make for the view, in DRF's
+    order: ``ApiTokenAuthentication``'s (``token_admitted``), ``IsAuthenticated``'s (an admitted token's
+    user is authenticated) and the view's one write throttle. A refusal raises ``TokenRefused`` having
+    counted nothing (a refused write is not counted, and the token check comes first); the caller then
+    asks DRF's view, which refuses it in its own words (401 with ``WWW-Authenticate``, 429 with
+    ``Retry-After``).
+    """
+
+    def __init__(self, view: APIView, digest: str, throttle: type[WriteRateThrottle] | None) -> None:
+        super().__init__(digest)
+        self.view, self.throttle = view, throttle
+        self.admitted: User | None = None  # the token's user, once the checks let the request in
+
+    def checked(self) -> None:
+        self.checks_ran = True
+        token = self.token()
+        if not token_admitted(token):
+            raise TokenRefused
+        assert token is not None  # admitted
+        if self.throttle is not None and not self.throttle().allow_request(_Writer(token.user), self.view):  # type: ignore[arg-type]
+            raise TokenRefused
+        self.admitted = token.user
+
+    @property
+    def user(self) -> User:
+        assert self.admitted is not None, "the user is known once checked() has let the request in"
+        return self.admitted
+
+
 def token_ahead(view: APIView, request: Request) -> TokenAhead | None:
     """A ``TokenAhead`` for a request with well-formed ``Bearer`` credentials, on the hand path; None
     otherwise (the request is authenticated as any other)."""
-    digest = _bearer_digest(request)
+    digest = bearer_digest(request)
     if digest is None or not sql.hand_sql():
         return None
     return TokenAhead(view, request, digest)
 
 
-def _bearer_digest(request: Request) -> str | None:
+def bearer_digest(request: HttpRequest | Request) -> str | None:
     """The digest of the request's ``Bearer`` (or ``Token``) credentials; None when it has none, or
     when they are malformed (``ApiTokenAuthentication`` says so)."""
-    parts = authentication.get_authorization_header(request).split()
+    # DRF's helper reads only ``META``, which a Django request has as well
+    parts = authentication.get_authorization_header(cast(Request, request)).split()
     if len(parts) != 2 or parts[0].decode("latin-1").lower() not in ApiTokenAuthentication.keywords:
         return None
     try:
         return token_digest(parts[1].decode("ascii"))
     except UnicodeDecodeError:
         return None
+
+
+def token_admitted(token: ApiToken | None) -> bool:
+    """Whether a token read by its digest lets its user in (it exists and its user is active); when it
+    does, its ``last_used_at`` is brought up to date (at most once per ``LAST_USED_RESOLUTION``)."""
+    if token is None or not token.user.is_active:
+        return False
+    now = timezone.now()
+    if token.last_used_at is None or now - token.last_used_at > LAST_USED_RESOLUTION:
+        ApiToken.objects.filter(pk=token.pk).update(last_used_at=now)
+    return True
 
 
 class ApiTokenAuthentication(authentication.BaseAuthentication):
@@ -181,11 +252,9 @@ class ApiTokenAuthentication(authentication.BaseAuthentication):
         digest = token_digest(raw)
         read = getattr(request._request, _TOKEN_READ, None)  # read with the game (``read_with_token``)
         token = read[1] if read is not None and read[0] == digest else token_by_digest(digest)
-        if token is None or not token.user.is_active:
+        if not token_admitted(token):
             raise exceptions.AuthenticationFailed("invalid or revoked token")
-        now = timezone.now()
-        if token.last_used_at is None or now - token.last_used_at > LAST_USED_RESOLUTION:
-            ApiToken.objects.filter(pk=token.pk).update(last_used_at=now)
+        assert token is not None  # admitted
         return token.user, token
 
     def authenticate_header(self, request: Request) -> str:

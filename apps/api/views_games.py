@@ -21,12 +21,14 @@ from apps.games import selectors as game_selectors
 from apps.games.clock.controls import CONTROL_NAMES, CUSTOM_KEYS, DEFAULT_CONTROL
 from apps.games.errors import ServiceError
 from apps.games.models import Game, Move
+from apps.games.pipeline import Admitting
 from baogame.rules.registry import get_engine
 
 from . import selectors
 from .authentication import TokenAhead, read_with_token, token_ahead
 from .inputs import JsonInput, QueryInput, length_field, parsed
 from .lean import LeanApiView
+from .plainmove import plain_action, with_plain_path
 from .serializers import (
     ClockSerializer,
     DecisionSerializer,
@@ -500,39 +502,56 @@ class MoveSubmitApi(LeanApiView):
         query = self.QuerySerializer.quick(request.query_params) or parsed(
             self.QuerySerializer, request.query_params
         )
-        legal, fields = query["legal"], query.get("fields")
         # A body that is not a JSON object has no action: "action" is required, as for ``{}``.
         data = request.data if isinstance(request.data, dict) else {}
-        action = _plain_action(data)
+        action = plain_action(data)
         if action is None:
             action = parsed(self.InputSerializer, data)["action"]
+        code, reply = self.move_answer(
+            game_id=game_id,
+            user=request.user if self.ahead is None else None,
+            action=action,
+            # META, not ``request.headers`` (which builds a dict of every header): the same value
+            key=request.META.get("HTTP_IDEMPOTENCY_KEY") or None,
+            ahead=self.ahead,
+            legal=query["legal"],
+            fields=query.get("fields"),
+        )
+        return Response(reply, status=code)
+
+    @classmethod
+    def as_view(cls, **initkwargs: Any) -> Any:
+        """DRF's view, answering a program's plain move request without DRF's objects around it
+        (``apps.api.plainmove``: the same answer)."""
+        return with_plain_path(cls, super().as_view(**initkwargs))
+
+    @staticmethod
+    def move_answer(
+        *,
+        game_id: int,
+        action: dict[str, Any],
+        key: str | None,
+        ahead: Admitting | None,
+        legal: int,
+        fields: frozenset[str] | None,
+        user: Any = None,
+    ) -> tuple[int, dict[str, Any]]:
+        """The status and reply of one move, for DRF's view and the plain path alike: ``user``'s, or,
+        with ``ahead``, the user it admits in the lock's round trip."""
         try:
             result = game_pipeline.submit_action(  # Game.DoesNotExist: 404 (exception handler)
-                game_id=game_id,
-                user=request.user if self.ahead is None else None,
-                action=action,
-                # META, not ``request.headers`` (which builds a dict of every header): the same value
-                key=request.META.get("HTTP_IDEMPOTENCY_KEY") or None,
-                ahead=self.ahead,
+                game_id=game_id, user=user, action=action, key=key, ahead=ahead
             )
         except ServiceError as exc:
             # not seated: a game the caller may not see answers as if it did not exist
-            if exc.code == "not_seated" and selectors.game_hidden_from(game_id=game_id, user=request.user):
+            if exc.code == "not_seated" and selectors.game_hidden_from(
+                game_id=game_id, user=ahead.user if ahead is not None else user
+            ):
                 raise ServiceError("not_found", "no such game", status=404) from None
             raise
         seat = result.move.seat if result.move else None
         code = status.HTTP_200_OK if result.replayed else status.HTTP_201_CREATED
-        return Response(_move_reply(result, seat, legal, fields), status=code)
-
-
-def _plain_action(data: dict[str, Any]) -> dict[str, Any] | None:
-    """The action of a move's body ``{"action": {…}}`` as ``MoveSubmitApi.InputSerializer`` validates it
-    (a ``DictField`` of any values: a copy with string keys), without making the serializer; None when
-    the body is anything else (then the serializer answers, or refuses)."""
-    action = data.get("action")
-    if type(action) is not dict:
-        return None
-    return {str(key): value for key, value in action.items()}
+        return code, _move_reply(result, seat, legal, fields)
 
 
 def _move_reply(

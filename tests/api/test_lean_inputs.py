@@ -1,5 +1,5 @@
 """The move and ``/legal`` read a plain query or body without making their serializers
-(``QueryInput.quick``, ``_plain_action``); what they read must be exactly what the serializers give,
+(``QueryInput.quick``, ``plain_action``); what they read must be exactly what the serializers give,
 and anything else must go to the serializers (which parse it or refuse it with their own words)."""
 
 from __future__ import annotations
@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 from django.http import QueryDict
 
-from apps.api.views_games import GameLegalApi, MoveSubmitApi, _plain_action
+from apps.api.plainmove import plain_action
+from apps.api.views_games import GameLegalApi, MoveSubmitApi
 
 
 def _validated(serializer: Any, data: Any) -> dict[str, Any] | None:
@@ -75,7 +76,7 @@ BODIES: list[Any] = [
 
 @pytest.mark.parametrize("body", BODIES)
 def test_a_plain_action_is_what_the_move_serializer_validates_or_left_to_it(body: dict[str, Any]) -> None:
-    quick = _plain_action(body)
+    quick = plain_action(body)
     validated = _validated(MoveSubmitApi.InputSerializer, body)
 
     if isinstance(body.get("action"), dict):

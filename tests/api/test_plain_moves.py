@@ -1,0 +1,288 @@
+"""A program's plain move request is answered without DRF's objects (``apps.api.plainmove``), and the
+answer is DRF's: the same status, headers and bytes for every kind of request, on the same state of
+the same game (DESIGN.md, the move pipeline; the rules' errors BB-23, BH-21 keep their codes).
+
+Each comparison makes one request on the plain path, rolls the database back to where it was, and
+makes it again through DRF's view (``API_PLAIN_MOVES = False``), with the write limit's counters
+emptied before each. A test that the plain path answered at all (DRF's view refuses to be called)
+keeps the comparisons from comparing DRF with itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+from unittest import mock
+
+import pytest
+from django.conf import settings
+from django.core.cache import caches
+from django.db import transaction
+from django.test import override_settings
+from django.urls import get_resolver
+from rest_framework.test import APIClient
+
+from apps.accounts.models import Profile
+from apps.api.views_games import MoveSubmitApi
+from apps.games.models import Game, Move
+from baogame.rules.registry import get_engine
+from tests.factories import GameFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def _action(game: Game, seat: int = 0) -> dict[str, Any]:
+    game.refresh_from_db()
+    return get_engine(game.engine).legal_actions(game.state, seat)[0]
+
+
+def _illegal(game: Game) -> dict[str, Any]:
+    """Seat 0's play of a card nobody holds (``card_not_in_hand``)."""
+    game.refresh_from_db()
+    decision = get_engine(game.engine).pending(game.state)[0]
+    return {"type": "play", "decision_id": decision["decision_id"], "card": 99}
+
+
+def _empty_counters() -> None:
+    caches[settings.API_THROTTLE_CACHE].clear()
+
+
+@contextmanager
+def _drf_refuses_to_answer() -> Iterator[None]:
+    """DRF's view of the move is not called: what answers is the plain path."""
+    get_resolver().url_patterns  # noqa: B018 - the URL map (its views) made before the patch
+    with mock.patch.object(MoveSubmitApi, "dispatch", side_effect=AssertionError("DRF's view answered")):
+        yield
+
+
+def _answer(response: Any) -> tuple[int, list[tuple[str, str]], bytes]:
+    return response.status_code, sorted(response.items()), response.content
+
+
+def _both(request: Callable[[], Any]) -> tuple[Any, Any]:
+    """``request()`` answered by the plain path, then, on the same database, by DRF's view."""
+    saved = transaction.savepoint()
+    _empty_counters()
+    with _drf_refuses_to_answer():
+        plain = request()
+    transaction.savepoint_rollback(saved)
+    _empty_counters()
+    with override_settings(API_PLAIN_MOVES=False):
+        drf = request()
+    return plain, drf
+
+
+def _post(client: APIClient, game_id: int, body: Any, query: str = "", **headers: Any) -> Any:
+    return client.post(f"/api/v1/games/{game_id}/actions/{query}", body, format="json", headers=headers)
+
+
+@pytest.mark.parametrize(
+    "query",
+    ["", "?legal=3", "?fields=version,status,legal&legal=2", "?fields=events"],
+    ids=["whole", "legal", "some-fields", "events-only"],
+)
+def test_a_move_is_answered_as_drf_answers_it(
+    query: str, toy_game: Game, users: list, client_for: Any
+) -> None:
+    client = client_for(users[0])
+
+    plain, drf = _both(lambda: _post(client, toy_game.pk, {"action": _action(toy_game)}, query))
+
+    assert plain.status_code == 201
+    assert _answer(plain) == _answer(drf)
+
+
+@pytest.mark.parametrize("engine", ["baobei", "baohuang"])
+def test_a_move_of_either_game_is_answered_as_drf_answers_it(
+    engine: str, users: list, client_for: Any
+) -> None:
+    """Both engines' replies, events and open decisions (BB-30.6: only the owners a seat may know of)."""
+    players = 2 if engine == "baobei" else 5
+    game = GameFactory(engine=engine, players=players, seated=users[:players])
+    game.refresh_from_db()
+    seat = get_engine(engine).pending(game.state)[0]["seats"][0]
+    client = client_for(users[seat])
+
+    plain, drf = _both(lambda: _post(client, game.pk, {"action": _action(game, seat)}, "?legal=5"))
+
+    assert plain.status_code == 201
+    assert _answer(plain) == _answer(drf)
+
+
+def test_a_replayed_move_is_answered_as_drf_answers_it(toy_game: Game, users: list, client_for: Any) -> None:
+    """The Idempotency-Key's replay: 200 with the first move's reply."""
+    client = client_for(users[0])
+    body = {"action": _action(toy_game)}
+    assert _post(client, toy_game.pk, body, Idempotency_Key="k-1").status_code == 201
+
+    plain, drf = _both(lambda: _post(client, toy_game.pk, body, Idempotency_Key="k-1"))
+
+    assert plain.status_code == 200 and plain.json()["replayed"] is True
+    assert _answer(plain) == _answer(drf)
+
+
+@pytest.mark.parametrize(
+    ("language", "profile"),
+    [(None, ""), ("zh-CN,zh;q=0.9", ""), (None, "zh-hans")],
+    ids=["english", "accept-language", "profile-language"],
+)
+def test_a_refused_move_is_answered_as_drf_answers_it_in_the_same_language(
+    language: str | None, profile: str, toy_game: Game, users: list, client_for: Any
+) -> None:
+    """BB-23 style refusal (``card_not_in_hand``): 400, its code, its sentence in the asker's language."""
+    Profile.objects.filter(user=users[0]).update(language=profile)
+    client = client_for(users[0])
+    headers = {"Accept-Language": language} if language else {}
+
+    plain, drf = _both(lambda: _post(client, toy_game.pk, {"action": _illegal(toy_game)}, **headers))
+
+    assert plain.status_code == 400 and plain.json()["code"] == "card_not_in_hand"
+    assert _answer(plain) == _answer(drf)
+
+
+def test_a_key_used_for_another_action_is_refused_as_drf_refuses_it(
+    toy_game: Game, users: list, client_for: Any
+) -> None:
+    client = client_for(users[0])
+    assert _post(client, toy_game.pk, {"action": _action(toy_game)}, Idempotency_Key="k-2").status_code == 201
+
+    plain, drf = _both(
+        lambda: _post(client, toy_game.pk, {"action": _illegal(toy_game)}, Idempotency_Key="k-2")
+    )
+
+    assert plain.status_code == 422 and plain.json()["code"] == "idempotency_key_mismatch"
+    assert _answer(plain) == _answer(drf)
+
+
+def test_no_game_and_a_game_without_the_asker_are_answered_as_drf_answers_them(
+    toy_game: Game, users: list, client_for: Any
+) -> None:
+    """No such game: 404. A game the asker may watch but has no seat in: 403 ``not_seated``; one it may
+    not see: 404, as if it did not exist."""
+    stranger = client_for(users[4])
+    private = GameFactory(
+        engine=toy_game.engine, players=2, seated=users[:2], visibility=Game.Visibility.PRIVATE
+    )
+
+    for game_id, code, status in [
+        (toy_game.pk + 10_000, "not_found", 404),
+        (toy_game.pk, "not_seated", 403),
+        (private.pk, "not_found", 404),
+    ]:
+        plain, drf = _both(lambda game_id=game_id: _post(stranger, game_id, {"action": {"type": "play"}}))
+
+        assert (plain.status_code, plain.json()["code"]) == (status, code)
+        assert _answer(plain) == _answer(drf)
+
+
+def test_a_move_in_a_finished_game_is_refused_as_drf_refuses_it(
+    toy_game: Game, users: list, client_for: Any
+) -> None:
+    Game.objects.filter(pk=toy_game.pk).update(status=Game.Status.FINISHED)
+    client = client_for(users[0])
+
+    plain, drf = _both(lambda: _post(client, toy_game.pk, {"action": {"type": "play"}}))
+
+    assert plain.status_code == 409 and plain.json()["code"] == "game_not_active"
+    assert _answer(plain) == _answer(drf)
+
+
+@pytest.mark.parametrize(
+    ("body", "query", "headers", "status"),
+    [
+        ({"action": {"type": "play"}}, "", {"Authorization": "Bearer not-a-token"}, 401),  # unknown token
+        ('{"action": ', "", {}, 400),  # a body that does not parse
+        ({"nothing": 1}, "", {}, 400),  # no action
+        ({"action": {"type": "play"}}, "?legal=x", {}, 400),  # a query its serializer refuses
+        ({"action": {"type": "play"}}, "", {"Idempotency-Key": "a\x00b"}, 400),  # refused before the token
+        ({"action": {"type": "play"}}, "", {"Accept": "text/html"}, 201),  # the browsable API
+        ({"action": {"type": "play"}}, "?format=json", {}, 201),
+    ],
+    ids=["bad-token", "bad-json", "no-action", "bad-query", "bad-key", "browser", "format"],
+)
+def test_a_request_the_plain_path_does_not_serve_is_drfs(
+    body: Any, query: str, headers: dict[str, str], status: int, toy_game: Game, users: list, client_for: Any
+) -> None:
+    """Left to DRF's view before anything is done: the same answer as with the plain path switched off."""
+    client = client_for(users[0])
+    if "Authorization" in headers:  # the client's own credentials would win over a header
+        client.credentials(HTTP_AUTHORIZATION=headers.pop("Authorization"))
+    if isinstance(body, dict) and body.get("action") == {"type": "play"}:
+        body = {"action": _action(toy_game)}
+    raw = isinstance(body, str)
+
+    def move() -> Any:
+        if raw:
+            return client.post(
+                f"/api/v1/games/{toy_game.pk}/actions/{query}",
+                body,
+                content_type="application/json",
+                headers=headers,
+            )
+        return _post(client, toy_game.pk, body, query, **headers)
+
+    saved = transaction.savepoint()
+    _empty_counters()
+    plain = move()
+    transaction.savepoint_rollback(saved)
+    _empty_counters()
+    with override_settings(API_PLAIN_MOVES=False):
+        drf = move()
+
+    assert plain.status_code == status
+    if status == 401:
+        assert plain["WWW-Authenticate"] == 'Bearer realm="api"'
+    if plain["Content-Type"].startswith("text/html"):  # the browsable API's page: a fresh CSRF token
+        assert (plain.status_code, plain["Content-Type"]) == (drf.status_code, drf["Content-Type"])
+    else:
+        assert _answer(plain) == _answer(drf)
+
+
+def test_a_move_that_the_write_limit_refuses_is_answered_429_with_retry_after(
+    toy_game: Game, users: list, client_for: Any, settings: Any
+) -> None:
+    """The plain path counts a write exactly once, a refused move too, and leaves the 429 to DRF."""
+    settings.API_WRITE_RATE = "2/min"
+    client = client_for(users[0])
+
+    with _drf_refuses_to_answer():
+        refused = _post(client, toy_game.pk, {"action": _illegal(toy_game)})  # counted: 1
+        played = _post(client, toy_game.pk, {"action": _action(toy_game)})  # counted: 2
+    limited = _post(client, toy_game.pk, {"action": _action(toy_game, 1)})
+
+    assert (refused.status_code, played.status_code, limited.status_code) == (400, 201, 429)
+    assert limited.json()["code"] == "throttled" and int(limited["Retry-After"]) > 0
+    assert Move.objects.filter(game=toy_game).count() == 1
+
+
+def test_a_browser_request_with_a_cookie_goes_through_drf(
+    toy_game: Game, users: list, client_for: Any
+) -> None:
+    client = client_for(users[0])
+    client.cookies["somecookie"] = "1"
+
+    with _drf_refuses_to_answer(), pytest.raises(AssertionError, match="DRF's view answered"):
+        _post(client, toy_game.pk, {"action": _action(toy_game)})
+
+
+def test_the_plain_path_switched_off_sends_every_move_to_drf(
+    toy_game: Game, users: list, client_for: Any, settings: Any
+) -> None:
+    settings.API_PLAIN_MOVES = False
+    client = client_for(users[0])
+
+    with _drf_refuses_to_answer(), pytest.raises(AssertionError, match="DRF's view answered"):
+        _post(client, toy_game.pk, {"action": _action(toy_game)})
+
+
+def test_a_plain_move_answer_creates_no_session_and_sets_no_cookie(
+    toy_game: Game, users: list, client_for: Any
+) -> None:
+    client = client_for(users[0])
+
+    with _drf_refuses_to_answer():
+        answer = _post(client, toy_game.pk, {"action": _action(toy_game)})
+
+    assert answer.status_code == 201
+    assert not answer.cookies and "Set-Cookie" not in answer
