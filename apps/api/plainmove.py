@@ -60,7 +60,7 @@ from .throttling import WriteRateThrottle
 if TYPE_CHECKING:
     from rest_framework.views import APIView
 
-#: The body's character sets that decode as DRF decodes them by default (no charset: ``DEFAULT_CHARSET``).
+#: The character sets in which a body is read here (DRF reads it in its charset, else ``DEFAULT_CHARSET``).
 _UTF8 = frozenset({"utf-8", "utf8"})
 
 
@@ -97,7 +97,7 @@ class _PlainMoves:
         if self._served is None:
             cls = self.view_class
             throttles = list(cls.throttle_classes)
-            self._served = (
+            served = (
                 list(cls.authentication_classes)[:1] == [ApiTokenAuthentication]  # a Bearer request's
                 and list(cls.permission_classes) == [IsAuthenticated]
                 and len(throttles) <= 1
@@ -109,11 +109,12 @@ class _PlainMoves:
                 and cls.versioning_class is None
                 and getattr(cls, "move_answer", None) is not None
             )
-            if self._served:
+            if served:  # the parts first: another thread (the development server's) may read them next
                 view = cls(**self.initkwargs)
                 headers = dict(view.default_response_headers)
                 throttle = cast(type[WriteRateThrottle], throttles[0]) if throttles else None
                 self._parts = (view, cls.renderer_classes[0](), headers, throttle)
+            self._served = served
         return self._served
 
     def answer(self, request: HttpRequest, kwargs: dict[str, Any]) -> HttpResponseBase | None:
@@ -126,7 +127,7 @@ class _PlainMoves:
             or meta.get("HTTP_COOKIE")
             or meta.get("HTTP_ACCEPT") not in PLAIN_ACCEPTS
             or request.content_type != JSON
-            or (request.encoding is not None and request.encoding.lower() not in _UTF8)
+            or (request.encoding or settings.DEFAULT_CHARSET).lower() not in _UTF8  # DRF's decoding
             or not self._ready()
             or (api_settings.URL_FORMAT_OVERRIDE and api_settings.URL_FORMAT_OVERRIDE in request.GET)
             or not sql.hand_sql()
@@ -184,6 +185,10 @@ class _PlainMoves:
         return response
 
 
+#: What ``_body`` answers for a body that DRF's view must read.
+_UNPARSED = object()
+
+
 def _body(request: HttpRequest) -> Any:
     """The request's JSON body as ``BoundedJSONParser`` reads it; ``_UNPARSED`` where it would refuse
     it or DRF would read no body (then DRF's view answers)."""
@@ -195,9 +200,6 @@ def _body(request: HttpRequest) -> Any:
         return check_depth(json.loads(raw.decode("utf-8"), parse_constant=strict))
     except (ValueError, RecursionError, JsonTooDeep, RequestDataTooBig):
         return _UNPARSED
-
-
-_UNPARSED = object()
 
 
 def with_plain_path(

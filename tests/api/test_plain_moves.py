@@ -10,6 +10,7 @@ keeps the comparisons from comparing DRF with itself.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -286,3 +287,25 @@ def test_a_plain_move_answer_creates_no_session_and_sets_no_cookie(
 
     assert answer.status_code == 201
     assert not answer.cookies and "Set-Cookie" not in answer
+
+
+@pytest.mark.parametrize(
+    ("content_type", "plain"),
+    [("application/json; charset=utf-8", True), ("application/json; charset=latin-1", False)],
+    ids=["utf-8", "latin-1"],
+)
+def test_a_body_is_read_here_only_in_the_charset_drf_would_read_it_in(
+    content_type: str, plain: bool, toy_game: Game, users: list, client_for: Any
+) -> None:
+    client = client_for(users[0])
+
+    def move() -> Any:
+        body = json.dumps({"action": _action(toy_game)})
+        return client.post(f"/api/v1/games/{toy_game.pk}/actions/", body, content_type=content_type)
+
+    if plain:
+        answered, drf = _both(move)
+        assert answered.status_code == 201 and _answer(answered) == _answer(drf)
+    else:
+        with _drf_refuses_to_answer(), pytest.raises(AssertionError, match="DRF's view answered"):
+            move()
