@@ -141,3 +141,17 @@ def test_docs_page_lists_every_operation_without_external_scripts(client: Any) -
     assert response.status_code == 200
     assert "/api/v1/games/{game_id}/actions/" in html
     assert not re.search(r"<(script|link)[^>]+(src|href)=[\"'](https?:)?//", html)
+
+
+@pytest.mark.parametrize("header", [None, "Bearer bg_abc", "Token x y", "Bearer \u00e9t\u00e9"])
+def test_the_authorization_header_is_read_as_drf_reads_it(header: str | None) -> None:
+    """``authorization_header`` reads ``META``, DRF's helper ``request.headers``: the same bytes."""
+    from django.test import RequestFactory
+    from rest_framework.authentication import get_authorization_header
+
+    from apps.api.authentication import authorization_header
+
+    extra = {} if header is None else {"HTTP_AUTHORIZATION": header.encode("utf-8").decode("latin-1")}
+    request = RequestFactory().post("/api/v1/games/1/actions/", **extra)
+
+    assert authorization_header(request) == get_authorization_header(request)
