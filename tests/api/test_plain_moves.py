@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from typing import Any
 from unittest import mock
 
@@ -61,11 +61,12 @@ def _answer(response: Any) -> tuple[int, list[tuple[str, str]], bytes]:
     return response.status_code, sorted(response.items()), response.content
 
 
-def _both(request: Callable[[], Any]) -> tuple[Any, Any]:
-    """``request()`` answered by the plain path, then, on the same database, by DRF's view."""
+def _both(request: Callable[[], Any], *, served: bool = True) -> tuple[Any, Any]:
+    """``request()`` answered with the plain path on (by it, DRF's view refusing to answer, unless not
+    ``served``), then, on the same database, with the plain path off (by DRF's view)."""
     saved = transaction.savepoint()
     _empty_counters()
-    with _drf_refuses_to_answer():
+    with _drf_refuses_to_answer() if served else nullcontext():
         plain = request()
     transaction.savepoint_rollback(saved)
     _empty_counters()
@@ -223,13 +224,7 @@ def test_a_request_the_plain_path_does_not_serve_is_drfs(
             )
         return _post(client, toy_game.pk, body, query, **headers)
 
-    saved = transaction.savepoint()
-    _empty_counters()
-    plain = move()
-    transaction.savepoint_rollback(saved)
-    _empty_counters()
-    with override_settings(API_PLAIN_MOVES=False):
-        drf = move()
+    plain, drf = _both(move, served=False)
 
     assert plain.status_code == status
     if status == 401:
