@@ -500,8 +500,8 @@ SPECTACULAR_SETTINGS = {
     "SCHEMA_PATH_PREFIX": "/api/v1",
     "COMPONENT_SPLIT_REQUEST": True,
 }
-#: A program's plain move request (a token, no cookie, JSON) is answered without DRF's objects around the
-#: view, with the same answer (``apps.api.plainmove``); False sends every move through DRF's view.
+#: A program's plain move request and ``/legal`` read (a token, no cookie, JSON) are answered without DRF's
+#: objects around the view, with the same answer (``apps.api.plainmove``); False sends them through DRF's.
 API_PLAIN_MOVES = env_bool("API_PLAIN_MOVES", True)
 #: Writes (POST/PUT/PATCH/DELETE) per user, "N/s|min|hour|day": a burst of N, then one per period/N
 #: (``apps.api.throttling``); "off" disables the limit.

@@ -77,6 +77,16 @@ def read_with_token(request: Request, *, game_id: int) -> list[store.GameRow | N
     digest = bearer_digest(request)
     if digest is None or not sql.hand_sql():
         return None
+    token, game = token_and_game(digest, game_id=game_id)
+    setattr(request._request, _TOKEN_READ, (digest, token))
+    return game
+
+
+def token_and_game(digest: str, *, game_id: int) -> tuple[ApiToken | None, list[store.GameRow | None]]:
+    """The token with this digest and the game row with its user's seat, in one statement
+    (``read_with_token``'s read, on the hand path): the token (None: no such token) and the game's
+    answer (``[row]``; ``[None]``: no such game), which is for the caller only once the token is
+    admitted (``token_admitted``)."""
     token_select, game_select = _token_select(connection.vendor), _game_by_token_select(connection.vendor)
     game_read = game_select.statement(game_id=game_id, overdue_at=timezone.now(), digest=digest)
     both = sql.Statement(_token_and_game_sql(connection.vendor), [digest, *game_read.params])
@@ -84,8 +94,7 @@ def read_with_token(request: Request, *, game_id: int) -> list[store.GameRow | N
     [row] = both.rows
     token_row, game_row = row[: token_select.columns], row[token_select.columns :]
     token = _token_loaded(token_select, [token_row] if token_select.found(token_row) else [])
-    setattr(request._request, _TOKEN_READ, (digest, token))
-    return [store.game_row_loaded(game_select, [game_row] if game_select.found(game_row) else [])]
+    return token, [store.game_row_loaded(game_select, [game_row] if game_select.found(game_row) else [])]
 
 
 @cache

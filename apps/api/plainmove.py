@@ -1,21 +1,26 @@
-"""A program's move request served without DRF's request, negotiation, checks and exception handling
-around it: the same answer, in fewer steps.
+"""A program's move request, and the ``/legal`` read before it, served without DRF's request,
+negotiation, checks and exception handling around them: the same answers, in fewer steps.
 
 A bot's move (``POST /api/v1/games/<id>/actions/``) is nearly always the same request: a ``Bearer``
 token and no cookie, a JSON body ``{"action": {…}}``, ``Accept: application/json`` (or none), a plain
 query. For such a request DRF builds a ``Request``, chooses a parser and a renderer, runs the
 authentication, permission and throttle classes, parses the body through a decoding reader, builds
 the view's parts and handles the answer's exceptions: about a fifth of the move's CPU outside the
-move itself (``manage.py bench_ladder``, rung ``drf``). ``with_plain_path`` wraps the view that
-``MoveSubmitApi.as_view()`` returns with a function that serves such a request itself:
+move itself (``manage.py bench_ladder``, rung ``drf``), and a larger share of the read that nearly
+every bot makes before it (``GET …/legal/``). ``with_plain_path`` wraps the view that
+``MoveSubmitApi.as_view()`` (or ``GameLegalApi.as_view()``) returns with a function that serves such a
+request itself:
 
-* the body is parsed as DRF's ``BoundedJSONParser`` parses it (the same decoding, strict constants and
-  depth bound), the query by ``QueryInput.quick`` and the action by ``plain_action``;
-* the token, the permission and the write limit are checked by ``PlainTokenAhead`` in the round trip
-  that locks the game, in DRF's order, as ``TokenAhead`` has DRF check them there;
+* a move's body is parsed as DRF's ``BoundedJSONParser`` parses it (the same decoding, strict constants
+  and depth bound), the query by ``QueryInput.quick`` and the action by ``plain_action``;
+* a move's token, permission and write limit are checked by ``PlainTokenAhead`` in the round trip that
+  locks the game, in DRF's order, as ``TokenAhead`` has DRF check them there; a read's token is read
+  with the game (``token_and_game``, the statement DRF's view sends) and checked by
+  ``ApiTokenAuthentication``'s own check (``token_admitted``), before anything of the game is used (a
+  read is not limited);
 * the answer is DRF's ``Response``, finished as ``APIView.finalize_response`` finishes it (the JSON
-  renderer, ``Vary: Accept``, ``Allow``), and a refusal of the move is made into one by the API's own
-  exception handler.
+  renderer, ``Vary: Accept``, ``Allow``), and a refusal is made into one by the API's own exception
+  handler.
 
 Anything else goes to DRF's view, untouched, before anything was done: another method, content type,
 ``Accept`` header or ``?format=``, a cookie, no well-formed token, a body that does not parse, a query
@@ -25,9 +30,10 @@ refusal changed nothing (its transaction rolled back, a refused write not counte
 it in its own words, with ``WWW-Authenticate`` or ``Retry-After``. Once the checks let a request in,
 its answer, a refusal included, is this path's, so that nothing is applied or counted twice.
 
-The answers are DRF's, status, headers and bytes (``tests/api/test_plain_moves.py`` asks both for
-each kind of request). ``settings.API_PLAIN_MOVES = False`` sends every request to DRF's view. The
-view's documentation (drf-spectacular) and browsable page are DRF's, unchanged.
+The answers are DRF's, status, headers and bytes (``tests/api/test_plain_moves.py`` and
+``test_plain_legal.py`` ask both for each kind of request). ``settings.API_PLAIN_MOVES = False`` sends
+every request to DRF's view. The views' documentation (drf-spectacular) and browsable pages are DRF's,
+unchanged.
 """
 
 from __future__ import annotations
@@ -51,8 +57,16 @@ from apps.games import sql
 from baogame.jsonlimits import JsonTooDeep, check_depth
 from baogame.rules.core import RuleError
 
-from .authentication import ApiTokenAuthentication, PlainTokenAhead, TokenRefused, bearer_digest
+from .authentication import (
+    ApiTokenAuthentication,
+    PlainTokenAhead,
+    TokenRefused,
+    bearer_digest,
+    token_admitted,
+    token_and_game,
+)
 from .exceptions import api_exception_handler
+from .lean import LeanApiView
 from .negotiation import JSON, PLAIN_ACCEPTS, ApiContentNegotiation
 from .parsers import BoundedJSONParser
 from .throttling import WriteRateThrottle
@@ -81,15 +95,26 @@ class _Asker:
         self.META, self.COOKIES, self._user = request.META, request.COOKIES, user
 
 
-class _PlainMoves:
-    """The plain path of one move view class (``with_plain_path``)."""
+#: The parts of a view that the plain path makes once: the view, its JSON renderer, its default
+#: headers (``Allow``, ``Vary``) and its write limit.
+_Parts = tuple["APIView", BaseRenderer, dict[str, str], "type[WriteRateThrottle] | None"]
+
+
+class _PlainPath:
+    """The plain path of one view class (``with_plain_path``): what a move and a read share. A subclass
+    says which requests it serves (``method``, ``_fits``) and answers them (``answer``)."""
+
+    method = ""
 
     def __init__(self, view_class: type[APIView], initkwargs: dict[str, Any]) -> None:
         self.view_class, self.initkwargs = view_class, initkwargs
-        self._parts: tuple[APIView, BaseRenderer, dict[str, str], type[WriteRateThrottle] | None] | None = (
-            None
-        )
+        self._parts: _Parts | None = None
         self._served: bool | None = None  # whether the view's classes are the ones this path stands for
+
+    def _fits(self, cls: type[APIView]) -> bool:
+        """Whether the view's own classes (its parsers, throttles, shared function) are the ones whose
+        work the subclass does."""
+        raise NotImplementedError
 
     def _ready(self) -> bool:
         """Whether the view's classes are the ones whose work this path does (worked out once: DRF
@@ -100,14 +125,12 @@ class _PlainMoves:
             served = (
                 list(cls.authentication_classes)[:1] == [ApiTokenAuthentication]  # a Bearer request's
                 and list(cls.permission_classes) == [IsAuthenticated]
-                and len(throttles) <= 1
                 and all(issubclass(throttle, WriteRateThrottle) for throttle in throttles)
-                and list(cls.parser_classes) == [BoundedJSONParser]
                 and issubclass(cls.content_negotiation_class, ApiContentNegotiation)
                 and bool(cls.renderer_classes)
                 and cls.renderer_classes[0].media_type == JSON
                 and cls.versioning_class is None
-                and getattr(cls, "move_answer", None) is not None
+                and self._fits(cls)
             )
             if served:  # the parts first: another thread (the development server's) may read them next
                 view = cls(**self.initkwargs)
@@ -117,57 +140,36 @@ class _PlainMoves:
             self._served = served
         return self._served
 
-    def answer(self, request: HttpRequest, kwargs: dict[str, Any]) -> HttpResponseBase | None:
-        """The answer to a plain move request, or None when DRF's view must answer (nothing was done)."""
+    def _plain(self, request: HttpRequest, kwargs: dict[str, Any]) -> str | None:
+        """The digest of the request's token when the request is a plain one of this path's method;
+        None when DRF's view must answer it (nothing was done)."""
         meta = request.META
         if (
-            request.method != "POST"
+            request.method != self.method
             or not settings.API_PLAIN_MOVES
             or kwargs.keys() != {"game_id"}
             or meta.get("HTTP_COOKIE")
             or meta.get("HTTP_ACCEPT") not in PLAIN_ACCEPTS
-            or request.content_type != JSON
-            or (request.encoding or settings.DEFAULT_CHARSET).lower() not in _UTF8  # DRF's decoding
             or not self._ready()
             or (api_settings.URL_FORMAT_OVERRIDE and api_settings.URL_FORMAT_OVERRIDE in request.GET)
             or not sql.hand_sql()
         ):
             return None
-        digest = bearer_digest(request)
-        if digest is None:
-            return None
-        data = _body(request)
-        query = self.view_class.QuerySerializer.quick(request.GET)  # type: ignore[attr-defined]
-        action = plain_action(data) if type(data) is dict else None
-        if query is None or action is None:
-            return None
+        return bearer_digest(request)
+
+    def answer(self, request: HttpRequest, kwargs: dict[str, Any]) -> HttpResponseBase | None:
+        """The answer to a plain request, or None when DRF's view must answer (nothing was done)."""
+        raise NotImplementedError
+
+    def _refusal(self, exc: Exception, request: HttpRequest, user: Any, kwargs: dict[str, Any]) -> Response:
+        """A refusal once the checks let the request in, answered by the API's exception handler (the
+        exception again when it answers none)."""
         assert self._parts is not None  # ready
-        view, renderer, headers, throttle = self._parts
-        ahead = PlainTokenAhead(view, digest, throttle)
-        try:
-            code, reply = self.view_class.move_answer(  # type: ignore[attr-defined]
-                game_id=kwargs["game_id"],
-                action=action,
-                # META, not ``request.headers`` (which builds a dict of every header): the same value
-                key=meta.get("HTTP_IDEMPOTENCY_KEY") or None,
-                ahead=ahead,
-                legal=query["legal"],
-                fields=query.get("fields"),
-            )
-        except TokenRefused:
-            return None
-        except Exception as exc:
-            if not ahead.checks_ran:
-                if isinstance(exc, RuleError):  # refused before the token was looked at: DRF checks it first
-                    return None
-                raise
-            # A refusal once the checks let the request in: the API's exception handler answers it.
-            response = api_exception_handler(exc, {"request": _Asker(request, ahead.admitted), "view": view})
-            if response is None:
-                raise
-            response.exception = True  # as APIView.handle_exception marks it
-            return self._finished(response, kwargs)
-        return self._finished(Response(reply, status=code), kwargs)
+        response = api_exception_handler(exc, {"request": _Asker(request, user), "view": self._parts[0]})
+        if response is None:
+            raise exc
+        response.exception = True  # as APIView.handle_exception marks it
+        return self._finished(response, kwargs)
 
     def _finished(self, response: Response, kwargs: dict[str, Any]) -> Response:
         """``APIView.finalize_response`` for the negotiated JSON renderer."""
@@ -183,6 +185,89 @@ class _PlainMoves:
         for name, value in headers.items():
             response[name] = value
         return response
+
+
+class _PlainMoves(_PlainPath):
+    """The plain path of a move: ``POST …/actions/`` with a JSON body (module doc)."""
+
+    method = "POST"
+
+    def _fits(self, cls: type[APIView]) -> bool:
+        return (
+            len(cls.throttle_classes) <= 1
+            and list(cls.parser_classes) == [BoundedJSONParser]
+            and getattr(cls, "move_answer", None) is not None
+        )
+
+    def answer(self, request: HttpRequest, kwargs: dict[str, Any]) -> HttpResponseBase | None:
+        if (
+            request.content_type != JSON
+            or (request.encoding or settings.DEFAULT_CHARSET).lower() not in _UTF8  # DRF's decoding
+        ):
+            return None
+        digest = self._plain(request, kwargs)
+        if digest is None:
+            return None
+        data = _body(request)
+        query = self.view_class.QuerySerializer.quick(request.GET)  # type: ignore[attr-defined]
+        action = plain_action(data) if type(data) is dict else None
+        if query is None or action is None:
+            return None
+        assert self._parts is not None  # ready
+        view, _, _, throttle = self._parts
+        ahead = PlainTokenAhead(view, digest, throttle)
+        try:
+            code, reply = self.view_class.move_answer(  # type: ignore[attr-defined]
+                game_id=kwargs["game_id"],
+                action=action,
+                # META, not ``request.headers`` (which builds a dict of every header): the same value
+                key=request.META.get("HTTP_IDEMPOTENCY_KEY") or None,
+                ahead=ahead,
+                legal=query["legal"],
+                fields=query.get("fields"),
+            )
+        except TokenRefused:
+            return None
+        except Exception as exc:
+            if not ahead.checks_ran:
+                if isinstance(exc, RuleError):  # refused before the token was looked at: DRF checks it first
+                    return None
+                raise
+            return self._refusal(exc, request, ahead.admitted, kwargs)
+        return self._finished(Response(reply, status=code), kwargs)
+
+
+class _PlainLegal(_PlainPath):
+    """The plain path of the read before a move: ``GET …/legal/`` (module doc). A read is not limited
+    (the write limit lets every read through), so its checks are the token's and the permission's."""
+
+    method = "GET"
+
+    def _fits(self, cls: type[APIView]) -> bool:
+        return issubclass(cls, LeanApiView) and getattr(cls, "legal_answer", None) is not None
+
+    def answer(self, request: HttpRequest, kwargs: dict[str, Any]) -> HttpResponseBase | None:
+        digest = self._plain(request, kwargs)
+        if digest is None:
+            return None
+        query = self.view_class.FilterSerializer.quick(request.GET)  # type: ignore[attr-defined]
+        if query is None:
+            return None
+        token, read = token_and_game(digest, game_id=kwargs["game_id"])
+        if not token_admitted(token):  # DRF's view reads it again and refuses it: 401
+            return None
+        assert token is not None  # admitted
+        try:
+            reply = self.view_class.legal_answer(  # type: ignore[attr-defined]
+                game_id=kwargs["game_id"],
+                user=token.user,
+                read=read,
+                offset=query["offset"],
+                limit=query["limit"],
+            )
+        except Exception as exc:  # noqa: BLE001 - the handler answers what it knows, raises the rest
+            return self._refusal(exc, request, token.user, kwargs)
+        return self._finished(Response(reply), kwargs)
 
 
 #: What ``_body`` answers for a body that DRF's view must read.
@@ -205,8 +290,14 @@ def _body(request: HttpRequest) -> Any:
 def with_plain_path(
     view_class: type[APIView], drf_view: Callable[..., HttpResponseBase]
 ) -> Callable[..., Any]:
-    """``drf_view`` (``view_class.as_view()``), answering a plain move request itself (module doc)."""
-    plain = _PlainMoves(view_class, getattr(drf_view, "view_initkwargs", {}))
+    """``drf_view`` (``view_class.as_view()``), answering a plain move or ``/legal`` request itself
+    (module doc): a view with ``move_answer`` takes moves, one with ``legal_answer`` the read."""
+    initkwargs = getattr(drf_view, "view_initkwargs", {})
+    plain: _PlainPath = (
+        _PlainMoves(view_class, initkwargs)
+        if getattr(view_class, "move_answer", None) is not None
+        else _PlainLegal(view_class, initkwargs)
+    )
 
     @functools.wraps(drf_view)  # the attributes Django and drf-spectacular read: cls, initkwargs, csrf_exempt
     def view(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:

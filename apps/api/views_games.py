@@ -369,18 +369,37 @@ class GameLegalApi(LeanApiView):
         query = self.FilterSerializer.quick(request.query_params) or parsed(
             self.FilterSerializer, request.query_params
         )
-        offset, limit = query["offset"], query["limit"]
-        game, seat, version = selectors.game_get_with_my_seat(
-            game_id=game_id, user=request.user, read=self.read_ahead
+        return Response(
+            self.legal_answer(
+                game_id=game_id,
+                user=request.user,
+                read=self.read_ahead,
+                offset=query["offset"],
+                limit=query["limit"],
+            )
         )
-        if seat is None:
-            raise ServiceError("not_seated", "you have no seat in this game", status=403)
-        return Response({"version": version, "seat": seat, **_legal_page(game, seat, offset, limit)})
+
+    @classmethod
+    def as_view(cls, **initkwargs: Any) -> Any:
+        """DRF's view, answering a program's plain read without DRF's objects around it
+        (``apps.api.plainmove``: the same answer)."""
+        return with_plain_path(cls, super().as_view(**initkwargs))
 
     def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
         """The token and the game are read in one round trip, before authentication checks the token."""
         self.read_ahead = read_with_token(request, game_id=kwargs["game_id"])
         super().initial(request, *args, **kwargs)
+
+    @staticmethod
+    def legal_answer(
+        *, game_id: int, user: Any, read: list[Any] | None, offset: int, limit: int
+    ) -> dict[str, Any]:
+        """The reply of a ``/legal`` read, for DRF's view and the plain path alike: ``read`` is the game's
+        row read with the token (``authentication.token_and_game``), None to read it here."""
+        game, seat, version = selectors.game_get_with_my_seat(game_id=game_id, user=user, read=read)
+        if seat is None:
+            raise ServiceError("not_seated", "you have no seat in this game", status=403)
+        return {"version": version, "seat": seat, **_legal_page(game, seat, offset, limit)}
 
 
 def _legal_page(game: Game, seat: int, offset: int, limit: int) -> dict[str, Any]:

@@ -2,32 +2,24 @@
 answer is DRF's: the same status, headers and bytes for every kind of request, on the same state of
 the same game (DESIGN.md, the move pipeline; the rules' errors BB-23, BH-21 keep their codes).
 
-Each comparison makes one request on the plain path, rolls the database back to where it was, and
-makes it again through DRF's view (``API_PLAIN_MOVES = False``), with the write limit's counters
-emptied before each. A test that the plain path answered at all (DRF's view refuses to be called)
-keeps the comparisons from comparing DRF with itself.
+Each comparison asks both on the same database (``tests.api.plainpaths.both``), DRF's view refusing
+to be called while the plain path answers.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager, nullcontext
+from collections.abc import Callable
 from typing import Any
-from unittest import mock
 
 import pytest
-from django.conf import settings
-from django.core.cache import caches
-from django.db import transaction
-from django.test import override_settings
-from django.urls import get_resolver
 from rest_framework.test import APIClient
 
 from apps.accounts.models import Profile
 from apps.api.views_games import MoveSubmitApi
 from apps.games.models import Game, Move
 from baogame.rules.registry import get_engine
+from tests.api.plainpaths import answer_of, both, drf_refuses_to_answer
 from tests.factories import GameFactory
 
 pytestmark = pytest.mark.django_db
@@ -45,34 +37,12 @@ def _illegal(game: Game) -> dict[str, Any]:
     return {"type": "play", "decision_id": decision["decision_id"], "card": 99}
 
 
-def _empty_counters() -> None:
-    caches[settings.API_THROTTLE_CACHE].clear()
-
-
-@contextmanager
-def _drf_refuses_to_answer() -> Iterator[None]:
-    """DRF's view of the move is not called: what answers is the plain path."""
-    get_resolver().url_patterns  # noqa: B018 - the URL map (its views) made before the patch
-    with mock.patch.object(MoveSubmitApi, "dispatch", side_effect=AssertionError("DRF's view answered")):
-        yield
-
-
-def _answer(response: Any) -> tuple[int, list[tuple[str, str]], bytes]:
-    return response.status_code, sorted(response.items()), response.content
+def _drf_refuses_to_answer() -> Any:
+    return drf_refuses_to_answer(MoveSubmitApi)
 
 
 def _both(request: Callable[[], Any], *, served: bool = True) -> tuple[Any, Any]:
-    """``request()`` answered with the plain path on (by it, DRF's view refusing to answer, unless not
-    ``served``), then, on the same database, with the plain path off (by DRF's view)."""
-    saved = transaction.savepoint()
-    _empty_counters()
-    with _drf_refuses_to_answer() if served else nullcontext():
-        plain = request()
-    transaction.savepoint_rollback(saved)
-    _empty_counters()
-    with override_settings(API_PLAIN_MOVES=False):
-        drf = request()
-    return plain, drf
+    return both(MoveSubmitApi, request, served=served)
 
 
 def _post(client: APIClient, game_id: int, body: Any, query: str = "", **headers: Any) -> Any:
@@ -92,7 +62,7 @@ def test_a_move_is_answered_as_drf_answers_it(
     plain, drf = _both(lambda: _post(client, toy_game.pk, {"action": _action(toy_game)}, query))
 
     assert plain.status_code == 201
-    assert _answer(plain) == _answer(drf)
+    assert answer_of(plain) == answer_of(drf)
 
 
 @pytest.mark.parametrize("engine", ["baobei", "baohuang"])
@@ -109,7 +79,7 @@ def test_a_move_of_either_game_is_answered_as_drf_answers_it(
     plain, drf = _both(lambda: _post(client, game.pk, {"action": _action(game, seat)}, "?legal=5"))
 
     assert plain.status_code == 201
-    assert _answer(plain) == _answer(drf)
+    assert answer_of(plain) == answer_of(drf)
 
 
 def test_a_replayed_move_is_answered_as_drf_answers_it(toy_game: Game, users: list, client_for: Any) -> None:
@@ -121,7 +91,7 @@ def test_a_replayed_move_is_answered_as_drf_answers_it(toy_game: Game, users: li
     plain, drf = _both(lambda: _post(client, toy_game.pk, body, Idempotency_Key="k-1"))
 
     assert plain.status_code == 200 and plain.json()["replayed"] is True
-    assert _answer(plain) == _answer(drf)
+    assert answer_of(plain) == answer_of(drf)
 
 
 @pytest.mark.parametrize(
@@ -140,7 +110,7 @@ def test_a_refused_move_is_answered_as_drf_answers_it_in_the_same_language(
     plain, drf = _both(lambda: _post(client, toy_game.pk, {"action": _illegal(toy_game)}, **headers))
 
     assert plain.status_code == 400 and plain.json()["code"] == "card_not_in_hand"
-    assert _answer(plain) == _answer(drf)
+    assert answer_of(plain) == answer_of(drf)
 
 
 def test_a_key_used_for_another_action_is_refused_as_drf_refuses_it(
@@ -154,7 +124,7 @@ def test_a_key_used_for_another_action_is_refused_as_drf_refuses_it(
     )
 
     assert plain.status_code == 422 and plain.json()["code"] == "idempotency_key_mismatch"
-    assert _answer(plain) == _answer(drf)
+    assert answer_of(plain) == answer_of(drf)
 
 
 def test_no_game_and_a_game_without_the_asker_are_answered_as_drf_answers_them(
@@ -175,7 +145,7 @@ def test_no_game_and_a_game_without_the_asker_are_answered_as_drf_answers_them(
         plain, drf = _both(lambda game_id=game_id: _post(stranger, game_id, {"action": {"type": "play"}}))
 
         assert (plain.status_code, plain.json()["code"]) == (status, code)
-        assert _answer(plain) == _answer(drf)
+        assert answer_of(plain) == answer_of(drf)
 
 
 def test_a_move_in_a_finished_game_is_refused_as_drf_refuses_it(
@@ -187,7 +157,7 @@ def test_a_move_in_a_finished_game_is_refused_as_drf_refuses_it(
     plain, drf = _both(lambda: _post(client, toy_game.pk, {"action": {"type": "play"}}))
 
     assert plain.status_code == 409 and plain.json()["code"] == "game_not_active"
-    assert _answer(plain) == _answer(drf)
+    assert answer_of(plain) == answer_of(drf)
 
 
 @pytest.mark.parametrize(
@@ -232,7 +202,7 @@ def test_a_request_the_plain_path_does_not_serve_is_drfs(
     if plain["Content-Type"].startswith("text/html"):  # the browsable API's page: a fresh CSRF token
         assert (plain.status_code, plain["Content-Type"]) == (drf.status_code, drf["Content-Type"])
     else:
-        assert _answer(plain) == _answer(drf)
+        assert answer_of(plain) == answer_of(drf)
 
 
 def test_a_move_that_the_write_limit_refuses_is_answered_429_with_retry_after(
@@ -300,7 +270,7 @@ def test_a_body_is_read_here_only_in_the_charset_drf_would_read_it_in(
 
     if plain:
         answered, drf = _both(move)
-        assert answered.status_code == 201 and _answer(answered) == _answer(drf)
+        assert answered.status_code == 201 and answer_of(answered) == answer_of(drf)
     else:
         with _drf_refuses_to_answer(), pytest.raises(AssertionError, match="DRF's view answered"):
             move()
