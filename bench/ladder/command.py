@@ -1,6 +1,7 @@
 """``manage.py bench_ladder``: where a move request's CPU goes, layer by layer (``bench.ladder.rungs``).
 
     python manage.py bench_ladder [--seconds 10] [--connections 32] [--workers 4] [--rungs floor,site]
+                                  [--rounds 1]
 
 For each rung in turn: gunicorn (4 sync workers, the load test's production-like environment) serves
 that rung, the driver keeps ``--connections`` requests in flight for a warm-up and then ``--seconds``
@@ -9,6 +10,13 @@ that rung, the driver keeps ``--connections`` requests in flight for a warm-up a
 does), requests/s and latency. Each rung is also given as a multiple of the floor's CPU per request
 measured in the same run. Needs PostgreSQL (``DATABASE_URL``); deletes what it creates. Prints a table,
 then one JSON line.
+
+``--rounds N`` runs the rungs N times over, in turn (floor, …, site, floor, …, site, …), so that each
+round's rungs are measured within a minute or two of its own floor: a machine whose speed drifts from
+one minute to the next moves a round's rungs together, and the ratio of each rung to its round's
+floor is steadier than either figure. The table then gives each rung's median over the rounds and the
+median and range of its ratios to its round's first rung (``summarized``); the JSON line keeps every
+round's figures.
 """
 
 from __future__ import annotations
@@ -16,6 +24,7 @@ from __future__ import annotations
 import json
 import random
 import secrets
+import statistics
 import subprocess
 import tempfile
 from pathlib import Path
@@ -59,6 +68,12 @@ class Command(BaseCommand):
         )
         parser.add_argument("--seed", type=int, default=1)
         parser.add_argument(
+            "--rounds",
+            type=int,
+            default=1,
+            help="run the rungs this many times over, in turn: medians, and ratios to each round's floor",
+        )
+        parser.add_argument(
             "--broker",
             default="filesystem://",
             help="Celery broker of the served rungs (default: a temporary folder, as the load test's)",
@@ -76,21 +91,30 @@ class Command(BaseCommand):
         tokens = make_users(prefix, opts["connections"])
         self._floor_tables(prefix, tokens)
         rng = random.Random(opts["seed"])
-        results: list[dict[str, Any]] = []
+        rounds: list[list[dict[str, Any]]] = []
         try:
             with _memory_broker():  # the games made here queue their tasks nowhere (entered once only)
-                for rung in chosen:
-                    result = self._rung(rung, prefix, tokens, rng, opts)
-                    results.append(result)
-                    self.stdout.write(self._line(result, results[0]))
+                for number in range(max(1, opts["rounds"])):
+                    results: list[dict[str, Any]] = []
+                    rounds.append(results)
+                    if opts["rounds"] > 1:
+                        self.stdout.write(f"round {number + 1} of {opts['rounds']}")
+                    for rung in chosen:
+                        result = self._rung(rung, prefix, tokens, rng, opts)
+                        results.append(result)
+                        self.stdout.write(self._line(result, results[0]))
         finally:
             with connection.cursor() as c:
                 c.execute(rungs.FLOOR_TABLES[0])
             clean_up(prefix)
-        self.stdout.write(self._table(results))
-        self.stdout.write(
-            json.dumps({"connections": opts["connections"], "workers": opts["workers"], "rungs": results})
-        )
+        summary = {"connections": opts["connections"], "workers": opts["workers"]}
+        if len(rounds) == 1:
+            self.stdout.write(self._table(rounds[0]))
+            self.stdout.write(json.dumps({**summary, "rungs": rounds[0]}))
+            return
+        medians = summarized(rounds)
+        self.stdout.write(self._rounds_table(medians, len(rounds)))
+        self.stdout.write(json.dumps({**summary, "rounds": rounds, "rungs": medians}))
 
     def _floor_tables(self, prefix: str, tokens: list[list[str]]) -> None:
         """The floor's tables (``floor.py init``), its token table holding the run's tokens."""
@@ -194,6 +218,23 @@ class Command(BaseCommand):
         )
 
     @staticmethod
+    def _rounds_table(medians: list[dict[str, Any]], count: int) -> str:
+        lines = [
+            "",
+            f"Medians over {count} rounds; × first rung: each round's rung over that round's first rung.",
+            "",
+            "| rung | adds | requests/s | gunicorn CPU per request | × first rung (median) | (range) |",
+            "|---|---|---:|---:|---:|---:|",
+        ]
+        for r in medians:
+            low, high = min(r["ratios"]), max(r["ratios"])
+            lines.append(
+                f"| {r['rung']} | {r['adds']} | {r['requests_per_s']:,.1f} | "
+                f"{r['cpu_ms_per_request']:.3f} ms | {r['ratio']:.2f} | {low:.2f}–{high:.2f} |"
+            )
+        return "\n".join(lines)
+
+    @staticmethod
     def _table(results: list[dict[str, Any]]) -> str:
         if not results:
             return ""
@@ -212,3 +253,26 @@ class Command(BaseCommand):
             )
             previous = r["cpu_ms_per_request"]
         return "\n".join(lines)
+
+
+def summarized(rounds: list[list[dict[str, Any]]]) -> list[dict[str, Any]]:
+    """Each rung over the rounds (every round measures the same rungs in the same order): the median of
+    its requests/s and of its CPU per request, and its CPU over its own round's first rung, each round's
+    ratio (``ratios``) and their median (``ratio``)."""
+    first = [results[0]["cpu_ms_per_request"] or 1e-9 for results in rounds]
+    summary = []
+    for index, rung in enumerate(rounds[0]):
+        runs = [results[index] for results in rounds]
+        ratios = [round(run["cpu_ms_per_request"] / base, 3) for run, base in zip(runs, first, strict=True)]
+        summary.append(
+            {
+                "rung": rung["rung"],
+                "adds": rung["adds"],
+                "requests_per_s": round(statistics.median(run["requests_per_s"] for run in runs), 1),
+                "cpu_ms_per_request": round(statistics.median(run["cpu_ms_per_request"] for run in runs), 3),
+                "ratios": ratios,
+                "ratio": round(statistics.median(ratios), 3),
+                "non_2xx": sum(run["non_2xx"] for run in runs),
+            }
+        )
+    return summary
