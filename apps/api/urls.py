@@ -61,6 +61,11 @@ urlpatterns = [
             ("games/<id:game_id>/seat/", clock.MySeatApi, "game-my-seat"),
             ("games/<id:game_id>/seat/take-back/", clock.SeatTakeBackApi, "game-take-back"),
             ("games/<id:game_id>/messages/", talk.GameTalkApi, "game-messages"),
+            (
+                "games/<id:game_id>/messages/<id:message_id>/report/",
+                talk.TalkReportApi,
+                "game-message-report",
+            ),
             ("games/<id:game_id>/seat/hand-over/", clock.SeatHandOverApi, "game-hand-over"),
             ("games/<id:game_id>/orders/", orders.MyOrdersApi, "game-my-orders"),
             ("games/<id:game_id>/sittings/", sittings.SittingListApi, "game-sittings"),

@@ -1,5 +1,5 @@
 """A game's table talk (``apps.games.table_talk``): read by whoever may see the game, written by its
-players."""
+players, a message reported to the site's staff by any reader but its writer."""
 
 from __future__ import annotations
 
@@ -43,3 +43,21 @@ class GameTalkApi(APIView):
         game = selectors.game_get(game_id=game_id, user=request.user, with_people=False)
         message: TableMessage = table_talk.message_post(game=game, user=request.user, text=text)
         return Response(TableMessageSerializer(message).data, status=status.HTTP_201_CREATED)
+
+
+class TalkReportApi(APIView):
+    """Report a message of the game's table talk to the site's staff as abusive: 201 the first time, 200
+    when you had reported it already (``no_such_message`` 404, ``own_message``)."""
+
+    class ReportedSerializer(serializers.Serializer):
+        reported = serializers.BooleanField(help_text="Always true: the staff have your report.")
+
+    @extend_schema(
+        operation_id="games_talk_report",
+        request=None,
+        responses={201: ReportedSerializer, 200: ReportedSerializer},
+    )
+    def post(self, request: AuthenticatedRequest, game_id: int, message_id: int) -> Response:
+        game = selectors.game_get(game_id=game_id, user=request.user, with_people=False)
+        created = table_talk.message_report(game=game, user=request.user, message_id=message_id)
+        return Response({"reported": True}, status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)

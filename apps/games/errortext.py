@@ -109,6 +109,8 @@ MESSAGES: dict[str, Promise] = {
     "display_name_taken": _("Another player already shows that name."),
     "invalid_talk": _("A message is 1 to 500 characters of text."),
     "talk_too_fast": _("You have written a lot in the last minute: wait a moment."),
+    "no_such_message": _("This game has no such message."),
+    "own_message": _("You cannot report your own message."),
     "wrong_password": _("That is not your password."),
     "bot_account": _("A bot account is closed with its owner's account."),
     "reserved_name": _("Names ending like the server's bots' names, “(bot)”, are kept for them."),

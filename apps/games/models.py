@@ -534,3 +534,22 @@ class TableMessage(models.Model):
     def writer(self) -> str:
         """Who wrote it, as the game names its player (a closed account as ``closed-<id>``)."""
         return display_name(self.user) if self.user is not None else gettext("seat %(n)s") % {"n": self.seat}
+
+
+class TalkReport(models.Model):
+    """Somebody who may read a game's table talk told the site's staff that one of its messages is
+    abusive (``table_talk.message_report``): once per message and person; the staff read the reports
+    in the admin and remove the message there."""
+
+    message = models.ForeignKey(TableMessage, on_delete=models.CASCADE, related_name="reports")
+    reporter = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["message", "reporter"], name="talk_report_once_per_person")
+        ]
+
+    def __str__(self) -> str:
+        return f"report of message {self.message_id} by user {self.reporter_id}"

@@ -6,8 +6,15 @@ which the panel says. A message is what its writer typed and nothing else, so th
 hidden information to it; what a player chooses to say about their own cards is table talk, as at a
 real table. Talk is not mailed: it waits on the game page (and in the API) for the next look.
 
+Whoever may read a message, other than its writer, may report it to the site's staff as abusive
+(``message_report``), once; the staff read the reports in the admin, where they remove a message. A
+report hides nothing by itself (a few people could otherwise silence a player), and nobody but the
+staff learns who reported what.
+
 Refusals: ``not_seated`` (403) for someone without a seat, ``invalid_talk`` for an empty or too long
-message or one with control characters, ``talk_too_fast`` (429) after ``BURST`` messages in a minute.
+message or one with control characters, ``talk_too_fast`` (429) after ``BURST`` messages in a minute;
+for a report, ``no_such_message`` (404) for a message not of this game and ``own_message`` for one's
+own.
 """
 
 from __future__ import annotations
@@ -15,13 +22,13 @@ from __future__ import annotations
 import unicodedata
 from datetime import timedelta
 
-from django.contrib.auth.models import User
+from django.contrib.auth.models import AnonymousUser, User
 from django.utils import timezone
 
 from baogame.errors import ServiceError
 
 from . import selectors
-from .models import Game, TableMessage
+from .models import Game, TableMessage, TalkReport
 
 #: The longest message, in characters.
 LONGEST = 500
@@ -59,9 +66,41 @@ def messages_shown(game: Game) -> list[TableMessage]:
 _BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
 
-def panel_context(game: Game, seat: object | None) -> dict[str, object]:
-    """The game page's table-talk panel: the messages shown, and whether the viewer may write."""
-    return {"talk": messages_shown(game), "may_talk": seat is not None, "talk_longest": LONGEST}
+def message_report(*, game: Game, user: User, message_id: int) -> bool:
+    """``user`` (who may see ``game``: the caller checked) reports the game's message ``message_id`` to
+    the site's staff; True when this is their first report of it, False when they had reported it
+    already (nothing more is recorded)."""
+    message = TableMessage.objects.filter(game=game, pk=message_id).only("pk", "user_id").first()
+    if message is None:
+        raise ServiceError("no_such_message", "this game has no such message", status=404)
+    if message.user_id == user.pk:
+        raise ServiceError("own_message", "you cannot report your own message")
+    _, created = TalkReport.objects.get_or_create(message=message, reporter=user)
+    return created
+
+
+def reported_by(user: User | AnonymousUser | None, messages: list[TableMessage]) -> set[int]:
+    """The ids of those messages that ``user`` has reported (none for an anonymous viewer)."""
+    if user is None or not user.is_authenticated or not messages:
+        return set()
+    ids = [m.pk for m in messages]
+    return set(
+        TalkReport.objects.filter(reporter=user, message_id__in=ids).values_list("message_id", flat=True)
+    )
+
+
+def lines_context(game: Game, user: User | AnonymousUser | None) -> dict[str, object]:
+    """The talk's lines as a viewer sees them: the messages shown, and those the viewer reported."""
+    talk = messages_shown(game)
+    return {"talk": talk, "reported": reported_by(user, talk)}
+
+
+def panel_context(
+    game: Game, seat: object | None, user: User | AnonymousUser | None = None
+) -> dict[str, object]:
+    """The game page's table-talk panel: the messages shown (and those ``user`` reported), and whether
+    the viewer may write."""
+    return {**lines_context(game, user), "may_talk": seat is not None, "talk_longest": LONGEST}
 
 
 def _has_control_characters(text: str) -> bool:

@@ -16,6 +16,7 @@ game_pages = [
     path("hand-over/", views_seat.seat_hand_over, name="hand_over"),
     path("orders/", views_orders.orders_update, name="orders"),
     path("talk/", views_talk.game_talk, name="talk"),
+    path("talk/<id:message_id>/report/", views_talk.game_talk_report, name="talk-report"),
     path("bots/", views_seat.seat_add_bot, name="add-bot"),
     path("record.json", record_views.game_record_download, name="record"),
 ]

@@ -266,7 +266,7 @@ def game_detail(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
             **board_context(request, game),
             **orders_panel(game, seat),
             **estimates.page_context(game),
-            **table_talk.panel_context(game, seat),
+            **table_talk.panel_context(game, seat, request.user),
         },
     )
 

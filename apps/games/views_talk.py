@@ -1,4 +1,5 @@
-"""The table talk of a game page (``table_talk``): its lines, polled, and a seated person's message."""
+"""The table talk of a game page (``table_talk``): its lines, polled, a seated person's message, and a
+reader's report of a message to the site's staff."""
 
 from __future__ import annotations
 
@@ -6,7 +7,8 @@ from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
-from django.views.decorators.http import require_http_methods
+from django.utils.translation import gettext
+from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from apps.accounts.http import HtmxHttpRequest
@@ -24,7 +26,7 @@ def game_talk(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
     game, seat = visible_game(request, public_id, seats="plain")
     if request.method == "GET":
         return render(
-            request, "games/_talk_lines.html", {"game": game, "talk": table_talk.messages_shown(game)}
+            request, "games/_talk_lines.html", {"game": game, **table_talk.lines_context(game, request.user)}
         )
     if not request.user.is_authenticated:
         if request.htmx:
@@ -36,8 +38,32 @@ def game_talk(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
     except RuleError as exc:
         error = refusal(exc)
     if request.htmx:
-        context = {"game": game, "talk_error": error, **table_talk.panel_context(game, seat)}
+        context = {"game": game, "talk_error": error, **table_talk.panel_context(game, seat, request.user)}
         return render(request, "games/_table_talk.html", context)
     if error:
         messages.error(request, error)
+    return redirect(game.get_absolute_url() + "#table-talk")
+
+
+@require_POST
+def game_talk_report(request: HtmxHttpRequest, public_id: str, message_id: int) -> HttpResponse:
+    """A reader reports a message to the site's staff: an htmx post gets the lines back (the message now
+    marked as reported, or the refusal), a plain form goes back to the game page with a word of thanks."""
+    game, _ = visible_game(request, public_id, seats="plain")
+    if not request.user.is_authenticated:
+        if request.htmx:
+            return HttpResponseClientRedirect(game.get_absolute_url())
+        return redirect_to_login(game.get_absolute_url())
+    error = ""
+    try:
+        table_talk.message_report(game=game, user=request.user, message_id=message_id)
+    except RuleError as exc:
+        error = refusal(exc)
+    if request.htmx:
+        context = {"game": game, "report_error": error, **table_talk.lines_context(game, request.user)}
+        return render(request, "games/_talk_lines.html", context)
+    if error:
+        messages.error(request, error)
+    else:
+        messages.success(request, gettext("Thank you: the site's staff will read that message."))
     return redirect(game.get_absolute_url() + "#table-talk")

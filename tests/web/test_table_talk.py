@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from apps.accounts.closing import account_close
-from apps.games.models import Game, TableMessage
+from apps.games.models import Game, TableMessage, TalkReport
 from tests.factories import GameFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -123,3 +123,101 @@ def test_a_site_admin_finds_and_removes_a_message_in_the_admin(client_for, table
 
     assert listed.status_code == 200 and "something rude" in listed.content.decode()
     assert not TableMessage.objects.exists()
+
+
+def _report(client: Any, game: Game, message: TableMessage, **headers: Any) -> Any:
+    return client.post(f"/games/{game.public_id}/talk/{message.pk}/report/", **headers)
+
+
+def test_a_reader_reports_a_message_once_and_sees_it_marked(client_for, table) -> None:
+    """A player and a spectator may report; a second report of the same message records nothing more."""
+    game, ann, bob = table
+    _talk(client_for(ann), game, "something rude")
+    message = TableMessage.objects.get()
+    spectator = UserFactory()
+
+    first = _report(client_for(bob), game, message, HTTP_HX_REQUEST="true").content.decode()
+    again = _report(client_for(bob), game, message, HTTP_HX_REQUEST="true")
+    plain = _report(client_for(spectator), game, message)
+
+    assert "talk-reported" in first and "talk-report-button" not in first
+    assert again.status_code == 200
+    assert plain.status_code == 302 and plain["Location"].endswith("#table-talk")
+    assert sorted(TalkReport.objects.values_list("reporter__username", flat=True)) == sorted(
+        ["bob", spectator.username]
+    )
+
+
+def test_the_report_button_is_for_readers_other_than_the_writer(client_for, table) -> None:
+    game, ann, bob = table
+    _talk(client_for(ann), game, "hello")
+
+    def lines(user: Any) -> str:
+        return client_for(user).get(f"/games/{game.public_id}/talk/").content.decode()
+
+    assert "talk-report-button" in lines(bob) and "talk-report-button" in lines(UserFactory())
+    assert "talk-report-button" not in lines(ann)  # the writer
+    assert "talk-report-button" not in lines(None)  # nobody signed in
+
+
+def test_nobody_reports_their_own_message_a_message_of_another_game_or_without_signing_in(
+    client_for, table
+) -> None:
+    game, ann, bob = table
+    _talk(client_for(ann), game, "mine")
+    message = TableMessage.objects.get()
+    other = GameFactory(engine="baobei", players=2, seated=[bob, UserFactory()])
+
+    own = _report(client_for(ann), game, message, HTTP_HX_REQUEST="true").content.decode()
+    elsewhere = _report(client_for(bob), other, message, HTTP_HX_REQUEST="true").content.decode()
+    anonymous = _report(client_for(None), game, message)
+
+    assert "own_message" in own and "no_such_message" in elsewhere
+    assert anonymous.status_code == 302 and "/accounts/login/" in anonymous["Location"]
+    assert not TalkReport.objects.exists()
+
+
+def test_the_api_reports_a_message_201_then_200(client_for, table) -> None:
+    game, ann, bob = table
+    _talk(client_for(ann), game, "something rude")
+    message = TableMessage.objects.get()
+    url = f"/api/v1/games/{game.pk}/messages/{message.pk}/report/"
+
+    first, again = client_for(bob).post(url), client_for(bob).post(url)
+    own = client_for(ann).post(url)
+    missing = client_for(bob).post(f"/api/v1/games/{game.pk}/messages/{message.pk + 1}/report/")
+
+    assert (first.status_code, again.status_code) == (201, 200) and first.json() == {"reported": True}
+    assert (own.status_code, own.json()["code"]) == (400, "own_message")
+    assert (missing.status_code, missing.json()["code"]) == (404, "no_such_message")
+    assert TalkReport.objects.count() == 1
+
+
+def test_an_outsider_cannot_report_a_message_of_a_private_game(client_for, table) -> None:
+    """A game the reporter may not see answers as if it did not exist, on the page and in the API."""
+    game, ann, _ = table
+    _talk(client_for(ann), game, "between us")
+    message = TableMessage.objects.get()
+    Game.objects.filter(pk=game.pk).update(visibility=Game.Visibility.PRIVATE)
+    outsider = UserFactory()
+
+    page = _report(client_for(outsider), game, message)
+    api = client_for(outsider).post(f"/api/v1/games/{game.pk}/messages/{message.pk}/report/")
+
+    assert page.status_code == 404 and api.status_code == 404
+    assert not TalkReport.objects.exists()
+
+
+def test_a_site_admin_finds_the_reported_messages(client_for, table) -> None:
+    game, ann, bob = table
+    _talk(client_for(ann), game, "something rude")
+    _talk(client_for(ann), game, "good game")
+    rude = TableMessage.objects.get(text="something rude")
+    _report(client_for(bob), game, rude)
+    staff = client_for(UserFactory(is_staff=True, is_superuser=True))
+
+    reported = staff.get("/admin/games/tablemessage/?reported=yes").content.decode()
+    reports = staff.get("/admin/games/talkreport/").content.decode()
+
+    assert "something rude" in reported and "good game" not in reported
+    assert f"report of message {rude.pk}" in reports
