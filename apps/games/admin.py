@@ -1,5 +1,6 @@
 """The site admin's view of table talk: the one place a staff member reads and removes an abusive
-message (``table_talk``), the messages readers reported first among them."""
+message (``table_talk``); a filter finds the messages readers reported, each with its count of
+reports, and every report is listed on its own."""
 
 from typing import Any
 
