@@ -19,6 +19,7 @@ millisecond of CPU a request (``manage.py bench_ladder``, rung ``settings``).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from functools import lru_cache
 from typing import Any, cast
@@ -34,10 +35,12 @@ from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.middleware.clickjacking import XFrameOptionsMiddleware
 from django.middleware.locale import LocaleMiddleware
 from django.middleware.security import SecurityMiddleware
+from django.urls import ResolverMatch, URLResolver, get_resolver
 from django.utils import translation
 from django.utils.cache import patch_vary_headers
 from django.utils.module_loading import import_string
 
+from baogame.converters import MAX_ID
 from baogame.headers import PrivateResponseMiddleware
 
 #: The JSON API's paths (the token and bot pages under /api/ are browser pages).
@@ -74,6 +77,61 @@ class _TokenApiHandler(BaseHandler):
                 self._exception_middleware.append(middleware.process_exception)
             handler = convert_exception_to_response(middleware)
         self._middleware_chain = handler
+
+    def resolve_request(self, request: HttpRequest) -> ResolverMatch:
+        """Django's resolution, but that a move's or a read's path before a move (``HOT_PATH``) is
+        matched with one regular expression: ``_hot_match``."""
+        if not hasattr(request, "urlconf"):
+            match = _hot_match(request.path_info)
+            if match is not None:
+                request.resolver_match = match
+                return match
+        return cast(ResolverMatch, super().resolve_request(request))
+
+
+#: The paths of nearly every token request: a move (``actions``) and the read before it (``legal``).
+#: Each shape resolves to one route of the URL map whatever its number, and ``<id:…>`` takes any number
+#: of 1-19 digits up to ``MAX_ID``.
+HOT_PATH = re.compile(r"/api/v1/games/([0-9]{1,19})/(actions|legal)/")
+
+#: What the URL map resolved the first path of each hot shape to, and the resolver that did:
+#: ``{"actions": (resolver, match)}``.
+_learnt: dict[str, tuple[URLResolver, ResolverMatch]] = {}
+
+
+def _hot_match(path: str) -> ResolverMatch | None:
+    """The URL map's match for a hot path (``HOT_PATH``), or None for any other path.
+
+    The URL map is walked for the first path of each shape (each nested resolver tries its patterns in
+    turn and builds a match of its own); the next paths of the shape get a copy of that match with their own
+    number, as the map would give it. A path whose number is out of ``<id:…>``'s range, or a map that
+    resolves the shape to anything but one number named ``game_id`` (no other arguments), is walked
+    each time. A changed URL map (a new resolver, in tests) is learnt again."""
+    found = HOT_PATH.fullmatch(path)
+    if found is None:
+        return None
+    number = int(found[1])
+    if number > MAX_ID:
+        return None
+    resolver = get_resolver()
+    learnt = _learnt.get(found[2])
+    if learnt is None or learnt[0] is not resolver:
+        match = resolver.resolve(path)
+        plain = (
+            match.args == ()
+            and match.kwargs == {"game_id": number}
+            and getattr(match, "captured_kwargs", None) == match.kwargs  # (not in django-stubs)
+            and not getattr(match, "extra_kwargs", None)
+        )
+        if not plain:
+            return match
+        _learnt[found[2]] = (resolver, match)
+        learnt = _learnt[found[2]]
+    match = ResolverMatch.__new__(ResolverMatch)  # copy.copy's result, without its protocol's steps
+    match.__dict__.update(vars(learnt[1]))
+    match.kwargs = {"game_id": number}
+    match.captured_kwargs = {"game_id": number}  # type: ignore[attr-defined]  # (not in django-stubs)
+    return match
 
 
 class TokenApiMiddleware:

@@ -9,11 +9,12 @@ import pytest
 from django.conf import settings
 from django.contrib.sessions.models import Session
 from django.test import Client, RequestFactory, override_settings
+from django.urls import get_resolver, path
 
 from apps.api import services as api_services
 from apps.games import lifecycle as game_lifecycle
 from baogame.rules.registry import get_engine
-from baogame.tokenapi import token_api_request
+from baogame.tokenapi import _hot_match, token_api_request
 
 pytestmark = pytest.mark.django_db
 
@@ -187,3 +188,64 @@ def test_an_answer_exempted_from_frame_options_is_not_given_the_headers_learnt_f
     assert plain["X-Frame-Options"] == learnt["X-Frame-Options"] == "DENY"
     assert "X-Frame-Options" not in exempt
     assert exempt["Cache-Control"] == learnt["Cache-Control"] == "private, no-store"
+
+
+#: A URL map in which the two hot paths resolve elsewhere than in the site's (``ROOT_URLCONF`` below).
+def _elsewhere(request: Any, **kwargs: Any) -> Any:
+    raise AssertionError("never called")
+
+
+urlpatterns = [
+    path("api/v1/games/<id:game_id>/actions/", _elsewhere, name="elsewhere-act"),
+    path("api/v1/games/<int:game_id>/legal/", _elsewhere, {"extra": 1}, name="elsewhere-legal"),
+]
+
+
+@pytest.mark.parametrize("kind", ["actions", "legal"])
+@pytest.mark.parametrize("number", [1, 123, 2**63 - 1])
+def test_a_move_or_legal_path_is_matched_as_the_url_map_matches_it(kind: str, number: int) -> None:
+    path_info = f"/api/v1/games/{number}/{kind}/"
+    for _ in range(2):  # learnt from the first, copied for the second
+        match = _hot_match(path_info)
+        assert match is not None
+        assert vars(match) == vars(get_resolver().resolve(path_info))
+
+
+@pytest.mark.parametrize(
+    "path_info",
+    [
+        f"/api/v1/games/{2**63}/actions/",  # beyond <id:…>: the map refuses it (404)
+        "/api/v1/games/12/actions",
+        "/api/v1/games/12/legal/x/",
+        "/api/v1/games/-1/legal/",
+        "/api/v1/games/12/",
+        "/api/v1/games/x/actions/",
+        "/api/v2/games/12/actions/",
+    ],
+)
+def test_any_other_path_is_left_to_the_url_map(path_info: str) -> None:
+    assert _hot_match(path_info) is None
+
+
+def test_a_number_beyond_a_64_bit_column_still_answers_404_through_the_short_chain(users: list) -> None:
+    _, raw = api_services.token_create(user=users[0], name="t")
+    response = Client().post(
+        f"/api/v1/games/{2**63}/actions/",
+        {"action": {}},
+        content_type="application/json",
+        HTTP_AUTHORIZATION=f"Bearer {raw}",
+    )
+    assert response.status_code == 404
+    assert response["Content-Type"] == "application/json"
+
+
+def test_another_url_map_is_learnt_again_and_followed() -> None:
+    """The copies follow the URL map of the moment; one with extra arguments is resolved every time."""
+    assert _hot_match("/api/v1/games/5/actions/").url_name == "game-act"  # type: ignore[union-attr]
+    with override_settings(ROOT_URLCONF=__name__):
+        act = _hot_match("/api/v1/games/5/actions/")
+        assert act is not None and act.url_name == "elsewhere-act" and act.kwargs == {"game_id": 5}
+        legal = _hot_match("/api/v1/games/6/legal/")
+        assert legal is not None and legal.kwargs == {"game_id": 6, "extra": 1}
+        assert vars(legal) == vars(get_resolver().resolve("/api/v1/games/6/legal/"))
+    assert _hot_match("/api/v1/games/5/actions/").url_name == "game-act"  # type: ignore[union-attr]
