@@ -86,7 +86,7 @@ class _TokenApiHandler(BaseHandler):
             if match is not None:
                 request.resolver_match = match
                 return match
-        return cast(ResolverMatch, super().resolve_request(request))
+        return super().resolve_request(request)
 
 
 #: The paths of nearly every token request: a move (``actions``) and the read before it (``legal``).
