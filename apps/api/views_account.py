@@ -20,6 +20,7 @@ from apps.notifications import selectors as notification_selectors
 
 from . import selectors, services
 from .inputs import JsonInput, parsed
+from .rendering import rendered
 
 
 class MeCloseApi(APIView):
@@ -66,7 +67,7 @@ class MeApi(APIView):
     @extend_schema(operation_id="me_retrieve", responses=OutputSerializer)
     def get(self, request: AuthenticatedRequest) -> Response:
         profile, _ = Profile.objects.get_or_create(user=request.user)
-        return Response(self.OutputSerializer(self._body(profile)).data)
+        return Response(rendered(self.OutputSerializer, self._body(profile)))
 
     @extend_schema(operation_id="me_update", request=InputSerializer, responses=OutputSerializer)
     def patch(self, request: AuthenticatedRequest) -> Response:
@@ -80,7 +81,7 @@ class MeApi(APIView):
             errors = form.errors.get_json_data()
             raise serializers.ValidationError({k: [e["message"] for e in v] for k, v in errors.items()})
         form.save()
-        return Response(self.OutputSerializer(self._body(profile)).data)
+        return Response(rendered(self.OutputSerializer, self._body(profile)))
 
 
 class TokenSerializer(serializers.Serializer):
@@ -118,7 +119,7 @@ class TokenListApi(APIView):
     @extend_schema(operation_id="tokens_list", responses=TokenSerializer(many=True))
     def get(self, request: AuthenticatedRequest) -> Response:
         tokens = [_token_body(t) for t in selectors.token_list(user=request.user)]
-        return Response(TokenSerializer(tokens, many=True).data)
+        return Response(rendered(TokenSerializer, tokens, many=True))
 
     @extend_schema(
         operation_id="tokens_create", request=TokenNameSerializer, responses={201: NewTokenSerializer}
@@ -126,7 +127,7 @@ class TokenListApi(APIView):
     def post(self, request: AuthenticatedRequest) -> Response:
         values = parsed(TokenNameSerializer, request.data)
         token, raw = services.token_create(user=request.user, name=values["name"])
-        return Response(NewTokenSerializer(_token_body(token, raw)).data, status=status.HTTP_201_CREATED)
+        return Response(rendered(NewTokenSerializer, _token_body(token, raw)), status=status.HTTP_201_CREATED)
 
 
 class TokenRevokeApi(APIView):
@@ -162,14 +163,14 @@ class BotAccountListApi(APIView):
     @extend_schema(operation_id="bots_list", responses=OutputSerializer(many=True))
     def get(self, request: AuthenticatedRequest) -> Response:
         bots = [self._body(b) for b in selectors.bot_account_list(owner=request.user)]
-        return Response(self.OutputSerializer(bots, many=True).data)
+        return Response(rendered(self.OutputSerializer, bots, many=True))
 
     @extend_schema(operation_id="bots_create", request=InputSerializer, responses={201: OutputSerializer})
     def post(self, request: AuthenticatedRequest) -> Response:
         values = parsed(self.InputSerializer, request.data)
         bot = services.bot_account_create(owner=request.user, **values)
         bot = selectors.bot_account_list(owner=request.user).get(pk=bot.pk)
-        return Response(self.OutputSerializer(self._body(bot)).data, status=status.HTTP_201_CREATED)
+        return Response(rendered(self.OutputSerializer, self._body(bot)), status=status.HTTP_201_CREATED)
 
 
 class BotTokenCreateApi(APIView):
@@ -181,7 +182,7 @@ class BotTokenCreateApi(APIView):
     def post(self, request: AuthenticatedRequest, bot_id: int) -> Response:
         values = parsed(TokenNameSerializer, request.data)
         token, raw = services.bot_token_create(owner=request.user, bot_id=bot_id, name=values["name"])
-        return Response(NewTokenSerializer(_token_body(token, raw)).data, status=status.HTTP_201_CREATED)
+        return Response(rendered(NewTokenSerializer, _token_body(token, raw)), status=status.HTTP_201_CREATED)
 
 
 class NotificationCellSerializer(serializers.Serializer):
@@ -238,7 +239,7 @@ class NotificationPreferencesApi(APIView):
     @extend_schema(operation_id="notification_preferences_retrieve", responses=OutputSerializer)
     def get(self, request: AuthenticatedRequest) -> Response:
         prefs = notification_selectors.preferences_get(user=request.user)
-        return Response(self.OutputSerializer(prefs).data)
+        return Response(rendered(self.OutputSerializer, prefs))
 
     @extend_schema(
         operation_id="notification_preferences_update", request=InputSerializer, responses=OutputSerializer
@@ -264,7 +265,7 @@ class NotificationPreferencesApi(APIView):
         except ValueError as exc:
             raise ServiceError("invalid", str(exc)) from None
         prefs = notification_selectors.preferences_get(user=request.user)
-        return Response(self.OutputSerializer(prefs).data)
+        return Response(rendered(self.OutputSerializer, prefs))
 
     def _quiet_hours(self, value: object) -> tuple[time | None, time | None]:
         if value is None:

@@ -10,6 +10,8 @@ from rest_framework.views import APIView
 from apps.accounts.http import AuthenticatedRequest
 from apps.notifications import calendar
 
+from .rendering import rendered
+
 
 class CalendarApi(APIView):
     """The secret address of my calendar feed (deadlines of my open decisions, my leagues' next rounds)."""
@@ -22,11 +24,11 @@ class CalendarApi(APIView):
     @extend_schema(operation_id="me_calendar_retrieve", responses=OutputSerializer)
     def get(self, request: AuthenticatedRequest) -> Response:
         feed = calendar.feed_get(user=request.user)
-        return Response(self.OutputSerializer({"url": calendar.feed_url(feed) if feed else None}).data)
+        return Response(rendered(self.OutputSerializer, {"url": calendar.feed_url(feed) if feed else None}))
 
     @extend_schema(operation_id="me_calendar_regenerate", request=None, responses={201: OutputSerializer})
     def post(self, request: AuthenticatedRequest) -> Response:
         feed = calendar.feed_regenerate(user=request.user)
         return Response(
-            self.OutputSerializer({"url": calendar.feed_url(feed)}).data, status=status.HTTP_201_CREATED
+            rendered(self.OutputSerializer, {"url": calendar.feed_url(feed)}), status=status.HTTP_201_CREATED
         )

@@ -28,6 +28,7 @@ from apps.games.models import Seat
 
 from . import selectors
 from .inputs import JsonInput, parsed
+from .rendering import rendered
 
 
 class VacationSerializer(serializers.Serializer):
@@ -71,7 +72,7 @@ class VacationApi(APIView):
     @extend_schema(operation_id="vacation_retrieve", responses=VacationSerializer)
     def get(self, request: AuthenticatedRequest) -> Response:
         profile, _ = Profile.objects.get_or_create(user=request.user)
-        return Response(VacationSerializer(_vacation_body(profile)).data)
+        return Response(rendered(VacationSerializer, _vacation_body(profile)))
 
     @extend_schema(operation_id="vacation_start", request=VacationStartInput, responses=VacationSerializer)
     def post(self, request: AuthenticatedRequest) -> Response:
@@ -81,7 +82,7 @@ class VacationApi(APIView):
         with transaction.atomic():
             profile = clock.vacation_start(user=request.user)
             profile = vacation.planned_return_set(profile=profile, returns_on=given.get("returns_on"))
-        return Response(VacationSerializer(_vacation_body(profile)).data)
+        return Response(rendered(VacationSerializer, _vacation_body(profile)))
 
     @extend_schema(operation_id="vacation_end", request=None, responses={204: None})
     def delete(self, request: AuthenticatedRequest) -> Response:
@@ -120,7 +121,7 @@ def _my_seat_changed(request: AuthenticatedRequest, game_id: int, change: Callab
     _my_seat(request, game_id)
     seat = change()
     seat.refresh_from_db()
-    return Response(MySeatSerializer(seat).data)
+    return Response(rendered(MySeatSerializer, seat))
 
 
 class MySeatApi(APIView):
@@ -133,7 +134,7 @@ class MySeatApi(APIView):
     def get(self, request: AuthenticatedRequest, game_id: int) -> Response:
         seat = _my_seat(request, game_id)
         seat.refresh_from_db()
-        return Response(MySeatSerializer(seat).data)
+        return Response(rendered(MySeatSerializer, seat))
 
     @extend_schema(operation_id="games_my_seat_update", request=InputSerializer, responses=MySeatSerializer)
     def patch(self, request: AuthenticatedRequest, game_id: int) -> Response:

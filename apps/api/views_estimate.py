@@ -15,6 +15,7 @@ from apps.games.clock.controls import CONTROL_NAMES, DEFAULT_CONTROL
 from apps.games.models import Game
 
 from .inputs import QueryInput, length_field, parsed
+from .rendering import rendered
 
 
 class EstimateSerializer(serializers.Serializer):
@@ -36,7 +37,7 @@ class EstimateSerializer(serializers.Serializer):
 
 def estimate_body(found: estimates.Estimate) -> dict[str, Any]:
     """The API's ``estimate`` object."""
-    return dict(EstimateSerializer(found.to_json()).data)
+    return dict(rendered(EstimateSerializer, found.to_json()))
 
 
 class EstimateApi(APIView):

@@ -29,6 +29,7 @@ from .authentication import TokenAhead, read_with_token, token_ahead
 from .inputs import JsonInput, QueryInput, length_field, parsed
 from .lean import LeanApiView
 from .plainmove import plain_action, with_plain_path
+from .rendering import rendered
 from .serializers import (
     ClockSerializer,
     DecisionSerializer,
@@ -111,7 +112,7 @@ class GameWatchApi(APIView):
             results.append(game_summary(game, seat.position if seat else None))
         pages = max(1, -(-count // self.PAGE_SIZE))
         return Response(
-            self.PageSerializer({"count": count, "page": page, "pages": pages, "results": results}).data
+            rendered(self.PageSerializer, {"count": count, "page": page, "pages": pages, "results": results})
         )
 
 
@@ -195,7 +196,7 @@ class GameListApi(LeanApiView):
         for game in games:
             seat = game_selectors.seat_of(game, request.user)
             data.append(game_summary(game, seat.position if seat else None))
-        return Response(GameSummarySerializer(data, many=True).data)
+        return Response(rendered(GameSummarySerializer, data, many=True))
 
     @extend_schema(operation_id="games_create", request=InputSerializer, responses={201: CreatedSerializer})
     def post(self, request: AuthenticatedRequest) -> Response:
@@ -212,7 +213,7 @@ class GameListApi(LeanApiView):
             "invite_token": invitation.token if invitation else None,
             "estimate": estimate_body(estimates.for_game(game, sittings=False)),
         }
-        return Response(self.CreatedSerializer(body).data, status=status.HTTP_201_CREATED)
+        return Response(rendered(self.CreatedSerializer, body), status=status.HTTP_201_CREATED)
 
 
 class GameJoinApi(LeanApiView):
@@ -234,9 +235,10 @@ class GameJoinApi(LeanApiView):
         )
         game = selectors.game_get(game_id=game.pk, user=request.user)
         return Response(
-            GameSummarySerializer(
-                game_summary(game, selectors.seat_position(game=game, user=request.user))
-            ).data
+            rendered(
+                GameSummarySerializer,
+                game_summary(game, selectors.seat_position(game=game, user=request.user)),
+            )
         )
 
 
@@ -287,7 +289,7 @@ class GameDetailApi(LeanApiView):
             "clock": game_selectors.game_clock(game=game, viewer=seat),
             "took_days": _rounded(estimates.took_days(game)),
         }
-        return Response(self.OutputSerializer(body).data)
+        return Response(rendered(self.OutputSerializer, body))
 
 
 class GameHistoryApi(APIView):
@@ -325,7 +327,7 @@ class GameHistoryApi(APIView):
             "events": page,
             "more": len(events) > len(page),
         }
-        return Response(self.OutputSerializer(body).data)
+        return Response(rendered(self.OutputSerializer, body))
 
 
 def _whole_moves(events: list[dict[str, Any]], limit: int) -> list[dict[str, Any]]:
@@ -627,7 +629,7 @@ class GameInviteApi(APIView):
         if not game_selectors.game_may_invite(game=game, user=request.user, seated=seated):
             raise ServiceError("forbidden", "only the game's players can invite", status=403)
         invitation = game_selectors.invitation_current(game=game)
-        return Response(self.OutputSerializer(self._body(request, invitation)).data)
+        return Response(rendered(self.OutputSerializer, self._body(request, invitation)))
 
     @extend_schema(
         operation_id="games_invite_create", request=InputSerializer, responses={201: OutputSerializer}
@@ -638,7 +640,7 @@ class GameInviteApi(APIView):
             game_id=game_id, user=request.user, single_use=values["single_use"]
         )
         return Response(
-            self.OutputSerializer(self._body(request, invitation)).data, status=status.HTTP_201_CREATED
+            rendered(self.OutputSerializer, self._body(request, invitation)), status=status.HTTP_201_CREATED
         )
 
     @extend_schema(operation_id="games_invite_revoke", request=RevokeSerializer, responses=RevokedSerializer)
@@ -647,7 +649,7 @@ class GameInviteApi(APIView):
         count = invitations.invitation_revoke(
             game_id=game_id, user=request.user, token=values["invite_token"]
         )
-        return Response(self.RevokedSerializer({"revoked": count}).data)
+        return Response(rendered(self.RevokedSerializer, {"revoked": count}))
 
 
 class GameBotAddApi(APIView):
@@ -676,7 +678,7 @@ def game_answer(request: AuthenticatedRequest, game_id: int) -> Response:
     assert game is not None  # the tool that answers has just changed it
     game_selectors.game_with_seats(game)
     seat = selectors.seat_position(game=game, user=request.user)
-    return Response(GameSummarySerializer(game_summary(game, seat)).data)
+    return Response(rendered(GameSummarySerializer, game_summary(game, seat)))
 
 
 class GameRecordApi(APIView):

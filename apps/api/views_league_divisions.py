@@ -18,6 +18,7 @@ from apps.leagues import divisions
 from apps.leagues.models import DivisionPlacement, League, Season
 
 from .inputs import NO_CONTROL_CHARACTERS, JsonInput, parsed
+from .rendering import rendered
 from .views_leagues import league_organised
 
 
@@ -72,7 +73,7 @@ class SeasonDivisionsApi(APIView):
     @extend_schema(operation_id="leagues_season_divisions", responses=DivisionsSerializer)
     def get(self, request: AuthenticatedRequest, slug: str, season_id: int) -> Response:
         _, season = _season(request, slug, season_id)
-        return Response(DivisionsSerializer(_body(season)).data)
+        return Response(rendered(DivisionsSerializer, _body(season)))
 
 
 class SeasonDivisionMoveApi(APIView):
@@ -94,7 +95,7 @@ class SeasonDivisionMoveApi(APIView):
         divisions.placement_move(
             season=season, user_id=d["user_id"], division=d["division"], by=request.user, reason=d["reason"]
         )
-        return Response(DivisionsSerializer(_body(season)).data)
+        return Response(rendered(DivisionsSerializer, _body(season)))
 
 
 class SeasonDivisionsConfirmApi(APIView):
@@ -106,4 +107,4 @@ class SeasonDivisionsConfirmApi(APIView):
     def post(self, request: AuthenticatedRequest, slug: str, season_id: int) -> Response:
         _, season = _season(request, slug, season_id)
         divisions.divisions_confirm(season=season, by=request.user)
-        return Response(DivisionsSerializer(_body(season)).data)
+        return Response(rendered(DivisionsSerializer, _body(season)))

@@ -30,6 +30,7 @@ from apps.leagues import selectors as league_selectors
 from apps.leagues import services as league_services
 
 from .inputs import NO_CONTROL_CHARACTERS, JsonInput, length_field, parsed
+from .rendering import rendered
 from .serializers import GameSummarySerializer, game_summary
 from .views_games import game_answer
 from .views_leagues import SeasonSerializer, league_organised
@@ -99,7 +100,7 @@ class LeagueMemberListApi(APIView):
             }
             for m in members
         ]
-        return Response(self.OutputSerializer(body, many=True).data)
+        return Response(rendered(self.OutputSerializer, body, many=True))
 
 
 class MembershipDecisionSerializer(serializers.Serializer):
@@ -141,7 +142,7 @@ class MembershipApproveApi(YesOrNoApi):
             "username": membership.user.get_username(),
             "status": membership.status if self.yes else "declined",
         }
-        return Response(MembershipDecisionSerializer(body).data)
+        return Response(rendered(MembershipDecisionSerializer, body))
 
 
 class MembershipDeclineApi(MembershipApproveApi):
@@ -166,7 +167,7 @@ class MembershipOrganiserApi(APIView):
         league = league_organised(request, slug)
         made = organisers.organiser_add(league=league, membership_id=membership_id, by=request.user)
         body = {"id": membership_id, "username": made.user.get_username(), "organiser": True}
-        return Response(OrganiserMadeSerializer(body).data)
+        return Response(rendered(OrganiserMadeSerializer, body))
 
 
 class LeagueInviteApi(APIView):
@@ -180,7 +181,9 @@ class LeagueInviteApi(APIView):
     def get(self, request: AuthenticatedRequest, slug: str) -> Response:
         league = league_organised(request, slug)
         url = request.build_absolute_uri(reverse("leagues:join", args=[league.slug, league.invite_token]))
-        return Response(self.OutputSerializer({"invite_token": league.invite_token, "join_url": url}).data)
+        return Response(
+            rendered(self.OutputSerializer, {"invite_token": league.invite_token, "join_url": url})
+        )
 
 
 class LeagueEmailApi(APIView):
@@ -200,7 +203,7 @@ class LeagueEmailApi(APIView):
         league = league_organised(request, slug)
         values = parsed(self.InputSerializer, request.data)
         sent = league_services.league_email_members(league=league, by=request.user, **values)
-        return Response(self.OutputSerializer({"sent": sent}).data)
+        return Response(rendered(self.OutputSerializer, {"sent": sent}))
 
 
 # --- seasons --------------------------------------------------------------------------------------------
@@ -241,7 +244,7 @@ class SeasonCreateApi(APIView):
             season = league_divisions.season_propose(league=league, by=request.user, **values)
         else:
             season = seasons.season_create(league=league, by=request.user, **values)
-        return Response(SeasonSerializer(season).data, status=status.HTTP_201_CREATED)
+        return Response(rendered(SeasonSerializer, season), status=status.HTTP_201_CREATED)
 
 
 # --- league games ---------------------------------------------------------------------------------------
@@ -268,7 +271,7 @@ class LeagueOpenGameListApi(APIView):
             }
             for f in league_selectors.league_fixtures_open(league=league)
         ]
-        return Response(self.OutputSerializer(body, many=True).data)
+        return Response(rendered(self.OutputSerializer, body, many=True))
 
 
 def _position(game: Game, user: Any) -> int | None:
@@ -364,7 +367,7 @@ class SeatSubstituteApi(APIView):
             by=request.user,
             reason=d["reason"],
         )
-        return Response(SubstituteOfferSerializer(offer).data, status=status.HTTP_201_CREATED)
+        return Response(rendered(SubstituteOfferSerializer, offer), status=status.HTTP_201_CREATED)
 
 
 class SubstituteOfferListApi(APIView):
@@ -377,7 +380,7 @@ class SubstituteOfferListApi(APIView):
             offers = list(league.substitute_offers.filter(status="pending").select_related("newcomer"))
         else:
             offers = league_selectors.offers_pending_for(league=league, user=request.user)
-        return Response(SubstituteOfferSerializer(offers, many=True).data)
+        return Response(rendered(SubstituteOfferSerializer, offers, many=True))
 
 
 class SubstituteOfferAcceptApi(YesOrNoApi):
@@ -390,7 +393,7 @@ class SubstituteOfferAcceptApi(YesOrNoApi):
     def post(self, request: AuthenticatedRequest, slug: str, offer_id: int) -> Response:
         league_selectors.league_get_visible(user=request.user, slug=slug)
         offer = game_tools.substitute_answer(offer_id=offer_id, user=request.user, accept=self.yes)
-        return Response(SubstituteOfferSerializer(offer).data)
+        return Response(rendered(SubstituteOfferSerializer, offer))
 
 
 class SubstituteOfferDeclineApi(SubstituteOfferAcceptApi):

@@ -24,6 +24,7 @@ from apps.leagues.formats import FORMATS
 from apps.leagues.models import League, Season
 
 from .inputs import JsonInput, QueryInput, parsed
+from .rendering import rendered
 
 CONFIRMATION_HELP = (
     "Hours a finished game's result stays provisional, open to an organiser's objection; "
@@ -122,7 +123,7 @@ class LeagueDetailSerializer(LeagueSerializer):
 
 def _league_detail(league: League, user: Any) -> dict[str, Any]:
     return {
-        **LeagueSerializer(league).data,
+        **rendered(LeagueSerializer, league),
         "allow_smaller_tables": league.allow_smaller_tables,
         "engine_options": league.engine_options,
         "points_table": league.points_table,
@@ -195,7 +196,7 @@ class LeagueCreateApi(APIView):
         values = parsed(self.InputSerializer, request.data)
         league = league_services.league_create(creator=request.user, **values)
         body = _league_detail(league, request.user)
-        return Response(LeagueDetailSerializer(body).data, status=status.HTTP_201_CREATED)
+        return Response(rendered(LeagueDetailSerializer, body), status=status.HTTP_201_CREATED)
 
 
 class LeagueListApi(LeagueCreateApi):
@@ -204,7 +205,7 @@ class LeagueListApi(LeagueCreateApi):
     @extend_schema(operation_id="leagues_list", responses=LeagueSerializer(many=True))
     def get(self, request: AuthenticatedRequest) -> Response:
         leagues = league_selectors.league_list_visible(user=request.user)
-        return Response(LeagueSerializer(leagues, many=True).data)
+        return Response(rendered(LeagueSerializer, leagues, many=True))
 
 
 def league_organised(request: AuthenticatedRequest, slug: str) -> League:
@@ -256,7 +257,7 @@ class LeagueDetailApi(APIView):
     @extend_schema(operation_id="leagues_retrieve", responses=LeagueDetailSerializer)
     def get(self, request: AuthenticatedRequest, slug: str) -> Response:
         league = league_selectors.league_get_visible(user=request.user, slug=slug)
-        return Response(LeagueDetailSerializer(_league_detail(league, request.user)).data)
+        return Response(rendered(LeagueDetailSerializer, _league_detail(league, request.user)))
 
     @extend_schema(
         operation_id="leagues_partial_update",
@@ -272,7 +273,7 @@ class LeagueDetailApi(APIView):
         league = league_organised(request, slug)
         values = parsed(self.InputSerializer, request.data)
         league = league_services.league_update(league=league, by=request.user, **values)
-        return Response(LeagueDetailSerializer(_league_detail(league, request.user)).data)
+        return Response(rendered(LeagueDetailSerializer, _league_detail(league, request.user)))
 
 
 class SeasonStandingsApi(APIView):
@@ -289,7 +290,7 @@ class SeasonStandingsApi(APIView):
             "season": season,
             "standings": league_selectors.season_standings(season=season),
         }
-        return Response(self.OutputSerializer(body).data)
+        return Response(rendered(self.OutputSerializer, body))
 
 
 class LeagueJoinApi(APIView):
@@ -306,7 +307,9 @@ class LeagueJoinApi(APIView):
             league_services.membership_join_by_link(league=league, user=request.user, token=token)
         else:
             league_services.membership_request(league=league, user=request.user)
-        return Response(RoleSerializer(league_selectors.league_role(league=league, user=request.user)).data)
+        return Response(
+            rendered(RoleSerializer, league_selectors.league_role(league=league, user=request.user))
+        )
 
 
 class _MyRoleChangeApi(APIView):
@@ -326,7 +329,9 @@ class _MyRoleChangeApi(APIView):
     def post(self, request: AuthenticatedRequest, slug: str) -> Response:
         league = league_selectors.league_get_visible(user=request.user, slug=slug)
         self.change(league, request.user)
-        return Response(RoleSerializer(league_selectors.league_role(league=league, user=request.user)).data)
+        return Response(
+            rendered(RoleSerializer, league_selectors.league_role(league=league, user=request.user))
+        )
 
 
 class LeagueWithdrawApi(_MyRoleChangeApi):
@@ -382,7 +387,7 @@ class SeasonRatingHistoryApi(APIView):
             for user_id, line in sorted(history.items())
             if user_id in people
         ]
-        return Response(self.OutputSerializer(body, many=True).data)
+        return Response(rendered(self.OutputSerializer, body, many=True))
 
 
 class AuditEntrySerializer(serializers.Serializer):
@@ -430,7 +435,7 @@ class LeagueAuditLogApi(APIView):
             }
             for e in entries
         ]
-        return Response(AuditEntrySerializer(body, many=True).data)
+        return Response(rendered(AuditEntrySerializer, body, many=True))
 
 
 class FixtureSerializer(serializers.Serializer):
@@ -475,7 +480,7 @@ class RoundStartApi(APIView):
         _, season = visible_season(user=request.user, slug=slug, season_id=season_id)
         rnd = seasons.round_start(season_id=season.pk, by=request.user)
         rnd = next(r for r in league_selectors.season_rounds(season=season) if r.pk == rnd.pk)
-        return Response(RoundSerializer(round_body(rnd)).data, status=status.HTTP_201_CREATED)
+        return Response(rendered(RoundSerializer, round_body(rnd)), status=status.HTTP_201_CREATED)
 
 
 class RoundListApi(RoundStartApi):
@@ -485,7 +490,7 @@ class RoundListApi(RoundStartApi):
     def get(self, request: AuthenticatedRequest, slug: str, season_id: int) -> Response:
         _, season = visible_season(user=request.user, slug=slug, season_id=season_id)
         body = [round_body(r) for r in league_selectors.season_rounds(season=season)]
-        return Response(RoundSerializer(body, many=True).data)
+        return Response(rendered(RoundSerializer, body, many=True))
 
 
 class SeasonExportApi(APIView):

@@ -20,6 +20,7 @@ from baogame.rules import orders as rules
 
 from . import selectors
 from .inputs import JsonInput, parsed
+from .rendering import rendered
 
 KIND_HELP = "One of: " + "; ".join(f"{game}: {', '.join(kinds)}" for game, kinds in rules.KINDS.items()) + "."
 
@@ -64,7 +65,7 @@ class MyOrdersApi(APIView):
     @extend_schema(operation_id="games_my_orders_retrieve", responses=OrdersSerializer)
     def get(self, request: AuthenticatedRequest, game_id: int) -> Response:
         game = selectors.game_get(game_id=game_id, user=request.user, with_people=False)
-        return Response(OrdersSerializer(_body(orders.mine(game=game, user=request.user))).data)
+        return Response(rendered(OrdersSerializer, _body(orders.mine(game=game, user=request.user))))
 
     @extend_schema(operation_id="games_my_orders_update", request=InputSerializer, responses=OrdersSerializer)
     def put(self, request: AuthenticatedRequest, game_id: int) -> Response:
@@ -72,7 +73,7 @@ class MyOrdersApi(APIView):
         values = parsed(self.InputSerializer, request.data)
         wanted = [dict(item) for item in values["orders"]]
         found = orders.replace(game_id=game_id, user=request.user, wanted=wanted)
-        return Response(OrdersSerializer(_body(found)).data)
+        return Response(rendered(OrdersSerializer, _body(found)))
 
     @extend_schema(operation_id="games_my_orders_clear", request=None, responses={204: None})
     def delete(self, request: AuthenticatedRequest, game_id: int) -> Response:

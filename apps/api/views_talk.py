@@ -14,6 +14,7 @@ from apps.games.models import TableMessage
 
 from . import selectors
 from .inputs import JsonInput, parsed
+from .rendering import rendered
 
 
 class TableMessageSerializer(serializers.Serializer):
@@ -33,7 +34,7 @@ class GameTalkApi(APIView):
     @extend_schema(operation_id="games_talk_list", responses=TableMessageSerializer(many=True))
     def get(self, request: AuthenticatedRequest, game_id: int) -> Response:
         game = selectors.game_get(game_id=game_id, user=request.user, with_people=False)
-        return Response(TableMessageSerializer(table_talk.messages_shown(game), many=True).data)
+        return Response(rendered(TableMessageSerializer, table_talk.messages_shown(game), many=True))
 
     @extend_schema(
         operation_id="games_talk_create", request=InputSerializer, responses={201: TableMessageSerializer}
@@ -42,7 +43,7 @@ class GameTalkApi(APIView):
         text = parsed(self.InputSerializer, request.data)["text"]
         game = selectors.game_get(game_id=game_id, user=request.user, with_people=False)
         message: TableMessage = table_talk.message_post(game=game, user=request.user, text=text)
-        return Response(TableMessageSerializer(message).data, status=status.HTTP_201_CREATED)
+        return Response(rendered(TableMessageSerializer, message), status=status.HTTP_201_CREATED)
 
 
 class TalkReportApi(APIView):
