@@ -34,6 +34,7 @@ SENT: list[tuple[str, tuple[Any, ...], dict[str, Any]]] = [
     ("apps.notifications.tasks.notify_game_ended", (7,), {}),
     ("apps.notifications.tasks.send_notification", (7,), {}),
     ("apps.notifications.tasks.send_answer", (7,), {}),
+    ("apps.notifications.tasks.mail_talk_report", (7,), {}),
     ("apps.push.tasks.send_burst", (7,), {}),
     ("apps.notifications.tasks.send_reminders", (), {}),
     ("apps.leagues.tasks.start_due_rounds", (), {}),

@@ -111,6 +111,11 @@ seat_taken_back = Signal()
 game_paused = Signal()
 game_resumed = Signal()
 
+#: A table-talk message was reported for the first time (``table_talk.message_report``), sent when the
+#: report has committed; a later report of the same message sends nothing, so that the staff hear of a
+#: message once. kwargs: ``message_id``, ``game_id`` (never who reported it).
+talk_message_reported = Signal()
+
 
 @dataclass
 class MoveBatch:

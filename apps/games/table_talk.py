@@ -8,7 +8,8 @@ real table. Talk is not mailed: it waits on the game page (and in the API) for t
 
 Whoever may read a message, other than its writer, may report it to the site's staff as abusive
 (``message_report``), once; the staff read the reports in the admin, where they remove a message. A
-report hides nothing by itself (a few people could otherwise silence a player), and nobody but the
+message's first report tells the apps above (``signals.talk_message_reported``), which mail the staff.
+A report hides nothing by itself (a few people could otherwise silence a player), and nobody but the
 staff learns who reported what.
 
 Refusals: ``not_seated`` (403) for someone without a seat, ``invalid_talk`` for an empty or too long
@@ -20,14 +21,17 @@ own.
 from __future__ import annotations
 
 import unicodedata
+from dataclasses import dataclass
 from datetime import timedelta
+from functools import partial
 
 from django.contrib.auth.models import AnonymousUser, User
+from django.db import transaction
 from django.utils import timezone
 
 from baogame.errors import ServiceError
 
-from . import selectors
+from . import selectors, signals
 from .models import Game, TableMessage, TalkReport
 
 #: The longest message, in characters.
@@ -66,17 +70,52 @@ def messages_shown(game: Game) -> list[TableMessage]:
 _BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
 
+@transaction.atomic
 def message_report(*, game: Game, user: User, message_id: int) -> bool:
     """``user`` (who may see ``game``: the caller checked) reports the game's message ``message_id`` to
     the site's staff; True when this is their first report of it, False when they had reported it
-    already (nothing more is recorded)."""
-    message = TableMessage.objects.filter(game=game, pk=message_id).only("pk", "user_id").first()
+    already (nothing more is recorded).
+
+    The message's first report, whoever makes it, sends ``signals.talk_message_reported`` once it
+    commits (the staff get one mail); a second or later report sends nothing, so that a message many
+    people report does not flood the staff's mailboxes: the admin counts its reports. The message's row
+    is locked first, so that of two first reports made at once exactly one is the first.
+    """
+    # Ordered by the key alone: the model's ordering joins the game, whose row FOR UPDATE would lock too.
+    rows = TableMessage.objects.select_for_update().filter(game=game, pk=message_id).order_by("pk")
+    message = rows.only("pk", "user_id").first()
     if message is None:
         raise ServiceError("no_such_message", "this game has no such message", status=404)
     if message.user_id == user.pk:
         raise ServiceError("own_message", "you cannot report your own message")
     _, created = TalkReport.objects.get_or_create(message=message, reporter=user)
+    if created and TalkReport.objects.filter(message=message).count() == 1:
+        transaction.on_commit(
+            partial(
+                signals.talk_message_reported.send,
+                sender=TableMessage,
+                message_id=message.pk,
+                game_id=game.pk,
+            )
+        )
     return created
+
+
+@dataclass(frozen=True)
+class ReportedMessage:
+    """A reported message as the staff are told of it: the message (with its game and its writer) and
+    how many people have reported it so far; never who they are."""
+
+    message: TableMessage
+    reports: int
+
+
+def reported_message(*, message_id: int) -> ReportedMessage | None:
+    """The message ``message_id`` and its count of reports; None once it is gone (removed)."""
+    message = TableMessage.objects.select_related("game", "user__profile").filter(pk=message_id).first()
+    if message is None:
+        return None
+    return ReportedMessage(message=message, reports=TalkReport.objects.filter(message=message).count())
 
 
 def reported_by(user: User | AnonymousUser | None, messages: list[TableMessage]) -> set[int]:

@@ -93,22 +93,38 @@ def compose_mail(
     all_headers = {
         "List-Unsubscribe": f"<{unsubscribe_url}>",
         "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
-        "Auto-Submitted": "auto-generated",
         **(headers or {}),
     }
+    return render_mail(
+        to=user.email, subject=subject, template=template, context=ctx, reply_to=reply_to, headers=all_headers
+    )
+
+
+def render_mail(
+    *,
+    to: str,
+    subject: str,
+    template: str,
+    context: dict[str, Any],
+    reply_to: str | None = None,
+    headers: dict[str, str] | None = None,
+) -> EmailMultiAlternatives:
+    """A text + HTML mail to ``to`` from the site's address, its bodies ``email/<template>.txt`` and
+    ``.html`` rendered with ``context``, marked as sent by a machine (``Auto-Submitted``)."""
     message = EmailMultiAlternatives(
         subject=subject,
-        body=render_to_string(f"email/{template}.txt", ctx),
+        body=render_to_string(f"email/{template}.txt", context),
         from_email=settings.DEFAULT_FROM_EMAIL,
-        to=[user.email],
+        to=[to],
         reply_to=[reply_to] if reply_to else None,
-        headers=all_headers,
+        headers={"Auto-Submitted": "auto-generated", **(headers or {})},
     )
-    message.attach_alternative(render_to_string(f"email/{template}.html", ctx), "text/html")
+    message.attach_alternative(render_to_string(f"email/{template}.html", context), "text/html")
     return message
 
 
-def _game_name(game: Game) -> str:
+def game_label(game: Game) -> str:
+    """A game as a mail names it: its title and number, or its game and number."""
     return f"{game} (#{game.pk})" if game.title else str(game)
 
 
@@ -148,8 +164,8 @@ def _build_message(note: Notification, group: list[int] | None) -> EmailMultiAlt
             decision_row = mine.first()
         if decision_row is None:
             return None  # answered or closed before we got to send it
-    context: dict[str, Any] = {"game": game, "game_name": _game_name(game), "link": game_link(game, user)}
-    subject_prefix = f"[baogame] {_game_name(game)}"
+    context: dict[str, Any] = {"game": game, "game_name": game_label(game), "link": game_link(game, user)}
+    subject_prefix = f"[baogame] {game_label(game)}"
     category = note.category
     if note.kind == Notification.Kind.INVITATION:
         if game.status != Game.Status.OPEN:
@@ -243,7 +259,7 @@ def _seat_to_bot_message(note: Notification, game: Game, user: User) -> EmailMul
     to_organiser = note.category == Category.LEAGUE
     if not to_organiser and held.user_id != user.pk:
         return None
-    fields = {"game": _game_name(game), "n": game.absent_limit, "seat": held.position, "player": held.label}
+    fields = {"game": game_label(game), "n": game.absent_limit, "seat": held.position, "player": held.label}
     if not to_organiser:
         heading = _("A bot plays your seat")
         intro = ngettext(
@@ -284,7 +300,7 @@ def _seat_to_bot_message(note: Notification, game: Game, user: User) -> EmailMul
         template="notification",
         context={
             "game": game,
-            "game_name": _game_name(game),
+            "game_name": game_label(game),
             "link": game_link(game, user),
             "heading": heading,
             "intro": intro % fields,
@@ -354,7 +370,7 @@ def _summary_message(
         decision = compose.open_decision(game, seat) or {"kind": row.kind if row else ""}
         waiting.append(
             {
-                "name": _game_name(game),
+                "name": game_label(game),
                 "what": compose.describe_decision(game.engine, decision),
                 "deadline": compose.deadline_text(row.deadline if row else None, user),
                 "link": game_link(game, user),
@@ -362,7 +378,7 @@ def _summary_message(
             }
         )
     news = [
-        _("%(game)s: %(kind)s") % {"game": _game_name(n.game), "kind": NEWS_KINDS.get(n.kind, n.kind)}
+        _("%(game)s: %(kind)s") % {"game": game_label(n.game), "kind": NEWS_KINDS.get(n.kind, n.kind)}
         for n in queued
         if n.game is not None
         and (

@@ -4,7 +4,8 @@ A notification problem must never break a move, so the game receivers only enque
 ``baogame.celery.publish``, which logs any failure to do so; the one receiver that runs inside the
 move's transaction (``move_recorded``) writes a single outbox row, so that a lost task is queued again.
 A seat handed to the bot is rare: its receiver records the player's mail row in the hand-over's own
-transaction (in a savepoint), and the sweep sends a row whose task was lost.
+transaction (in a savepoint), and the sweep sends a row whose task was lost. A table-talk message's
+first report queues the staff's mail (``moderation``).
 """
 
 from __future__ import annotations
@@ -17,9 +18,17 @@ from django.db import transaction
 from django.dispatch import receiver
 
 from apps.accounts.closing import account_closing
-from apps.games.signals import RecordedMove, game_ending, recorded_move_receiver, seat_handed_to_bot
+from apps.games.signals import (
+    RecordedMove,
+    game_ending,
+    recorded_move_receiver,
+    seat_handed_to_bot,
+    talk_message_reported,
+)
+from baogame.celery import publish
 
 from . import outbox
+from .moderation import MAIL_TALK_REPORT
 from .notify import notify_seat_to_bot
 
 logger = logging.getLogger(__name__)
@@ -69,6 +78,12 @@ def on_game_ending(sender: Any, *, game_id: int, people: frozenset[int] | None =
     if people is not None and not people:
         return
     outbox.record_game_end(game_id=game_id)
+
+
+@receiver(talk_message_reported, dispatch_uid="notifications.talk_message_reported")
+def on_talk_message_reported(sender: Any, *, message_id: int, **kwargs: Any) -> None:
+    """A table-talk message's first report has committed: queue the staff's mail about it."""
+    publish(MAIL_TALK_REPORT, (message_id,))
 
 
 @receiver(inbound, dispatch_uid="notifications.anymail_inbound")

@@ -6,7 +6,7 @@ from typing import Any
 
 from celery import shared_task
 
-from . import inbound, mails, notify, outbox, send
+from . import inbound, mails, moderation, notify, outbox, send
 
 
 @shared_task(acks_late=True, autoretry_for=(Exception,), retry_backoff=True, max_retries=5)
@@ -44,6 +44,12 @@ def send_notification(notification_id: int) -> bool:
 def send_answer(inbound_id: int) -> bool:
     """Answer one processed inbound mail."""
     return inbound.answer_send(inbound_id=inbound_id)
+
+
+@shared_task(acks_late=True, autoretry_for=(Exception,), retry_backoff=30, max_retries=5)
+def mail_talk_report(message_id: int) -> int:
+    """Mail the site's staff that a table-talk message got its first report."""
+    return moderation.talk_report_mail_send(message_id=message_id)
 
 
 @shared_task(acks_late=True)
