@@ -7,6 +7,7 @@ from typing import Any
 import factory
 from allauth.account.models import EmailAddress
 from django.contrib.auth import get_user_model
+from django.test import Client
 
 from apps.games.models import Game, Seat
 
@@ -90,3 +91,11 @@ class SeatFactory(factory.django.DjangoModelFactory):
     @classmethod
     def _build(cls, model_class: type[Seat], *args: Any, **kwargs: Any) -> Seat:
         raise NotImplementedError("SeatFactory only creates (a seat is taken through game_join)")
+
+
+def signed_in(user: Any | None) -> Client:
+    """A test client signed in as ``user`` (an anonymous visitor's for None)."""
+    client = Client()
+    if user is not None:
+        client.force_login(user)
+    return client

@@ -26,7 +26,7 @@ from apps.leagues.models import AuditLog, Membership
 from apps.notifications.models import CalendarFeed, Notification
 from apps.push.models import PushSubscription
 from apps.webhooks.models import WebhookEndpoint
-from tests.factories import GameFactory, UserFactory
+from tests.factories import GameFactory, UserFactory, signed_in
 
 pytestmark = pytest.mark.django_db
 PASSWORD = "pw-for-tests-123"  # tests.factories.UserFactory's
@@ -35,12 +35,6 @@ PASSWORD = "pw-for-tests-123"  # tests.factories.UserFactory's
 @pytest.fixture
 def ann() -> Any:
     return UserFactory(username="ann", email="ann@example.org")
-
-
-def _client(user: Any) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def test_the_bot_plays_a_closed_accounts_seats_in_games_in_play_for_good(ann: Any, users: list[Any]) -> None:
@@ -172,7 +166,7 @@ def test_the_wrong_password_closes_nothing_and_a_bot_account_cannot_close_itself
 
 
 def test_the_profile_page_closes_the_account_after_the_password_and_the_tick(ann: Any) -> None:
-    client = _client(ann)
+    client = signed_in(ann)
     assert "Close your account" in client.get("/accounts/profile/").content.decode()
 
     unticked = client.post("/accounts/close/", {"password": PASSWORD}, follow=True)
@@ -215,7 +209,7 @@ def test_nobody_else_may_take_a_closed_accounts_kind_of_name(ann: Any) -> None:
             "password2": "a-long-pass-123",
         },
     )
-    named = _client(ann).post("/accounts/profile/", {"display_name": "Closed-7", "time_zone": "UTC"})
+    named = signed_in(ann).post("/accounts/profile/", {"display_name": "Closed-7", "time_zone": "UTC"})
     with pytest.raises(ServiceError):
         api_services.bot_account_create(owner=ann, username="closed-12")
 

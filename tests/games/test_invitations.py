@@ -5,12 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from django.test import Client
 
 from apps.games import invitations, lifecycle
 from apps.games.errors import ServiceError
 from apps.games.models import Game, Invitation
-from tests.factories import GameFactory, UserFactory
+from tests.factories import GameFactory, UserFactory, signed_in
 
 pytestmark = pytest.mark.django_db
 
@@ -18,13 +17,6 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture(autouse=True)
 def _fast_password_hashing(settings: Any) -> None:
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
-def _client(user: Any) -> Client:
-    client = Client()
-    if user is not None:
-        client.force_login(user)
-    return client
 
 
 @pytest.fixture
@@ -43,7 +35,7 @@ def test_invitation_token_is_not_on_the_page_of_a_spectator(open_game: Any, view
     game, _, _ = open_game
     user = None if viewer == "anonymous" else UserFactory()
 
-    html = _client(user).get(f"/games/{game.public_id}/").content.decode()
+    html = signed_in(user).get(f"/games/{game.public_id}/").content.decode()
 
     assert _token(game) not in html
     assert "/games/join/" not in html
@@ -53,7 +45,9 @@ def test_invitation_token_is_not_on_the_page_of_a_spectator(open_game: Any, view
 def test_invitation_link_is_shown_to_the_players(open_game: Any, who: str) -> None:
     game, creator, friend = open_game
 
-    html = _client(creator if who == "creator" else friend).get(f"/games/{game.public_id}/").content.decode()
+    html = (
+        signed_in(creator if who == "creator" else friend).get(f"/games/{game.public_id}/").content.decode()
+    )
 
     assert f"/games/join/{_token(game)}/" in html
 
@@ -61,7 +55,7 @@ def test_invitation_link_is_shown_to_the_players(open_game: Any, who: str) -> No
 def test_a_spectator_cannot_read_the_invitation_through_the_api(open_game: Any) -> None:
     game, _, _ = open_game
 
-    response = _client(UserFactory()).get(f"/api/v1/games/{game.pk}/invite/")
+    response = signed_in(UserFactory()).get(f"/api/v1/games/{game.pk}/invite/")
 
     assert response.status_code == 403 and _token(game) not in response.content.decode()
 
@@ -70,8 +64,8 @@ def test_a_new_link_replaces_the_old_one_from_the_page(open_game: Any) -> None:
     game, creator, _ = open_game
     old = _token(game)
 
-    _client(creator).post(f"/games/{game.public_id}/invitations/", {"do": "replace"})
-    refused = _client(UserFactory()).post(f"/games/join/{old}/")
+    signed_in(creator).post(f"/games/{game.public_id}/invitations/", {"do": "replace"})
+    refused = signed_in(UserFactory()).post(f"/games/join/{old}/")
 
     assert _token(game) != old
     assert refused.status_code == 404
@@ -82,8 +76,8 @@ def test_revoked_invitations_seat_nobody(open_game: Any) -> None:
     game, creator, _ = open_game
     old = _token(game)
 
-    revoked = _client(creator).delete(f"/api/v1/games/{game.pk}/invite/")
-    joined = _client(UserFactory()).post("/api/v1/games/join/", {"invite_token": old}, "application/json")
+    revoked = signed_in(creator).delete(f"/api/v1/games/{game.pk}/invite/")
+    joined = signed_in(UserFactory()).post("/api/v1/games/join/", {"invite_token": old}, "application/json")
 
     assert revoked.json() == {"revoked": 1}
     assert (joined.status_code, joined.json()["code"]) == (404, "invitation_invalid")
@@ -92,7 +86,7 @@ def test_revoked_invitations_seat_nobody(open_game: Any) -> None:
 def test_only_the_creator_changes_the_invitations(open_game: Any) -> None:
     game, _, friend = open_game
 
-    response = _client(friend).post(
+    response = signed_in(friend).post(
         f"/api/v1/games/{game.pk}/invite/", {"single_use": True}, "application/json"
     )
 
@@ -120,7 +114,9 @@ def test_a_single_use_link_leaves_the_standing_link_working(open_game: Any) -> N
     game, creator, _ = open_game
     standing = _token(game)
 
-    made = _client(creator).post(f"/api/v1/games/{game.pk}/invite/", {"single_use": True}, "application/json")
+    made = signed_in(creator).post(
+        f"/api/v1/games/{game.pk}/invite/", {"single_use": True}, "application/json"
+    )
 
     assert made.status_code == 201 and made.json()["single_use"] is True
     assert _token(game) == standing
@@ -130,7 +126,7 @@ def test_a_single_use_link_is_revoked_from_the_page(open_game: Any) -> None:
     game, creator, _ = open_game
     single = invitations.invitation_create(game_id=game.pk, user=creator, single_use=True)
 
-    _client(creator).post(f"/games/{game.public_id}/invitations/", {"do": "revoke", "token": single.token})
+    signed_in(creator).post(f"/games/{game.public_id}/invitations/", {"do": "revoke", "token": single.token})
 
     single.refresh_from_db()
     assert single.revoked_at is not None
@@ -143,8 +139,8 @@ def test_the_invitation_page_works_for_a_private_game_holder() -> None:
     game = lifecycle.game_create(creator=creator, engine="baobei", players=2, visibility="private")
     token = _token(game)
 
-    page = _client(guest).get(f"/games/join/{token}/")
-    joined = _client(guest).post(f"/games/join/{token}/")
+    page = signed_in(guest).get(f"/games/join/{token}/")
+    joined = signed_in(guest).post(f"/games/join/{token}/")
 
     assert page.status_code == 200
     assert joined.status_code == 302 and joined["Location"] == f"/games/{game.public_id}/"

@@ -16,7 +16,7 @@ from apps.games.models import Game
 from apps.leagues import seasons
 from apps.leagues import services as league_services
 from apps.notifications import tokens
-from tests.factories import GameFactory, UserFactory
+from tests.factories import GameFactory, UserFactory, signed_in
 
 pytestmark = pytest.mark.django_db
 
@@ -24,13 +24,6 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture(autouse=True)
 def _fast_password_hashing(settings: Any) -> None:
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
-def _client(user: Any) -> Client:
-    client = Client()
-    if user is not None:
-        client.force_login(user)
-    return client
 
 
 def _two_player_game(toy_engine: str, **kwargs: Any) -> tuple[Game, list[Any]]:
@@ -90,18 +83,23 @@ def private_league_game(toy_engine: str) -> tuple[Game, dict[str, Any]]:
 def test_private_league_game_is_hidden_from_anonymous_visitors(private_league_game: Any) -> None:
     game, _ = private_league_game
 
-    assert _reads(_client(None), game) == {**HIDDEN, "api detail": 401, "api history": 401, "api legal": 401}
+    assert _reads(signed_in(None), game) == {
+        **HIDDEN,
+        "api detail": 401,
+        "api history": 401,
+        "api legal": 401,
+    }
 
 
 def test_private_league_game_is_hidden_from_signed_in_strangers(private_league_game: Any) -> None:
     game, _ = private_league_game
 
-    assert _reads(_client(UserFactory()), game) == HIDDEN
+    assert _reads(signed_in(UserFactory()), game) == HIDDEN
 
 
 def test_private_league_game_answers_moves_of_strangers_as_not_found(private_league_game: Any) -> None:
     game, _ = private_league_game
-    stranger = _client(UserFactory())
+    stranger = signed_in(UserFactory())
 
     api = stranger.post(f"/api/v1/games/{game.pk}/actions/", {"action": {"type": "pass"}}, "application/json")
     page = stranger.post(f"/games/{game.public_id}/act/", {"action": "{}"})
@@ -113,7 +111,7 @@ def test_private_league_game_answers_moves_of_strangers_as_not_found(private_lea
 def test_private_league_game_is_watched_by_a_member_who_sits_out(private_league_game: Any) -> None:
     game, people = private_league_game
 
-    reads = _reads(_client(people["bye"]), game)
+    reads = _reads(signed_in(people["bye"]), game)
 
     assert reads["page"] == reads["history"] == reads["api detail"] == reads["api history"] == 200
     assert reads["old page"] == 302
@@ -124,7 +122,7 @@ def test_private_league_game_mail_link_of_a_player_opens_the_game(private_league
     game, people = private_league_game
     link = f"/mail/go/{tokens.game_link_token(game_id=game.pk, user_id=people['player'].pk)}/"
 
-    response = _client(people["player"]).get(link, follow=True)
+    response = signed_in(people["player"]).get(link, follow=True)
 
     assert response.status_code == 200
     assert response.redirect_chain[-1][0] == f"/games/{game.public_id}/"
@@ -133,28 +131,28 @@ def test_private_league_game_mail_link_of_a_player_opens_the_game(private_league
 def test_private_game_is_seen_by_its_players_only(toy_engine: str) -> None:
     game, players = _two_player_game(toy_engine, visibility="private")
 
-    assert _reads(_client(UserFactory()), game) == HIDDEN
-    assert _reads(_client(players[1]), game)["page"] == 200
-    assert _reads(_client(players[1]), game)["api detail"] == 200
+    assert _reads(signed_in(UserFactory()), game) == HIDDEN
+    assert _reads(signed_in(players[1]), game)["page"] == 200
+    assert _reads(signed_in(players[1]), game)["api detail"] == 200
 
 
 def test_unlisted_game_is_watched_by_link_but_not_found_by_number(toy_engine: str) -> None:
     game, players = _two_player_game(toy_engine, visibility="unlisted")
 
-    reads = _reads(_client(UserFactory()), game)
+    reads = _reads(signed_in(UserFactory()), game)
 
     assert (reads["page"], reads["history"]) == (200, 200)
     assert (reads["old page"], reads["api detail"], reads["api history"]) == (404, 404, 404)
-    assert _reads(_client(players[1]), game)["api detail"] == 200
+    assert _reads(signed_in(players[1]), game)["api detail"] == 200
 
 
 def test_public_game_is_watched_by_anyone_and_its_old_link_redirects(toy_engine: str) -> None:
     game, _ = _two_player_game(toy_engine)
 
-    response = _client(None).get(f"/games/{game.pk}/")
+    response = signed_in(None).get(f"/games/{game.pk}/")
 
     assert response.status_code == 302 and response["Location"] == f"/games/{game.public_id}/"
-    assert _client(None).get(f"/games/{game.public_id}/").status_code == 200
+    assert signed_in(None).get(f"/games/{game.public_id}/").status_code == 200
 
 
 def test_game_links_name_the_public_id_not_the_number(toy_engine: str) -> None:

@@ -12,19 +12,13 @@ from django.test import Client
 
 from apps.accounts.models import Profile
 from apps.games.models import Move
-from tests.factories import GameFactory
+from tests.factories import GameFactory, signed_in
 
 pytestmark = pytest.mark.django_db
 
 
-def _client(user: Any) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
-
-
 def test_a_profile_still_in_utc_takes_the_browsers_zone(users: list[Any]) -> None:
-    answer = _client(users[0]).post("/accounts/time-zone/", {"zone": "Asia/Shanghai"})
+    answer = signed_in(users[0]).post("/accounts/time-zone/", {"zone": "Asia/Shanghai"})
 
     assert answer.status_code == 204
     assert Profile.objects.get(user=users[0]).time_zone == "Asia/Shanghai"
@@ -33,21 +27,21 @@ def test_a_profile_still_in_utc_takes_the_browsers_zone(users: list[Any]) -> Non
 def test_a_zone_the_player_chose_is_never_replaced_by_the_browsers(users: list[Any]) -> None:
     Profile.objects.filter(user=users[0]).update(time_zone="Europe/Berlin")
 
-    answer = _client(users[0]).post("/accounts/time-zone/", {"zone": "Asia/Shanghai"})
+    answer = signed_in(users[0]).post("/accounts/time-zone/", {"zone": "Asia/Shanghai"})
 
     assert answer.status_code == 409
     assert Profile.objects.get(user=users[0]).time_zone == "Europe/Berlin"
 
 
 def test_a_name_that_is_not_a_zone_is_refused(users: list[Any]) -> None:
-    answer = _client(users[0]).post("/accounts/time-zone/", {"zone": "Mars/Olympus"})
+    answer = signed_in(users[0]).post("/accounts/time-zone/", {"zone": "Mars/Olympus"})
 
     assert answer.status_code == 400
     assert Profile.objects.get(user=users[0]).time_zone == "UTC"
 
 
 def test_only_a_profile_without_a_zone_of_its_own_carries_the_script(users: list[Any]) -> None:
-    client = _client(users[0])
+    client = signed_in(users[0])
     assert "js/zone.js" in client.get("/rules/").content.decode()
 
     Profile.objects.filter(user=users[0]).update(time_zone="Asia/Shanghai")
@@ -58,14 +52,14 @@ def test_only_a_profile_without_a_zone_of_its_own_carries_the_script(users: list
 
 def test_the_history_page_shows_each_moment_in_the_viewers_zone_and_language(users: list[Any]) -> None:
     game = GameFactory(engine="baobei", players=3, seated=users[:3])
-    _client(users[0]).post(
+    signed_in(users[0]).post(
         f"/games/{game.public_id}/act/", {"type": "choose_peek", "decision_id": "d0", "slots": ["0", "1"]}
     )
     assert Move.objects.filter(game=game).exists()
     Move.objects.filter(game=game).update(created_at=datetime(2026, 12, 5, 23, 30, tzinfo=UTC))
     Profile.objects.filter(user=users[0]).update(time_zone="Asia/Shanghai", language="zh-hans")
 
-    page = _client(users[0]).get(f"/games/{game.public_id}/history/").content.decode()
+    page = signed_in(users[0]).get(f"/games/{game.public_id}/history/").content.decode()
 
     # 23:30 UTC on 5 December is 07:30 on 6 December in Shanghai, written the Chinese way.
     assert 'datetime="2026-12-06T07:30:00+08:00"' in page

@@ -7,7 +7,6 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from django.test import Client
 
 from apps.api import services as api_services
 from apps.games.errors import ServiceError
@@ -15,17 +14,11 @@ from apps.leagues import game_tools, organisers, seasons, services
 from apps.leagues.auditlog import audit_sentence
 from apps.leagues.models import AuditLog, Fixture, League, Membership
 from tests.conftest import requires_postgres
-from tests.factories import UserFactory
+from tests.factories import UserFactory, signed_in
 from tests.leagues.conftest import NO_PASSWORD
 from tests.support.race import race
 
 pytestmark = pytest.mark.django_db
-
-
-def _client(user: Any) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def _membership(league: League, user: Any) -> Membership:
@@ -84,7 +77,7 @@ def test_a_bot_account_cannot_be_made_an_organiser_and_the_page_offers_no_button
 
     with pytest.raises(ServiceError) as exc:
         _make_organiser(toy_league, bot, by=organiser)
-    page = _client(organiser).get(f"/leagues/{toy_league.slug}/manage/").content.decode()
+    page = signed_in(organiser).get(f"/leagues/{toy_league.slug}/manage/").content.decode()
 
     assert exc.value.code == "bot_cannot_organise"
     assert page.count("Make organiser") == len(members)  # each person, not the bot
@@ -151,7 +144,7 @@ def test_the_manage_page_makes_an_organiser_and_steps_down(
     toy_league: League, organiser: Any, members: list[Any]
 ) -> None:
     services.membership_join_by_link(league=toy_league, user=organiser, token=toy_league.invite_token)
-    client = _client(organiser)
+    client = signed_in(organiser)
     page = client.get(f"/leagues/{toy_league.slug}/manage/")
     assert b"Make organiser" in page.content
     assert b"Step down as organiser" not in page.content  # the only organiser
@@ -176,7 +169,7 @@ def test_the_manage_page_makes_an_organiser_and_steps_down(
 def test_the_league_page_lists_the_members_before_the_first_season(
     toy_league: League, members: list[Any]
 ) -> None:
-    page = _client(members[0]).get(f"/leagues/{toy_league.slug}/").content.decode()
+    page = signed_in(members[0]).get(f"/leagues/{toy_league.slug}/").content.decode()
 
     assert "6 members: member0, member1, member2, member3, member4, member5" in page
 
@@ -184,7 +177,7 @@ def test_the_league_page_lists_the_members_before_the_first_season(
 def test_the_api_makes_an_organiser_names_organisers_and_steps_down(
     toy_league: League, organiser: Any, members: list[Any]
 ) -> None:
-    client = _client(organiser)
+    client = signed_in(organiser)
     membership = _membership(toy_league, members[3])
     base = f"/api/v1/leagues/{toy_league.slug}/"
 
@@ -192,7 +185,7 @@ def test_the_api_makes_an_organiser_names_organisers_and_steps_down(
     again = client.post(f"{base}members/{membership.pk}/organiser/")
     detail = client.get(base).json()
     left = client.post(f"{base}step-down/")
-    last = _client(members[3]).post(f"{base}step-down/")
+    last = signed_in(members[3]).post(f"{base}step-down/")
 
     assert made.status_code == 200
     assert made.json() == {"id": membership.pk, "username": "member3", "organiser": True}
@@ -200,7 +193,7 @@ def test_the_api_makes_an_organiser_names_organisers_and_steps_down(
     assert [o["username"] for o in detail["organisers"]] == ["member3", "organiser"]
     assert left.status_code == 200 and left.json()["organiser"] is False
     assert last.status_code == 409 and last.json()["code"] == "last_organiser"
-    refused = _client(members[4]).post(f"{base}members/{_membership(toy_league, members[5]).pk}/organiser/")
+    refused = signed_in(members[4]).post(f"{base}members/{_membership(toy_league, members[5]).pk}/organiser/")
     assert refused.status_code == 403 and refused.json()["code"] == "forbidden"
 
 

@@ -9,14 +9,13 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from django.test import Client
 from rest_framework.test import APIClient
 
 from apps.api import services as api_services
 from apps.games.errors import ServiceError
 from apps.leagues import divisions, game_tools, seasons, services
 from apps.leagues.models import AuditLog, DivisionPlacement, Fixture, League, Season, Standing
-from tests.factories import UserFactory
+from tests.factories import UserFactory, signed_in
 from tests.leagues.conftest import NO_PASSWORD
 
 pytestmark = pytest.mark.django_db
@@ -33,12 +32,6 @@ def client_for(db: None) -> Callable[[Any], APIClient]:
         return client
 
     return make
-
-
-def _client(user: Any) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 @pytest.fixture
@@ -122,9 +115,9 @@ def test_a_season_of_two_divisions_then_promotion_and_relegation(
     assert sorted(p.division for p in placements.values()).count(1) == 4
 
     # The league page shows the newest season and links the earlier one, with its final standings.
-    page = _client(people[0]).get(f"/leagues/{league.slug}/").content.decode()
+    page = signed_in(people[0]).get(f"/leagues/{league.slug}/").content.decode()
     assert "Season 2 ·" in page and '<a href="?season=1">1</a>' in page
-    earlier = _client(people[0]).get(f"/leagues/{league.slug}/?season=1").content.decode()
+    earlier = signed_in(people[0]).get(f"/leagues/{league.slug}/?season=1").content.decode()
     assert "Season 1 · Finished" in earlier and earlier.count('class="standings"') == 2
 
 
@@ -140,7 +133,7 @@ def test_the_proposal_screen_moves_and_confirms_and_only_organisers_see_it(
     club: tuple[League, list[Any]], organiser: Any, django_capture_on_commit_callbacks: Any
 ) -> None:
     league, people = club
-    boss = _client(organiser)
+    boss = signed_in(organiser)
     boss.post(f"/leagues/{league.slug}/manage/season/", {"rounds": 2, "round_interval_days": 7})
     season = league.seasons.get()
     page = boss.get(f"/leagues/{league.slug}/manage/seasons/{season.number}/divisions/")
@@ -149,7 +142,7 @@ def test_the_proposal_screen_moves_and_confirms_and_only_organisers_see_it(
     assert "Division 1" in html and "Division 2" in html and "Confirm these divisions" in html
     # CSP: no inline script or style
     assert not re.search(r"<script(?![^>]*\bsrc=)", html) and not re.search(r"\sstyle=", html)
-    assert _client(people[0]).get(f"/leagues/{league.slug}/manage/seasons/1/divisions/").status_code == 403
+    assert signed_in(people[0]).get(f"/leagues/{league.slug}/manage/seasons/1/divisions/").status_code == 403
 
     base = f"/leagues/{league.slug}/manage/seasons/{season.number}/divisions"
     boss.post(f"{base}/move/", {"user": people[0].pk, "division": 2, "reason": "rusty"})
@@ -161,10 +154,10 @@ def test_the_proposal_screen_moves_and_confirms_and_only_organisers_see_it(
     assert season.divisions_confirmed_at is not None
     with django_capture_on_commit_callbacks(execute=True):
         boss.post(f"/leagues/{league.slug}/manage/round/")
-    detail = _client(people[1]).get(f"/leagues/{league.slug}/").content.decode()
+    detail = signed_in(people[1]).get(f"/leagues/{league.slug}/").content.decode()
     assert 'id="division-1"' in detail and 'id="division-2"' in detail
     assert detail.count('class="standings"') == 2
-    log = _client(people[1]).get(f"/leagues/{league.slug}/").content.decode()
+    log = signed_in(people[1]).get(f"/leagues/{league.slug}/").content.decode()
     assert "from division 1 to division 2" in log and "confirmed the divisions of season 1" in log
 
 
@@ -172,7 +165,7 @@ def test_settings_page_and_api_carry_divisions_format_and_promotion(
     club: tuple[League, list[Any]], organiser: Any, client_for: Any, django_capture_on_commit_callbacks: Any
 ) -> None:
     league, people = club
-    boss = _client(organiser)
+    boss = signed_in(organiser)
     page = boss.get(f"/leagues/{league.slug}/manage/").content.decode()
     assert 'name="divisions"' in page and 'name="pairing_format"' in page and 'name="promotion"' in page
     api = client_for(organiser)

@@ -5,29 +5,22 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from django.test import Client
 
 from apps.games import autoplay as game_autoplay
 from apps.games.models import Game, Seat
 from apps.leagues import selectors
 from apps.leagues.models import Fixture, League, Membership, Standing
-from tests.factories import UserFactory
+from tests.factories import UserFactory, signed_in
 from tests.leagues.conftest import NO_PASSWORD
 
 pytestmark = pytest.mark.django_db
-
-
-def _client(user: Any) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def test_organiser_creates_league_members_join_season_starts_and_standings_move(
     toy_engine: str, django_capture_on_commit_callbacks: Any
 ) -> None:
     organiser = UserFactory(username="boss", password=NO_PASSWORD)
-    boss = _client(organiser)
+    boss = signed_in(organiser)
 
     response = boss.post(
         "/leagues/new/",
@@ -46,7 +39,7 @@ def test_organiser_creates_league_members_join_season_starts_and_standings_move(
 
     players = [UserFactory(username=f"p{i}", password=NO_PASSWORD) for i in range(6)]
     for player in players:
-        _client(player).post(f"/leagues/{league.slug}/join/{league.invite_token}/")
+        signed_in(player).post(f"/leagues/{league.slug}/join/{league.invite_token}/")
     assert Membership.objects.filter(league=league, status=Membership.Status.ACTIVE).count() == 6
 
     boss.post(f"/leagues/{league.slug}/manage/season/", {"rounds": 3, "round_interval_days": 7})
@@ -83,7 +76,7 @@ def test_organiser_creates_league_members_join_season_starts_and_standings_move(
     assert (winner.games_played, winner.wins, winner.points) == (1, 1, 2)
     assert winner.mu > 25
 
-    page = _client(players[0]).get(f"/leagues/{league.slug}/")
+    page = signed_in(players[0]).get(f"/leagues/{league.slug}/")
     assert page.status_code == 200
     assert b"<svg" in page.content and b"game_adjudicated" in page.content
     table = selectors.season_standings(season=winner.season)

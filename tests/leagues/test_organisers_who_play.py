@@ -7,7 +7,6 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
-from django.test import Client
 
 from apps.accounts.models import display_name
 from apps.games import clock
@@ -15,7 +14,7 @@ from apps.games.errors import ServiceError
 from apps.games.models import Game
 from apps.leagues import game_tools, seasons, services
 from apps.leagues.models import Fixture, League, Membership, SubstituteOffer
-from tests.factories import UserFactory
+from tests.factories import UserFactory, signed_in
 from tests.leagues.conftest import NO_PASSWORD
 
 pytestmark = pytest.mark.django_db
@@ -28,12 +27,6 @@ def playing_organiser(toy_league: League, organiser: Any, members: list[Any]) ->
     season = seasons.season_create(league=toy_league, by=organiser, rounds=2)
     seasons.round_start(season_id=season.pk, by=organiser)
     return Fixture.objects.get(round__season=season, game__seats__user=organiser).game
-
-
-def _client(user: Any) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def test_the_clock_refuses_to_pause_a_game_for_someone_who_plays_in_it(playing_organiser: Game) -> None:
@@ -60,7 +53,7 @@ def test_the_clock_refuses_an_extension_asked_by_someone_who_plays_in_the_game(
 def test_the_manage_page_says_when_the_single_organiser_plays(toy_league: League, organiser: Any) -> None:
     services.membership_join_by_link(league=toy_league, user=organiser, token=toy_league.invite_token)
 
-    page = _client(organiser).get(f"/leagues/{toy_league.slug}/manage/")
+    page = signed_in(organiser).get(f"/leagues/{toy_league.slug}/manage/")
 
     assert b"single organiser, who also plays" in page.content
 
@@ -68,7 +61,7 @@ def test_the_manage_page_says_when_the_single_organiser_plays(toy_league: League
 def test_the_manage_page_offers_no_tools_for_the_organisers_own_game(
     toy_league: League, organiser: Any, playing_organiser: Game
 ) -> None:
-    page = _client(organiser).get(f"/leagues/{toy_league.slug}/manage/")
+    page = signed_in(organiser).get(f"/leagues/{toy_league.slug}/manage/")
 
     assert f'name="game" value="{playing_organiser.pk}"'.encode() not in page.content
     assert b"You hold a seat in this game" in page.content
@@ -77,7 +70,7 @@ def test_the_manage_page_offers_no_tools_for_the_organisers_own_game(
 def test_a_tool_posted_from_the_page_on_the_organisers_own_game_is_refused(
     toy_league: League, organiser: Any, playing_organiser: Game
 ) -> None:
-    page = _client(organiser).post(
+    page = signed_in(organiser).post(
         f"/leagues/{toy_league.slug}/manage/game/",
         {"game": playing_organiser.pk, "action": "pause", "reason": "mine"},
         follow=True,
@@ -98,14 +91,14 @@ def test_the_newcomer_accepts_a_seat_on_the_offer_page(
     offer = game_tools.seat_substitute(
         league=toy_league, game_id=other.pk, position=0, user=newcomer, by=organiser
     )
-    client = _client(newcomer)
+    client = signed_in(newcomer)
 
     shown = client.get(f"/leagues/{toy_league.slug}/offers/{offer.pk}/")
     client.post(f"/leagues/{toy_league.slug}/offers/{offer.pk}/accept/")
 
     assert b"Accept the seat" in shown.content
     assert other.seats.get(position=0).user == newcomer
-    league_page = _client(members[0]).get(f"/leagues/{toy_league.slug}/")
+    league_page = signed_in(members[0]).get(f"/leagues/{toy_league.slug}/")
     # the organiser log's sentence says who took which seat from whom
     taken = f"seated {display_name(newcomer)} in seat 0 in place of {display_name(offer.previous)}."
     assert taken.encode() in league_page.content

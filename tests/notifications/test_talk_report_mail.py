@@ -17,7 +17,7 @@ from apps.games import table_talk
 from apps.games.models import Game, TableMessage
 from apps.notifications.moderation import talk_report_mail_send
 from tests.conftest import requires_postgres
-from tests.factories import GameFactory, UserFactory
+from tests.factories import GameFactory, UserFactory, signed_in
 from tests.support.race import race
 
 pytestmark = pytest.mark.django_db
@@ -28,12 +28,6 @@ def _named(username: str, *, display_name: str = "", language: str = "", **field
     Profile.objects.filter(user=user).update(display_name=display_name, language=language)
     user.refresh_from_db()
     return user
-
-
-def _client(user: Any) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 @pytest.fixture
@@ -66,7 +60,7 @@ def test_the_first_report_mails_each_active_staff_member_with_an_address_once(
 ) -> None:
     game, message, _, bob = rude
 
-    _report(_client(bob), game, message, django_capture_on_commit_callbacks)
+    _report(signed_in(bob), game, message, django_capture_on_commit_callbacks)
 
     assert sorted(m.to for m in mail.outbox) == [["mod@example.com"], ["wen@example.com"]]
 
@@ -76,7 +70,7 @@ def test_each_staff_member_reads_the_mail_in_their_own_language(
 ) -> None:
     game, message, _, bob = rude
 
-    _report(_client(bob), game, message, django_capture_on_commit_callbacks)
+    _report(signed_in(bob), game, message, django_capture_on_commit_callbacks)
 
     by_address = {m.to[0]: m for m in mail.outbox}
     english, chinese = by_address["mod@example.com"], by_address["wen@example.com"]
@@ -90,11 +84,11 @@ def test_a_second_report_by_someone_else_sends_no_further_mail(
     rude, staff, django_capture_on_commit_callbacks
 ) -> None:
     game, message, _, bob = rude
-    _report(_client(bob), game, message, django_capture_on_commit_callbacks)
+    _report(signed_in(bob), game, message, django_capture_on_commit_callbacks)
     mail.outbox.clear()
 
-    _report(_client(UserFactory()), game, message, django_capture_on_commit_callbacks)
-    _report(_client(bob), game, message, django_capture_on_commit_callbacks)  # bob again
+    _report(signed_in(UserFactory()), game, message, django_capture_on_commit_callbacks)
+    _report(signed_in(bob), game, message, django_capture_on_commit_callbacks)  # bob again
 
     assert mail.outbox == []
     assert message.reports.count() == 2
@@ -105,7 +99,7 @@ def test_the_mail_quotes_the_message_and_links_its_admin_page_but_never_names_th
 ) -> None:
     game, message, _, bob = rude
 
-    _report(_client(bob), game, message, django_capture_on_commit_callbacks)
+    _report(signed_in(bob), game, message, django_capture_on_commit_callbacks)
 
     sent = next(m for m in mail.outbox if m.to == ["mod@example.com"])
     html = sent.alternatives[0][0]
@@ -124,7 +118,7 @@ def test_with_talk_reports_mail_to_set_only_those_addresses_are_mailed_in_the_si
     settings.TALK_REPORTS_MAIL_TO = ["abuse@example.org", "ops@example.org"]
     game, message, _, bob = rude
 
-    _report(_client(bob), game, message, django_capture_on_commit_callbacks)
+    _report(signed_in(bob), game, message, django_capture_on_commit_callbacks)
 
     assert sorted(m.to for m in mail.outbox) == [["abuse@example.org"], ["ops@example.org"]]
     assert all("a table-talk message was reported" in m.subject for m in mail.outbox)
@@ -135,7 +129,7 @@ def test_a_refused_report_of_ones_own_message_sends_nothing(
 ) -> None:
     game, message, ann, _ = rude
 
-    _report(_client(ann), game, message, django_capture_on_commit_callbacks)
+    _report(signed_in(ann), game, message, django_capture_on_commit_callbacks)
 
     assert mail.outbox == [] and not message.reports.exists()
 
@@ -146,7 +140,7 @@ def test_a_report_through_the_api_mails_the_staff_too(
     game, message, _, bob = rude
 
     with django_capture_on_commit_callbacks(execute=True):
-        answer = _client(bob).post(f"/api/v1/games/{game.pk}/messages/{message.pk}/report/")
+        answer = signed_in(bob).post(f"/api/v1/games/{game.pk}/messages/{message.pk}/report/")
 
     assert answer.status_code == 201
     assert sorted(m.to for m in mail.outbox) == [["mod@example.com"], ["wen@example.com"]]

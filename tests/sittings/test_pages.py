@@ -7,21 +7,14 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
-from django.test import Client
 from django.utils import timezone
 
 from apps.games.models import Game
 from apps.sittings import selectors
 from apps.sittings.models import ProposedTime, SeatPresence, Sitting
-from tests.factories import GameFactory, UserFactory
+from tests.factories import GameFactory, UserFactory, signed_in
 
 pytestmark = pytest.mark.django_db
-
-
-def _client(user: Any) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 @pytest.fixture
@@ -34,8 +27,8 @@ def test_a_player_sees_the_panel_and_a_watcher_does_not(table: tuple[Game, list[
     game, people = table
     url = game.get_absolute_url()
 
-    mine = _client(people[0]).get(url).content.decode()
-    watched = _client(UserFactory()).get(url).content.decode()
+    mine = signed_in(people[0]).get(url).content.decode()
+    watched = signed_in(UserFactory()).get(url).content.decode()
 
     assert 'id="sittings"' in mine
     assert 'id="sittings"' not in watched
@@ -51,7 +44,7 @@ def test_a_time_is_proposed_in_the_proposers_own_time_zone(table: tuple[Game, li
     if day <= timezone.now().date():
         day = day.replace(year=day.year + 1)
 
-    response = _client(people[0]).post(
+    response = signed_in(people[0]).post(
         f"/games/{game.public_id}/sittings/propose/",
         {"day1": day.isoformat(), "at1": "20:00", "length": "60"},
     )
@@ -64,11 +57,11 @@ def test_a_time_is_proposed_in_the_proposers_own_time_zone(table: tuple[Game, li
 def test_players_answer_on_the_page_and_the_sitting_is_listed(table: tuple[Game, list[Any]]) -> None:
     game, people = table
     day = (timezone.now() + timedelta(days=3)).date().isoformat()
-    _client(people[0]).post(f"/games/{game.public_id}/sittings/propose/", {"day1": day, "at1": "19:30"})
+    signed_in(people[0]).post(f"/games/{game.public_id}/sittings/propose/", {"day1": day, "at1": "19:30"})
     pid = game.sitting_proposals.get().pk
 
     for user in people[1:]:
-        response = _client(user).post(
+        response = signed_in(user).post(
             f"/games/{game.public_id}/sittings/{pid}/answer/",
             {"index": "1", "accept": "yes"},
             HTTP_HX_REQUEST="true",
@@ -87,10 +80,10 @@ def test_a_time_index_that_is_no_time_of_the_proposal_is_no_server_error(
     no number at all is answered on the panel, never with a 500."""
     game, people = table
     day = (timezone.now() + timedelta(days=3)).date().isoformat()
-    _client(people[0]).post(f"/games/{game.public_id}/sittings/propose/", {"day1": day, "at1": "19:30"})
+    signed_in(people[0]).post(f"/games/{game.public_id}/sittings/propose/", {"day1": day, "at1": "19:30"})
     pid = game.sitting_proposals.get().pk
 
-    response = _client(people[1]).post(
+    response = signed_in(people[1]).post(
         f"/games/{game.public_id}/sittings/{pid}/answer/",
         {"index": index, "accept": "yes"},
         HTTP_HX_REQUEST="true",
@@ -102,7 +95,7 @@ def test_a_time_index_that_is_no_time_of_the_proposal_is_no_server_error(
 def test_a_refused_proposal_says_why_with_its_code(table: tuple[Game, list[Any]]) -> None:
     game, people = table
 
-    response = _client(people[0]).post(
+    response = signed_in(people[0]).post(
         f"/games/{game.public_id}/sittings/propose/",
         {"day1": "2001-01-01", "at1": "10:00"},
         HTTP_HX_REQUEST="true",
@@ -113,7 +106,7 @@ def test_a_refused_proposal_says_why_with_its_code(table: tuple[Game, list[Any]]
 
 def test_a_watcher_cannot_poll_propose_or_answer(table: tuple[Game, list[Any]]) -> None:
     game, people = table
-    watcher = _client(UserFactory())
+    watcher = signed_in(UserFactory())
 
     answers = [
         watcher.get(f"/games/{game.public_id}/sittings/"),
@@ -129,7 +122,7 @@ def test_the_panels_poll_records_presence_and_it_lapses_after_30_seconds(
 ) -> None:
     game, people = table
 
-    _client(people[1]).get(f"/games/{game.public_id}/sittings/", HTTP_HX_REQUEST="true")
+    signed_in(people[1]).get(f"/games/{game.public_id}/sittings/", HTTP_HX_REQUEST="true")
 
     now = timezone.now()
     assert selectors.present_seats(game=game, now=now) == {1}
@@ -139,7 +132,7 @@ def test_the_panels_poll_records_presence_and_it_lapses_after_30_seconds(
 def test_a_watchers_visit_records_no_presence(table: tuple[Game, list[Any]]) -> None:
     game, _ = table
 
-    _client(UserFactory()).get(game.get_absolute_url())
+    signed_in(UserFactory()).get(game.get_absolute_url())
 
     assert not SeatPresence.objects.filter(game=game).exists()
 
@@ -148,7 +141,7 @@ def test_opening_the_game_page_counts_as_presence(table: tuple[Game, list[Any]])
     game, people = table
 
     for user in people:
-        _client(user).get(game.get_absolute_url())
+        signed_in(user).get(game.get_absolute_url())
 
     panel = selectors.panel(game=game, user=people[0])
     assert panel is not None
@@ -159,7 +152,7 @@ def test_when_everyone_has_the_page_open_it_offers_play_now_and_all_yes_start_a_
     table: tuple[Game, list[Any]],
 ) -> None:
     game, people = table
-    clients = [_client(user) for user in people]
+    clients = [signed_in(user) for user in people]
     for client in clients:
         client.get(game.get_absolute_url())
 

@@ -6,11 +6,10 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from django.test import Client
 
 from apps.games import pipeline
 from apps.games.models import Game, Move, StandingOrder
-from tests.factories import GameFactory, UserFactory
+from tests.factories import GameFactory, UserFactory, signed_in
 
 pytestmark = pytest.mark.django_db
 
@@ -27,17 +26,11 @@ def bh() -> tuple[Game, list[Any]]:
     return game, people
 
 
-def _client(user: Any) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
-
-
 def test_the_switch_sets_pass_when_i_cannot_beat_and_only_its_owner_sees_it_bh_12_5(
     bh: tuple[Game, list[Any]],
 ) -> None:
     game, people = bh
-    me, other, stranger = _client(people[1]), _client(people[2]), _client(UserFactory())
+    me, other, stranger = signed_in(people[1]), signed_in(people[2]), signed_in(UserFactory())
     page = game.get_absolute_url()
 
     assert "You have no standing orders." in me.get(page).content.decode()
@@ -55,7 +48,7 @@ def test_the_switch_sets_pass_when_i_cannot_beat_and_only_its_owner_sees_it_bh_1
 
 def test_the_picker_sets_play_these_if_they_beat_bh_11(bh: tuple[Game, list[Any]]) -> None:
     game, people = bh
-    me = _client(people[3])
+    me = signed_in(people[3])
     page = game.get_absolute_url()
     pipeline.submit_action(game_id=game.pk, user=people[0], action={"type": "play", "cards": ["A", "A"]})
 
@@ -68,7 +61,7 @@ def test_the_picker_sets_play_these_if_they_beat_bh_11(bh: tuple[Game, list[Any]
 
 def test_a_bad_pick_is_refused_with_its_code(bh: tuple[Game, list[Any]]) -> None:
     game, people = bh
-    me = _client(people[1])
+    me = signed_in(people[1])
     page = game.get_absolute_url()
 
     me.post(f"{page}orders/", {"do": "arm", "kind": "play_if_beats", "cards": ["8", "K"]})
