@@ -397,7 +397,8 @@ NOTIFICATIONS_OUTBOX_RETRY = env_int("NOTIFICATIONS_OUTBOX_RETRY", 60)
 #: one publish serves the outbox rows of many moves. 0: a wake-up for every commit that wrote a row.
 NOTIFICATIONS_OUTBOX_WAKE = env_float("NOTIFICATIONS_OUTBOX_WAKE", 0.5)
 #: Comma-separated addresses told when a table-talk message is first reported (in the site's default
-#: language); empty: every active staff member with an e-mail address, each in their own language.
+#: language); empty: every active staff member with an e-mail address who may remove table-talk messages
+#: in the admin (``moderation.may_remove_messages``), each in their own language.
 TALK_REPORTS_MAIL_TO = env_list("TALK_REPORTS_MAIL_TO", [])
 
 # --- Web Push and webhooks (apps.push, apps.webhooks) ---------------------------------------------------

@@ -46,14 +46,24 @@ def talk_report_mail_send(*, message_id: int) -> int:
     return len(mails)
 
 
+def may_remove_messages(user: User) -> bool:
+    """Whether ``user`` may open a table-talk message in the admin and delete it there: the admin's
+    view (or change) permission and its delete permission, held directly, through a group or as a
+    superuser."""
+    return user.has_perm("games.delete_tablemessage") and (
+        user.has_perm("games.view_tablemessage") or user.has_perm("games.change_tablemessage")
+    )
+
+
 def _staff_recipients() -> list[tuple[str, str]]:
     """Who is told of a report, each address with the language of its mail: the addresses of
     ``TALK_REPORTS_MAIL_TO`` in the site's default language when it is set, else every active staff
-    member with an address, in the language of their profile."""
+    member with an address who may remove the message in the admin (``may_remove_messages``), in the
+    language of their profile."""
     if settings.TALK_REPORTS_MAIL_TO:
         return [(address, settings.LANGUAGE_CODE) for address in settings.TALK_REPORTS_MAIL_TO]
     staff = User.objects.filter(is_active=True, is_staff=True).exclude(email="").select_related("profile")
-    return [(user.email, mail_language(user)) for user in staff.order_by("pk")]
+    return [(user.email, mail_language(user)) for user in staff.order_by("pk") if may_remove_messages(user)]
 
 
 def _talk_report_mail(reported: ReportedMessage, *, to: str, language: str) -> EmailMultiAlternatives:

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from django.conf import settings
+from django.contrib.auth.models import Group, Permission
 from django.core import mail
 from django.test import Client
 
@@ -43,11 +44,21 @@ def rude() -> tuple[Game, TableMessage, Any, Any]:
 
 @pytest.fixture
 def staff() -> list[Any]:
-    """An English and a Chinese staff member, and staff who get nothing (inactive, without an address)."""
-    UserFactory(username="gone", is_staff=True, is_active=False)
-    UserFactory(username="blank", is_staff=True, email="")
+    """Staff who may remove messages: an English superuser and a Chinese moderator given the permission
+    through a group; and who get nothing: staff who may not remove them, inactive or without an address."""
+    moderators = Group.objects.create(name="moderators")
+    moderators.permissions.add(
+        *Permission.objects.filter(codename__in=["view_tablemessage", "delete_tablemessage"])
+    )
+    UserFactory(username="gone", is_staff=True, is_superuser=True, is_active=False)
+    UserFactory(username="blank", is_staff=True, is_superuser=True, email="")
+    UserFactory(username="editor", is_staff=True)  # staff, but may not remove messages
+    viewer = UserFactory(username="viewer", is_staff=True)  # may read them in the admin, not delete them
+    viewer.user_permissions.add(Permission.objects.get(codename="view_tablemessage"))
     UserFactory(username="player")  # not staff
-    return [_named("mod", is_staff=True), _named("wen", is_staff=True, language="zh-hans")]
+    wen = _named("wen", is_staff=True, language="zh-hans")
+    wen.groups.add(moderators)
+    return [_named("mod", is_staff=True, is_superuser=True), wen]
 
 
 def _report(client: Client, game: Game, message: TableMessage, capture: Any) -> Any:
@@ -55,7 +66,7 @@ def _report(client: Client, game: Game, message: TableMessage, capture: Any) -> 
         return client.post(f"/games/{game.public_id}/talk/{message.pk}/report/")
 
 
-def test_the_first_report_mails_each_active_staff_member_with_an_address_once(
+def test_the_first_report_mails_each_active_staff_member_who_may_remove_it_once(
     rude, staff, django_capture_on_commit_callbacks
 ) -> None:
     game, message, _, bob = rude
@@ -63,6 +74,21 @@ def test_the_first_report_mails_each_active_staff_member_with_an_address_once(
     _report(signed_in(bob), game, message, django_capture_on_commit_callbacks)
 
     assert sorted(m.to for m in mail.outbox) == [["mod@example.com"], ["wen@example.com"]]
+
+
+def test_the_mails_admin_link_opens_the_message_for_each_recipient(
+    rude, staff, django_capture_on_commit_callbacks
+) -> None:
+    game, message, _, bob = rude
+    _report(signed_in(bob), game, message, django_capture_on_commit_callbacks)
+
+    for recipient in staff:
+        sent = next(m for m in mail.outbox if m.to == [recipient.email])
+        path = sent.body.split(settings.SITE_URL)[1].split()[0]  # the first link: the admin's
+        assert path == f"/admin/games/tablemessage/{message.pk}/change/"
+        page = signed_in(recipient).get(path)
+        assert page.status_code == 200
+        assert "badly" in page.content.decode()
 
 
 def test_each_staff_member_reads_the_mail_in_their_own_language(
