@@ -7,7 +7,10 @@ through ``baogame.wsgi.application`` called directly, with the settings the load
 (``DEBUG=False``, persistent database connections, a throw-away filesystem broker). Everything but the
 HTTP server runs: the middleware, DRF, the pipeline, PostgreSQL. The profile counts CPU time (not wall
 time), so a busy machine does not blur it much, and it prints the CPU milliseconds per move and per
-request, the top functions, and with ``--queries`` the SQL statements per request kind. ``--timers
+request, the top functions, and with ``--queries`` the SQL statements per request kind. ``--kind
+'POST actions'`` profiles that kind of request alone and also prints its Python function calls a
+request: a count that a busy or a faster machine does not change, to compare two versions of the code
+when CPU time is too noisy to (``--plain`` turns the profiler off). ``--timers
 apps.games.pipeline:submit_action,…`` (with ``--plain``) puts a CPU timer around each function named
 (``module:qualname``) and prints the CPU each took per move, inclusive of what it calls, in the
 measured seconds: a split of a request without a profiler's distortion, each timer adding about a
@@ -287,6 +290,12 @@ def main(argv: list[str] | None = None) -> None:
         profiler.dump_stats(args.out)
     if args.plain:
         return
+    if args.kind and calls[args.kind]:
+        made = pstats.Stats(profiler).total_calls  # type: ignore[attr-defined]  # not in typeshed
+        print(
+            f"{args.kind}: {made / calls[args.kind]:,.0f} Python function calls a request "
+            "(the profiler's count: repeatable where CPU time is not)"
+        )
     out = io.StringIO()
     pstats.Stats(profiler, stream=out).strip_dirs().sort_stats(args.sort).print_stats(args.top)
     print(out.getvalue())
