@@ -65,21 +65,27 @@ def clean_length(form: forms.Form, data: dict[str, Any], *, field: str, engine: 
 class FittedForm(forms.Form):
     """A form whose fields show only for a game (``field_games``) or a choice (``field_when``,
     ``"<field>=<value>"``): the template marks each row (``_form_rows.html``) and
-    ``static/js/gameforms.js`` shows and hides them; without JavaScript every row shows."""
+    ``static/js/gameforms.js`` shows and hides them; without JavaScript every row shows. A field may
+    also have more to say than its help (``field_more``: a summary and its lines), shown folded under
+    it."""
 
     field_games: dict[str, str]
     field_when: dict[str, str]
+    field_more: dict[str, tuple[str, list[str]]]
 
     def rows(self) -> list[dict[str, Any]]:
-        """The fields as the template lays them out, each with its game and the choice that shows it."""
+        """The fields as the template lays them out, each with its game, the choice that shows it and
+        what more it says."""
         games = getattr(self, "field_games", {})
         when = getattr(self, "field_when", {})
+        more = getattr(self, "field_more", {})
         return [
             {
                 "field": field,
                 "game": games.get(field.name, ""),
                 "when": when.get(field.name, ""),
                 "choices": isinstance(field.field.widget, forms.RadioSelect),
+                "more": more.get(field.name),
             }
             for field in self
         ]

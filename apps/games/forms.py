@@ -190,16 +190,16 @@ class GameCreateForm(FittedForm):
             *[(name, f"{control_name(name)}: {control_summary(c)}") for name, c in NAMED_CONTROLS.items()],
             ("custom", _("Custom: your own bank, increment and cap")),
         ]
-        self.fields["control"].help_text = wording.sentences(
-            [
-                _(
-                    "Each player has a time bank that runs only while they owe a decision; each answer adds "
-                    "the increment, up to the cap. The default is %(default)s, for games and leagues alike."
-                )
-                % {"default": control_name(DEFAULT_CONTROL)},
-                *(worst_case_sentence(c) for c in NAMED_CONTROLS.values()),
-            ]
-        )
+        self.fields["control"].help_text = _(
+            "Each player has a time bank that runs only while they owe a decision; each answer adds "
+            "the increment, up to the cap. The default is %(default)s, for games and leagues alike."
+        ) % {"default": control_name(DEFAULT_CONTROL)}
+        self.field_more = {
+            "control": (
+                _("How long a game can last at most, if every seat lets its bank run out"),
+                [worst_case_sentence(c) for c in NAMED_CONTROLS.values()],
+            )
+        }
 
     def client_data(self) -> dict[str, Any]:
         """What ``gameforms.js`` needs per game: its seats and each length's label per table size."""

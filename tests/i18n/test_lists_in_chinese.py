@@ -39,11 +39,14 @@ def test_the_new_game_forms_time_control_help_reads_as_chinese_sentences() -> No
     client.force_login(UserFactory())
 
     page = client.get("/games/new/").content.decode()
-    help_text = page.split('class="field field-control"')[1].split("<small>")[1].split("</small>")[0]
+    row = page.split('class="field field-control"')[1].split("</div>")[0]
+    help_text = row.split("<small>")[1].split("</small>")[0]
+    worst_cases = row.split('<details class="field-more">')[1].split("</details>")[0]
 
     assert "游戏：</label>" in page and "游戏:</label>" not in page  # Django's label suffix
-    assert "天，标准长度的三人宝贝对局" in help_text
-    assert "。 " not in help_text and "天, " not in help_text
+    assert "。 " not in help_text and help_text.endswith("。")
+    assert "天，标准长度的三人宝贝对局" in worst_cases and "天, " not in worst_cases
+    assert "一局最长可能持续多久" in worst_cases  # the fold's summary
 
 
 @pytest.mark.django_db

@@ -197,6 +197,21 @@ def test_the_game_page_shows_the_length_and_the_deal_of_the_limit_bh_17_6(client
     assert "Deal 1 of 3" in html
 
 
+def test_the_worst_cases_fold_under_the_time_control_whose_help_stays_short(client_for):
+    """The control's help says what a bank is; the four worst cases are a list folded under it, so that
+    a newcomer reads one sentence, not six."""
+    html = client_for(UserFactory()).get("/games/new/").content.decode()
+    row = html.split('class="field field-control"')[1].split("</div>")[0]
+    help_text = row.split("<small>")[1].split("</small>")[0]
+    folded = row.split('<details class="field-more">')[1].split("</details>")[0]
+
+    assert "can last at most" not in help_text and "time bank" in help_text
+    assert (
+        "<summary>How long a game can last at most, if every seat lets its bank run out</summary>" in folded
+    )
+    assert folded.count("<li>") == 4 and "<li>Weekly: a one-deal Bao Huang game can last at most" in folded
+
+
 def test_the_form_states_each_named_controls_worst_case(client_for):
     """Each named control says how long a game can last at most if every seat runs its bank out on
     every decision, with the most decisions one seat met in the pace benchmark's games (147 in a
