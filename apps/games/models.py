@@ -522,6 +522,9 @@ class TableMessage(models.Model):
     seat = models.PositiveSmallIntegerField()
     text = models.CharField(max_length=500)
     created_at = models.DateTimeField(default=timezone.now)
+    #: When the staff were mailed about its first report (``apps.notifications.moderation``); None while
+    #: not reported, or reported and not told yet (the recovery sweep queues the mail again).
+    staff_told_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["game", "created_at", "pk"]

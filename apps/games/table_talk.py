@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import unicodedata
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from functools import partial
 
 from django.contrib.auth.models import AnonymousUser, User
@@ -116,6 +116,19 @@ def reported_message(*, message_id: int) -> ReportedMessage | None:
     if message is None:
         return None
     return ReportedMessage(message=message, reports=TalkReport.objects.filter(message=message).count())
+
+
+def staff_told(*, message_id: int) -> None:
+    """Record that the staff were mailed about the message's first report (``reports_untold`` leaves
+    it out from now on)."""
+    TableMessage.objects.filter(pk=message_id, staff_told_at=None).update(staff_told_at=timezone.now())
+
+
+def reports_untold(*, reported_before: datetime) -> list[int]:
+    """The messages whose first report was made before ``reported_before`` and whose staff's mail is
+    not recorded as sent (its task lost, or still failing), oldest first."""
+    untold = TableMessage.objects.filter(staff_told_at=None, reports__created_at__lt=reported_before)
+    return list(untold.order_by("pk").values_list("pk", flat=True).distinct())
 
 
 def reported_by(user: User | AnonymousUser | None, messages: list[TableMessage]) -> set[int]:

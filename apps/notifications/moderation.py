@@ -9,16 +9,19 @@ exposes nobody), and it holds no card nor anything else of the game's state.
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
+
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.core.mail import EmailMultiAlternatives, get_connection
 from django.urls import reverse
-from django.utils import translation
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from apps.accounts.language import mail_language
-from apps.games.table_talk import ReportedMessage, reported_message
+from apps.games.table_talk import ReportedMessage, reported_message, reports_untold, staff_told
+from baogame.celery import publish
 
 from .mails import absolute, game_label, render_mail
 
@@ -31,19 +34,33 @@ def talk_report_mail_send(*, message_id: int) -> int:
 
     Called for a message's first report only: a second or later report of the same message sends no
     further mail (``table_talk.message_report`` sends the signal once), so that a message many people
-    report does not flood the staff; the admin counts its reports. A retry after a failed send may mail
-    someone twice, which we prefer to a report nobody hears of.
+    report does not flood the staff; the admin counts its reports. The mail is recorded as sent
+    (``staff_told``) once it is; until then the recovery sweep queues it again
+    (``talk_reports_recover``), so a broker outage delays it and loses nothing. A retry after a failed
+    send may mail someone twice, which we prefer to a report nobody hears of.
     """
     reported = reported_message(message_id=message_id)
-    if reported is None:
-        return 0
+    if reported is None or reported.message.staff_told_at is not None:
+        return 0  # removed, or told already (a task the recovery sweep queued again)
     mails = [
         _talk_report_mail(reported, to=address, language=language)
         for address, language in _staff_recipients()
     ]
     if mails:
         get_connection().send_messages(mails)
+    staff_told(message_id=message_id)
     return len(mails)
+
+
+def talk_reports_recover(*, now: datetime | None = None) -> int:
+    """The recovery sweep's part: queue the staff's mail again for every reported message whose mail
+    is not recorded as sent ``NOTIFICATIONS_OUTBOX_RETRY`` seconds after its first report (the task
+    was lost with a broker that was down, or its retries ran out); returns how many were queued."""
+    cutoff = (now or timezone.now()) - timedelta(seconds=settings.NOTIFICATIONS_OUTBOX_RETRY)
+    untold = reports_untold(reported_before=cutoff)
+    for message_id in untold:
+        publish(MAIL_TALK_REPORT, (message_id,))
+    return len(untold)
 
 
 def may_remove_messages(user: User) -> bool:

@@ -19,7 +19,7 @@ from django.utils import timezone
 
 from baogame.celery import publish
 
-from . import bounces, clock, mails, outbox, timing
+from . import bounces, clock, mails, moderation, outbox, timing
 from .models import Notification
 
 log = logging.getLogger(__name__)
@@ -204,10 +204,11 @@ def notifications_requeue_pending(*, now: datetime | None = None) -> int:
 
 
 def notifications_recover(*, now: datetime | None = None) -> int:
-    """The recovery sweep: take back dead workers' claims, re-queue lost sends and lost move-mail tasks
-    (the outbox); returns the re-queued."""
+    """The recovery sweep: take back dead workers' claims, re-queue lost sends, lost move-mail tasks
+    (the outbox) and the staff's lost mails about reported table talk; returns the re-queued."""
     return (
         notifications_reclaim_stale(now=now)
         + notifications_requeue_pending(now=now)
         + outbox.requeue_stale(now=now)
+        + moderation.talk_reports_recover(now=now)
     )

@@ -4,6 +4,7 @@ page, and never naming who reported it; ``TALK_REPORTS_MAIL_TO`` sends it to giv
 
 from __future__ import annotations
 
+from datetime import timedelta
 from functools import partial
 from typing import Any
 
@@ -16,7 +17,7 @@ from django.test import Client
 from apps.accounts.models import Profile
 from apps.games import table_talk
 from apps.games.models import Game, TableMessage
-from apps.notifications.moderation import talk_report_mail_send
+from apps.notifications.moderation import talk_report_mail_send, talk_reports_recover
 from tests.conftest import requires_postgres
 from tests.factories import GameFactory, UserFactory, signed_in
 from tests.support.race import race
@@ -180,6 +181,37 @@ def test_nothing_is_mailed_once_the_message_was_removed(rude, staff) -> None:
 
     assert talk_report_mail_send(message_id=message_id) == 0
     assert mail.outbox == []
+
+
+def test_a_mail_sent_is_recorded_and_a_second_task_sends_nothing(
+    rude, staff, django_capture_on_commit_callbacks
+) -> None:
+    game, message, _, bob = rude
+    _report(signed_in(bob), game, message, django_capture_on_commit_callbacks)
+    message.refresh_from_db()
+    assert message.staff_told_at is not None and len(mail.outbox) == 2
+
+    assert talk_report_mail_send(message_id=message.pk) == 0  # queued again by the sweep, say
+    assert len(mail.outbox) == 2
+
+
+def test_a_lost_mail_task_is_queued_again_by_the_recovery_sweep(
+    rude, staff, django_capture_on_commit_callbacks
+) -> None:
+    """The broker was down when the report committed (its task never queued): the recovery sweep
+    queues it once the retry interval has passed, and the staff hear of the report once."""
+    game, message, _, bob = rude
+    with django_capture_on_commit_callbacks(execute=False):  # the task's publish never happens
+        signed_in(bob).post(f"/games/{game.public_id}/talk/{message.pk}/report/")
+    reported_at = message.reports.get().created_at
+    retry = timedelta(seconds=settings.NOTIFICATIONS_OUTBOX_RETRY)
+
+    assert talk_reports_recover(now=reported_at + retry / 2) == 0  # its task may still be on its way
+    assert mail.outbox == []
+    assert talk_reports_recover(now=reported_at + retry * 2) == 1
+    assert sorted(m.to for m in mail.outbox) == [["mod@example.com"], ["wen@example.com"]]
+    assert talk_reports_recover(now=reported_at + retry * 3) == 0
+    assert len(mail.outbox) == 2
 
 
 @requires_postgres
