@@ -212,7 +212,8 @@ def estimate_for(
 ) -> Estimate:
     """The estimate for settings as a form or the API gives them, refused as game creation refuses them
     (``sittings``: the table means to meet at agreed weekly sittings; ``solo``: bots take every other
-    seat, so the game goes at the one person's pace and the figures are a table of people's).
+    seat, so the game goes at the one person's pace and the figures are a table of people's; such a
+    table has no sittings, ``people.table_of_one``, so ``sittings`` is not read then).
 
     ``length`` None: ``options`` decide (the rules' default when they set nothing); ``custom``: the
     values in ``options``. ``control``: a named control, or ``custom`` with ``custom``'s values
@@ -237,6 +238,7 @@ def estimate_for(
         raise ServiceError(exc.code, str(exc)) from None
     except RuleError as exc:
         raise ServiceError(exc.code, exc.message) from None
+    sittings = sittings and not solo  # one person against bots has nobody to meet
     found = estimate(engine, players, name or rule_lengths.CUSTOM, chosen, options=merged, sittings=sittings)
     return dataclasses.replace(found, solo=True) if solo else found
 

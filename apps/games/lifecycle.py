@@ -238,6 +238,7 @@ def _start_if_full(locked: LockedGame) -> None:
         in_person_seat=None,
         event_types=frozenset(),
         people=locked.people(),
+        persons=locked.persons(),
     )
     scheduling.queue_after_move(locked, new_rows=new_rows, now=now)  # a bot to play first, or a near deadline
 
@@ -327,12 +328,16 @@ BOT_HOLD_TEXT = (
 def seat_take_back(*, game_id: int, user: User) -> Seat:
     """The player takes their seat back from the bot (one click); the absence count starts again.
 
-    Refused (``organiser_hold``) while an organiser's "hand this seat to the bot" stands.
+    Refused (``organiser_hold``) while an organiser's "hand this seat to the bot" stands, and
+    (``game_not_active``) once the game is over: its record says who held the seat at its end.
     """
     with transaction.atomic():
-        seat = lock_game(game_id).seat_of(user)
+        locked = lock_game(game_id)
+        seat = locked.seat_of(user)
         if seat is None:
             raise ServiceError("not_seated", "you have no seat in this game", status=403)
+        if locked.game.is_over:
+            raise ServiceError("game_not_active", "the game is not in play", status=409)
         if not seat.bot_takeover:
             return seat
         if seat.bot_hold:

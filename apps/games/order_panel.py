@@ -30,8 +30,8 @@ def orders_panel(game: Game, seat: Seat | None) -> dict[str, Any]:
     """The panel's context for the viewer's seat (empty when the viewer has none or the game is not on)."""
     if seat is None or seat.user_id is None or game.status != Game.Status.ACTIVE or game.state is None:
         return {}
-    held = listed(seat, game.state, game.engine)
     alone = table_of_one(game.seats.all())
+    held = listed(seat, game.state, game.engine, sittings=not alone)
     kinds = {o["kind"] for o in held}
     view = get_engine(game.engine).view(game.state, seat.position)
     hand = view.get("hand") if game.engine == "baohuang" else None
@@ -41,8 +41,8 @@ def orders_panel(game: Game, seat: Seat | None) -> dict[str, Any]:
             "switches": [
                 (kind, label, kind in kinds)
                 for kind, label in SWITCHES.get(game.engine, ())
-                # no sitting to miss against bots, unless the order is held already (it can be dropped)
-                if kind != SITTING_BOT[0] or kind in kinds or not alone
+                # no sitting to miss against bots: no switch, and an order stored there before is not shown
+                if kind != SITTING_BOT[0] or not alone
             ],
             "hand": sorted(hand or [], key=_strength),
             "in_trick": game.engine == "baohuang" and rules.trick_key(game.state) is not None,

@@ -69,12 +69,23 @@ def answer(locked: LockedGame, seat: Seat) -> dict[str, Any] | None:
     return action
 
 
-def listed(seat: Seat, state: dict[str, Any] | None, engine: str) -> list[Order]:
-    """The seat's orders as its owner sees them (the ones still standing), with a ``text`` each."""
+#: The orders that only a table with sittings has (``people.table_of_one``: none against bots).
+SITTING_KINDS = frozenset({"sitting_bot"})
+
+
+def listed(seat: Seat, state: dict[str, Any] | None, engine: str, *, sittings: bool = True) -> list[Order]:
+    """The seat's orders as its owner sees them (the ones still standing), with a ``text`` each.
+
+    ``sittings`` False: the table can have no sittings (``people.table_of_one``), so an order about them
+    (``SITTING_KINDS``) is left out. One stored before such orders were refused there stays on the seat,
+    dormant and harmless: no sitting can be agreed at that table, so it never acts, and it is not shown
+    (withdrawing or clearing the orders still clears it). Should the table gain a second person (a
+    substitute in a bot account's seat), it is its owner's order again, shown and acting.
+    """
     held = load(seat)
     if state is not None:
         held = rules.alive(engine, state, seat.position, held)
     for kind, (games, field) in SEAT_SWITCHES.items():
-        if engine in games and getattr(seat, field):
+        if engine in games and getattr(seat, field) and (sittings or kind not in SITTING_KINDS):
             held.append({"kind": kind, "params": {}, "bound": None})
     return [{**o, "text": localize(rules.describe_text(o))} for o in held]

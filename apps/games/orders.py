@@ -16,10 +16,11 @@ from django.utils import timezone
 from baogame.rules import orders as rules
 from baogame.rules.core import RuleError
 
-from . import pipeline
+from . import people, pipeline
 from .errors import ServiceError
 from .models import Game, Seat
-from .order_store import SEAT_SWITCHES, Order, listed, load, store
+from .order_store import SEAT_SWITCHES, SITTING_KINDS, Order, listed, load, store
+from .selectors import seats_with_people
 from .store import LockedGame, lock_game
 
 __all__ = ["Order", "arm", "mine", "revoke"]
@@ -51,6 +52,18 @@ def _active(locked: LockedGame) -> None:
         raise ServiceError("game_not_active", "orders can be given only in a game being played", status=409)
 
 
+def _refuse_without_sittings(locked: LockedGame, kind: Any) -> None:
+    """Refuse an order about sittings (``SITTING_KINDS``) where the table can have none: one person
+    against bots (``table_of_one``, 409, as a proposed sitting there is refused)."""
+    if kind in SITTING_KINDS:
+        people.refuse_table_of_one(locked.seats.values())
+
+
+def _has_sittings(locked: LockedGame) -> bool:
+    """Whether the locked game's table can have sittings (``order_store.listed`` shows their orders)."""
+    return not people.table_of_one(locked.seats.values())
+
+
 def _lock_to_order(game_id: int, user: User) -> tuple[LockedGame, Seat]:
     """Lock the game and bring it up to date, then the user's seat in it, which must be playing:
     what giving or changing orders starts with (inside the caller's transaction)."""
@@ -63,17 +76,19 @@ def _lock_to_order(game_id: int, user: User) -> tuple[LockedGame, Seat]:
 
 def arm(*, game_id: int, user: User, kind: Any, params: Any = None) -> list[Order]:
     """Give the user's seat a standing order; returns the seat's orders. ``RuleError`` (400) for a bad
-    order (``unknown_order``, ``invalid_order``, ``no_trick``, ``card_not_in_hand``, …)."""
+    order (``unknown_order``, ``invalid_order``, ``no_trick``, ``card_not_in_hand``, …); ``table_of_one``
+    (409) for "if I miss a sitting" at a table that can have no sittings."""
     with transaction.atomic():
         locked, seat = _lock_to_order(game_id, user)
         engine = locked.game.engine
         field = _seat_field(engine, kind)
         if field is not None:
+            _refuse_without_sittings(locked, kind)
             _switch(seat, field, True)
         else:
             store(seat, rules.arm(engine, locked.state, seat.position, load(seat), kind, params))
         pipeline.auto_answer(locked, pipeline.open_decisions(locked))
-        return listed(seat, locked.game.state, engine)
+        return listed(seat, locked.game.state, engine, sittings=_has_sittings(locked))
 
 
 def revoke(*, game_id: int, user: User, kind: str | None = None) -> list[Order]:
@@ -89,7 +104,7 @@ def revoke(*, game_id: int, user: User, kind: str | None = None) -> list[Order]:
             if field is not None and kind in (None, switch):
                 _switch(seat, field, False)
         store(seat, [o for o in load(seat) if kind is not None and o["kind"] != kind])
-        return listed(seat, locked.game.state, engine)
+        return listed(seat, locked.game.state, engine, sittings=_has_sittings(locked))
 
 
 def mine(*, game: Game, user: User) -> list[Order]:
@@ -97,12 +112,14 @@ def mine(*, game: Game, user: User) -> list[Order]:
     seat = Seat.objects.filter(game=game, user_id=user.pk).first() if user.is_authenticated else None
     if seat is None:
         raise ServiceError("not_seated", "you have no seat in this game", status=403)
-    return listed(seat, game.state, game.engine)
+    alone = people.table_of_one(seats_with_people(game))
+    return listed(seat, game.state, game.engine, sittings=not alone)
 
 
 def replace(*, game_id: int, user: User, wanted: list[dict[str, Any]]) -> list[Order]:
     """Make the user's orders exactly ``wanted`` (each ``{"kind", "params"}``), all or nothing; returns
-    the seat's orders. Answers at once a decision a new order answers."""
+    the seat's orders. Answers at once a decision a new order answers; ``table_of_one`` (409) for "if I
+    miss a sitting" at a table that can have no sittings."""
     with transaction.atomic():
         locked, seat = _lock_to_order(game_id, user)
         engine = locked.game.engine
@@ -111,6 +128,7 @@ def replace(*, game_id: int, user: User, wanted: list[dict[str, Any]]) -> list[O
         for item in wanted:
             field = _seat_field(engine, item.get("kind"))
             if field is not None:
+                _refuse_without_sittings(locked, item.get("kind"))
                 switches.add(field)
                 continue
             held = rules.arm(engine, locked.state, seat.position, held, item.get("kind"), item.get("params"))
@@ -120,4 +138,4 @@ def replace(*, game_id: int, user: User, wanted: list[dict[str, Any]]) -> list[O
                 _switch(seat, field, field in switches)
         store(seat, held)
         pipeline.auto_answer(locked, pipeline.open_decisions(locked))
-        return listed(seat, locked.game.state, engine)
+        return listed(seat, locked.game.state, engine, sittings=_has_sittings(locked))

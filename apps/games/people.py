@@ -59,13 +59,45 @@ def refuse_own_game(*, game: Game, user: Any) -> None:
         )
 
 
+def is_bot_account(user: Any) -> bool:
+    """Whether ``user`` is a bot account (``Profile.is_bot_account``): a program's account, not a person's."""
+    profile = getattr(user, "profile", None) if user is not None else None
+    return bool(getattr(profile, "is_bot_account", False))
+
+
+def held_by_person(seat: Seat) -> bool:
+    """Whether a person holds ``seat`` with their own account: a user's seat that is neither a bot seat
+    nor a bot account's.
+
+    This is what the sittings call a *person* (their "human seats"). A bot account's seat is a bot's,
+    whoever plays it: a program by API token answers at machine speed, the server's bot (the demo
+    league's house bots) likewise, and neither can meet anyone at a sitting or answer a proposal. A
+    person's seat stays theirs while the bot plays it (``bot_takeover``: after timeouts, handed over,
+    or standing in during a sitting they miss): they may take it back at any moment. Whether an
+    organiser's hold (``bot_hold``) keeps them from answering is the sittings' business.
+    """
+    return seat.user_id is not None and not seat.bot and not is_bot_account(seat.user)
+
+
 def table_of_one(seats: Iterable[Seat]) -> bool:
-    """Whether a table has one person at most and no seat left for another to take (every other seat
-    a bot's): a game against bots, where there is nobody to agree a sitting with or to stand in for."""
+    """Whether a table has one person at most (``held_by_person``) and no seat left for another to take:
+    every other seat a bot's or a bot account's. Such a game has no sittings (nobody to agree a time
+    with) and no "if I miss a sitting" order (``refuse_table_of_one``).
+
+    A seat an organiser handed to the bot still counts as its player's: it may be given back."""
     seats = list(seats)
-    people = sum(1 for s in seats if s.user_id is not None and not s.bot)
-    waiting = any(s.user_id is None and not s.bot for s in seats)
+    people = sum(1 for s in seats if held_by_person(s))
+    waiting = any(s.is_empty for s in seats)
     return people < 2 and not waiting
+
+
+def refuse_table_of_one(seats: Iterable[Seat]) -> None:
+    """Refuse what needs sittings (a proposal, the "if I miss a sitting" order) at a table of one person
+    (``table_of_one``): ``table_of_one``, 409."""
+    if table_of_one(seats):
+        raise ServiceError(
+            "table_of_one", "a sitting needs two people at the table: the other seats are bots", 409
+        )
 
 
 def seat_hand_to(seat: Seat, user: Any) -> None:

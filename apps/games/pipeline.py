@@ -306,7 +306,7 @@ def apply(
         update_fields += ["status", "finished_at", "result"]
     locked.write_game(update_fields)
     opened, new_rows = rewrite_decisions(locked, decisions, now, flush=False, hidden=hidden)
-    game_id, version, people = game.pk, game.version, locked.people()
+    game_id, version, people, persons = game.pk, game.version, locked.people(), locked.persons()
     in_person_seat = seat.position if user is not None and not (by_timeout or by_bot or automatic) else None
     answer = None
     if user is not None and in_person_seat is not None:  # the reliability record, with the move's writes
@@ -320,6 +320,7 @@ def apply(
         "in_person_seat": in_person_seat,
         "event_types": frozenset(e.get("type") for e in events),
         "people": people,
+        "persons": persons,
     }
     # A move written now, on the hand path: its receivers' statements (the outbox rows, the webhook
     # look-up) join the move's writes, one round trip for all (settlement's moves wait for one flush).
@@ -337,7 +338,7 @@ def apply(
         else:  # move_recorded now (the mail outbox), move_applied on commit
             signals.move_sent(sender=Game, move_id=move.pk, **move_signal)
         if not decisions:
-            signals.game_ending.send(sender=Game, game_id=game_id, people=people)
+            signals.game_ending.send(sender=Game, game_id=game_id, people=people, persons=persons)
             transaction.on_commit(
                 partial(signals.game_ended.send, sender=Game, game_id=game_id, people=people)
             )

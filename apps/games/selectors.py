@@ -19,6 +19,7 @@ from . import clock, leagues_link, sql, store
 from .clock import banks
 from .clock.deadlines import SIMULTANEOUS_TIMINGS, decision_length
 from .models import Decision, Game, Invitation, Move, Seat
+from .people import held_by_person
 
 if TYPE_CHECKING:
     from django_stubs_ext import WithAnnotations
@@ -180,6 +181,13 @@ def human_players(game: Game) -> dict[int, User]:
         for s in game.seats.select_related("user__profile").all()
         if s.user is not None and not s.played_by_bot
     }
+
+
+def seated_people(game: Game) -> dict[int, User]:
+    """The person holding each seat, by position, whether they play it now or the bot plays it for
+    them (handed over, or after missed deadlines): who is told a round's and the game's result."""
+    seats = game.seats.select_related("user__profile").all()
+    return {s.position: s.user for s in seats if s.user is not None and held_by_person(s)}
 
 
 def game_list_for_user(*, user: User) -> QuerySet[WithAnnotations[Game, WaitingForMe]]:

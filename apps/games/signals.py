@@ -22,7 +22,9 @@ from . import sql
 #: (list of (seat, kind, decision_id) opened by this move), ``by_timeout``, ``in_person_seat`` (the
 #: seat whose player made this move themselves, from a page, the API or a mail; None for the deal, a
 #: timeout, a bot or an automatic pass), ``event_types`` (the set of the move's event types) and
-#: ``people`` (the seats a person plays now, neither a bot nor handed to the bot: who may be mailed).
+#: ``people`` (the seats a person plays now, neither a bot nor handed to the bot: who may be mailed
+#: about a decision) and ``persons`` (the seats a person holds, the bot playing some of them for their
+#: player: who is told a round's result).
 move_applied = Signal()
 
 #: The same move, inside its transaction (same kwargs as ``move_applied``, plus ``statements``). A
@@ -48,6 +50,7 @@ class RecordedMove:
     in_person_seat: int | None = None
     event_types: frozenset[str] = frozenset()
     people: frozenset[int] | None = None
+    persons: frozenset[int] | None = None
     statements: list[Any] | None = None
 
 
@@ -87,7 +90,8 @@ def move_sent(sender: Any, **kwargs: Any) -> None:
 
 #: A game is ending (finished, adjudicated or aborted), sent inside the transaction that writes its end,
 #: so that what must not be lost with it (the outbox's end rows: the result mails, the webhooks'
-#: ``game.ended``) commits with the end or not at all. kwargs as ``game_ended``.
+#: ``game.ended``) commits with the end or not at all. kwargs as ``game_ended``, and ``persons`` (as
+#: above) when the sender knows it.
 game_ending = Signal()
 
 #: A game ended (finished, adjudicated or aborted), sent when its end has committed. kwargs: ``game_id``,

@@ -28,6 +28,7 @@ from apps.accounts.models import Profile
 
 from . import sql
 from .models import Decision, Game, Move, Seat
+from .people import held_by_person
 from .sql import Statement, hand_sql
 
 # --- the reads of a move ---------------------------------------------------------------------------------
@@ -398,6 +399,11 @@ class LockedGame:
     def people(self) -> frozenset[int]:
         """The seats a person plays now (not a bot, not handed to the bot): who may be mailed."""
         return frozenset(p for p, s in self.seats.items() if s.user_id is not None and not s.played_by_bot)
+
+    def persons(self) -> frozenset[int]:
+        """The seats a person holds, whether they play it or the bot plays it for them (handed over, or
+        after missed deadlines); not a server bot's seat nor a bot account's: who is told results."""
+        return frozenset(p for p, s in self.seats.items() if held_by_person(s))
 
     def reload_decisions(self) -> None:
         """Read the decision rows again, after a write that did not go through this object."""

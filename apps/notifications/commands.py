@@ -96,10 +96,11 @@ ORDER_ALIASES: dict[str, str] = {
 }
 
 
-def summary(engine: str) -> list[tuple[str, str]]:
+def summary(engine: str, *, sittings: bool = True) -> list[tuple[str, str]]:
     """The command language of ``engine`` as (example, meaning) pairs, with its standing orders, in
-    the active language (a Chinese reader's examples are Chinese commands)."""
-    pairs = help_lines(orders.MAIL_SUMMARY.get(engine, ()))
+    the active language (a Chinese reader's examples are Chinese commands); ``sittings`` False: the
+    table can have none (one person against bots), so ``sitting bot on / off`` is not offered."""
+    pairs = help_lines(orders.mail_summary(engine, sittings=sittings))
     standing = [
         (example, _("standing order: %(meaning)s") % {"meaning": meaning}) for example, meaning in pairs
     ]
@@ -134,6 +135,8 @@ def parse_command(*, engine: str, text: str) -> Action:
         if not isinstance(action, dict):
             raise CommandError("malformed_action", _("an action is a JSON object"))
         return action
+    if not any(ch.isalnum() for word in words(line) for ch in word):  # punctuation alone: ", ." or "，。"
+        raise CommandError("no_command", _("no command found in the first line of your reply"))
     return language(engine).parse(line)
 
 

@@ -283,10 +283,12 @@ def _with_decision(game: Game, user: User, reply: ReplyAddress, action: dict[str
     """
     if action.get("type") in FREE_ACTIONS:
         return action
+    if reply.decision_id == ReplyAddress.NO_DECISION:
+        raise RuleError("stale_decision", "this mail asked for no move; answer the newest mail about a move")
     seat = seat_of(game, user)
     open_rows = game_selectors.seat_decisions(game=game, seat=seat.position if seat is not None else None)
     decision_id = reply.decision_id
-    if not decision_id:
+    if not decision_id:  # an address made before every mail named its decision: the open one
         row = open_rows.order_by("deadline").first()
         decision_id = row.decision_id if row is not None else ""
     given = action.get("decision_id")

@@ -28,6 +28,7 @@ from apps.games import selectors as game_selectors
 from apps.games.models import Decision, Game
 from apps.games.presenters.timeleft import clock_line
 from apps.games.selectors import seat_of
+from apps.sittings import selectors as sitting_selectors
 from baogame import wording
 from baogame.rules.mail import plain, seat_name
 
@@ -47,8 +48,9 @@ def game_link(game: Game, user: User) -> str:
     )
 
 
-def reply_address_for(*, user: User, game: Game, decision_id: str = "") -> str:
-    """A fresh signed Reply-To address (its own nonce) for one mail about ``game``."""
+def reply_address_for(*, user: User, game: Game, decision_id: str = ReplyAddress.NO_DECISION) -> str:
+    """A fresh signed Reply-To address (its own nonce) for one mail about ``game``: a reply acts on
+    ``decision_id``, the decision the mail shows; by default on none (``ReplyAddress.NO_DECISION``)."""
     row = ReplyAddress.objects.create(user=user, game=game, decision_id=decision_id)
     return tokens.reply_address(game_id=game.pk, user_id=user.pk, nonce=row.pk)
 
@@ -70,8 +72,11 @@ def compose_mail(
     reply_to: str | None = None,
     engine: str | None = None,
     headers: dict[str, str] | None = None,
+    sittings: bool = True,
 ) -> EmailMultiAlternatives:
-    """A text + HTML mail with the footer, List-Unsubscribe headers and Reply-To."""
+    """A text + HTML mail with the footer, List-Unsubscribe headers and Reply-To; with ``reply_to``,
+    the commands of ``engine`` (``sittings`` False: without those about sittings, which the game's
+    table cannot have)."""
     unsubscribe_url = absolute(
         reverse(
             "notifications:unsubscribe", args=[tokens.unsubscribe_token(user_id=user.pk, category=category)]
@@ -85,7 +90,7 @@ def compose_mail(
         "category_label": Category(category).label if category in Category.values else category,
         "preferences_url": absolute(reverse("notifications:preferences")),
         # The commands only where a reply is read (a final result or a digest cannot be answered).
-        "summary": commands.summary(engine) if engine and reply_to else [],
+        "summary": commands.summary(engine, sittings=sittings) if engine and reply_to else [],
         "notation": commands.notation(engine) if engine else "",
         "reply_to": reply_to,
         "mail_language": translation.get_language() or settings.LANGUAGE_CODE,
@@ -246,6 +251,7 @@ def _build_message(note: Notification, group: list[int] | None) -> EmailMultiAlt
         category=category,
         reply_to=reply_to,
         engine=game.engine,
+        sittings=reply_to is None or not sitting_selectors.table_of_one(game),
     )
 
 
@@ -374,7 +380,9 @@ def _summary_message(
                 "what": compose.describe_decision(game.engine, decision),
                 "deadline": compose.deadline_text(row.deadline if row else None, user),
                 "link": game_link(game, user),
-                "reply": reply_address_for(user=user, game=game),
+                "reply": reply_address_for(
+                    user=user, game=game, decision_id=row.decision_id if row else ReplyAddress.NO_DECISION
+                ),
             }
         )
     news = [
@@ -426,15 +434,18 @@ NEWS_KINDS: dict[str, Promise] = {
 
 
 def _answer_binding(record: InboundMessage, game: Game, position: int | None, shown: str | None) -> str:
-    """The decision a reply to the answer mail acts on. An applied command's answer is bound to none
-    (the reply acts on the decision open when it comes). A refused reply may be corrected by answering
-    its answer: the same decision as before while it is open; once that one has passed (the refusal
-    was ``stale_decision``), the decision the answer shows, so that replying with one of the choices it
-    lists is not refused in turn."""
+    """The decision a reply to the answer mail acts on: the one whose choices the answer lists
+    (``shown``), or none (``ReplyAddress.NO_DECISION``) when it lists none, so that a reply to an old
+    answer never plays on a decision that opened after it (``stale_decision``). A refused reply may be
+    corrected by answering its answer: the same decision as before while it is open; once that one has
+    passed (the refusal was ``stale_decision``), the decision the answer shows, so that replying with
+    one of the choices it lists is not refused in turn."""
     if record.status == InboundMessage.Status.APPLIED or record.reply_address is None:
-        return ""
+        return shown or ReplyAddress.NO_DECISION
     asked = record.reply_address.decision_id
-    if shown is None or shown == asked or not asked:
+    if asked in ("", ReplyAddress.NO_DECISION) or shown is None:
+        return shown or asked or ReplyAddress.NO_DECISION
+    if shown == asked:
         return asked
     if game_selectors.seat_decisions(game=game, seat=position).filter(decision_id=asked).exists():
         return asked
@@ -480,7 +491,7 @@ def _answer_message(record: InboundMessage, user: User, game: Game) -> EmailMult
             row = game_selectors.seat_decisions(game=game, seat=position).order_by("deadline").first()
             shown = row.decision_id if row is not None else None
             context["decision_text"] = compose.describe_decision(game.engine, decision)
-            context["deadline"] = compose.local_time(row.deadline if row else None, user)
+            context["deadline"] = compose.deadline_text(row.deadline if row else None, user)
             context["choices"] = compose.choices(game, position)
     bound = _answer_binding(record, game, position, shown)
     reply_to = reply_address_for(user=user, game=game, decision_id=bound) if not game.is_over else None
@@ -498,6 +509,7 @@ def _answer_message(record: InboundMessage, user: User, game: Game) -> EmailMult
         category=Category.TURN,
         reply_to=reply_to,
         engine=game.engine,
+        sittings=reply_to is None or not sitting_selectors.table_of_one(game),
         headers={
             "In-Reply-To": record.message_id,
             "References": record.message_id,

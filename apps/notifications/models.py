@@ -138,9 +138,19 @@ class Notification(Timestamped):
 class ReplyAddress(Timestamped):
     """The nonce behind one signed Reply-To address: which user, game and decision it answers."""
 
+    #: The decision of an address whose mail asks for no move (a result, a seat the bot plays, an answer
+    #: after which the seat has nothing open): a reply to it may carry a seat, order or sitting command,
+    #: never a move (``stale_decision``), so an old mail never plays on a decision it did not show.
+    NO_DECISION = "-"
+
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="+")
-    decision_id = models.CharField(max_length=64, blank=True, help_text="Empty: the user's open decision.")
+    decision_id = models.CharField(
+        max_length=64,
+        blank=True,
+        help_text="The decision a reply acts on; '-': none; empty (addresses made before 2026-12-07): the "
+        "user's open decision.",
+    )
 
     def __str__(self) -> str:
         return f"reply address {self.pk} of {self.user} in game {self.game_id}"

@@ -98,7 +98,8 @@ def notification_create(
 
 
 def _results_to_each(game: Game, players: dict[int, User], *, version: int, kind: str) -> int:
-    """A result notification (a round's or the game's) to every human seat; how many were new."""
+    """A result notification (a round's or the game's) to every seated person (``seated_people``: a
+    seat the bot plays for its player included); how many were new."""
     return sum(
         bool(
             notification_create(
@@ -139,18 +140,19 @@ def notify_move_applied(*, game_id: int, version: int, move_id: int | None, open
     events = game_selectors.move_events(move_id) or []
     ended_round = any(e.get("type") in outbox.ROUND_END_EVENTS for e in events)
     if ended_round and not game.is_over:  # at the game's end the game result says it all
-        made += _results_to_each(game, players, version=version, kind=Notification.Kind.ROUND_RESULT)
+        people = game_selectors.seated_people(game)
+        made += _results_to_each(game, people, version=version, kind=Notification.Kind.ROUND_RESULT)
     outbox.consume(game_id=game_id, version=version)
     return made
 
 
 def notify_game_ended(*, game_id: int) -> int:
-    """Mail every human seat the final result."""
+    """Mail every seated person the final result (those whose seat the bot played too)."""
     game = game_selectors.game_get(game_id)
     if game is None:
         return 0
     made = _results_to_each(
-        game, game_selectors.human_players(game), version=game.version, kind=Notification.Kind.GAME_RESULT
+        game, game_selectors.seated_people(game), version=game.version, kind=Notification.Kind.GAME_RESULT
     )
     outbox.consume_game_end(game_id=game_id)
     return made

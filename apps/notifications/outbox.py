@@ -124,19 +124,23 @@ def wanted_mails(
     in_person_seat: int | None,
     event_types: frozenset[str],
     people: frozenset[int] | None,
+    persons: frozenset[int] | None = None,
 ) -> tuple[list[list[Any]], bool]:
     """The opened decisions to mail about, and whether a round result is to be mailed.
 
-    Only seats a person plays are mailed (``people``). A player who has just moved in person is not
-    mailed about the decisions their own move opened for them: the page, the API reply or the answer
-    to their mail shows those already (a reminder still comes near the deadline).
+    Only seats a person plays are mailed about decisions (``people``). A player who has just moved in
+    person is not mailed about the decisions their own move opened for them: the page, the API reply or
+    the answer to their mail shows those already (a reminder still comes near the deadline). A round's
+    result goes to every seat a person holds (``persons``, the bot playing some of them for their
+    player; ``people`` when not given).
     """
     wanted = [
         list(o)
         for o in opened
         if (in_person_seat is None or o[0] != in_person_seat) and (people is None or o[0] in people)
     ]
-    round_ended = bool(event_types & ROUND_END_EVENTS) and (people is None or bool(people))
+    told = persons if persons is not None else people
+    round_ended = bool(event_types & ROUND_END_EVENTS) and (told is None or bool(told))
     return wanted, round_ended
 
 

@@ -48,6 +48,7 @@ def on_move_recorded(move: RecordedMove) -> None:
         in_person_seat=move.in_person_seat,
         event_types=move.event_types,
         people=move.people,
+        persons=move.persons,
     )
     if wanted or round_ended:
         outbox.record(
@@ -72,10 +73,19 @@ def on_seat_handed_to_bot(sender: Any, *, game_id: int, seat: int, version: int,
 
 
 @receiver(game_ending, dispatch_uid="notifications.game_ending")
-def on_game_ending(sender: Any, *, game_id: int, people: frozenset[int] | None = None, **kwargs: Any) -> None:
-    """In the end's transaction: the final-result mails' outbox row (none when nobody but bots plays the
-    game), queued when the end commits."""
-    if people is not None and not people:
+def on_game_ending(
+    sender: Any,
+    *,
+    game_id: int,
+    people: frozenset[int] | None = None,
+    persons: frozenset[int] | None = None,
+    **kwargs: Any,
+) -> None:
+    """In the end's transaction: the final-result mails' outbox row (none when no person holds a seat:
+    ``persons``, the seats a person holds, played by the bot for them or not; else ``people``), queued
+    when the end commits."""
+    told = persons if persons is not None else people
+    if told is not None and not told:
         return
     outbox.record_game_end(game_id=game_id)
 

@@ -30,11 +30,21 @@ PLAY_NOW_PEOPLE = 2
 
 
 def _human_seat_rows(game: Game) -> list[Seat]:
-    return [s for s in game_selectors.seats_with_people(game) if s.user_id and not s.bot and not s.bot_hold]
+    return [
+        s for s in game_selectors.seats_with_people(game) if game_people.held_by_person(s) and not s.bot_hold
+    ]
 
 
 def human_seats(game: Game) -> dict[int, int]:
-    """The seats people hold, position -> user id (bot seats and seats an organiser handed over left out)."""
+    """The human seats, position -> user id: the seats a person holds with their own account.
+
+    These are the table of the sittings: who proposes, answers, is present, is mailed, and whose yes a
+    time waits for. Left out: bot seats and bot accounts' seats, whether a program plays them by API
+    token or the server's bot does (a bot is never waited for, and has nobody to meet), and seats an
+    organiser handed to the bot (their player cannot play until it is given back). A person whose seat
+    the bot plays for now (timeouts, "hand over", a sitting they miss) keeps it: they may take it back
+    (``apps.games.people.held_by_person``).
+    """
     return {s.position: s.user_id for s in _human_seat_rows(game) if s.user_id is not None}
 
 
@@ -46,7 +56,8 @@ def human_seat_of(*, game: Game, user: User | AnonymousUser | None) -> int | Non
 
 
 def table_of_one(game: Game) -> bool:
-    """Whether the game has one person at most and no seat waiting for another (the rest are bots)."""
+    """Whether the game has one person at most and no seat waiting for another (the rest are bots or bot
+    accounts): no sittings panel, no proposal, no "if I miss a sitting" order."""
     return game_people.table_of_one(game_selectors.seats_with_people(game))
 
 
@@ -181,7 +192,8 @@ def panel(*, game: Game, user: User | AnonymousUser | None, now: datetime | None
     rows = _human_seat_rows(game)
     present = present_seats(game=game, now=now)
     proposals = []
-    for proposal in open_proposals(game=game, now=now):
+    # A table of one has no sittings: a proposal left open there from before is not shown (nor answered).
+    for proposal in [] if table_of_one(game) else open_proposals(game=game, now=now):
         proposals.append(
             ProposalRow(
                 id=proposal.pk,

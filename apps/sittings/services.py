@@ -14,6 +14,8 @@ from django.contrib.auth.models import AnonymousUser, User
 from django.db import transaction
 from django.utils import timezone
 
+from apps.games import people as game_people
+from apps.games import selectors as game_selectors
 from apps.games.errors import ServiceError
 from apps.games.models import Game
 from baogame.celery import publish
@@ -63,10 +65,7 @@ def proposal_create(
             "not_at_table", "only the game's players or its league's organiser may propose", 403
         )
     _refuse_over(game)
-    if selectors.table_of_one(game):
-        raise ServiceError(
-            "table_of_one", "a sitting needs two people at the table: the other seats are bots", 409
-        )
+    game_people.refuse_table_of_one(game_selectors.seats_with_people(game))
     if not MIN_LENGTH <= length <= acceptance.MAX_LENGTH:
         raise ServiceError("bad_length", "a sitting lasts 15 minutes to 4 hours")
     if recurrence is not None:
@@ -120,13 +119,16 @@ def answer(
 ) -> list[Sitting]:
     """The user's seat says yes or no to time ``index`` of the proposal (every open time when None).
 
-    Returns the sittings this answer agreed (a time all human seats accepted).
+    Returns the sittings this answer agreed (a time all human seats accepted). A table of one person
+    (``table_of_one``, 409) answers nothing: a proposal left open there from before bot accounts counted
+    as bots would otherwise be agreed by that one person.
     """
     now = now or timezone.now()
     seat = selectors.human_seat_of(game=game, user=user)
     if seat is None:
         raise ServiceError("not_at_table", "only the game's players answer a proposed sitting", 403)
     _refuse_over(game)
+    game_people.refuse_table_of_one(game_selectors.seats_with_people(game))
     proposal = SittingProposal.objects.select_for_update().filter(pk=proposal_id, game=game).first()
     if proposal is None:
         raise ServiceError("unknown_proposal", "no such proposed sitting in this game", 404)

@@ -348,6 +348,14 @@ MAIL_SUMMARY: dict[str, tuple[tuple[str, str], ...]] = {
         _LIST,
     ),
 }
+
+
+def mail_summary(game: str, *, sittings: bool = True) -> tuple[tuple[str, str], ...]:
+    """The order commands of ``game``'s mails (``MAIL_SUMMARY``); without ``sitting bot on / off`` when
+    the table can have no sittings (one person against bots)."""
+    return tuple(pair for pair in MAIL_SUMMARY.get(game, ()) if sittings or pair != _SITTING_BOT)
+
+
 _SWITCHES: dict[str, dict[tuple[str, ...], str]] = {
     "baohuang": {("autopass",): "pass_unbeatable", ("sitting", "bot"): "sitting_bot"},
     "baobei": {

@@ -6,7 +6,8 @@
  * game, the names of its value fields) and time control (data-control-field, and a custom control's
  * values from data-control-keys, "<server key>=<form field in hours>,…"), and whether the table means to
  * meet at weekly sittings (the checkbox "estimate_sittings"), and whether bots take every seat nobody is
- * invited to (the radio buttons "opponents" and the field "invite": then "solo"). It asks the server again whenever they change; the server answers
+ * invited to (the radio buttons "opponents", the fields "bots" and "invite": then "solo", and the
+ * sittings box is hidden, as a table of one person against bots has none). It asks the server again whenever they change; the server answers
  * from the site's finished games or from the pace model, and says which. Without this script the
  * element keeps the estimate of the form's initial settings. No inline script (Content-Security-Policy).
  */
@@ -45,12 +46,26 @@
         if (names[1] && hours > 0) params.set(names[0], String(Math.round(hours * 3600)));
       });
     }
-    // Bots in every seat nobody is invited to (the new-game form): the game goes at the one person's pace.
-    var invited = field(form, "invite").split(",").filter(function (name) { return name.trim(); });
-    if (field(form, "opponents") === "bots" && !invited.length) params.set("solo", "1");
+    // Bots in every seat nobody is invited to (the new-game form): the game goes at the one person's pace,
+    // and there is nobody to meet at a sitting: the "weekly sittings" box hides and is not read.
+    var solo = alone(form, players);
+    if (solo) params.set("solo", "1");
     var sittings = form.querySelector('input[name="estimate_sittings"]');
-    if (sittings && sittings.checked) params.set("sittings", "1");
+    var box = sittings && sittings.closest("label");
+    if (box) box.hidden = solo;
+    if (sittings && sittings.checked && !solo) params.set("sittings", "1");
     return params.toString();
+  }
+
+  // One person against bots: nobody invited, and bots in every other seat ("bots", or "some" bots as
+  // many as the other seats).
+  function alone(form, players) {
+    var invited = field(form, "invite").split(",").filter(function (name) { return name.trim(); });
+    if (invited.length) return false;
+    var mode = field(form, "opponents");
+    if (mode === "bots") return true;
+    var bots = parseInt(field(form, "bots"), 10), seats = parseInt(players, 10);
+    return mode === "some" && seats > 0 && bots >= seats - 1;
   }
 
   function watchEstimate(form, out) {

@@ -113,6 +113,28 @@ def test_the_estimate_says_a_game_against_bots_goes_at_my_pace_and_a_table_of_pe
     assert estimate.inner_text().startswith("Expected duration: About")
 
 
+def test_the_weekly_sittings_box_shows_only_while_someone_else_may_sit_at_the_table(
+    live_server: Any, page: Any
+) -> None:
+    """One person against bots has nobody to meet: the box hides (and is not read) while bots take every
+    other seat, "bots" or "some" bots as many as the other seats."""
+    UserFactory(username="heron")
+    log_in(page, live_server.url, "heron")
+    page.goto(f"{live_server.url}/games/new/")
+    box = page.locator("#new-game .estimate-sittings")
+
+    against_bots = box.is_visible()
+    page.check("input[name=opponents][value=people]")
+    box.wait_for(state="visible")
+    page.check("input[name=opponents][value=some]")
+    page.fill("input[name=bots]", "2")  # 3 seats: you and 2 bots
+    box.wait_for(state="hidden")
+    page.fill("input[name=bots]", "1")  # a seat waits for a player
+
+    box.wait_for(state="visible")
+    assert not against_bots
+
+
 def test_a_bao_huang_league_takes_tables_of_five_as_the_game_is_chosen(
     live_server: Any, page: Any, screenshot: Any
 ) -> None:

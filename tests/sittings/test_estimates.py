@@ -85,3 +85,30 @@ def test_the_new_game_form_asks_whether_the_table_means_to_meet() -> None:
     page = client.get("/games/new/").content.decode()
 
     assert 'name="estimate_sittings"' in page
+
+
+def test_a_game_against_bots_alone_is_not_estimated_with_sittings() -> None:
+    """One person against bots has nobody to meet (``table_of_one``): the box's ``sittings=1`` is not read."""
+    client = Client()
+    client.force_login(UserFactory())
+    url = "/games/estimate/?game=baobei&players=4&length=normal&control=daily&solo=1"
+
+    plain = client.get(url).json()
+    ticked = client.get(url + "&sittings=1").json()
+
+    assert ticked["sittings"] is False and ticked == plain
+
+
+def test_the_new_game_form_hides_the_sittings_box_while_bots_take_every_other_seat() -> None:
+    """The form opens on bots in every other seat: the box is hidden (``static/js/estimate.js`` shows it
+    again once someone else may sit at the table); a form shown again with people keeps it shown."""
+    client = Client()
+    client.force_login(UserFactory())
+
+    against_bots = client.get("/games/new/").content.decode()
+    with_people = client.post(
+        "/games/new/", {"engine": "baobei", "players": "99", "opponents": "people", "control": "daily"}
+    ).content.decode()
+
+    assert '<label class="estimate-sittings muted" hidden>' in against_bots
+    assert '<label class="estimate-sittings muted">' in with_people
