@@ -15,6 +15,7 @@ from . import views_league_divisions as league_divisions
 from . import views_league_manage as manage
 from . import views_leagues as leagues
 from . import views_orders as orders
+from . import views_root as root
 from . import views_sittings as sittings
 from . import views_talk as talk
 from . import web
@@ -40,6 +41,7 @@ urlpatterns = [
             # A move and the read before it first: nearly every request is one of them.
             ("games/<id:game_id>/actions/", games.MoveSubmitApi, "game-act"),
             ("games/<id:game_id>/legal/", games.GameLegalApi, "game-legal"),
+            ("", root.ApiRootApi, "root"),
             ("me/", account.MeApi, "me"),
             ("me/close/", account.MeCloseApi, "me-close"),
             ("me/notifications/", account.NotificationPreferencesApi, "notifications"),

@@ -33,7 +33,7 @@ from django.db import connection
 from django.db.models import QuerySet
 from django.dispatch import receiver
 from django.urls import reverse
-from django.utils import dateformat
+from django.utils import dateformat, timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 
@@ -449,17 +449,29 @@ def took_days(game: Game) -> float | None:
     return (game.finished_at - game.started_at) / timedelta(days=1)
 
 
+def took_span(days: float) -> str:
+    """How long a game took, in words: ``span`` from an hour on, minutes below (a live game of three
+    minutes did not take an hour), ``less than a minute`` below one."""
+    minutes = round(days * 24 * 60)
+    if days * 24 * 60 < 1:
+        return _("less than a minute")
+    if minutes < 60:
+        return ngettext("%(n)s minute", "%(n)s minutes", minutes) % {"n": minutes}
+    return span(days)
+
+
 def took_text(game: Game) -> str:
-    """``Took 9 weeks (from 4 January to 8 March 2027).``; "" for a game not finished."""
+    """``Took 9 weeks (4 January 2027 to 8 March 2027).``, ``Took 3 minutes (6 December 2026).`` for a
+    game that began and ended on one day (the viewer's); "" for a game not finished."""
     days = took_days(game)
     if days is None or game.started_at is None or game.finished_at is None:
         return ""
     day = pgettext("a whole date", "j F Y")
-    return _("Took %(span)s (%(start)s to %(end)s).") % {
-        "span": span(days),
-        "start": dateformat.format(game.started_at, day),
-        "end": dateformat.format(game.finished_at, day),
-    }
+    start = dateformat.format(timezone.localtime(game.started_at), day)
+    end = dateformat.format(timezone.localtime(game.finished_at), day)
+    if start == end:
+        return _("Took %(span)s (%(day)s).") % {"span": took_span(days), "day": start}
+    return _("Took %(span)s (%(start)s to %(end)s).") % {"span": took_span(days), "start": start, "end": end}
 
 
 def form_context(

@@ -556,3 +556,21 @@ class TalkReport(models.Model):
 
     def __str__(self) -> str:
         return f"report of message {self.message_id} by user {self.reporter_id}"
+
+
+class GameLook(models.Model):
+    """How far a game had gone when a signed-in person last looked at its page: ``seen`` is the
+    number of moves they could know of then (``selectors.viewer_version`` from ``seat``, the seat they
+    looked from; None as a spectator), so that the page marks what happened since (``game_looks``)."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+", db_index=False)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    seen = models.PositiveIntegerField(default=0)
+    at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["game", "user"], name="game_look_once_per_person")]
+
+    def __str__(self) -> str:
+        return f"user {self.user_id} saw {self.seen} moves of game {self.game_id}"

@@ -12,6 +12,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import User
 from django.core.paginator import Paginator
 from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest, QueryDict
@@ -25,7 +26,7 @@ from apps.accounts.http import AuthenticatedHttpRequest, HtmxHttpRequest
 from baogame.rules.core import RuleError
 from baogame.rules.registry import get_engine
 
-from . import estimates, invitations, lifecycle, pipeline, replay, selectors, table_talk
+from . import estimates, game_looks, invitations, lifecycle, pipeline, replay, selectors, table_talk
 from .errors import ServiceError
 from .errortext import error_detail, refusal
 from .forms import GameCreateForm, action_from_post, control_custom
@@ -149,7 +150,12 @@ def board_context(request: HttpRequest, game: Game, error: RuleError | None = No
             events=[h["event"] for h in visible_history],
             committed=committed,
         )
-    history = history_rows(engine=game.engine, history=visible_history[-RECENT_HISTORY:], names=names)
+    version = selectors.viewer_version(game, position)
+    # What is new since this person's last look is marked; this look is recorded for the next one.
+    user = request.user if request.user.is_authenticated else None
+    last_look = game_looks.looked(game=game, user=user, seat=position, version=version) if user else None
+    recent = game_looks.new_history(visible_history, last=last_look, version=version, recent=RECENT_HISTORY)
+    history = history_rows(engine=game.engine, history=recent.rows, names=names)
     history.reverse()
     clocks = table_clocks(
         rows=selectors.public_decision_rows(game=game, viewer=position, rows=decisions),
@@ -169,7 +175,7 @@ def board_context(request: HttpRequest, game: Game, error: RuleError | None = No
     ]
     return {
         "game": game,
-        "version": selectors.viewer_version(game, position),
+        "version": version,
         "seat": seat,
         "names": names,
         "board": board,
@@ -187,11 +193,14 @@ def board_context(request: HttpRequest, game: Game, error: RuleError | None = No
         "me_away": seat_away(seat),
         "poll_seconds": THINKING_POLL_SECONDS if thinking else POLL_SECONDS,
         "history": history,
+        "history_new_moves": recent.new_moves,
+        "history_new_hidden": recent.hidden_new,
         "error": error,
         "error_message": error_detail(error) if error is not None else "",
         "act_url": reverse("games:act", args=[game.public_id]),
         "seed_template": presenter_for(game.engine).SEED_TEMPLATE,
         "seat_settings_template": presenter_for(game.engine).SEAT_SETTINGS_TEMPLATE,
+        "away_text": presenter_for(game.engine).AWAY_TEXT,
         "bot_hold_text": lifecycle.BOT_HOLD_TEXT,
         **_invitation_context(request, game, seated=seat is not None),
     }
@@ -341,20 +350,22 @@ def game_invitations(request: AuthenticatedHttpRequest, public_id: str) -> HttpR
 
 
 def game_join(request: HttpRequest, token: str) -> HttpResponse:
-    """The invitation link: sign in, then take an open seat. It shows the game to its holder."""
+    """The invitation link: it shows the game (name and seats) to whoever holds it, signed in or not;
+    a signed-in holder takes an open seat, anybody else is asked to sign in or sign up first."""
     try:
         invitation = invitations.invitation_get(token=token)
     except ServiceError:
         raise Http404("no such invitation") from None
     game = invitation.game
-    if not request.user.is_authenticated:
-        return redirect(f"{reverse('account_login')}?next={request.path}")
     if request.method == "POST":
+        user = request.user
+        if not isinstance(user, User):  # not signed in: nothing is taken
+            return redirect(f"{reverse('account_login')}?next={request.path}")
         try:
-            invitations.invitation_accept(token=token, user=request.user)
+            invitations.invitation_accept(token=token, user=user)
         except RuleError as exc:
             messages.error(request, f"{error_detail(exc)} ({exc.code})")
-            if not selectors.game_may_view(game=game, user=request.user):
+            if not selectors.game_may_view(game=game, user=user):
                 return redirect(request.path)
         return redirect(game)
     return render(

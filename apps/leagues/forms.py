@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from django import forms
@@ -13,12 +14,14 @@ from django.utils.translation import gettext_lazy, pgettext_lazy
 from apps.games import lengths as game_lengths
 from apps.games.clock.controls import DEFAULT_CONTROL, NAMED_CONTROLS
 from apps.games.form_fitting import FittedForm, clean_length, length_choice_field, seat_limits
+from apps.games.models import game_name
 from apps.games.presenters import presenter_for
 from apps.games.presenters.timeleft import control_name, control_summary
 from baogame import wording
 from baogame.rules import registry
 
 from . import season_length
+from .confirmation import PROVISIONAL, REOPENED
 from .formats import FORMATS
 from .formats import LABELS as FORMAT_LABELS
 from .models import League
@@ -28,8 +31,8 @@ if TYPE_CHECKING:
 
 
 def game_choices() -> list[tuple[str, str]]:
-    """Every registered engine (tests register a toy one), by its display name."""
-    return [(t.name, t.display_name) for t in registry.game_types()]
+    """Every registered engine (tests register a toy one), by its name in the reader's language."""
+    return [(t.name, str(game_name(t.name, t.display_name))) for t in registry.game_types()]
 
 
 def _int_list(raw: str) -> list[int]:
@@ -126,7 +129,7 @@ class LeaguePresetForm(forms.Form):
         """The choices and help texts built from names and numbers, in the language of this request."""
         super().__init__(*args, **kwargs)
         self.fields["players_per_table"].help_text = wording.sentences(
-            _("%(game)s: always %(n)s.") % {"game": t.display_name, "n": t.fixed_players}
+            _("%(game)s: always %(n)s.") % {"game": game_name(t.name, t.display_name), "n": t.fixed_players}
             for t in registry.game_types()
             if t.fixed_players
         )
@@ -297,6 +300,19 @@ class GameToolForm(forms.Form):
         ("reopen", gettext_lazy("Reopen a provisional result")),
         ("adjudicate_result", gettext_lazy("Adjudicate a reopened result")),
     ]
+    #: The actions on a game in play, and on a finished game's result by its state (a provisional
+    #: result is confirmed or reopened; a reopened one is adjudicated): a finished game cannot be paused.
+    PLAY_ACTIONS = ("extend", "pause", "resume", "substitute", "bot_on", "bot_off", "adjudicate", "abort")
+    RESULT_ACTIONS = {PROVISIONAL: ("confirm", "reopen"), REOPENED: ("adjudicate_result",)}
+    #: The fields each action reads besides the reason (``views._game_tool``).
+    FIELDS = {
+        "extend": ("seat", "hours"),
+        "substitute": ("seat", "username"),
+        "bot_on": ("seat",),
+        "bot_off": ("seat",),
+        "adjudicate": ("places",),
+        "adjudicate_result": ("places",),
+    }
     action = forms.ChoiceField(choices=ACTIONS, label=pgettext_lazy("organiser tool", "Action"))
     seat = forms.IntegerField(
         min_value=0, max_value=5, required=False, label=pgettext_lazy("organiser tool", "Seat")
@@ -313,6 +329,27 @@ class GameToolForm(forms.Form):
         help_text=gettext_lazy("Adjudication: places by seat, e.g. 2,1,3."),
     )
     reason = forms.CharField(required=False, max_length=500, label=gettext_lazy("Reason"))
+
+    def __init__(self, *args: Any, actions: Sequence[str] | None = None, **kwargs: Any) -> None:
+        """``actions``: offer only these, with only the fields they read; None: every action (a post)."""
+        super().__init__(*args, **kwargs)
+        if actions is None:
+            return
+        self.fields["action"].choices = [(a, label) for a, label in self.ACTIONS if a in actions]  # type: ignore[attr-defined]
+        used = {name for a in actions for name in self.FIELDS.get(a, ())}
+        for name in ("seat", "hours", "username", "places"):
+            if name not in used:
+                del self.fields[name]
+
+    @classmethod
+    def for_play(cls) -> GameToolForm:
+        """The tools of a game in play."""
+        return cls(actions=cls.PLAY_ACTIONS)
+
+    @classmethod
+    def for_result(cls, state: str) -> GameToolForm:
+        """The tools of a finished game's result in ``state`` (``confirmation.result_state``)."""
+        return cls(actions=cls.RESULT_ACTIONS.get(state, ()))
 
     def clean_places(self) -> list[int]:
         return _int_list(self.cleaned_data["places"])

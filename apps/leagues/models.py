@@ -12,6 +12,7 @@ from django.utils.translation import pgettext_lazy
 
 from apps.accounts.abstract import Timestamped
 from apps.games.clock.controls import DEFAULT_CONTROL, NAMED_CONTROLS
+from apps.games.models import game_name
 from baogame.rules import registry
 
 from . import ratings
@@ -90,8 +91,8 @@ class League(Timestamped):
 
     @property
     def game_name(self) -> str:
-        """The game's name for pages ("Bao Bei"), from its engine's game type."""
-        return registry.get_game_type(self.game).display_name
+        """The game's name for pages in the reader's language ("Bao Bei", "宝贝"), as game pages name it."""
+        return str(game_name(self.game, registry.get_game_type(self.game).display_name))
 
 
 class Season(models.Model):

@@ -50,6 +50,17 @@ def league_sole_organiser_plays(*, league: League) -> bool:
     )
 
 
+def league_may_gain_organiser(*, league: League) -> bool:
+    """Whether some member could be made an organiser: an active member who does not organise the
+    league yet and is a person, not a bot account (``organisers.organiser_add``)."""
+    return (
+        league.memberships.filter(status=Membership.Status.ACTIVE)
+        .exclude(user__in=league.organisers.all())
+        .exclude(user__profile__is_bot_account=True)
+        .exists()
+    )
+
+
 def game_is_organised_by(game: Game, user: User) -> bool:
     """Whether ``user`` organises the league ``game`` is played in (the sittings ask: an organiser may
     propose times to a league table)."""

@@ -6,13 +6,13 @@ game it says how long it took. BH-3.2 and BB §2.3 (lengths) decide what "the sa
 from __future__ import annotations
 
 import time
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
 from django.db import transaction
 from django.test import Client
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from apps.games import estimates, lifecycle, signals
 from apps.games.clock.controls import NAMED_CONTROLS, control_from
@@ -221,6 +221,32 @@ def test_the_form_endpoint_answers_the_settings_as_json():
     assert reply.status_code == 200 and body["source"] == "model" and body["text"].startswith("About")
     refused = Client().get("/games/estimate/", {"game": "baohuang", "length": "long"})
     assert refused.status_code == 400 and refused.json()["code"] == "invalid_length"
+
+
+def _lasting(**duration: float) -> Game:
+    """A finished game begun on 6 December 2026 at 20:58:49 (UTC) that lasted ``duration``."""
+    start = datetime(2026, 12, 6, 20, 58, 49, tzinfo=UTC)
+    return Game(status=Game.Status.FINISHED, started_at=start, finished_at=start + timedelta(**duration))
+
+
+def test_a_game_of_seconds_took_less_than_a_minute_not_an_hour():
+    assert estimates.took_text(_lasting(seconds=3)) == "Took less than a minute (6 December 2026)."
+
+
+def test_a_game_of_minutes_says_its_minutes():
+    assert estimates.took_text(_lasting(minutes=40)) == "Took 40 minutes (6 December 2026)."
+
+
+def test_a_game_of_hours_keeps_its_hours_and_both_days():
+    assert estimates.took_text(_lasting(hours=5)) == "Took 5 hours (6 December 2026 to 7 December 2026)."
+
+
+def test_a_short_game_says_how_long_it_took_in_chinese():
+    with translation.override("zh-hans"):
+        seconds, minutes = estimates.took_text(_lasting(seconds=3)), estimates.took_text(_lasting(minutes=40))
+
+    assert seconds == "历时不到一分钟（2026年12月6日）。"
+    assert minutes == "历时40分钟（2026年12月6日）。"
 
 
 def test_the_invitation_page_states_the_estimate():

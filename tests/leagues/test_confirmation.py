@@ -4,6 +4,7 @@ period to adjudicate it; an organiser who plays in the game has no power over it
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
@@ -17,7 +18,7 @@ from apps.games.errors import ServiceError
 from apps.games.models import Game, Seat
 from apps.leagues import confirmation, seasons, selectors, services
 from apps.leagues.models import Fixture, League, Standing
-from tests.factories import UserFactory
+from tests.factories import UserFactory, signed_in
 from tests.leagues.conftest import NO_PASSWORD
 
 pytestmark = pytest.mark.django_db
@@ -108,6 +109,35 @@ def test_the_organiser_tools_say_each_results_state_in_the_readers_language(
 
     assert len(heads) == 2  # the round's two tables, both finished and provisional
     assert all("暂定结果" in head and "provisional" not in head for head in heads), heads
+
+
+def _offered_actions(page: str, game_id: int) -> list[str]:
+    """The actions the manage page offers for the finished game ``game_id`` under "Results to confirm"."""
+    results = page.split('class="fixture result-to-confirm"')[1:]
+    form = next(part for part in results if f'name="game" value="{game_id}"' in part).split("</form>")[0]
+    return re.findall(r'<option value="([a-z_]+)"', form)
+
+
+def test_a_provisional_result_offers_only_confirm_and_reopen(
+    period_league: League, organiser: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    """A finished game cannot be paused, extended or substituted: only its result can be acted on."""
+    fixture = _play_round(period_league, organiser, django_capture_on_commit_callbacks)[0]
+
+    page = signed_in(organiser).get(f"/leagues/{period_league.slug}/manage/").content.decode()
+
+    assert _offered_actions(page, fixture.game_id) == ["confirm", "reopen"]
+
+
+def test_a_reopened_result_offers_only_its_adjudication(
+    period_league: League, organiser: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    fixture = _play_round(period_league, organiser, django_capture_on_commit_callbacks)[0]
+    confirmation.result_reopen(league=period_league, game_id=fixture.game_id, by=organiser, reason="a bug")
+
+    page = signed_in(organiser).get(f"/leagues/{period_league.slug}/manage/").content.decode()
+
+    assert _offered_actions(page, fixture.game_id) == ["adjudicate_result"]
 
 
 def test_an_organiser_confirms_at_once(

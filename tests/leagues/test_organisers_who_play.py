@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from apps.accounts.models import display_name
+from apps.accounts.models import Profile, display_name
 from apps.games import clock
 from apps.games.errors import ServiceError
 from apps.games.models import Game
@@ -56,6 +56,31 @@ def test_the_manage_page_says_when_the_single_organiser_plays(toy_league: League
     page = signed_in(organiser).get(f"/leagues/{toy_league.slug}/manage/")
 
     assert b"single organiser, who also plays" in page.content
+
+
+def test_the_single_organiser_is_told_to_make_a_member_organiser_when_one_can_be(
+    toy_league: League, organiser: Any, members: list[Any]
+) -> None:
+    services.membership_join_by_link(league=toy_league, user=organiser, token=toy_league.invite_token)
+
+    page = signed_in(organiser).get(f"/leagues/{toy_league.slug}/manage/").content.decode()
+
+    assert "Make another member an organiser below" in page
+    assert "<button>Make organiser</button>" in page
+
+
+def test_the_single_organiser_among_bot_accounts_is_told_to_invite_a_person(
+    toy_league: League, organiser: Any, members: list[Any]
+) -> None:
+    """Bot accounts have no "Make organiser" button, so the page does not point at one."""
+    services.membership_join_by_link(league=toy_league, user=organiser, token=toy_league.invite_token)
+    Profile.objects.filter(user__in=members).update(is_bot_account=True, bot_owner=organiser)
+
+    page = signed_in(organiser).get(f"/leagues/{toy_league.slug}/manage/").content.decode()
+
+    assert "<button>Make organiser</button>" not in page
+    assert "Make another member an organiser below" not in page
+    assert "bot accounts cannot organise. Invite a person" in page
 
 
 def test_the_manage_page_offers_no_tools_for_the_organisers_own_game(

@@ -71,12 +71,21 @@ def test_open_game_shows_the_invitation_link_and_starts_when_the_last_seat_is_ta
     assert game.seats.get(position=1).user == friend
 
 
-def test_invitation_link_sends_anonymous_visitors_to_log_in(client_for):
-    game = lifecycle.game_create(creator=UserFactory(), engine="baobei", players=2)
+def test_invitation_link_shows_its_game_to_anonymous_holders_and_asks_them_to_log_in(client_for):
+    creator = UserFactory()
+    game = lifecycle.game_create(creator=creator, engine="baobei", players=2, title="Friday table")
+    path = f"/games/join/{game.invitations.get().token}/"
 
-    response = client_for(None).get(f"/games/join/{game.invitations.get().token}/")
+    page = client_for(None).get(path)
+    taking = client_for(None).post(path)
 
-    assert response.status_code == 302 and response["Location"].startswith("/accounts/login/?next=")
+    html = page.content.decode()
+    assert page.status_code == 200 and "Friday table" in html and creator.profile.display_name in html
+    assert f'href="/accounts/login/?next={path}"' in html
+    assert f'href="/accounts/signup/?next={path}"' in html
+    assert "Take a seat" not in html
+    assert taking.status_code == 302 and taking["Location"] == f"/accounts/login/?next={path}"
+    assert game.seats.filter(user=None).count() == 1  # nothing taken
 
 
 def test_players_invited_by_username_get_a_seat_at_once(client_for):

@@ -16,7 +16,7 @@ from apps.games import lifecycle
 from apps.games.models import Decision, Game, Seat
 from apps.games.presenters.timeleft import time_left_words
 from baogame.rules.registry import get_engine
-from tests.factories import UserFactory
+from tests.factories import GameFactory, UserFactory
 
 from .test_round_reveal_and_names import EX_13, _act
 
@@ -220,6 +220,30 @@ def test_while_away_my_game_and_my_games_say_so(baobei_game, client_for):
 
     assert 'id="away-banner"' in page and "clock stopped: away on vacation" in page
     assert 'id="away-banner"' in dashboard and f"{players[0].username} (away)" in dashboard
+
+
+def test_the_vacation_banner_of_a_bao_bei_game_says_its_plucking_windows_are_passed(baobei_game, client_for):
+    game, players = baobei_game
+    client = client_for(players[0])
+    client.post("/vacation/", {"action": "start"})
+
+    page = client.get(f"/games/{game.public_id}/").content.decode()
+
+    assert "Your clocks in this game are stopped and you pass its plucking windows" in page
+
+
+def test_the_vacation_banner_of_a_bao_huang_game_names_no_plucking_windows(client_for):
+    """Bao Huang has no plucking windows (only Bao Bei's discards open them, BB-6)."""
+    players = [UserFactory() for _ in range(5)]
+    game = GameFactory(engine="baohuang", players=5, seated=players)
+    client = client_for(players[0])
+    client.post("/vacation/", {"action": "start"})
+
+    page = client.get(f"/games/{game.public_id}/").content.decode()
+
+    assert 'id="away-banner"' in page
+    assert "Your clocks in this game are stopped; the others see you as away." in page
+    assert "plucking" not in page
 
 
 def test_others_see_an_away_player_as_away(baobei_game, client_for):

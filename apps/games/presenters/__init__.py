@@ -12,7 +12,7 @@ and provides the hooks of ``GamePresenter``; an engine without one (the test-onl
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from django import forms
 from django.http import QueryDict
@@ -21,6 +21,9 @@ from apps.games.rulebook import SECTION_TITLES, rules_url
 
 from . import baobei, baohuang, generic
 from .common import BoardInput
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 
 class GamePresenter(Protocol):
@@ -33,6 +36,8 @@ class GamePresenter(Protocol):
     SEED_TEMPLATE: str
     #: The game page's section of a seat's own settings; None: the game has none.
     SEAT_SETTINGS_TEMPLATE: str | None
+    #: The vacation banner's sentence on what being away does in this game (clocks, windows passed).
+    AWAY_TEXT: StrOrPromise
     #: The create form's fields for the game's options (BB-25.1, BH-25.1), by name; read by
     #: ``create_options``. The form shows every game's fields, after the timing.
     CREATE_FIELDS: dict[str, forms.Field]

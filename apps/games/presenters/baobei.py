@@ -2,20 +2,23 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django import forms
 from django.http import QueryDict
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext
 
-from baogame.rules.baobei.cards import CARDS
 from baogame.rules.baobei.viewtext import card_label as card_label  # the page and the mail name cards alike
 from baogame.rules.core import RuleError
 
 from .. import rulebook
+from ..sentences import bird_name
 from .common import BoardInput, button, length_field, score_rows
 from .fields import flag_field, int_field, optional_int_field, position_field
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 TEMPLATE = "games/boards/baobei.html"
 DECISION_TEMPLATE = "games/boards/baobei_decision.html"
@@ -26,6 +29,10 @@ COMMITS_END_TURN = True
 SEED_TEMPLATE = "games/boards/baobei_seed.html"
 #: The seat's own settings on the game page: pass every plucking window at once.
 SEAT_SETTINGS_TEMPLATE: str | None = "games/boards/baobei_seat_settings.html"
+#: The vacation banner's sentence: an away seat also passes every plucking window at once.
+AWAY_TEXT: StrOrPromise = gettext_lazy(
+    "Your clocks in this game are stopped and you pass its plucking windows; the others see you as away."
+)
 #: The section of the Bao Bei rules page that explains each decision kind (BB-21).
 SECTIONS = {
     "setup_peek": "setup",
@@ -59,9 +66,12 @@ def _positions(view: dict[str, Any], names: list[str], seats: list[int]) -> list
     for s in seats:
         for k, card in enumerate(view["displays"][s]):
             if card is not None:
-                label = _("%(name)s · slot %(slot)s") % {"name": names[s], "slot": k}
-                seen = "" if card == "?" else f" ({CARDS[card]['name']})"
-                out.append({"value": f"{s}.{k}", "label": f"{label}{seen}"})
+                place = {"name": names[s], "slot": k}
+                if card == "?":
+                    label = _("%(name)s · slot %(slot)s") % place
+                else:  # the card's name in the reader's language, as the card faces name it
+                    label = _("%(name)s · slot %(slot)s (%(card)s)") % {**place, "card": bird_name(card)}
+                out.append({"value": f"{s}.{k}", "label": label})
     return out
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django import forms
 from django.http import QueryDict
@@ -17,6 +17,9 @@ from ..sentences import localize
 from .common import BoardInput, button, length_field, score_rows
 from .fields import flag_field, int_field
 
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
+
 TEMPLATE = "games/boards/baohuang.html"
 DECISION_TEMPLATE = "games/boards/baohuang_decision.html"
 #: No action commits anything beyond itself.
@@ -25,6 +28,8 @@ COMMITS_END_TURN = False
 SEED_TEMPLATE = "games/boards/baohuang_seed.html"
 #: No settings of a seat's own on the game page.
 SEAT_SETTINGS_TEMPLATE: str | None = None
+#: The vacation banner's sentence (the game has no plucking windows to pass).
+AWAY_TEXT: StrOrPromise = gettext_lazy("Your clocks in this game are stopped; the others see you as away.")
 #: Quick-play buttons (the legal plays) are offered only in these decisions.
 QUICK_PLAY_KINDS = {"turn"}
 #: The section of the Bao Huang rules page for each decision kind (BH-18.1).

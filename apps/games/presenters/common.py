@@ -161,6 +161,7 @@ def history_rows(*, engine: str, history: list[dict[str, Any]], names: Sequence[
             "at": h["at"],
             "text": name_seats(describe_event(engine, h["event"]), names),
             "by_timeout": h["by_timeout"],
+            "new": h.get("new", False),  # since the viewer's last look (``game_looks``)
         }
         for h in history
     ]

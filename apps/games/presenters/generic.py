@@ -7,12 +7,16 @@ with the plainest behaviour: the view as JSON, a button per legal action, no for
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django import forms
 from django.http import QueryDict
+from django.utils.translation import gettext_lazy
 
 from .common import BoardInput, button
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 TEMPLATE = "games/boards/generic.html"
 COMMITS_END_TURN = False
@@ -20,6 +24,8 @@ COMMITS_END_TURN = False
 SEED_TEMPLATE = "games/boards/generic_seed.html"
 #: No settings of a seat's own on the game page.
 SEAT_SETTINGS_TEMPLATE: str | None = None
+#: The vacation banner's sentence.
+AWAY_TEXT: StrOrPromise = gettext_lazy("Your clocks in this game are stopped; the others see you as away.")
 
 
 def wants_legal(decision: dict[str, Any]) -> bool:

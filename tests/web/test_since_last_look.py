@@ -1,0 +1,117 @@
+"""The game page marks what happened since the viewer's last look (README "Playing";
+``apps.games.game_looks``), counted in the viewer's own numbering of the moves (BB-30.6)."""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import Any
+
+import pytest
+
+from apps.games import game_looks, pipeline
+from apps.games.models import Game, GameLook
+from baogame.rules.registry import get_bots, get_engine
+from tests.factories import GameFactory, UserFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def _new_seqs(html: str) -> list[int]:
+    """The move numbers of the history rows marked new."""
+    return [int(n) for n in re.findall(r'<li class="new"><span class="seq">#(\d+)</span>', html)]
+
+
+def _since_line(html: str) -> str:
+    found = re.search(r'<p class="history-since">(.*?)</p>', html, re.S)
+    return found.group(1).strip() if found else ""
+
+
+def _play(game: Game, users: list[Any], moves: int, *, seed: int = 5) -> None:
+    """``moves`` moves of the engine's default bot, each by a seat that owes one."""
+    engine, rng = get_engine(game.engine), random.Random(seed)
+    bots, default = get_bots(game.engine)
+    for _ in range(moves):
+        game.refresh_from_db()
+        seat = min(engine.pending(game.state)[0]["seats"])
+        action = bots[default](engine.view(game.state, seat), rng)
+        pipeline.submit_action(game_id=game.pk, user=users[seat], action=action)
+
+
+def test_a_first_look_marks_nothing_and_the_next_marks_the_moves_since(client_for):
+    players = [UserFactory() for _ in range(2)]
+    game = GameFactory(engine="baobei", players=2, seated=players)
+    watcher = client_for(UserFactory())  # signed in, not seated: the public moves
+    url = f"/games/{game.public_id}/"
+
+    first = watcher.get(url).content.decode()
+    _play(game, players, 6)
+    game.refresh_from_db()
+    second = watcher.get(url).content.decode()
+    third = watcher.get(url).content.decode()
+
+    assert _new_seqs(first) == [] and _since_line(first) == ""
+    assert _new_seqs(second) and max(_new_seqs(second)) == game.public_version
+    assert min(_new_seqs(second)) == 1  # every move after the first look, and none before it
+    assert f"{game.public_version} moves since your last look" in _since_line(second)
+    assert _new_seqs(third) == [] and _since_line(third) == ""  # looked at since: nothing new
+
+
+def test_another_seats_hidden_answer_is_not_new_to_a_seat_bb_30_6(client_for):
+    players = [UserFactory() for _ in range(3)]
+    game = GameFactory(engine="baobei", players=3, seated=players)
+    page = client_for(players[0])
+    url = f"/games/{game.public_id}/"
+    page.get(url)
+
+    # the setup peek is answered by every seat at once: seat 1's answer stays unknown to the others
+    client_for(players[1]).post(
+        f"/games/{game.public_id}/act/", {"type": "choose_peek", "decision_id": "d0", "slots": ["0", "1"]}
+    )
+    again = page.get(url).content.decode()
+
+    assert _new_seqs(again) == [] and _since_line(again) == ""
+    assert GameLook.objects.get(game=game, user=players[0]).seen == 0
+
+
+def test_every_new_move_is_shown_when_more_than_the_recent_rows_happened(client_for, monkeypatch):
+    players = [UserFactory() for _ in range(2)]
+    game = GameFactory(engine="baobei", players=2, seated=players)
+    monkeypatch.setattr("apps.games.views.RECENT_HISTORY", 3)
+    monkeypatch.setattr(game_looks, "NEW_HISTORY_MAX", 5)
+    watcher = client_for(UserFactory())
+    url = f"/games/{game.public_id}/"
+    watcher.get(url)
+    _play(game, players, 4)
+
+    shown = watcher.get(url).content.decode()
+    _play(game, players, 8, seed=6)
+    beyond = watcher.get(url).content.decode()
+
+    assert len(re.findall(r"<li( class=\"new\")?><span class=\"seq\">", shown)) >= 4  # more than 3 rows
+    assert "only in the full history" not in _since_line(shown)
+    assert len(_new_seqs(beyond)) == 5 and "only in the full history" in _since_line(beyond)
+
+
+def test_a_look_from_another_seat_marks_nothing():
+    players = [UserFactory() for _ in range(2)]
+    game = GameFactory(engine="baobei", players=2, seated=players)
+    someone = UserFactory()
+
+    first = game_looks.looked(game=game, user=someone, seat=None, version=3)
+    as_spectator = game_looks.looked(game=game, user=someone, seat=None, version=5)
+    from_a_seat = game_looks.looked(game=game, user=someone, seat=1, version=6)
+
+    assert first is None
+    assert as_spectator is not None and as_spectator.seen == 3
+    assert from_a_seat is None  # the numbering of a seat is not a spectator's
+    assert GameLook.objects.get(game=game, user=someone).seen == 6
+
+
+def test_anonymous_visitors_leave_no_look(client_for):
+    players = [UserFactory() for _ in range(2)]
+    game = GameFactory(engine="baobei", players=2, seated=players)
+
+    client_for(None).get(f"/games/{game.public_id}/")
+
+    assert not GameLook.objects.exists()
