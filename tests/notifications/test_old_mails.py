@@ -13,6 +13,7 @@ from apps.games.errors import ServiceError
 from apps.games.models import Decision, Game, Move, Seat
 from apps.games.pipeline import submit_action
 from apps.notifications import commands, outbox
+from apps.notifications.mails import reply_address_for
 from apps.notifications.models import InboundMessage, Notification, ReplyAddress
 from apps.notifications.notify import notify_game_ended
 from tests.notifications.conftest import mails_to, process_reply, reply_to
@@ -35,33 +36,40 @@ def _their_pass_and_play(game: Game, users: list, capture: Any) -> None:
         game.refresh_from_db()
 
 
+def _i_play_by_mail_then_they_play(game: Game, users: list, capture: Any) -> Any:
+    """Seat 0 plays its first card by answering its turn mail, then seat 1 passes and plays (a window
+    opens for seat 0): the answer mail to seat 0's reply."""
+    process_reply(reply_to(mail.outbox[0], f"play card={game.state['hands'][0][0]}"), capture)
+    answer = mails_to(users[0])[-1]
+    _their_pass_and_play(game, users, capture)
+    return answer
+
+
+def _refused_as_stale(old_mail: Any, game: Game, capture: Any) -> bool:
+    """Whether a "pass" sent to ``old_mail`` now is refused with ``stale_decision`` and plays nothing."""
+    moves = Move.objects.filter(game=game).count()
+    late = process_reply(reply_to(old_mail, "pass"), capture)
+    return (late.status, late.code) == ("refused", "stale_decision") and Move.objects.filter(
+        game=game
+    ).count() == moves
+
+
 def test_a_reply_to_an_old_answer_does_not_play_on_a_decision_opened_after_it(
     started: Any, users: list, django_capture_on_commit_callbacks: Any
 ) -> None:
     game = _start(started, django_capture_on_commit_callbacks)
-    process_reply(
-        reply_to(mail.outbox[0], f"play card={game.state['hands'][0][0]}"), django_capture_on_commit_callbacks
-    )
-    done = mails_to(users[0])[-1]  # the answer: nothing is open for seat 0 now
-    _their_pass_and_play(game, users, django_capture_on_commit_callbacks)
-    assert Decision.objects.filter(game=game, seat=0).exists()  # a window on their card, opened since
-    moves = Move.objects.filter(game=game).count()
+    done = _i_play_by_mail_then_they_play(game, users, django_capture_on_commit_callbacks)  # lists nothing
+    opened_since = Decision.objects.filter(game=game, seat=0).exists()  # a window on their card
 
-    late = process_reply(reply_to(done, "pass"), django_capture_on_commit_callbacks)
-
-    assert "done" in done.subject
-    assert (late.status, late.code) == ("refused", "stale_decision")
-    assert Move.objects.filter(game=game).count() == moves
+    assert "done" in done.subject and opened_since
+    assert _refused_as_stale(done, game, django_capture_on_commit_callbacks)
 
 
 def test_an_answer_that_lists_a_decision_binds_its_replies_to_that_decision(
     started: Any, users: list, django_capture_on_commit_callbacks: Any
 ) -> None:
     game = _start(started, django_capture_on_commit_callbacks)
-    process_reply(
-        reply_to(mail.outbox[0], f"play card={game.state['hands'][0][0]}"), django_capture_on_commit_callbacks
-    )
-    _their_pass_and_play(game, users, django_capture_on_commit_callbacks)
+    _i_play_by_mail_then_they_play(game, users, django_capture_on_commit_callbacks)
     window = mails_to(users[0])[-1]
 
     process_reply(reply_to(window, "pass"), django_capture_on_commit_callbacks)  # closes it: my turn
@@ -76,13 +84,10 @@ def test_an_answer_that_lists_a_decision_binds_its_replies_to_that_decision(
             action={"type": "play", "decision_id": turn, "card": game.state["hands"][0][0]},
         )
     _their_pass_and_play(game, users, django_capture_on_commit_callbacks)
-    moves = Move.objects.filter(game=game).count()
-    late = process_reply(reply_to(answer, "pass"), django_capture_on_commit_callbacks)
 
     assert bound is not None and bound.decision_id == turn
     assert "after this mail was sent" in answer.body  # its deadline with the time that was left
-    assert (late.status, late.code) == ("refused", "stale_decision")
-    assert Move.objects.filter(game=game).count() == moves
+    assert _refused_as_stale(answer, game, django_capture_on_commit_callbacks)
 
 
 def test_a_reply_to_a_mail_that_asks_for_no_move_plays_nothing_but_takes_seat_commands(
@@ -91,7 +96,6 @@ def test_a_reply_to_a_mail_that_asks_for_no_move_plays_nothing_but_takes_seat_co
     game = _start(started, django_capture_on_commit_callbacks)
     address = ReplyAddress(user=users[0], game=game)
     assert address.decision_id == ""  # the model's default: an old address (the open decision)
-    from apps.notifications.mails import reply_address_for
 
     mail.outbox.clear()
     original = mail.EmailMessage("[baogame] round result", "A round has ended.", to=[users[0].email])

@@ -6,13 +6,12 @@ from __future__ import annotations
 from datetime import time, timedelta
 
 import pytest
-from django.test import Client
 from django.utils import timezone
 
 from apps.games import estimates
 from apps.sittings import services
 from apps.sittings.acceptance import Recurrence
-from tests.factories import GameFactory, UserFactory
+from tests.factories import GameFactory, UserFactory, signed_in
 
 pytestmark = pytest.mark.django_db
 
@@ -52,8 +51,7 @@ def test_one_off_sittings_do_not_change_the_estimate() -> None:
 
 def test_the_creation_estimate_can_count_on_weekly_sittings() -> None:
     """The new-game form's estimate (and the API's ``sittings``) for a table that means to meet."""
-    client = Client()
-    client.force_login(UserFactory())
+    client = signed_in(UserFactory())
     url = "/games/estimate/?game=baobei&players=4&length=normal&control=daily"
 
     plain = client.get(url).json()
@@ -69,8 +67,7 @@ def test_the_open_game_page_shows_the_sittings_estimate() -> None:
     services.proposal_create(
         game=game, user=creator, recurrence=_weekly(timezone.localdate() + timedelta(days=1))
     )
-    client = Client()
-    client.force_login(creator)
+    client = signed_in(creator)
 
     page = client.get(game.get_absolute_url()).content.decode()
 
@@ -79,8 +76,7 @@ def test_the_open_game_page_shows_the_sittings_estimate() -> None:
 
 def test_the_new_game_form_asks_whether_the_table_means_to_meet() -> None:
     """The form's estimate follows the box (``static/js/estimate.js`` adds ``sittings=1``)."""
-    client = Client()
-    client.force_login(UserFactory())
+    client = signed_in(UserFactory())
 
     page = client.get("/games/new/").content.decode()
 
@@ -89,8 +85,7 @@ def test_the_new_game_form_asks_whether_the_table_means_to_meet() -> None:
 
 def test_a_game_against_bots_alone_is_not_estimated_with_sittings() -> None:
     """One person against bots has nobody to meet (``table_of_one``): the box's ``sittings=1`` is not read."""
-    client = Client()
-    client.force_login(UserFactory())
+    client = signed_in(UserFactory())
     url = "/games/estimate/?game=baobei&players=4&length=normal&control=daily&solo=1"
 
     plain = client.get(url).json()
@@ -102,8 +97,7 @@ def test_a_game_against_bots_alone_is_not_estimated_with_sittings() -> None:
 def test_the_new_game_form_hides_the_sittings_box_while_bots_take_every_other_seat() -> None:
     """The form opens on bots in every other seat: the box is hidden (``static/js/estimate.js`` shows it
     again once someone else may sit at the table); a form shown again with people keeps it shown."""
-    client = Client()
-    client.force_login(UserFactory())
+    client = signed_in(UserFactory())
 
     against_bots = client.get("/games/new/").content.decode()
     with_people = client.post(
