@@ -219,7 +219,10 @@ def _refusals(game: Game, seat: int | None, rng: random.Random) -> list[dict[str
             }
         )
     else:
-        out.append({"type": "play", "cards": ["RJ", "RJ", "RJ"]})
+        # Five red jokers: the pack holds four jokers of each colour, one of the red ones marked (BH-2.1,
+        # BH-2.5), so no hand ever holds this play. Three were once a legal play (a deal gave the viewer
+        # three red jokers on a top of three kings), and the "refusal" was applied.
+        out.append({"type": "play", "cards": ["RJ"] * 5})
     if seat is not None and pending and seat in pending[0]["seats"]:
         action = _bot_action(game, seat, rng)
         out.append({**action, "decision_id": "stale-id"} if "decision_id" in action else {**action, "x": 1})
