@@ -307,7 +307,7 @@ SERVER_EMAIL = DEFAULT_FROM_EMAIL
 REPLY_DOMAIN = env_str("REPLY_DOMAIN", "reply.baogame.localhost")
 _email = urlparse(EMAIL_URL)
 if _email.scheme == "file":
-    EMAIL_BACKEND = "django.core.mail.backends.filebased.EmailBackend"
+    EMAIL_BACKEND = "baogame.mailfiles.EmailBackend"  # Django's, one file per connection
     EMAIL_FILE_PATH = unquote(_email.netloc + _email.path)
 elif _email.scheme in {"smtp", "smtps", "submission"}:
     _query = parse_qs(_email.query)
@@ -342,7 +342,7 @@ ANYMAIL: dict[str, str] = {
     if key.startswith("ANYMAIL_") and key != "ANYMAIL_INBOUND_ESP"
 }
 #: The development mailbox at /dev/mail/ exists only with the file backend in DEBUG.
-DEV_MAILBOX = DEBUG and EMAIL_BACKEND == "django.core.mail.backends.filebased.EmailBackend"
+DEV_MAILBOX = DEBUG and EMAIL_BACKEND == "baogame.mailfiles.EmailBackend"
 
 # --- Games: clocks, vacations, bots, the sweep (apps.games) --------------------------------------------
 #: Yearly vacation budget in days.
