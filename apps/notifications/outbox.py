@@ -118,6 +118,14 @@ def muted() -> Iterator[None]:
         _muted.reset(token)
 
 
+def results_wanted(*, people: frozenset[int] | None, persons: frozenset[int] | None) -> bool:
+    """Whether a round's or the game's result is told to anybody: some seat a person holds (``persons``,
+    the bot playing some of them for their player; ``people`` when not given; neither: not known, so
+    yes). A game of bots and bot accounts alone records no result mail."""
+    told = persons if persons is not None else people
+    return told is None or bool(told)
+
+
 def wanted_mails(
     *,
     opened: list[list[Any]],
@@ -139,8 +147,7 @@ def wanted_mails(
         for o in opened
         if (in_person_seat is None or o[0] != in_person_seat) and (people is None or o[0] in people)
     ]
-    told = persons if persons is not None else people
-    round_ended = bool(event_types & ROUND_END_EVENTS) and (told is None or bool(told))
+    round_ended = bool(event_types & ROUND_END_EVENTS) and results_wanted(people=people, persons=persons)
     return wanted, round_ended
 
 

@@ -84,8 +84,7 @@ def on_game_ending(
     """In the end's transaction: the final-result mails' outbox row (none when no person holds a seat:
     ``persons``, the seats a person holds, played by the bot for them or not; else ``people``), queued
     when the end commits."""
-    told = persons if persons is not None else people
-    if told is not None and not told:
+    if not outbox.results_wanted(people=people, persons=persons):
         return
     outbox.record_game_end(game_id=game_id)
 
