@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from apps.games import game_looks, pipeline
+from apps.games import game_looks, pipeline, selectors
 from apps.games.models import Game, GameLook
 from baogame.rules.registry import get_bots, get_engine
 from tests.factories import GameFactory, UserFactory
@@ -74,23 +74,36 @@ def test_another_seats_hidden_answer_is_not_new_to_a_seat_bb_30_6(client_for):
     assert GameLook.objects.get(game=game, user=players[0]).seen == 0
 
 
+def _rows_after(game: Game, seen: int) -> int:
+    """How many history rows a spectator sees of the moves after its ``seen``-th (a move may have
+    several rows, and another seat's hidden answer none)."""
+    return sum(1 for h in selectors.game_history(game=game, seat=None) if h["seq"] > seen)
+
+
 def test_every_new_move_is_shown_when_more_than_the_recent_rows_happened(client_for, monkeypatch):
     players = [UserFactory() for _ in range(2)]
     game = GameFactory(engine="baobei", players=2, seated=players)
     monkeypatch.setattr("apps.games.views.RECENT_HISTORY", 3)
-    monkeypatch.setattr(game_looks, "NEW_HISTORY_MAX", 5)
     watcher = client_for(UserFactory())
     url = f"/games/{game.public_id}/"
     watcher.get(url)
+    seen = selectors.viewer_version(game, None)
     _play(game, players, 4)
+    while _rows_after(game, seen) <= 3:  # more new rows than the recent three
+        _play(game, players, 1, seed=_rows_after(game, seen))
+    new_rows = _rows_after(game, seen)
+    monkeypatch.setattr(game_looks, "NEW_HISTORY_MAX", new_rows)  # just room for every new row
 
     shown = watcher.get(url).content.decode()
-    _play(game, players, 8, seed=6)
+    game.refresh_from_db()
+    seen = selectors.viewer_version(game, None)
+    while _rows_after(game, seen) <= new_rows:  # now more new rows than there is room for
+        _play(game, players, 1, seed=7 + _rows_after(game, seen))
     beyond = watcher.get(url).content.decode()
 
-    assert len(re.findall(r"<li( class=\"new\")?><span class=\"seq\">", shown)) >= 4  # more than 3 rows
+    assert len(_new_seqs(shown)) == new_rows
     assert "only in the full history" not in _since_line(shown)
-    assert len(_new_seqs(beyond)) == 5 and "only in the full history" in _since_line(beyond)
+    assert len(_new_seqs(beyond)) == new_rows and "only in the full history" in _since_line(beyond)
 
 
 def test_a_look_from_another_seat_marks_nothing():
