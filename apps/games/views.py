@@ -116,6 +116,14 @@ def game_new(request: AuthenticatedHttpRequest) -> HttpResponse:
     return render(request, "games/new.html", {"form": form, "estimate": estimates.form_context(form)})
 
 
+def board_fragment(request: HttpRequest, game: Game, error: RuleError | None = None) -> HttpResponse:
+    """The board as htmx swaps it in (a poll that found the game changed, a move, a seat taken back),
+    with the viewer's "Standing orders" panel swapped out of band: a move changes the hand its
+    "play these if they beat" picker offers, and an order the server has just given goes from the list."""
+    context = board_context(request, game, error=error)
+    return render(request, "games/_board_fragment.html", {**context, **orders_panel(game, context["seat"])})
+
+
 def board_context(request: HttpRequest, game: Game, error: RuleError | None = None) -> dict[str, Any]:
     """Everything the board fragment shows, for the signed-in user's seat (or a spectator)."""
     seats = list(game.seats.all())
@@ -267,7 +275,7 @@ def game_detail(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
         taken = "-bot" if seat is not None and seat.bot_takeover else ""  # handed back: show the form
         if since == f"{version}-{game.status}{taken}":
             return HttpResponse(status=204)
-        return render(request, "games/_board.html", board_context(request, game))
+        return board_fragment(request, game)
     return render(
         request,
         "games/detail.html",
@@ -309,7 +317,7 @@ def game_act(request: AuthenticatedHttpRequest, public_id: str) -> HttpResponse:
         error = exc
     if request.htmx:
         game = Game.objects.prefetch_related("seats__user__profile").get(pk=game.pk)
-        return render(request, "games/_board.html", board_context(request, game, error=error))
+        return board_fragment(request, game, error=error)
     if error is not None:
         messages.error(request, refusal(error))
     return redirect(game)

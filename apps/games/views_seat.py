@@ -11,7 +11,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db import transaction
 from django.http import HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import redirect
 from django.urls import reverse
 from django.utils import dateformat
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -26,7 +26,7 @@ from . import clock, lifecycle
 from .errortext import refusal
 from .models import Game
 from .presenters.timeleft import vacation_left_words
-from .views import board_context, visible_game
+from .views import board_fragment, visible_game
 
 
 def _back(request: AuthenticatedHttpRequest, default: str) -> HttpResponse:
@@ -54,7 +54,7 @@ def seat_take_back(request: AuthenticatedHttpRequest, public_id: str) -> HttpRes
         error = exc
     if request.htmx:  # the board answers: the banner has gone, or the refusal shows on it
         game = Game.objects.prefetch_related("seats__user__profile").get(pk=game.pk)
-        return render(request, "games/_board.html", board_context(request, game, error=error))
+        return board_fragment(request, game, error=error)
     if error is not None:
         _refused(request, error)
     else:

@@ -53,6 +53,38 @@ def test_arm_pass_when_i_cannot_beat_and_the_trick_passes_me_bh_12_5(
     assert page.locator("#decision [data-kind]").count() == 0  # nothing asked of seat 1
 
 
+def test_an_order_given_while_i_watch_leaves_the_panel_without_a_reload_bh_11(
+    live_server: Any, page: Any, screenshot: Any
+) -> None:
+    """BH-11: seat 3 orders "play 2 2 if they beat"; the others pass, the server plays the order, and the
+    page that only polls shows the order gone and the picker offering the one card left."""
+    people = [UserFactory() for _ in range(5)]
+    game = GameFactory(engine="baohuang", players=5, seated=people, options={"deals": [{"hands": HANDS}]})
+    pipeline.submit_action(game_id=game.pk, user=people[0], action={"type": "keep_emperor"})
+    for seat in range(5):
+        pipeline.submit_action(game_id=game.pk, user=people[seat], action={"type": "no_declaration"})
+    pipeline.submit_action(game_id=game.pk, user=people[0], action={"type": "play", "cards": ["A", "A"]})
+    sign_in(page, live_server, people[3])
+    page.goto(f"{live_server.url}/games/{game.public_id}/")
+    wait_for_board(page)
+    picker = page.locator("#standing-orders form.play-if-beats")
+    for card in picker.locator("input[name=cards][value='2']").all():
+        card.check()
+    with page.expect_navigation():
+        picker.get_by_role("button", name="Give this order").click()
+    wait_for_board(page)
+    assert page.locator("#standing-orders .orders-held").count() == 1
+
+    for seat in (1, 2):  # the order answers seat 3's turn: it plays 2 2
+        pipeline.submit_action(game_id=game.pk, user=people[seat], action={"type": "pass"})
+    page.wait_for_function("() => !document.querySelector('#standing-orders .orders-held')", timeout=20_000)
+    screenshot("standing-orders-given-while-watching")
+
+    assert "You have no standing orders." in page.locator("#standing-orders").inner_text()
+    cards = page.locator("#standing-orders input[name=cards]")
+    assert [c.get_attribute("value") for c in cards.all()] == ["J"]
+
+
 def test_a_short_game_against_bots_states_its_estimate_and_banks_and_an_armed_pass_needs_no_prompt(
     live_server: Any, page: Any, screenshot: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:

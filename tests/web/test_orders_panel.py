@@ -3,6 +3,7 @@ orders; toggles and the "play these if they beat" picker set them; bad picks are
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -44,6 +45,36 @@ def test_the_switch_sets_pass_when_i_cannot_beat_and_only_its_owner_sees_it_bh_1
     pipeline.submit_action(game_id=game.pk, user=people[0], action={"type": "play", "cards": ["A", "A"]})
     # Compared in Python: on SQLite a JSON field is matched as text, and the stored JSON is compact.
     assert {"type": "pass"} in [m.action for m in Move.objects.filter(game=game, seat=1)]
+
+
+def _oob_panel(html: str) -> str:
+    """The standing-orders panel a board fragment swaps in out of band ("" when there is none)."""
+    found = re.search(
+        r'<section[^>]*id="standing-orders"[^>]*hx-swap-oob="outerHTML"[^>]*>.*?</section>', html, re.S
+    )
+    return found.group(0) if found else ""
+
+
+def test_the_board_refresh_brings_the_orders_panel_as_it_is_now_bh_11(bh: tuple[Game, list[Any]]) -> None:
+    """An order the server has just given leaves the panel, and the picker offers the hand that is left,
+    with the board htmx swaps in (no reload); a spectator's board brings no panel."""
+    game, people = bh
+    me, stranger = signed_in(people[3]), signed_in(UserFactory())
+    page = game.get_absolute_url()
+    pipeline.submit_action(game_id=game.pk, user=people[0], action={"type": "play", "cards": ["A", "A"]})
+    me.post(f"{page}orders/", {"do": "arm", "kind": "play_if_beats", "cards": ["2", "2"]})
+    before = _oob_panel(me.get(page, HTTP_HX_REQUEST="true").content.decode())
+
+    for seat in (1, 2):  # seat 3's order answers its turn: it plays 2 2
+        pipeline.submit_action(game_id=game.pk, user=people[seat], action={"type": "pass"})
+    after = _oob_panel(me.get(page, HTTP_HX_REQUEST="true").content.decode())
+    played = me.post(f"{page}act/", {"type": "pass", "decision_id": "x"}, HTTP_HX_REQUEST="true")
+
+    assert "orders-held" in before and re.findall(r'name="cards" value="([^"]+)"', before) == ["J", "2", "2"]
+    assert "orders-held" not in after and "You have no standing orders." in after
+    assert re.findall(r'name="cards" value="([^"]+)"', after) == ["J"]
+    assert 'id="standing-orders"' in _oob_panel(played.content.decode())  # a move's board brings it too
+    assert 'id="standing-orders"' not in stranger.get(page, HTTP_HX_REQUEST="true").content.decode()
 
 
 def test_the_picker_sets_play_these_if_they_beat_bh_11(bh: tuple[Game, list[Any]]) -> None:
