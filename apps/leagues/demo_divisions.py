@@ -1,12 +1,11 @@
 """The three-division demo league of ``seed_demo_league``: Swiss pairing, one up and one down a season.
 
-Twelve demo accounts in three divisions of four; the user ``demo`` organises, and results stay
-provisional for 48 hours. Season 1 (one round) is played out at once by the accounts themselves, as
-API clients would (``demo_results``), in this process: one table's result is confirmed by the
-organiser, the others stay provisional. Season 2
-is proposed from it (the top of divisions 2 and 3 up, the bottom of divisions 1 and 2 down), two
-members swap divisions by hand (audited), the divisions are confirmed and its first round starts:
-the running workers play it.
+Twelve house bot accounts (owned by nobody) in three divisions of four; the user ``demo`` organises,
+and results stay provisional for 48 hours. Season 1 (one round) is played out at once by the accounts
+themselves, as API clients would (``demo_results``), in this process: one table's result is confirmed
+by the organiser, the others stay provisional. Season 2 is proposed from it (the top of divisions 2 and
+3 up, the bottom of divisions 1 and 2 down), two members swap divisions by hand (audited), the
+divisions are confirmed and its first round starts: the running workers play it.
 """
 
 from __future__ import annotations
@@ -84,8 +83,10 @@ def _bot(i: int) -> Any:
     if created:
         bot.set_unusable_password()
         bot.save()
-    # Not a bot account of demo's: the pairing treats accounts of one person as one (a bot-test game).
-    Profile.objects.filter(user=bot).update(display_name=f"Div bot {i}", is_bot_account=False, bot_owner=None)
+    # A bot account of nobody's, as the first demo league's house bots: each its own person to the
+    # pairing (``people.person_of``; bot accounts of one owner would be one person, kept apart), and a
+    # bot to the sittings (``people.held_by_person``), so an all-bot table offers no sitting to agree.
+    Profile.objects.filter(user=bot).update(display_name=f"Div bot {i}", is_bot_account=True, bot_owner=None)
     return bot
 
 

@@ -8,6 +8,7 @@ import pytest
 from django.core.management import call_command
 from django.test import Client
 
+from apps.games import people
 from apps.games.models import Game, Seat
 from apps.leagues import confirmation
 from apps.leagues.models import Fixture, League, Membership, Season
@@ -74,3 +75,7 @@ def test_seed_demo_league_creates_a_three_division_league_with_a_finished_season
         2,
         3,
     ]
+    # house bots, not people: no sittings to agree at their tables, nothing to mail them
+    games = [f.game for f in Fixture.objects.filter(round__season=second).select_related("game")]
+    assert all(people.table_of_one(g.seats.select_related("user__profile")) for g in games)
+    assert not any(people.held_by_person(s) for g in games for s in g.seats.select_related("user__profile"))
