@@ -81,7 +81,7 @@ def test_importing_the_settings_makes_no_folder(tmp_path: Path) -> None:
 def _database_options(**env: str) -> str:
     """``DATABASES["default"]["OPTIONS"]`` as the settings module makes it from ``env``."""
     clean = {k: v for k, v in os.environ.items() if not k.startswith(("DB_", "PYTEST"))}
-    clean.update(BAOGAME_TESTING="0", **env)
+    clean.update({"BAOGAME_TESTING": "0", **env})
     code = "import baogame.settings as s; print(sorted(s.DATABASES['default'].get('OPTIONS', {}).items()))"
     result = subprocess.run(
         [sys.executable, "-c", code], cwd=ROOT, env=clean, capture_output=True, text=True, timeout=120
@@ -104,3 +104,20 @@ def test_postgresql_connections_prepare_their_statements_unless_switched_off() -
     )
     assert _database_options(DATABASE_URL=postgres, DB_PREPARED_STATEMENTS="false") == "[]"
     assert "server_side_binding" not in _database_options(DATABASE_URL="sqlite:////tmp/x.sqlite3")
+
+
+def test_the_embedded_sqlite_logs_ahead_and_syncs_at_checkpoints() -> None:
+    """The embedded default (``make run``): write-ahead logging, no disk sync on every commit."""
+    options = _database_options(DATABASE_URL="sqlite:////tmp/x.sqlite3")
+
+    assert "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;" in options
+    assert "('transaction_mode', 'IMMEDIATE')" in options
+
+
+def test_only_the_tests_commit_to_postgresql_without_waiting_for_the_disk() -> None:
+    postgres = "postgres://baogame:pw@db.example.org:5432/baogame"
+
+    assert "synchronous_commit" not in _database_options(DATABASE_URL=postgres)
+    assert "('options', '-c synchronous_commit=off')" in _database_options(
+        DATABASE_URL=postgres, BAOGAME_TESTING="1"
+    )
