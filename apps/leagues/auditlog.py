@@ -84,13 +84,26 @@ def _actor(entry: AuditLog) -> str:
     return str(getattr(profile, "name", "") or entry.actor.get_username())
 
 
+def _counted(action: str, detail: dict[str, Any]) -> str | None:
+    """The sentence of an entry that counts one table or one round ("1 table", not "1 tables")."""
+    if action == "round_started" and detail.get("tables") == 1:
+        return gettext("%(actor)s started round %(round)s of season %(season)s (1 table).")
+    if action == "season_created" and detail.get("rounds") == 1:
+        return gettext("%(actor)s scheduled season %(season)s (1 round).")
+    return None
+
+
 def audit_sentence(entry: AuditLog) -> str:
     """One entry as a sentence, e.g. "ann started round 2 of season 1 (3 tables)."."""
     detail: dict[str, Any] = dict(entry.detail or {})
     # Substitutions record usernames and display names: say the names people see on the pages.
     for key in ("previous", "newcomer"):
         detail[key] = detail.get(f"{key}_name") or detail.get(key) or gettext("nobody")
-    template = SENTENCES.get(f"{entry.action}/{detail.get('how')}") or SENTENCES.get(entry.action)
+    template = (
+        _counted(entry.action, detail)
+        or SENTENCES.get(f"{entry.action}/{detail.get('how')}")
+        or SENTENCES.get(entry.action)
+    )
     if template is None:
         return f"{_actor(entry)}: {entry.action.replace('_', ' ')}."
     try:

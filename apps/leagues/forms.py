@@ -235,7 +235,8 @@ class SeasonCreateForm(FittedForm):
         super().__init__(*args, **kwargs)
         self.league = league
         self.fields["starts_at"].help_text = _(
-            "In your time zone (%(zone)s). Empty: now (start round 1 by hand)."
+            "In your time zone (%(zone)s). Empty: now (the schedule starts round 1 within 5 minutes, "
+            "unless you start it by hand first)."
         ) % {"zone": timezone.get_current_timezone_name()}
         self.field_games, self.field_when = {}, {}
         keys = game_lengths.length_keys(league.game)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 from typing import Any
 
 from django.contrib import messages
@@ -34,7 +35,7 @@ from . import (
 )
 from .auditlog import audit_sentence
 from .forms import EmailForm, GameToolForm, LeagueCreateForm, LeagueSettingsForm, SeasonCreateForm
-from .models import League, Membership
+from .models import League, Membership, Season
 
 #: ``?season=`` of a league's page: ASCII digits, a few of them (``int`` refuses ``²``, and reads
 #: thousands of digits slowly or not at all).
@@ -93,7 +94,9 @@ def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "season": season,
         "season_length_text": season_length.season_length_text(season) if season else "",
         "season_estimate": season_length.season_estimate(season) if season else None,
+        "next_round": _next_round(season),
         "table": table,
+        "names": names,
         "chart": chart,
         "divisions": divisions,
         "many_divisions": len(divisions) > 1,
@@ -107,9 +110,22 @@ def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "offers": selectors.offers_pending_for(league=league, user=request.user),
         "may_manage": services.league_may_manage(league=league, user=request.user),
         **_organisers(league),
-        "members": [] if season else _member_names(league),
+        "members": [] if table else _member_names(league),  # before the first round: no standings yet
     }
     return render(request, "leagues/detail.html", context)
+
+
+def _next_round(season: Season | None) -> dict[str, Any] | None:
+    """The season's next round by the schedule: ``number`` and ``due`` (when beat starts it), or None."""
+    if season is None or season.status == Season.Status.FINISHED:
+        return None
+    started = season.round_set.count()
+    if started >= season.rounds:
+        return None
+    return {
+        "number": started + 1,
+        "due": season.starts_at + timedelta(days=season.round_interval_days * started),
+    }
 
 
 def _organisers(league: League) -> dict[str, Any]:
@@ -178,11 +194,18 @@ def league_join(request: HttpRequest, slug: str, token: str) -> HttpResponse:
         return render(request, "leagues/join.html", {"league": None}, status=404)
     if not request.user.is_authenticated:
         return redirect(f"/accounts/login/?next={request.path}")
+    member = Membership.objects.filter(league=league, user=request.user, status=Membership.Status.ACTIVE)
     if request.method == "POST":
-        services.membership_join_by_link(league=league, user=request.user, token=token)
+        try:
+            services.membership_join_by_link(league=league, user=request.user, token=token)
+        except RuleError as exc:  # reliability_too_low: the page says why, not a server error
+            messages.error(request, refusal(exc))
+            return render(
+                request, "leagues/join.html", {"league": league}, status=getattr(exc, "status", 400)
+            )
         messages.success(request, gettext("You are a member of %(league)s.") % {"league": league.name})
         return redirect(league)
-    return render(request, "leagues/join.html", {"league": league})
+    return render(request, "leagues/join.html", {"league": league, "already_member": member.exists()})
 
 
 def _member_action(request: AuthenticatedHttpRequest, slug: str, action: str) -> HttpResponse:
@@ -241,6 +264,7 @@ def league_manage(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
         "invite_url": request.build_absolute_uri(f"/leagues/{league.slug}/join/{league.invite_token}/"),
         "season_form": SeasonCreateForm(league=league),
         "season_length_text": season_length.season_length_text(season) if season else "",
+        "next_round": _next_round(season),
         "email_form": EmailForm(),
         "tool_form": GameToolForm.for_play(),
         "provisional_tool_form": GameToolForm.for_result(confirmation.PROVISIONAL),

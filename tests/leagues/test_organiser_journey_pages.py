@@ -1,0 +1,110 @@
+"""What an organiser and the members meet on the pages when a league is run as the docs say: joining by
+the invite link, the league page before and during a season, the schedule and the organiser log."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.utils import timezone
+
+from apps.games.models import Game, SeatTenure
+from apps.leagues import seasons, services
+from apps.leagues.auditlog import audit_sentence
+from apps.leagues.models import AuditLog, League, Membership
+from tests.factories import UserFactory, signed_in
+from tests.leagues.conftest import NO_PASSWORD
+
+pytestmark = pytest.mark.django_db
+
+
+def _unreliable(user: Any) -> None:
+    """A record of 1 answer in 4 decisions (25% on time)."""
+    game = Game.objects.create(engine="toy", players=2, status=Game.Status.FINISHED)
+    now = timezone.now()
+    SeatTenure.objects.create(
+        game=game, position=0, user=user, started_at=now, ended_at=now, answered=1, timeouts=3
+    )
+
+
+def test_the_invite_link_refuses_a_player_below_the_minimum_on_the_page_not_with_a_server_error(
+    toy_league: League,
+) -> None:
+    League.objects.filter(pk=toy_league.pk).update(min_reliability=80)
+    shaky = UserFactory(username="shaky", password=NO_PASSWORD)
+    _unreliable(shaky)
+
+    response = signed_in(shaky).post(f"/leagues/{toy_league.slug}/join/{toy_league.invite_token}/")
+
+    assert response.status_code == 403
+    assert "reliability_too_low" in response.content.decode()
+    assert not Membership.objects.filter(league=toy_league, user=shaky).exists()
+
+
+def test_the_invite_link_tells_a_member_they_already_belong(toy_league: League, members: list[Any]) -> None:
+    page = signed_in(members[0]).get(f"/leagues/{toy_league.slug}/join/{toy_league.invite_token}/")
+
+    text = page.content.decode()
+    assert "You are already a member of this league" in text
+    assert "Join the league" not in text
+
+
+def test_the_league_page_names_the_members_until_a_round_gives_them_standings(
+    toy_league: League, organiser: Any, members: list[Any]
+) -> None:
+    season = seasons.season_create(league=toy_league, by=organiser, rounds=2)
+
+    before = signed_in(members[0]).get(toy_league.get_absolute_url()).content.decode()
+    assert "6 members:" in before and 'class="standings"' not in before
+
+    seasons.round_start(season_id=season.pk, by=organiser)
+    during = signed_in(members[0]).get(toy_league.get_absolute_url()).content.decode()
+    assert 'class="standings"' in during and "6 members:" not in during
+
+
+def test_the_league_page_and_the_organiser_tools_say_when_the_next_round_is_due(
+    toy_league: League, organiser: Any, members: list[Any]
+) -> None:
+    start = timezone.now() + timedelta(days=2)
+    season = seasons.season_create(league=toy_league, by=organiser, rounds=2, starts_at=start)
+
+    assert (
+        "Round 1 is scheduled for"
+        in signed_in(members[0]).get(toy_league.get_absolute_url()).content.decode()
+    )
+    seasons.round_start(season_id=season.pk, by=organiser)
+    assert (
+        "Round 2 is scheduled for"
+        in signed_in(organiser).get(f"/leagues/{toy_league.slug}/manage/").content.decode()
+    )
+    seasons.round_start(season_id=season.pk, by=organiser)
+    assert "is scheduled for" not in signed_in(members[0]).get(toy_league.get_absolute_url()).content.decode()
+
+
+def test_a_round_of_one_table_and_a_season_of_one_round_are_logged_in_the_singular(
+    toy_league: League,
+) -> None:
+    def sentence(action: str, **detail: Any) -> str:
+        return audit_sentence(
+            AuditLog.objects.create(league=toy_league, actor=None, action=action, detail=detail)
+        )
+
+    assert sentence("round_started", season=1, round=1, tables=1) == (
+        "The schedule started round 1 of season 1 (1 table)."
+    )
+    assert sentence("season_created", season=2, rounds=1) == "The schedule scheduled season 2 (1 round)."
+    assert sentence("season_created", season=2, rounds=3) == "The schedule scheduled season 2 (3 rounds)."
+
+
+def test_the_rounds_name_who_has_a_bye(toy_league: League, organiser: Any, members: list[Any]) -> None:
+    services.league_update(league=toy_league, by=organiser, allow_smaller_tables=False)
+    for member in members[4:]:
+        services.membership_withdraw(league=toy_league, user=member)
+    season = seasons.season_create(league=toy_league, by=organiser, rounds=1)
+    rnd = seasons.round_start(season_id=season.pk, by=organiser)
+
+    (bye,) = rnd.byes
+    name = next(m.username for m in members if m.pk == bye)
+    page = signed_in(members[0]).get(toy_league.get_absolute_url()).content.decode()
+    assert f"1 bye: {name}" in page
