@@ -9,7 +9,8 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidden
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_POST
@@ -246,7 +247,7 @@ def league_manage(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     """The organiser tools."""
     league = _organised(request, slug)
     if league is None:
-        return HttpResponseForbidden("only the league's organisers can manage it")
+        raise PermissionDenied("only the league's organisers can manage it")
     fixtures = list(selectors.league_fixtures_open(league=league))
     season = selectors.season_current(league=league)
     context = {
@@ -280,17 +281,23 @@ def league_manage_action(request: AuthenticatedHttpRequest, slug: str, action: s
     """One organiser action posted from the tools page."""
     league = _organised(request, slug)
     if league is None:
-        return HttpResponseForbidden("only the league's organisers can manage it")
+        raise PermissionDenied("only the league's organisers can manage it")
     try:
         done = _run_manage_action(request, league, action)
     except RuleError as exc:
         messages.error(request, f"{error_detail(exc)} ({exc.code})")
+    except _Invalid as exc:
+        messages.error(request, str(exc))
     else:
         if done:
             messages.success(request, done)
     if not services.league_may_manage(league=league, user=request.user):  # stepped down
         return redirect(league.get_absolute_url())
     return redirect("leagues:manage", slug=league.slug)
+
+
+class _Invalid(Exception):
+    """A tool's form that cannot be acted on (invalid, or nothing to act on): said as an error."""
 
 
 def _run_manage_action(request: AuthenticatedHttpRequest, league: League, action: str) -> str:
@@ -309,13 +316,14 @@ def _run_manage_action(request: AuthenticatedHttpRequest, league: League, action
     if action == "settings":
         settings_form = LeagueSettingsForm(request.POST)
         if not settings_form.is_valid():
-            return gettext("Invalid settings: %(errors)s") % {"errors": settings_form.errors.as_text()}
+            errors = settings_form.errors.as_text()
+            raise _Invalid(gettext("Invalid settings: %(errors)s") % {"errors": errors})
         services.league_update(league=league, by=user, **settings_form.cleaned_data)
         return gettext("Settings saved; they apply to the games of the rounds started from now on.")
     if action == "season":
         season_form = SeasonCreateForm(request.POST, league=league)
         if not season_form.is_valid():
-            return gettext("Invalid season: %(errors)s") % {"errors": season_form.errors.as_text()}
+            raise _Invalid(gettext("Invalid season: %(errors)s") % {"errors": season_form.errors.as_text()})
         if league.divisions > 1:
             season = divisions.season_propose(league=league, by=user, **season_form.season_kwargs())
             return gettext("Season %(n)s scheduled: review and confirm its divisions below.") % {
@@ -326,24 +334,24 @@ def _run_manage_action(request: AuthenticatedHttpRequest, league: League, action
     if action == "round":
         current = selectors.season_current(league=league)
         if current is None:
-            return gettext("Create a season first.")
+            raise _Invalid(gettext("Create a season first."))
         rnd = seasons.round_start(season_id=current.pk, by=user)
         return gettext("Round %(n)s started.") % {"n": rnd.number}
     if action == "email":
         email_form = EmailForm(request.POST)
         if not email_form.is_valid():
-            return gettext("A message needs a subject and a text.")
+            raise _Invalid(gettext("A message needs a subject and a text."))
         sent = services.league_email_members(league=league, by=user, **email_form.cleaned_data)
         return ngettext("%(n)s message sent.", "%(n)s messages sent.", sent) % {"n": sent}
     if action == "game":
         return _game_tool(request, league)
-    return gettext("Unknown action.")
+    raise _Invalid(gettext("Unknown action."))
 
 
 def _game_tool(request: AuthenticatedHttpRequest, league: League) -> str:
     form = GameToolForm(request.POST)
     if not form.is_valid():
-        return gettext("Invalid: %(errors)s") % {"errors": form.errors.as_text()}
+        raise _Invalid(gettext("Invalid: %(errors)s") % {"errors": form.errors.as_text()})
     d = form.cleaned_data
     game_id, user, reason, seat = int(request.POST["game"]), request.user, d["reason"], d["seat"]
     common: dict[str, Any] = {"league": league, "game_id": game_id, "by": user}
@@ -357,7 +365,7 @@ def _game_tool(request: AuthenticatedHttpRequest, league: League) -> str:
         case "substitute":
             newcomer = get_user_model().objects.filter(username=d["username"]).first()
             if newcomer is None:
-                return gettext("No such user.")
+                raise _Invalid(gettext("No such user."))
             offer = game_tools.seat_substitute(**common, position=seat or 0, user=newcomer, reason=reason)
             return gettext(
                 "Seat %(n)s offered to %(user)s: they take it when they accept; "

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpResponse, HttpResponseForbidden
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
@@ -33,7 +34,7 @@ def season_divisions(request: AuthenticatedHttpRequest, slug: str, number: int) 
     """The season's proposed (or confirmed) divisions, who moves up or down, and the tools."""
     found = _season(request, slug, number)
     if found is None:
-        return HttpResponseForbidden("only the league's organisers can manage it")
+        raise PermissionDenied("only the league's organisers can manage it")
     league, season = found
     context = {
         "league": league,
@@ -53,7 +54,7 @@ def season_divisions_action(
     """Move one member (``move``) or confirm the divisions (``confirm``)."""
     found = _season(request, slug, number)
     if found is None:
-        return HttpResponseForbidden("only the league's organisers can manage it")
+        raise PermissionDenied("only the league's organisers can manage it")
     league, season = found
     try:
         if action == "move":

@@ -3,6 +3,7 @@ the invite link, the league page before and during a season, the schedule and th
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 from typing import Any
 
@@ -108,3 +109,29 @@ def test_the_rounds_name_who_has_a_bye(toy_league: League, organiser: Any, membe
     name = next(m.username for m in members if m.pk == bye)
     page = signed_in(members[0]).get(toy_league.get_absolute_url()).content.decode()
     assert f"1 bye: {name}" in page
+
+
+def test_a_tool_that_cannot_act_is_said_as_an_error_not_as_done(toy_league: League, organiser: Any) -> None:
+    """"Start the next round" before any season, an unknown user to substitute: red, not green."""
+    tools = signed_in(organiser)
+
+    page = tools.post(f"/leagues/{toy_league.slug}/manage/round/", follow=True).content.decode()
+
+    assert re.search(r'class="[^"]*error[^"]*"[^>]*>\s*Create a season first\.', page), page
+
+
+def test_a_member_opening_the_organiser_tools_gets_the_sites_refusal_page(
+    toy_league: League, members: list[Any]
+) -> None:
+    answer = signed_in(members[0]).get(f"/leagues/{toy_league.slug}/manage/")
+
+    assert answer.status_code == 403
+    text = answer.content.decode()
+    assert "<h1>Not allowed</h1>" in text and 'class="site"' in text  # the site's page, with its menu
+
+
+def test_an_unknown_address_gets_the_sites_not_found_page(client: Client) -> None:
+    answer = client.get("/no-such-page/")
+
+    assert answer.status_code == 404
+    assert "<h1>Page not found</h1>" in answer.content.decode()
