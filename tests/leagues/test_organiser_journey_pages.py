@@ -112,7 +112,7 @@ def test_the_rounds_name_who_has_a_bye(toy_league: League, organiser: Any, membe
 
 
 def test_a_tool_that_cannot_act_is_said_as_an_error_not_as_done(toy_league: League, organiser: Any) -> None:
-    """"Start the next round" before any season, an unknown user to substitute: red, not green."""
+    """Starting the next round before any season is said in red, not in the green of a tool done."""
     tools = signed_in(organiser)
 
     page = tools.post(f"/leagues/{toy_league.slug}/manage/round/", follow=True).content.decode()
