@@ -128,10 +128,3 @@ def test_a_member_opening_the_organiser_tools_gets_the_sites_refusal_page(
     assert answer.status_code == 403
     text = answer.content.decode()
     assert "<h1>Not allowed</h1>" in text and 'class="site"' in text  # the site's page, with its menu
-
-
-def test_an_unknown_address_gets_the_sites_not_found_page() -> None:
-    answer = signed_in(None).get("/no-such-page/")
-
-    assert answer.status_code == 404
-    assert "<h1>Page not found</h1>" in answer.content.decode()
