@@ -89,12 +89,19 @@ def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
         for view in views
     ]
     chart = divisions[0]["chart"] if len(divisions) == 1 else None
+    over = season is not None and season.status == Season.Status.FINISHED
     context: dict[str, Any] = {
         "league": league,
         "role": selectors.league_role(league=league, user=request.user),
         "season": season,
         "season_length_text": season_length.season_length_text(season) if season else "",
-        "season_estimate": season_length.season_estimate(season) if season else None,
+        # a finished season took what it took: no estimate, but who won it (each division's)
+        "season_estimate": season_length.season_estimate(season) if season and not over else None,
+        "champions": [
+            {"division": view.division, "names": [row.name for row in view.table if row.rank == 1]}
+            for view in views
+            if over and any(row.games_played for row in view.table)
+        ],
         "next_round": _next_round(season),
         "table": table,
         "names": names,

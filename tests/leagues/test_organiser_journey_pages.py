@@ -10,10 +10,11 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
+from apps.games import estimates
 from apps.games.models import Game, SeatTenure
-from apps.leagues import seasons, services
+from apps.leagues import game_tools, season_length, seasons, selectors, services
 from apps.leagues.auditlog import audit_sentence
-from apps.leagues.models import AuditLog, League, Membership
+from apps.leagues.models import AuditLog, League, Membership, Season
 from tests.factories import UserFactory, signed_in
 from tests.leagues.conftest import NO_PASSWORD
 
@@ -128,3 +129,37 @@ def test_a_member_opening_the_organiser_tools_gets_the_sites_refusal_page(
     assert answer.status_code == 403
     text = answer.content.decode()
     assert "<h1>Not allowed</h1>" in text and 'class="site"' in text  # the site's page, with its menu
+
+
+def test_a_finished_season_names_its_winner_and_gives_no_estimate(
+    toy_league: League,
+    organiser: Any,
+    members: list[Any],
+    django_capture_on_commit_callbacks: Any,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # the toy game has no pace model: give its seasons a Bao Bei table's estimate
+    estimate = estimates.estimate_for(engine="baobei", players=3, length=None, control="daily")
+    monkeypatch.setattr(season_length, "season_estimate", lambda season: estimate)
+    season = seasons.season_create(league=toy_league, by=organiser, rounds=1)
+    running = signed_in(members[0]).get(f"/leagues/{toy_league.slug}/").content.decode()
+    with django_capture_on_commit_callbacks(execute=True):
+        rnd = seasons.round_start(season_id=season.pk, by=organiser)
+    for fixture in rnd.fixtures.select_related("game"):  # the lower seat wins each table
+        places = {s.position: s.position + 1 for s in fixture.game.seats.all()}
+        with django_capture_on_commit_callbacks(execute=True):
+            game_tools.game_adjudicate(
+                league=toy_league, game_id=fixture.game_id, places=places, by=organiser, reason="test"
+            )
+    season.refresh_from_db()
+    (view,) = selectors.season_divisions(season=season)
+    winners = [row.name for row in view.table if row.rank == 1]
+
+    page = signed_in(members[0]).get(f"/leagues/{toy_league.slug}/").content.decode()
+
+    assert season.status == Season.Status.FINISHED
+    line = re.search(r'<p class="champions">(.*?)</p>', page, re.S)
+    assert line is not None and line.group(1).startswith("The season was won by ")
+    assert winners and all(name in line.group(1) for name in winners)
+    assert not any(row.name in line.group(1) for row in view.table if row.rank > 1)
+    assert '<p class="estimate' in running and '<p class="estimate' not in page
