@@ -43,6 +43,7 @@ SENTENCES: dict[str, Promise] = {
     "league_updated": _("%(actor)s changed the league's settings."),
     "member_approved": _("%(actor)s approved %(user)s's request to join."),
     "member_declined": _("%(actor)s declined a request to join."),
+    "member_withdrew": _("%(actor)s withdrew from the league."),
     "organiser_added": _("%(actor)s made %(user)s an organiser."),
     "organiser_stepped_down": _("%(actor)s stepped down as organiser."),
     "organiser_succeeded": _(

@@ -316,8 +316,10 @@ def membership_withdraw(*, league: League, user: User) -> Membership:
     membership = Membership.objects.filter(league=league, user=user).first()
     if membership is None or membership.status == Membership.Status.WITHDRAWN:
         raise ServiceError("not_a_member", "you are not a member of this league", status=409)
-    membership.status = Membership.Status.WITHDRAWN
-    membership.save(update_fields=["status"])
+    with transaction.atomic():
+        membership.status = Membership.Status.WITHDRAWN
+        membership.save(update_fields=["status"])
+        audit(league=league, actor=user, action="member_withdrew")  # the organisers see who left
     return membership
 
 

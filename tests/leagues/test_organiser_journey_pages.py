@@ -163,3 +163,15 @@ def test_a_finished_season_names_its_winner_and_gives_no_estimate(
     assert winners and all(name in line.group(1) for name in winners)
     assert not any(row.name in line.group(1) for row in view.table if row.rank > 1)
     assert '<p class="estimate' in running and '<p class="estimate' not in page
+
+
+def test_a_member_who_withdraws_is_in_the_organiser_log(toy_league: League, members: list[Any]) -> None:
+    leaver = signed_in(members[1])
+
+    leaver.post(f"/leagues/{toy_league.slug}/withdraw/")
+
+    entry = AuditLog.objects.get(league=toy_league, action="member_withdrew")
+    assert entry.actor == members[1]
+    assert (
+        audit_sentence(entry) == f"{members[1].profile.name or members[1].username} withdrew from the league."
+    )
