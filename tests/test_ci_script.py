@@ -12,7 +12,10 @@ from pathlib import Path
 import pytest
 
 SCRIPT = Path(__file__).resolve().parents[1] / ".ci" / "run"
-POSTGRESQL_RUN = """make test PYTEST_ARGS="--ignore=tests/rules -m 'not embedded'\""""
+POSTGRESQL_RUN = (
+    'make test PYTEST_ARGS="--ignore=tests/rules --ignore=tests/e2e/test_accessibility.py '
+    "--ignore=tests/e2e/test_content_security_policy.py -m 'not embedded'\""
+)
 
 
 def _commands() -> list[str]:
