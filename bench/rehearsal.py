@@ -59,6 +59,7 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import close_old_connections, connection
+from django.test import override_settings
 from django.utils import timezone
 
 from apps.games.clock.controls import fixed_per_decision
@@ -385,6 +386,14 @@ class Command(BaseCommand):
         )
         tmp = tempfile.TemporaryDirectory(prefix="baogame-rehearsal-")
         root = Path(tmp.name)
+        (root / "mail").mkdir()
+        # What this process sends lands in the nodes' mailbox, which the checks read: pausing the games
+        # (``_quiesce``) settles their overdue decisions here, and the mails that follow are sent here
+        # when Celery runs eagerly (under the tests). Elsewhere they would be marked sent and not counted.
+        mailbox = override_settings(
+            EMAIL_BACKEND="baogame.mailfiles.EmailBackend", EMAIL_FILE_PATH=str(root / "mail")
+        )
+        mailbox.enable()
         games: list[int] = []
         processes: list[Process | WebNode] = []
         self.gate = BrokerGate(broker)
@@ -425,6 +434,7 @@ class Command(BaseCommand):
                     shutil.copy(log, Path(opts["logs"]) / log.name)
             self._purge(broker, f"{prefix}-")
             deleted = clean_up(prefix)
+            mailbox.disable()
             tmp.cleanup()
             self.stdout.write(f"cleaned up: {deleted} rows of games, the run's users, queues and processes")
         self._report(result)
@@ -433,7 +443,6 @@ class Command(BaseCommand):
         self, root: Path, broker: str, queue_prefix: str, opts: dict[str, Any]
     ) -> tuple[list[WebNode], list[Process], Process]:
         """Two web nodes, two workers and a beat, sharing every setting that must agree."""
-        (root / "mail").mkdir()
         shared = {
             **CLOCK_SETTINGS,
             "CELERY_QUEUE_PREFIX": queue_prefix,
@@ -666,6 +675,9 @@ class Command(BaseCommand):
         }
         for discrepancy in discrepancies[:5]:
             self.stdout.write(f"differs: {json.dumps(discrepancy)}")
+        if anomalies["notifications_lost"]:
+            for line in checks.notifications_lost_detail(prefix, mail_dir):
+                self.stdout.write(f"lost: {line}")
         moves = Move.objects.filter(game_id__in=ids)
         return {
             "games": len(ids),
@@ -681,7 +693,6 @@ class Command(BaseCommand):
     def _webhooks(self, prefix: str, share: float) -> None:
         """A webhook to the receiver for ``share`` of the run's players (the first seat of each client)."""
         from django.contrib.auth import get_user_model
-        from django.test import override_settings
 
         from apps.webhooks.services import endpoint_create
 

@@ -137,6 +137,29 @@ def notification_checks(prefix: str, mail_dir: Path) -> dict[str, int]:
     }
 
 
+def notifications_lost_detail(prefix: str, mail_dir: Path) -> list[str]:
+    """For each player of the run with fewer mails than notifications marked sent, a line naming the
+    address and those notifications (kind, when made, when sent, the reclaim's note): what to look at
+    when ``notification_checks`` counts a lost one."""
+    mails = mails_by_recipient(mail_dir)
+    rows = Notification.objects.filter(
+        user__username__startswith=f"{prefix}-", status=Notification.Status.SENT
+    ).order_by("sent_at")
+    by_address: dict[str, list[Notification]] = {}
+    for note in rows.select_related("user"):
+        by_address.setdefault(note.user.email, []).append(note)
+    lines = []
+    for address, notes in sorted(by_address.items()):
+        if mails[address] < len(notes):
+            sent = "; ".join(
+                f"#{n.pk} {n.kind} game {n.game_id} made {n.created_at:%H:%M:%S.%f} "
+                f"sent {n.sent_at:%H:%M:%S.%f}{' ' + n.last_error if n.last_error else ''}"
+                for n in notes
+            )
+            lines.append(f"{address}: {mails[address]} mails, {len(notes)} sent: {sent}")
+    return lines
+
+
 def outbox_checks(
     game_ids: list[int], received: Counter[str], *, stopped: datetime, grace: timedelta
 ) -> dict[str, int]:
