@@ -10,6 +10,8 @@ from drf_spectacular.plumbing import build_array_type, build_basic_type
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import serializers, status
+from rest_framework.permissions import IsAuthenticatedOrReadOnly
+from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -20,11 +22,13 @@ from apps.games.errors import ServiceError
 from apps.leagues import organisers, season_length, seasons
 from apps.leagues import selectors as league_selectors
 from apps.leagues import services as league_services
+from apps.leagues.auditlog import audit_sentence
 from apps.leagues.formats import FORMATS
 from apps.leagues.models import League, Season
 
 from .inputs import JsonInput, QueryInput, parsed
 from .rendering import rendered
+from .throttling import AnonymousReadThrottle, WriteRateThrottle
 
 CONFIRMATION_HELP = (
     "Hours a finished game's result stays provisional, open to an organiser's objection; "
@@ -40,6 +44,16 @@ FORMAT_HELP = (
     "spread: opponents repeat as little as possible; swiss: similar standings meet, no rematch while "
     "avoidable; round_robin: every pair meets equally often, as far as table sizes allow."
 )
+
+
+class PublicLeagueReads(APIView):
+    """A league's reads (GET) need no sign-in, as its web page: a public league's list entry, page,
+    standings, rounds, ratings, log and exports; anonymous callers are throttled per address
+    (``API_ANON_READ_RATE``). A private league still answers 404 to whoever is not in it, and every
+    write still needs a signed-in caller (401)."""
+
+    permission_classes = [IsAuthenticatedOrReadOnly]
+    throttle_classes = [AnonymousReadThrottle, WriteRateThrottle]
 
 
 class LeagueSerializer(serializers.Serializer):
@@ -199,11 +213,11 @@ class LeagueCreateApi(APIView):
         return Response(rendered(LeagueDetailSerializer, body), status=status.HTTP_201_CREATED)
 
 
-class LeagueListApi(LeagueCreateApi):
+class LeagueListApi(PublicLeagueReads, LeagueCreateApi):
     """The leagues I may see: public ones, and private ones I organise or belong to (POST: a new one)."""
 
     @extend_schema(operation_id="leagues_list", responses=LeagueSerializer(many=True))
-    def get(self, request: AuthenticatedRequest) -> Response:
+    def get(self, request: Request) -> Response:
         leagues = league_selectors.league_list_visible(user=request.user)
         return Response(rendered(LeagueSerializer, leagues, many=True))
 
@@ -217,7 +231,7 @@ def league_organised(request: AuthenticatedRequest, slug: str) -> League:
     return league
 
 
-class LeagueDetailApi(APIView):
+class LeagueDetailApi(PublicLeagueReads):
     """One league, its seasons (newest first) and what I am in it (PATCH: an organiser edits it)."""
 
     class InputSerializer(JsonInput):
@@ -255,7 +269,7 @@ class LeagueDetailApi(APIView):
         pairing_format = serializers.ChoiceField(choices=FORMATS, required=False, help_text=FORMAT_HELP)
 
     @extend_schema(operation_id="leagues_retrieve", responses=LeagueDetailSerializer)
-    def get(self, request: AuthenticatedRequest, slug: str) -> Response:
+    def get(self, request: Request, slug: str) -> Response:
         league = league_selectors.league_get_visible(user=request.user, slug=slug)
         return Response(rendered(LeagueDetailSerializer, _league_detail(league, request.user)))
 
@@ -276,7 +290,7 @@ class LeagueDetailApi(APIView):
         return Response(rendered(LeagueDetailSerializer, _league_detail(league, request.user)))
 
 
-class SeasonStandingsApi(APIView):
+class SeasonStandingsApi(PublicLeagueReads):
     """The table of one season, best first."""
 
     class OutputSerializer(serializers.Serializer):
@@ -284,7 +298,7 @@ class SeasonStandingsApi(APIView):
         standings = StandingSerializer(many=True)
 
     @extend_schema(operation_id="leagues_season_standings", responses=OutputSerializer)
-    def get(self, request: AuthenticatedRequest, slug: str, season_id: int) -> Response:
+    def get(self, request: Request, slug: str, season_id: int) -> Response:
         _, season = visible_season(user=request.user, slug=slug, season_id=season_id)
         body: dict[str, Any] = {
             "season": season,
@@ -363,7 +377,7 @@ def _league_for_join(*, user: Any, slug: str, token: str) -> Any:
     return league_selectors.league_get_visible(user=user, slug=slug)
 
 
-class SeasonRatingHistoryApi(APIView):
+class SeasonRatingHistoryApi(PublicLeagueReads):
     """Each player's rating (mu - 3 sigma) after each counted game of the season, from the initial one."""
 
     class OutputSerializer(serializers.Serializer):
@@ -373,7 +387,7 @@ class SeasonRatingHistoryApi(APIView):
         ratings = serializers.ListField(child=serializers.FloatField())
 
     @extend_schema(operation_id="leagues_season_ratings", responses=OutputSerializer(many=True))
-    def get(self, request: AuthenticatedRequest, slug: str, season_id: int) -> Response:
+    def get(self, request: Request, slug: str, season_id: int) -> Response:
         _, season = visible_season(user=request.user, slug=slug, season_id=season_id)
         history = league_selectors.season_rating_history(season=season)
         people = {u.pk: u for u in get_user_model().objects.filter(pk__in=history).select_related("profile")}
@@ -401,12 +415,16 @@ class AuditEntrySerializer(serializers.Serializer):
         allow_blank=True,
         help_text="What every member may read of the particulars, e.g. who a substitute seat went to.",
     )
+    sentence = serializers.CharField(
+        help_text="The entry as the league page says it, in the caller's language, e.g. "
+        '"ann started round 2 of season 1 (3 tables).".'
+    )
     detail = serializers.JSONField(
         allow_null=True, help_text="The action's particulars; shown to organisers only (as on the web)."
     )
 
 
-class LeagueAuditLogApi(APIView):
+class LeagueAuditLogApi(PublicLeagueReads):
     """The organisers' actions, newest first: whoever may see the league sees the log, as on its web page."""
 
     class FilterSerializer(QueryInput):
@@ -417,7 +435,7 @@ class LeagueAuditLogApi(APIView):
         parameters=[FilterSerializer],
         responses=AuditEntrySerializer(many=True),
     )
-    def get(self, request: AuthenticatedRequest, slug: str) -> Response:
+    def get(self, request: Request, slug: str) -> Response:
         filters = parsed(self.FilterSerializer, request.query_params)
         league = league_selectors.league_get_visible(user=request.user, slug=slug)
         organiser = league_services.league_is_organiser(league=league, user=request.user)
@@ -431,6 +449,7 @@ class LeagueAuditLogApi(APIView):
                 "game_id": e.game_id,
                 "reason": e.reason,
                 "summary": e.public_summary,
+                "sentence": audit_sentence(e),
                 "detail": e.detail if organiser else None,
             }
             for e in entries
@@ -483,17 +502,17 @@ class RoundStartApi(APIView):
         return Response(rendered(RoundSerializer, round_body(rnd)), status=status.HTTP_201_CREATED)
 
 
-class RoundListApi(RoundStartApi):
+class RoundListApi(PublicLeagueReads, RoundStartApi):
     """The season's rounds with their tables and games (POST: start the next round, organisers)."""
 
     @extend_schema(operation_id="leagues_rounds_list", responses=RoundSerializer(many=True))
-    def get(self, request: AuthenticatedRequest, slug: str, season_id: int) -> Response:
+    def get(self, request: Request, slug: str, season_id: int) -> Response:
         _, season = visible_season(user=request.user, slug=slug, season_id=season_id)
         body = [round_body(r) for r in league_selectors.season_rounds(season=season)]
         return Response(rendered(RoundSerializer, body, many=True))
 
 
-class SeasonExportApi(APIView):
+class SeasonExportApi(PublicLeagueReads):
     """A season's ``standings``, ``ratings`` (every rating change, in counted order) or ``games`` as JSON
     rows: the same columns as the CSV downloads of the league page."""
 
@@ -501,7 +520,7 @@ class SeasonExportApi(APIView):
         operation_id="leagues_season_export",
         responses={200: build_array_type(build_basic_type(OpenApiTypes.OBJECT) or {})},
     )
-    def get(self, request: AuthenticatedRequest, slug: str, season_id: int, kind: str) -> Response:
+    def get(self, request: Request, slug: str, season_id: int, kind: str) -> Response:
         from apps.leagues import exports
 
         _, season = visible_season(user=request.user, slug=slug, season_id=season_id)

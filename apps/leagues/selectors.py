@@ -254,7 +254,7 @@ def league_fixtures_open(*, league: League) -> QuerySet[Fixture]:
 
 def league_audit_log(*, league: League, limit: int = 100) -> list[AuditLog]:
     """The newest organiser actions first."""
-    return list(AuditLog.objects.filter(league=league).select_related("actor", "game")[:limit])
+    return list(AuditLog.objects.filter(league=league).select_related("actor__profile", "game")[:limit])
 
 
 def league_members(*, league: League) -> QuerySet[Membership]:

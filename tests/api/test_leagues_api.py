@@ -187,6 +187,38 @@ def test_the_audit_log_shows_particulars_to_organisers_only(club: Club) -> None:
     assert {e["detail"] is None for e in theirs} == {True}
 
 
+def test_the_audit_log_tells_every_member_each_entry_as_the_league_page_does(club: Club) -> None:
+    _tool(club, "pause", {"reason": "storm"})
+
+    theirs = club.member_api.get(f"/api/v1/leagues/{club.slug}/audit-log/").json()
+
+    steward = club.steward.get_username()
+    assert theirs[0]["action"] == "game_paused" and theirs[0]["summary"] == ""
+    assert theirs[0]["sentence"] == f"{steward} paused the game."
+    assert theirs[-1]["sentence"] == f"{club.organiser.get_username()} created the league."
+    chinese = club.member_api.get(
+        f"/api/v1/leagues/{club.slug}/audit-log/", HTTP_ACCEPT_LANGUAGE="zh-hans"
+    ).json()
+    assert chinese[0]["sentence"] != theirs[0]["sentence"] and steward in chinese[0]["sentence"]
+
+
+def test_a_signed_out_caller_reads_the_public_leagues_as_their_pages_show_them(
+    club: Club, client_for: Any, users: list
+) -> None:
+    public = client_for(users[2]).post("/api/v1/leagues/", {"name": "Open", "game": "baobei"}, format="json")
+    anonymous = client_for(None)
+
+    listed = anonymous.get("/api/v1/leagues/")
+    detail = anonymous.get(f"/api/v1/leagues/{public.json()['slug']}/")
+    hidden = anonymous.get(f"/api/v1/leagues/{club.slug}/")
+    create = anonymous.post("/api/v1/leagues/", {"name": "Mine", "game": "baobei"}, format="json")
+
+    assert [league["slug"] for league in listed.json()] == [public.json()["slug"]]
+    assert detail.status_code == 200 and detail.json()["me"] == {"organiser": False, "membership": None}
+    assert hidden.status_code == 404  # the private club
+    assert create.status_code == 401
+
+
 def test_organiser_approves_and_declines_requests_to_join(client_for: Any, users: list) -> None:
     api = client_for(users[0])
     slug = api.post("/api/v1/leagues/", {"name": "Open", "game": "baobei"}, format="json").json()["slug"]

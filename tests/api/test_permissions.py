@@ -106,8 +106,11 @@ SEATED = {"outsider": 403, "player": 200, "other_seat": 200}
 #: The game tools on the club's game: the player organises but holds a seat there, so has no organiser
 #: power over it (own_game, 403); the plain member is refused as a non-organiser.
 CLUB_OWN_GAME = {"outsider": 404, "player": 403, "other_seat": 403}
+#: A league's reads need no sign-in, as its page (a public league's); a private one hides from the anonymous.
+HIDDEN = {"anonymous": 404}
 
-# (method, path template, body, {role: status}) — anonymous is always 401 unless given.
+# (method, path template, body, {role: status}) — anonymous is always 401 unless given: every write,
+# and every read but the schema, the docs and a league's (as its page).
 ENDPOINTS: list[tuple[str, str, Any, dict[str, int]]] = [
     ("get", "/api/v1/me/", None, {"outsider": 200, "player": 200, "other_seat": 200}),
     ("patch", "/api/v1/me/", {"display_name": "X"}, {"outsider": 200, "player": 200, "other_seat": 200}),
@@ -145,15 +148,20 @@ ENDPOINTS: list[tuple[str, str, Any, dict[str, int]]] = [
     ),
     ("get", "/api/v1/me/notifications/", None, {"outsider": 200, "player": 200, "other_seat": 200}),
     ("patch", "/api/v1/me/notifications/", {"digest_hour": 7}, {r: 200 for r in ROLES[1:]}),
-    ("get", "/api/v1/leagues/", None, {"outsider": 200, "player": 200, "other_seat": 200}),
-    ("get", "/api/v1/leagues/{league}/", None, {"outsider": 200, "player": 200, "other_seat": 200}),
-    ("get", "/api/v1/leagues/{private}/", None, {"outsider": 404, "player": 200, "other_seat": 404}),
-    ("get", "/api/v1/leagues/{league}/seasons/{season}/standings/", None, {r: 200 for r in ROLES[1:]}),
+    ("get", "/api/v1/leagues/", None, {r: 200 for r in ROLES}),
+    ("get", "/api/v1/leagues/{league}/", None, {r: 200 for r in ROLES}),
+    (
+        "get",
+        "/api/v1/leagues/{private}/",
+        None,
+        {"anonymous": 404, "outsider": 404, "player": 200, "other_seat": 404},
+    ),
+    ("get", "/api/v1/leagues/{league}/seasons/{season}/standings/", None, {r: 200 for r in ROLES}),
     (
         "get",
         "/api/v1/leagues/{private}/seasons/999999/standings/",
         None,
-        {"outsider": 404, "player": 404, "other_seat": 404},
+        {r: 404 for r in ROLES},
     ),
     ("post", "/api/v1/leagues/{league}/join/", {}, {"outsider": 200, "player": 200, "other_seat": 200}),
     ("post", "/api/v1/leagues/{private}/join/", {}, {"outsider": 404, "player": 403, "other_seat": 404}),
@@ -163,7 +171,7 @@ ENDPOINTS: list[tuple[str, str, Any, dict[str, int]]] = [
         "league_invite",
         {"outsider": 200, "player": 200, "other_seat": 200},
     ),
-    ("get", "/api/v1/leagues/no-such-league/", None, {r: 404 for r in ROLES[1:]}),
+    ("get", "/api/v1/leagues/no-such-league/", None, {r: 404 for r in ROLES}),
     # --- league management (organisers only; a private league hides from non-members) ---
     ("post", "/api/v1/leagues/", {"name": "New", "game": "baobei"}, {r: 201 for r in ROLES[1:]}),
     ("patch", "/api/v1/leagues/{club}/", {"timing_preset": "daily"}, CLUB_ORGANISER),
@@ -171,12 +179,15 @@ ENDPOINTS: list[tuple[str, str, Any, dict[str, int]]] = [
     ("patch", "/api/v1/leagues/{club}/", {"players_per_table": 5}, CLUB_ORGANISER | {"player": 400}),
     ("post", "/api/v1/leagues/{club}/seasons/", {"rounds": 3}, CLUB_ORGANISER | {"player": 201}),
     ("post", "/api/v1/leagues/{league}/seasons/", {}, PUBLIC_ORGANISER | {"player": 201}),
-    ("get", "/api/v1/leagues/{club}/seasons/{club_season}/rounds/", None, CLUB_MEMBERS),
+    ("get", "/api/v1/leagues/{club}/seasons/{club_season}/rounds/", None, CLUB_MEMBERS | HIDDEN),
     ("post", "/api/v1/leagues/{club}/seasons/{club_season}/rounds/", None, CLUB_ORGANISER | {"player": 201}),
-    ("get", "/api/v1/leagues/{club}/seasons/{club_season}/ratings/", None, CLUB_MEMBERS),
-    ("get", "/api/v1/leagues/{league}/seasons/{season}/ratings/", None, {r: 200 for r in ROLES[1:]}),
-    ("get", "/api/v1/leagues/{club}/audit-log/", None, CLUB_MEMBERS),
-    ("get", "/api/v1/leagues/{league}/audit-log/", None, {r: 200 for r in ROLES[1:]}),
+    ("get", "/api/v1/leagues/{club}/seasons/{club_season}/ratings/", None, CLUB_MEMBERS | HIDDEN),
+    ("get", "/api/v1/leagues/{league}/seasons/{season}/ratings/", None, {r: 200 for r in ROLES}),
+    ("get", "/api/v1/leagues/{club}/audit-log/", None, CLUB_MEMBERS | HIDDEN),
+    ("get", "/api/v1/leagues/{league}/audit-log/", None, {r: 200 for r in ROLES}),
+    ("get", "/api/v1/leagues/{league}/seasons/{season}/rounds/", None, {r: 200 for r in ROLES}),
+    ("get", "/api/v1/leagues/{league}/seasons/{season}/exports/standings/", None, {r: 200 for r in ROLES}),
+    ("get", "/api/v1/leagues/{club}/seasons/{club_season}/exports/games/", None, CLUB_MEMBERS | HIDDEN),
     ("get", "/api/v1/leagues/{club}/members/", None, CLUB_ORGANISER),
     ("get", "/api/v1/leagues/{league}/members/", None, PUBLIC_ORGANISER),
     ("get", "/api/v1/leagues/{club}/invite/", None, CLUB_ORGANISER),
