@@ -136,11 +136,9 @@ def season_propose(*, league: League, by: User, **schedule: Unpack[SeasonSchedul
     Refused while the previous season is still being played (``previous_season_running``).
     """
 
-    previous = league.seasons.order_by("-number").first()
-    if previous is not None and previous.status != Season.Status.FINISHED:
-        raise ServiceError("previous_season_running", "the previous season has not finished yet", status=409)
     with transaction.atomic():
-        season = season_create(league=league, by=by, **schedule)
+        season = season_create(league=league, by=by, **schedule)  # refuses while the previous one runs
+        previous = league.seasons.exclude(pk=season.pk).order_by("-number").first()
         active = _active_members(league)
         if previous is None:
             proposal = seed_first_season(members=active, divisions=league.divisions)

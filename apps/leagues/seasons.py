@@ -41,6 +41,11 @@ def season_create(
 
     ``length`` is the match length of all the season's games (``season_length``; ``custom`` with its
     values in ``length_options``); None: the league's game options decide.
+
+    One season at a time: refused while the previous one is scheduled or being played
+    (``previous_season_running``). Two at once would both start rounds on the schedule, seat the
+    members in both, and leave the pages (which show the newest) silent about the older one; and a
+    league with divisions builds the next season's from the previous one's final standings.
     """
     require_organiser(league, by)
     if not 1 <= rounds <= 100:
@@ -49,7 +54,13 @@ def season_create(
         league=league, length=length, length_options=length_options
     )
     with transaction.atomic():
-        number = (league.seasons.order_by("-number").values_list("number", flat=True).first() or 0) + 1
+        League.objects.select_for_update().filter(pk=league.pk).first()  # one creation at a time
+        previous = league.seasons.order_by("-number").values_list("number", "status").first()
+        if previous is not None and previous[1] != Season.Status.FINISHED:
+            raise ServiceError(
+                "previous_season_running", "the previous season has not finished yet", status=409
+            )
+        number = (previous[0] if previous else 0) + 1
         season = Season.objects.create(
             league=league,
             number=number,

@@ -165,6 +165,38 @@ def test_a_finished_season_names_its_winner_and_gives_no_estimate(
     assert '<p class="estimate' in running and '<p class="estimate' not in page
 
 
+def test_one_season_at_a_time_even_without_divisions(toy_league: League, organiser: Any) -> None:
+    """A second season while the first is scheduled or running would start rounds of both; the tools
+    say when the next one may be scheduled instead of offering the form, and the service refuses."""
+    seasons.season_create(league=toy_league, by=organiser, rounds=2)
+    tools = signed_in(organiser)
+
+    page = tools.get(f"/leagues/{toy_league.slug}/manage/").content.decode()
+    posted = tools.post(
+        f"/leagues/{toy_league.slug}/manage/season/",
+        {"rounds": 3, "round_interval_days": 7},
+        follow=True,
+    ).content.decode()
+
+    assert "The next season can be scheduled once season 1 has finished." in page
+    assert 'id="new-season"' not in page
+    assert '<li class="error">the previous season has not finished yet (previous_season_running)' in posted
+    assert list(toy_league.seasons.values_list("number", flat=True)) == [1]
+
+
+def test_the_next_season_is_scheduled_once_the_previous_one_has_finished(
+    toy_league: League, organiser: Any
+) -> None:
+    first = seasons.season_create(league=toy_league, by=organiser, rounds=1)
+    Season.objects.filter(pk=first.pk).update(status=Season.Status.FINISHED)
+
+    page = signed_in(organiser).get(f"/leagues/{toy_league.slug}/manage/").content.decode()
+    second = seasons.season_create(league=toy_league, by=organiser, rounds=1)
+
+    assert 'id="new-season"' in page and "can be scheduled once" not in page
+    assert second.number == 2
+
+
 def test_a_member_who_withdraws_is_in_the_organiser_log(toy_league: League, members: list[Any]) -> None:
     leaver = signed_in(members[1])
 
