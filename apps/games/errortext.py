@@ -147,6 +147,10 @@ MESSAGES: dict[str, Promise] = {
     "reason_required": _("Say why."),
     "season_finished": _("This season is over."),
     "previous_season_running": _("The previous season has not finished yet."),
+    "previous_results_open": _(
+        "Some results of the previous season are not confirmed yet: confirm them, or wait until their "
+        "confirmation period ends."
+    ),
     "no_rounds_left": _("Every round of this season has started."),
     "divisions_confirmed": _("This season's divisions are confirmed."),
     "not_placed": _("That member has no place in this season."),

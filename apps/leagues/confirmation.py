@@ -62,6 +62,14 @@ def provisional_players(season: Season) -> Counter[int]:
     return counts
 
 
+def results_open(season: Season) -> list[Fixture]:
+    """The season's results still open to change: provisional or reopened (not void, not confirmed)."""
+    fixtures = Fixture.objects.filter(
+        round__season=season, counted_at__isnull=False, confirmed_at__isnull=True
+    ).select_related("game")
+    return [f for f in fixtures if result_state(f) in {PROVISIONAL, REOPENED}]
+
+
 def confirm_due(*, now: datetime | None = None) -> int:
     """Beat: confirm every provisional result whose period has ended. Returns how many."""
     now = now or timezone.now()

@@ -91,12 +91,12 @@ def _bot(i: int) -> Any:
 
 
 def _play_out(rnd: Round, *, organiser: Any) -> None:
-    """The accounts play every game of the round to its end, here and now; the organiser confirms the
-    first table's result, the others stay provisional."""
+    """The accounts play every game of the round to its end, here and now, and the organiser confirms
+    every result: the next season is built from final standings (``previous_results_open``)."""
     fixtures = list(rnd.fixtures.order_by("table"))
     for fixture in fixtures:
         demo_results.play_as_api_bots(fixture.game_id)
-    demo_results.confirm_one_leave_one(league=rnd.season.league, fixtures=fixtures, by=organiser)
+    demo_results.confirm_all(league=rnd.season.league, fixtures=fixtures, by=organiser)
     season = Season.objects.get(pk=rnd.season_id)
     if season.status != Season.Status.FINISHED:
         states = list(rnd.fixtures.values_list("game_id", "game__status"))

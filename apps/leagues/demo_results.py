@@ -47,6 +47,15 @@ def _play(game_id: int) -> None:
     raise RuntimeError(f"demo game {game_id} did not end")
 
 
+def confirm_all(*, league: League, fixtures: list[Fixture], by: User) -> None:
+    """Count every finished table's result and confirm the provisional ones at once."""
+    for fixture in fixtures:  # counted by the game_ended receiver after commit; idempotent here
+        results.fixture_record_result(game_id=fixture.game_id)
+        fixture.refresh_from_db()
+        if confirmation.result_state(fixture) == confirmation.PROVISIONAL:
+            confirmation.result_confirm(league=league, game_id=fixture.game_id, by=by, reason="demo: checked")
+
+
 def confirm_one_leave_one(*, league: League, fixtures: list[Fixture], by: User) -> None:
     """Confirm the first finished table's result at once; the second stays provisional."""
     for fixture in fixtures:  # counted by the game_ended receiver after commit; idempotent here

@@ -19,7 +19,7 @@ from apps.games.models import Game
 from apps.notifications.notify import notify_invitation
 from baogame.rules.registry import get_engine
 
-from . import division_members, eligibility, roundplan, season_length, separation, titles
+from . import confirmation, division_members, eligibility, roundplan, season_length, separation, titles
 from .auditlog import audit
 from .models import Fixture, League, Membership, Round, Season, Standing
 from .permissions import require_organiser
@@ -43,8 +43,9 @@ def season_create(
     values in ``length_options``); None: the league's game options decide.
 
     One season at a time: refused while the previous one is scheduled or being played
-    (``previous_season_running``). Two at once would both start rounds on the schedule, seat the
-    members in both, and leave the pages (which show the newest) silent about the older one; and a
+    (``previous_season_running``), or while some of its results may still change (provisional or
+    reopened: ``previous_results_open``). Two at once would both start rounds on the schedule, seat
+    the members in both, and leave the pages (which show the newest) silent about the older one; and a
     league with divisions builds the next season's from the previous one's final standings.
     """
     require_organiser(league, by)
@@ -59,6 +60,13 @@ def season_create(
         if previous is not None and previous[1] != Season.Status.FINISHED:
             raise ServiceError(
                 "previous_season_running", "the previous season has not finished yet", status=409
+            )
+        if previous is not None and confirmation.results_open(league.seasons.get(number=previous[0])):
+            raise ServiceError(
+                "previous_results_open",
+                "some results of the previous season are not confirmed yet: confirm them, or wait "
+                "until their confirmation period ends",
+                status=409,
             )
         number = (previous[0] if previous else 0) + 1
         season = Season.objects.create(

@@ -103,6 +103,8 @@ def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
             if over and any(row.games_played for row in view.table)
         ],
         "next_round": _next_round(season),
+        # a finished season whose standings may still change: its provisional or reopened results
+        "results_open": len(confirmation.results_open(season)) if over and season else 0,
         "table": table,
         "names": names,
         "chart": chart,
@@ -271,6 +273,7 @@ def league_manage(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
         "i_organise": permissions.league_is_organiser(league=league, user=request.user),
         "invite_url": request.build_absolute_uri(f"/leagues/{league.slug}/join/{league.invite_token}/"),
         "season_form": SeasonCreateForm(league=league),
+        "results_open": len(confirmation.results_open(season)) if season else 0,
         "season_length_text": season_length.season_length_text(season) if season else "",
         "next_round": _next_round(season),
         "email_form": EmailForm(),

@@ -11,8 +11,9 @@ import pytest
 from django.utils import timezone
 
 from apps.games import estimates
+from apps.games.errors import ServiceError
 from apps.games.models import Game, SeatTenure
-from apps.leagues import game_tools, season_length, seasons, selectors, services
+from apps.leagues import confirmation, game_tools, season_length, seasons, selectors, services
 from apps.leagues.auditlog import audit_sentence
 from apps.leagues.models import AuditLog, League, Membership, Season
 from tests.factories import UserFactory, signed_in
@@ -195,6 +196,44 @@ def test_the_next_season_is_scheduled_once_the_previous_one_has_finished(
 
     assert 'id="new-season"' in page and "can be scheduled once" not in page
     assert second.number == 2
+
+
+def test_the_next_season_waits_for_the_last_seasons_results_to_be_confirmed(
+    toy_league: League, organiser: Any, members: list[Any], django_capture_on_commit_callbacks: Any
+) -> None:
+    """A finished season's provisional results may still change its standings (and a league with
+    divisions builds the next season from them): the pages say so, and the next season waits."""
+    League.objects.filter(pk=toy_league.pk).update(confirmation_hours=48)
+    toy_league.refresh_from_db()
+    season = seasons.season_create(league=toy_league, by=organiser, rounds=1)
+    with django_capture_on_commit_callbacks(execute=True):
+        rnd = seasons.round_start(season_id=season.pk, by=organiser)
+    games = [f.game_id for f in rnd.fixtures.all()]
+    for game_id in games:
+        game = Game.objects.get(pk=game_id)
+        places = {seat.position: seat.position + 1 for seat in game.seats.all()}
+        with django_capture_on_commit_callbacks(execute=True):
+            game_tools.game_adjudicate(
+                league=toy_league, game_id=game_id, places=places, by=organiser, reason="t"
+            )
+    season.refresh_from_db()
+    assert season.status == Season.Status.FINISHED
+
+    league_page = signed_in(members[0]).get(toy_league.get_absolute_url()).content.decode()
+    tools = signed_in(organiser).get(f"/leagues/{toy_league.slug}/manage/").content.decode()
+    with pytest.raises(ServiceError) as refused:
+        seasons.season_create(league=toy_league, by=organiser, rounds=1)
+
+    assert f"{len(games)} results of this season are not confirmed yet" in league_page
+    assert f"once the {len(games)} open results of season 1 are confirmed" in tools
+    assert 'id="new-season"' not in tools
+    assert refused.value.code == "previous_results_open"
+
+    for game_id in games:
+        confirmation.result_confirm(league=toy_league, game_id=game_id, by=organiser)
+    after = signed_in(members[0]).get(toy_league.get_absolute_url()).content.decode()
+    assert "not confirmed yet" not in after
+    assert seasons.season_create(league=toy_league, by=organiser, rounds=1).number == 2
 
 
 def test_a_member_who_withdraws_is_in_the_organiser_log(toy_league: League, members: list[Any]) -> None:

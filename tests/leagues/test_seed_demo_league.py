@@ -67,8 +67,8 @@ def test_seed_demo_league_creates_a_three_division_league_with_a_finished_season
     assert DivisionPlacement.objects.filter(season=second, moved_by_hand=True).count() == 2
     first_results = sorted(
         confirmation.result_state(f) for f in Fixture.objects.filter(round__season=first)
-    )  # the organiser confirmed one table's result; the 48-hour period still runs for the others
-    assert first_results == [confirmation.CONFIRMED, confirmation.PROVISIONAL, confirmation.PROVISIONAL]
+    )  # the organiser confirmed every result before the next season (built from final standings)
+    assert first_results == [confirmation.CONFIRMED] * 3
     assert league.confirmation_hours == 48
     assert sorted(Fixture.objects.filter(round__season=second).values_list("division", flat=True)) == [
         1,
