@@ -5,9 +5,14 @@ division (best first, ties broken as the standings break them), members who have
 first; then in each division the top ``N`` move up one division (not from division 1) and the bottom
 ``N`` move down one (not from the lowest); a division with fewer than ``2N`` players sends up its top
 ``N`` (or all of them) and down as many of the rest as there are, at most ``N``. Everybody else stays.
-Newcomers (active members who did not play the previous season) join the lowest division. A league
-whose number of divisions changed keeps everybody in range (a former division 4 of a league now of 3
-plays in division 3).
+Newcomers (active members who did not play the previous season) join the lowest division.
+
+**A league whose number of divisions changed** (an organiser split a one-division league in two, or
+merged three into two) starts again from the previous season's order instead: division 1's members
+best first, then division 2's, and so on, then the newcomers, split into divisions of sizes as even
+as possible, as a first season is. Moving the bottom ``N`` of one division into a new second one would
+make a division of ``N``; folding a former division 3 into division 2 would make it twice the size of
+the others. Each member's movement still says where they were (up, down, stayed, new).
 
 **The first season** of a league with divisions (``seed_first_season``) splits the members, in the
 order they joined, into divisions of sizes as even as possible (division 1 the earliest).
@@ -26,6 +31,7 @@ from typing import Any, TypedDict, Unpack
 
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.db.models import Max
 from django.utils import timezone
 
 from apps.accounts.models import display_name
@@ -57,13 +63,17 @@ def propose(
     promotion: int,
     newcomers: Sequence[int] = (),
     leaving: frozenset[int] | set[int] = frozenset(),
+    previous_divisions: int | None = None,
 ) -> dict[int, Proposed]:
     """The next season's divisions from the last one's (see the module docstring).
 
-    ``ranked`` maps each previous division to its members best first.
+    ``ranked`` maps each previous division to its members best first; ``previous_divisions`` is how
+    many divisions the previous season had (None: the highest that ``ranked`` names).
     """
     if divisions < 1:
         raise ValueError("a league has at least one division")
+    if ranked and (previous_divisions or max(ranked)) != divisions:
+        return _split_again(ranked=ranked, divisions=divisions, newcomers=newcomers, leaving=leaving)
     out: dict[int, Proposed] = {}
     for old, members in ranked.items():
         staying = [m for m in members if m not in leaving]
@@ -85,17 +95,43 @@ def propose(
     return out
 
 
-def seed_first_season(*, members: Sequence[int], divisions: int) -> dict[int, Proposed]:
-    """Split ``members`` (in the order they joined) into ``divisions`` divisions as even as possible."""
-    out: dict[int, Proposed] = {}
-    count = len(members)
-    start = 0
+def _even_split(members: Sequence[int], divisions: int) -> dict[int, int]:
+    """Member -> division: ``members`` in order, into ``divisions`` divisions as even as possible (the
+    first divisions one larger when they do not divide evenly)."""
+    out: dict[int, int] = {}
+    count, start = len(members), 0
     for d in range(1, divisions + 1):
         size = count // divisions + (1 if d <= count % divisions else 0)
-        for m in members[start : start + size]:
-            out[m] = Proposed(d, None, Movement.SEEDED)
+        out.update((m, d) for m in members[start : start + size])
         start += size
     return out
+
+
+def _split_again(
+    *,
+    ranked: Mapping[int, Sequence[int]],
+    divisions: int,
+    newcomers: Sequence[int],
+    leaving: frozenset[int] | set[int],
+) -> dict[int, Proposed]:
+    """The number of divisions changed: the previous order, then the newcomers, split evenly."""
+    was = {m: old for old, members in ranked.items() for m in members if m not in leaving}
+    order = [m for old in sorted(ranked) for m in ranked[old] if m in was]
+    order += [m for m in dict.fromkeys(newcomers) if m not in was and m not in leaving]
+    out: dict[int, Proposed] = {}
+    for m, d in _even_split(order, divisions).items():
+        old = was.get(m)
+        if old is None:
+            out[m] = Proposed(d, None, Movement.NEW)
+        else:
+            movement = Movement.UP if d < old else Movement.DOWN if d > old else Movement.STAYED
+            out[m] = Proposed(d, old, movement)
+    return out
+
+
+def seed_first_season(*, members: Sequence[int], divisions: int) -> dict[int, Proposed]:
+    """Split ``members`` (in the order they joined) into ``divisions`` divisions as even as possible."""
+    return {m: Proposed(d, None, Movement.SEEDED) for m, d in _even_split(members, divisions).items()}
 
 
 # --- the database side -----------------------------------------------------------------------------------
@@ -150,6 +186,8 @@ def season_propose(*, league: League, by: User, **schedule: Unpack[SeasonSchedul
                 promotion=league.promotion,
                 newcomers=[m for m in active if m not in played],
                 leaving=played - set(active),
+                # a season without placements (the league had one division then) had one
+                previous_divisions=previous.placements.aggregate(n=Max("division"))["n"] or 1,
             )
         DivisionPlacement.objects.bulk_create(
             DivisionPlacement(

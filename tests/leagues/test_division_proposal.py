@@ -40,9 +40,64 @@ def test_newcomers_join_the_lowest_division_and_withdrawn_members_leave() -> Non
     assert out[6].movement == "up" and out[3].movement == "down"
 
 
-def test_a_league_with_fewer_divisions_folds_the_lower_ones_into_its_lowest() -> None:
-    out = propose(ranked={1: [1, 2], 2: [3, 4], 3: [5, 6]}, divisions=2, promotion=1)
-    assert out[5].division == 1 and out[6].division == 2  # old division 3 counts as division 2
+def test_a_league_split_in_two_splits_the_last_order_evenly_not_its_bottom_n() -> None:
+    """One division of eight becomes two of four (the bottom one alone would be a division of one)."""
+    out = propose(ranked={1: [1, 2, 3, 4, 5, 6, 7, 8]}, divisions=2, promotion=1, newcomers=[9])
+    assert {m: p.division for m, p in out.items()} == {1: 1, 2: 1, 3: 1, 4: 1, 5: 1, 6: 2, 7: 2, 8: 2, 9: 2}
+    assert out[1] == Proposed(1, 1, "stayed") and out[6] == Proposed(2, 1, "down")
+    assert out[9] == Proposed(2, None, "new")
+
+
+def test_a_league_with_fewer_divisions_splits_the_last_order_evenly() -> None:
+    out = propose(
+        ranked={1: [1, 2], 2: [3, 4], 3: [5, 6]}, divisions=2, promotion=1, leaving={2}, newcomers=[7]
+    )
+    assert {m: p.division for m, p in out.items()} == {1: 1, 3: 1, 4: 1, 5: 2, 6: 2, 7: 2}
+    assert out[1] == Proposed(1, 1, "stayed") and out[4] == Proposed(1, 2, "up")
+    assert out[5] == Proposed(2, 3, "up") and out[7] == Proposed(2, None, "new")
+
+
+def test_the_previous_seasons_count_of_divisions_decides_not_the_highest_with_standings() -> None:
+    """Three divisions of which the lowest played no game: the count is unchanged, so promotion."""
+    out = propose(ranked={1: [1, 2, 3], 2: [4, 5, 6]}, divisions=3, promotion=1, previous_divisions=3)
+    assert out[3] == Proposed(2, 1, "down") and out[6] == Proposed(3, 2, "down")
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.integers(0, 9), min_size=1, max_size=5),
+    st.integers(1, 5),
+    st.integers(0, 4),
+    st.integers(0, 4),
+)
+def test_a_changed_count_of_divisions_keeps_the_order_and_evens_the_sizes(
+    sizes: list[int], divisions: int, promotion: int, newcomers: int
+) -> None:
+    ranked, next_id = {}, 1
+    for d, size in enumerate(sizes, start=1):
+        ranked[d] = list(range(next_id, next_id + size))
+        next_id += size
+    new = list(range(next_id, next_id + newcomers))
+
+    out = propose(
+        ranked=ranked, divisions=divisions, promotion=promotion, newcomers=new, previous_divisions=len(sizes)
+    )
+
+    order = [m for d in sorted(ranked) for m in ranked[d]] + new
+    assert set(out) == set(order)
+    placed = [out[m].division for m in order]
+    if len(sizes) != divisions:
+        assert placed == sorted(placed)  # the previous order kept, newcomers last
+        counts = [placed.count(d) for d in range(1, divisions + 1)]
+        assert max(counts) - min(counts) <= 1
+        for m in order:
+            old = next((d for d, ms in ranked.items() if m in ms), None)
+            expected = (
+                "new"
+                if old is None
+                else {-1: "up", 0: "stayed", 1: "down"}[(out[m].division > old) - (out[m].division < old)]
+            )
+            assert out[m].previous == old and out[m].movement == expected
 
 
 def test_the_first_season_splits_members_in_join_order() -> None:

@@ -15,6 +15,7 @@ from apps.api import services as api_services
 from apps.games.errors import ServiceError
 from apps.leagues import divisions, game_tools, seasons, services
 from apps.leagues.models import AuditLog, DivisionPlacement, Fixture, League, Season, Standing
+from apps.leagues.selectors import season_standings
 from tests.factories import UserFactory, signed_in
 from tests.leagues.conftest import NO_PASSWORD
 
@@ -257,3 +258,14 @@ def test_switching_divisions_on_mid_season_leaves_the_running_season_in_one_divi
     with pytest.raises(ServiceError) as refused:  # the next season waits for this one to finish
         divisions.season_propose(league=league, by=organiser)
     assert refused.value.code == "previous_season_running"
+
+    # The season ends; the next splits its four players evenly (not its bottom one into a division of one).
+    _finish_round(league, season, organiser, django_capture_on_commit_callbacks)
+    season.refresh_from_db()
+    assert season.status == Season.Status.FINISHED
+    ranked = [row.user_id for row in season_standings(season=season)]
+    league.refresh_from_db()
+    second = divisions.season_propose(league=league, by=organiser)
+    placed = dict(second.placements.values_list("user_id", "division"))
+    assert [placed[m] for m in ranked] == [1, 1, 2, 2]
+    assert divisions.division_problems(season=second) == []
