@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 from django.core.validators import (
     MaxValueValidator,
@@ -82,6 +82,10 @@ def json_type_error(field: serializers.Field, value: Any) -> str | None:
 class JsonInput(serializers.Serializer):
     # A JSON body's serializer: values of the wrong JSON type are refused, not coerced.
 
+    #: Refuse fields the serializer does not name, where one mistyped would change what the request
+    #: does rather than fail it (a league join without its ``invite_token`` is a request to join).
+    refuse_unknown_fields: ClassVar[bool] = False
+
     def to_internal_value(self, data: Any) -> Any:
         if isinstance(data, Mapping):
             errors = {
@@ -89,6 +93,8 @@ class JsonInput(serializers.Serializer):
                 for name, field in self.fields.items()
                 if not field.read_only and name in data and (error := json_type_error(field, data[name]))
             }
+            if self.refuse_unknown_fields:
+                errors |= {str(name): ["Unknown field."] for name in data if name not in self.fields}
             if errors:
                 raise serializers.ValidationError(errors)
         return super().to_internal_value(data)

@@ -311,6 +311,7 @@ class LeagueJoinApi(APIView):
     """Join a league: with its invitation token at once, without one as a request the organisers approve."""
 
     class InputSerializer(JsonInput):
+        refuse_unknown_fields = True  # a mistyped invite_token must not turn the join into a request
         invite_token = serializers.CharField(max_length=64, required=False, allow_blank=True, default="")
 
     @extend_schema(operation_id="leagues_join", request=InputSerializer, responses=RoleSerializer)

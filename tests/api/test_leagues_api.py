@@ -219,6 +219,19 @@ def test_a_signed_out_caller_reads_the_public_leagues_as_their_pages_show_them(
     assert create.status_code == 401
 
 
+def test_a_league_join_with_a_mistyped_field_is_refused_not_made_a_request(
+    client_for: Any, users: list
+) -> None:
+    slug = client_for(users[0]).post("/api/v1/leagues/", {"name": "Open", "game": "baobei"}, format="json")
+    slug = slug.json()["slug"]
+
+    answer = client_for(users[1]).post(f"/api/v1/leagues/{slug}/join/", {"token": "abc"}, format="json")
+
+    assert answer.status_code == 400 and answer.json()["code"] == "invalid"
+    assert answer.json()["errors"] == {"token": ["Unknown field."]}
+    assert not Membership.objects.filter(user=users[1], league__slug=slug).exists()
+
+
 def test_organiser_approves_and_declines_requests_to_join(client_for: Any, users: list) -> None:
     api = client_for(users[0])
     slug = api.post("/api/v1/leagues/", {"name": "Open", "game": "baobei"}, format="json").json()["slug"]
