@@ -13,7 +13,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext, ngettext
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_http_methods, require_POST
 
 from apps.accounts.http import AuthenticatedHttpRequest
 from apps.accounts.models import display_name
@@ -240,10 +240,15 @@ def league_request(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse
 
 
 @login_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def league_withdraw(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
-    """Leave the league."""
-    return _member_action(request, slug, "withdraw")
+    """Leave the league (POST), after a page that says what leaving means and asks to confirm (GET)."""
+    if request.method == "POST":
+        return _member_action(request, slug, "withdraw")
+    league = selectors.league_get_visible(user=request.user, slug=slug)
+    if selectors.league_role(league=league, user=request.user)["membership"] != Membership.Status.ACTIVE:
+        return redirect(league)
+    return render(request, "leagues/withdraw.html", {"league": league})
 
 
 def _organised(request: AuthenticatedHttpRequest, slug: str) -> League | None:

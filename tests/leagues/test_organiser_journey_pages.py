@@ -236,6 +236,24 @@ def test_the_next_season_waits_for_the_last_seasons_results_to_be_confirmed(
     assert seasons.season_create(league=toy_league, by=organiser, rounds=1).number == 2
 
 
+def test_withdrawing_asks_first_and_says_what_it_means(toy_league: League, members: list[Any]) -> None:
+    member = signed_in(members[0])
+    league_page = member.get(toy_league.get_absolute_url()).content.decode()
+
+    asked = member.get(f"/leagues/{toy_league.slug}/withdraw/")
+    still = Membership.objects.get(league=toy_league, user=members[0]).status
+    member.post(f"/leagues/{toy_league.slug}/withdraw/")
+    after = member.get(f"/leagues/{toy_league.slug}/withdraw/")
+
+    assert f'href="/leagues/{toy_league.slug}/withdraw/"' in league_page  # a link, not the act itself
+    text = asked.content.decode()
+    assert asked.status_code == 200 and "Your games in play go on" in text
+    assert f'<form method="post" action="/leagues/{toy_league.slug}/withdraw/"' in text
+    assert still == Membership.Status.ACTIVE
+    assert Membership.objects.get(league=toy_league, user=members[0]).status == Membership.Status.WITHDRAWN
+    assert after.status_code == 302  # nothing left to withdraw from: back to the league page
+
+
 def test_a_member_who_withdraws_is_in_the_organiser_log(toy_league: League, members: list[Any]) -> None:
     leaver = signed_in(members[1])
 
