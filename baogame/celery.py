@@ -117,6 +117,8 @@ TASK_QUEUES = {
     "apps.push.tasks.send_burst": PEOPLE,
     "apps.notifications.tasks.send_reminders": PEOPLE,
     "apps.leagues.tasks.start_due_rounds": PEOPLE,
+    "apps.leagues.tasks.mail_join_request": PEOPLE,
+    "apps.leagues.tasks.recover_join_request_mails": BACKGROUND,
     "apps.sittings.tasks.send_invitations": PEOPLE,
     "apps.sittings.tasks.send_reminders": PEOPLE,
     "apps.sittings.tasks.advance_sittings": DEADLINES,

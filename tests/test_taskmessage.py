@@ -38,6 +38,8 @@ SENT: list[tuple[str, tuple[Any, ...], dict[str, Any]]] = [
     ("apps.push.tasks.send_burst", (7,), {}),
     ("apps.notifications.tasks.send_reminders", (), {}),
     ("apps.leagues.tasks.start_due_rounds", (), {}),
+    ("apps.leagues.tasks.mail_join_request", (7,), {}),
+    ("apps.leagues.tasks.recover_join_request_mails", (), {}),
     ("apps.notifications.tasks.send_digests", (), {}),
     ("apps.notifications.tasks.expire_reply_addresses", (), {}),
     ("apps.webhooks.tasks.deliver_webhook", (7,), {}),

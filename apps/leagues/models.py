@@ -149,6 +149,10 @@ class Membership(Timestamped):
     )
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.PENDING)
     joined_at = models.DateTimeField(null=True, blank=True)
+    requested_at = models.DateTimeField(null=True, blank=True, help_text="When the user last asked to join.")
+    organisers_told_at = models.DateTimeField(
+        null=True, blank=True, help_text="When the organisers were mailed this request to join (joinmail)."
+    )
 
     class Meta:
         ordering = ["league", "user__username"]

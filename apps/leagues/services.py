@@ -24,7 +24,7 @@ from apps.games.errors import ServiceError
 from apps.notifications.preferences import mode_for
 from baogame.rules.registry import ENGINES, get_engine, get_game_type
 
-from . import eligibility
+from . import eligibility, joinmail
 from .auditlog import audit
 from .models import (
     League,
@@ -283,10 +283,13 @@ def membership_request(*, league: League, user: User) -> Membership:
     if not league.is_public:
         raise ServiceError("forbidden", "a private league is joined by its invite link", status=403)
     eligibility.require_reliable(league=league, user=user)
-    membership, created = Membership.objects.get_or_create(league=league, user=user)
-    if not created and membership.status == Membership.Status.WITHDRAWN:
-        membership.status = Membership.Status.PENDING
-        membership.save(update_fields=["status"])
+    with transaction.atomic():
+        membership, created = Membership.objects.select_for_update().get_or_create(league=league, user=user)
+        if created or membership.status == Membership.Status.WITHDRAWN:  # a new request: mail the organisers
+            membership.status, membership.requested_at = Membership.Status.PENDING, timezone.now()
+            membership.organisers_told_at = None
+            membership.save(update_fields=["status", "requested_at", "organisers_told_at"])
+            joinmail.join_request_queue(membership)
     return membership
 
 

@@ -19,3 +19,19 @@ def confirm_due_results() -> int:
     from . import confirmation
 
     return confirmation.confirm_due()
+
+
+@shared_task(acks_late=True)
+def mail_join_request(membership_id: int) -> int:
+    """Mail a league's organisers that someone asks to join."""
+    from . import joinmail
+
+    return joinmail.join_request_mail_send(membership_id=membership_id)
+
+
+@shared_task(acks_late=True)
+def recover_join_request_mails() -> int:
+    """Beat: queue again the organisers' mail of every request to join still untold."""
+    from . import joinmail
+
+    return joinmail.join_requests_recover()

@@ -1,0 +1,97 @@
+"""Mail to a league's organisers: someone asks to join (``services.membership_request``).
+
+The request queues ``mail_join_request`` after its commit; its body, ``join_request_mail_send``, mails
+each organiser with an address, in the language of their profile: who asks, their record (decisions
+answered on time, as the organiser page shows it) and the link to the organiser page, where they
+approve or decline. The mail is recorded as sent (``Membership.organisers_told_at``) once it is; until
+then the beat's ``join_requests_recover`` queues it again, so a broker outage delays it and loses
+nothing. A retry after a failed send may mail an organiser twice, which we prefer to a request nobody
+hears of. Asking again while the request waits sends nothing more; asking again after withdrawing is a
+new request, mailed again.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from functools import partial
+
+from django.conf import settings
+from django.contrib.auth.models import User
+from django.core.mail import EmailMultiAlternatives, get_connection
+from django.db import transaction
+from django.urls import reverse
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
+
+from apps.accounts.language import mail_language
+from apps.accounts.models import display_name
+from apps.games import reliability
+from apps.notifications.mails import absolute, render_mail
+from baogame.celery import publish
+
+from .models import League, Membership
+
+MAIL_JOIN_REQUEST = "apps.leagues.tasks.mail_join_request"
+
+
+def join_request_queue(membership: Membership) -> None:
+    """Queue the organisers' mail about ``membership``'s request, once the caller's transaction commits."""
+    transaction.on_commit(partial(publish, MAIL_JOIN_REQUEST, (membership.pk,)))
+
+
+def join_request_mail_send(*, membership_id: int) -> int:
+    """Mail the organisers of the league that ``membership_id`` asks to join; the number of mails sent
+    (none once the request was answered, withdrawn or told already)."""
+    membership = (
+        Membership.objects.select_related("league", "user__profile")
+        .filter(pk=membership_id, status=Membership.Status.PENDING, organisers_told_at=None)
+        .first()
+    )
+    if membership is None:
+        return 0
+    league, applicant = membership.league, membership.user
+    record = reliability.records_for([applicant.pk])[applicant.pk]
+    mails = [
+        _join_request_mail(league, applicant_name=display_name(applicant), record=record, to=organiser)
+        for organiser in league.organisers.filter(is_active=True).exclude(email="").select_related("profile")
+    ]
+    if mails:
+        get_connection().send_messages(mails)
+    Membership.objects.filter(pk=membership.pk, organisers_told_at=None).update(
+        organisers_told_at=timezone.now()
+    )
+    return len(mails)
+
+
+def join_requests_recover(*, now: datetime | None = None) -> int:
+    """Queue the organisers' mail again for every request still waiting, untold
+    ``NOTIFICATIONS_OUTBOX_RETRY`` seconds after it was made (its task was lost with a broker that was
+    down, or failed); returns how many were queued."""
+    cutoff = (now or timezone.now()) - timedelta(seconds=settings.NOTIFICATIONS_OUTBOX_RETRY)
+    untold = list(
+        Membership.objects.filter(
+            status=Membership.Status.PENDING, organisers_told_at=None, requested_at__lte=cutoff
+        ).values_list("pk", flat=True)
+    )
+    for membership_id in untold:
+        publish(MAIL_JOIN_REQUEST, (membership_id,))
+    return len(untold)
+
+
+def _join_request_mail(
+    league: League, *, applicant_name: str, record: reliability.Record, to: User
+) -> EmailMultiAlternatives:
+    """One organiser's mail, in their language."""
+    language = mail_language(to)
+    with translation.override(language):
+        fields = {"name": applicant_name, "league": league.name}
+        context = {
+            "heading": _("%(name)s asks to join %(league)s") % fields,
+            "record": record.summary,
+            "manage_url": absolute(reverse("leagues:manage", args=[league.slug])),
+            "league_url": absolute(league.get_absolute_url()),
+            "site_url": settings.SITE_URL,
+            "mail_language": language,
+        }
+        subject = _("[baogame] %(league)s: %(name)s asks to join") % fields
+        return render_mail(to=to.email, subject=subject[:200], template="join_request", context=context)

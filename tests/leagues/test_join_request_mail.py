@@ -1,0 +1,99 @@
+"""The organisers hear of a request to join by mail (``apps.leagues.joinmail``): each organiser with an
+address, in their language, once per request, and again only for a new request; a request whose mail
+was lost is mailed by the recovery sweep."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.core import mail
+from django.utils import timezone
+
+from apps.accounts.models import Profile
+from apps.leagues import joinmail, services
+from apps.leagues.models import League, Membership
+from tests.factories import UserFactory
+from tests.leagues.conftest import NO_PASSWORD
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def open_league(organiser: Any) -> League:
+    league = services.league_create(creator=organiser, name="Open Court", game="baobei", players_per_table=4)
+    co = UserFactory(username="co", password=NO_PASSWORD)
+    Profile.objects.filter(user=co).update(language="zh-hans")
+    league.organisers.add(co)
+    league.organisers.add(UserFactory(username="silent", email="", password=NO_PASSWORD))
+    return league
+
+
+def _ask(league: League, user: Any, capture: Any) -> Membership:
+    with capture(execute=True):
+        return services.membership_request(league=league, user=user)
+
+
+def test_a_request_to_join_mails_each_organiser_in_their_language(
+    open_league: League, organiser: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    anna = UserFactory(username="anna", password=NO_PASSWORD)
+    Profile.objects.filter(user=anna).update(display_name="Anna K")
+
+    membership = _ask(open_league, anna, django_capture_on_commit_callbacks)
+
+    by_address = {m.to[0]: m for m in mail.outbox}
+    assert set(by_address) == {organiser.email, open_league.organisers.get(username="co").email}
+    english = by_address[organiser.email]
+    assert english.subject == "[baogame] Open Court: Anna K asks to join"
+    assert f"/leagues/{open_league.slug}/manage/" in english.body
+    assert "no decisions yet" in english.body  # the record the organiser page shows
+    chinese = by_address[open_league.organisers.get(username="co").email]
+    assert "Anna K" in chinese.subject and chinese.subject != english.subject
+    membership.refresh_from_db()
+    assert membership.organisers_told_at is not None
+
+
+def test_asking_again_while_waiting_mails_nobody_but_a_new_request_after_withdrawing_does(
+    open_league: League, organiser: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    bo = UserFactory(username="bo", password=NO_PASSWORD)
+    membership = _ask(open_league, bo, django_capture_on_commit_callbacks)
+    _ask(open_league, bo, django_capture_on_commit_callbacks)
+    assert len(mail.outbox) == 2  # the two organisers with an address, once
+
+    services.membership_approve(league=open_league, membership_id=membership.pk, by=organiser)
+    services.membership_withdraw(league=open_league, user=bo)
+    _ask(open_league, bo, django_capture_on_commit_callbacks)
+
+    assert len(mail.outbox) == 4
+
+
+def test_a_request_answered_before_its_mail_went_out_is_not_mailed(
+    open_league: League, organiser: Any
+) -> None:
+    cy = UserFactory(username="cy", password=NO_PASSWORD)
+    membership = services.membership_request(league=open_league, user=cy)  # its task not run yet
+    services.membership_approve(league=open_league, membership_id=membership.pk, by=organiser)
+
+    assert joinmail.join_request_mail_send(membership_id=membership.pk) == 0
+    assert mail.outbox == []
+
+
+def test_the_sweep_mails_a_request_whose_mail_was_lost_once_it_is_late(
+    open_league: League, settings: Any
+) -> None:
+    settings.CELERY_TASK_ALWAYS_EAGER = True
+    dee = UserFactory(username="dee", password=NO_PASSWORD)
+    services.membership_request(league=open_league, user=dee)  # its after-commit task never ran
+    now = timezone.now()
+
+    early = joinmail.join_requests_recover(now=now)
+    late = joinmail.join_requests_recover(
+        now=now + timedelta(seconds=settings.NOTIFICATIONS_OUTBOX_RETRY + 1)
+    )
+    again = joinmail.join_requests_recover(now=now + timedelta(hours=1))
+
+    assert (early, late, again) == (0, 1, 0)
+    assert len(mail.outbox) == 2
