@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from django.utils.functional import Promise
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from .models import AuditLog, League
@@ -37,7 +37,8 @@ def audit(
     )
 
 
-#: ``action`` -> a sentence with ``%(actor)s`` and the entry's public details, in the reader's language.
+#: ``action`` -> a sentence with ``%(actor)s`` and the entry's public details, in the reader's language
+#: (a count's plural chosen by its detail, e.g. ``tables``).
 SENTENCES: dict[str, Promise] = {
     "league_created": _("%(actor)s created the league."),
     "league_updated": _("%(actor)s changed the league's settings."),
@@ -50,8 +51,16 @@ SENTENCES: dict[str, Promise] = {
         "%(actor)s organises the league now: its only organiser closed their account, and %(actor)s "
         "was its longest-standing member."
     ),
-    "season_created": _("%(actor)s scheduled season %(season)s (%(rounds)s rounds)."),
-    "round_started": _("%(actor)s started round %(round)s of season %(season)s (%(tables)s tables)."),
+    "season_created": ngettext_lazy(
+        "%(actor)s scheduled season %(season)s (%(rounds)s round).",
+        "%(actor)s scheduled season %(season)s (%(rounds)s rounds).",
+        "rounds",
+    ),
+    "round_started": ngettext_lazy(
+        "%(actor)s started round %(round)s of season %(season)s (%(tables)s table).",
+        "%(actor)s started round %(round)s of season %(season)s (%(tables)s tables).",
+        "tables",
+    ),
     "deadline_extended": _("%(actor)s gave seat %(seat)s %(hours)s more hours."),
     "game_paused": _("%(actor)s paused the game."),
     "game_resumed": _("%(actor)s resumed the game."),
@@ -85,30 +94,17 @@ def _actor(entry: AuditLog) -> str:
     return str(getattr(profile, "name", "") or entry.actor.get_username())
 
 
-def _counted(action: str, detail: dict[str, Any]) -> str | None:
-    """The sentence of an entry that counts one table or one round ("1 table", not "1 tables")."""
-    if action == "round_started" and detail.get("tables") == 1:
-        return gettext("%(actor)s started round %(round)s of season %(season)s (1 table).")
-    if action == "season_created" and detail.get("rounds") == 1:
-        return gettext("%(actor)s scheduled season %(season)s (1 round).")
-    return None
-
-
 def audit_sentence(entry: AuditLog) -> str:
     """One entry as a sentence, e.g. "ann started round 2 of season 1 (3 tables)."."""
     detail: dict[str, Any] = dict(entry.detail or {})
     # Substitutions record usernames and display names: say the names people see on the pages.
     for key in ("previous", "newcomer"):
         detail[key] = detail.get(f"{key}_name") or detail.get(key) or gettext("nobody")
-    template = (
-        _counted(entry.action, detail)
-        or SENTENCES.get(f"{entry.action}/{detail.get('how')}")
-        or SENTENCES.get(entry.action)
-    )
+    template = SENTENCES.get(f"{entry.action}/{detail.get('how')}") or SENTENCES.get(entry.action)
     if template is None:
         return f"{_actor(entry)}: {entry.action.replace('_', ' ')}."
     try:
-        sentence = str(template) % {**detail, "actor": _actor(entry)}
+        sentence = str(template % {**detail, "actor": _actor(entry)})  # a count picks its plural form
     except (KeyError, TypeError, ValueError):  # an older entry without some detail: say what we can
         sentence = f"{_actor(entry)}: {entry.action.replace('_', ' ')}."
     return sentence  # a name keeps its own case ("demo" is not "Demo"); the sentences start with it
