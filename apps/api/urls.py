@@ -14,6 +14,7 @@ from . import views_games as games
 from . import views_league_divisions as league_divisions
 from . import views_league_manage as manage
 from . import views_leagues as leagues
+from . import views_lobby as lobby
 from . import views_orders as orders
 from . import views_root as root
 from . import views_sittings as sittings
@@ -55,11 +56,13 @@ urlpatterns = [
             ("games/", games.GameListApi, "game-list"),
             ("games/join/", games.GameJoinApi, "game-join"),
             ("games/watch/", games.GameWatchApi, "game-watch"),
+            ("games/open/", lobby.OpenTableListApi, "game-open-tables"),
             ("games/<id:game_id>/", games.GameDetailApi, "game-detail"),
             ("games/<id:game_id>/history/", games.GameHistoryApi, "game-history"),
             ("games/<id:game_id>/record/", games.GameRecordApi, "game-record"),
             ("games/<id:game_id>/invite/", games.GameInviteApi, "game-invite"),
             ("games/<id:game_id>/bots/", games.GameBotAddApi, "game-bots"),
+            ("games/<id:game_id>/take-seat/", lobby.OpenTableJoinApi, "game-take-seat"),
             ("games/<id:game_id>/seat/", clock.MySeatApi, "game-my-seat"),
             ("games/<id:game_id>/seat/take-back/", clock.SeatTakeBackApi, "game-take-back"),
             ("games/<id:game_id>/messages/", talk.GameTalkApi, "game-messages"),

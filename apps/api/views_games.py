@@ -174,6 +174,11 @@ class GameListApi(LeanApiView):
             help_text="public: anyone may watch; unlisted: anyone with the page link (public_id), not by "
             "number; private: the players only.",
         )
+        open_table = serializers.BooleanField(
+            default=False,
+            help_text="List it among the open tables (GET games/open/) while it waits for players: anybody "
+            "signed in may take a free seat without an invitation. A public game only (invalid_options).",
+        )
 
     class CreatedSerializer(GameSummarySerializer):
         invite_token = serializers.CharField(

@@ -140,6 +140,14 @@ class GameCreateForm(FittedForm):
         initial=Game.Visibility.PUBLIC,
         help_text=gettext_lazy("Unlisted: only people given the game's link; private: only its players."),
     )
+    open_table = forms.BooleanField(
+        required=False,
+        label=gettext_lazy("Open table"),
+        help_text=gettext_lazy(
+            "List it on the Watch page while it waits for players: anyone signed in may take a free seat "
+            "without an invitation. A public game only."
+        ),
+    )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         """Each game's length (``lengths.choices``) and option fields (its presenter's ``CREATE_FIELDS``)
@@ -225,6 +233,8 @@ class GameCreateForm(FittedForm):
         data = super().clean()
         assert data is not None  # Form.clean returns cleaned_data
         self._clean_control(data)
+        if data.get("open_table") and data.get("visibility") not in ("", None, Game.Visibility.PUBLIC):
+            self.add_error("open_table", _("An open table is a public game: anyone may find and watch it."))
         engine = data.get("engine")
         game_type = get_game_type(engine) if engine else None
         if game_type is None:
@@ -274,6 +284,11 @@ class GameCreateForm(FittedForm):
         elif data.get("bots") is None:
             self.add_error("bots", _("How many bots? (Or choose bots in every other seat.)"))
             return
+        if data.get("open_table") and taken + data["bots"] >= players:
+            self.add_error(
+                "open_table",
+                _("An open table needs a free seat: choose people (or some bots) for the other seats."),
+            )
         if taken + data["bots"] > players:
             self.add_error(
                 "bots" if opponents == "some" else "invite",

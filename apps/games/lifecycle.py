@@ -71,11 +71,13 @@ def game_create_with_table(
     absent_limit: int = 3,
     bot_test: bool = False,
     visibility: str = Game.Visibility.PUBLIC,
+    open_table: bool = False,
 ) -> CreatedGame:
     """Create a game with ``players`` seats; the creator takes seat 0, the last ``bots`` seats are bots.
 
     ``bot_test``: one person's accounts (their bot accounts included) may hold several seats; otherwise
-    each person holds at most one (``people``).
+    each person holds at most one (``people``). ``open_table``: listed among the open tables, where
+    anyone signed in may take a free seat (``lobby``); a public game only.
 
     ``length`` is a match length of the game by name (``apps.games.lengths``: ``short``, ``custom``, …)
     applied to ``options``; None: the options decide. The game keeps the length name its options amount
@@ -90,6 +92,8 @@ def game_create_with_table(
         raise ServiceError(
             "invalid_options", f"visibility must be one of {', '.join(Game.Visibility.values)}"
         )
+    if open_table and visibility != Game.Visibility.PUBLIC:
+        raise ServiceError("invalid_options", "an open table is a public game: anyone may find and watch it")
     eng = get_engine(engine)
     if not eng.min_players <= players <= eng.max_players:
         raise ServiceError("invalid_options", f"{engine} takes {eng.min_players}-{eng.max_players} players")
@@ -126,6 +130,7 @@ def game_create_with_table(
             absent_limit=absent_limit,
             bot_test=bot_test,
             visibility=visibility,
+            open_table=open_table,
         )
         now = timezone.now()
         for pos in range(players):

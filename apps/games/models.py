@@ -164,6 +164,11 @@ class Game(Timestamped):
         "several seats. Shown on the game page.",
     )
     public_id = models.CharField(max_length=24, default=new_public_id, unique=True, editable=False)
+    open_table = models.BooleanField(
+        default=False,
+        help_text="Listed among the open tables while it waits for players: anyone signed in may take a "
+        "free seat, without an invitation (apps.games.lobby). A public game only.",
+    )
     visibility = models.CharField(
         max_length=10,
         choices=Visibility.choices,

@@ -18,6 +18,7 @@ game_pages = [
     path("talk/", views_talk.game_talk, name="talk"),
     path("talk/<id:message_id>/report/", views_talk.game_talk_report, name="talk-report"),
     path("bots/", views_seat.seat_add_bot, name="add-bot"),
+    path("take-seat/", views.game_take_seat, name="take-seat"),
     path("record.json", record_views.game_record_download, name="record"),
 ]
 

@@ -16,7 +16,7 @@ from django.contrib.auth.models import User
 from django.core.paginator import Paginator
 from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest, QueryDict
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext, ngettext
@@ -26,7 +26,7 @@ from apps.accounts.http import AuthenticatedHttpRequest, HtmxHttpRequest
 from baogame.rules.core import RuleError
 from baogame.rules.registry import get_engine
 
-from . import estimates, game_looks, invitations, lifecycle, pipeline, replay, selectors, table_talk
+from . import estimates, game_looks, invitations, lifecycle, lobby, pipeline, replay, selectors, table_talk
 from .errors import ServiceError
 from .errortext import error_detail, refusal
 from .forms import GameCreateForm, action_from_post, control_custom
@@ -80,7 +80,33 @@ def games_watch(request: HttpRequest) -> HttpResponse:
         request.GET.get("page")
     )
     finished = selectors.game_list_watchable(status=Game.Status.FINISHED)
-    return render(request, "games/watch.html", {"in_play": in_play, "finished": finished[:WATCH_FINISHED]})
+    context = {
+        "open_tables": [
+            {
+                "game": g,
+                "taken": sum(not s.is_empty for s in g.seats.all()),
+                "mine": request.user.is_authenticated
+                and any(s.user_id == request.user.pk for s in g.seats.all()),
+            }
+            for g in lobby.open_tables()[: lobby.OPEN_TABLES_SHOWN]
+        ],
+        "in_play": in_play,
+        "finished": finished[:WATCH_FINISHED],
+    }
+    return render(request, "games/watch.html", context)
+
+
+@login_required
+@require_POST
+def game_take_seat(request: AuthenticatedHttpRequest, public_id: str) -> HttpResponse:
+    """Take a free seat of an open table (``lobby``); back to the Watch page when refused."""
+    game = get_object_or_404(Game.objects.only("pk", "public_id"), public_id=public_id)
+    try:
+        lobby.open_table_join(game_id=game.pk, user=request.user)
+    except RuleError as exc:
+        messages.error(request, f"{error_detail(exc)} ({exc.code})")
+        return redirect("games:watch")
+    return redirect(game)
 
 
 @login_required
@@ -104,6 +130,7 @@ def game_new(request: AuthenticatedHttpRequest) -> HttpResponse:
                     title=d["title"],
                     bot_test=d["bot_test"],
                     visibility=d["visibility"] or Game.Visibility.PUBLIC,
+                    open_table=d["open_table"],
                 )
                 # Invited by username: each takes a seat at once (the game starts when all are taken).
                 for invitee in d["invite"]:

@@ -36,10 +36,20 @@ def demo_site(settings: Any) -> tuple[User, list[str]]:
             if not autoplay.play_bots(game.pk):
                 break
     settings.GAMES_SCHEDULE_TASKS = True
-    waiting = lifecycle.game_create(creator=demo, engine="baobei", players=4, bots=1, title="Open table")
+    waiting = lifecycle.game_create(
+        creator=demo, engine="baobei", players=4, bots=1, title="Open table", open_table=True
+    )
     games = list(Game.objects.filter(seats__user=demo).exclude(pk=waiting.pk).order_by("pk"))
     Seat.objects.filter(game=games[-1], user=demo).update(bot_takeover=True)  # the take-back banner
-    pages = ["/", "/games/new/", "/accounts/profile/", "/leagues/", "/rules/baobei/", "/rules/baohuang/"]
+    pages = [
+        "/",
+        "/games/",
+        "/games/new/",
+        "/accounts/profile/",
+        "/leagues/",
+        "/rules/baobei/",
+        "/rules/baohuang/",
+    ]
     for league in League.objects.order_by("pk"):  # the demo league and the one with three divisions
         pages += [f"/leagues/{league.slug}/", f"/leagues/{league.slug}/manage/"]
     pages += [f"/games/{waiting.public_id}/"]

@@ -1,0 +1,56 @@
+"""Open tables through the API (``apps.games.lobby``): the list, and taking a free seat of one."""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from apps.accounts.http import AuthenticatedRequest
+from apps.games import lobby
+from apps.games import selectors as game_selectors
+
+from . import selectors
+from .inputs import JsonInput, parsed
+from .rendering import rendered
+from .serializers import GameSummarySerializer, game_summary
+from .throttling import AnonymousReadThrottle, WriteRateThrottle
+
+
+class OpenTableListApi(APIView):
+    """The open tables, newest first, as the Watch page lists them: public games waiting for players
+    that anybody signed in may join without an invitation (``POST games/{id}/take-seat/``). Like the
+    page it needs no sign-in; anonymous callers are throttled per address."""
+
+    permission_classes = [AllowAny]
+    throttle_classes = [AnonymousReadThrottle, WriteRateThrottle]
+
+    @extend_schema(operation_id="games_open_tables", responses=GameSummarySerializer(many=True))
+    def get(self, request: Request) -> Response:
+        results = []
+        for game in lobby.open_tables()[: lobby.OPEN_TABLES_SHOWN]:
+            seat = game_selectors.seat_of(game, request.user)
+            results.append(game_summary(game, seat.position if seat else None))
+        return Response(rendered(GameSummarySerializer, results, many=True))
+
+
+class OpenTableJoinApi(APIView):
+    """Take a free seat of an open table (403 ``not_an_open_table`` for a game joined by invitation
+    only); the game starts when its table is full."""
+
+    class InputSerializer(JsonInput):
+        refuse_unknown_fields = True
+        position = serializers.IntegerField(
+            required=False, allow_null=True, default=None, min_value=0, max_value=5, help_text="A seat."
+        )
+
+    @extend_schema(operation_id="games_take_seat", request=InputSerializer, responses=GameSummarySerializer)
+    def post(self, request: AuthenticatedRequest, game_id: int) -> Response:
+        values = parsed(self.InputSerializer, request.data)
+        lobby.open_table_join(game_id=game_id, user=request.user, position=values["position"])
+        game = selectors.game_get(game_id=game_id, user=request.user)
+        position = selectors.seat_position(game=game, user=request.user)
+        return Response(rendered(GameSummarySerializer, game_summary(game, position)))

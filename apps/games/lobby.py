@@ -1,0 +1,42 @@
+"""Open tables: public games waiting for players that their creator opened to anybody.
+
+A creator who knows nobody to invite ticks "open table" when creating a game (``Game.open_table``; a
+public game only). While it waits for players it is listed on the Watch page and at ``GET
+/api/v1/games/open/``, and anybody signed in may take a free seat without an invitation
+(``open_table_join``), under the same rules as an invitation: one seat a person unless the game is a
+bot-test game, and the game starts when its table is full. A game that is not an open table answers
+``not_an_open_table``; the creator's invitation link works as for any game.
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import User
+from django.db.models import QuerySet
+
+from . import lifecycle, selectors
+from .errors import ServiceError
+from .models import Game
+
+#: How many open tables a page or the API lists, newest first.
+OPEN_TABLES_SHOWN = 50
+
+
+def open_tables() -> QuerySet[Game]:
+    """The open tables anybody may join, newest first, with their seats and people."""
+    return (
+        Game.objects.filter(open_table=True, status=Game.Status.OPEN, visibility=Game.Visibility.PUBLIC)
+        .defer("state", "result", "control_values")
+        .select_related("created_by__profile")
+        .prefetch_related("seats__user__profile")
+        .order_by("-created_at", "-pk")
+    )
+
+
+def open_table_join(*, game_id: int, user: User, position: int | None = None) -> Game:
+    """Take a free seat of an open table (the lowest, or ``position``); as ``lifecycle.game_join``."""
+    game = Game.objects.filter(pk=game_id).defer("state", "result").first()
+    if game is None or not selectors.game_may_view(game=game, user=user, by_number=True):
+        raise ServiceError("not_found", "no such game", status=404)  # an unlisted game stays hidden
+    if not game.open_table:
+        raise ServiceError("not_an_open_table", "this game takes its players by invitation only", status=403)
+    return lifecycle.game_join(game_id=game_id, user=user, position=position)

@@ -1,0 +1,51 @@
+"""Open tables through the API: created with ``open_table``, listed at ``games/open/`` (no sign-in
+needed), a free seat taken at ``games/{id}/take-seat/``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from apps.games.models import Game
+
+pytestmark = pytest.mark.django_db
+
+
+def test_an_open_table_is_created_listed_and_joined_until_it_starts(client_for: Any, users: list) -> None:
+    creator, first, second = (client_for(u) for u in users[:3])
+    made = creator.post(
+        "/api/v1/games/", {"engine": "baobei", "players": 3, "open_table": True}, format="json"
+    ).json()
+
+    listed = client_for(None).get("/api/v1/games/open/").json()
+    joined = first.post(f"/api/v1/games/{made['id']}/take-seat/", {"position": 2}, format="json")
+    second.post(f"/api/v1/games/{made['id']}/take-seat/", {}, format="json")
+    after = client_for(None).get("/api/v1/games/open/").json()
+
+    assert [g["id"] for g in listed] == [made["id"]]
+    assert joined.status_code == 200 and joined.json()["my_seat"] == 2
+    assert Game.objects.get(pk=made["id"]).status == Game.Status.ACTIVE
+    assert after == []
+
+
+def test_an_open_table_must_be_public(client_for: Any, users: list) -> None:
+    answer = client_for(users[0]).post(
+        "/api/v1/games/",
+        {"engine": "baobei", "players": 3, "open_table": True, "visibility": "unlisted"},
+        format="json",
+    )
+
+    assert answer.status_code == 400 and answer.json()["code"] == "invalid_options"
+
+
+def test_taking_a_seat_of_an_unlisted_game_by_its_number_finds_no_game(client_for: Any, users: list) -> None:
+    made = (
+        client_for(users[0])
+        .post("/api/v1/games/", {"engine": "baobei", "players": 3, "visibility": "unlisted"}, format="json")
+        .json()
+    )
+
+    answer = client_for(users[1]).post(f"/api/v1/games/{made['id']}/take-seat/", {}, format="json")
+
+    assert answer.status_code == 404 and answer.json()["code"] == "not_found"
