@@ -129,6 +129,17 @@ def test_one_person_takes_one_seat_of_an_open_table(client_for: Any) -> None:
     assert game.seats.filter(user=creator).count() == 1
 
 
+def test_the_game_page_of_an_open_table_offers_a_stranger_a_seat(client_for: Any) -> None:
+    creator = UserFactory()
+    game = _open_table(creator)
+
+    stranger = client_for(UserFactory()).get(game.get_absolute_url()).content.decode()
+    own = client_for(creator).get(game.get_absolute_url()).content.decode()
+
+    assert "An open table" in stranger and f'action="/games/{game.public_id}/take-seat/"' in stranger
+    assert "An open table" in own and "take-seat" not in own  # seated already
+
+
 def test_a_signed_out_visitor_is_asked_to_sign_in_to_take_a_seat(client_for: Any) -> None:
     game = _open_table(UserFactory())
 
