@@ -19,7 +19,7 @@ from django.utils.translation import pgettext_lazy
 from apps.accounts.models import display_name
 from apps.games import reliability
 
-from . import confirmation, selectors
+from . import confirmation, selectors, standings
 from .models import Fixture, League, RatingHistory, Season
 
 STANDINGS_COLUMNS = (
@@ -190,8 +190,19 @@ def results_open_to_organisers(*, league: League) -> list[Fixture]:
     for fixture in fixtures:
         fixture.result_state = confirmation.result_state(fixture)  # type: ignore[attr-defined]
         if fixture.result_state in {confirmation.PROVISIONAL, confirmation.REOPENED}:  # type: ignore[attr-defined]
+            fixture.placings = _placings(fixture.game)  # type: ignore[attr-defined]
             out.append(fixture)
     return out
+
+
+def _placings(game: Any) -> list[dict[str, Any]]:
+    """A finished game's seats best first: place, the seat's name on the pages, its game score."""
+    places = standings.placements(result=game.result, engine=game.engine, players=game.players)
+    labels = {seat.position: seat.label for seat in game.seats.all()}
+    return [
+        {"place": place, "name": labels.get(position, str(position)), "total": total}
+        for position, (place, total) in sorted(places.items(), key=lambda item: (item[1][0], item[0]))
+    ]
 
 
 def _season_fixtures(season: Season) -> QuerySet[Fixture]:

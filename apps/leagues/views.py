@@ -318,10 +318,13 @@ class _Invalid(Exception):
 def _run_manage_action(request: AuthenticatedHttpRequest, league: League, action: str) -> str:
     user = request.user
     if action in {"approve", "decline"}:
-        services.membership_approve(
+        answered = services.membership_approve(
             league=league, membership_id=int(request.POST["membership"]), by=user, approve=action == "approve"
         )
-        return gettext("Done.")
+        name = {"name": display_name(answered.user)}
+        if action == "approve":
+            return gettext("%(name)s is a member now: the next round seats them.") % name
+        return gettext("%(name)s's request to join was declined.") % name
     if action == "organiser":
         made = organisers.organiser_add(league=league, membership_id=int(request.POST["membership"]), by=user)
         return gettext("%(name)s is now an organiser of this league.") % {"name": display_name(made.user)}

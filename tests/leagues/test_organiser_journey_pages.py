@@ -225,6 +225,10 @@ def test_the_next_season_waits_for_the_last_seasons_results_to_be_confirmed(
         seasons.season_create(league=toy_league, by=organiser, rounds=1)
 
     assert f"{len(games)} results of this season are not confirmed yet" in league_page
+    placings = (
+        r'<p class="placings">1\. member\d, score \d+; 2\. member\d, score \d+; 3\. member\d, score \d+</p>'
+    )
+    assert len(re.findall(placings, tools)) == len(games)  # each result to confirm says who placed where
     assert f"once the {len(games)} open results of season 1 are confirmed" in tools
     assert 'id="new-season"' not in tools
     assert refused.value.code == "previous_results_open"
@@ -252,6 +256,24 @@ def test_withdrawing_asks_first_and_says_what_it_means(toy_league: League, membe
     assert still == Membership.Status.ACTIVE
     assert Membership.objects.get(league=toy_league, user=members[0]).status == Membership.Status.WITHDRAWN
     assert after.status_code == 302  # nothing left to withdraw from: back to the league page
+
+
+def test_answering_a_request_to_join_says_who_was_approved_or_declined(
+    toy_league: League, organiser: Any
+) -> None:
+    ann, bob = (UserFactory(username=n, password=NO_PASSWORD) for n in ("ann", "bob"))
+    asked = {u.username: services.membership_request(league=toy_league, user=u) for u in (ann, bob)}
+    tools = signed_in(organiser)
+
+    approved = tools.post(
+        f"/leagues/{toy_league.slug}/manage/approve/", {"membership": asked["ann"].pk}, follow=True
+    ).content.decode()
+    declined = tools.post(
+        f"/leagues/{toy_league.slug}/manage/decline/", {"membership": asked["bob"].pk}, follow=True
+    ).content.decode()
+
+    assert "ann is a member now: the next round seats them." in approved
+    assert "bob&#x27;s request to join was declined." in declined
 
 
 def test_a_member_who_withdraws_is_in_the_organiser_log(toy_league: League, members: list[Any]) -> None:
