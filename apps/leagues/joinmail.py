@@ -1,4 +1,6 @@
-"""Mail to a league's organisers: someone asks to join (``services.membership_request``).
+"""Mail about a request to join a league: to its organisers when someone asks
+(``services.membership_request``), and to the one who asked when an organiser approves it
+(``services.membership_approve``; a declined request is not mailed).
 
 The request queues ``mail_join_request`` after its commit; its body, ``join_request_mail_send``, mails
 each organiser with an address, in the language of their profile: who asks, their record (decisions
@@ -7,7 +9,8 @@ approve or decline. The mail is recorded as sent (``Membership.organisers_told_a
 then the beat's ``join_requests_recover`` queues it again, so a broker outage delays it and loses
 nothing. A retry after a failed send may mail an organiser twice, which we prefer to a request nobody
 hears of. Asking again while the request waits sends nothing more; asking again after withdrawing is a
-new request, mailed again.
+new request, mailed again. The approval's mail works the same way (``Membership.member_told_at``);
+joining by the invite link while the request waits needs no mail.
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ from baogame.celery import publish
 from .models import League, Membership
 
 MAIL_JOIN_REQUEST = "apps.leagues.tasks.mail_join_request"
+MAIL_JOIN_APPROVED = "apps.leagues.tasks.mail_join_approved"
 
 
 def join_request_queue(membership: Membership) -> None:
@@ -63,19 +67,69 @@ def join_request_mail_send(*, membership_id: int) -> int:
     return len(mails)
 
 
+def approval_queue(membership: Membership) -> None:
+    """Queue the mail telling ``membership``'s user that their request was approved, after the commit."""
+    transaction.on_commit(partial(publish, MAIL_JOIN_APPROVED, (membership.pk,)))
+
+
+def approval_mail_send(*, membership_id: int) -> int:
+    """Mail the member that their request to join was approved; 1 when a mail was sent (none for an
+    account without an address, or when told already)."""
+    membership = (
+        Membership.objects.select_related("league", "user__profile")
+        .filter(
+            pk=membership_id, status=Membership.Status.ACTIVE, requested_at__isnull=False, member_told_at=None
+        )
+        .first()
+    )
+    if membership is None:
+        return 0
+    member, sent = membership.user, 0
+    if member.email and member.is_active:
+        get_connection().send_messages([_approval_mail(membership.league, to=member)])
+        sent = 1
+    Membership.objects.filter(pk=membership.pk, member_told_at=None).update(member_told_at=timezone.now())
+    return sent
+
+
 def join_requests_recover(*, now: datetime | None = None) -> int:
-    """Queue the organisers' mail again for every request still waiting, untold
-    ``NOTIFICATIONS_OUTBOX_RETRY`` seconds after it was made (its task was lost with a broker that was
-    down, or failed); returns how many were queued."""
+    """Queue again the mail of every request still waiting whose organisers are untold, and of every
+    approval whose member is untold, ``NOTIFICATIONS_OUTBOX_RETRY`` seconds after it (its task was lost
+    with a broker that was down, or failed); returns how many were queued."""
     cutoff = (now or timezone.now()) - timedelta(seconds=settings.NOTIFICATIONS_OUTBOX_RETRY)
-    untold = list(
+    requests = list(
         Membership.objects.filter(
             status=Membership.Status.PENDING, organisers_told_at=None, requested_at__lte=cutoff
         ).values_list("pk", flat=True)
     )
-    for membership_id in untold:
+    approvals = list(
+        Membership.objects.filter(
+            status=Membership.Status.ACTIVE,
+            requested_at__isnull=False,
+            member_told_at=None,
+            joined_at__lte=cutoff,
+        ).values_list("pk", flat=True)
+    )
+    for membership_id in requests:
         publish(MAIL_JOIN_REQUEST, (membership_id,))
-    return len(untold)
+    for membership_id in approvals:
+        publish(MAIL_JOIN_APPROVED, (membership_id,))
+    return len(requests) + len(approvals)
+
+
+def _approval_mail(league: League, *, to: User) -> EmailMultiAlternatives:
+    """The member's mail, in their language."""
+    language = mail_language(to)
+    with translation.override(language):
+        fields = {"league": league.name}
+        context = {
+            "heading": _("You are a member of %(league)s") % fields,
+            "league_url": absolute(league.get_absolute_url()),
+            "site_url": settings.SITE_URL,
+            "mail_language": language,
+        }
+        subject = _("[baogame] %(league)s: your request to join was approved") % fields
+        return render_mail(to=to.email, subject=subject[:200], template="join_approved", context=context)
 
 
 def _join_request_mail(

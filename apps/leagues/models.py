@@ -153,6 +153,9 @@ class Membership(Timestamped):
     organisers_told_at = models.DateTimeField(
         null=True, blank=True, help_text="When the organisers were mailed this request to join (joinmail)."
     )
+    member_told_at = models.DateTimeField(
+        null=True, blank=True, help_text="When the member was told their request was approved (joinmail)."
+    )
 
     class Meta:
         ordering = ["league", "user__username"]

@@ -274,7 +274,8 @@ def membership_join_by_link(*, league: League, user: User, token: str) -> Member
     membership, _ = Membership.objects.get_or_create(league=league, user=user)
     if membership.status != Membership.Status.ACTIVE:
         membership.status, membership.joined_at = Membership.Status.ACTIVE, timezone.now()
-        membership.save(update_fields=["status", "joined_at"])
+        membership.member_told_at = membership.joined_at  # they joined themselves: nothing to tell
+        membership.save(update_fields=["status", "joined_at", "member_told_at"])
     return membership
 
 
@@ -302,7 +303,9 @@ def membership_approve(*, league: League, membership_id: int, by: User, approve:
             raise ServiceError("not_pending", "that request is not pending", status=409)
         if approve:
             membership.status, membership.joined_at = Membership.Status.ACTIVE, timezone.now()
-            membership.save(update_fields=["status", "joined_at"])
+            membership.member_told_at = None
+            membership.save(update_fields=["status", "joined_at", "member_told_at"])
+            joinmail.approval_queue(membership)
         else:
             membership.delete()
         audit(

@@ -30,8 +30,16 @@ def mail_join_request(membership_id: int) -> int:
 
 
 @shared_task(acks_late=True)
+def mail_join_approved(membership_id: int) -> int:
+    """Mail a member that their request to join was approved."""
+    from . import joinmail
+
+    return joinmail.approval_mail_send(membership_id=membership_id)
+
+
+@shared_task(acks_late=True)
 def recover_join_request_mails() -> int:
-    """Beat: queue again the organisers' mail of every request to join still untold."""
+    """Beat: queue again the mails of requests to join and approvals still untold."""
     from . import joinmail
 
     return joinmail.join_requests_recover()

@@ -1,6 +1,6 @@
 """The organisers hear of a request to join by mail (``apps.leagues.joinmail``): each organiser with an
 address, in their language, once per request, and again only for a new request; a request whose mail
-was lost is mailed by the recovery sweep."""
+was lost is mailed by the recovery sweep. The one who asked hears of the approval the same way."""
 
 from __future__ import annotations
 
@@ -97,3 +97,51 @@ def test_the_sweep_mails_a_request_whose_mail_was_lost_once_it_is_late(
 
     assert (early, late, again) == (0, 1, 0)
     assert len(mail.outbox) == 2
+
+
+def test_an_approved_request_is_mailed_to_the_new_member_once(
+    open_league: League, organiser: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    eve = UserFactory(username="eve", password=NO_PASSWORD)
+    membership = _ask(open_league, eve, django_capture_on_commit_callbacks)
+    mail.outbox.clear()
+
+    with django_capture_on_commit_callbacks(execute=True):
+        services.membership_approve(league=open_league, membership_id=membership.pk, by=organiser)
+    again = joinmail.approval_mail_send(membership_id=membership.pk)
+
+    (told,) = mail.outbox
+    assert (
+        told.to == [eve.email] and told.subject == "[baogame] Open Court: your request to join was approved"
+    )
+    assert f"/leagues/{open_league.slug}/" in told.body
+    assert again == 0
+
+
+def test_joining_by_the_link_while_a_request_waits_mails_no_approval(
+    open_league: League, django_capture_on_commit_callbacks: Any, settings: Any
+) -> None:
+    fay = UserFactory(username="fay", password=NO_PASSWORD)
+    _ask(open_league, fay, django_capture_on_commit_callbacks)
+    mail.outbox.clear()
+    settings.CELERY_TASK_ALWAYS_EAGER = True
+
+    services.membership_join_by_link(league=open_league, user=fay, token=open_league.invite_token)
+    later = timezone.now() + timedelta(hours=1)
+
+    assert joinmail.join_requests_recover(now=later) == 0
+    assert mail.outbox == []
+
+
+def test_the_sweep_mails_an_approval_whose_mail_was_lost(
+    open_league: League, organiser: Any, django_capture_on_commit_callbacks: Any, settings: Any
+) -> None:
+    gus = UserFactory(username="gus", password=NO_PASSWORD)
+    membership = _ask(open_league, gus, django_capture_on_commit_callbacks)
+    services.membership_approve(league=open_league, membership_id=membership.pk, by=organiser)  # task lost
+    mail.outbox.clear()
+    settings.CELERY_TASK_ALWAYS_EAGER = True
+
+    queued = joinmail.join_requests_recover(now=timezone.now() + timedelta(hours=1))
+
+    assert queued == 1 and [m.to for m in mail.outbox] == [[gus.email]]
