@@ -21,6 +21,12 @@ def _open_table(creator: Any, **kwargs: Any) -> Game:
     return lifecycle.game_create(creator=creator, engine="baobei", players=3, open_table=True, **kwargs)
 
 
+def _form(**fields: str) -> dict[str, Any]:
+    """The new-game form's fields for a 3-seat Bao Bei open table waiting for people, with ``fields``."""
+    base = {"engine": "baobei", "players": 3, "opponents": "people", "control": "daily", "open_table": "on"}
+    return base | fields
+
+
 def _open_rows(client: Any) -> list[str]:
     html = client.get("/games/").content.decode()
     block = html.split('id="open-tables"')[1].split("</ul>")[0]
@@ -29,17 +35,7 @@ def _open_rows(client: Any) -> list[str]:
 
 def test_the_new_game_form_opens_a_table_that_the_watch_page_lists(client_for: Any) -> None:
     creator, stranger = UserFactory(), UserFactory()
-    answer = client_for(creator).post(
-        "/games/new/",
-        {
-            "engine": "baobei",
-            "players": 3,
-            "opponents": "people",
-            "control": "daily",
-            "visibility": "public",
-            "open_table": "on",
-        },
-    )
+    answer = client_for(creator).post("/games/new/", _form(visibility="public"))
     game = Game.objects.get(created_by=creator)
     closed = lifecycle.game_create(creator=UserFactory(), engine="baobei", players=3)
 
@@ -92,17 +88,7 @@ def test_an_open_table_is_a_public_game() -> None:
 
 def test_the_form_refuses_an_open_table_that_is_not_public(client_for: Any) -> None:
     creator = UserFactory()
-    answer = client_for(creator).post(
-        "/games/new/",
-        {
-            "engine": "baobei",
-            "players": 3,
-            "opponents": "people",
-            "control": "daily",
-            "visibility": "private",
-            "open_table": "on",
-        },
-    )
+    answer = client_for(creator).post("/games/new/", _form(visibility="private"))
 
     assert answer.status_code == 200 and "An open table is a public game" in answer.content.decode()
     assert not Game.objects.filter(created_by=creator).exists()
@@ -110,10 +96,7 @@ def test_the_form_refuses_an_open_table_that_is_not_public(client_for: Any) -> N
 
 def test_the_form_refuses_an_open_table_whose_seats_the_bots_would_all_take(client_for: Any) -> None:
     creator = UserFactory()
-    answer = client_for(creator).post(
-        "/games/new/",
-        {"engine": "baobei", "players": 3, "opponents": "bots", "control": "daily", "open_table": "on"},
-    )
+    answer = client_for(creator).post("/games/new/", _form(opponents="bots"))
 
     assert answer.status_code == 200 and "An open table needs a free seat" in answer.content.decode()
     assert not Game.objects.filter(created_by=creator).exists()
