@@ -169,7 +169,9 @@ def season_propose(*, league: League, by: User, **schedule: Unpack[SeasonSchedul
     """Schedule a new season with the proposed divisions (from the previous season, or the first split);
     its length as ``seasons.season_create`` takes it.
 
-    Refused while the previous season is still being played (``previous_season_running``).
+    Refused while the previous season is still being played (``previous_season_running``) or some of
+    its results may still change (``previous_results_open``): the proposal is built from its final
+    standings (``seasons.season_create`` checks both).
     """
 
     with transaction.atomic():
