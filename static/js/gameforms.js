@@ -76,12 +76,21 @@
     var parts = [say("you", {}, "you")];
     if (invited) parts.push(say("invited", {n: invited}, "%(n)s invited"));
     if (bots) parts.push(say(bots === 1 ? "bot" : "bots", {n: bots}, bots === 1 ? "%(n)s bot" : "%(n)s bots"));
-    if (open > 0) {
+    var listed = form.querySelector('input[name="open_table"]');
+    var opened = Boolean(listed && listed.checked);
+    if (open > 0 && opened) {
+      parts.push(say(open === 1 ? "listed_seat" : "listed_seats", {n: open}, open === 1
+        ? "%(n)s seat open for anybody from the open tables, or with the invitation link"
+        : "%(n)s seats open for anybody from the open tables, or with the invitation link"));
+    } else if (open > 0) {
       parts.push(say(open === 1 ? "open_seat" : "open_seats", {n: open}, open === 1
         ? "%(n)s seat open for players with the invitation link" : "%(n)s seats open for players with the invitation link"));
     }
     var text = say("seat_summary", {n: players, parts: parts.join(say("list_separator", {}, ", "))}, "%(n)s seats: %(parts)s.");
     if (open < 0) text += " " + say("too_many", {}, "That is more than the seats: fewer bots or invitations.");
+    if (open === 0 && opened) {
+      text += " " + say("table_full", {}, "An open table needs a free seat: choose people (or some bots) for the other seats.");
+    }
     out.textContent = text;
     out.hidden = false;
   }

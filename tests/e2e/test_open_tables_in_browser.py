@@ -24,8 +24,15 @@ def test_a_stranger_finds_an_open_table_on_the_watch_page_and_takes_a_seat(
     log_in(creator_page, live_server.url, "ibis")
     creator_page.goto(f"{live_server.url}/games/new/")
     creator_page.fill("input[name=players]", "2")
-    creator_page.check("input[name=opponents][value=people]")
     creator_page.check("input[name=open_table]")
+    summary = creator_page.locator(".seat-summary")
+    assert summary.inner_text().endswith(
+        "An open table needs a free seat: choose people (or some bots) for the other seats."
+    )
+    creator_page.check("input[name=opponents][value=people]")
+    assert summary.inner_text() == (
+        "2 seats: you, 1 seat open for anybody from the open tables, or with the invitation link."
+    )
     creator_page.fill("input[name=title]", "Anyone for Bao Bei?")
     creator_page.get_by_role("button", name="Create the game").click()
     creator_page.wait_for_url("**/games/*/")

@@ -95,6 +95,17 @@ def site_words() -> SafeString:
             "%(n)s seats open for players with the invitation link",
             2,
         ),
+        "listed_seat": ngettext(
+            "%(n)s seat open for anybody from the open tables, or with the invitation link",
+            "%(n)s seats open for anybody from the open tables, or with the invitation link",
+            1,
+        ),
+        "listed_seats": ngettext(
+            "%(n)s seat open for anybody from the open tables, or with the invitation link",
+            "%(n)s seats open for anybody from the open tables, or with the invitation link",
+            2,
+        ),
+        "table_full": _("An open table needs a free seat: choose people (or some bots) for the other seats."),
         "list_separator": pgettext("list separator", ", "),
         "seat_summary": _("%(n)s seats: %(parts)s."),
         "too_many": _("That is more than the seats: fewer bots or invitations."),
