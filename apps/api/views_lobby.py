@@ -54,3 +54,15 @@ class OpenTableJoinApi(APIView):
         game = selectors.game_get(game_id=game_id, user=request.user)
         position = selectors.seat_position(game=game, user=request.user)
         return Response(rendered(GameSummarySerializer, game_summary(game, position)))
+
+
+class OpenTableCloseApi(APIView):
+    """The creator takes their waiting game off the open tables (403 ``forbidden`` for anyone else,
+    ``game_not_open`` once it started); who sits keeps their seat, and the invitation link works."""
+
+    @extend_schema(operation_id="games_close_table", request=None, responses=GameSummarySerializer)
+    def post(self, request: AuthenticatedRequest, game_id: int) -> Response:
+        lobby.open_table_close(game_id=game_id, by=request.user)
+        game = selectors.game_get(game_id=game_id, user=request.user)
+        position = selectors.seat_position(game=game, user=request.user)
+        return Response(rendered(GameSummarySerializer, game_summary(game, position)))

@@ -5,12 +5,14 @@ public game only). While it waits for players it is listed on the Watch page and
 /api/v1/games/open/``, and anybody signed in may take a free seat without an invitation
 (``open_table_join``), under the same rules as an invitation: one seat a person unless the game is a
 bot-test game, and the game starts when its table is full. A game that is not an open table answers
-``not_an_open_table``; the creator's invitation link works as for any game.
+``not_an_open_table``; the creator's invitation link works as for any game. The creator may take the
+game off the open tables while it waits (``open_table_close``); it waits for invited players then.
 """
 
 from __future__ import annotations
 
 from django.contrib.auth.models import User
+from django.db import transaction
 from django.db.models import QuerySet
 
 from . import lifecycle, selectors
@@ -40,3 +42,22 @@ def open_table_join(*, game_id: int, user: User, position: int | None = None) ->
     if not game.open_table:
         raise ServiceError("not_an_open_table", "this game takes its players by invitation only", status=403)
     return lifecycle.game_join(game_id=game_id, user=user, position=position)
+
+
+def open_table_close(*, game_id: int, by: User) -> Game:
+    """The creator takes their game off the open tables while it waits for players (``forbidden``,
+    ``game_not_open`` otherwise); who sits already keeps their seat, and the invitation link works."""
+    with transaction.atomic():
+        game = Game.objects.select_for_update().filter(pk=game_id).first()
+        if game is None or not selectors.game_may_view(game=game, user=by, by_number=True):
+            raise ServiceError("not_found", "no such game", status=404)
+        if game.created_by_id != by.pk:
+            raise ServiceError(
+                "forbidden", "only the game's creator can take it off the open tables", status=403
+            )
+        if game.status != Game.Status.OPEN:
+            raise ServiceError("game_not_open", "this game is not waiting for players")
+        if game.open_table:
+            game.open_table = False
+            game.save(update_fields=["open_table"])
+    return game

@@ -19,6 +19,7 @@ game_pages = [
     path("talk/<id:message_id>/report/", views_talk.game_talk_report, name="talk-report"),
     path("bots/", views_seat.seat_add_bot, name="add-bot"),
     path("take-seat/", views.game_take_seat, name="take-seat"),
+    path("close-table/", views.game_close_table, name="close-table"),
     path("record.json", record_views.game_record_download, name="record"),
 ]
 

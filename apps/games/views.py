@@ -98,6 +98,22 @@ def games_watch(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
+def game_close_table(request: AuthenticatedHttpRequest, public_id: str) -> HttpResponse:
+    """The creator takes their waiting game off the open tables (``lobby``)."""
+    game = get_object_or_404(Game.objects.only("pk", "public_id"), public_id=public_id)
+    try:
+        lobby.open_table_close(game_id=game.pk, by=request.user)
+    except RuleError as exc:
+        messages.error(request, f"{error_detail(exc)} ({exc.code})")
+    else:
+        messages.success(
+            request, gettext("It is off the open tables: players join with the invitation link.")
+        )
+    return redirect(game)
+
+
+@login_required
+@require_POST
 def game_take_seat(request: AuthenticatedHttpRequest, public_id: str) -> HttpResponse:
     """Take a free seat of an open table (``lobby``); back to the Watch page when refused."""
     game = get_object_or_404(Game.objects.only("pk", "public_id"), public_id=public_id)

@@ -137,6 +137,12 @@ ENDPOINTS: list[tuple[str, str, Any, dict[str, int]]] = [
     ("get", "/api/v1/games/open/", None, {r: 200 for r in ROLES}),
     # the open game takes its players by invitation only
     ("post", "/api/v1/games/{open_game}/take-seat/", {}, {"outsider": 403, "player": 403, "other_seat": 403}),
+    (
+        "post",
+        "/api/v1/games/{open_game}/close-table/",
+        None,
+        {"outsider": 403, "player": 200, "other_seat": 403},
+    ),
     ("get", "/api/v1/games/999999/", None, {"outsider": 404, "player": 404, "other_seat": 404}),
     ("get", "/api/v1/tokens/", None, {"outsider": 200, "player": 200, "other_seat": 200}),
     ("post", "/api/v1/tokens/", {"name": "n"}, {"outsider": 201, "player": 201, "other_seat": 201}),

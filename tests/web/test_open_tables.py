@@ -132,3 +132,21 @@ def test_a_signed_out_visitor_is_asked_to_sign_in_to_take_a_seat(client_for: Any
     assert "Sign in to take a seat" in page
     assert posted.status_code == 302 and "/accounts/login/" in posted["Location"]
     assert game.seats.filter(user__isnull=False).count() == 1
+
+
+def test_the_creator_takes_a_waiting_game_off_the_open_tables(client_for: Any) -> None:
+    creator, stranger = UserFactory(), UserFactory()
+    game = _open_table(creator)
+    own_page = client_for(creator).get(game.get_absolute_url()).content.decode()
+
+    refused = client_for(stranger).post(f"/games/{game.public_id}/close-table/", follow=True)
+    closed = client_for(creator).post(f"/games/{game.public_id}/close-table/", follow=True)
+    game.refresh_from_db()
+
+    assert f'action="/games/{game.public_id}/close-table/"' in own_page
+    assert "forbidden" in refused.content.decode()
+    assert "It is off the open tables" in closed.content.decode() and not game.open_table
+    assert _open_rows(client_for(stranger)) == []
+    with pytest.raises(ServiceError) as taken:
+        lobby.open_table_join(game_id=game.pk, user=stranger)
+    assert taken.value.code == "not_an_open_table"
