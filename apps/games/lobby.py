@@ -35,13 +35,19 @@ def open_tables() -> QuerySet[Game]:
 
 
 def open_table_join(*, game_id: int, user: User, position: int | None = None) -> Game:
-    """Take a free seat of an open table (the lowest, or ``position``); as ``lifecycle.game_join``."""
-    game = Game.objects.filter(pk=game_id).defer("state", "result").first()
-    if game is None or not selectors.game_may_view(game=game, user=user, by_number=True):
-        raise ServiceError("not_found", "no such game", status=404)  # an unlisted game stays hidden
-    if not game.open_table:
-        raise ServiceError("not_an_open_table", "this game takes its players by invitation only", status=403)
-    return lifecycle.game_join(game_id=game_id, user=user, position=position)
+    """Take a free seat of an open table (the lowest, or ``position``); as ``lifecycle.game_join``.
+
+    The game row is locked before it is read, so that a creator taking the game off the open tables
+    at the same moment (``open_table_close``) comes either before the seat is taken or after it."""
+    with transaction.atomic():
+        game = Game.objects.select_for_update().filter(pk=game_id).defer("state", "result").first()
+        if game is None or not selectors.game_may_view(game=game, user=user, by_number=True):
+            raise ServiceError("not_found", "no such game", status=404)  # an unlisted game stays hidden
+        if not game.open_table:
+            raise ServiceError(
+                "not_an_open_table", "this game takes its players by invitation only", status=403
+            )
+        return lifecycle.game_join(game_id=game_id, user=user, position=position)
 
 
 def open_table_close(*, game_id: int, by: User) -> Game:
