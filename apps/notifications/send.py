@@ -100,7 +100,10 @@ def notification_send(*, notification_id: int, now: datetime | None = None) -> b
     Notification.objects.filter(pk=note.pk).update(
         status=Notification.Status.SENT, sent_at=sent_at, subject=subject, last_error=_RECLAIM_KEPT
     )
-    Notification.objects.filter(pk__in=group).update(
+    # Only the group rows this claim still holds: a row the sweep took back meanwhile (this worker was
+    # slower than NOTIFICATIONS_CLAIM_TIMEOUT) keeps its own outcome, sent again by another worker or
+    # about to be (the at-least-once case, its "Reclaimed" note kept), not "merged" into this mail.
+    Notification.objects.filter(pk__in=group, status=Notification.Status.SENDING, claimed_at=now).update(
         status=Notification.Status.MERGED, sent_at=sent_at, subject=subject, last_error=_RECLAIM_KEPT
     )
     if note.kind == Notification.Kind.DIGEST:
