@@ -91,8 +91,10 @@ def notification_send(*, notification_id: int, now: datetime | None = None) -> b
             return False
         message.send()
     except Exception as exc:
-        Notification.objects.filter(pk__in=group).update(status=Notification.Status.PENDING)
-        Notification.objects.filter(pk=note.pk).update(
+        # As below: only the rows this claim still holds (one the sweep took back has a new outcome).
+        held = Notification.objects.filter(status=Notification.Status.SENDING, claimed_at=now)
+        held.filter(pk__in=group).update(status=Notification.Status.PENDING)
+        held.filter(pk=note.pk).update(
             status=Notification.Status.FAILED, last_error=f"{type(exc).__name__}: {exc}"[:2000]
         )
         raise SendFailed(str(exc)) from exc

@@ -156,3 +156,102 @@ def test_a_row_given_up_is_not_sent_by_a_late_redelivered_task(
 
     assert sent is False and mail.outbox == []
     assert Notification.objects.get(pk=note.pk).status == Notification.Status.FAILED
+
+
+@pytest.fixture
+def burst(started: Any, django_capture_on_commit_callbacks: Any) -> tuple[Notification, Notification]:
+    """Two pending decision mails of one person and game (one burst: one mail takes both), due now."""
+    with (
+        mock.patch("apps.notifications.tasks.send_notification.delay"),
+        django_capture_on_commit_callbacks(execute=True),
+    ):
+        started(2)
+    first = Notification.objects.get()
+    Notification.objects.filter(pk=first.pk).update(due_at=timezone.now() - timedelta(minutes=1))
+    first.refresh_from_db()
+    second = Notification.objects.create(
+        user=first.user,
+        game=first.game,
+        version=first.version + 1,
+        kind=first.kind,
+        category=first.category,
+        seat=first.seat,
+        decision_id=first.decision_id,
+        decision_kind=first.decision_kind,
+        due_at=first.due_at,
+    )
+    return first, second
+
+
+def _slow_send(during: Any) -> Any:
+    """``mails.build_message`` whose first message, when sent, first lets ``during`` run: a worker that
+    stalls in the middle of its send (an SMTP server that answers late) while others go on."""
+    build = send.mails.build_message
+    stalled: list[bool] = []
+
+    def build_message(*args: Any, **kwargs: Any) -> Any:
+        message = build(*args, **kwargs)
+        if message is not None and not stalled:
+            stalled.append(True)
+            real_send = message.send
+
+            def stalled_send(*a: Any, **k: Any) -> Any:
+                during()
+                return real_send(*a, **k)
+
+            message.send = stalled_send
+        return message
+
+    return mock.patch.object(send.mails, "build_message", build_message)
+
+
+def test_a_send_slower_than_the_claim_timeout_leaves_a_row_sent_again_by_another_worker_sent(
+    burst: tuple[Notification, Notification], django_capture_on_commit_callbacks: Any
+) -> None:
+    """A worker claims a mail and the other mail of its burst, then stalls in its send past the claim
+    timeout: the sweep takes both back and another worker sends them. When the slow worker's send
+    finally goes out, it records its own mail as sent and leaves the row the other worker sent as that
+    worker recorded it (sent, with its "Reclaimed" note), not "merged" into its own late mail: two
+    mails went out for that row, and the row says so."""
+    first, second = burst
+    start = timezone.now()
+    later = start + _stale()
+
+    def meanwhile() -> None:
+        with django_capture_on_commit_callbacks(execute=False):
+            assert send.notifications_reclaim_stale(now=later) == 2
+        assert send.notification_send(notification_id=second.pk, now=later) is True
+
+    with _slow_send(meanwhile):
+        assert send.notification_send(notification_id=first.pk, now=start) is True
+
+    first.refresh_from_db()
+    second.refresh_from_db()
+    assert len(mail.outbox) == 2  # the slow worker's mail and the other worker's
+    assert second.status == Notification.Status.SENT
+    assert second.last_error.startswith("Reclaimed: ")  # the record that it may have gone out twice
+    assert first.status == Notification.Status.SENT  # the slow worker's own mail did go out
+    assert first.last_error.startswith("Reclaimed: ")
+
+
+def test_a_send_that_fails_after_the_claim_timeout_leaves_the_rows_another_worker_sent(
+    burst: tuple[Notification, Notification], django_capture_on_commit_callbacks: Any
+) -> None:
+    """As above, but the slow worker's send fails in the end: the rows another worker sent meanwhile
+    stay sent (and merged into its mail), not put back to be sent a third time."""
+    first, second = burst
+    start = timezone.now()
+    later = start + _stale()
+
+    def meanwhile() -> None:
+        with django_capture_on_commit_callbacks(execute=False):
+            send.notifications_reclaim_stale(now=later)
+        assert send.notification_send(notification_id=second.pk, now=later) is True
+        raise ConnectionResetError("the SMTP server went away")
+
+    with _slow_send(meanwhile), pytest.raises(send.SendFailed):
+        send.notification_send(notification_id=first.pk, now=start)
+
+    statuses = dict(Notification.objects.values_list("pk", "status"))
+    assert statuses == {second.pk: Notification.Status.SENT, first.pk: Notification.Status.MERGED}
+    assert len(mail.outbox) == 1
