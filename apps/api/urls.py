@@ -64,6 +64,7 @@ urlpatterns = [
             ("games/<id:game_id>/bots/", games.GameBotAddApi, "game-bots"),
             ("games/<id:game_id>/take-seat/", lobby.OpenTableJoinApi, "game-take-seat"),
             ("games/<id:game_id>/close-table/", lobby.OpenTableCloseApi, "game-close-table"),
+            ("games/<id:game_id>/cancel/", lobby.GameCancelApi, "game-cancel"),
             ("games/<id:game_id>/seat/", clock.MySeatApi, "game-my-seat"),
             ("games/<id:game_id>/seat/take-back/", clock.SeatTakeBackApi, "game-take-back"),
             ("games/<id:game_id>/messages/", talk.GameTalkApi, "game-messages"),

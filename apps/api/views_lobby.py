@@ -1,4 +1,5 @@
-"""Open tables through the API (``apps.games.lobby``): the list, and taking a free seat of one."""
+"""Games waiting for players through the API (``apps.games.lobby``): the open tables, taking a free seat
+of one, taking one off the list, and cancelling a game before it starts."""
 
 from __future__ import annotations
 
@@ -63,6 +64,20 @@ class OpenTableCloseApi(APIView):
     @extend_schema(operation_id="games_close_table", request=None, responses=GameSummarySerializer)
     def post(self, request: AuthenticatedRequest, game_id: int) -> Response:
         lobby.open_table_close(game_id=game_id, by=request.user)
+        game = selectors.game_get(game_id=game_id, user=request.user)
+        position = selectors.seat_position(game=game, user=request.user)
+        return Response(rendered(GameSummarySerializer, game_summary(game, position)))
+
+
+class GameCancelApi(APIView):
+    """The creator cancels their game while it waits for players: it ends aborted (``status``
+    ``aborted``, ``started_at`` null), and the people already seated are told. Refused: 403
+    ``forbidden`` for anyone else, 403 ``league_game`` for a league's game, 409 ``game_not_open`` once
+    it has started or ended."""
+
+    @extend_schema(operation_id="games_cancel", request=None, responses=GameSummarySerializer)
+    def post(self, request: AuthenticatedRequest, game_id: int) -> Response:
+        lobby.game_cancel(game_id=game_id, by=request.user)
         game = selectors.game_get(game_id=game_id, user=request.user)
         position = selectors.seat_position(game=game, user=request.user)
         return Response(rendered(GameSummarySerializer, game_summary(game, position)))

@@ -94,6 +94,8 @@ MESSAGES: dict[str, Promise] = {
     "game_not_paused": _("This game is not paused."),
     "no_open_seat": _("There is no open seat."),
     "not_an_open_table": _("This game takes its players by invitation only."),
+    "game_cancelled": _("This game was cancelled before it started."),
+    "league_game": _("A league's game cannot be cancelled: the league's organisers may abort it."),
     "no_open_decision": _("There is no open decision for that seat."),
     "no_such_seat": _("There is no player seat at that position."),
     "no_such_user": _("There is no user with that username."),

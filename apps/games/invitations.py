@@ -53,11 +53,23 @@ def invitation_revoke(*, game_id: int, user: User, token: str | None = None) -> 
 
 
 def invitation_get(*, token: str) -> Invitation:
-    """The active invitation with ``token``; ``ServiceError`` (404) when unknown, revoked or used up."""
+    """The active invitation with ``token``; ``ServiceError`` (404) when unknown, revoked or used up, or
+    when its game no longer waits for players; ``game_cancelled`` (409) when its game was cancelled
+    before it started, so that the link says so (its ``game`` on the error)."""
     invitation = Invitation.objects.select_related("game").filter(token=token).first()
+    if invitation is not None and invitation.is_active and invitation.game.cancelled:
+        raise GameCancelled(invitation.game)
     if invitation is None or not invitation.is_active or invitation.game.status != Game.Status.OPEN:
         raise ServiceError("invitation_invalid", "this invitation link is not valid (any more)", status=404)
     return invitation
+
+
+class GameCancelled(ServiceError):
+    """``game_cancelled``: the invitation's game was cancelled before it started (``Game.cancelled``)."""
+
+    def __init__(self, game: Game) -> None:
+        super().__init__("game_cancelled", lifecycle.CANCELLED_TEXT, status=409)
+        self.game = game
 
 
 def invitation_accept(*, token: str, user: User, position: int | None = None) -> Game:

@@ -162,15 +162,22 @@ def _only_the_game(create: Callable[P, CreatedGame]) -> Callable[P, Game]:
 game_create = _only_the_game(game_create_with_table)
 
 
+#: The refusal ``game_cancelled``: a seat of a game that ended before it started (``Game.cancelled``).
+CANCELLED_TEXT = "this game was cancelled before it started"
+
+
 def game_join(*, game_id: int, user: User, position: int | None = None) -> Game:
     """Take an open seat (the lowest, or ``position``); the game starts when the table is full.
 
     Refused (``same_person``) when another account of the same person (a bot account and its owner)
-    already holds a seat, unless the game is a bot-test game.
+    already holds a seat, unless the game is a bot-test game; ``game_cancelled`` (409) once the game was
+    cancelled before it started, ``game_not_open`` once it started.
     """
     with transaction.atomic():
         locked = lock_game(game_id)  # the seats come with the lock
         game, seats = locked.game, locked.seats
+        if game.cancelled:
+            raise ServiceError("game_cancelled", CANCELLED_TEXT, status=409)
         if game.status != Game.Status.OPEN:
             raise ServiceError("game_not_open", "this game is not waiting for players")
         if any(s.user_id == user.pk for s in seats.values()):

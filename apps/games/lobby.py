@@ -1,4 +1,5 @@
-"""Open tables: public games waiting for players that their creator opened to anybody.
+"""Games waiting for players: open tables, which their creator opened to anybody, and cancelling a
+game before it starts.
 
 A creator who knows nobody to invite ticks "open table" when creating a game (``Game.open_table``; a
 public game only). While it waits for players it is listed on the Watch page and at ``GET
@@ -7,6 +8,11 @@ public game only). While it waits for players it is listed on the Watch page and
 bot-test game, and the game starts when its table is full. A game that is not an open table answers
 ``not_an_open_table``; the creator's invitation link works as for any game. The creator may take the
 game off the open tables while it waits (``open_table_close``); it waits for invited players then.
+
+The creator may also cancel any game of theirs that still waits for players (``game_cancel``): it ends
+aborted, as an organiser's abort does, before a card is dealt. Nothing of it counts anywhere: nobody held
+a seat in a game that started, so no record, rating or statistic has it (those count started games), and
+the people already seated hear of it through the game's end, as a cancellation (``Game.cancelled``).
 """
 
 from __future__ import annotations
@@ -15,7 +21,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import QuerySet
 
-from . import lifecycle, selectors
+from . import lifecycle, selectors, store
 from .errors import ServiceError
 from .models import Game
 
@@ -66,4 +72,41 @@ def open_table_close(*, game_id: int, by: User) -> Game:
         if game.open_table:
             game.open_table = False
             game.save(update_fields=["open_table"])
+    return game
+
+
+#: Why a cancelled game ended (``Game.status_reason``). Stored in English, as every reason is; pages and
+#: mails do not show it but say that the game was cancelled, in the reader's language.
+CANCELLED_REASON = "Cancelled by its creator before it started"
+
+
+def game_cancel(*, game_id: int, by: User) -> Game:
+    """The creator cancels their game while it waits for players: it ends aborted, without a result.
+
+    Refused: ``not_found`` (404) to anyone who may not see the game, ``league_game`` (403) for a league's
+    game (its organisers end it), ``forbidden`` (403) to anyone but the creator, ``game_not_open`` (409)
+    once it has started or ended. The game row is locked first, so that a player taking the last seat at
+    the same moment (``lifecycle.game_join``) comes either before (the game starts, and the cancelling
+    is refused) or after (the seat is refused). The people already seated are told (the game's end).
+    """
+    with transaction.atomic():
+        try:
+            locked = store.lock_game(game_id)
+        except Game.DoesNotExist:
+            raise ServiceError("not_found", "no such game", status=404) from None
+        game = locked.game
+        seated = locked.seat_of(by) is not None
+        if not selectors.game_may_view(game=game, user=by, by_number=True, seated=seated):
+            raise ServiceError("not_found", "no such game", status=404)
+        if game.league_of_game is not None:
+            raise ServiceError(
+                "league_game",
+                "a league's game is not cancelled: the league's organisers may abort it",
+                status=403,
+            )
+        if game.created_by_id != by.pk:
+            raise ServiceError("forbidden", "only the game's creator can cancel it", status=403)
+        if game.status != Game.Status.OPEN:
+            raise ServiceError("game_not_open", "this game is not waiting for players", status=409)
+        lifecycle.game_abort(locked, reason=CANCELLED_REASON)
     return game

@@ -241,6 +241,13 @@ class Game(Timestamped):
         return self.status in {self.Status.FINISHED, self.Status.ABORTED}
 
     @property
+    def cancelled(self) -> bool:
+        """Whether the game ended before it started: aborted while it waited for players (its creator
+        cancelled it, ``lobby.game_cancel``, or its only player closed their account). No card was dealt:
+        it has no moves, no result and no place in anybody's record."""
+        return self.status == self.Status.ABORTED and self.started_at is None
+
+    @property
     def seed_revealed(self) -> str | None:
         """The seed, only once the game has ended (BB-25.10)."""
         return self.seed if self.is_over else None

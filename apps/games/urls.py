@@ -20,6 +20,7 @@ game_pages = [
     path("bots/", views_seat.seat_add_bot, name="add-bot"),
     path("take-seat/", views.game_take_seat, name="take-seat"),
     path("close-table/", views.game_close_table, name="close-table"),
+    path("cancel/", views.game_cancel, name="cancel"),
     path("record.json", record_views.game_record_download, name="record"),
 ]
 

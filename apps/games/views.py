@@ -20,13 +20,24 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext, ngettext
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_http_methods, require_POST
 
 from apps.accounts.http import AuthenticatedHttpRequest, HtmxHttpRequest
 from baogame.rules.core import RuleError
 from baogame.rules.registry import get_engine
 
-from . import estimates, game_looks, invitations, lifecycle, lobby, pipeline, replay, selectors, table_talk
+from . import (
+    estimates,
+    game_looks,
+    invitations,
+    lifecycle,
+    lobby,
+    people,
+    pipeline,
+    replay,
+    selectors,
+    table_talk,
+)
 from .errors import ServiceError
 from .errortext import error_detail, refusal
 from .forms import GameCreateForm, action_from_post, control_custom
@@ -110,6 +121,29 @@ def game_close_table(request: AuthenticatedHttpRequest, public_id: str) -> HttpR
             request, gettext("It is off the open tables: players join with the invitation link.")
         )
     return redirect(game)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def game_cancel(request: AuthenticatedHttpRequest, public_id: str) -> HttpResponse:
+    """The creator cancels their game while it waits for players (POST, ``lobby.game_cancel``), after a
+    page that says what cancelling means and asks to confirm (GET); anyone else is sent to the game."""
+    if request.method == "POST":
+        game = get_object_or_404(Game.objects.only("pk", "public_id"), public_id=public_id)
+        try:
+            lobby.game_cancel(game_id=game.pk, by=request.user)
+        except ServiceError as exc:
+            if exc.status == 404:
+                raise Http404("no such game") from None
+            messages.error(request, f"{error_detail(exc)} ({exc.code})")
+        else:
+            messages.success(request, gettext("The game is cancelled."))
+        return redirect(game)
+    game, _ = visible_game(request, public_id)
+    if game.status != Game.Status.OPEN or game.created_by_id != request.user.pk:
+        return redirect(game)
+    told = [s for s in game.seats.all() if people.held_by_person(s) and s.user_id != request.user.pk]
+    return render(request, "games/cancel.html", {"game": game, "told": len(told)})
 
 
 @login_required
@@ -405,6 +439,10 @@ def game_join(request: HttpRequest, token: str) -> HttpResponse:
     a signed-in holder takes an open seat, anybody else is asked to sign in or sign up first."""
     try:
         invitation = invitations.invitation_get(token=token)
+    except invitations.GameCancelled as exc:  # the link says so rather than that it is unknown
+        return render(
+            request, "games/join.html", {"game": exc.game, "seats": exc.game.seats.all()}, status=410
+        )
     except ServiceError:
         raise Http404("no such invitation") from None
     game = invitation.game

@@ -24,6 +24,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from apps.accounts.language import mail_language
+from apps.accounts.models import display_name
 from apps.games import selectors as game_selectors
 from apps.games.models import Decision, Game
 from apps.games.presenters.timeleft import clock_line
@@ -192,6 +193,8 @@ def _build_message(note: Notification, group: list[int] | None) -> EmailMultiAlt
             context=context,
             category=note.category,
         )
+    if note.kind == Notification.Kind.GAME_RESULT and game.cancelled:
+        return _cancelled_message(note, game, user, context, subject_prefix)
     if seat is not None:
         context["view"] = compose.view_lines(game, seat)
         context["events"] = compose.events_since_last_move(game, seat)
@@ -316,6 +319,28 @@ def _seat_to_bot_message(note: Notification, game: Game, user: User) -> EmailMul
     )
 
 
+def _cancelled_message(
+    note: Notification, game: Game, user: User, context: dict[str, Any], subject_prefix: str
+) -> EmailMultiAlternatives:
+    """The game's end, for a game cancelled before it started: who cancelled it, and that it counts
+    nowhere. No result, no view and no events: nothing was dealt, nothing was played."""
+    context["heading"] = _("The game was cancelled")
+    context["intro"] = _(
+        "%(host)s cancelled %(game)s before it started. No card was dealt, and the game counts in nobody's "
+        "record."
+    ) % {
+        "host": display_name(game.created_by) if game.created_by else _("Its creator"),
+        "game": game_label(game),
+    }
+    return compose_mail(
+        user=user,
+        subject=_("%(prefix)s: cancelled") % {"prefix": subject_prefix},
+        template="notification",
+        context=context,
+        category=note.category,
+    )
+
+
 def _result_lines(game: Game, seat: int | None) -> list[str]:
     result = game.result or {}
     names = compose.seat_names(game)
@@ -386,7 +411,7 @@ def _summary_message(
             }
         )
     news = [
-        _("%(game)s: %(kind)s") % {"game": game_label(n.game), "kind": NEWS_KINDS.get(n.kind, n.kind)}
+        _("%(game)s: %(kind)s") % {"game": game_label(n.game), "kind": _news_kind(n)}
         for n in queued
         if n.game is not None
         and (
@@ -431,6 +456,14 @@ NEWS_KINDS: dict[str, Promise] = {
     Notification.Kind.INVITATION: gettext_lazy("invitation"),
     Notification.Kind.SEAT_TO_BOT: gettext_lazy("a bot took over a seat"),
 }
+
+
+def _news_kind(note: Notification) -> str:
+    """A digest's news line for ``note``: its kind, or, for the end of a game cancelled before it
+    started, that it was cancelled (it has no result)."""
+    if note.kind == Notification.Kind.GAME_RESULT and note.game is not None and note.game.cancelled:
+        return _("cancelled before it started")
+    return str(NEWS_KINDS.get(note.kind, note.kind))
 
 
 def _answer_binding(record: InboundMessage, game: Game, position: int | None, shown: str | None) -> str:

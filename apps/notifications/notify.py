@@ -147,13 +147,15 @@ def notify_move_applied(*, game_id: int, version: int, move_id: int | None, open
 
 
 def notify_game_ended(*, game_id: int) -> int:
-    """Mail every seated person the final result (those whose seat the bot played too)."""
+    """Mail every seated person the final result (those whose seat the bot played too); for a game
+    cancelled before it started, that it was cancelled, to everyone seated but its creator, who did it."""
     game = game_selectors.game_get(game_id)
     if game is None:
         return 0
-    made = _results_to_each(
-        game, game_selectors.seated_people(game), version=game.version, kind=Notification.Kind.GAME_RESULT
-    )
+    people = game_selectors.seated_people(game)
+    if game.cancelled:
+        people = {p: user for p, user in people.items() if user.pk != game.created_by_id}
+    made = _results_to_each(game, people, version=game.version, kind=Notification.Kind.GAME_RESULT)
     outbox.consume_game_end(game_id=game_id)
     return made
 

@@ -143,6 +143,10 @@ ENDPOINTS: list[tuple[str, str, Any, dict[str, int]]] = [
         None,
         {"outsider": 403, "player": 200, "other_seat": 403},
     ),
+    ("post", "/api/v1/games/{open_game}/cancel/", None, {"outsider": 403, "player": 200, "other_seat": 403}),
+    # a league's game is nobody's to cancel; the private club's hides from the outsider
+    ("post", "/api/v1/games/{club_game}/cancel/", None, {"outsider": 404, "player": 403, "other_seat": 403}),
+    ("post", "/api/v1/games/{game}/cancel/", None, {"outsider": 403, "player": 409, "other_seat": 403}),
     ("get", "/api/v1/games/999999/", None, {"outsider": 404, "player": 404, "other_seat": 404}),
     ("get", "/api/v1/tokens/", None, {"outsider": 200, "player": 200, "other_seat": 200}),
     ("post", "/api/v1/tokens/", {"name": "n"}, {"outsider": 201, "player": 201, "other_seat": 201}),
