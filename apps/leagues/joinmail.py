@@ -107,7 +107,8 @@ def decline_queue(declined: DeclinedRequest) -> None:
 
 def decline_mail_send(*, declined_id: int) -> int:
     """Mail the one who asked that their request to join was declined; 1 when a mail was sent (none for
-    an account without an address, when told already, or once they asked again or joined meanwhile)."""
+    an account without an address, when told already, once they asked again or joined meanwhile, or
+    when a later request of theirs was declined too before this mail went out: its own mail tells)."""
     declined = (
         DeclinedRequest.objects.select_related("league", "user__profile")
         .filter(pk=declined_id, applicant_told_at=None)
@@ -116,8 +117,10 @@ def decline_mail_send(*, declined_id: int) -> int:
     if declined is None:
         return 0
     applicant, sent = declined.user, 0
-    came_back = Membership.objects.filter(league_id=declined.league_id, user_id=applicant.pk).exists()
-    if applicant.email and applicant.is_active and not came_back:
+    mine = {"league_id": declined.league_id, "user_id": applicant.pk}
+    came_back = Membership.objects.filter(**mine).exists()
+    declined_again = DeclinedRequest.objects.filter(**mine, pk__gt=declined.pk).exists()  # that one tells
+    if applicant.email and applicant.is_active and not came_back and not declined_again:
         get_connection().send_messages([_decline_mail(declined.league, to=applicant)])
         sent = 1
     DeclinedRequest.objects.filter(pk=declined.pk, applicant_told_at=None).update(

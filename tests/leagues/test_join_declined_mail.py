@@ -132,6 +132,24 @@ def test_a_decline_whose_mail_had_not_gone_out_is_not_sent_once_they_asked_again
     assert DeclinedRequest.objects.get(user=eve).applicant_told_at is not None  # the sweep leaves it
 
 
+def test_two_declines_before_the_first_mail_went_out_make_one_mail(
+    open_league: League, organiser: Any, django_capture_on_commit_callbacks: Any, settings: Any
+) -> None:
+    jo = UserFactory(username="jo", password=NO_PASSWORD)
+    for _ in range(2):  # asked, declined, asked again, declined again: no task ran
+        membership = _ask(open_league, jo, django_capture_on_commit_callbacks)
+        services.membership_approve(
+            league=open_league, membership_id=membership.pk, by=organiser, approve=False
+        )
+    mail.outbox.clear()
+    settings.CELERY_TASK_ALWAYS_EAGER = True
+
+    queued = joinmail.join_requests_recover(now=timezone.now() + timedelta(hours=1))
+
+    assert queued == 2 and [m.to for m in mail.outbox] == [[jo.email]]
+    assert not DeclinedRequest.objects.filter(user=jo, applicant_told_at=None).exists()
+
+
 def test_an_applicant_without_an_address_is_recorded_as_told_without_a_mail(
     open_league: League, organiser: Any, django_capture_on_commit_callbacks: Any
 ) -> None:
