@@ -5,8 +5,8 @@ A notification problem must never break a move, so the game receivers only enque
 move's transaction (``move_recorded``) writes a single outbox row, so that a lost task is queued again.
 A seat handed to the bot is rare: its receiver records the player's mail row in the hand-over's own
 transaction (in a savepoint), and the sweep sends a row whose task was lost; a seat taken at an open
-table records its creator's mail the same way. A table-talk message's
-first report queues the staff's mail (``moderation``).
+table records its creator's mail the same way. A table-talk message's first report queues the staff's
+mail (``moderation``).
 """
 
 from __future__ import annotations
