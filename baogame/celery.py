@@ -119,6 +119,7 @@ TASK_QUEUES = {
     "apps.leagues.tasks.start_due_rounds": PEOPLE,
     "apps.leagues.tasks.mail_join_request": PEOPLE,
     "apps.leagues.tasks.mail_join_approved": PEOPLE,
+    "apps.leagues.tasks.mail_join_declined": PEOPLE,
     "apps.leagues.tasks.recover_join_request_mails": BACKGROUND,
     "apps.sittings.tasks.send_invitations": PEOPLE,
     "apps.sittings.tasks.send_reminders": PEOPLE,

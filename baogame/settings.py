@@ -488,7 +488,8 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     "leagues-start-due-rounds": {"task": "apps.leagues.tasks.start_due_rounds", "schedule": 300.0},
     # Confirm every provisional league result whose confirmation period has ended.
     "leagues-confirm-due-results": {"task": "apps.leagues.tasks.confirm_due_results", "schedule": 300.0},
-    # Mail the organisers again of every request to join whose mail was lost (apps.leagues.joinmail).
+    # Queue again every lost mail about a request to join: the organisers', the approval's and the
+    # decline's (apps.leagues.joinmail).
     "leagues-recover-join-request-mails": {
         "task": "apps.leagues.tasks.recover_join_request_mails",
         "schedule": 300.0,

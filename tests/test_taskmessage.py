@@ -40,6 +40,7 @@ SENT: list[tuple[str, tuple[Any, ...], dict[str, Any]]] = [
     ("apps.leagues.tasks.start_due_rounds", (), {}),
     ("apps.leagues.tasks.mail_join_request", (7,), {}),
     ("apps.leagues.tasks.mail_join_approved", (7,), {}),
+    ("apps.leagues.tasks.mail_join_declined", (7,), {}),
     ("apps.leagues.tasks.recover_join_request_mails", (), {}),
     ("apps.notifications.tasks.send_digests", (), {}),
     ("apps.notifications.tasks.expire_reply_addresses", (), {}),

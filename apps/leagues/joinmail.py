@@ -1,6 +1,6 @@
 """Mail about a request to join a league: to its organisers when someone asks
-(``services.membership_request``), and to the one who asked when an organiser approves it
-(``services.membership_approve``; a declined request is not mailed).
+(``services.membership_request``), and to the one who asked when an organiser approves or declines it
+(``services.membership_approve``).
 
 The request queues ``mail_join_request`` after its commit; its body, ``join_request_mail_send``, mails
 each organiser with an address, in the language of their profile: who asks, their record (decisions
@@ -11,6 +11,13 @@ nothing. A retry after a failed send may mail an organiser twice, which we prefe
 hears of. Asking again while the request waits sends nothing more; asking again after withdrawing is a
 new request, mailed again. The approval's mail works the same way (``Membership.member_told_at``);
 joining by the invite link while the request waits needs no mail.
+
+A declined request's membership row is deleted (asking again is a new request, as before), so its mail
+rests on a row of its own, ``DeclinedRequest``, written in the decline's transaction and recorded as
+told (``applicant_told_at``) the same way. The mail says the request was declined, with the league's
+page (the leagues list once the league is private): a decline has no reason to give. It is not sent
+once the one who asked has come back before it went out (asked again, or joined by the invite link):
+the new request's own mails tell them where they stand.
 """
 
 from __future__ import annotations
@@ -32,10 +39,11 @@ from apps.games import reliability
 from apps.notifications.mails import absolute, render_mail
 from baogame.celery import publish
 
-from .models import League, Membership
+from .models import DeclinedRequest, League, Membership
 
 MAIL_JOIN_REQUEST = "apps.leagues.tasks.mail_join_request"
 MAIL_JOIN_APPROVED = "apps.leagues.tasks.mail_join_approved"
+MAIL_JOIN_DECLINED = "apps.leagues.tasks.mail_join_declined"
 
 
 def join_request_queue(membership: Membership) -> None:
@@ -92,10 +100,39 @@ def approval_mail_send(*, membership_id: int) -> int:
     return sent
 
 
+def decline_queue(declined: DeclinedRequest) -> None:
+    """Queue the mail telling ``declined``'s user that their request was declined, after the commit."""
+    transaction.on_commit(partial(publish, MAIL_JOIN_DECLINED, (declined.pk,)))
+
+
+def decline_mail_send(*, declined_id: int) -> int:
+    """Mail the one who asked that their request to join was declined; 1 when a mail was sent (none for
+    an account without an address, when told already, once they asked again or joined meanwhile, or
+    when a later request of theirs was declined too before this mail went out: its own mail tells)."""
+    declined = (
+        DeclinedRequest.objects.select_related("league", "user__profile")
+        .filter(pk=declined_id, applicant_told_at=None)
+        .first()
+    )
+    if declined is None:
+        return 0
+    applicant, sent = declined.user, 0
+    mine = {"league_id": declined.league_id, "user_id": applicant.pk}
+    came_back = Membership.objects.filter(**mine).exists()
+    declined_again = DeclinedRequest.objects.filter(**mine, pk__gt=declined.pk).exists()  # that one tells
+    if applicant.email and applicant.is_active and not came_back and not declined_again:
+        get_connection().send_messages([_decline_mail(declined.league, to=applicant)])
+        sent = 1
+    DeclinedRequest.objects.filter(pk=declined.pk, applicant_told_at=None).update(
+        applicant_told_at=timezone.now()
+    )
+    return sent
+
+
 def join_requests_recover(*, now: datetime | None = None) -> int:
     """Queue again the mail of every request still waiting whose organisers are untold, and of every
-    approval whose member is untold, ``NOTIFICATIONS_OUTBOX_RETRY`` seconds after it (its task was lost
-    with a broker that was down, or failed); returns how many were queued."""
+    approval or decline whose applicant is untold, ``NOTIFICATIONS_OUTBOX_RETRY`` seconds after it (its
+    task was lost with a broker that was down, or failed); returns how many were queued."""
     cutoff = (now or timezone.now()) - timedelta(seconds=settings.NOTIFICATIONS_OUTBOX_RETRY)
     requests = list(
         Membership.objects.filter(
@@ -110,11 +147,18 @@ def join_requests_recover(*, now: datetime | None = None) -> int:
             joined_at__lte=cutoff,
         ).values_list("pk", flat=True)
     )
+    declines = list(
+        DeclinedRequest.objects.filter(applicant_told_at=None, created_at__lte=cutoff).values_list(
+            "pk", flat=True
+        )
+    )
     for membership_id in requests:
         publish(MAIL_JOIN_REQUEST, (membership_id,))
     for membership_id in approvals:
         publish(MAIL_JOIN_APPROVED, (membership_id,))
-    return len(requests) + len(approvals)
+    for declined_id in declines:
+        publish(MAIL_JOIN_DECLINED, (declined_id,))
+    return len(requests) + len(approvals) + len(declines)
 
 
 def _approval_mail(league: League, *, to: User) -> EmailMultiAlternatives:
@@ -130,6 +174,25 @@ def _approval_mail(league: League, *, to: User) -> EmailMultiAlternatives:
         }
         subject = _("[baogame] %(league)s: your request to join was approved") % fields
         return render_mail(to=to.email, subject=subject[:200], template="join_approved", context=context)
+
+
+def _decline_mail(league: League, *, to: User) -> EmailMultiAlternatives:
+    """The mail to the one whose request was declined, in their language: the league's page while it is
+    public (they may ask again there), else the leagues list."""
+    language = mail_language(to)
+    with translation.override(language):
+        fields = {"league": league.name}
+        context = {
+            "heading": _("Your request to join %(league)s was declined") % fields,
+            "league_url": absolute(
+                league.get_absolute_url() if league.is_public else reverse("leagues:list")
+            ),
+            "league_public": league.is_public,
+            "site_url": settings.SITE_URL,
+            "mail_language": language,
+        }
+        subject = _("[baogame] %(league)s: your request to join was declined") % fields
+        return render_mail(to=to.email, subject=subject[:200], template="join_declined", context=context)
 
 
 def _join_request_mail(

@@ -165,6 +165,27 @@ class Membership(Timestamped):
         return f"{self.user} in {self.league} ({self.status})"
 
 
+class DeclinedRequest(Timestamped):
+    """A request to join that an organiser declined (``created_at``: when), kept so that the one who
+    asked is told (``apps.leagues.joinmail``); the request's ``Membership`` row is gone, so nothing else
+    of the league (members, counts, pairing, exports, asking again) sees it."""
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="declined_requests")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    requested_at = models.DateTimeField(
+        null=True, blank=True, help_text="When the declined request was made."
+    )
+    applicant_told_at = models.DateTimeField(
+        null=True, blank=True, help_text="When the one who asked was mailed the decline (joinmail)."
+    )
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.user}'s request to join {self.league}, declined"
+
+
 class Round(models.Model):
     """One round of a season: its tables are Fixtures; ``byes`` lists the user ids who sat out."""
 

@@ -27,6 +27,7 @@ from baogame.rules.registry import ENGINES, get_engine, get_game_type
 from . import eligibility, joinmail
 from .auditlog import audit
 from .models import (
+    DeclinedRequest,
     League,
     Membership,
     Season,
@@ -295,7 +296,9 @@ def membership_request(*, league: League, user: User) -> Membership:
 
 
 def membership_approve(*, league: League, membership_id: int, by: User, approve: bool = True) -> Membership:
-    """An organiser approves (or declines) a request to join."""
+    """An organiser approves (or declines) a request to join; either way the one who asked is mailed
+    after the commit (``joinmail``). A declined request's row is deleted, so asking again is a new
+    request."""
     require_organiser(league, by)
     with transaction.atomic():
         membership = Membership.objects.select_for_update().get(pk=membership_id, league=league)
@@ -306,8 +309,12 @@ def membership_approve(*, league: League, membership_id: int, by: User, approve:
             membership.member_told_at = None
             membership.save(update_fields=["status", "joined_at", "member_told_at"])
             joinmail.approval_queue(membership)
-        else:
+        else:  # the request goes; a record of its decline stays until its mail is out (joinmail)
+            declined = DeclinedRequest.objects.create(
+                league=league, user=membership.user, requested_at=membership.requested_at
+            )
             membership.delete()
+            joinmail.decline_queue(declined)
         audit(
             league=league,
             actor=by,

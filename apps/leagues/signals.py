@@ -21,7 +21,7 @@ from apps.games.signals import game_ended, seat_handed_to_bot
 from apps.notifications.notify import notify_seat_to_bot
 
 from . import results
-from .models import AuditLog, Fixture, League, Membership, SubstituteOffer
+from .models import AuditLog, DeclinedRequest, Fixture, League, Membership, SubstituteOffer
 from .organisers import organiser_succeed
 
 logger = logging.getLogger(__name__)
@@ -62,13 +62,14 @@ def tell_organisers(sender: Any, *, game_id: int, seat: int, version: int, **kwa
 def on_account_closing(sender: Any, *, user: Any, **kwargs: Any) -> None:
     """A closed account leaves every league: its memberships end (no table from the next round on; its
     results stay in the standings), it organises none, its seat offers are declined, and the organiser
-    logs name it as its games do from now on (``closed-<id>``), not by its old name. A league it alone
-    organised passes to its longest-standing member (``organisers.organiser_succeed``). The organisers of
-    each league game it sat in are mailed (league news): the bot plays that seat now, and they may offer
-    it to a substitute."""
+    logs name it as its games do from now on (``closed-<id>``), not by its old name; its declined requests
+    go with their mails. A league it alone organised passes to its longest-standing member
+    (``organisers.organiser_succeed``). The organisers of each league game it sat in are mailed (league
+    news): the bot plays that seat now, and they may offer it to a substitute."""
     _rename_in_audit_logs(user)
     _tell_organisers_of_seats(user)
     Membership.objects.filter(user=user, status=Membership.Status.PENDING).delete()
+    DeclinedRequest.objects.filter(user=user).delete()  # nothing is mailed to a closed account
     Membership.objects.filter(user=user, status=Membership.Status.ACTIVE).update(
         status=Membership.Status.WITHDRAWN
     )

@@ -38,8 +38,16 @@ def mail_join_approved(membership_id: int) -> int:
 
 
 @shared_task(acks_late=True)
+def mail_join_declined(declined_id: int) -> int:
+    """Mail the one who asked to join that their request was declined."""
+    from . import joinmail
+
+    return joinmail.decline_mail_send(declined_id=declined_id)
+
+
+@shared_task(acks_late=True)
 def recover_join_request_mails() -> int:
-    """Beat: queue again the mails of requests to join and approvals still untold."""
+    """Beat: queue again the mails of requests to join, approvals and declines still untold."""
     from . import joinmail
 
     return joinmail.join_requests_recover()

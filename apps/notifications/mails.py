@@ -151,6 +151,8 @@ def _build_message(note: Notification, group: list[int] | None) -> EmailMultiAlt
     assert game is not None
     if note.kind == Notification.Kind.SEAT_TO_BOT:
         return _seat_to_bot_message(note, game, user)
+    if note.kind == Notification.Kind.SEAT_TAKEN:
+        return _seat_taken_message(note, game, user)
     if seat is not None and not game.seats.filter(position=seat, user=user).exists():
         return None  # the recipient no longer holds that seat (substituted): their view is not theirs
     decision_row = None
@@ -341,6 +343,40 @@ def _cancelled_message(
     )
 
 
+def _seat_taken_message(note: Notification, game: Game, user: User) -> EmailMultiAlternatives | None:
+    """The creator's mail: somebody took seat ``note.seat`` of their open table, and how many seats are
+    still free now; None once the game no longer waits for players (the last seat started it, and its
+    own mails tell) or the seat is free again. Only who sits: the game has not begun, and no view of it
+    is shown."""
+    if game.status != Game.Status.OPEN:
+        return None
+    seats = list(game.seats.select_related("user__profile").order_by("position"))
+    taken = next((s for s in seats if s.position == note.seat), None)
+    if taken is None or taken.user is None:
+        return None
+    free = sum(1 for s in seats if s.is_empty)
+    fields = {"name": taken.label, "game": game_label(game), "count": free}
+    intro = ngettext(
+        "%(name)s took a seat at %(game)s. %(count)s seat is still free: the game starts when it is taken.",
+        "%(name)s took a seat at %(game)s. %(count)s seats are still free: the game starts when they "
+        "are all taken.",
+        free,
+    )
+    return compose_mail(
+        user=user,
+        subject=(_("[baogame] %(game)s: %(name)s took a seat") % fields)[:200],
+        template="notification",
+        context={
+            "game": game,
+            "game_name": game_label(game),
+            "link": game_link(game, user),
+            "heading": _("%(name)s took a seat at your table") % fields,
+            "intro": intro % fields,
+        },
+        category=note.category,
+    )
+
+
 def _result_lines(game: Game, seat: int | None) -> list[str]:
     result = game.result or {}
     names = compose.seat_names(game)
@@ -421,6 +457,7 @@ def _summary_message(
                 Notification.Kind.GAME_RESULT,
                 Notification.Kind.INVITATION,
                 Notification.Kind.SEAT_TO_BOT,
+                Notification.Kind.SEAT_TAKEN,
             }
         )
     ]
@@ -455,6 +492,7 @@ NEWS_KINDS: dict[str, Promise] = {
     Notification.Kind.GAME_RESULT: gettext_lazy("game result"),
     Notification.Kind.INVITATION: gettext_lazy("invitation"),
     Notification.Kind.SEAT_TO_BOT: gettext_lazy("a bot took over a seat"),
+    Notification.Kind.SEAT_TAKEN: gettext_lazy("a player took a seat at your table"),
 }
 
 

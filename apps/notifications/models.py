@@ -86,6 +86,7 @@ class Notification(Timestamped):
         INVITATION = "invitation", "Invitation"
         DIGEST = "digest", "Daily digest"
         SEAT_TO_BOT = "seat_to_bot", "Seat handed to the bot"
+        SEAT_TAKEN = "seat_taken", "Seat taken at an open table"
 
     class Status(models.TextChoices):
         PENDING = "pending", "Pending"
@@ -103,7 +104,9 @@ class Notification(Timestamped):
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications")
     game = models.ForeignKey("games.Game", null=True, blank=True, on_delete=models.CASCADE)
-    version = models.PositiveIntegerField(help_text="Game version (digests: the local date as YYYYMMDD).")
+    version = models.PositiveIntegerField(
+        help_text="Game version (digests: the local date as YYYYMMDD; a seat taken: the seat's position)."
+    )
     kind = models.CharField(max_length=16, choices=Kind.choices)
     category = models.CharField(max_length=16, choices=Category.choices)
     seat = models.PositiveSmallIntegerField(null=True, blank=True)

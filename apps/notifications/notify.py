@@ -15,8 +15,8 @@ from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from apps.games import people, store
 from apps.games import selectors as game_selectors
-from apps.games import store
 from apps.games.models import Game
 
 from . import clock, compose, outbox, selectors, send, timing
@@ -199,6 +199,28 @@ def notify_seat_to_bot(
             )
         )
         for user in recipients
+    )
+
+
+def notify_seat_taken(*, game_id: int, position: int) -> Notification | None:
+    """Somebody took seat ``position`` of an open table that still has free seats: mail its creator
+    (invitations' category: who is coming to their table), unless the newcomer is the creator or one of
+    their accounts. At most once per seat (its ``version`` is the seat's position); written when it is
+    sent (``mails``), with the free seats of that moment."""
+    game = game_selectors.game_get(game_id)
+    if game is None or game.created_by is None or game.status != Game.Status.OPEN:
+        return None
+    creator = game.created_by
+    seat = game.seats.select_related("user__profile").filter(position=position).first()
+    if seat is None or seat.user is None or people.person_of(seat.user) == people.person_of(creator):
+        return None
+    return notification_create(
+        user=creator,
+        game=game,
+        version=position,
+        kind=Notification.Kind.SEAT_TAKEN,
+        category=Category.INVITATION,
+        seat=position,
     )
 
 

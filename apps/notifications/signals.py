@@ -4,8 +4,9 @@ A notification problem must never break a move, so the game receivers only enque
 ``baogame.celery.publish``, which logs any failure to do so; the one receiver that runs inside the
 move's transaction (``move_recorded``) writes a single outbox row, so that a lost task is queued again.
 A seat handed to the bot is rare: its receiver records the player's mail row in the hand-over's own
-transaction (in a savepoint), and the sweep sends a row whose task was lost. A table-talk message's
-first report queues the staff's mail (``moderation``).
+transaction (in a savepoint), and the sweep sends a row whose task was lost; a seat taken at an open
+table records its creator's mail the same way. A table-talk message's first report queues the staff's
+mail (``moderation``).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from apps.accounts.closing import account_closing
 from apps.games.signals import (
     RecordedMove,
     game_ending,
+    open_table_seat_taken,
     recorded_move_receiver,
     seat_handed_to_bot,
     talk_message_reported,
@@ -29,7 +31,7 @@ from baogame.celery import publish
 
 from . import outbox
 from .moderation import MAIL_TALK_REPORT
-from .notify import notify_seat_to_bot
+from .notify import notify_seat_taken, notify_seat_to_bot
 
 logger = logging.getLogger(__name__)
 
@@ -70,6 +72,23 @@ def on_seat_handed_to_bot(sender: Any, *, game_id: int, seat: int, version: int,
             notify_seat_to_bot(game_id=game_id, seat=seat, version=version)
     except Exception:
         logger.exception("could not record the seat-to-bot mail of game %s seat %s", game_id, seat)
+
+
+@receiver(open_table_seat_taken, dispatch_uid="notifications.open_table_seat_taken")
+def on_open_table_seat_taken(
+    sender: Any, *, game_id: int, position: int, seats_free: int, **kwargs: Any
+) -> None:
+    """In the transaction that seats somebody at an open table: record the creator's mail, sent once it
+    commits (the sweep sends it if its task is lost). The last seat starts the game, whose own mails
+    (the first decisions) tell the table: none for it. A failure is logged and rolls back only its
+    savepoint: the seat stays taken."""
+    if seats_free == 0:
+        return
+    try:
+        with transaction.atomic():
+            notify_seat_taken(game_id=game_id, position=position)
+    except Exception:
+        logger.exception("could not record the seat-taken mail of game %s seat %s", game_id, position)
 
 
 @receiver(game_ending, dispatch_uid="notifications.game_ending")
