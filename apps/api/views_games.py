@@ -179,6 +179,14 @@ class GameListApi(LeanApiView):
             help_text="List it among the open tables (GET games/open/) while it waits for players: anybody "
             "signed in may take a free seat without an invitation. A public game only (invalid_options).",
         )
+        min_reliability = serializers.IntegerField(
+            default=0,
+            min_value=0,
+            max_value=100,
+            help_text="An open table's minimum record for who takes a seat: percent of decisions answered "
+            "on time over the last 12 months (a player with no decisions yet may sit; reliability_too_low "
+            "otherwise). 0: anybody. With open_table only (invalid_options).",
+        )
 
     class CreatedSerializer(GameSummarySerializer):
         invite_token = serializers.CharField(

@@ -21,6 +21,13 @@ from .serializers import GameSummarySerializer, game_summary
 from .throttling import AnonymousReadThrottle, WriteRateThrottle
 
 
+class OpenTableSerializer(GameSummarySerializer):
+    min_reliability = serializers.IntegerField(
+        help_text="Who may take a seat: a record of at least this percent of decisions answered on time "
+        "over the last 12 months (a player with no decisions yet may sit); 0: anybody."
+    )
+
+
 class OpenTableListApi(APIView):
     """The open tables, newest first, as the Watch page lists them: public games waiting for players
     that anybody signed in may join without an invitation (``POST games/{id}/take-seat/``). Like the
@@ -29,18 +36,20 @@ class OpenTableListApi(APIView):
     permission_classes = [AllowAny]
     throttle_classes = [AnonymousReadThrottle, WriteRateThrottle]
 
-    @extend_schema(operation_id="games_open_tables", responses=GameSummarySerializer(many=True))
+    @extend_schema(operation_id="games_open_tables", responses=OpenTableSerializer(many=True))
     def get(self, request: Request) -> Response:
         results = []
         for game in lobby.open_tables()[: lobby.OPEN_TABLES_SHOWN]:
             seat = game_selectors.seat_of(game, request.user)
-            results.append(game_summary(game, seat.position if seat else None))
-        return Response(rendered(GameSummarySerializer, results, many=True))
+            summary = game_summary(game, seat.position if seat else None)
+            results.append({**summary, "min_reliability": game.min_reliability})
+        return Response(rendered(OpenTableSerializer, results, many=True))
 
 
 class OpenTableJoinApi(APIView):
     """Take a free seat of an open table (403 ``not_an_open_table`` for a game joined by invitation
-    only); the game starts when its table is full."""
+    only, ``reliability_too_low`` below the table's minimum record); the game starts when its table is
+    full."""
 
     class InputSerializer(JsonInput):
         refuse_unknown_fields = True

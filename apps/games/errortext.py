@@ -170,7 +170,9 @@ MESSAGES: dict[str, Promise] = {
     "owner_at_own_table": _("One person's accounts cannot be kept at different tables."),
     "division_too_small": _("A division has too few members for one table."),
     "period_over": _("The confirmation period of this result is over: it stands."),
-    "reliability_too_low": _("Your record of decisions answered on time is below what this league asks."),
+    "reliability_too_low": _(
+        "Your record of decisions answered on time is below what this league or table asks."
+    ),
     "too_few_members": _("There are too few active members for a round."),
     "divisions_unconfirmed": _("Confirm the season's divisions before its first round."),
     # The API itself

@@ -148,6 +148,17 @@ class GameCreateForm(FittedForm):
             "without an invitation. A public game only."
         ),
     )
+    min_reliability = forms.IntegerField(
+        required=False,
+        min_value=0,
+        max_value=100,
+        label=gettext_lazy("Minimum record (% on time)"),
+        help_text=gettext_lazy(
+            "An open table only: who takes a seat must have answered at least this share of their "
+            "decisions on time over the last 12 months (a player with no decisions yet may). Empty or 0: "
+            "anybody."
+        ),
+    )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         """Each game's length (``lengths.choices``) and option fields (its presenter's ``CREATE_FIELDS``)
@@ -235,6 +246,11 @@ class GameCreateForm(FittedForm):
         self._clean_control(data)
         if data.get("open_table") and data.get("visibility") not in ("", None, Game.Visibility.PUBLIC):
             self.add_error("open_table", _("An open table is a public game: anyone may find and watch it."))
+        if data.get("min_reliability") and not data.get("open_table"):
+            self.add_error(
+                "min_reliability",
+                _("A minimum record is for an open table: tick “Open table”, or leave this empty."),
+            )
         engine = data.get("engine")
         game_type = get_game_type(engine) if engine else None
         if game_type is None:

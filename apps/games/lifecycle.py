@@ -72,12 +72,14 @@ def game_create_with_table(
     bot_test: bool = False,
     visibility: str = Game.Visibility.PUBLIC,
     open_table: bool = False,
+    min_reliability: int = 0,
 ) -> CreatedGame:
     """Create a game with ``players`` seats; the creator takes seat 0, the last ``bots`` seats are bots.
 
     ``bot_test``: one person's accounts (their bot accounts included) may hold several seats; otherwise
     each person holds at most one (``people``). ``open_table``: listed among the open tables, where
-    anyone signed in may take a free seat (``lobby``); a public game only.
+    anyone signed in may take a free seat (``lobby``); a public game only. ``min_reliability``: an open
+    table's minimum record for who may take a seat there (percent of decisions answered on time).
 
     ``length`` is a match length of the game by name (``apps.games.lengths``: ``short``, ``custom``, …)
     applied to ``options``; None: the options decide. The game keeps the length name its options amount
@@ -94,6 +96,12 @@ def game_create_with_table(
         )
     if open_table and visibility != Game.Visibility.PUBLIC:
         raise ServiceError("invalid_options", "an open table is a public game: anyone may find and watch it")
+    if not 0 <= min_reliability <= 100:
+        raise ServiceError("invalid_options", "a minimum record is a percentage, 0-100")
+    if min_reliability and not open_table:
+        raise ServiceError(
+            "invalid_options", "a minimum record is for an open table: invited players are chosen already"
+        )
     eng = get_engine(engine)
     if not eng.min_players <= players <= eng.max_players:
         raise ServiceError("invalid_options", f"{engine} takes {eng.min_players}-{eng.max_players} players")
@@ -131,6 +139,7 @@ def game_create_with_table(
             bot_test=bot_test,
             visibility=visibility,
             open_table=open_table,
+            min_reliability=min_reliability,
         )
         now = timezone.now()
         for pos in range(players):

@@ -9,7 +9,9 @@ bot-test game, and the game starts when its table is full. A game that is not an
 ``not_an_open_table``; the creator's invitation link works as for any game. The creator may take the
 game off the open tables while it waits (``open_table_close``); it waits for invited players then.
 Each seat taken here is told (``signals.open_table_seat_taken``): the notifications app mails the
-creator while seats remain free.
+creator while seats remain free. A creator may ask for a minimum record of who sits
+(``Game.min_reliability``: percent of decisions answered on time over the last 12 months, as a league's
+minimum); a player below it is refused ``reliability_too_low``, and one with no decisions yet may sit.
 
 The creator may also cancel any game of theirs that still waits for players (``game_cancel``): it ends
 aborted, as an organiser's abort does, before a card is dealt. Nothing of it counts anywhere: nobody held
@@ -23,7 +25,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import QuerySet
 
-from . import lifecycle, selectors, signals, store
+from . import lifecycle, reliability, selectors, signals, store
 from .errors import ServiceError
 from .models import Game, Seat
 
@@ -55,6 +57,7 @@ def open_table_join(*, game_id: int, user: User, position: int | None = None) ->
             raise ServiceError(
                 "not_an_open_table", "this game takes its players by invitation only", status=403
             )
+        require_reliable(game=game, user=user)
         game = lifecycle.game_join(game_id=game_id, user=user, position=position)
         seats = list(Seat.objects.filter(game_id=game_id).values_list("position", "user_id", "bot"))
         taken = next(p for p, user_id, _ in seats if user_id == user.pk)
@@ -66,6 +69,28 @@ def open_table_join(*, game_id: int, user: User, position: int | None = None) ->
             seats_free=sum(1 for _, user_id, bot in seats if user_id is None and not bot),
         )
         return game
+
+
+def require_reliable(*, game: Game, user: User) -> None:
+    """Refuse (``reliability_too_low``, 403) a player whose record is below the table's minimum
+    (``Game.min_reliability``); a player with no decisions yet may sit, as in a league."""
+    if game.min_reliability <= 0:
+        return
+    record = reliability.record_for(user)
+    if not record.meets(game.min_reliability):
+        raise ServiceError(
+            "reliability_too_low",
+            f"this table asks for at least {game.min_reliability}% of decisions answered on time over the "
+            f"last 12 months; your record: {record.on_time_percent}%",
+            status=403,
+        )
+
+
+def may_sit(game: Game, user: User | None) -> bool:
+    """Whether ``user``'s record lets them take a seat of the open table (the pages' button)."""
+    if game.min_reliability <= 0:
+        return True
+    return user is not None and reliability.record_for(user).meets(game.min_reliability)
 
 
 def open_table_close(*, game_id: int, by: User) -> Game:

@@ -9,6 +9,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING
 
 from django.conf import settings
+from django.core.validators import MaxValueValidator
 from django.db import models
 from django.urls import reverse
 from django.utils import timezone
@@ -168,6 +169,13 @@ class Game(Timestamped):
         default=False,
         help_text="Listed among the open tables while it waits for players: anyone signed in may take a "
         "free seat, without an invitation (apps.games.lobby). A public game only.",
+    )
+    min_reliability = models.PositiveSmallIntegerField(
+        default=0,
+        validators=[MaxValueValidator(100)],
+        help_text="An open table's minimum record for who may take a seat: percent of decisions answered "
+        "on time over the last 12 months (apps.games.reliability); 0: none. Players with no decisions "
+        "yet may sit.",
     )
     visibility = models.CharField(
         max_length=10,

@@ -34,6 +34,7 @@ from . import (
     lobby,
     people,
     pipeline,
+    reliability,
     replay,
     selectors,
     table_talk,
@@ -91,15 +92,18 @@ def games_watch(request: HttpRequest) -> HttpResponse:
         request.GET.get("page")
     )
     finished = selectors.game_list_watchable(status=Game.Status.FINISHED)
+    tables = list(lobby.open_tables()[: lobby.OPEN_TABLES_SHOWN])
+    viewer = request.user if request.user.is_authenticated else None
+    record = reliability.record_for(viewer) if viewer and any(g.min_reliability for g in tables) else None
     context = {
         "open_tables": [
             {
                 "game": g,
                 "taken": sum(not s.is_empty for s in g.seats.all()),
-                "mine": request.user.is_authenticated
-                and any(s.user_id == request.user.pk for s in g.seats.all()),
+                "mine": viewer is not None and any(s.user_id == viewer.pk for s in g.seats.all()),
+                "may_sit": record is None or record.meets(g.min_reliability),
             }
-            for g in lobby.open_tables()[: lobby.OPEN_TABLES_SHOWN]
+            for g in tables
         ],
         "in_play": in_play,
         "finished": finished[:WATCH_FINISHED],
@@ -181,6 +185,7 @@ def game_new(request: AuthenticatedHttpRequest) -> HttpResponse:
                     bot_test=d["bot_test"],
                     visibility=d["visibility"] or Game.Visibility.PUBLIC,
                     open_table=d["open_table"],
+                    min_reliability=d.get("min_reliability") or 0,
                 )
                 # Invited by username: each takes a seat at once (the game starts when all are taken).
                 for invitee in d["invite"]:
@@ -288,6 +293,9 @@ def board_context(request: HttpRequest, game: Game, error: RuleError | None = No
         "away_text": presenter_for(game.engine).AWAY_TEXT,
         "bot_hold_text": lifecycle.BOT_HOLD_TEXT,
         **_invitation_context(request, game, seated=seat is not None),
+        "may_sit": game.status == Game.Status.OPEN
+        and game.open_table
+        and lobby.may_sit(game, request.user if request.user.is_authenticated else None),
     }
 
 

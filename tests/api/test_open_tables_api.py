@@ -6,8 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.utils import timezone
 
-from apps.games.models import Game
+from apps.games.models import Game, SeatTenure
 
 pytestmark = pytest.mark.django_db
 
@@ -49,3 +50,27 @@ def test_taking_a_seat_of_an_unlisted_game_by_its_number_finds_no_game(client_fo
     answer = client_for(users[1]).post(f"/api/v1/games/{made['id']}/take-seat/", {}, format="json")
 
     assert answer.status_code == 404 and answer.json()["code"] == "not_found"
+
+
+def test_an_open_tables_minimum_record_is_set_listed_and_held_to(client_for: Any, users: list) -> None:
+    """``min_reliability`` on creation, in the open tables' list, and ``reliability_too_low`` (403) for a
+    player below it."""
+    creator, shaky = users[0], users[1]
+    finished = Game.objects.create(engine="toy", players=2, status=Game.Status.FINISHED)
+    now = timezone.now()
+    SeatTenure.objects.create(
+        game=finished, position=0, user=shaky, started_at=now, ended_at=now, answered=1, timeouts=1
+    )
+    body = {"engine": "baobei", "players": 3, "open_table": True, "min_reliability": 70}
+
+    made = client_for(creator).post("/api/v1/games/", body, format="json")
+    listed = client_for(shaky).get("/api/v1/games/open/").json()
+    refused = client_for(shaky).post(f"/api/v1/games/{made.json()['id']}/take-seat/", {}, format="json")
+    without_table = client_for(creator).post(
+        "/api/v1/games/", {"engine": "baobei", "players": 3, "min_reliability": 70}, format="json"
+    )
+
+    assert made.status_code == 201
+    assert [(g["id"], g["min_reliability"]) for g in listed] == [(made.json()["id"], 70)]
+    assert (refused.status_code, refused.json()["code"]) == (403, "reliability_too_low")
+    assert (without_table.status_code, without_table.json()["code"]) == (400, "invalid_options")

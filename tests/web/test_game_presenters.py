@@ -67,7 +67,8 @@ def test_the_create_form_takes_each_games_option_fields_from_its_presenter_bb_25
 
     options = [name for name in fields if name not in {"engine", "players", "opponents", "bots",
                "control", "control_initial_hours", "control_increment_hours", "control_cap_hours",
-               "weekends_off", "invite", "title", "bot_test", "visibility", "open_table"}]  # fmt: skip
+               "weekends_off", "invite", "title", "bot_test", "visibility", "open_table",
+               "min_reliability"}]  # fmt: skip
     assert [name for name in options if not name.startswith("length_")] == [
         *PRESENTERS["baobei"].CREATE_FIELDS,
         *PRESENTERS["baohuang"].CREATE_FIELDS,
