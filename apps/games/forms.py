@@ -152,7 +152,7 @@ class GameCreateForm(FittedForm):
         required=False,
         min_value=0,
         max_value=100,
-        label=gettext_lazy("Minimum record (% on time)"),
+        label=gettext_lazy("Minimum record (percent on time)"),
         help_text=gettext_lazy(
             "An open table only: who takes a seat must have answered at least this share of their "
             "decisions on time over the last 12 months (a player with no decisions yet may). Empty or 0: "
