@@ -53,7 +53,7 @@ def _token_loaded(select: sql.Select, rows: list[Any]) -> ApiToken | None:
     if not rows:
         return None
     token = cast(ApiToken, select.load(rows[0]))
-    token.user = cast(User, select.load(rows[0], "user"))  # an inner join: the user is always there
+    sql.relate(token, "user", select.load(rows[0], "user"))  # an inner join: the user is always there
     return token
 
 

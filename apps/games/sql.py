@@ -178,6 +178,36 @@ def _instance(model: type[M], attnames: Sequence[str], values: list[Any], using:
     return instance
 
 
+def relate(instance: Model, name: str, value: Model | None) -> None:
+    """``instance.<name> = value`` for two rows read together, ``instance``'s key column already holding
+    ``value``'s key (a seat and its game, a seat and its user, a user and its profile): what the
+    relation's descriptor leaves (the related object cached on ``instance``, and on ``value`` for a
+    one-to-one), without its checks, which such a pair always passes (the database routers', the
+    object's type, the key it copies). ``name`` is a forward relation or a one-to-one's reverse side.
+    None, as the descriptors take it for a new instance: cached on a forward relation (its key column is
+    NULL), nothing on a reverse one (a missed join: asking for it reads again)."""
+    here, there = _relation_caches(type(instance), name)
+    if value is None:
+        if here.concrete:
+            here.set_cached_value(instance, None)
+        return
+    here.set_cached_value(instance, value)
+    if there is not None:
+        there.set_cached_value(value, instance)
+
+
+@cache
+def _relation_caches(model: type[Model], name: str) -> tuple[Any, Any]:
+    """The relation ``name`` of ``model`` as the two sides whose caches ``relate`` sets: ``model``'s, and
+    the related model's for a one-to-one (None for a foreign key: its reverse side is a manager)."""
+    field: Any = model._meta.get_field(name)
+    if field.concrete:  # a forward foreign key or one-to-one
+        return field, (field.remote_field if field.one_to_one else None)
+    if field.one_to_one:  # the reverse side of a one-to-one (user.profile)
+        return field, field.field
+    raise ValueError(f"{model.__name__}.{name} is neither a forward relation nor a one-to-one's reverse")
+
+
 @dataclass(frozen=True)
 class Select:
     """A SELECT compiled once from a queryset, to run again with other values (``compile_select``)."""

@@ -165,19 +165,19 @@ def seat_rows(game: Game, *, people: bool = False) -> list[Seat]:
     else:
         seats = list(_seats(game.pk, people=people))
     for seat in seats:
-        seat.game = game
+        sql.relate(seat, "game", game)
     return seats
 
 
 def _seat_from_row(select: sql.Select, row: Sequence[Any]) -> Seat:
-    """A seat from a row of ``_seats_select``; with the people, the user and profile set through the
-    relations' own descriptors, as ``select_related`` does."""
+    """A seat from a row of ``_seats_select``; with the people, the user and profile cached on it as
+    ``select_related`` leaves them (``sql.relate``)."""
     seat = cast(Seat, select.load(row))
     if "user" in select.models:
         user = cast("User | None", select.load(row, "user"))
         if user is not None:
-            user.profile = cast(Profile, select.load(row, "user__profile"))
-        seat.user = user
+            sql.relate(user, "profile", cast("Profile | None", select.load(row, "user__profile")))
+        sql.relate(seat, "user", user)
     return seat
 
 
@@ -211,7 +211,7 @@ def decision_rows(game: Game) -> list[Decision]:
     else:
         decisions = list(_decisions(game.pk))
     for decision in decisions:
-        decision.game = game
+        sql.relate(decision, "game", game)
     return decisions
 
 
@@ -534,9 +534,9 @@ def lock_game(game_id: int, *, move_key: str | None = None, ahead: Ahead | None 
     found = [_seat_from_row(seats_select, r) for r in seats.rows]
     found_decisions = [cast(Decision, decisions_select.load(r)) for r in decisions.rows]
     for seat in found:
-        seat.game = game
+        sql.relate(seat, "game", game)
     for decision in found_decisions:
-        decision.game = game
+        sql.relate(decision, "game", game)
     return LockedGame(
         game=game,
         seats={s.position: s for s in found},
@@ -624,12 +624,12 @@ def lock_games(game_ids: Sequence[int]) -> list[LockedGame]:
     for seat in seats:
         locked = found.get(seat.game_id)
         if locked is not None:
-            seat.game = locked.game
+            sql.relate(seat, "game", locked.game)
             locked.seats[seat.position] = seat
     for decision in decisions:
         locked = found.get(decision.game_id)
         if locked is not None:
-            decision.game = locked.game
+            sql.relate(decision, "game", locked.game)
             locked.decisions.append(decision)
     return list(found.values())
 
