@@ -204,3 +204,19 @@ def test_the_seats_of_a_game_waiting_for_players_link_their_people(client_for: A
     assert 'Seat 0: <a href="/players/creator/" class="player">creator</a>' in seats
     assert 'Seat 1: <a href="/players/guest/" class="player">guest</a>' in seats
     assert seats.count('class="player"') == 2  # the open seat and the bot's are plain
+
+
+def test_the_league_standings_link_their_players_but_not_a_closed_account(client_for: Any) -> None:
+    organiser, player, leaving = UserFactory(), UserFactory(username="lark"), UserFactory(username="gone")
+    league = league_services.league_create(creator=organiser, name="Open Birds", game="baobei")
+    season = Season.objects.create(league=league, number=1, starts_at=timezone.now())
+    for user in (player, leaving):
+        Standing.objects.create(season=season, user=user)
+    account_close(user=leaving, password="pw-for-tests-123")
+    leaving.refresh_from_db()
+
+    html = client_for(None).get(league.get_absolute_url()).content.decode()
+
+    table = html.split('class="standings"')[1].split("</table>")[0]
+    assert '<a href="/players/lark/" class="player">lark</a>' in table
+    assert leaving.username in table and f"/players/{leaving.username}/" not in table
