@@ -163,9 +163,10 @@ def test_the_public_leagues_the_player_belongs_to_show_with_the_rating_and_no_pr
     assert "Secret Club" not in html
 
 
-def test_the_page_costs_the_same_queries_for_many_games_as_for_one(client_for: Any) -> None:
+@pytest.mark.parametrize("signed_in", [False, True])
+def test_the_page_costs_the_same_queries_for_many_games_as_for_one(client_for: Any, signed_in: bool) -> None:
     player = UserFactory()
-    stranger = client_for(None)
+    stranger = client_for(UserFactory() if signed_in else None)
     GameFactory(seated=[player, UserFactory(), UserFactory()])
     _finish(GameFactory(seated=[player, UserFactory(), UserFactory()]))
 
