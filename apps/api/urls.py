@@ -16,6 +16,7 @@ from . import views_league_manage as manage
 from . import views_leagues as leagues
 from . import views_lobby as lobby
 from . import views_orders as orders
+from . import views_players as players
 from . import views_root as root
 from . import views_sittings as sittings
 from . import views_talk as talk
@@ -81,6 +82,7 @@ urlpatterns = [
                 sittings.SittingAnswerApi,
                 "game-sitting-answer",
             ),
+            ("players/<str:username>/", players.PlayerDetailApi, "player-detail"),
             ("leagues/", leagues.LeagueListApi, "league-list"),
             (LEAGUE, leagues.LeagueDetailApi, "league-detail"),
             (f"{SEASON}standings/", leagues.SeasonStandingsApi, "season-standings"),

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from functools import cache
 from typing import TYPE_CHECKING, Any, TypedDict, cast
 
 from django.contrib.auth.models import AnonymousUser, User
 from django.db import connection
-from django.db.models import Exists, F, OuterRef, QuerySet
+from django.db.models import Exists, F, OuterRef, Q, QuerySet
 from django.utils import timezone
 
 from baogame.rules.core import visible
@@ -227,6 +227,54 @@ def game_list_watchable(*, status: str) -> QuerySet[Game]:
         .prefetch_related("seats__user__profile")
         .order_by(*WATCH_ORDER.get(status, ("-created_at", "-pk")))
     )
+
+
+def game_list_of_player(
+    *, player: User, viewer: User | AnonymousUser | None, statuses: Sequence[str], limit: int
+) -> list[Game]:
+    """Up to ``limit`` of the games of ``statuses`` in which ``player`` holds a seat that ``viewer`` may
+    see listed, in ``WATCH_ORDER`` of the first status (a player's public page).
+
+    What a stranger finds is what ``game_list_watchable`` lists (public games, not those of a private
+    league); whoever may see more of them by the rules above sees those too: the games they play in or
+    created, and a private league's games when they may see that league. An unlisted game is listed
+    only to its own players and creator, as ``game_may_view`` rules for a game asked for by number:
+    every game passes ``game_may_view`` before it is listed. The seats and their people come along.
+    """
+    person = _user_or_none(viewer)
+    in_private_league = Q(league_fixture__round__season__league__is_public=False)
+    listed = Q(visibility=Game.Visibility.PUBLIC) & ~in_private_league
+    games = Game.objects.filter(seats__user=player, status__in=statuses)
+    if person is not None:
+        seated = Exists(Seat.objects.filter(game=OuterRef("pk"), user=person))
+        # a private league's games are candidates here; ``game_may_view`` asks the league below
+        games = games.annotate(viewer_seated=seated)
+        listed |= Q(viewer_seated=True) | Q(created_by=person) | in_private_league
+    games = (
+        games.filter(listed)
+        .annotate(
+            league_pk=F("league_fixture__round__season__league_id"),
+            league_public=F("league_fixture__round__season__league__is_public"),
+        )
+        .defer("state", "result", "control_values")
+        .prefetch_related("seats__user__profile")
+        .order_by(*WATCH_ORDER.get(statuses[0], ("-created_at", "-pk")))
+    )
+    shown: list[Game] = []
+    start = 0
+    while len(shown) < limit:
+        chunk = list(games[start : start + limit])
+        for game in chunk:
+            # the league as the annotation found it, so that ``game_may_view`` asks no query per game
+            league = getattr(game, "league_pk", None)
+            game.__dict__["league_of_game"] = None if league is None else (league, game.league_public)
+            seat = bool(getattr(game, "viewer_seated", False))
+            if len(shown) < limit and game_may_view(game=game, user=viewer, by_number=True, seated=seat):
+                shown.append(game)
+        if len(chunk) < limit:
+            break
+        start += limit
+    return shown
 
 
 def game_list_awaiting(*, user: User) -> QuerySet[WithAnnotations[Game, WaitingForMe]]:

@@ -2,7 +2,7 @@ from django.urls import include, path
 
 from baogame import converters  # noqa: F401 - registers <id:…>
 
-from . import estimate_views, record_views, views, views_orders, views_seat, views_talk
+from . import estimate_views, record_views, views, views_orders, views_players, views_seat, views_talk
 
 #: The pages of one game, below ``games/<public_id>/``.
 game_pages = [
@@ -37,4 +37,5 @@ urlpatterns = [
     # after the fixed names above, which a public identifier would match as well
     path("games/<str:public_id>/", include(game_pages)),
     path("vacation/", views_seat.vacation, name="vacation"),
+    path("players/<str:username>/", views_players.player_detail, name="player"),
 ]

@@ -11,6 +11,7 @@ from django.http import Http404
 
 from apps.accounts.models import display_name
 from apps.games.models import Game
+from apps.games.players import player_linked
 
 from . import ratings, standings
 from .models import (
@@ -131,6 +132,8 @@ class StandingRow:
     sigma: float
     rating: float
     division: int = 1
+    #: The player has a public page to link to (``apps.games.players``): not a closed account.
+    has_page: bool = False
 
 
 def season_standings(*, season: Season) -> list[StandingRow]:
@@ -173,6 +176,7 @@ def season_standings(*, season: Season) -> list[StandingRow]:
                 sigma=s.sigma,
                 rating=round(ratings.ordinal(s.mu, s.sigma), 2),
                 division=s.division,
+                has_page=player_linked(s.user),
             )
         )
     return out
@@ -297,3 +301,45 @@ def games_played_by(*, games: list[Any], user: User | AnonymousUser | None) -> s
     from apps.games.people import seat_held_by
 
     return {g.pk for g in games if seat_held_by(seats=g.seats.all(), user=user) is not None}
+
+
+@dataclass(frozen=True)
+class PlayerLeagueRow:
+    """A public league a player is an active member of, with their line of its newest season they
+    stand in (None: no season of theirs yet)."""
+
+    league: League
+    season: int | None
+    games_played: int
+    rating: float | None
+
+
+def leagues_of_player(*, user: User) -> list[PlayerLeagueRow]:
+    """The public leagues ``user`` is an active member of, by name, each with their rating (mu - 3 sigma)
+    in the newest season they stand in: what anybody may see on a player's page. A private league is
+    never among them, whoever asks."""
+    leagues = [
+        m.league
+        for m in Membership.objects.filter(
+            user=user, status=Membership.Status.ACTIVE, league__is_public=True
+        ).select_related("league")
+    ]
+    newest: dict[int, Standing] = {}
+    for standing in (
+        Standing.objects.filter(user=user, season__league__in=leagues)
+        .select_related("season")
+        .order_by("season__league_id", "-season__number")
+    ):
+        newest.setdefault(standing.season.league_id, standing)
+    rows = []
+    for league in sorted(leagues, key=lambda lg: (lg.name.casefold(), lg.pk)):
+        line = newest.get(league.pk)
+        rows.append(
+            PlayerLeagueRow(
+                league=league,
+                season=line.season.number if line else None,
+                games_played=line.games_played if line else 0,
+                rating=round(ratings.ordinal(line.mu, line.sigma), 2) if line else None,
+            )
+        )
+    return rows

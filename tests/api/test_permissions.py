@@ -161,6 +161,10 @@ ENDPOINTS: list[tuple[str, str, Any, dict[str, int]]] = [
     ),
     ("get", "/api/v1/me/notifications/", None, {"outsider": 200, "player": 200, "other_seat": 200}),
     ("patch", "/api/v1/me/notifications/", {"digest_hour": 7}, {r: 200 for r in ROLES[1:]}),
+    # a player's page needs no sign-in, as its web page; an unknown name is 404 to everybody
+    ("get", "/api/v1/players/{username}/", None, {r: 200 for r in ROLES}),
+    ("get", "/api/v1/players/no-such-player/", None, {r: 404 for r in ROLES}),
+    ("post", "/api/v1/players/{username}/", {}, {r: 405 for r in ROLES[1:]}),
     ("get", "/api/v1/leagues/", None, {r: 200 for r in ROLES}),
     ("get", "/api/v1/leagues/{league}/", None, {r: 200 for r in ROLES}),
     (
@@ -268,6 +272,7 @@ def test_permission_matrix(
         league=world.league.slug,
         private=world.private_league.slug,
         season=world.league.seasons.get().pk,
+        username=world.users["player"].get_username(),
         **_club_ids(world) if "{club" in template or "{pending}" in template else {},
     )
     if callable(body):

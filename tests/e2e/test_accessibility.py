@@ -1,5 +1,6 @@
-"""Every page of a game (its replay included), the rules, the dashboard and a league: no serious or
-critical axe-core violation, and nothing wider than a 390 px phone screen."""
+"""Every page of a game (its replay included), the rules, the dashboard, a league and a player's page
+(a person's and a bot account's): no serious or critical axe-core violation, and nothing wider than a
+390 px phone screen."""
 
 from __future__ import annotations
 
@@ -52,7 +53,7 @@ def demo_site(settings: Any) -> tuple[User, list[str]]:
     ]
     for league in League.objects.order_by("pk"):  # the demo league and the one with three divisions
         pages += [f"/leagues/{league.slug}/", f"/leagues/{league.slug}/manage/"]
-    pages += [f"/games/{waiting.public_id}/"]
+    pages += [f"/games/{waiting.public_id}/", "/players/demo/", "/players/demo-bot-1/"]
     for game in games:
         pages += [f"/games/{game.public_id}/", f"/games/{game.public_id}/history/"]
     finished = Game.objects.filter(status=Game.Status.FINISHED).first()
@@ -85,7 +86,7 @@ def test_no_page_has_a_serious_or_critical_axe_violation(live_server, page, demo
 def test_the_pages_without_signing_in_have_no_serious_axe_violation(live_server, page, demo_site):
     _, pages = demo_site
     public = ["/accounts/login/", "/accounts/signup/"]
-    public += [p for p in pages if p.startswith(("/games/", "/rules/")) and p != "/games/new/"]
+    public += [p for p in pages if p.startswith(("/games/", "/rules/", "/players/")) and p != "/games/new/"]
 
     found = {}
     for path in public:

@@ -1,0 +1,129 @@
+"""``GET /api/v1/players/<username>/``: a player's public page through the API, under the page's rules
+(``apps.games.players``): readable signed out, the games the caller may see, public leagues only, 404
+for an unknown name or a closed account."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.db import transaction
+from django.utils import timezone
+
+from apps.accounts.closing import account_close
+from apps.accounts.models import Profile
+from apps.games import lifecycle, store
+from apps.games.models import Game, SeatTenure
+from apps.leagues import services as league_services
+from apps.leagues.models import Fixture, League, Membership, Round, Season, Standing
+from tests.factories import GameFactory, UserFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def _in_private_league(game: Game) -> None:
+    league = League.objects.create(name=f"L{game.pk}", slug=f"l{game.pk}", game=game.engine, is_public=False)
+    season = Season.objects.create(league=league, number=1, starts_at=timezone.now())
+    round_ = Round.objects.create(season=season, number=1, started_at=timezone.now())
+    Fixture.objects.create(round=round_, table=1, game=game)
+
+
+def test_signed_out_the_record_and_the_public_games_are_read(client_for: Any) -> None:
+    player = UserFactory(username="wren")
+    playing = GameFactory(seated=[player, UserFactory(), UserFactory()], bots=0)
+    over = GameFactory(seated=[UserFactory(), player, UserFactory()])
+    with transaction.atomic():
+        lifecycle.game_adjudicate(store.lock_game(over.pk), places={0: 1, 1: 2, 2: 3}, reason="test")
+    SeatTenure.objects.update_or_create(
+        game=playing, position=0, user=player, defaults={"started_at": timezone.now(), "answered": 3}
+    )
+
+    answer = client_for(None).get("/api/v1/players/wren/")
+
+    body = answer.json()
+    assert answer.status_code == 200
+    assert (body["username"], body["name"], body["is_bot"], body["url"]) == (
+        "wren",
+        "wren",
+        False,
+        "/players/wren/",
+    )
+    assert body["reliability"]["answered"] == 3 and body["reliability"]["on_time_percent"] == 100
+    assert body["reliability"]["summary"].startswith("100% on time")
+    assert [g["public_id"] for g in body["in_play"]] == [playing.public_id]
+    assert [g["public_id"] for g in body["finished"]] == [over.public_id]
+    assert body["in_play"][0]["seats"][0] == {
+        "position": 0,
+        "name": "wren",
+        "username": "wren",
+        "is_bot": False,
+    }
+    assert not {"state", "version", "result", "scores"} & set(body["in_play"][0])
+
+
+def test_unlisted_private_and_private_league_games_are_not_listed_but_to_their_players(
+    client_for: Any,
+) -> None:
+    player, fellow = UserFactory(), UserFactory()
+    unlisted = GameFactory(seated=[player, fellow, UserFactory()], visibility=Game.Visibility.UNLISTED)
+    private = GameFactory(seated=[player, UserFactory(), UserFactory()], visibility=Game.Visibility.PRIVATE)
+    league_game = GameFactory(seated=[player, UserFactory(), UserFactory()])
+    _in_private_league(league_game)
+    path = f"/api/v1/players/{player.username}/"
+
+    stranger = client_for(UserFactory()).get(path).json()
+    anonymous = client_for(None).get(path).json()
+    shared = client_for(fellow).get(path).json()
+
+    assert stranger["in_play"] == [] and anonymous["in_play"] == []
+    assert [g["public_id"] for g in shared["in_play"]] == [unlisted.public_id]
+    assert private.public_id not in str(shared)
+
+
+def test_an_unknown_name_and_a_closed_account_answer_404_not_found(client_for: Any) -> None:
+    leaving = UserFactory(username="leaving")
+    account_close(user=leaving, password="pw-for-tests-123")
+    leaving.refresh_from_db()
+
+    for path in (
+        "/api/v1/players/leaving/",
+        f"/api/v1/players/{leaving.username}/",
+        "/api/v1/players/nobody/",
+    ):
+        answer = client_for(None).get(path)
+
+        assert answer.status_code == 404 and answer.json()["code"] == "not_found"
+
+
+def test_a_bot_account_is_marked_as_a_bot(client_for: Any) -> None:
+    bot = UserFactory(username="robin")
+    Profile.objects.filter(user=bot).update(is_bot_account=True, bot_owner=UserFactory())
+
+    body = client_for(None).get("/api/v1/players/robin/").json()
+
+    assert body["is_bot"] is True
+
+
+def test_only_public_leagues_are_listed_with_the_rating(client_for: Any) -> None:
+    player, organiser = UserFactory(), UserFactory()
+    public = league_services.league_create(creator=organiser, name="Open Birds", game="baobei")
+    private = league_services.league_create(
+        creator=organiser, name="Secret Club", game="baobei", is_public=False
+    )
+    for league in (public, private):
+        Membership.objects.create(league=league, user=player, status=Membership.Status.ACTIVE)
+    season = Season.objects.create(league=public, number=1, starts_at=timezone.now())
+    Standing.objects.create(season=season, user=player, games_played=2, mu=30.0, sigma=5.0)
+
+    body = client_for(None).get(f"/api/v1/players/{player.username}/").json()
+
+    assert body["leagues"] == [
+        {
+            "slug": public.slug,
+            "name": "Open Birds",
+            "game": "baobei",
+            "season": 1,
+            "games_played": 2,
+            "rating": 15.0,
+        }
+    ]
