@@ -74,16 +74,7 @@ def open_table_join(*, game_id: int, user: User, position: int | None = None) ->
 def require_reliable(*, game: Game, user: User) -> None:
     """Refuse (``reliability_too_low``, 403) a player whose record is below the table's minimum
     (``Game.min_reliability``); a player with no decisions yet may sit, as in a league."""
-    if game.min_reliability <= 0:
-        return
-    record = reliability.record_for(user)
-    if not record.meets(game.min_reliability):
-        raise ServiceError(
-            "reliability_too_low",
-            f"this table asks for at least {game.min_reliability}% of decisions answered on time over the "
-            f"last 12 months; your record: {record.on_time_percent}%",
-            status=403,
-        )
+    reliability.require_minimum(user, game.min_reliability, asked_by="this table")
 
 
 def may_sit(game: Game, user: User | None) -> bool:

@@ -36,6 +36,7 @@ from django.utils import timezone
 from django.utils.translation import gettext, ngettext
 
 from . import sql
+from .errors import ServiceError
 from .models import Game, Move, Seat, SeatTenure
 from .store import OrmWrite, Write
 
@@ -274,6 +275,22 @@ def _ended_update(vendor: str) -> sql.Select:
 
 
 # --- reading --------------------------------------------------------------------------------------------
+
+
+def require_minimum(user: Any, minimum: int, *, asked_by: str) -> None:
+    """Refuse (``reliability_too_low``, 403) a player whose record is below ``minimum`` percent of
+    decisions on time (0: no minimum); a player with no decisions yet passes (``Record.meets``).
+    ``asked_by`` names who asks in the refusal's message ("this league", "this table")."""
+    if minimum <= 0:
+        return
+    record = record_for(user)
+    if not record.meets(minimum):
+        raise ServiceError(
+            "reliability_too_low",
+            f"{asked_by} asks for at least {minimum}% of decisions answered on time over the last 12 "
+            f"months; your record: {record.on_time_percent}%",
+            status=403,
+        )
 
 
 def record_for(user: Any, *, now: datetime | None = None) -> Record:

@@ -10,23 +10,13 @@ from typing import Any
 from django.contrib.auth.models import User
 
 from apps.games import reliability
-from apps.games.errors import ServiceError
 
 from .models import League, Membership
 
 
 def require_reliable(*, league: League, user: User) -> None:
     """Refuse (``reliability_too_low``, 403) a player whose record is below the league's minimum."""
-    if league.min_reliability <= 0:
-        return
-    record = reliability.record_for(user)
-    if not record.meets(league.min_reliability):
-        raise ServiceError(
-            "reliability_too_low",
-            f"this league asks for at least {league.min_reliability}% of decisions answered on time over "
-            f"the last 12 months; your record: {record.on_time_percent}%",
-            status=403,
-        )
+    reliability.require_minimum(user, league.min_reliability, asked_by="this league")
 
 
 def withdraw_below_minimum(*, league: League, by: User | None, audit: Any) -> list[int]:
