@@ -221,3 +221,15 @@ def test_the_league_standings_link_their_players_but_not_a_closed_account(client
     table = html.split('class="standings"')[1].split("</table>")[0]
     assert '<a href="/players/lark/" class="player">lark</a>' in table
     assert leaving.username in table and f"/players/{leaving.username}/" not in table
+
+
+def test_the_watch_pages_games_in_play_link_their_players_names(client_for: Any) -> None:
+    """The rows of games in play (the Watch page's, and a player's page's) link each person's name to
+    their page; a server bot's seat stays plain."""
+    player = UserFactory(username="linnet")
+    GameFactory(players=3, bots=1, seated=[player, UserFactory()])
+
+    block = client_for(None).get("/games/").content.decode().split('id="in-play"')[1].split("</ul>")[0]
+
+    assert 'href="/players/linnet/"' in block
+    assert "(bot)</a>" not in block
