@@ -11,6 +11,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
+from apps.accounts.models import Profile
 from apps.games import lifecycle, lobby
 from apps.games.models import Game, Invitation
 from apps.leagues.models import Fixture, League, Membership, Round, Season
@@ -143,3 +144,19 @@ def test_an_inactive_account_that_is_not_closed_answers_404_as_an_unknown_name(c
     unknown = client_for(None).get("/players/nobody-here/")
 
     assert (dormant.status_code, unknown.status_code) == (404, 404)
+
+
+def test_a_name_linked_to_its_players_page_is_escaped_everywhere(client_for: Any) -> None:
+    """The new name links build HTML around a name anybody chooses: it stays text."""
+    creator, mallory = UserFactory(), UserFactory(username="mallory")
+    Profile.objects.filter(user=mallory).update(display_name='<img src=x onerror="alert(1)">')
+    game = lifecycle.game_create(creator=creator, engine="baobei", players=4, open_table=True)
+    lobby.open_table_join(game_id=game.pk, user=mallory)
+
+    pages = [
+        client_for(None).get(url).content.decode()
+        for url in ("/games/", game.get_absolute_url(), "/players/mallory/")
+    ]
+
+    for page in pages:
+        assert "<img src=x" not in page and "&lt;img src=x" in page
