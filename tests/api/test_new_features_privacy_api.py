@@ -139,3 +139,24 @@ def test_a_closed_account_answers_as_an_unknown_name_and_shows_in_no_seat(client
     seat = next(s for s in game["seats"] if s["position"] == 1)
     assert seat["username"] is None
     assert "leaving-lou" not in json.dumps(page)
+
+
+def test_a_stranger_seated_at_an_open_table_with_a_minimum_gets_no_invitation_link(
+    client_for: Any,
+) -> None:
+    """The link seats anybody whatever their record: at a table that asks for a minimum it stays with
+    the creator, so that whoever sat down from the open tables cannot hand the minimum round."""
+    creator, sitting = UserFactory(), UserFactory()
+    game = lifecycle.game_create(
+        creator=creator, engine="baobei", players=4, open_table=True, min_reliability=90
+    )
+    lobby.open_table_join(game_id=game.pk, user=sitting)
+    token = Invitation.objects.get(game=game, single_use=False).token
+
+    refused = client_for(sitting).get(f"/api/v1/games/{game.pk}/invite/")
+    made = client_for(sitting).post(f"/api/v1/games/{game.pk}/invite/", {"single_use": True}, format="json")
+    owner = client_for(creator).get(f"/api/v1/games/{game.pk}/invite/")
+
+    assert refused.status_code == 403 and token not in refused.content.decode()
+    assert made.status_code == 403 and Invitation.objects.filter(game=game).count() == 1
+    assert owner.status_code == 200 and owner.json()["invite_token"] == token

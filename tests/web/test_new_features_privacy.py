@@ -74,12 +74,17 @@ def test_cancelling_a_hidden_game_answers_as_a_game_that_does_not_exist(client_f
     assert not Game.objects.filter(pk__in=[private.pk, league_game.pk], status=Game.Status.ABORTED).exists()
 
 
-def test_an_open_tables_invitation_link_shows_to_its_players_and_creator_only(client_for: Any) -> None:
-    """The invitation link seats anybody, whatever the table's minimum record: a stranger on the game
-    page or the Watch page never sees it, so the minimum cannot be walked around with it."""
+@pytest.mark.parametrize(("minimum", "shown_to"), [(0, ["creator", "player"]), (90, ["creator"])])
+def test_an_open_tables_invitation_link_stays_with_whom_the_minimum_allows(
+    client_for: Any, minimum: int, shown_to: list[str]
+) -> None:
+    """The invitation link seats anybody, whatever the table's minimum record, because the creator
+    chooses whom to send it to. A stranger on the game page or the Watch page never sees it, and at a
+    table that asks for a minimum, neither does a stranger who sat down there: they would hand the
+    minimum round to anybody. Without a minimum its players see it, as at any game."""
     creator, sitting = UserFactory(), UserFactory()
     game = lifecycle.game_create(
-        creator=creator, engine="baobei", players=4, open_table=True, min_reliability=90
+        creator=creator, engine="baobei", players=4, open_table=True, min_reliability=minimum
     )
     lobby.open_table_join(game_id=game.pk, user=sitting)
     token = Invitation.objects.get(game=game, single_use=False).token
@@ -98,8 +103,9 @@ def test_an_open_tables_invitation_link_shows_to_its_players_and_creator_only(cl
         for who, user in (("s", UserFactory()), ("v", None))
     }
 
-    assert [who for who, page in pages.items() if token in page] == ["creator", "player"]
+    assert [who for who, page in pages.items() if token in page] == shown_to
     assert not any(token in page for page in watch.values())
+    assert "ask them for one" not in pages["player"]
 
 
 def test_a_players_page_names_no_hidden_game_in_any_part_of_it(client_for: Any) -> None:
