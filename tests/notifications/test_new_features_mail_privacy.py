@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from django.core import mail
 
+from apps.accounts.models import Profile
 from apps.games import lifecycle, lobby
 from apps.games.models import Game, Invitation
 from apps.notifications import send
@@ -120,3 +121,22 @@ def test_a_seat_taken_and_a_cancelling_at_once_mail_each_person_what_happened_to
     for user in turned_away:
         assert mails_to(user) == []
     assert not any(m.subject.endswith(": cancelled") for m in mails_to(creator))
+
+
+@pytest.mark.django_db
+def test_a_name_with_a_line_break_cannot_stop_the_creators_seat_mail(
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    """The profile form keeps a line break inside a display name; in a subject it would fail the header
+    (Django refuses it rather than let it add one), so the stranger who sat would silence the mail."""
+    creator, anna = UserFactory(), UserFactory()
+    Profile.objects.filter(user=anna).update(display_name="Anna\r\nBcc: evil@example.org")
+    game = _open_table(creator)
+
+    with django_capture_on_commit_callbacks(execute=True):
+        lobby.open_table_join(game_id=game.pk, user=anna)
+
+    [sent] = mails_to(creator)
+    assert sent.subject == f"[baogame] {game}: Anna Bcc: evil@example.org took a seat"
+    assert sent.bcc == [] and sent.message()["Bcc"] is None
+    assert Notification.objects.get(kind=Notification.Kind.SEAT_TAKEN).status == Notification.Status.SENT
