@@ -607,8 +607,9 @@ def _move_reply(
 
 
 class GameInviteApi(APIView):
-    """The game's invitation link: seated players and the creator see it; the creator replaces, adds
-    single-use links and revokes them (a token only seats people; the game's id is ``public_id``)."""
+    """The game's invitation link: seated players and the creator see it (the creator alone at an open
+    table with a minimum record); the creator replaces, adds single-use links and revokes them (a token
+    only seats people; the game's id is ``public_id``)."""
 
     class OutputSerializer(serializers.Serializer):
         invite_token = serializers.CharField(allow_null=True, help_text="Null: no standing link (revoked).")

@@ -78,9 +78,16 @@ def game_may_view(
 
 
 def game_may_invite(*, game: Game, user: User | AnonymousUser | None, seated: bool) -> bool:
-    """Whether ``user`` is shown the game's invitation link: its players and its creator only."""
+    """Whether ``user`` is shown the game's invitation link: its players and its creator only; only its
+    creator for an open table that asks for a minimum record (``Game.min_reliability``)."""
     person = _user_or_none(user)
-    return person is not None and (seated or game.created_by_id == person.pk)
+    if person is None:
+        return False
+    if game.created_by_id is not None and game.created_by_id == person.pk:
+        return True
+    # The link seats whoever holds it, whatever their record, because the creator chose whom to send it
+    # to; a stranger who sat down at the open table was not chosen, and must not hand the minimum round.
+    return seated and not game.min_reliability
 
 
 def game_may_manage_invitations(*, game: Game, user: User | AnonymousUser | None) -> bool:

@@ -153,11 +153,14 @@ def game_cancel(request: AuthenticatedHttpRequest, public_id: str) -> HttpRespon
 @login_required
 @require_POST
 def game_take_seat(request: AuthenticatedHttpRequest, public_id: str) -> HttpResponse:
-    """Take a free seat of an open table (``lobby``); back to the Watch page when refused."""
+    """Take a free seat of an open table (``lobby``); back to the Watch page when refused, and 404 for a
+    game the user may not see, as for one that does not exist."""
     game = get_object_or_404(Game.objects.only("pk", "public_id"), public_id=public_id)
     try:
         lobby.open_table_join(game_id=game.pk, user=request.user)
     except RuleError as exc:
+        if isinstance(exc, ServiceError) and exc.status == 404:
+            raise Http404("no such game") from None
         messages.error(request, f"{error_detail(exc)} ({exc.code})")
         return redirect("games:watch")
     return redirect(game)

@@ -116,9 +116,11 @@ def render_mail(
     headers: dict[str, str] | None = None,
 ) -> EmailMultiAlternatives:
     """A text + HTML mail to ``to`` from the site's address, its bodies ``email/<template>.txt`` and
-    ``.html`` rendered with ``context``, marked as sent by a machine (``Auto-Submitted``)."""
+    ``.html`` rendered with ``context``, marked as sent by a machine (``Auto-Submitted``). The subject is
+    one line: a name or title somebody chose with a line break in it would fail the header, and the mail
+    with it."""
     message = EmailMultiAlternatives(
-        subject=subject,
+        subject=" ".join(subject.split()),
         body=render_to_string(f"email/{template}.txt", context),
         from_email=settings.DEFAULT_FROM_EMAIL,
         to=[to],
