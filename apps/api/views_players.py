@@ -60,6 +60,16 @@ class PlayerLeagueSerializer(serializers.Serializer):
 
 
 class PlayerRecordSerializer(ReliabilitySerializer):
+    games = serializers.IntegerField(
+        allow_null=True,
+        help_text="null but on your own page: the count takes in games others may not see, and its "
+        "growth would tell when the player sits at one.",
+    )
+    answered = serializers.IntegerField(
+        allow_null=True,
+        help_text="Decisions answered on time; null but on your own page (the share, on_time_percent, "
+        "is public, as in league standings).",
+    )
     summary = serializers.CharField(help_text="The record in one line, in the reader's language.")
 
 
@@ -92,7 +102,11 @@ class PlayerDetailApi(APIView):
             "name": profile.name,
             "is_bot": profile.is_bot,
             "joined_at": profile.joined_at,
-            "reliability": {**reliability_body(profile.record), "summary": profile.record.summary},
+            "reliability": {
+                **reliability_body(profile.record),
+                **({} if profile.own else {"games": None, "answered": None}),
+                "summary": profile.record.summary,
+            },
             "in_play": [_game(g) for g in profile.in_play],
             "finished": [_game(g) for g in profile.finished],
             "leagues": [

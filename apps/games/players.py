@@ -46,6 +46,11 @@ class PlayerProfile:
     record: reliability.Record
     in_play: list[Game]
     finished: list[Game]
+    #: Whether the viewer is the player: only they see how many games and answers their record counts,
+    #: since it counts games others may not see (an unlisted or private game, a private league's), and
+    #: a count that grows would tell when they play one. Others see what league standings show: the
+    #: share on time, timeouts, seats handed to the bot, games abandoned and vacation days.
+    own: bool = False
 
 
 def player_get(*, username: str) -> User:
@@ -75,6 +80,7 @@ def player_profile(*, username: str, viewer: User | AnonymousUser | None) -> Pla
         finished=selectors.game_list_of_player(
             player=user, viewer=viewer, statuses=[Game.Status.FINISHED], limit=FINISHED_SHOWN
         ),
+        own=viewer is not None and viewer.is_authenticated and viewer.pk == user.pk,
     )
 
 

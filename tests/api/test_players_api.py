@@ -48,7 +48,8 @@ def test_signed_out_the_record_and_the_public_games_are_read(client_for: Any) ->
         False,
         "/players/wren/",
     )
-    assert body["reliability"]["answered"] == 3 and body["reliability"]["on_time_percent"] == 100
+    assert body["reliability"]["on_time_percent"] == 100
+    assert (body["reliability"]["answered"], body["reliability"]["games"]) == (None, None)  # the player's own
     assert body["reliability"]["summary"].startswith("100% on time")
     assert [g["public_id"] for g in body["in_play"]] == [playing.public_id]
     assert [g["public_id"] for g in body["finished"]] == [over.public_id]
@@ -127,3 +128,19 @@ def test_only_public_leagues_are_listed_with_the_rating(client_for: Any) -> None
             "rating": 15.0,
         }
     ]
+
+
+def test_only_the_player_reads_how_many_games_and_answers_their_record_counts(client_for: Any) -> None:
+    """The counts take in games others may not see (here a private one): a stranger reads the share on
+    time, the player the counts too."""
+    player = UserFactory(username="shrike")
+    hidden = GameFactory(seated=[player, UserFactory(), UserFactory()], visibility=Game.Visibility.PRIVATE)
+    SeatTenure.objects.update_or_create(
+        game=hidden, position=0, user=player, defaults={"started_at": timezone.now(), "answered": 4}
+    )
+
+    stranger = client_for(UserFactory()).get("/api/v1/players/shrike/").json()["reliability"]
+    own = client_for(player).get("/api/v1/players/shrike/").json()["reliability"]
+
+    assert (stranger["games"], stranger["answered"], stranger["on_time_percent"]) == (None, None, 100)
+    assert (own["games"], own["answered"], own["on_time_percent"]) == (1, 4, 100)

@@ -64,7 +64,24 @@ def test_anybody_signed_out_sees_the_name_the_joining_date_and_the_record(client
     assert answer.status_code == 200
     assert "<h1>Jenny Wren" in html and "Joined on" in html
     assert "90% on time · 1 timeout" in html  # the record's summary, as organisers see it
-    assert "Decisions answered on time</th><td>9 (90%)" in html
+    assert "Decisions answered on time</th><td>90%</td>" in html  # the share: the counts are the player's
+    assert ">Games</th>" not in html
+
+
+def test_the_player_alone_sees_how_many_games_and_answers_their_record_counts(client_for: Any) -> None:
+    """The counts take in games others may not see (a private one here), and their growth would tell
+    when the player sits at one."""
+    player = UserFactory(username="shrike")
+    hidden = GameFactory(seated=[player, UserFactory(), UserFactory()], visibility=Game.Visibility.PRIVATE)
+    SeatTenure.objects.update_or_create(
+        game=hidden, position=0, user=player, defaults={"started_at": timezone.now(), "answered": 4}
+    )
+
+    stranger = client_for(UserFactory()).get("/players/shrike/").content.decode()
+    own = client_for(player).get("/players/shrike/").content.decode()
+
+    assert "Decisions answered on time</th><td>100%</td>" in stranger and ">Games</th>" not in stranger
+    assert "Decisions answered on time</th><td>4 (100%)</td>" in own and "<th>Games</th><td>1</td>" in own
 
 
 def test_a_stranger_sees_public_games_in_play_and_finished_and_no_state(client_for: Any) -> None:
