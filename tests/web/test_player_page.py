@@ -207,8 +207,8 @@ def test_the_open_tables_link_their_people_and_not_the_empty_or_bot_seats(client
     html = client_for(None).get("/games/").content.decode()
 
     row = html.split(f'data-game="{game.public_id}"')[1].split("</li>")[0]
-    assert '<a href="/players/heronry/" class="player">heronry</a>' in row
-    assert row.count('class="player"') == 1  # the open seat and the bot's are plain
+    assert '<a href="/players/heronry/" class="player-link">heronry</a>' in row
+    assert row.count('class="player-link"') == 1  # the open seat and the bot's are plain
 
 
 def test_the_seats_of_a_game_waiting_for_players_link_their_people(client_for: Any) -> None:
@@ -219,9 +219,9 @@ def test_the_seats_of_a_game_waiting_for_players_link_their_people(client_for: A
     html = client_for(guest).get(game.get_absolute_url()).content.decode()
 
     seats = html.split("Waiting for players")[1].split("</ul>")[0]
-    assert 'Seat 0: <a href="/players/creator/" class="player">creator</a>' in seats
-    assert 'Seat 1: <a href="/players/guest/" class="player">guest</a>' in seats
-    assert seats.count('class="player"') == 2  # the open seat and the bot's are plain
+    assert 'Seat 0: <a href="/players/creator/" class="player-link">creator</a>' in seats
+    assert 'Seat 1: <a href="/players/guest/" class="player-link">guest</a>' in seats
+    assert seats.count('class="player-link"') == 2  # the open seat and the bot's are plain
 
 
 def test_the_league_standings_link_their_players_but_not_a_closed_account(client_for: Any) -> None:
@@ -236,7 +236,7 @@ def test_the_league_standings_link_their_players_but_not_a_closed_account(client
     html = client_for(None).get(league.get_absolute_url()).content.decode()
 
     table = html.split('class="standings"')[1].split("</table>")[0]
-    assert '<a href="/players/lark/" class="player">lark</a>' in table
+    assert '<a href="/players/lark/" class="player-link">lark</a>' in table
     assert leaving.username in table and f"/players/{leaving.username}/" not in table
 
 

@@ -34,4 +34,4 @@ def player_page(username: str, name: str, linked: bool = True) -> SafeString | s
     if not linked:
         return name
     url = reverse("games:player", args=[username])
-    return format_html('<a href="{}" class="player">{}</a>', url, name)
+    return format_html('<a href="{}" class="player-link">{}</a>', url, name)
