@@ -9,7 +9,7 @@ from django.conf import settings
 from django.utils.translation import gettext_lazy
 
 from .models import Profile
-from .names import bot_name_problem, display_name_problem
+from .names import bot_name_problem, display_name_problem, one_line
 
 
 class ProfileForm(forms.ModelForm):
@@ -27,7 +27,7 @@ class ProfileForm(forms.ModelForm):
     def clean_display_name(self) -> str:
         """Unique without regard to case, not another user's username (``display_name_taken``), and not
         ending as the server's bots' names do ("(bot)", "（机器人）": ``bot_name_problem``)."""
-        name = str(self.cleaned_data.get("display_name") or "").strip()
+        name = one_line(str(self.cleaned_data.get("display_name") or ""))
         reserved = bot_name_problem(name=name)
         if reserved:
             raise forms.ValidationError(reserved, code="reserved_name")

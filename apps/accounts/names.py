@@ -28,6 +28,13 @@ CLOSED_PREFIX = "closed-"
 TAKEN = "display_name_taken"
 
 
+def one_line(name: str) -> str:
+    """A chosen name as it is kept: every run of white space (a line break, a tab) one space, none at
+    either end. A name is shown on one line, and goes into mail subjects, where a line break would make
+    the header invalid."""
+    return " ".join(name.split())
+
+
 def display_name_problem(*, name: str, user: Any | None) -> str | None:
     """Why ``user`` (None: an account not created yet) may not show as ``name``, in the active language;
     None when it may."""

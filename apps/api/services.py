@@ -11,7 +11,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 
 from apps.accounts.models import Profile
-from apps.accounts.names import bot_name_problem, display_name_problem, username_problem
+from apps.accounts.names import bot_name_problem, display_name_problem, one_line, username_problem
 from apps.games.errors import ServiceError
 
 from .models import ApiToken, token_digest
@@ -60,6 +60,7 @@ def bot_account_create(*, owner: User, username: str, display_name: str = "") ->
         raise ServiceError("invalid_username", "3-40 letters, digits or . + - _")
     if Profile.objects.filter(bot_owner=owner, is_bot_account=True).count() >= MAX_BOTS_PER_OWNER:
         raise ServiceError("too_many_bots", f"at most {MAX_BOTS_PER_OWNER} bot accounts per person")
+    display_name = one_line(display_name)
     reserved = bot_name_problem(name=display_name)
     if reserved:
         raise ServiceError("reserved_name", reserved)

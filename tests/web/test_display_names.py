@@ -99,3 +99,24 @@ def test_the_migration_clears_clashing_display_names_oldest_account_first() -> N
         executor.migrate(executor.loader.graph.leaf_nodes())
 
     assert shown == {"ann": "Heron", "bob": "", "cat": "", "dan": "dan"}
+
+
+def test_a_display_name_is_kept_on_one_line(users: list) -> None:
+    """A line break or a tab in a chosen name becomes a space, on the page and through the API: a name
+    is shown on one line and goes into mail subjects, where a line break would make the header invalid
+    and the mail fail."""
+    _signed_in(users[0]).post(
+        "/accounts/profile/", {"display_name": " Anna\r\nBcc: x@example.org ", "time_zone": "UTC"}
+    )
+    _signed_in(users[1]).patch(
+        "/api/v1/me/", {"display_name": "Jay\t\tBird"}, content_type="application/json"
+    )
+
+    assert Profile.objects.get(user=users[0]).display_name == "Anna Bcc: x@example.org"
+    assert Profile.objects.get(user=users[1]).display_name == "Jay Bird"
+
+
+def test_a_bot_accounts_display_name_is_kept_on_one_line(users: list) -> None:
+    bot = api_services.bot_account_create(owner=users[0], username="linebot", display_name="Line\nBot")
+
+    assert Profile.objects.get(user=bot).display_name == "Line Bot"
