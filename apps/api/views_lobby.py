@@ -61,9 +61,7 @@ class OpenTableJoinApi(APIView):
     def post(self, request: AuthenticatedRequest, game_id: int) -> Response:
         values = parsed(self.InputSerializer, request.data)
         lobby.open_table_join(game_id=game_id, user=request.user, position=values["position"])
-        game = selectors.game_get(game_id=game_id, user=request.user)
-        position = selectors.seat_position(game=game, user=request.user)
-        return Response(rendered(GameSummarySerializer, game_summary(game, position)))
+        return _summary(request, game_id)
 
 
 class OpenTableCloseApi(APIView):
@@ -73,9 +71,7 @@ class OpenTableCloseApi(APIView):
     @extend_schema(operation_id="games_close_table", request=None, responses=GameSummarySerializer)
     def post(self, request: AuthenticatedRequest, game_id: int) -> Response:
         lobby.open_table_close(game_id=game_id, by=request.user)
-        game = selectors.game_get(game_id=game_id, user=request.user)
-        position = selectors.seat_position(game=game, user=request.user)
-        return Response(rendered(GameSummarySerializer, game_summary(game, position)))
+        return _summary(request, game_id)
 
 
 class GameCancelApi(APIView):
@@ -87,6 +83,14 @@ class GameCancelApi(APIView):
     @extend_schema(operation_id="games_cancel", request=None, responses=GameSummarySerializer)
     def post(self, request: AuthenticatedRequest, game_id: int) -> Response:
         lobby.game_cancel(game_id=game_id, by=request.user)
-        game = selectors.game_get(game_id=game_id, user=request.user)
-        position = selectors.seat_position(game=game, user=request.user)
-        return Response(rendered(GameSummarySerializer, game_summary(game, position)))
+        return _summary(request, game_id)
+
+
+def _summary(request: AuthenticatedRequest, game_id: int) -> Response:
+    """The answer of a change made to a waiting game: the game as the caller now sees it."""
+    game = selectors.game_get(game_id=game_id, user=request.user)
+    return Response(
+        rendered(
+            GameSummarySerializer, game_summary(game, selectors.seat_position(game=game, user=request.user))
+        )
+    )

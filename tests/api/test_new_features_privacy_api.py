@@ -9,25 +9,17 @@ import json
 from typing import Any
 
 import pytest
-from django.utils import timezone
 
 from apps.accounts.closing import account_close
 from apps.games import lifecycle, lobby
 from apps.games.models import Game, Invitation
-from apps.leagues.models import Fixture, League, Membership, Round, Season
+from apps.leagues.models import Membership
 from tests.factories import GameFactory, UserFactory
+from tests.support.leagues import game_in_league
 
 pytestmark = pytest.mark.django_db
 
 MISSING_ID = 987654
-
-
-def _in_private_league(game: Game) -> League:
-    league = League.objects.create(name="Hidden Club", slug="hidden-club", game=game.engine, is_public=False)
-    season = Season.objects.create(league=league, number=1, starts_at=timezone.now())
-    round_ = Round.objects.create(season=season, number=1, started_at=timezone.now())
-    Fixture.objects.create(round=round_, table=1, game=game)
-    return league
 
 
 def _hidden_games() -> list[Game]:
@@ -37,7 +29,7 @@ def _hidden_games() -> list[Game]:
         for v in (Game.Visibility.PRIVATE, Game.Visibility.UNLISTED)
     )
     league_game = GameFactory(players=3, seated=[UserFactory()])
-    _in_private_league(league_game)
+    game_in_league(league_game, public=False, name="Hidden Club")
     return [private, unlisted, league_game]
 
 
@@ -103,7 +95,7 @@ def test_a_players_answer_names_no_hidden_game_nor_private_league_in_any_field(c
         for v in (Game.Visibility.PRIVATE, Game.Visibility.UNLISTED)
     ]
     league_game = GameFactory(players=2, seated=[player, UserFactory()], title="Secret league")
-    league = _in_private_league(league_game)
+    league = game_in_league(league_game, public=False, name="Hidden Club")
     Membership.objects.create(league=league, user=player, status=Membership.Status.ACTIVE)
     hidden.append(league_game)
 

@@ -14,18 +14,10 @@ from apps.accounts.closing import account_close
 from apps.accounts.models import Profile
 from apps.games import lifecycle, store
 from apps.games.models import Game, SeatTenure
-from apps.leagues import services as league_services
-from apps.leagues.models import Fixture, League, Membership, Round, Season, Standing
 from tests.factories import GameFactory, UserFactory
+from tests.support.leagues import game_in_league, member_of_a_public_and_a_private_league
 
 pytestmark = pytest.mark.django_db
-
-
-def _in_private_league(game: Game) -> None:
-    league = League.objects.create(name=f"L{game.pk}", slug=f"l{game.pk}", game=game.engine, is_public=False)
-    season = Season.objects.create(league=league, number=1, starts_at=timezone.now())
-    round_ = Round.objects.create(season=season, number=1, started_at=timezone.now())
-    Fixture.objects.create(round=round_, table=1, game=game)
 
 
 def test_signed_out_the_record_and_the_public_games_are_read(client_for: Any) -> None:
@@ -69,7 +61,7 @@ def test_unlisted_private_and_private_league_games_are_not_listed_but_to_their_p
     unlisted = GameFactory(seated=[player, fellow, UserFactory()], visibility=Game.Visibility.UNLISTED)
     private = GameFactory(seated=[player, UserFactory(), UserFactory()], visibility=Game.Visibility.PRIVATE)
     league_game = GameFactory(seated=[player, UserFactory(), UserFactory()])
-    _in_private_league(league_game)
+    game_in_league(league_game, public=False)
     path = f"/api/v1/players/{player.username}/"
 
     stranger = client_for(UserFactory()).get(path).json()
@@ -106,15 +98,8 @@ def test_a_bot_account_is_marked_as_a_bot(client_for: Any) -> None:
 
 
 def test_only_public_leagues_are_listed_with_the_rating(client_for: Any) -> None:
-    player, organiser = UserFactory(), UserFactory()
-    public = league_services.league_create(creator=organiser, name="Open Birds", game="baobei")
-    private = league_services.league_create(
-        creator=organiser, name="Secret Club", game="baobei", is_public=False
-    )
-    for league in (public, private):
-        Membership.objects.create(league=league, user=player, status=Membership.Status.ACTIVE)
-    season = Season.objects.create(league=public, number=1, starts_at=timezone.now())
-    Standing.objects.create(season=season, user=player, games_played=2, mu=30.0, sigma=5.0)
+    player = UserFactory()
+    public, _ = member_of_a_public_and_a_private_league(player)
 
     body = client_for(None).get(f"/api/v1/players/{player.username}/").json()
 

@@ -8,7 +8,7 @@ import factory
 import pytest
 
 from apps.leagues import services
-from apps.leagues.models import League
+from apps.leagues.models import League, Membership
 from tests.factories import UserFactory
 
 #: Users log in with ``force_login``: skip the slow password hashing.
@@ -32,3 +32,16 @@ def members(toy_league: League) -> list[Any]:
     for user in people:
         services.membership_join_by_link(league=toy_league, user=user, token=toy_league.invite_token)
     return people
+
+
+@pytest.fixture
+def open_league(organiser: Any) -> League:
+    """A public Bao Bei league, tables of 4, that people ask to join (the request and decline mails)."""
+    return services.league_create(creator=organiser, name="Open Court", game="baobei", players_per_table=4)
+
+
+def ask_to_join(league: League, user: Any, capture: Any) -> Membership:
+    """``user`` asks to join ``league``, and what waits for the commit runs (``capture``:
+    ``django_capture_on_commit_callbacks``): the organisers' mail is sent."""
+    with capture(execute=True):
+        return services.membership_request(league=league, user=user)

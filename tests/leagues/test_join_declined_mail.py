@@ -17,19 +17,9 @@ from apps.accounts.models import Profile
 from apps.leagues import joinmail, services
 from apps.leagues.models import DeclinedRequest, League, Membership
 from tests.factories import UserFactory, signed_in
-from tests.leagues.conftest import NO_PASSWORD
+from tests.leagues.conftest import NO_PASSWORD, ask_to_join
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def open_league(organiser: Any) -> League:
-    return services.league_create(creator=organiser, name="Open Court", game="baobei", players_per_table=4)
-
-
-def _ask(league: League, user: Any, capture: Any) -> Membership:
-    with capture(execute=True):
-        return services.membership_request(league=league, user=user)
 
 
 def _decline(league: League, membership: Membership, organiser: Any, capture: Any) -> None:
@@ -41,7 +31,7 @@ def test_a_declined_request_is_mailed_to_the_one_who_asked_once(
     open_league: League, organiser: Any, django_capture_on_commit_callbacks: Any
 ) -> None:
     ann = UserFactory(username="ann", password=NO_PASSWORD)
-    membership = _ask(open_league, ann, django_capture_on_commit_callbacks)
+    membership = ask_to_join(open_league, ann, django_capture_on_commit_callbacks)
     mail.outbox.clear()
 
     _decline(open_league, membership, organiser, django_capture_on_commit_callbacks)
@@ -66,7 +56,7 @@ def test_the_decline_mail_is_written_in_the_language_of_the_one_who_asked(
     """Whoever declines, in whatever language: the mail is in the applicant's (``mail_language``)."""
     bo = UserFactory(username="bo", password=NO_PASSWORD)
     Profile.objects.filter(user=bo).update(language="zh-hans")
-    membership = _ask(open_league, bo, django_capture_on_commit_callbacks)
+    membership = ask_to_join(open_league, bo, django_capture_on_commit_callbacks)
     mail.outbox.clear()
 
     _decline(open_league, membership, organiser, django_capture_on_commit_callbacks)
@@ -80,7 +70,7 @@ def test_the_sweep_mails_a_decline_whose_mail_was_lost_once_it_is_late(
     open_league: League, organiser: Any, django_capture_on_commit_callbacks: Any, settings: Any
 ) -> None:
     cy = UserFactory(username="cy", password=NO_PASSWORD)
-    membership = _ask(open_league, cy, django_capture_on_commit_callbacks)
+    membership = ask_to_join(open_league, cy, django_capture_on_commit_callbacks)
     services.membership_approve(  # its after-commit task never ran
         league=open_league, membership_id=membership.pk, by=organiser, approve=False
     )
@@ -103,11 +93,11 @@ def test_asking_again_after_a_decline_is_a_new_request_the_organisers_hear_of(
     open_league: League, organiser: Any, django_capture_on_commit_callbacks: Any
 ) -> None:
     dee = UserFactory(username="dee", password=NO_PASSWORD)
-    first = _ask(open_league, dee, django_capture_on_commit_callbacks)
+    first = ask_to_join(open_league, dee, django_capture_on_commit_callbacks)
     _decline(open_league, first, organiser, django_capture_on_commit_callbacks)
     mail.outbox.clear()
 
-    second = _ask(open_league, dee, django_capture_on_commit_callbacks)
+    second = ask_to_join(open_league, dee, django_capture_on_commit_callbacks)
     with django_capture_on_commit_callbacks(execute=True):
         services.membership_approve(league=open_league, membership_id=second.pk, by=organiser)
 
@@ -121,9 +111,9 @@ def test_a_decline_whose_mail_had_not_gone_out_is_not_sent_once_they_asked_again
     open_league: League, organiser: Any, django_capture_on_commit_callbacks: Any
 ) -> None:
     eve = UserFactory(username="eve", password=NO_PASSWORD)
-    membership = _ask(open_league, eve, django_capture_on_commit_callbacks)
+    membership = ask_to_join(open_league, eve, django_capture_on_commit_callbacks)
     services.membership_approve(league=open_league, membership_id=membership.pk, by=organiser, approve=False)
-    _ask(open_league, eve, django_capture_on_commit_callbacks)  # asks again before the decline's mail
+    ask_to_join(open_league, eve, django_capture_on_commit_callbacks)  # asks again before the decline's mail
     mail.outbox.clear()
 
     sent = joinmail.decline_mail_send(declined_id=DeclinedRequest.objects.get(user=eve).pk)
@@ -137,7 +127,7 @@ def test_two_declines_before_the_first_mail_went_out_make_one_mail(
 ) -> None:
     jo = UserFactory(username="jo", password=NO_PASSWORD)
     for _ in range(2):  # asked, declined, asked again, declined again: no task ran
-        membership = _ask(open_league, jo, django_capture_on_commit_callbacks)
+        membership = ask_to_join(open_league, jo, django_capture_on_commit_callbacks)
         services.membership_approve(
             league=open_league, membership_id=membership.pk, by=organiser, approve=False
         )
@@ -154,7 +144,7 @@ def test_an_applicant_without_an_address_is_recorded_as_told_without_a_mail(
     open_league: League, organiser: Any, django_capture_on_commit_callbacks: Any
 ) -> None:
     fay = UserFactory(username="fay", email="", password=NO_PASSWORD)
-    membership = _ask(open_league, fay, django_capture_on_commit_callbacks)
+    membership = ask_to_join(open_league, fay, django_capture_on_commit_callbacks)
     mail.outbox.clear()
 
     _decline(open_league, membership, organiser, django_capture_on_commit_callbacks)
@@ -167,7 +157,7 @@ def test_a_decline_not_yet_mailed_goes_with_an_account_that_closes(
     open_league: League, organiser: Any, django_capture_on_commit_callbacks: Any, settings: Any
 ) -> None:
     ivy = UserFactory(username="ivy")  # a real password: closing asks for it
-    membership = _ask(open_league, ivy, django_capture_on_commit_callbacks)
+    membership = ask_to_join(open_league, ivy, django_capture_on_commit_callbacks)
     services.membership_approve(league=open_league, membership_id=membership.pk, by=organiser, approve=False)
     mail.outbox.clear()
     settings.CELERY_TASK_ALWAYS_EAGER = True
@@ -184,7 +174,7 @@ def test_a_decline_from_a_league_gone_private_links_the_leagues_list(
 ) -> None:
     """A private league's page is hidden from non-members: the mail points at the other leagues."""
     gus = UserFactory(username="gus", password=NO_PASSWORD)
-    membership = _ask(open_league, gus, django_capture_on_commit_callbacks)
+    membership = ask_to_join(open_league, gus, django_capture_on_commit_callbacks)
     League.objects.filter(pk=open_league.pk).update(is_public=False)
     mail.outbox.clear()
 
@@ -207,7 +197,7 @@ def test_a_declined_request_leaves_no_trace_among_the_members(
         list(Membership.objects.filter(league=open_league).values_list("user__username", "status")),
         tools.get(f"/api/v1/leagues/{open_league.slug}/members/").json(),
     )
-    membership = _ask(open_league, hal, django_capture_on_commit_callbacks)
+    membership = ask_to_join(open_league, hal, django_capture_on_commit_callbacks)
 
     _decline(open_league, membership, organiser, django_capture_on_commit_callbacks)
 

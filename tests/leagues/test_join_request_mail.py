@@ -13,26 +13,22 @@ from django.utils import timezone
 
 from apps.accounts.models import Profile
 from apps.leagues import joinmail, services
-from apps.leagues.models import League, Membership
+from apps.leagues.models import League
 from tests.factories import UserFactory
-from tests.leagues.conftest import NO_PASSWORD
+from tests.leagues.conftest import NO_PASSWORD, ask_to_join
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def open_league(organiser: Any) -> League:
-    league = services.league_create(creator=organiser, name="Open Court", game="baobei", players_per_table=4)
+def open_league(open_league: League) -> League:
+    """The shared league with two more organisers: one who reads Chinese, one with no address."""
+    league = open_league
     co = UserFactory(username="co", password=NO_PASSWORD)
     Profile.objects.filter(user=co).update(language="zh-hans")
     league.organisers.add(co)
     league.organisers.add(UserFactory(username="silent", email="", password=NO_PASSWORD))
     return league
-
-
-def _ask(league: League, user: Any, capture: Any) -> Membership:
-    with capture(execute=True):
-        return services.membership_request(league=league, user=user)
 
 
 def test_a_request_to_join_mails_each_organiser_in_their_language(
@@ -41,7 +37,7 @@ def test_a_request_to_join_mails_each_organiser_in_their_language(
     anna = UserFactory(username="anna", password=NO_PASSWORD)
     Profile.objects.filter(user=anna).update(display_name="Anna K")
 
-    membership = _ask(open_league, anna, django_capture_on_commit_callbacks)
+    membership = ask_to_join(open_league, anna, django_capture_on_commit_callbacks)
 
     by_address = {m.to[0]: m for m in mail.outbox}
     assert set(by_address) == {organiser.email, open_league.organisers.get(username="co").email}
@@ -59,13 +55,13 @@ def test_asking_again_while_waiting_mails_nobody_but_a_new_request_after_withdra
     open_league: League, organiser: Any, django_capture_on_commit_callbacks: Any
 ) -> None:
     bo = UserFactory(username="bo", password=NO_PASSWORD)
-    membership = _ask(open_league, bo, django_capture_on_commit_callbacks)
-    _ask(open_league, bo, django_capture_on_commit_callbacks)
+    membership = ask_to_join(open_league, bo, django_capture_on_commit_callbacks)
+    ask_to_join(open_league, bo, django_capture_on_commit_callbacks)
     assert len(mail.outbox) == 2  # the two organisers with an address, once
 
     services.membership_approve(league=open_league, membership_id=membership.pk, by=organiser)
     services.membership_withdraw(league=open_league, user=bo)
-    _ask(open_league, bo, django_capture_on_commit_callbacks)
+    ask_to_join(open_league, bo, django_capture_on_commit_callbacks)
 
     assert len(mail.outbox) == 4
 
@@ -103,7 +99,7 @@ def test_an_approved_request_is_mailed_to_the_new_member_once(
     open_league: League, organiser: Any, django_capture_on_commit_callbacks: Any
 ) -> None:
     eve = UserFactory(username="eve", password=NO_PASSWORD)
-    membership = _ask(open_league, eve, django_capture_on_commit_callbacks)
+    membership = ask_to_join(open_league, eve, django_capture_on_commit_callbacks)
     mail.outbox.clear()
 
     with django_capture_on_commit_callbacks(execute=True):
@@ -122,7 +118,7 @@ def test_joining_by_the_link_while_a_request_waits_mails_no_approval(
     open_league: League, django_capture_on_commit_callbacks: Any, settings: Any
 ) -> None:
     fay = UserFactory(username="fay", password=NO_PASSWORD)
-    _ask(open_league, fay, django_capture_on_commit_callbacks)
+    ask_to_join(open_league, fay, django_capture_on_commit_callbacks)
     mail.outbox.clear()
     settings.CELERY_TASK_ALWAYS_EAGER = True
 
@@ -137,7 +133,7 @@ def test_the_sweep_mails_an_approval_whose_mail_was_lost(
     open_league: League, organiser: Any, django_capture_on_commit_callbacks: Any, settings: Any
 ) -> None:
     gus = UserFactory(username="gus", password=NO_PASSWORD)
-    membership = _ask(open_league, gus, django_capture_on_commit_callbacks)
+    membership = ask_to_join(open_league, gus, django_capture_on_commit_callbacks)
     services.membership_approve(league=open_league, membership_id=membership.pk, by=organiser)  # task lost
     mail.outbox.clear()
     settings.CELERY_TASK_ALWAYS_EAGER = True

@@ -15,26 +15,16 @@ from django.test import Client
 from apps.leagues import joinmail, services
 from apps.leagues.models import DeclinedRequest, League, Membership
 from tests.factories import UserFactory
-from tests.leagues.conftest import NO_PASSWORD
+from tests.leagues.conftest import NO_PASSWORD, ask_to_join
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def open_league(organiser: Any) -> League:
-    return services.league_create(creator=organiser, name="Open Court", game="baobei", players_per_table=4)
-
-
-def _ask(league: League, user: Any, capture: Any) -> Membership:
-    with capture(execute=True):
-        return services.membership_request(league=league, user=user)
 
 
 def test_a_decline_is_not_mailed_to_an_account_made_inactive_meanwhile(
     open_league: League, organiser: Any, django_capture_on_commit_callbacks: Any
 ) -> None:
     hal = UserFactory(username="hal", password=NO_PASSWORD)
-    membership = _ask(open_league, hal, django_capture_on_commit_callbacks)
+    membership = ask_to_join(open_league, hal, django_capture_on_commit_callbacks)
     services.membership_approve(league=open_league, membership_id=membership.pk, by=organiser, approve=False)
     get_user_model().objects.filter(pk=hal.pk).update(is_active=False)
     mail.outbox.clear()
@@ -54,8 +44,8 @@ def test_the_decline_mail_names_neither_the_organiser_nor_another_applicant(
     )
     ann = UserFactory(username="ann-asks", password=NO_PASSWORD)
     ben = UserFactory(username="ben-asks", password=NO_PASSWORD)
-    declined = _ask(open_league, ann, django_capture_on_commit_callbacks)
-    _ask(open_league, ben, django_capture_on_commit_callbacks)
+    declined = ask_to_join(open_league, ann, django_capture_on_commit_callbacks)
+    ask_to_join(open_league, ben, django_capture_on_commit_callbacks)
     mail.outbox.clear()
 
     with django_capture_on_commit_callbacks(execute=True):
@@ -78,8 +68,8 @@ def test_a_players_page_lists_no_waiting_declined_or_ended_membership(
         for name in ("Waiting Room", "Said No", "Gone Away")
     )
     cy = UserFactory(username="cy", password=NO_PASSWORD)
-    _ask(waits, cy, django_capture_on_commit_callbacks)
-    refused = _ask(declined, cy, django_capture_on_commit_callbacks)
+    ask_to_join(waits, cy, django_capture_on_commit_callbacks)
+    refused = ask_to_join(declined, cy, django_capture_on_commit_callbacks)
     services.membership_approve(league=declined, membership_id=refused.pk, by=organiser, approve=False)
     Membership.objects.create(league=left, user=cy, status=Membership.Status.WITHDRAWN)
 

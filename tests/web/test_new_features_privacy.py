@@ -9,13 +9,13 @@ from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.utils import timezone
 
 from apps.accounts.models import Profile
 from apps.games import lifecycle, lobby
 from apps.games.models import Game, Invitation
-from apps.leagues.models import Fixture, League, Membership, Round, Season
+from apps.leagues.models import League, Membership
 from tests.factories import GameFactory, UserFactory
+from tests.support.leagues import game_in_league
 
 pytestmark = pytest.mark.django_db
 
@@ -26,14 +26,6 @@ def _private_game(creator: Any, **kwargs: Any) -> Game:
     return lifecycle.game_create(
         creator=creator, engine="baobei", players=3, visibility=Game.Visibility.PRIVATE, **kwargs
     )
-
-
-def _in_private_league(game: Game) -> League:
-    league = League.objects.create(name="Hidden Club", slug="hidden-club", game=game.engine, is_public=False)
-    season = Season.objects.create(league=league, number=1, starts_at=timezone.now())
-    round_ = Round.objects.create(season=season, number=1, started_at=timezone.now())
-    Fixture.objects.create(round=round_, table=1, game=game)
-    return league
 
 
 def test_taking_a_seat_of_a_private_game_answers_as_a_game_that_does_not_exist(client_for: Any) -> None:
@@ -53,7 +45,7 @@ def test_taking_a_seat_of_a_private_league_game_answers_as_a_game_that_does_not_
     client_for: Any,
 ) -> None:
     game = GameFactory(players=3, seated=[UserFactory()])
-    _in_private_league(game)
+    game_in_league(game, public=False, name="Hidden Club")
 
     hidden = client_for(UserFactory()).post(f"/games/{game.public_id}/take-seat/")
 
@@ -63,7 +55,7 @@ def test_taking_a_seat_of_a_private_league_game_answers_as_a_game_that_does_not_
 def test_cancelling_a_hidden_game_answers_as_a_game_that_does_not_exist(client_for: Any) -> None:
     private = _private_game(UserFactory())
     league_game = GameFactory(players=3, seated=[UserFactory()])
-    _in_private_league(league_game)
+    game_in_league(league_game, public=False, name="Hidden Club")
     stranger = client_for(UserFactory())
 
     answers = [stranger.post(f"/games/{g.public_id}/cancel/").status_code for g in (private, league_game)]
@@ -117,7 +109,7 @@ def test_a_players_page_names_no_hidden_game_in_any_part_of_it(client_for: Any) 
         for v in (Game.Visibility.PRIVATE, Game.Visibility.UNLISTED)
     ]
     league_game = GameFactory(players=2, seated=[player, UserFactory()], title="Secret league")
-    _in_private_league(league_game)
+    game_in_league(league_game, public=False, name="Hidden Club")
     Membership.objects.create(
         league=League.objects.get(slug="hidden-club"), user=player, status=Membership.Status.ACTIVE
     )

@@ -21,8 +21,9 @@ from apps.accounts.models import Profile
 from apps.games import lifecycle, store
 from apps.games.models import Game, SeatTenure
 from apps.leagues import services as league_services
-from apps.leagues.models import Fixture, League, Membership, Round, Season, Standing
+from apps.leagues.models import Membership, Season, Standing
 from tests.factories import GameFactory, UserFactory
+from tests.support.leagues import game_in_league, member_of_a_public_and_a_private_league
 
 pytestmark = pytest.mark.django_db
 
@@ -32,14 +33,6 @@ def _listed(client: Any, username: str, section: str) -> list[str]:
     html = client.get(f"/players/{username}/").content.decode()
     block = html.split(f'id="{section}"')[1].split("</ul>")[0]
     return re.findall(r'data-game="([^"]+)"', block)
-
-
-def _in_league(game: Game, *, public: bool) -> League:
-    league = League.objects.create(name=f"L{game.pk}", slug=f"l{game.pk}", game=game.engine, is_public=public)
-    season = Season.objects.create(league=league, number=1, starts_at=timezone.now())
-    round_ = Round.objects.create(season=season, number=1, started_at=timezone.now())
-    Fixture.objects.create(round=round_, table=1, game=game)
-    return league
 
 
 def _finish(game: Game) -> None:
@@ -104,9 +97,9 @@ def test_unlisted_private_and_private_league_games_are_never_listed_to_a_strange
     unlisted = GameFactory(seated=[player, UserFactory(), UserFactory()], visibility=Game.Visibility.UNLISTED)
     private = GameFactory(seated=[player, UserFactory(), UserFactory()], visibility=Game.Visibility.PRIVATE)
     in_private_league = GameFactory(seated=[player, UserFactory(), UserFactory()])
-    _in_league(in_private_league, public=False)
+    game_in_league(in_private_league, public=False)
     in_public_league = GameFactory(seated=[player, UserFactory(), UserFactory()])
-    _in_league(in_public_league, public=True)
+    game_in_league(in_public_league, public=True)
 
     for viewer in (None, UserFactory()):
         listed = _listed(client_for(viewer), player.username, "in-play")
@@ -132,7 +125,7 @@ def test_a_fellow_player_sees_the_unlisted_and_private_games_they_share(client_f
 def test_a_private_league_game_is_listed_to_the_league_s_members_only(client_for: Any) -> None:
     player, member = UserFactory(), UserFactory()
     game = GameFactory(seated=[player, UserFactory(), UserFactory()])
-    league = _in_league(game, public=False)
+    league = game_in_league(game, public=False)
     Membership.objects.create(league=league, user=member, status=Membership.Status.ACTIVE)
 
     assert _listed(client_for(member), player.username, "in-play") == [game.public_id]
@@ -163,15 +156,8 @@ def test_a_bot_account_has_a_page_marked_as_a_bot_s_without_its_owner(client_for
 def test_the_public_leagues_the_player_belongs_to_show_with_the_rating_and_no_private_one(
     client_for: Any,
 ) -> None:
-    player, organiser = UserFactory(), UserFactory()
-    public = league_services.league_create(creator=organiser, name="Open Birds", game="baobei")
-    private = league_services.league_create(
-        creator=organiser, name="Secret Club", game="baobei", is_public=False
-    )
-    for league in (public, private):
-        Membership.objects.create(league=league, user=player, status=Membership.Status.ACTIVE)
-    season = Season.objects.create(league=public, number=1, starts_at=timezone.now())
-    Standing.objects.create(season=season, user=player, games_played=2, mu=30.0, sigma=5.0)
+    player = UserFactory()
+    member_of_a_public_and_a_private_league(player)
 
     html = client_for(UserFactory()).get(f"/players/{player.username}/").content.decode()
 

@@ -12,12 +12,11 @@ from typing import Any
 import pytest
 from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
-from django.utils import timezone
 
 from apps.games import lifecycle, store
 from apps.games.models import Game
-from apps.leagues.models import Fixture, League, Round, Season
 from tests.factories import GameFactory, UserFactory
+from tests.support.leagues import game_in_league
 
 pytestmark = pytest.mark.django_db
 
@@ -27,13 +26,6 @@ def _listed(client: Any, section: str, page: str = "") -> list[str]:
     html = client.get(f"/games/{page}").content.decode()
     block = html.split(f'id="{section}"')[1].split("</ul>")[0]
     return re.findall(r'data-game="([^"]+)"', block)
-
-
-def _in_league(game: Game, *, public: bool) -> None:
-    league = League.objects.create(name=f"L{game.pk}", slug=f"l{game.pk}", game=game.engine, is_public=public)
-    season = Season.objects.create(league=league, number=1, starts_at=timezone.now())
-    round_ = Round.objects.create(season=season, number=1, started_at=timezone.now())
-    Fixture.objects.create(round=round_, table=1, game=game)
 
 
 def _finish(game: Game) -> None:
@@ -55,8 +47,8 @@ def test_a_stranger_finds_public_games_in_play_and_not_unlisted_or_private_ones(
 
 def test_a_public_game_of_a_private_league_is_not_listed_and_of_a_public_one_is(client_for):
     hidden, shown = GameFactory(), GameFactory()
-    _in_league(hidden, public=False)
-    _in_league(shown, public=True)
+    game_in_league(hidden, public=False)
+    game_in_league(shown, public=True)
 
     listed = _listed(client_for(None), "in-play")
 
