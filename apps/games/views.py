@@ -111,15 +111,25 @@ def games_watch(request: HttpRequest) -> HttpResponse:
     return render(request, "games/watch.html", context)
 
 
+def _say_refused(request: HttpRequest, exc: RuleError) -> None:
+    """A refused change to a waiting game, said as a page's message; a game the user may not see
+    (``not_found``) answers 404, as a link that leads nowhere does, so that no answer tells a stranger
+    that the link leads to a game."""
+    if isinstance(exc, ServiceError) and exc.status == 404:
+        raise Http404("no such game") from None
+    messages.error(request, f"{error_detail(exc)} ({exc.code})")
+
+
 @login_required
 @require_POST
 def game_close_table(request: AuthenticatedHttpRequest, public_id: str) -> HttpResponse:
-    """The creator takes their waiting game off the open tables (``lobby``)."""
+    """The creator takes their waiting game off the open tables (``lobby``); 404 for a game the user may
+    not see, as for one that does not exist."""
     game = get_object_or_404(Game.objects.only("pk", "public_id"), public_id=public_id)
     try:
         lobby.open_table_close(game_id=game.pk, by=request.user)
     except RuleError as exc:
-        messages.error(request, f"{error_detail(exc)} ({exc.code})")
+        _say_refused(request, exc)
     else:
         messages.success(
             request, gettext("It is off the open tables: players join with the invitation link.")
@@ -136,10 +146,8 @@ def game_cancel(request: AuthenticatedHttpRequest, public_id: str) -> HttpRespon
         game = get_object_or_404(Game.objects.only("pk", "public_id"), public_id=public_id)
         try:
             lobby.game_cancel(game_id=game.pk, by=request.user)
-        except ServiceError as exc:
-            if exc.status == 404:
-                raise Http404("no such game") from None
-            messages.error(request, f"{error_detail(exc)} ({exc.code})")
+        except RuleError as exc:
+            _say_refused(request, exc)
         else:
             messages.success(request, gettext("The game is cancelled."))
         return redirect(game)
@@ -159,9 +167,7 @@ def game_take_seat(request: AuthenticatedHttpRequest, public_id: str) -> HttpRes
     try:
         lobby.open_table_join(game_id=game.pk, user=request.user)
     except RuleError as exc:
-        if isinstance(exc, ServiceError) and exc.status == 404:
-            raise Http404("no such game") from None
-        messages.error(request, f"{error_detail(exc)} ({exc.code})")
+        _say_refused(request, exc)
         return redirect("games:watch")
     return redirect(game)
 

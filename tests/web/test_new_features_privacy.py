@@ -158,3 +158,17 @@ def test_a_name_linked_to_its_players_page_is_escaped_everywhere(client_for: Any
 
     for page in pages:
         assert "<img src=x" not in page and "&lt;img src=x" in page
+
+
+def test_taking_a_hidden_game_off_the_open_tables_answers_as_a_game_that_does_not_exist(
+    client_for: Any,
+) -> None:
+    """The page's "Take it off the open tables" for a private game a stranger guessed: the same 404
+    as for a link that leads nowhere, not a redirect with a message."""
+    game = _private_game(UserFactory())
+    stranger = client_for(UserFactory())
+
+    hidden = stranger.post(f"/games/{game.public_id}/close-table/")
+    missing = stranger.post(f"{NO_SUCH_GAME}close-table/")
+
+    assert (hidden.status_code, missing.status_code) == (404, 404)
