@@ -88,9 +88,17 @@ class _Sent(NamedTuple):
     key: Any  # the manager's key when this run added the statement to its cache
 
 
-def run(raw: psycopg.Connection[Any], statements: Sequence[Runnable], prepare: bool) -> None:
+def run(
+    raw: psycopg.Connection[Any], statements: Sequence[Runnable], prepare: bool, *, commit: bool = False
+) -> None:
     """Run ``statements`` in order on ``raw`` (outside psycopg's own pipeline), one message there and
     one answer back; set each one's ``rows`` and ``rowcount``. Raises the first statement error.
+
+    ``commit``: a ``COMMIT`` of the connection's transaction follows the statements in the same message
+    (``sql.batch``'s). It runs only if they all succeeded (PostgreSQL skips the rest of a pipeline after
+    an error, and the transaction is then aborted, for the caller to roll back); a COMMIT that fails
+    raises too, the transaction then rolled back by the server. Once it succeeded the connection is idle,
+    and psycopg's ``commit()`` sends nothing (Django's, when its atomic block ends).
 
     ``prepare``: statements run often enough are prepared, through psycopg's own manager of the
     connection's prepared statements (``prepare_threshold``, ``prepared_max``, and its ``DEALLOCATE ALL``
@@ -119,9 +127,11 @@ def run(raw: psycopg.Connection[Any], statements: Sequence[Runnable], prepare: b
                 pgconn.send_query_prepared(name, params, param_formats=param_formats)
             key = manager.maybe_add_to_cache(query, prep, name)  # type: ignore[arg-type]
             sent.append(_Sent(statement, query, prep, name, key))
+        if commit:
+            pgconn.send_query_params(b"COMMIT", None)
         pgconn.pipeline_sync()
         raw.wait(generators.send(pgconn))
-        failure, unloaded = _read(raw, begins, sent, transformer)
+        failure, unloaded = _read(raw, begins, sent, transformer, commit)
     except BaseException:
         # the connection broke mid-way: leave pipeline mode if libpq lets us; the error is the first one
         with contextlib.suppress(psycopg.Error):
@@ -148,10 +158,15 @@ def _dumped(
 
 
 def _read(
-    raw: psycopg.Connection[Any], begins: bool, sent: list[_Sent], transformer: TransformerType
+    raw: psycopg.Connection[Any],
+    begins: bool,
+    sent: list[_Sent],
+    transformer: TransformerType,
+    commit: bool = False,
 ) -> tuple[pq.abc.PGresult | None, Exception | None]:
     """Read the pipeline's results to its sync, always all of them (libpq leaves pipeline mode only
-    then): the first statement error's result, and the first exception of loading rows, if any."""
+    then): the first statement error's result (the ``COMMIT``'s, with ``commit``), and the first
+    exception of loading rows, if any."""
     pgconn = raw.pgconn
     failure: pq.abc.PGresult | None = None
     unloaded: Exception | None = None
@@ -184,6 +199,8 @@ def _read(
                 _take(one.statement, result, transformer)
             except Exception as exc:  # a value no loader reads: raised once the pipeline is read
                 unloaded = unloaded or exc
+    if commit:
+        next_results()
     sync = raw.wait(generators.fetch_many(pgconn))
     if not sync or sync[-1].status != pq.ExecStatus.PIPELINE_SYNC:
         raise psycopg.OperationalError(f"the pipeline ended without its sync: {sync!r}")

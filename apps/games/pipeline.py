@@ -32,7 +32,7 @@ from django.utils import timezone
 from baogame.rules.core import RuleError, visible
 from baogame.rules.registry import get_engine
 
-from . import order_store, reliability, scheduling, signals, store
+from . import order_store, reliability, scheduling, signals, sql, store
 from .clock import banks, deadlines
 from .errors import ServiceError
 from .models import Decision, Game, Move, Seat
@@ -111,6 +111,9 @@ def submit_action(
                 if earlier is not None:
                     return _replayed(game, earlier, user, action, locked.seats)
             settled = settle(locked, timezone.now())
+            # The move's writes may carry the COMMIT when this block is the transaction and nothing
+            # follows them here (a run of timeouts ended by this move writes the seat after them).
+            locked.may_commit = sql.owns_transaction() and not seat.consecutive_timeouts
             try:
                 if game.status != Game.Status.ACTIVE:
                     raise ServiceError(
@@ -132,6 +135,8 @@ def submit_action(
                 if seat.consecutive_timeouts:  # a move of the player's own ends a run of timeouts
                     seat.consecutive_timeouts = 0
                     seat.save(update_fields=["consecutive_timeouts"])
+                if locked.committed:
+                    _check_nothing_after_commit(locked)
                 return MoveResult(
                     game,
                     applied.move,
@@ -148,6 +153,13 @@ def submit_action(
         if winner is None or user is None:
             raise
         return _replayed(Game.objects.get(pk=game_id), winner, user, action)  # refused: another's
+
+
+def _check_nothing_after_commit(locked: LockedGame) -> None:
+    """Log a write made in the move's transaction after its writes carried the COMMIT (a bug: it ran in
+    a transaction of its own, which Django's commit then ended), but for the record's late count."""
+    if not locked.late_count and not sql.transaction_idle():
+        log.error("game %s: a write after the move's commit, in a transaction of its own", locked.pk)
 
 
 def _replayed(
@@ -280,19 +292,22 @@ def apply(
         locked.writes.append(store.count_hidden_move(seat))
     else:
         game.public_version += 1
-    move = Move(
-        game=game,
+    move = sql.new(
+        Move,
+        game_id=game.pk,
         seq=game.version,
         public_seq=game.public_version,
         hidden=hidden,
         seat=seat.position,
-        user=user,
+        user_id=None if user is None else user.pk,
         action=action,
         events=events,
         by_timeout=by_timeout,
         by_bot=by_bot,
         idempotency_key=key,
     )
+    sql.relate(move, "game", game)
+    sql.relate(move, "user", user)
     seat_seq = game.public_version + seat.hidden_moves
     locked.writes.append(store.insert_move(move))
     update_fields = ["state", "version", "public_version"]
@@ -331,7 +346,11 @@ def apply(
     def recorded() -> None:
         """After the move's writes (its id is known): the signals and the tasks to queue."""
         if answer is not None and not answer.counted:  # the user holds no open tenure of the seat yet
-            reliability.answered(move_id=move.pk)
+            if locked.committed:  # the move's transaction is over: the count has one of its own
+                locked.late_count = True
+                reliability.answered_late(move_id=move.pk)
+            else:
+                reliability.answered(move_id=move.pk)
         if recording_now:
             applied = partial(signals.move_applied.send, sender=Game, move_id=move.pk, **move_signal)
             transaction.on_commit(applied)
@@ -347,7 +366,9 @@ def apply(
 
     locked.after_flush.append(recorded)
     if not locked.defer_flush:
-        locked.flush()  # the move's writes in one round trip
+        # the move's writes in one round trip; with the COMMIT when nothing else will be written
+        last = answer_ahead and locked.may_commit and bool(decisions)
+        locked.flush(commit=last and not _may_auto_answer(locked, decisions))
     if answer_ahead:
         auto_answer(locked, decisions)
     return Applied(move, events, decisions, seat_seq)
@@ -412,6 +433,17 @@ def auto_pass_windows(locked: LockedGame, decisions: list[dict[str, Any]]) -> in
 def open_decisions(locked: LockedGame) -> list[dict[str, Any]]:
     """The engine's open decisions of the locked game."""
     return get_engine(locked.game.engine).pending(locked.state)
+
+
+def _may_auto_answer(locked: LockedGame, decisions: list[dict[str, Any]]) -> bool:
+    """Whether ``auto_answer`` might answer one of ``decisions`` (a superset of when it does): a seat
+    asked that passes windows or holds standing orders."""
+    for decision in decisions:
+        for position in decision.get("seats") or ():
+            seat = locked.seats[position]
+            if seat.has_orders or passes_windows(seat):
+                return True
+    return False
 
 
 def auto_answer(locked: LockedGame, decisions: list[dict[str, Any]]) -> int:
@@ -531,8 +563,9 @@ def rewrite_decisions(
                 )
             else:
                 deadline, remaining = deadlines.clock_for(game, timing, now, away=held)
-            row = Decision(
-                game=game,
+            row = sql.new(
+                Decision,
+                game_id=game.pk,
                 seat=seat,
                 decision_id=decision_id,
                 kind=decision["kind"],
@@ -541,6 +574,7 @@ def rewrite_decisions(
                 deadline=deadline,
                 remaining=remaining,
             )
+            sql.relate(row, "game", game)
             if banks.runs_on_bank(timing):
                 kept_bank_rows.setdefault(seat, row)
             new_rows.append(row)

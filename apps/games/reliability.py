@@ -24,13 +24,14 @@ open at some time in the last 12 months.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from functools import cache
 from typing import Any
 
-from django.db import connection, transaction
+from django.db import DatabaseError, connection, transaction
 from django.db.models import Case, Count, F, Q, QuerySet, Sum, Value, When
 from django.utils import timezone
 from django.utils.translation import gettext, ngettext
@@ -39,6 +40,8 @@ from . import sql
 from .errors import ServiceError
 from .models import Game, Move, Seat, SeatTenure
 from .store import OrmWrite, Write
+
+log = logging.getLogger(__name__)
 
 #: The record's window.
 WINDOW = timedelta(days=365)
@@ -157,6 +160,16 @@ def answered(*, move_id: int) -> None:
     """A player answered a decision themselves (the move's user, in the move's seat)."""
     with transaction.atomic():
         _answered(move_id)
+
+
+def answered_late(*, move_id: int) -> None:
+    """``answered`` once the move has committed (its writes carried the COMMIT): in a transaction of
+    its own, and, as the receivers of a game's start and end, logged rather than raised on a database
+    failure, so that a committed move is never answered with an error (the record is a statistic)."""
+    try:
+        answered(move_id=move_id)
+    except DatabaseError:
+        log.exception("reliability record: the answer of move %s not counted", move_id)
 
 
 @dataclass

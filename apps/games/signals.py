@@ -1,9 +1,9 @@
 """Signals the games app sends after a commit; other apps (notifications, leagues) listen.
 
 Most are sent from ``transaction.on_commit``, so receivers always see committed rows;
-``move_recorded`` is sent inside the move's transaction, for the write that must commit or roll back
-with the move (the notifications app's outbox row) and the look-ups its on-commit work needs (the
-webhooks app's), all in one round trip (``move_sent`` sends both). ``game_ending``,
+``move_recorded`` is sent inside the move's transaction, for the writes that must commit or roll back
+with the move (the outbox rows of the notifications, webhooks and push apps), all in one round trip
+(``move_sent`` sends both). ``game_ending``,
 ``seat_handed_to_bot`` and ``open_table_seat_taken`` are sent inside their transactions too, for the
 mail rows that must commit with what they tell of.
 """
@@ -34,6 +34,8 @@ move_applied = Signal()
 #: needs to know on commit; it must not fail, nor do slow work. Rather than running its SQL itself it
 #: may append ``sql.Statement``s to ``statements`` (reading their results in ``on_rows``): the
 #: statements of all receivers run together, in one round trip, once every receiver has been called.
+#: That round trip may carry the transaction's COMMIT (``pipeline.apply``), so ``on_rows`` writes
+#: nothing: a write that depends on a look-up is one statement with it (``sql.insert_when_any``).
 #: ``move_id`` None with a ``version`` above 0: the move's row is not written yet; it is written in the
 #: same round trip, before the receivers' statements (``move_recording``), which may find it by the
 #: game and its number, ``version``.

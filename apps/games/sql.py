@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -176,6 +177,29 @@ def _instance(model: type[M], attnames: Sequence[str], values: list[Any], using:
     state.adding, state.db = False, using
     instance._state = state
     return instance
+
+
+def new(model: type[M], **values: Any) -> M:
+    """``model(**values)``, each value given by its attname (``game_id``, not ``game``: ``relate`` caches
+    a related object), made without running ``__init__`` for a model with a plain one (``_plain_init``):
+    the fields not given take their defaults, as ``__init__`` gives them, and the instance is to be
+    added. A move makes a few (its row, its new decisions, its outbox rows); ``__init__``, with its
+    loop over every field, its checks and its signals, cost several times this."""
+    if not _plain_init(model):
+        return model(**values)
+    instance = model.__new__(model)
+    fields = instance.__dict__
+    for attname, field in _fields_to_set(model):
+        fields[attname] = values.pop(attname) if attname in values else field.get_default()
+    if values:
+        raise TypeError(f"{model.__name__} has no field {sorted(values)[0]!r}")
+    instance._state = ModelState()
+    return instance
+
+
+@cache
+def _fields_to_set(model: type[Model]) -> tuple[tuple[str, Any], ...]:
+    return tuple((str(f.attname), f) for f in _concrete(model))
 
 
 def relate(instance: Model, name: str, value: Model | None) -> None:
@@ -372,7 +396,7 @@ class Statement:
     server_bound: bool = False
 
 
-def batch(statements: Sequence[Statement], using: str = "default") -> None:
+def batch(statements: Sequence[Statement], using: str = "default", *, commit: bool = False) -> bool:
     """Run the statements in order, as one round trip where the database allows it.
 
     On PostgreSQL they go in libpq's pipeline mode as one message (``pgbatch``), with the
@@ -383,12 +407,18 @@ def batch(statements: Sequence[Statement], using: str = "default") -> None:
     (``DEBUG``, ``CaptureQueriesContext``): then it goes through the cursor, to be logged. Elsewhere
     they run one by one.
     Errors surface as Django's database exceptions, as for any query.
+
+    ``commit``: on that one-message path, end the transaction with the statements, its ``COMMIT`` in the
+    same message (``pgbatch.run``), and answer True; only the caller that opened the transaction, whose
+    atomic block then ends without another write, may ask for it (``store.LockedGame.flush``). Elsewhere
+    the statements run as above and the answer is False: Django's own commit ends the transaction.
     """
     if not statements:
-        return
+        return False
     connection = connections[using]
     if connection.vendor == "postgresql" and len(statements) > 1:
         statements = fuse(statements)
+    committed = False
     if connection.vendor == "postgresql" and (
         len(statements) > 1 or statements[0].server_bound or not connection.queries_logged
     ):
@@ -398,7 +428,8 @@ def batch(statements: Sequence[Statement], using: str = "default") -> None:
         connection.ensure_connection()
         connection.validate_no_broken_transaction()
         with connection.wrap_database_errors:
-            pgbatch.run(connection.connection, statements, prepare=_prepares(connection))
+            pgbatch.run(connection.connection, statements, prepare=_prepares(connection), commit=commit)
+        committed = commit
     else:
         with connection.cursor() as cursor:
             for statement in statements:
@@ -408,6 +439,28 @@ def batch(statements: Sequence[Statement], using: str = "default") -> None:
     for statement in statements:
         if statement.on_rows is not None:
             statement.on_rows(statement.rows)
+    return committed
+
+
+def owns_transaction(using: str = "default") -> bool:
+    """Whether the innermost atomic block is the outermost one, whose end commits the transaction (not
+    a savepoint inside another block, nor a block in a transaction opened without one)."""
+    connection = connections[using]
+    return bool(
+        connection.in_atomic_block
+        and connection.commit_on_exit
+        and len(connection.atomic_blocks) == 1
+        and not connection.savepoint_ids
+    )
+
+
+def transaction_idle(using: str = "default") -> bool:
+    """Whether the connection holds no open transaction on the server (PostgreSQL's view: after a
+    ``batch(commit=True)``, until something else is run); True on other databases."""
+    connection = connections[using]
+    if connection.vendor != "postgresql" or connection.connection is None:
+        return True
+    return bool(connection.connection.pgconn.transaction_status == pq.TransactionStatus.IDLE)
 
 
 def _prepares(connection: Any) -> bool:
@@ -460,6 +513,28 @@ def when_any(
         batch([statement])
     else:
         statements.append(statement)
+
+
+def insert_when_any(insert: Statement, rows_of: Callable[[int], QuerySet[Any]], game_id: int) -> Statement:
+    """``insert`` (the INSERT of one row, ``INSERT … VALUES (…)``) made to insert it only if
+    ``rows_of(game_id)`` has a row, in the same statement: ``when_any`` with the write as its answer, so
+    that nothing waits for the look-up's answer to write (a move's writes may then carry its COMMIT,
+    ``pipeline.apply``). Its ``rowcount`` says whether it inserted; ``on_rows`` is ``insert``'s."""
+    question = _any_select(rows_of, connections["default"].vendor).statement(game_id=game_id)
+    text = _insert_select(insert.sql, question.sql)
+    return Statement(text, [*insert.params, *question.params], insert.on_rows)
+
+
+@cache
+def _insert_select(insert_sql: str, condition_sql: str) -> str:
+    """``INSERT [OR IGNORE] INTO t (…) VALUES (…) [ON CONFLICT …]`` as ``INSERT [OR IGNORE] INTO t (…)
+    SELECT … WHERE EXISTS (condition) [ON CONFLICT …]`` (the values' placeholders, then the condition's)."""
+    one_row = r"(INSERT (?:OR IGNORE )?INTO .*?\)) VALUES \((.*)\)((?: ON CONFLICT .*)?)"
+    found = re.fullmatch(one_row, insert_sql, re.DOTALL)
+    if found is None:
+        raise ValueError(f"not the INSERT of one row: {insert_sql[:80]}")
+    head, values, tail = found.groups()
+    return f"{head} SELECT {values} WHERE EXISTS ({condition_sql}){tail}"
 
 
 @cache

@@ -258,8 +258,9 @@ class OrmWrite:
 Write = Statement | OrmWrite
 
 
-def run_writes(writes: Sequence[Write]) -> None:
-    """Run the writes in order; consecutive statements go together (``sql.batch``)."""
+def run_writes(writes: Sequence[Write], *, commit: bool = False) -> bool:
+    """Run the writes in order; consecutive statements go together (``sql.batch``). ``commit``: the
+    last of them carry the transaction's COMMIT where ``sql.batch`` can (True when they did)."""
     statements: list[Statement] = []
     for write in writes:
         if isinstance(write, Statement):
@@ -268,7 +269,7 @@ def run_writes(writes: Sequence[Write]) -> None:
         sql.batch(statements)
         statements = []
         write.run()
-    sql.batch(statements)
+    return sql.batch(statements, commit=commit)
 
 
 def insert_move(move: Move) -> Write:
@@ -374,6 +375,15 @@ class LockedGame:
     defer_flush: bool = False
     after_flush: list[Callable[[], None]] = field(default_factory=list)
     game_fields: set[str] = field(default_factory=set)
+    #: Set by the caller that opened the transaction and ends it once the move is written
+    #: (``pipeline.submit_action``): the move's writes may carry its COMMIT (``pipeline.apply``).
+    may_commit: bool = False
+    #: The transaction was committed with the last writes (``flush(commit=True)``): nothing may be
+    #: written after them in it.
+    committed: bool = False
+    #: After such a commit, the reliability record counted the move in a transaction of its own (its
+    #: player held no open tenure of the seat yet: ``reliability.answered_late``).
+    late_count: bool = False
 
     @property
     def pk(self) -> int:
@@ -431,10 +441,14 @@ class LockedGame:
         while self.after_flush:
             self.after_flush.pop(0)()
 
-    def flush(self) -> None:
+    def flush(self, *, commit: bool = False) -> None:
         """Run the collected writes, in one round trip where the database allows it, then what waited
-        for them (``after_flush``, in order)."""
-        run_writes(self.take_writes())
+        for them (``after_flush``, in order). ``commit``: the writes end the transaction, its COMMIT in
+        their round trip where the database allows it (``committed``); what waited for them must then
+        write nothing."""
+        if self.committed and (self.writes or self.game_fields):
+            raise RuntimeError(f"game {self.pk}: a write after the transaction was committed")
+        self.committed = run_writes(self.take_writes(), commit=commit)
         self.run_after_flush()
 
 

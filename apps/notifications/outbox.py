@@ -36,16 +36,16 @@ import math
 import re
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from datetime import datetime, timedelta
-from functools import cache
+from functools import cache, partial
 from typing import Any
 
 from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, connections, transaction
-from django.db.models import F
+from django.db.models import F, QuerySet
 from django.db.models.constants import OnConflict
 from django.db.models.sql import InsertQuery
 from django.utils import timezone
@@ -159,6 +159,7 @@ def record(
     opened: list[list[Any]],
     statements: list[sql.Statement] | None = None,
     channel: str = Channel.MAIL,
+    when: Callable[[int], QuerySet[Any]] | None = None,
 ) -> None:
     """In the move's transaction: write its outbox row of ``channel``, and wake the drain when the move
     commits (``wake``).
@@ -166,15 +167,42 @@ def record(
     ``statements``: the INSERT is appended there, to be run by the caller with others in one round
     trip (``move_recorded``), instead of being run now. ``move_id`` None on the hand path: the move's
     row is written in that same round trip, before the INSERT, which finds its id by the game and the
-    move's number (``version``); no move has number 0, so a game's first deal gets none, as before."""
+    move's number (``version``); no move has number 0, so a game's first deal gets none, as before.
+
+    ``when``: only if ``when(game_id)`` has a row (a seat's player has a webhook, a subscribed browser).
+    Appended to ``statements``, the question and the write are one statement (``sql.insert_when_any``),
+    so that nothing of the move is written after its writes' round trip; else the question is asked
+    first (``sql.when_any``)."""
     if _muted.get():
         return
+    if when is not None and not (sql.hand_sql() and statements is not None):
+        wanted = partial(record, game_id=game_id, version=version, move_id=move_id, opened=opened)
+        sql.when_any(when, game_id, partial(wanted, statements=statements, channel=channel), statements)
+        return
     now = timezone.now()
-    row = MoveMailOutbox(
-        game_id=game_id, channel=channel, version=version, move_id=move_id, opened=opened, queued_at=now
+    row = sql.new(
+        MoveMailOutbox,
+        game_id=game_id,
+        channel=channel,
+        version=version,
+        move_id=move_id,
+        opened=opened,
+        queued_at=now,
     )
     if sql.hand_sql():
         insert = _insert_ignoring_conflicts(row, move_by_number=move_id is None)
+        if when is not None:
+            assert statements is not None  # above
+            insert = sql.insert_when_any(insert, when, game_id)
+            inserted = insert
+
+            def woken(rows: list[tuple[Any, ...]]) -> None:
+                if inserted.rowcount > 0:
+                    _wake_on_commit()
+
+            insert.on_rows = woken
+            statements.append(insert)
+            return
         if statements is not None:
             statements.append(insert)
         else:

@@ -6,7 +6,6 @@ joins their bursts. A broker that was down after the commit so loses no notice."
 from __future__ import annotations
 
 import logging
-from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +14,6 @@ from django.db.models import QuerySet
 from django.dispatch import receiver
 
 from apps.accounts.closing import account_closing
-from apps.games import sql
 from apps.games.signals import RecordedMove, dev_server_starting, recorded_move_receiver
 from apps.notifications import outbox
 
@@ -37,15 +35,15 @@ def on_move_recorded(move: RecordedMove) -> None:
     ]
     if not wanted or not services.enabled():
         return
-    record = partial(
-        outbox.record,
+    outbox.record(  # only for a game with a subscribed browser: asked in the same statement
         game_id=move.game_id,
         version=move.version,
         move_id=move.move_id,
         opened=wanted,
         channel=outbox.Channel.PUSH,
+        statements=move.statements,
+        when=_subscriptions,
     )
-    sql.when_any(_subscriptions, move.game_id, record, move.statements)
 
 
 def _subscriptions(game_id: int) -> QuerySet[Any]:

@@ -22,10 +22,11 @@ from apps.notifications import outbox
 
 @recorded_move_receiver("webhooks.move_recorded")
 def on_move_recorded(move: RecordedMove) -> None:
-    """In the move's transaction: if a seat of the game has an active webhook (looked up with the other
-    receivers' statements, one round trip), write the move's webhook outbox row, whose fan-out task is
-    queued when the move commits. Inside the transaction, a failing look-up fails the move (it rolls
-    back whole) rather than leaving the transaction broken."""
+    """In the move's transaction: if a seat of the game has an active webhook, write the move's webhook
+    outbox row, whose fan-out task is queued when the move commits (on the hand path the look-up and
+    the write are one statement, in the move's writes' round trip: ``outbox.record``'s ``when``).
+    Inside the transaction, a failing look-up fails the move (it rolls back whole) rather than leaving
+    the transaction broken."""
     record = partial(
         outbox.record,
         game_id=move.game_id,
@@ -34,7 +35,11 @@ def on_move_recorded(move: RecordedMove) -> None:
         opened=[],
         channel=outbox.Channel.WEBHOOK,
     )
-    _when_endpoints(move.game_id, record, move.statements)
+    in_batch = batch_lookup("webhooks.endpoints", move.game_id, _games_with_endpoints)
+    if in_batch is None:  # the look-up and the row's write in one statement with the move's writes
+        record(statements=move.statements, when=_active_endpoints)
+    elif move.game_id in in_batch:
+        record()
 
 
 @receiver(game_ending, dispatch_uid="webhooks.game_ending")
@@ -45,16 +50,16 @@ def on_game_ending(sender: Any, *, game_id: int, **kwargs: Any) -> None:
     _when_endpoints(game_id, partial(outbox.record_game_end, game_id=game_id, channel=outbox.Channel.WEBHOOK))
 
 
-def _when_endpoints(game_id: int, then: Callable[[], object], statements: list[Any] | None = None) -> None:
+def _when_endpoints(game_id: int, then: Callable[[], object]) -> None:
     """Call ``then`` if a seat of the game has an active webhook. For a game of a batch settled together
     (the sweep), one query answers for every game of the batch; else, on the hand path, one SELECT
-    compiled once, appended to ``statements`` for the caller to run (``move_recorded``) or run now."""
+    compiled once."""
     in_batch = batch_lookup("webhooks.endpoints", game_id, _games_with_endpoints)
     if in_batch is not None:
         if game_id in in_batch:
             then()
         return
-    sql.when_any(_active_endpoints, game_id, then, statements)
+    sql.when_any(_active_endpoints, game_id, then)
 
 
 def _active_endpoints(game_id: int) -> QuerySet[Any]:

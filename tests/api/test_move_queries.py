@@ -30,10 +30,12 @@ pytestmark = pytest.mark.django_db
 #: locked (only while the token is good) with its seats and decisions, in one pipelined batch (on
 #: SQLite the token is read first, by itself); the move's writes with the reliability record's
 #: UPDATE, and in the same batch the ``move_recorded`` receivers' statements: the mail outbox row when
-#: someone must be mailed, and the webhook look-up; the release (COMMIT). A move that opens more
-#: decisions writes more rows in the same batch; so do the time banks: one UPDATE per seat whose bank
-#: changed (the mover's bank debited and credited, the next owner's started), in the move's batch, no
-#: round trip more. Lower these when a change saves one; raising them needs a reason in the commit.
+#: someone must be mailed, and the webhook row if a player has a webhook; the release (COMMIT: in a
+#: request, which owns its transaction, it rides in the writes' batch instead,
+#: ``tests/games/test_commit_with_writes.py``). A move that opens more decisions writes more rows in
+#: the same batch; so do the time banks: one UPDATE per seat whose bank changed (the mover's bank
+#: debited and credited, the next owner's started), in the move's batch, no round trip more. Lower
+#: these when a change saves one; raising them needs a reason in the commit.
 PINNED = {"baobei": (12, 14, 4), "baohuang": (14, 21, 4)}
 MOVES = 12
 
@@ -47,11 +49,11 @@ def _spy(pipelined: list[str]) -> Any:
     ``CaptureQueriesContext`` does not see them (a batch of one, or on SQLite, goes through it)."""
     real = sql.batch
 
-    def batch(statements: Any, using: str = "default") -> None:
+    def batch(statements: Any, using: str = "default", **kwargs: Any) -> bool:
         if connection.vendor == "postgresql" and len(statements) > 1:
             batch_no = len({line.split("]")[0] for line in pipelined}) + 1
             pipelined.extend(f"[pipeline {batch_no} of {len(statements)}] {s.sql}" for s in statements)
-        real(statements, using)
+        return real(statements, using, **kwargs)
 
     return batch
 

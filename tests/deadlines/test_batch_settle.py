@@ -136,9 +136,9 @@ def _spy_batches(monkeypatch: pytest.MonkeyPatch) -> list[list[str]]:
     sent: list[list[str]] = []
     real = sql.batch
 
-    def batch(statements: Any, using: str = "default") -> None:
+    def batch(statements: Any, using: str = "default", **kwargs: Any) -> bool:
         sent.append([s.sql for s in statements])
-        real(statements, using)
+        return real(statements, using, **kwargs)
 
     monkeypatch.setattr(sql, "batch", batch)
     return sent
