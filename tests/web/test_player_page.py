@@ -236,3 +236,23 @@ def test_the_watch_pages_games_in_play_link_their_players_names(client_for: Any)
 
     assert 'href="/players/linnet/"' in block
     assert "(bot)</a>" not in block
+
+
+def test_a_name_in_another_case_redirects_to_the_players_page_under_its_own_spelling(client_for: Any) -> None:
+    """Usernames are one whatever their case (allauth signs people in so): ``/players/Demo/`` is demo's."""
+    UserFactory(username="demo")
+
+    answer = client_for(None).get("/players/Demo/")
+
+    assert answer.status_code == 302 and answer["Location"] == "/players/demo/"
+    assert client_for(None).get(answer["Location"]).status_code == 200
+
+
+def test_of_two_old_accounts_differing_only_by_case_the_exact_spelling_is_shown(client_for: Any) -> None:
+    UserFactory(username="kite")
+    Kite = UserFactory(username="Kite")  # noqa: N806 - the account's own spelling
+    Profile.objects.filter(user=Kite).update(display_name="Red Kite")
+
+    answer = client_for(None).get("/players/Kite/")
+
+    assert answer.status_code == 200 and "<h1>Red Kite" in answer.content.decode()
