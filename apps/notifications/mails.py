@@ -186,7 +186,7 @@ def _build_message(note: Notification, group: list[int] | None) -> EmailMultiAlt
             "%(host)s invites you to play %(game)s (%(players)s players). Follow the link to take a seat.",
             game.players,
         ) % {
-            "host": game.created_by or _("Someone"),
+            "host": display_name(game.created_by) if game.created_by else _("Someone"),
             "game": _(game.get_engine_display()),
             "players": game.players,
         }
