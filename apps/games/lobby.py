@@ -36,7 +36,7 @@ OPEN_TABLES_SHOWN = 50
 
 def open_tables() -> QuerySet[Game]:
     """The open tables anybody may join, newest first, with their seats and people."""
-    return (
+    return selectors.with_league(  # the API's summary tells each one's visibility (never a league's)
         Game.objects.filter(open_table=True, status=Game.Status.OPEN, visibility=Game.Visibility.PUBLIC)
         .defer("state", "result", "control_values")
         .select_related("created_by__profile")
