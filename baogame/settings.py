@@ -489,7 +489,7 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     # Confirm every provisional league result whose confirmation period has ended.
     "leagues-confirm-due-results": {"task": "apps.leagues.tasks.confirm_due_results", "schedule": 300.0},
     # Queue again every lost mail about a request to join: the organisers', the approval's and the
-    # decline's (apps.leagues.joinmail).
+    # decline's; delete the declines told, or given up, 30 days ago (apps.leagues.joinmail).
     "leagues-recover-join-request-mails": {
         "task": "apps.leagues.tasks.recover_join_request_mails",
         "schedule": 300.0,

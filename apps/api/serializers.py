@@ -83,7 +83,9 @@ class GameSummarySerializer(serializers.Serializer):
     )
     visibility = serializers.ChoiceField(
         choices=Game.Visibility.choices,
-        help_text="Who may watch; a private league's games are seen by its members only, whatever this says.",
+        help_text="Who may see the game: public (anybody), unlisted (whoever has its link) or private (its "
+        "players and creator; for a private league's game, whatever its own setting, also whoever may see "
+        "that league).",
     )
     engine = serializers.ChoiceField(choices=Game.Engine.choices)
     title = serializers.CharField(allow_blank=True)
@@ -169,7 +171,7 @@ def game_summary(game: Game, my_seat: int | None, decisions: list[Decision] | No
     return {
         "id": game.pk,
         "public_id": game.public_id,
-        "visibility": game.visibility,
+        "visibility": game_selectors.game_visibility(game),
         "engine": game.engine,
         "title": game.title,
         "status": game.status,

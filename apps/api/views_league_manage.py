@@ -262,15 +262,18 @@ class LeagueOpenGameListApi(APIView):
     @extend_schema(operation_id="leagues_games_open", responses=OutputSerializer(many=True))
     def get(self, request: AuthenticatedRequest, slug: str) -> Response:
         league = league_organised(request, slug)
-        body = [
-            {
-                "season": f.round.season.number,
-                "round": f.round.number,
-                "table": f.table,
-                "game": game_summary(f.game, _position(f.game, request.user)),
-            }
-            for f in league_selectors.league_fixtures_open(league=league)
-        ]
+        body = []
+        for f in league_selectors.league_fixtures_open(league=league):
+            # each game is this league's: its visibility needs no query of its own
+            game = game_selectors.game_league_known(f.game, league_id=league.pk, is_public=league.is_public)
+            body.append(
+                {
+                    "season": f.round.season.number,
+                    "round": f.round.number,
+                    "table": f.table,
+                    "game": game_summary(game, _position(game, request.user)),
+                }
+            )
         return Response(rendered(self.OutputSerializer, body, many=True))
 
 

@@ -77,14 +77,17 @@ class PlayerDetailApi(APIView):
     """A player's public page: their name, when they joined, their reliability record over the last 12
     months, their games in play and lately finished that the caller may see (never an unlisted or
     private game, nor a private league's, to a stranger), and the public leagues they are an active
-    member of. Readable signed out, as the page (anonymous callers are throttled per address); 404
-    ``not_found`` for an unknown name or a closed account."""
+    member of. Readable signed out, as the page (anonymous callers are throttled per address); the name
+    is matched whatever its case, and ``username`` gives its own spelling; 404 ``not_found`` for an
+    unknown name or a closed account."""
 
     permission_classes = [IsAuthenticatedOrReadOnly]
     throttle_classes = [AnonymousReadThrottle, WriteRateThrottle]
 
     class OutputSerializer(serializers.Serializer):
-        username = serializers.CharField()
+        username = serializers.CharField(
+            help_text="The username as the account spells it, whatever the case of the name asked for."
+        )
         name = serializers.CharField(help_text="The name the player shows.")
         is_bot = serializers.BooleanField(help_text="A bot account: a program plays it through the API.")
         joined_at = serializers.DateTimeField()
@@ -96,7 +99,8 @@ class PlayerDetailApi(APIView):
 
     @extend_schema(operation_id="players_retrieve", responses=OutputSerializer)
     def get(self, request: Request, username: str) -> Response:
-        profile = players.player_profile(username=username, viewer=request.user)
+        user = players.player_get(username=username)  # any case: the body gives its own spelling
+        profile = players.player_profile(user=user, viewer=request.user)
         body = {
             "username": profile.user.get_username(),
             "name": profile.name,

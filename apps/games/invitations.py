@@ -15,7 +15,7 @@ from django.db import connection, transaction
 from django.db.models import QuerySet
 from django.utils import timezone
 
-from . import lifecycle, selectors, sql
+from . import lifecycle, seating, selectors, sql
 from .errors import ServiceError
 from .models import Game, Invitation
 
@@ -73,7 +73,9 @@ class GameCancelled(ServiceError):
 
 
 def invitation_accept(*, token: str, user: User, position: int | None = None) -> Game:
-    """Take an open seat with an invitation; a single-use invitation is used up by it."""
+    """Take an open seat with an invitation; a single-use invitation is used up by it. The seat is told
+    as an open table's is (``seating.seat_taken_tell``), in this transaction: the creator is mailed who
+    came, unless it was the creator or the seat that fills the table."""
     with transaction.atomic():
         found = _invitation_locked(token)
         if found is None or not found.is_active:
@@ -81,6 +83,7 @@ def invitation_accept(*, token: str, user: User, position: int | None = None) ->
                 "invitation_invalid", "this invitation link is not valid (any more)", status=404
             )
         game = lifecycle.game_join(game_id=found.game_id, user=user, position=position)
+        seating.seat_taken_tell(game_id=found.game_id, user=user, via="invitation")
         if found.single_use:
             found.used_by, found.used_at = user, timezone.now()
             found.save(update_fields=["used_by", "used_at"])

@@ -8,10 +8,11 @@ public game only). While it waits for players it is listed on the Watch page and
 bot-test game, and the game starts when its table is full. A game that is not an open table answers
 ``not_an_open_table``; the creator's invitation link works as for any game. The creator may take the
 game off the open tables while it waits (``open_table_close``); it waits for invited players then.
-Each seat taken here is told (``signals.open_table_seat_taken``): the notifications app mails the
-creator while seats remain free. A creator may ask for a minimum record of who sits
-(``Game.min_reliability``: percent of decisions answered on time over the last 12 months, as a league's
-minimum); a player below it is refused ``reliability_too_low``, and one with no decisions yet may sit.
+Each seat taken here is told (``seating.seat_taken_tell``), as one taken by an invitation link: the
+notifications app mails the creator while seats remain free. A creator may ask for a minimum record of
+who sits (``Game.min_reliability``: percent of decisions answered on time over the last 12 months, as a
+league's minimum); a player below it is refused ``reliability_too_low``, and one with no decisions yet
+may sit.
 
 The creator may also cancel any game of theirs that still waits for players (``game_cancel``): it ends
 aborted, as an organiser's abort does, before a card is dealt. Nothing of it counts anywhere: nobody held
@@ -25,9 +26,9 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import QuerySet
 
-from . import lifecycle, reliability, selectors, signals, store
+from . import lifecycle, reliability, seating, selectors, store
 from .errors import ServiceError
-from .models import Game, Seat
+from .models import Game
 
 #: How many open tables a page or the API lists, newest first.
 OPEN_TABLES_SHOWN = 50
@@ -35,7 +36,7 @@ OPEN_TABLES_SHOWN = 50
 
 def open_tables() -> QuerySet[Game]:
     """The open tables anybody may join, newest first, with their seats and people."""
-    return (
+    return selectors.with_league(  # the API's summary tells each one's visibility (never a league's)
         Game.objects.filter(open_table=True, status=Game.Status.OPEN, visibility=Game.Visibility.PUBLIC)
         .defer("state", "result", "control_values")
         .select_related("created_by__profile")
@@ -59,15 +60,7 @@ def open_table_join(*, game_id: int, user: User, position: int | None = None) ->
             )
         require_reliable(game=game, user=user)
         game = lifecycle.game_join(game_id=game_id, user=user, position=position)
-        seats = list(Seat.objects.filter(game_id=game_id).values_list("position", "user_id", "bot"))
-        taken = next(p for p, user_id, _ in seats if user_id == user.pk)
-        signals.open_table_seat_taken.send(
-            sender=Game,
-            game_id=game_id,
-            position=taken,
-            user_id=user.pk,
-            seats_free=sum(1 for _, user_id, bot in seats if user_id is None and not bot),
-        )
+        seating.seat_taken_tell(game_id=game_id, user=user, via="open_table")
         return game
 
 

@@ -262,7 +262,11 @@ class Game(Timestamped):
 
     @cached_property
     def league_of_game(self) -> tuple[int, bool] | None:
-        """The game's league as ``(league_id, is_public)``, or None outside any league (read once)."""
+        """The game's league as ``(league_id, is_public)``, or None outside any league (read once; from
+        the ``league_pk`` and ``league_public`` annotations when a list brought them: ``selectors.
+        with_league``, so that a list asks no query per game)."""
+        if hasattr(self, "league_pk") and hasattr(self, "league_public"):
+            return None if self.league_pk is None else (self.league_pk, bool(self.league_public))
         return leagues_link.league_of(self)
 
 

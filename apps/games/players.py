@@ -19,6 +19,7 @@ from datetime import datetime
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AnonymousUser, User
+from django.db.models import Case, Value, When
 
 from apps.accounts.models import display_name
 from apps.accounts.names import CLOSED_PREFIX
@@ -54,20 +55,27 @@ class PlayerProfile:
 
 
 def player_get(*, username: str) -> User:
-    """The active account named ``username`` (exactly, as its links spell it); ``not_found`` (404) for
-    an unknown name, a closed account or any other inactive one."""
+    """The active account named ``username``, whatever its case (allauth treats usernames so: nobody
+    signs up as ``Demo`` beside ``demo``), the exact spelling first should an older pair of accounts
+    differ only by case; ``not_found`` (404) for an unknown name, a closed account or any other inactive
+    one, the same answer for each so that a page tells nothing of an account that is gone."""
     found = (
-        get_user_model().objects.select_related("profile").filter(username=username, is_active=True).first()
+        get_user_model()
+        .objects.select_related("profile")
+        .filter(username__iexact=username, is_active=True)
+        .exclude(username__istartswith=CLOSED_PREFIX)
+        .annotate(exact=Case(When(username=username, then=Value(0)), default=Value(1)))
+        .order_by("exact", "pk")
+        .first()
     )
-    if found is None or found.get_username().startswith(CLOSED_PREFIX):
+    if found is None:
         raise ServiceError("not_found", "no such player", status=404)
     return found
 
 
-def player_profile(*, username: str, viewer: User | AnonymousUser | None) -> PlayerProfile:
-    """The player named ``username`` as ``viewer`` (None or anonymous: a visitor) may see them; 404 as
-    ``player_get``."""
-    user = player_get(username=username)
+def player_profile(*, user: User, viewer: User | AnonymousUser | None) -> PlayerProfile:
+    """The player ``user`` (found by ``player_get``) as ``viewer`` (None or anonymous: a visitor) may
+    see them."""
     return PlayerProfile(
         user=user,
         name=display_name(user),

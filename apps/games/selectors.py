@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 from functools import cache
-from typing import TYPE_CHECKING, Any, TypedDict, cast
+from typing import TYPE_CHECKING, Any, TypedDict, TypeVar, cast
 
 from django.contrib.auth.models import AnonymousUser, User
 from django.db import connection
@@ -49,9 +49,40 @@ def _user_or_none(user: User | AnonymousUser | None) -> User | None:
     return user if user is not None and user.is_authenticated else None
 
 
+#: A query of games, annotated or not (``with_league`` keeps its type).
+_G = TypeVar("_G", bound=Game)
+
+
 def game_league_id(game: Game) -> tuple[int, bool] | None:
     """The game's league as ``(league_id, is_public)``, or None for a game outside any league."""
     return game.league_of_game
+
+
+def game_visibility(game: Game) -> str:
+    """Who may see ``game``, as ``game_may_view`` decides it, in the words of ``Game.Visibility``: a
+    private league's game is ``private`` (its players, its creator and whoever may see the league see
+    it, nobody else), whatever the game's own ``visibility`` says; any other game, its own."""
+    league = game_league_id(game)
+    if league is not None and not league[1]:
+        return Game.Visibility.PRIVATE
+    return game.visibility
+
+
+def game_league_known(game: Game, *, league_id: int, is_public: bool) -> Game:
+    """``game``, told that it is a game of the league ``league_id`` (a caller listing one league's
+    games knows it), so that ``game_league_id`` and ``game_visibility`` ask no query for it."""
+    game.__dict__["league_of_game"] = (league_id, is_public)
+    return game
+
+
+def with_league(games: QuerySet[_G]) -> QuerySet[_G]:
+    """``games`` with their league annotated (``league_pk``, ``league_public``), which
+    ``Game.league_of_game`` reads instead of asking a query per game of a list."""
+    annotated = games.annotate(
+        league_pk=F("league_fixture__round__season__league_id"),
+        league_public=F("league_fixture__round__season__league__is_public"),
+    )
+    return cast("QuerySet[_G]", annotated)  # the same games, two attributes more
 
 
 def game_may_view(
@@ -203,7 +234,7 @@ def game_list_for_user(*, user: User) -> QuerySet[WithAnnotations[Game, WaitingF
     Only games the user is seated in: every one of them is visible to the user (``game_may_view``).
     """
     waiting = Seat.objects.filter(game=OuterRef("pk"), user=user, game__decisions__seat=F("position"))
-    return (
+    return with_league(
         Game.objects.filter(seats__user=user)
         .annotate(waiting_for_me=Exists(waiting))
         .order_by("-waiting_for_me", "-created_at")
@@ -226,7 +257,7 @@ def game_list_watchable(*, status: str) -> QuerySet[Game]:
     stranger): public games, except those of a private league, in ``WATCH_ORDER``. Unlisted and
     private games are never listed. The seats and their people come along for the list (one query
     each, whatever the count)."""
-    return (
+    return with_league(
         Game.objects.filter(visibility=Game.Visibility.PUBLIC, status=status)
         .exclude(league_fixture__round__season__league__is_public=False)
         # A list shows none of these; the options (a few keys) stay: they give the length in words.
@@ -258,11 +289,7 @@ def game_list_of_player(
         games = games.annotate(viewer_seated=seated)
         listed |= Q(viewer_seated=True) | Q(created_by=person) | in_private_league
     games = (
-        games.filter(listed)
-        .annotate(
-            league_pk=F("league_fixture__round__season__league_id"),
-            league_public=F("league_fixture__round__season__league__is_public"),
-        )
+        with_league(games.filter(listed))
         .defer("state", "result", "control_values")
         .prefetch_related("seats__user__profile")
         .order_by(*WATCH_ORDER.get(statuses[0], ("-created_at", "-pk")))
@@ -272,9 +299,7 @@ def game_list_of_player(
     while len(shown) < limit:
         chunk = list(games[start : start + limit])
         for game in chunk:
-            # the league as the annotation found it, so that ``game_may_view`` asks no query per game
-            league = getattr(game, "league_pk", None)
-            game.__dict__["league_of_game"] = None if league is None else (league, game.league_public)
+            # ``game_may_view`` reads the league from the annotation (``with_league``): no query per game
             seat = bool(getattr(game, "viewer_seated", False))
             if len(shown) < limit and game_may_view(game=game, user=viewer, by_number=True, seated=seat):
                 shown.append(game)

@@ -3,8 +3,8 @@
 Most are sent from ``transaction.on_commit``, so receivers always see committed rows;
 ``move_recorded`` is sent inside the move's transaction, for the writes that must commit or roll back
 with the move (the outbox rows of the notifications, webhooks and push apps), all in one round trip
-(``move_sent`` sends both). ``game_ending``,
-``seat_handed_to_bot`` and ``open_table_seat_taken`` are sent inside their transactions too, for the
+(``move_sent`` sends both). ``game_ending``, ``seat_handed_to_bot`` and ``seat_taken`` are sent inside
+their transactions too, for the
 mail rows that must commit with what they tell of.
 """
 
@@ -112,12 +112,14 @@ game_started = Signal()
 #: league game's organisers' (``apps.notifications``, ``apps.leagues``), each in a savepoint of its own.
 seat_handed_to_bot = Signal()
 
-#: Somebody took a free seat of an open table (``lobby.open_table_join``). kwargs: ``game_id``,
-#: ``position`` (the seat taken), ``user_id`` (who took it) and ``seats_free`` (the seats still free
-#: after it; 0: that was the last, and the game has started). Sent inside the transaction that seats
-#: them (the game locked), so that the mail it calls for is recorded with the seat or not at all: the
-#: creator's (``apps.notifications``), in a savepoint of its own.
-open_table_seat_taken = Signal()
+#: Somebody took a free seat of a game waiting for players, at an open table (``lobby.open_table_join``)
+#: or by an invitation link (``invitations.invitation_accept``); sent by ``seating.seat_taken_tell``.
+#: kwargs: ``game_id``, ``position`` (the seat taken), ``user_id`` (who took it), ``seats_free`` (the
+#: seats still free after it; 0: that was the last, and the game has started) and ``via``
+#: (``open_table`` or ``invitation``). Sent inside the transaction that seats them (the game locked),
+#: so that the mail it calls for is recorded with the seat or not at all: the creator's
+#: (``apps.notifications``), in a savepoint of its own.
+seat_taken = Signal()
 
 #: The player took their seat back from the bot. kwargs: ``game_id``, ``seat`` (position).
 seat_taken_back = Signal()

@@ -17,7 +17,9 @@ rests on a row of its own, ``DeclinedRequest``, written in the decline's transac
 told (``applicant_told_at``) the same way. The mail says the request was declined, with the league's
 page (the leagues list once the league is private): a decline has no reason to give. It is not sent
 once the one who asked has come back before it went out (asked again, or joined by the invite link):
-the new request's own mails tell them where they stand.
+the new request's own mails tell them where they stand. The same sweep deletes a decline 30 days
+after it was told (``declines_forget``), or 30 days after the decline when its mail never went out:
+that mail is given up.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.core.mail import EmailMultiAlternatives, get_connection
 from django.db import transaction
+from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
@@ -129,10 +132,30 @@ def decline_mail_send(*, declined_id: int) -> int:
     return sent
 
 
+#: How long a ``DeclinedRequest`` is kept once its mail went out (or after the decline, while it has not):
+#: long enough for a broker outage and retries, short enough that declines do not pile up for ever.
+DECLINES_KEPT = timedelta(days=30)
+
+
+def declines_forget(*, now: datetime | None = None) -> int:
+    """Delete the declined requests told more than ``DECLINES_KEPT`` ago, and those still untold that
+    long after the decline: their mail is given up (a month of retries has not sent it, and one this late
+    would only confuse), and the recovery stops queuing it. Nothing else reads a told row: the request's
+    membership is gone already. Returns how many were deleted."""
+    cutoff = (now or timezone.now()) - DECLINES_KEPT
+    told_long_ago = Q(applicant_told_at__lt=cutoff)
+    given_up = Q(applicant_told_at=None, created_at__lt=cutoff)
+    deleted, _ = DeclinedRequest.objects.filter(told_long_ago | given_up).delete()
+    return deleted
+
+
 def join_requests_recover(*, now: datetime | None = None) -> int:
     """Queue again the mail of every request still waiting whose organisers are untold, and of every
     approval or decline whose applicant is untold, ``NOTIFICATIONS_OUTBOX_RETRY`` seconds after it (its
-    task was lost with a broker that was down, or failed); returns how many were queued."""
+    task was lost with a broker that was down, or failed); returns how many were queued. Declines told,
+    or given up, ``DECLINES_KEPT`` ago are deleted first (``declines_forget``): this is the leagues'
+    mail sweep, and a given-up decline is not queued again."""
+    declines_forget(now=now)
     cutoff = (now or timezone.now()) - timedelta(seconds=settings.NOTIFICATIONS_OUTBOX_RETRY)
     requests = list(
         Membership.objects.filter(

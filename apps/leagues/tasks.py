@@ -47,7 +47,8 @@ def mail_join_declined(declined_id: int) -> int:
 
 @shared_task(acks_late=True)
 def recover_join_request_mails() -> int:
-    """Beat: queue again the mails of requests to join, approvals and declines still untold."""
+    """Beat: queue again the mails of requests to join, approvals and declines still untold, and delete
+    the declines told (or given up) long ago."""
     from . import joinmail
 
     return joinmail.join_requests_recover()

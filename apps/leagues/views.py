@@ -19,6 +19,7 @@ from apps.accounts.http import AuthenticatedHttpRequest
 from apps.accounts.models import display_name
 from apps.games import estimates, reliability
 from apps.games.errortext import error_detail, refusal
+from apps.games.players import player_linked
 from baogame.rules.core import RuleError
 
 from . import (
@@ -147,10 +148,16 @@ def _organisers(league: League) -> dict[str, Any]:
     }
 
 
-def _member_names(league: League) -> list[str]:
-    """The active members' names (the league page before its first season, which has no standings)."""
+def _member_names(league: League) -> list[dict[str, Any]]:
+    """The active members (the league page before its first round, which has no standings yet), by
+    name: each row's ``name``, ``username`` and ``has_page``, so that a name links to the player's page
+    as the standings' names do (``player_links.player_page``), but a closed account's."""
     active = selectors.league_members(league=league).filter(status=Membership.Status.ACTIVE)
-    return sorted((display_name(m.user) for m in active), key=str.lower)
+    rows = [
+        {"name": display_name(m.user), "username": m.user.get_username(), "has_page": player_linked(m.user)}
+        for m in active
+    ]
+    return sorted(rows, key=lambda row: str(row["name"]).lower())
 
 
 def _with_result_states(rounds: list[Any]) -> list[Any]:

@@ -186,7 +186,7 @@ def _build_message(note: Notification, group: list[int] | None) -> EmailMultiAlt
             "%(host)s invites you to play %(game)s (%(players)s players). Follow the link to take a seat.",
             game.players,
         ) % {
-            "host": game.created_by or _("Someone"),
+            "host": display_name(game.created_by) if game.created_by else _("Someone"),
             "game": _(game.get_engine_display()),
             "players": game.players,
         }
@@ -346,10 +346,10 @@ def _cancelled_message(
 
 
 def _seat_taken_message(note: Notification, game: Game, user: User) -> EmailMultiAlternatives | None:
-    """The creator's mail: somebody took seat ``note.seat`` of their open table, and how many seats are
-    still free now; None once the game no longer waits for players (the last seat started it, and its
-    own mails tell) or the seat is free again. Only who sits: the game has not begun, and no view of it
-    is shown."""
+    """The creator's mail: somebody took seat ``note.seat`` of their game (at its open table or by an
+    invitation link), and how many seats are still free now; None once the game no longer waits for
+    players (the last seat started it, and its own mails tell) or the seat is free again. Only who sits:
+    the game has not begun, and no view of it is shown."""
     if game.status != Game.Status.OPEN:
         return None
     seats = list(game.seats.select_related("user__profile").order_by("position"))

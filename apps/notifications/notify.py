@@ -203,7 +203,8 @@ def notify_seat_to_bot(
 
 
 def notify_seat_taken(*, game_id: int, position: int) -> Notification | None:
-    """Somebody took seat ``position`` of an open table that still has free seats: mail its creator
+    """Somebody took seat ``position`` of a game waiting for players that still has free seats, at its
+    open table or by an invitation link (``signals.seat_taken``): mail its creator
     (invitations' category: who is coming to their table), unless the newcomer is the creator or one of
     their accounts. At most once per seat (its ``version`` is the seat's position); written when it is
     sent (``mails``), with the free seats of that moment."""

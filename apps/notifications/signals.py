@@ -22,9 +22,9 @@ from apps.accounts.closing import account_closing
 from apps.games.signals import (
     RecordedMove,
     game_ending,
-    open_table_seat_taken,
     recorded_move_receiver,
     seat_handed_to_bot,
+    seat_taken,
     talk_message_reported,
 )
 from baogame.celery import publish
@@ -74,14 +74,12 @@ def on_seat_handed_to_bot(sender: Any, *, game_id: int, seat: int, version: int,
         logger.exception("could not record the seat-to-bot mail of game %s seat %s", game_id, seat)
 
 
-@receiver(open_table_seat_taken, dispatch_uid="notifications.open_table_seat_taken")
-def on_open_table_seat_taken(
-    sender: Any, *, game_id: int, position: int, seats_free: int, **kwargs: Any
-) -> None:
-    """In the transaction that seats somebody at an open table: record the creator's mail, sent once it
-    commits (the sweep sends it if its task is lost). The last seat starts the game, whose own mails
-    (the first decisions) tell the table: none for it. A failure is logged and rolls back only its
-    savepoint: the seat stays taken."""
+@receiver(seat_taken, dispatch_uid="notifications.seat_taken")
+def on_seat_taken(sender: Any, *, game_id: int, position: int, seats_free: int, **kwargs: Any) -> None:
+    """In the transaction that seats somebody at an open table or by an invitation link: record the
+    creator's mail, sent once it commits (the sweep sends it if its task is lost). The last seat starts
+    the game, whose own mails (the first decisions) tell the table: none for it. A failure is logged and
+    rolls back only its savepoint: the seat stays taken."""
     if seats_free == 0:
         return
     try:

@@ -129,3 +129,24 @@ def test_only_the_player_reads_how_many_games_and_answers_their_record_counts(cl
 
     assert (stranger["games"], stranger["answered"], stranger["on_time_percent"]) == (None, None, 100)
     assert (own["games"], own["answered"], own["on_time_percent"]) == (1, 4, 100)
+
+
+def test_a_name_in_another_case_answers_the_player_under_its_own_spelling(client_for: Any) -> None:
+    UserFactory(username="wren")
+
+    answer = client_for(None).get("/api/v1/players/WREN/")
+
+    assert answer.status_code == 200
+    assert (answer.json()["username"], answer.json()["url"]) == ("wren", "/players/wren/")
+
+
+def test_a_closed_account_asked_for_in_another_case_answers_as_an_unknown_name(client_for: Any) -> None:
+    leaving = UserFactory(username="leaving")
+    account_close(user=leaving, password="pw-for-tests-123")
+    leaving.refresh_from_db()
+    unknown = client_for(None).get("/api/v1/players/Nobody/")
+
+    for name in ("Leaving", leaving.username.upper()):
+        answer = client_for(None).get(f"/api/v1/players/{name}/")
+
+        assert (answer.status_code, answer.json()) == (404, unknown.json())

@@ -210,3 +210,47 @@ def test_a_declined_request_leaves_no_trace_among_the_members(
     assert after == before and len(before[0]) == 2
     assert "Hal Declined" not in manage
     assert f'action="/leagues/{open_league.slug}/request/"' in page  # they may ask again
+
+
+def test_the_sweep_forgets_declines_told_a_month_ago_and_gives_up_those_untold_as_long(
+    open_league: League, organiser: Any, django_capture_on_commit_callbacks: Any, settings: Any
+) -> None:
+    """``joinmail.DECLINES_KEPT`` (30 days): a told decline is no use after that, and one whose mail a
+    month of retries has not sent is given up rather than queued every five minutes for ever."""
+    told, untold, recent = (
+        UserFactory(username=n, password=NO_PASSWORD) for n in ("told", "untold", "recent")
+    )
+    for user in (told, untold, recent):
+        membership = ask_to_join(open_league, user, django_capture_on_commit_callbacks)
+        services.membership_approve(
+            league=open_league, membership_id=membership.pk, by=organiser, approve=False
+        )
+    now = timezone.now()
+    month_ago = now - joinmail.DECLINES_KEPT - timedelta(minutes=1)
+    DeclinedRequest.objects.filter(user__in=[told, untold]).update(created_at=month_ago)
+    DeclinedRequest.objects.filter(user=told).update(applicant_told_at=month_ago)
+    DeclinedRequest.objects.filter(user=recent).update(applicant_told_at=now)
+    mail.outbox.clear()
+    settings.CELERY_TASK_ALWAYS_EAGER = True
+
+    queued = joinmail.join_requests_recover(now=now)
+
+    assert queued == 0 and mail.outbox == []
+    assert list(DeclinedRequest.objects.values_list("user", flat=True)) == [recent.pk]
+
+
+def test_a_decline_told_lately_is_kept_even_when_it_was_made_long_ago(
+    open_league: League, organiser: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    """The month counts from the mail, once it went out (a late mail after a long outage)."""
+    kit = UserFactory(username="kit", password=NO_PASSWORD)
+    membership = ask_to_join(open_league, kit, django_capture_on_commit_callbacks)
+    _decline(open_league, membership, organiser, django_capture_on_commit_callbacks)
+    now = timezone.now()
+    DeclinedRequest.objects.filter(user=kit).update(
+        created_at=now - timedelta(days=40), applicant_told_at=now - timedelta(days=1)
+    )
+
+    deleted = joinmail.declines_forget(now=now)
+
+    assert deleted == 0 and DeclinedRequest.objects.filter(user=kit).exists()

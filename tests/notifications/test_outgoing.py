@@ -10,6 +10,7 @@ import pytest
 from django.core import mail
 from django.utils import timezone
 
+from apps.accounts.models import Profile
 from apps.games import autoplay as game_autoplay
 from apps.games import clock as game_clock
 from apps.games import lifecycle as game_lifecycle
@@ -222,6 +223,23 @@ def test_invitation_is_sent_once(
 
     assert len(mails_to(users[3])) == 1
     assert "invited" in mails_to(users[3])[0].subject
+
+
+def test_an_invitation_names_its_creator_by_the_name_they_show_not_their_username(
+    toy_engine: str, users: list, django_capture_on_commit_callbacks: Any
+) -> None:
+    """As every other mail and page names a player: the username is how they sign in, not their name."""
+    Profile.objects.filter(user=users[0]).update(display_name="Captain Heron")
+    game = game_lifecycle.game_create(creator=users[0], engine=toy_engine, players=2, options={})
+
+    with django_capture_on_commit_callbacks(execute=True):
+        notify.notify_invitation(game_id=game.pk, user=users[3])
+
+    [sent] = mails_to(users[3])
+    html, _ = sent.alternatives[0]
+    for text in (sent.body, html):
+        assert "Captain Heron invites you to play" in text
+        assert users[0].username not in text
 
 
 def test_reminder_at_75_percent_of_the_time_once(

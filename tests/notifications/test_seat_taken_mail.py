@@ -1,5 +1,6 @@
-"""The creator of an open table is mailed when somebody takes one of its seats (``lobby.open_table_join``,
-``signals.open_table_seat_taken``, ``notify.notify_seat_taken``): who sat and how many seats are still
+"""The creator of a game waiting for players is mailed when somebody takes one of its seats, at its open
+table (``lobby.open_table_join``) or by an invitation link (``invitations.invitation_accept``), both
+told by ``signals.seat_taken`` to ``notify.notify_seat_taken``: who sat and how many seats are still
 free, with the game's link; once per seat, recorded with the seat so that a lost task is sent by the
 sweep. The seat that fills the table starts the game, whose own mails tell: no seat mail for it. The
 mail follows the creator's invitations setting, address and language, and goes to nobody else."""
@@ -11,10 +12,11 @@ from typing import Any
 
 import pytest
 from django.core import mail
+from django.db import transaction
 from django.utils import timezone
 
 from apps.accounts.models import Profile
-from apps.games import lifecycle, lobby
+from apps.games import invitations, lifecycle, lobby
 from apps.games.models import Game
 from apps.notifications import notify, preferences, send
 from apps.notifications.models import Notification
@@ -206,3 +208,81 @@ def test_a_creator_who_takes_invitations_in_the_digest_reads_the_seat_there(
     [digest] = mail.outbox
     assert digest.to == [creator.email]
     assert f"{game}: a player took a seat at your table" in digest.body
+
+
+def _invited_game(creator: Any, players: int = 4, **kwargs: Any) -> Game:
+    return lifecycle.game_create(creator=creator, engine="baobei", players=players, **kwargs)
+
+
+def _accept(game: Game, user: Any, capture: Any, *, single_use: bool = False) -> None:
+    invitation = invitations.invitation_create(game_id=game.pk, user=game.created_by, single_use=single_use)
+    with capture(execute=True):
+        invitations.invitation_accept(token=invitation.token, user=user)
+
+
+@pytest.mark.parametrize("single_use", [False, True])
+def test_the_creator_is_mailed_who_took_a_seat_by_the_invitation_link(
+    creator: Any, anna: Any, django_capture_on_commit_callbacks: Any, single_use: bool
+) -> None:
+    """The link is for whoever holds it (a seated player may pass it on): the creator hears who came, as
+    at an open table."""
+    game = _invited_game(creator)
+
+    _accept(game, anna, django_capture_on_commit_callbacks, single_use=single_use)
+
+    [sent] = mail.outbox
+    assert sent.to == [creator.email]
+    assert sent.subject == f"[baogame] {game}: Anna K took a seat"
+    assert f"Anna K took a seat at {game}. 2 seats are still free" in sent.body
+    note = Notification.objects.get(kind=Notification.Kind.SEAT_TAKEN)
+    assert (note.user, note.status, note.seat) == (creator, Notification.Status.SENT, 1)
+
+
+def test_the_seat_that_fills_the_table_by_the_invitation_link_sends_no_seat_mail(
+    creator: Any, anna: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    game = _invited_game(creator, players=3)
+    _accept(game, anna, django_capture_on_commit_callbacks)
+
+    _accept(game, UserFactory(username="last"), django_capture_on_commit_callbacks)
+
+    game.refresh_from_db()
+    assert game.status == Game.Status.ACTIVE
+    assert [m.subject.split(": ")[-1] for m in _seat_mails(creator)] == ["Anna K took a seat"]
+    assert Notification.objects.filter(kind=Notification.Kind.SEAT_TAKEN).count() == 1
+
+
+def test_a_creator_taking_a_seat_by_their_own_invitation_link_is_not_mailed(
+    creator: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    game = _invited_game(creator, creator_seat=False)
+
+    _accept(game, creator, django_capture_on_commit_callbacks)
+
+    assert mail.outbox == []
+    assert not Notification.objects.filter(kind=Notification.Kind.SEAT_TAKEN).exists()
+
+
+def test_a_seat_mail_of_the_invitation_link_is_recorded_with_the_seat_or_not_at_all(
+    creator: Any, anna: Any, django_capture_on_commit_callbacks: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Written inside the seat's transaction: a lost task is sent by the sweep, and a seat that is rolled
+    back leaves no mail behind."""
+    game = _invited_game(creator)
+    token = invitations.invitation_create(game_id=game.pk, user=creator).token
+    with pytest.raises(RuntimeError), transaction.atomic():
+        invitations.invitation_accept(token=token, user=UserFactory(username="undone"))
+        raise RuntimeError("the request failed after the seat was taken")
+    assert not Notification.objects.filter(kind=Notification.Kind.SEAT_TAKEN).exists()
+    with monkeypatch.context() as patched:
+        patched.setattr(send, "queue_send", lambda note, *, now: None)  # the broker lost it
+        with django_capture_on_commit_callbacks(execute=True):
+            invitations.invitation_accept(token=token, user=anna)
+    assert mail.outbox == []
+
+    with django_capture_on_commit_callbacks(execute=True):
+        queued = send.notifications_recover(now=timezone.now() + timedelta(hours=1))
+
+    assert queued == 1 and [m.subject for m in _seat_mails(creator)] == [
+        f"[baogame] {game}: Anna K took a seat"
+    ]

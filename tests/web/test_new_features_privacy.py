@@ -5,11 +5,13 @@ no hidden game, no private league and no e-mail address, through any part of it.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
 
+from apps.accounts.closing import account_close
 from apps.accounts.models import Profile
 from apps.games import lifecycle, lobby
 from apps.games.models import Game, Invitation
@@ -172,3 +174,25 @@ def test_taking_a_hidden_game_off_the_open_tables_answers_as_a_game_that_does_no
     missing = stranger.post(f"{NO_SUCH_GAME}close-table/")
 
     assert (hidden.status_code, missing.status_code) == (404, 404)
+
+
+def test_a_closed_or_inactive_account_in_another_case_answers_404_as_an_unknown_name(client_for: Any) -> None:
+    """Matching names whatever their case opens no way round the 404 of an account that is gone."""
+    leaving = UserFactory(username="leaving")
+    account_close(user=leaving, password="pw-for-tests-123")
+    leaving.refresh_from_db()
+    UserFactory(username="dormant")
+    get_user_model().objects.filter(username="dormant").update(is_active=False)
+    unknown = client_for(None).get("/players/Nobody-Here/")
+
+    for path in ("/players/Leaving/", f"/players/{leaving.username.upper()}/", "/players/DORMANT/"):
+        answer = client_for(None).get(path)
+
+        assert unknown.status_code == answer.status_code == 404
+        assert _page(answer, path) == _page(unknown, "/players/Nobody-Here/")
+
+
+def _page(answer: Any, path: str) -> str:
+    """The page as any 404 shows it: its own path and its CSRF tokens (fresh for each request) left out."""
+    html = answer.content.decode().replace(path, "<path>")
+    return re.sub(r'(csrfmiddlewaretoken" value=|"X-CSRFToken": )"[^"]+"', r"\1-", html)

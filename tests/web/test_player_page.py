@@ -226,6 +226,28 @@ def test_the_league_standings_link_their_players_but_not_a_closed_account(client
     assert leaving.username in table and f"/players/{leaving.username}/" not in table
 
 
+def test_the_league_members_named_before_the_first_round_link_their_players_but_not_a_closed_account(
+    client_for: Any,
+) -> None:
+    """Before a round gives them standings, the league page lists its members by name: linked as the
+    standings link them, with the same ``player-link`` class, a closed account's name plain."""
+    organiser, player, leaving = UserFactory(), UserFactory(username="lark"), UserFactory(username="gone")
+    Profile.objects.filter(user=player).update(display_name="Sky <Lark>")
+    league = league_services.league_create(creator=organiser, name="Open Birds", game="baobei")
+    for user in (player, leaving):
+        Membership.objects.create(league=league, user=user, status=Membership.Status.ACTIVE)
+    account_close(user=leaving, password="pw-for-tests-123")
+    leaving.refresh_from_db()
+    Membership.objects.filter(user=leaving).update(status=Membership.Status.ACTIVE)  # as if still listed
+
+    html = client_for(None).get(league.get_absolute_url()).content.decode()
+
+    members = html.split('class="members"')[1].split("</p>")[0]
+    assert '<a href="/players/lark/" class="player-link">Sky &lt;Lark&gt;</a>' in members
+    assert members.count('class="player-link"') == 1
+    assert f"/players/{leaving.username}/" not in members
+
+
 def test_the_watch_pages_games_in_play_link_their_players_names(client_for: Any) -> None:
     """The rows of games in play (the Watch page's, and a player's page's) link each person's name to
     their page; a server bot's seat stays plain."""
@@ -236,3 +258,23 @@ def test_the_watch_pages_games_in_play_link_their_players_names(client_for: Any)
 
     assert 'href="/players/linnet/"' in block
     assert "(bot)</a>" not in block
+
+
+def test_a_name_in_another_case_redirects_to_the_players_page_under_its_own_spelling(client_for: Any) -> None:
+    """Usernames are one whatever their case (allauth signs people in so): ``/players/Demo/`` is demo's."""
+    UserFactory(username="demo")
+
+    answer = client_for(None).get("/players/Demo/")
+
+    assert answer.status_code == 302 and answer["Location"] == "/players/demo/"
+    assert client_for(None).get(answer["Location"]).status_code == 200
+
+
+def test_of_two_old_accounts_differing_only_by_case_the_exact_spelling_is_shown(client_for: Any) -> None:
+    UserFactory(username="kite")
+    Kite = UserFactory(username="Kite")  # noqa: N806 - the account's own spelling
+    Profile.objects.filter(user=Kite).update(display_name="Red Kite")
+
+    answer = client_for(None).get("/players/Kite/")
+
+    assert answer.status_code == 200 and "<h1>Red Kite" in answer.content.decode()
