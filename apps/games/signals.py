@@ -4,8 +4,7 @@ Most are sent from ``transaction.on_commit``, so receivers always see committed 
 ``move_recorded`` is sent inside the move's transaction, for the writes that must commit or roll back
 with the move (the outbox rows of the notifications, webhooks and push apps), all in one round trip
 (``move_sent`` sends both). ``game_ending``, ``seat_handed_to_bot`` and ``seat_taken`` are sent inside
-their transactions too, for the
-mail rows that must commit with what they tell of.
+their transactions too, for the mail rows that must commit with what they tell of.
 """
 
 from collections.abc import Callable, Iterator

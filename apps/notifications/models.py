@@ -86,7 +86,7 @@ class Notification(Timestamped):
         INVITATION = "invitation", "Invitation"
         DIGEST = "digest", "Daily digest"
         SEAT_TO_BOT = "seat_to_bot", "Seat handed to the bot"
-        SEAT_TAKEN = "seat_taken", "Seat taken at an open table"
+        SEAT_TAKEN = "seat_taken", "Seat taken"
 
     class Status(models.TextChoices):
         PENDING = "pending", "Pending"
