@@ -264,6 +264,7 @@ def board_context(request: HttpRequest, game: Game, error: RuleError | None = No
         control=game.time_control,
         paused=game.status == Game.Status.PAUSED,
         phase=view.get("phase") if view else None,
+        viewer_away=seat_away(seat),
     )
     mine = [c for c in clocks if c["mine"]]
     taken_over = {s.position for s in seats if s.bot_takeover and not s.is_bot}
