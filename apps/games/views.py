@@ -454,7 +454,9 @@ def game_invitations(request: AuthenticatedHttpRequest, public_id: str) -> HttpR
 
 def game_join(request: HttpRequest, token: str) -> HttpResponse:
     """The invitation link: it shows the game (name and seats) to whoever holds it, signed in or not;
-    a signed-in holder takes an open seat, anybody else is asked to sign in or sign up first."""
+    a signed-in holder takes an open seat, anybody else is asked to sign in or sign up first. A player
+    who already sits in its game (the creator, or someone opening the link again) is taken to the game,
+    whether it still waits for players or has started since."""
     try:
         invitation = invitations.invitation_get(token=token)
     except invitations.GameCancelled as exc:  # the link says so rather than that it is unknown
@@ -462,8 +464,13 @@ def game_join(request: HttpRequest, token: str) -> HttpResponse:
             request, "games/join.html", {"game": exc.game, "seats": exc.game.seats.all()}, status=410
         )
     except ServiceError:
+        seated = _seated_game(request, token)
+        if seated is not None:
+            return redirect(seated)
         raise Http404("no such invitation") from None
     game = invitation.game
+    if _seated_game(request, token) is not None:
+        return redirect(game)
     if request.method == "POST":
         user = request.user
         if not isinstance(user, User):  # not signed in: nothing is taken
@@ -478,6 +485,12 @@ def game_join(request: HttpRequest, token: str) -> HttpResponse:
     return render(
         request, "games/join.html", {"game": game, "seats": game.seats.all(), **estimates.page_context(game)}
     )
+
+
+def _seated_game(request: HttpRequest, token: str) -> Game | None:
+    """The invitation's game when the signed-in visitor already holds a seat in it."""
+    user = request.user
+    return invitations.invitation_game_seating(token=token, user=user) if isinstance(user, User) else None
 
 
 def game_history(request: HttpRequest, public_id: str) -> HttpResponse:
