@@ -265,6 +265,7 @@ def board_context(request: HttpRequest, game: Game, error: RuleError | None = No
         paused=game.status == Game.Status.PAUSED,
         phase=view.get("phase") if view else None,
         viewer_away=seat_away(seat),
+        answered=selectors.seat_answer_hidden(game=game, seat=position),
     )
     mine = [c for c in clocks if c["mine"]]
     taken_over = {s.position for s in seats if s.bot_takeover and not s.is_bot}

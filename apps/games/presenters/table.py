@@ -104,12 +104,14 @@ def table_clocks(
     paused: bool,
     phase: str | None = None,
     viewer_away: bool = False,
+    answered: bool = False,
 ) -> list[dict[str, Any]]:
     """The open decisions as the page shows them, soonest first: what, whose, and its countdown.
 
     ``rows``: ``selectors.public_decision_rows`` for the viewer; ``bot_played``: positions the server
     plays; ``phase``: the game's phase in the viewer's view, which names a decision kind that several
-    phases share (``decision_name``); ``viewer_away``: the viewer is on vacation. A simultaneous decision
+    phases share (``decision_name``); ``viewer_away``: the viewer is on vacation; ``answered``: the viewer
+    has answered the open simultaneous decision (``selectors.seat_answer_hidden``). A simultaneous decision
     appears once, by its name, whoever has answered it. A stopped clock says why: the pause, the
     owner's vacation, or, for a simultaneous decision that anybody's vacation holds (the setup peek),
     that a player is away, so that it never calls a viewer who is not away "away".
@@ -131,6 +133,7 @@ def table_clocks(
                 "who": who,
                 "seat": seat,
                 "mine": seat is not None and seat == viewer,
+                "answered": simultaneous and answered and seat != viewer,
                 "thinking": not simultaneous and seat in bot_played and not paused,
                 "deadline": row["deadline"],
                 "length": _length(control, row["timing"]),
