@@ -195,3 +195,13 @@ def test_the_invitation_link_of_a_started_game_leads_its_players_to_it_and_nobod
 
     assert again.status_code == 302 and again["Location"] == f"/games/{game.public_id}/"
     assert strangers.status_code == 404 and anonymous.status_code == 404
+
+
+def test_the_invitation_page_links_the_seated_players_to_their_pages(client_for):
+    """Before sitting down with strangers, look them up: their names lead to their players' pages."""
+    creator = UserFactory(username="host")
+    game = lifecycle.game_create(creator=creator, engine="baobei", players=3, bots=1, title="Strangers")
+
+    html = client_for(None).get(f"/games/join/{game.invitations.get().token}/").content.decode()
+
+    assert 'href="/players/host/"' in html
