@@ -468,7 +468,8 @@ def game_join(request: HttpRequest, token: str) -> HttpResponse:
         seated = _seated_game(request, token)
         if seated is not None:
             return redirect(seated)
-        raise Http404("no such invitation") from None
+        # A 404, as for a link that never existed, but saying what an invitation link's holder needs.
+        return render(request, "games/join_invalid.html", status=404)
     game = invitation.game
     if _seated_game(request, token) is not None:
         return redirect(game)

@@ -205,3 +205,23 @@ def test_the_invitation_page_links_the_seated_players_to_their_pages(client_for)
     html = client_for(None).get(f"/games/join/{game.invitations.get().token}/").content.decode()
 
     assert 'href="/players/host/"' in html
+
+
+def test_a_stale_invitation_link_says_it_seats_nobody_any_more_and_a_made_up_one_reads_the_same(client_for):
+    """Still a 404 (docs/playing.md), but one that tells the holder what happened to the link; an unknown
+    token gets the very same page, so the page never tells whether a token ever existed."""
+    creator, friend, late = UserFactory(), UserFactory(), UserFactory()
+    game = lifecycle.game_create(creator=creator, engine="baobei", players=2, title="Pair")
+    path = f"/games/join/{game.invitations.get().token}/"
+    client_for(friend).post(path)
+
+    stale = client_for(late).get(path)
+    made_up = client_for(late).get("/games/join/no-such-token/")
+
+    assert stale.status_code == 404 and made_up.status_code == 404
+    assert "does not seat anybody any more" in stale.content.decode()
+    assert _main(made_up.content.decode()) == _main(stale.content.decode())
+
+
+def _main(html: str) -> str:
+    return html[html.index("<main>") : html.index("</main>")]
