@@ -64,6 +64,16 @@ def invitation_get(*, token: str) -> Invitation:
     return invitation
 
 
+def invitation_game_seating(*, token: str, user: User) -> Game | None:
+    """The game of the invitation ``token`` when ``user`` already holds a seat in it, whatever the link's
+    state (used up, revoked, or its game started since): the link then leads its player to the game,
+    which they may see anyway; else None."""
+    invitation = Invitation.objects.select_related("game").filter(token=token).first()
+    if invitation is None or not invitation.game.seats.filter(user=user).exists():
+        return None
+    return invitation.game
+
+
 class GameCancelled(ServiceError):
     """``game_cancelled``: the invitation's game was cancelled before it started (``Game.cancelled``)."""
 

@@ -376,6 +376,14 @@ def viewer_version(game: Game, seat: int | None, *, seats: Mapping[int, Seat] | 
     return game.public_version + (found.hidden_moves if found is not None else 0)
 
 
+def seat_answer_hidden(*, game: Game, seat: int | None) -> bool:
+    """Whether ``seat`` has answered an open simultaneous decision whose answers stay hidden until it
+    closes (BB-30.6): its own page says so, since nothing else of that answer shows yet."""
+    if seat is None:
+        return False
+    return Move.objects.filter(game=game, seat=seat, hidden=True, public_seq=game.public_version).exists()
+
+
 def seats_with_people(game: Game) -> list[Seat]:
     """The game's seats by position, each with its user and the user's profile."""
     return list(Seat.objects.filter(game=game).select_related("user__profile").order_by("position"))

@@ -264,6 +264,8 @@ def board_context(request: HttpRequest, game: Game, error: RuleError | None = No
         control=game.time_control,
         paused=game.status == Game.Status.PAUSED,
         phase=view.get("phase") if view else None,
+        viewer_away=seat_away(seat),
+        answered=selectors.seat_answer_hidden(game=game, seat=position),
     )
     mine = [c for c in clocks if c["mine"]]
     taken_over = {s.position for s in seats if s.bot_takeover and not s.is_bot}
@@ -453,7 +455,9 @@ def game_invitations(request: AuthenticatedHttpRequest, public_id: str) -> HttpR
 
 def game_join(request: HttpRequest, token: str) -> HttpResponse:
     """The invitation link: it shows the game (name and seats) to whoever holds it, signed in or not;
-    a signed-in holder takes an open seat, anybody else is asked to sign in or sign up first."""
+    a signed-in holder takes an open seat, anybody else is asked to sign in or sign up first. A player
+    who already sits in its game (the creator, or someone opening the link again) is taken to the game,
+    whether it still waits for players or has started since."""
     try:
         invitation = invitations.invitation_get(token=token)
     except invitations.GameCancelled as exc:  # the link says so rather than that it is unknown
@@ -461,8 +465,14 @@ def game_join(request: HttpRequest, token: str) -> HttpResponse:
             request, "games/join.html", {"game": exc.game, "seats": exc.game.seats.all()}, status=410
         )
     except ServiceError:
-        raise Http404("no such invitation") from None
+        seated = _seated_game(request, token)
+        if seated is not None:
+            return redirect(seated)
+        # A 404, as for a link that never existed, but saying what an invitation link's holder needs.
+        return render(request, "games/join_invalid.html", status=404)
     game = invitation.game
+    if _seated_game(request, token) is not None:
+        return redirect(game)
     if request.method == "POST":
         user = request.user
         if not isinstance(user, User):  # not signed in: nothing is taken
@@ -477,6 +487,12 @@ def game_join(request: HttpRequest, token: str) -> HttpResponse:
     return render(
         request, "games/join.html", {"game": game, "seats": game.seats.all(), **estimates.page_context(game)}
     )
+
+
+def _seated_game(request: HttpRequest, token: str) -> Game | None:
+    """The invitation's game when the signed-in visitor already holds a seat in it."""
+    user = request.user
+    return invitations.invitation_game_seating(token=token, user=user) if isinstance(user, User) else None
 
 
 def game_history(request: HttpRequest, public_id: str) -> HttpResponse:

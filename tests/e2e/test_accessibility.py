@@ -14,6 +14,7 @@ from django.core.management import call_command
 from apps.games import autoplay, lifecycle
 from apps.games.models import Game, Seat
 from apps.leagues.models import League
+from tests.factories import UserFactory
 
 from .axe import overflow, serious_violations, sign_in
 from .test_play_in_browser import wait_for_board
@@ -109,3 +110,16 @@ def test_nothing_overflows_a_390_px_phone_screen(live_server, browser, demo_site
     context.close()
 
     assert {path: px for path, px in wider.items() if px > 0} == {}
+
+
+def test_the_notifications_page_fits_a_390_px_phone_screen(live_server, browser):
+    """Its table of categories by channels scrolls inside itself; the page does not scroll sideways."""
+    context = browser.new_context(viewport=PHONE)
+    phone = context.new_page()
+    sign_in(phone, live_server, UserFactory())
+
+    _visit(phone, live_server.url + "/mail/preferences/")
+    wider = overflow(phone)
+    context.close()
+
+    assert wider == 0

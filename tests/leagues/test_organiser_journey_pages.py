@@ -85,6 +85,21 @@ def test_the_league_page_and_the_organiser_tools_say_when_the_next_round_is_due(
     assert "is scheduled for" not in signed_in(members[0]).get(toy_league.get_absolute_url()).content.decode()
 
 
+def test_the_next_round_is_due_in_the_readers_own_time_zone_which_the_page_names(
+    toy_league: League, organiser: Any, members: list[Any]
+) -> None:
+    """As every deadline on the site: "Thu 10 Dec, 20:00 CET", never a bare time without its zone."""
+    start = timezone.now().replace(year=timezone.now().year + 1, month=1, day=15, hour=19, minute=0)
+    seasons.season_create(league=toy_league, by=organiser, rounds=2, starts_at=start)
+    members[0].profile.time_zone = "Europe/Berlin"
+    members[0].profile.save()
+
+    page = signed_in(members[0]).get(toy_league.get_absolute_url()).content.decode()
+
+    assert "Round 1 is scheduled for" in page
+    assert re.search(r"Round 1 is scheduled for \w+ 15 Jan, 20:00 CET\.", page)
+
+
 def test_a_round_of_one_table_and_a_season_of_one_round_are_logged_in_the_singular(
     toy_league: League,
 ) -> None:

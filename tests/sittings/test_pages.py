@@ -167,3 +167,13 @@ def test_when_everyone_has_the_page_open_it_offers_play_now_and_all_yes_start_a_
     assert "Everyone is here." in polled
     assert "A sitting is under way" in answered.content.decode()
     assert Sitting.objects.get(game=game).kind == Sitting.Kind.AD_HOC
+
+
+def test_a_player_not_at_the_table_now_is_not_here_not_away(table: tuple[Game, list[Any]]) -> None:
+    """The presence list says who is at the table now; "away" is the word for a player on vacation."""
+    game, people = table
+
+    html = signed_in(people[0]).get(game.get_absolute_url()).content.decode()
+
+    presence = html[html.index("seat-presence") : html.index("</p>", html.index("seat-presence"))]
+    assert f"{people[1].username} (not here)" in presence and "(away)" not in presence

@@ -163,3 +163,65 @@ def test_navigation_links_are_in_the_layout(client_for):
 
     for link in ("/games/new/", "/leagues/", "/api/docs/", "/accounts/profile/"):
         assert f'href="{link}"' in html
+
+
+def test_a_player_already_seated_who_opens_the_invitation_link_is_taken_to_the_game(client_for):
+    """The creator (or anybody seated) opening the link again is not offered a seat they cannot take."""
+    creator = UserFactory()
+    game = lifecycle.game_create(creator=creator, engine="baobei", players=3, title="Open")
+    path = f"/games/join/{game.invitations.get().token}/"
+
+    seen = client_for(creator).get(path)
+    taking = client_for(creator).post(path)
+
+    assert seen.status_code == 302 and seen["Location"] == f"/games/{game.public_id}/"
+    assert taking.status_code == 302 and taking["Location"] == f"/games/{game.public_id}/"
+    assert game.seats.filter(user=creator).count() == 1
+
+
+def test_the_invitation_link_of_a_started_game_leads_its_players_to_it_and_nobody_else(client_for):
+    """Once the table is full the link seats nobody (404), but a player who sits there and opens it
+    again, from the mail or chat it came in, is taken to the game rather than to "not found"."""
+    creator, friend, stranger = UserFactory(), UserFactory(), UserFactory()
+    game = lifecycle.game_create(creator=creator, engine="baobei", players=2, title="Pair")
+    path = f"/games/join/{game.invitations.get().token}/"
+    client_for(friend).post(path)
+    game.refresh_from_db()
+    assert game.status == Game.Status.ACTIVE
+
+    again = client_for(friend).get(path)
+    strangers = client_for(stranger).get(path)
+    anonymous = client_for(None).get(path)
+
+    assert again.status_code == 302 and again["Location"] == f"/games/{game.public_id}/"
+    assert strangers.status_code == 404 and anonymous.status_code == 404
+
+
+def test_the_invitation_page_links_the_seated_players_to_their_pages(client_for):
+    """Before sitting down with strangers, look them up: their names lead to their players' pages."""
+    creator = UserFactory(username="host")
+    game = lifecycle.game_create(creator=creator, engine="baobei", players=3, bots=1, title="Strangers")
+
+    html = client_for(None).get(f"/games/join/{game.invitations.get().token}/").content.decode()
+
+    assert 'href="/players/host/"' in html
+
+
+def test_a_stale_invitation_link_says_it_seats_nobody_any_more_and_a_made_up_one_reads_the_same(client_for):
+    """Still a 404 (docs/playing.md), but one that tells the holder what happened to the link; an unknown
+    token gets the very same page, so the page never tells whether a token ever existed."""
+    creator, friend, late = UserFactory(), UserFactory(), UserFactory()
+    game = lifecycle.game_create(creator=creator, engine="baobei", players=2, title="Pair")
+    path = f"/games/join/{game.invitations.get().token}/"
+    client_for(friend).post(path)
+
+    stale = client_for(late).get(path)
+    made_up = client_for(late).get("/games/join/no-such-token/")
+
+    assert stale.status_code == 404 and made_up.status_code == 404
+    assert "does not seat anybody any more" in stale.content.decode()
+    assert _main(made_up.content.decode()) == _main(stale.content.decode())
+
+
+def _main(html: str) -> str:
+    return html[html.index("<main>") : html.index("</main>")]

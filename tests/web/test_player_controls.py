@@ -222,6 +222,35 @@ def test_while_away_my_game_and_my_games_say_so(baobei_game, client_for):
     assert 'id="away-banner"' in dashboard and f"{players[0].username} (away)" in dashboard
 
 
+def test_after_passing_an_open_plucking_window_my_page_says_i_have_answered_and_only_mine(
+    window_open, client_for
+):
+    """A pass leaves the window open for the others and shows nothing of itself (BB-30.6), so the
+    passer's own page says that they have answered; the other owner's page says nothing of it."""
+    game, users = window_open
+    _act(game, users, 0, "pass")
+
+    mine = client_for(users[0]).get(f"/games/{game.public_id}/").content.decode()
+    theirs = client_for(users[1]).get(f"/games/{game.public_id}/").content.decode()
+
+    assert 'id="decision"' not in mine and "you have answered" in mine
+    assert 'id="decision"' in theirs and "you have answered" not in theirs
+
+
+def test_the_setup_peek_held_by_another_players_vacation_does_not_call_me_away(baobei_game, client_for):
+    """The setup peek runs on one clock that any player's vacation stops (who has answered is hidden,
+    BB-30.6): a player who is not away reads that a player is away, not that they are."""
+    game, players = baobei_game
+    assert Decision.objects.filter(game=game, kind="setup_peek").exists()
+    client_for(players[0]).post("/vacation/", {"action": "start"})
+
+    html = client_for(players[1]).get(f"/games/{game.public_id}/").content.decode()
+
+    clocks = html[html.index('class="clocks"') : html.index("</ul>", html.index('class="clocks"'))]
+    assert "clock stopped while a player is on vacation" in clocks
+    assert "away on vacation" not in clocks
+
+
 def test_the_vacation_banner_of_a_bao_bei_game_says_its_plucking_windows_are_passed(baobei_game, client_for):
     game, players = baobei_game
     client = client_for(players[0])

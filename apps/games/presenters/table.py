@@ -103,13 +103,18 @@ def table_clocks(
     control: Control,
     paused: bool,
     phase: str | None = None,
+    viewer_away: bool = False,
+    answered: bool = False,
 ) -> list[dict[str, Any]]:
     """The open decisions as the page shows them, soonest first: what, whose, and its countdown.
 
     ``rows``: ``selectors.public_decision_rows`` for the viewer; ``bot_played``: positions the server
     plays; ``phase``: the game's phase in the viewer's view, which names a decision kind that several
-    phases share (``decision_name``). A simultaneous decision appears once, by its name, whoever has
-    answered it.
+    phases share (``decision_name``); ``viewer_away``: the viewer is on vacation; ``answered``: the viewer
+    has answered the open simultaneous decision (``selectors.seat_answer_hidden``). A simultaneous decision
+    appears once, by its name, whoever has answered it. A stopped clock says why: the pause, the
+    owner's vacation, or, for a simultaneous decision that anybody's vacation holds (the setup peek),
+    that a player is away, so that it never calls a viewer who is not away "away".
     """
     seen: set[str] = set()
     out = []
@@ -128,14 +133,25 @@ def table_clocks(
                 "who": who,
                 "seat": seat,
                 "mine": seat is not None and seat == viewer,
+                "answered": simultaneous and answered and seat != viewer,
                 "thinking": not simultaneous and seat in bot_played and not paused,
                 "deadline": row["deadline"],
                 "length": _length(control, row["timing"]),
-                "stopped": "paused" if paused else ("away" if row["deadline"] is None else ""),
+                "stopped": _stopped(row, paused=paused, simultaneous=simultaneous, viewer_away=viewer_away),
             }
         )
     out.sort(key=lambda c: (c["deadline"] is None, c["deadline"].timestamp() if c["deadline"] else 0.0))
     return out
+
+
+def _stopped(row: dict[str, Any], *, paused: bool, simultaneous: bool, viewer_away: bool) -> str:
+    """Why the decision's clock is stopped: ``paused``, ``away`` (its owner's vacation), ``table_away``
+    (a simultaneous decision held by some player's vacation, seen by someone not away), or ""."""
+    if paused:
+        return "paused"
+    if row["deadline"] is not None:
+        return ""
+    return "table_away" if simultaneous and not viewer_away else "away"
 
 
 def _length(control: Control, klass: str) -> timedelta | None:
