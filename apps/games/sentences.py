@@ -2,15 +2,16 @@
 
 The rules package cannot import Django, so its history sentences are ``Text`` values (an English
 template marked with ``gettext_noop`` and its parameters, ``baogame.rules.text``) and its card names
-are marked English words. Here each template is translated with Django's ``gettext`` — the active
-language of the request or of the mail being written — before it is filled.
+are marked English words. Here each template is translated with Django's ``gettext`` (a plural
+template, ``n_``, with ``ngettext`` for its count) — the active language of the request or of the
+mail being written — before it is filled.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 
 from baogame.rules.baobei.cards import CARDS
 from baogame.rules.baohuang.cards import NAMES
@@ -19,7 +20,7 @@ from baogame.rules.text import render
 
 def localize(value: Any) -> str:
     """A ``Text`` (or plain value) as words in the active language."""
-    return render(value, gettext)
+    return render(value, gettext, ngettext)
 
 
 def bird_name(code: str) -> str:

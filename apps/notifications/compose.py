@@ -29,7 +29,7 @@ from apps.games.presenters.common import engine_sentence, name_seats
 from apps.games.presenters.timeleft import time_left_words
 from apps.games.selectors import game_view
 from baogame.rules.core import visible
-from baogame.rules.mail import plain
+from baogame.rules.mail import help_lines, plain
 from baogame.rules.registry import get_engine
 
 from . import commands
@@ -124,7 +124,8 @@ def _same_choice(engine: str, action: dict[str, Any]) -> str:
 
 
 def choices(game: Game, seat: int) -> list[str]:
-    """The recipient's legal choices as command lines (a sample when there are many)."""
+    """The recipient's legal choices as command lines. A kind of choice too many to list is shown by a
+    sample, or, where the game writes its pattern (Bao Bei's plucks), by examples and the pattern."""
     if game.state is None or game.is_over:
         return []
     engine = get_engine(game.engine)
@@ -133,7 +134,7 @@ def choices(game: Game, seat: int) -> list[str]:
     except Exception:  # noqa: BLE001 - examples are a convenience
         log.warning("legal_actions failed for game %s seat %s", game.pk, seat)
         return []
-    by_type: dict[str, list[str]] = {}
+    by_type: dict[str, dict[str, dict[str, Any]]] = {}  # type -> command line -> its action
     seen: set[str] = set()
     for action in actions:
         key = _same_choice(game.engine, action)
@@ -141,17 +142,36 @@ def choices(game: Game, seat: int) -> list[str]:
             continue  # the same choice in another order (peek 1 0 is peek 0 1)
         seen.add(key)
         line = commands.format_command(engine=game.engine, action=action)
-        bucket = by_type.setdefault(str(action.get("type")), [])
-        if line not in bucket:
-            bucket.append(line)
+        by_type.setdefault(str(action.get("type")), {}).setdefault(line, action)
+    patterns = commands.language(game.engine).patterns
     out: list[str] = []
     per_type = max(2, MAX_CHOICES // max(1, len(by_type)))
-    for lines in by_type.values():
-        out += lines[:per_type]
-        if len(lines) > per_type:
-            more = len(lines) - per_type
-            out.append(_("… and %(count)s more like these") % {"count": more})
+    for action_type, lines in by_type.items():
+        if len(lines) <= per_type:
+            out += lines
+        elif action_type in patterns:
+            out += _patterned(lines, patterns[action_type])
+        else:
+            out += list(lines)[:per_type]
+            out.append(_("… and %(count)s more like these") % {"count": len(lines) - per_type})
     return out
+
+
+def _patterned(lines: dict[str, dict[str, Any]], pattern: Sequence[tuple[str, str]]) -> list[str]:
+    """Choices too many to list, as examples and their pattern: of each variant of the action (a single
+    and a double pluck) the first that spells out every part (the longest line), then the pattern's
+    lines. The examples are legal choices, so they name only positions the recipient can see."""
+    examples: dict[str, str] = {}
+    for line, action in lines.items():
+        variant = str(action.get("kind", ""))
+        if len(line.split()) > len(examples.get(variant, "").split()):
+            examples[variant] = line
+    more = len(lines) - len(examples)
+    return [
+        *examples.values(),
+        _("… and %(count)s more, written as:") % {"count": more},
+        *(f"{example}  -  {meaning}" for example, meaning in help_lines(pattern)),
+    ]
 
 
 def _earlier(count: int) -> str:

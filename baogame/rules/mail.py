@@ -3,9 +3,10 @@
 Each game writes its own in ``<game>/mail.py`` as a ``MailLanguage``: ``parse`` turns a command line
 into an action of the rules files' wire format (BB-22, BH-20) without ``decision_id``, ``format`` is
 its inverse (the recipient's legal choices are printed with it), ``summary`` and ``notation`` are the
-mail footer's help, ``view_lines`` describes a seat's ``view()`` as text, and ``unordered`` says
-which lists of an action are sets (the recipient's choices are listed once). Pure Python: the
-notifications app does the rest (JSON lines, the decision, sending).
+mail footer's help, ``patterns`` write a kind of choice too many to list, ``view_lines`` describes a
+seat's ``view()`` as text, and ``unordered`` says which lists of an action are sets (the recipient's
+choices are listed once). Pure Python: the notifications app does the rest (JSON lines, the
+decision, sending).
 """
 
 from __future__ import annotations
@@ -48,6 +49,9 @@ class MailLanguage:
     #: ``(round-end event, seat, names)`` -> the round's result as text lines (outcome, scores,
     #: totals); None: the event's one sentence says it all.
     result_lines: Callable[[dict[str, Any], int | None, Sequence[str]], list[str]] | None = None
+    #: Action type -> its commands' pattern as (pattern, meaning) pairs, for a kind of choice too many
+    #: to list (Bao Bei's plucks): a mail shows two of them as examples, then the pattern.
+    patterns: Mapping[str, Sequence[tuple[str, str]]] = field(default_factory=dict)
     #: The other language's words for the commands' words (``过`` -> ``pass``): ``words`` reads them.
     aliases: Mapping[str, str] = field(default_factory=dict)
     #: Language code -> (English words, their words) pairs: a command line as that language writes it

@@ -39,6 +39,22 @@ SUMMARY: tuple[tuple[str, str], ...] = (
     (gettext_noop("end / bao"), gettext_noop("end your turn / call BAO")),
     (gettext_noop("… commit"), gettext_noop("add 'commit' to end your turn automatically afterwards")),
 )
+#: A plucking window (or a drawn card) allows hundreds of plucks: a mail writes them as patterns.
+PATTERNS: dict[str, tuple[tuple[str, str], ...]] = {
+    "pluck": (
+        (
+            gettext_noop("pluck S.K gift G"),
+            gettext_noop(
+                "pluck the card at seat S, slot K, giving your slot G for it "
+                "(a card of your own display takes no gift: pluck S.K)"
+            ),
+        ),
+        (
+            gettext_noop("double S.K S.K gift G G"),
+            gettext_noop("pluck two cards at once, a gift for each ('-' for a card of your own display)"),
+        ),
+    ),
+}
 NOTATION = gettext_noop(
     "Positions are seat.slot (1.2 is seat 1, slot 2); seats and slots count from 0. "
     "Cards are named as on the page, with their value: Magpie (4)."
@@ -254,6 +270,7 @@ MAIL = MailLanguage(
     unordered={"choose_peek": "slots"},  # the two slots of a setup peek are one choice
     view_lines=view_lines,
     summary=SUMMARY,
+    patterns=PATTERNS,
     notation=NOTATION,
     aliases=ALIASES,
     spoken={"zh-hans": SPOKEN_ZH},

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..text import COMMA, SEMICOLON, Text, join, render, text
+from ..text import COMMA, SEMICOLON, Text, join, n_, render, text
 from ..text import gettext_noop as _
 from .cards import CARDS
 
@@ -292,7 +292,15 @@ def _ability_event(t: Any, s: Any, e: dict[str, Any]) -> Text:  # noqa: C901, PL
     if t == "shoebill_drawn":
         if "cards" in e:
             return text(_("Your Shoebill drew %(cards)s."), cards=_cards(e["cards"]))
-        return text(_("Seat %(seat)s drew %(count)s card(s) with the Shoebill."), seat=s, count=e["count"])
+        return text(
+            n_(
+                "Seat %(seat)s drew %(count)s card with the Shoebill.",
+                "Seat %(seat)s drew %(count)s cards with the Shoebill.",
+                e["count"],
+            ),
+            seat=s,
+            count=e["count"],
+        )
     if t == "shoebill_placed":
         if "placed" in e:
             placed = [
@@ -302,7 +310,11 @@ def _ability_event(t: Any, s: Any, e: dict[str, Any]) -> Text:  # noqa: C901, PL
             return text(_("You placed %(placed)s."), placed=join(placed, COMMA))
         where = join([_pos(p) for p in e["replaced"]], COMMA, text(_("nothing")))
         return text(
-            _("Seat %(seat)s replaced %(where)s; %(count)s card(s) went beneath the discard pile."),
+            n_(
+                "Seat %(seat)s replaced %(where)s; %(count)s card went beneath the discard pile.",
+                "Seat %(seat)s replaced %(where)s; %(count)s cards went beneath the discard pile.",
+                e["under_count"],
+            ),
             seat=s,
             where=where,
             count=e["under_count"],

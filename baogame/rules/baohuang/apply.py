@@ -75,12 +75,18 @@ def validate(state: State, seat: int, wire: Any) -> tuple[Any, bool]:
     return action, timeout
 
 
+def _card_count(n: int) -> str:
+    """``n`` cards in English words ("1 card", "2 cards"), for a refusal's message (English; a reader of
+    another language is shown the sentence for its code instead)."""
+    return f"{n} card" if n == 1 else f"{n} cards"
+
+
 def _check_tribute(state: State, seat: int, action: GiveTribute) -> None:
     """BH-20.1 checks in order."""
     cards = to_counts(action.cards)  # invalid_card
     owed = state["tribute"]["owed_cards"][seat]
     if len(action.cards) != len(owed):
-        raise RuleError("wrong_tribute_count", f"you owe {len(owed)} card(s)")
+        raise RuleError("wrong_tribute_count", f"you owe {_card_count(len(owed))}")
     if any(c > h for c, h in zip(cards, state["hands"][seat], strict=True)):
         raise RuleError("card_not_in_hand", "you do not hold all of those cards")
     if cards != to_counts(owed):
@@ -99,7 +105,7 @@ def to_counts_checked_play(state: State, seat: int, action: Play) -> list[int]:
     top = state["top"]
     if top is not None:
         if len(action.cards) != len(top["cards"]):
-            raise RuleError("wrong_card_count", f"the top has {len(top['cards'])} card(s)")
+            raise RuleError("wrong_card_count", f"the top has {_card_count(len(top['cards']))}")
         if not beats(cards, to_counts(top["cards"])):
             raise RuleError("does_not_beat", "that does not beat the top (BH-11)")
     return cards

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..text import COMMA, Text, join, render, text
+from ..text import COMMA, Plural, Text, join, n_, render, text
 from ..text import gettext_noop as _
 
 
@@ -76,7 +76,7 @@ def describe_event(event: dict[str, Any]) -> str:
     return render(event_text(event))
 
 
-def _timed(e: dict[str, Any], plain: str, timed: str, **params: Any) -> Text:
+def _timed(e: dict[str, Any], plain: str | Plural, timed: str | Plural, **params: Any) -> Text:
     """``plain``, or ``timed`` (the same sentence with "(by timeout)") when the action was a timeout's."""
     return text(timed if e.get("by_timeout") else plain, **params)
 
@@ -147,13 +147,29 @@ def event_text(event: dict[str, Any], *, face_up: bool = False) -> Text:  # noqa
     if t == "tribute_given":
         return _timed(
             e,
-            _("%(seat)s gives %(count)s tribute card(s) face down."),
-            _("%(seat)s gives %(count)s tribute card(s) face down (by timeout)."),
+            n_(
+                "%(seat)s gives %(count)s tribute card face down.",
+                "%(seat)s gives %(count)s tribute cards face down.",
+                e["count"],
+            ),
+            n_(
+                "%(seat)s gives %(count)s tribute card face down (by timeout).",
+                "%(seat)s gives %(count)s tribute cards face down (by timeout).",
+                e["count"],
+            ),
             seat=s,
             count=e["count"],
         )
     if t == "tribute_received":
-        return text(_("%(seat)s receives %(count)s tribute card(s)."), seat=s, count=e["count"])
+        return text(
+            n_(
+                "%(seat)s receives %(count)s tribute card.",
+                "%(seat)s receives %(count)s tribute cards.",
+                e["count"],
+            ),
+            seat=s,
+            count=e["count"],
+        )
     if t == "tribute_cards_received":
         return text(_("You receive as tribute: %(cards)s."), cards=_cards(e["cards"]))
     if t == "emperor_card_shown":

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..i18n import gettext as _
-from ..i18n import gettext_noop
+from ..i18n import gettext_noop, ngettext
 from ..mail import player_name, seat_name, totals_text
 from ..text import render
 from .text import deal_progress_text
@@ -17,7 +17,7 @@ from .text import deal_progress_text
 def view_lines(view: dict[str, Any], seat: int | None, names: Sequence[str]) -> list[str]:
     """Your hand, the others' card counts, roles known to you and the current trick."""
     totals = totals_text(view.get("totals"), seat, names)
-    progress = render(deal_progress_text(view), _)  # the deal's words in the reader's language
+    progress = render(deal_progress_text(view), _, ngettext)  # the deal's words in the reader's language
     lines = [_("%(progress)s; totals: %(totals)s.") % {"progress": progress, "totals": totals}]
     if view.get("hand") is not None:
         hand = " ".join(view["hand"]) or _("empty")
