@@ -112,3 +112,14 @@ def ability_icons_legend() -> dict[str, Any]:
 def rules_link(engine: str, section: str = "") -> str:
     """The URL of a section of a game's rules page."""
     return rules_url(engine, section)
+
+
+@register.simple_tag
+def chosen(decision: dict[str, Any], name: str, value: Any, attribute: str = "selected") -> str:
+    """`` selected`` (or `` checked``) when the decision's form has ``value`` chosen for field ``name``.
+
+    The choices are the form's defaults or the seat's own refused ones (``presenters.baobei._chosen``);
+    only options the page offers anyway are marked, so nothing posted is printed.
+    """
+    picked = (decision.get("chosen") or {}).get(name) or []
+    return f" {attribute}" if str(value) in picked else ""
