@@ -322,10 +322,14 @@ def _decision(
         out["own_possible"] = ctx.get("own_possible", True)
         out["opponent_possible"] = ctx.get("opponent_possible", True)
     elif kind == "end_turn":
-        out["buttons"] += [
-            button(_("End my turn"), {"type": "end_turn", "decision_id": did, "bao": False}),
-            button(_("Call BAO!"), {"type": "end_turn", "decision_id": did, "bao": True}, style="bao"),
-        ]
+        out["buttons"].append(
+            button(_("End my turn"), {"type": "end_turn", "decision_id": did, "bao": False})
+        )
+        # A failed BAO doubles the round score (BB-14.3 c): "Call BAO!" opens a confirmation that
+        # says so, and only its own button sends the call (a <details>, no script needed).
+        out["bao"] = button(
+            _("Yes, call BAO"), {"type": "end_turn", "decision_id": did, "bao": True}, style="bao"
+        )
     out["chosen"] = _chosen(out, posted)
     return out
 
