@@ -398,7 +398,9 @@ def game_detail(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
             **board_context(request, game, posted=posted),
             **orders_panel(game, seat),
             **estimates.page_context(game),
-            **table_talk.panel_context(game, seat, request.user),
+            **table_talk.panel_context(
+                game, seat, request.user, draft=table_talk.draft_take(request.session, game=game)
+            ),
         },
     )
 

@@ -7,6 +7,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 import pytest
+from django.utils.html import escape
 
 from apps.accounts.closing import account_close
 from apps.games.models import Game, TableMessage, TalkReport
@@ -57,6 +58,32 @@ def test_an_empty_too_long_or_direction_turning_message_is_refused(client_for, t
 
     assert "invalid_talk" in answer.content.decode()
     assert not TableMessage.objects.exists()
+
+
+def test_a_refused_message_stays_in_the_box_without_javascript(client_for, table) -> None:
+    """A plain form's refusal goes back to the game page with the message still in the box, once."""
+    game, ann, _ = table
+    client = client_for(ann)
+    long = "Too long, <b>but</b> mine: " + "x" * 500
+
+    answer = _talk(client, game, long)
+    page = client.get(answer["Location"]).content.decode()
+    later = client.get(f"/games/{game.public_id}/").content.decode()
+
+    assert "invalid_talk" in page
+    assert f"required>\n{escape(long)}</textarea>" in page
+    assert "required>\n</textarea>" in later
+    assert not TableMessage.objects.exists()
+
+
+def test_a_refused_message_stays_in_the_box_of_the_htmx_panel(client_for, table) -> None:
+    game, ann, _ = table
+
+    panel = _talk(client_for(ann), game, "x" * 501, HTTP_HX_REQUEST="true").content.decode()
+    sent = _talk(client_for(ann), game, "short", HTTP_HX_REQUEST="true").content.decode()
+
+    assert f"required>\n{'x' * 501}</textarea>" in panel
+    assert "required>\n</textarea>" in sent
 
 
 def test_a_flood_is_refused_after_five_messages_a_minute(client_for, table) -> None:
