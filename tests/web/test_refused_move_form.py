@@ -1,7 +1,8 @@
 """A move form the engine refuses comes back with the player's own choices, not its defaults.
 
 The page (without htmx, after its redirect) and the htmx board fragment both show the refusal with
-the refused form's options selected as sent; only options the form offers anyway are marked.
+the refused form's options selected (Bao Huang: its cards ticked) as sent; only options the form
+offers anyway are marked.
 """
 
 from __future__ import annotations
@@ -11,6 +12,8 @@ from typing import Any
 
 import pytest
 
+from apps.games import pipeline
+from tests.factories import GameFactory, UserFactory
 from tests.web.test_commit_end_turn import HANDS, MACAW, a_game, act, button, finish_windows, pending
 
 pytestmark = pytest.mark.django_db
@@ -80,3 +83,28 @@ def test_a_refused_form_marks_only_options_the_page_offers_and_prints_nothing_po
     assert "data-error-code" in html
     assert _selected(html, "target_a") == ["1.0"] and _selected(html, "target_b") == []
     assert "2.7" not in html and "planted-text" not in html
+
+
+def test_a_refused_bao_huang_play_ticks_the_same_cards_again(client_for) -> None:
+    """BH-10: an ace and a six are not one rank; the hand comes back with that ace and that six ticked."""
+    people = [UserFactory() for _ in range(5)]
+    hands = [["RJ*", "A", "A", "6"], ["BJ*", "8", "K"], ["9", "9", "7"], ["2", "2", "J"], ["J", "Q", "Q"]]
+    game = GameFactory(engine="baohuang", players=5, seated=people, options={"deals": [{"hands": hands}]})
+    pipeline.submit_action(game_id=game.pk, user=people[0], action={"type": "keep_emperor"})
+    for seat in range(5):
+        pipeline.submit_action(game_id=game.pk, user=people[seat], action={"type": "no_declaration"})
+
+    html = (
+        client_for(people[0])
+        .post(
+            f"/games/{game.public_id}/act/",
+            {"type": "play", "cards": ["A", "6"], "no_beat_request": "1"},
+            HTTP_HX_REQUEST="true",
+        )
+        .content.decode()
+    )
+
+    assert "data-error-code" in html
+    ticked = re.findall(r'<input type="checkbox" name="cards" value="([^"]+)" checked>', html)
+    assert sorted(ticked) == ["6", "A"]
+    assert 'name="no_beat_request" value="1" checked>' in html
