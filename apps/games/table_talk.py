@@ -26,6 +26,7 @@ from datetime import datetime, timedelta
 from functools import partial
 
 from django.contrib.auth.models import AnonymousUser, User
+from django.contrib.sessions.backends.base import SessionBase
 from django.db import transaction
 from django.utils import timezone
 
@@ -36,6 +37,10 @@ from .models import Game, TableMessage, TalkReport
 
 #: The longest message, in characters.
 LONGEST = 500
+#: The session key of a refused message kept for the game page (``draft_keep``), and how much of it:
+#: enough to shorten a message that was too long, not a place to store text.
+DRAFT_KEY = "talk_draft"
+DRAFT_LONGEST = 8 * LONGEST
 #: How many messages one person may write in one game within a minute.
 BURST = 5
 #: How many of the newest messages the page and the API show.
@@ -148,11 +153,27 @@ def lines_context(game: Game, user: User | AnonymousUser | None) -> dict[str, ob
 
 
 def panel_context(
-    game: Game, seat: object | None, user: User | AnonymousUser | None = None
+    game: Game, seat: object | None, user: User | AnonymousUser | None = None, draft: str = ""
 ) -> dict[str, object]:
-    """The game page's table-talk panel: the messages shown (and those ``user`` reported), and whether
-    the viewer may write."""
-    return {**lines_context(game, user), "may_talk": seat is not None, "talk_longest": LONGEST}
+    """The game page's table-talk panel: the messages shown (and those ``user`` reported), whether
+    the viewer may write, and ``draft``: the viewer's own refused message, kept in the box to mend."""
+    return {
+        **lines_context(game, user),
+        "may_talk": seat is not None,
+        "talk_longest": LONGEST,
+        "talk_draft": draft,
+    }
+
+
+def draft_keep(session: SessionBase, *, game: Game, text: str) -> None:
+    """Keep a refused message (a plain form's, without htmx) for the game page the refusal goes back to."""
+    session[DRAFT_KEY] = {"game": game.public_id, "text": text[:DRAFT_LONGEST]}
+
+
+def draft_take(session: SessionBase, *, game: Game) -> str:
+    """The refused message kept for this game's page, once; "" when there is none."""
+    kept = session.pop(DRAFT_KEY, None)
+    return kept["text"] if isinstance(kept, dict) and kept.get("game") == game.public_id else ""
 
 
 def _has_control_characters(text: str) -> bool:

@@ -45,12 +45,15 @@ from .forms import GameCreateForm, action_from_post, control_custom
 from .models import Game, Move
 from .order_panel import orders_panel
 from .presenters import present, presenter_for
-from .presenters.common import describe_decision, history_rows
+from .presenters.common import describe_decision, history_rows, posted_choices
 from .presenters.replay import replay_board, step_rows
 from .presenters.table import seat_away, table_clocks, table_seats, with_banks
 
 #: How many recent history entries the game page shows (the history page has them all).
 RECENT_HISTORY = 30
+#: The session key of a page form the engine refused (without htmx): its game and the choices it
+#: sent, shown chosen again by the page the refusal redirects to, once.
+REFUSED_KEY = "refused_move"
 #: Games in play a page of the watch list shows, and how many of the latest finished games it lists.
 WATCH_PAGE = selectors.WATCH_PAGE_SIZE
 WATCH_FINISHED = 10
@@ -207,16 +210,29 @@ def game_new(request: AuthenticatedHttpRequest) -> HttpResponse:
     return render(request, "games/new.html", {"form": form, "estimate": estimates.form_context(form)})
 
 
-def board_fragment(request: HttpRequest, game: Game, error: RuleError | None = None) -> HttpResponse:
+def board_fragment(
+    request: HttpRequest,
+    game: Game,
+    error: RuleError | None = None,
+    posted: dict[str, list[str]] | None = None,
+) -> HttpResponse:
     """The board as htmx swaps it in (a poll that found the game changed, a move, a seat taken back),
     with the viewer's "Standing orders" panel swapped out of band: a move changes the hand its
     "play these if they beat" picker offers, and an order the server has just given goes from the list."""
-    context = board_context(request, game, error=error)
+    context = board_context(request, game, error=error, posted=posted)
     return render(request, "games/_board_fragment.html", {**context, **orders_panel(game, context["seat"])})
 
 
-def board_context(request: HttpRequest, game: Game, error: RuleError | None = None) -> dict[str, Any]:
-    """Everything the board fragment shows, for the signed-in user's seat (or a spectator)."""
+def board_context(
+    request: HttpRequest,
+    game: Game,
+    error: RuleError | None = None,
+    posted: dict[str, list[str]] | None = None,
+) -> dict[str, Any]:
+    """Everything the board fragment shows, for the signed-in user's seat (or a spectator).
+
+    ``posted``: the choices of the viewer's own form that was just refused, shown chosen again.
+    """
     seats = list(game.seats.all())
     seat = selectors.seat_of(game, request.user if request.user.is_authenticated else None)
     position = seat.position if seat else None
@@ -248,6 +264,7 @@ def board_context(request: HttpRequest, game: Game, error: RuleError | None = No
             legal=legal,
             events=[h["event"] for h in visible_history],
             committed=committed,
+            posted=posted if position is not None else None,
         )
     version = selectors.viewer_version(game, position)
     # What is new since this person's last look is marked; this look is recorded for the next one.
@@ -372,14 +389,18 @@ def game_detail(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
         if since == f"{version}-{game.status}{taken}":
             return HttpResponse(status=204)
         return board_fragment(request, game)
+    refused = request.session.pop(REFUSED_KEY, None) if hasattr(request, "session") else None
+    posted = refused["choices"] if refused and refused.get("game") == public_id else None
     return render(
         request,
         "games/detail.html",
         {
-            **board_context(request, game),
+            **board_context(request, game, posted=posted),
             **orders_panel(game, seat),
             **estimates.page_context(game),
-            **table_talk.panel_context(game, seat, request.user),
+            **table_talk.panel_context(
+                game, seat, request.user, draft=table_talk.draft_take(request.session, game=game)
+            ),
         },
     )
 
@@ -411,11 +432,14 @@ def game_act(request: AuthenticatedHttpRequest, public_id: str) -> HttpResponse:
         )
     except RuleError as exc:
         error = exc
+    # A refused form comes back with the player's own choices, not its defaults (``posted_choices``).
+    posted = posted_choices(request.POST) if error is not None else None
     if request.htmx:
         game = Game.objects.prefetch_related("seats__user__profile").get(pk=game.pk)
-        return board_fragment(request, game, error=error)
+        return board_fragment(request, game, error=error, posted=posted)
     if error is not None:
         messages.error(request, refusal(error))
+        request.session[REFUSED_KEY] = {"game": public_id, "choices": posted}
     return redirect(game)
 
 

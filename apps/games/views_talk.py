@@ -40,11 +40,14 @@ def game_talk(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
     error = _refusal_of(
         lambda: table_talk.message_post(game=game, user=user, text=request.POST.get("text", ""))
     )
+    # A refused message stays in the box, to mend rather than to type again.
+    draft = request.POST.get("text", "") if error else ""
     if request.htmx:
-        context = {"game": game, "talk_error": error, **table_talk.panel_context(game, seat, request.user)}
-        return render(request, "games/_table_talk.html", context)
+        panel = table_talk.panel_context(game, seat, request.user, draft=draft)
+        return render(request, "games/_table_talk.html", {"game": game, "talk_error": error, **panel})
     if error:
         messages.error(request, error)
+        table_talk.draft_keep(request.session, game=game, text=draft)
     return redirect(game.get_absolute_url() + "#table-talk")
 
 

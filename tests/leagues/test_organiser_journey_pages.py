@@ -100,6 +100,24 @@ def test_the_next_round_is_due_in_the_readers_own_time_zone_which_the_page_names
     assert re.search(r"Round 1 is scheduled for \w+ 15 Jan, 20:00 CET\.", page)
 
 
+def test_the_organiser_log_is_timed_in_the_readers_own_time_zone_which_it_names(
+    toy_league: League, members: list[Any]
+) -> None:
+    """The log's times read as the deadlines do: "Mon 7 Dec, 09:52 CET", never a bare "2026-12-07 08:52"."""
+    entry = AuditLog.objects.create(league=toy_league, actor=None, action="season_created", detail={})
+    AuditLog.objects.filter(pk=entry.pk).update(
+        created_at=timezone.now().replace(year=timezone.now().year + 1, month=1, day=15, hour=8, minute=52)
+    )
+    members[0].profile.time_zone = "Europe/Berlin"
+    members[0].profile.save()
+
+    page = signed_in(members[0]).get(toy_league.get_absolute_url()).content.decode()
+
+    assert re.search(
+        r'<li data-action="season_created"><time datetime="[^"]+">\w+ 15 Jan, 09:52 CET</time>', page
+    )
+
+
 def test_a_round_of_one_table_and_a_season_of_one_round_are_logged_in_the_singular(
     toy_league: League,
 ) -> None:

@@ -37,6 +37,32 @@ def test_seed_demo_league_creates_a_running_season_once() -> None:
     assert league.pairing_format == "round_robin"
 
 
+def test_the_demo_leagues_description_is_true_for_any_reader() -> None:
+    """Every visitor reads it, so it names the demo account instead of telling each of them "you"."""
+    call_command("seed_demo", stdout=None)
+    call_command("seed_demo_league")
+
+    page = Client().get("/leagues/demo-league/").content.decode()
+
+    assert "the demo account and eight house bot accounts" in page
+    assert "you and eight" not in page
+
+
+def test_reseeding_rewords_a_demo_league_seeded_with_the_old_description() -> None:
+    call_command("seed_demo", stdout=None)
+    call_command("seed_demo_league")
+    League.objects.filter(slug="demo-league").update(
+        description="A demo league: you and eight house bot accounts, tables of 3, daily timing; "
+        "results stay provisional for 48 hours."
+    )
+
+    call_command("seed_demo_league")
+
+    assert League.objects.get(slug="demo-league").description.startswith(
+        "A demo league: the demo account and eight"
+    )
+
+
 def test_the_demo_league_page_shows_reliability_and_both_result_states(
     django_capture_on_commit_callbacks: Any,
 ) -> None:

@@ -3,9 +3,11 @@ game page and in the API; a spectator, an empty or a too long message and a floo
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
+from django.utils.html import escape
 
 from apps.accounts.closing import account_close
 from apps.games.models import Game, TableMessage, TalkReport
@@ -58,6 +60,32 @@ def test_an_empty_too_long_or_direction_turning_message_is_refused(client_for, t
     assert not TableMessage.objects.exists()
 
 
+def test_a_refused_message_stays_in_the_box_without_javascript(client_for, table) -> None:
+    """A plain form's refusal goes back to the game page with the message still in the box, once."""
+    game, ann, _ = table
+    client = client_for(ann)
+    long = "Too long, <b>but</b> mine: " + "x" * 500
+
+    answer = _talk(client, game, long)
+    page = client.get(answer["Location"]).content.decode()
+    later = client.get(f"/games/{game.public_id}/").content.decode()
+
+    assert "invalid_talk" in page
+    assert f"required>\n{escape(long)}</textarea>" in page
+    assert "required>\n</textarea>" in later
+    assert not TableMessage.objects.exists()
+
+
+def test_a_refused_message_stays_in_the_box_of_the_htmx_panel(client_for, table) -> None:
+    game, ann, _ = table
+
+    panel = _talk(client_for(ann), game, "x" * 501, HTTP_HX_REQUEST="true").content.decode()
+    sent = _talk(client_for(ann), game, "short", HTTP_HX_REQUEST="true").content.decode()
+
+    assert f"required>\n{'x' * 501}</textarea>" in panel
+    assert "required>\n</textarea>" in sent
+
+
 def test_a_flood_is_refused_after_five_messages_a_minute(client_for, table) -> None:
     game, ann, _ = table
     client = client_for(ann)
@@ -66,6 +94,22 @@ def test_a_flood_is_refused_after_five_messages_a_minute(client_for, table) -> N
 
     assert TableMessage.objects.count() == 5
     assert "talk_too_fast" in answers[-1] and "talk_too_fast" not in answers[-2]
+
+
+def test_a_message_is_timed_in_the_readers_own_time_zone_which_it_names(client_for, table) -> None:
+    """As every time on the site: "Mon 7 Dec, 16:52 CST", never a bare "2026-12-07 08:52"."""
+    game, ann, bob = table
+    TableMessage.objects.create(
+        game=game, user=ann, seat=0, text="hello", created_at=datetime(2026, 12, 7, 8, 52, tzinfo=UTC)
+    )
+    bob.profile.time_zone = "Asia/Shanghai"
+    bob.profile.save()
+
+    page = client_for(bob).get(f"/games/{game.public_id}/").content.decode()
+    lines = client_for(bob).get(f"/games/{game.public_id}/talk/").content.decode()
+
+    for text in (page, lines):
+        assert 'class="muted">Mon 7 Dec, 16:52 CST</time> <strong>ann</strong>' in text
 
 
 def test_what_a_player_writes_is_shown_as_text_not_markup(client_for, table) -> None:

@@ -97,16 +97,26 @@ def present(
     legal: list[dict[str, Any]] | None = None,
     events: list[dict[str, Any]] | None = None,
     committed: bool = False,
+    posted: dict[str, list[str]] | None = None,
 ) -> dict[str, Any]:
     """Template data for the board of ``engine`` as ``seat`` sees it (``names``: labels by seat).
 
     ``legal``: the seat's own legal actions, when its presenter ``wants_legal`` them. ``events`` are
     the events ``seat`` may see (``selectors.game_history``), oldest first: Bao Bei shows the last
     round's reveal from them (BB-25.7). ``committed``: ``seat`` has already committed the end of the
-    current turn (BB-20.7).
+    current turn (BB-20.7). ``posted``: the seat's own refused form (``common.posted_choices``), whose
+    choices the forms of the same decision show selected again.
     """
     board = presenter_for(engine).present(
-        BoardInput(view=view, seat=seat, names=names, legal=legal, events=events or [], committed=committed)
+        BoardInput(
+            view=view,
+            seat=seat,
+            names=names,
+            legal=legal,
+            events=events or [],
+            committed=committed,
+            posted=posted,
+        )
     )
     if board.get("decision") is not None:
         # Every decision box links to the rules section that explains it.

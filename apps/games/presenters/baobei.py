@@ -230,13 +230,20 @@ def present(board: BoardInput) -> dict[str, Any]:
         "has_round_scores": view.get("round_scores") is not None,
         "over": view["over"],
         "winners": [names[w] for w in view["winners"]],
-        "decision": _decision(view, seat, names, committed=committed) if view.get("decision") else None,
+        "decision": _decision(view, seat, names, committed=committed, posted=board.posted)
+        if view.get("decision")
+        else None,
         "last_round": last_round(events=events or [], seat=seat, names=names),
     }
 
 
 def _decision(
-    view: dict[str, Any], seat: int | None, names: list[str], *, committed: bool = False
+    view: dict[str, Any],
+    seat: int | None,
+    names: list[str],
+    *,
+    committed: bool = False,
+    posted: dict[str, list[str]] | None = None,
 ) -> dict[str, Any]:
     """My open decision with the choices the form offers (``apply`` validates the rest)."""
     d = view["decision"]
@@ -315,11 +322,39 @@ def _decision(
         out["own_possible"] = ctx.get("own_possible", True)
         out["opponent_possible"] = ctx.get("opponent_possible", True)
     elif kind == "end_turn":
-        out["buttons"] += [
-            button(_("End my turn"), {"type": "end_turn", "decision_id": did, "bao": False}),
-            button(_("Call BAO!"), {"type": "end_turn", "decision_id": did, "bao": True}, style="bao"),
-        ]
+        out["buttons"].append(
+            button(_("End my turn"), {"type": "end_turn", "decision_id": did, "bao": False})
+        )
+        # A failed BAO doubles the round score (BB-14.3 c): "Call BAO!" opens a confirmation that
+        # says so, and only its own button sends the call (a <details>, no script needed).
+        out["bao"] = button(
+            _("Yes, call BAO"), {"type": "end_turn", "decision_id": did, "bao": True}, style="bao"
+        )
+    out["chosen"] = _chosen(out, posted)
     return out
+
+
+def _chosen(decision: dict[str, Any], posted: dict[str, list[str]] | None) -> dict[str, Any]:
+    """What the decision's forms show selected: their defaults, or the seat's own refused choices.
+
+    A refused form of this very decision (its ``decision_id``) comes back as it was sent, so the player
+    corrects it instead of choosing everything again; ``form`` names the refused form (its ``type``, or
+    ``buttons``) for the box every form carries. The template marks only options it offers anyway:
+    a posted value never reaches the page by itself.
+    """
+    positions = decision["all_positions"]
+    drawn = decision.get("shoebill_drawn") or []
+    chosen: dict[str, Any] = {
+        "form": None,
+        "kind": ["single"],
+        "target_b": [positions[-1]["value"]] if positions else [],
+        "mine_card": ["0"] if drawn else [],
+        "theirs_card": [str(drawn[-1]["index"])] if drawn else [],
+    }
+    if posted and posted.get("decision_id", [""])[0] == decision["decision_id"]:
+        chosen.update(posted)
+        chosen["form"] = posted.get("type", ["buttons"])[0]
+    return chosen
 
 
 # --- the rules page -----------------------------------------------------------------------------------

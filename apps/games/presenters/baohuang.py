@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from django import forms
@@ -298,7 +299,22 @@ def present(board: BoardInput) -> dict[str, Any]:
         "winners": [names[w] for w in view["winners"]],
         "decision": _decision(view, seat, names, legal) if view.get("decision") else None,
         "guess_seats": _guess_seats(view, seat, names),
+        "hand_picks": _hand_picks(hand, board.posted),
+        "no_beat_request_again": bool(
+            board.posted and board.posted.get("type") == ["play"] and board.posted.get("no_beat_request")
+        ),
     }
+
+
+def _hand_picks(hand: list[str] | None, posted: dict[str, list[str]] | None) -> list[dict[str, Any]]:
+    """The hand's cards for the play form, those of my own refused play ticked again (as many of a
+    code as it sent); only cards of my hand are ticked, so nothing posted is printed."""
+    left = Counter(posted.get("cards", [])) if posted and posted.get("type") == ["play"] else Counter()
+    picks = []
+    for code in hand or []:
+        picks.append({"code": code, "checked": left[code] > 0})
+        left[code] -= 1
+    return picks
 
 
 def _partner_text(view: dict[str, Any], names: list[str]) -> str | None:

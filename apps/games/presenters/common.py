@@ -16,6 +16,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext
 
 from apps.games.sentences import localize
+from baogame import jsonlimits
 from baogame.rules.registry import ENGINES
 from baogame.rules.text import COMMA, join
 
@@ -33,6 +34,33 @@ class BoardInput:
     legal: list[dict[str, Any]] | None
     events: list[dict[str, Any]]
     committed: bool
+    #: The fields of the seat's own form that the engine has just refused (``posted_choices``), to show
+    #: its choices again; empty otherwise. The seat's own input only, never more of the game.
+    posted: dict[str, list[str]] | None = None
+
+
+#: A refused form's fields that are not choices: the form's token and key, a button's JSON action.
+NOT_CHOICES = {"csrfmiddlewaretoken", "idempotency_key", "action"}
+
+
+def posted_choices(data: Any) -> dict[str, list[str]]:
+    """The choices of a posted action form (``QueryDict``), to select them again when it is refused.
+
+    Bounded (a few short values per field) since a page's session keeps them until the next look. A
+    button posts its decision inside its JSON action: that ``decision_id`` is kept as a form's is.
+    """
+    choices = {
+        name: [str(value)[:40] for value in data.getlist(name)[:12]]
+        for name in list(data)[:20]
+        if name not in NOT_CHOICES
+    }
+    try:
+        button_decision = jsonlimits.loads(data.get("action") or "{}").get("decision_id")
+    except (ValueError, AttributeError):
+        button_decision = None
+    if isinstance(button_decision, str) and "decision_id" not in choices:
+        choices["decision_id"] = [button_decision[:40]]
+    return choices
 
 
 #: ``Seat 3`` / ``seat 3`` (with a following ``slot``) or ``seats [0, 2]`` in an engine's sentence, and

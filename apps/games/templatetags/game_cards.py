@@ -52,11 +52,17 @@ def bird(code: str | None, zone: str = "", pos: str = "", touched: bool = False)
 
 @register.inclusion_tag("games/cards/playing.html")
 def playing_card(
-    code: str | None, zone: str = "", seat: Any = "", pick: bool = False, usable: Any = None
+    code: str | None,
+    zone: str = "",
+    seat: Any = "",
+    pick: bool = False,
+    usable: Any = None,
+    checked: bool = False,
 ) -> dict[str, Any]:
     """A Bao Huang card; with ``pick`` it is a checkbox of a hand form; ``None`` draws its back.
 
-    ``usable``: the codes that are part of a legal play now; such a card is highlighted."""
+    ``usable``: the codes that are part of a legal play now; such a card is highlighted. ``checked``:
+    its box is ticked (a refused play's own pick)."""
     joker = bool(code and code.startswith(("BJ", "RJ")))
     return {
         "code": code,
@@ -70,6 +76,7 @@ def playing_card(
         "seat": seat,
         "pick": pick,
         "usable": bool(usable and code in usable),
+        "checked": checked,
     }
 
 
@@ -112,3 +119,14 @@ def ability_icons_legend() -> dict[str, Any]:
 def rules_link(engine: str, section: str = "") -> str:
     """The URL of a section of a game's rules page."""
     return rules_url(engine, section)
+
+
+@register.simple_tag
+def chosen(decision: dict[str, Any], name: str, value: Any, attribute: str = "selected") -> str:
+    """`` selected`` (or `` checked``) when the decision's form has ``value`` chosen for field ``name``.
+
+    The choices are the form's defaults or the seat's own refused ones (``presenters.baobei._chosen``);
+    only options the page offers anyway are marked, so nothing posted is printed.
+    """
+    picked = (decision.get("chosen") or {}).get(name) or []
+    return f" {attribute}" if str(value) in picked else ""

@@ -1,6 +1,6 @@
 """``manage.py seed_demo_league``: demo Bao Bei leagues with the demo user and bot accounts (idempotent).
 
-``demo-league``: the demo user and five bot accounts, round-robin pairing. ``demo-divisions``: twelve
+``demo-league``: the demo user and eight bot accounts, round-robin pairing. ``demo-divisions``: twelve
 bot accounts in three divisions with Swiss pairing, a finished season and the next one from it
 (``apps.leagues.demo_divisions``).
 
@@ -29,6 +29,16 @@ from apps.leagues.demo_divisions import seed_divisions_league
 from apps.leagues.models import League, Membership
 
 BOTS = 8
+#: Read by every visitor, not only by ``demo``: it names the demo account rather than saying "you".
+DESCRIPTION = (
+    "A demo league: the demo account and eight house bot accounts, tables of 3, daily timing; "
+    "results stay provisional for 48 hours."
+)
+#: What the description said before it named the demo account: a league seeded then gets the new one.
+_OLD_DESCRIPTION = (
+    "A demo league: you and eight house bot accounts, tables of 3, daily timing; "
+    "results stay provisional for 48 hours."
+)
 
 
 class Command(BaseCommand):
@@ -45,14 +55,14 @@ class Command(BaseCommand):
                 creator=demo,
                 name="Demo league",
                 game="baobei",
-                description="A demo league: you and eight house bot accounts, tables of 3, daily timing; "
-                "results stay provisional for 48 hours.",
+                description=DESCRIPTION,
                 players_per_table=3,
                 timing_preset="daily",
                 join=True,
                 confirmation_hours=48,
                 pairing_format="round_robin",
             )
+        League.objects.filter(pk=league.pk, description=_OLD_DESCRIPTION).update(description=DESCRIPTION)
         bots = []
         for i in range(1, BOTS + 1):
             bot, created = User.objects.get_or_create(
