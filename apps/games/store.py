@@ -14,6 +14,7 @@ Anything less hot uses the ORM.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -30,6 +31,8 @@ from . import sql
 from .models import Decision, Game, Move, Seat
 from .people import held_by_person
 from .sql import Statement, hand_sql
+
+log = logging.getLogger(__name__)
 
 # --- the reads of a move ---------------------------------------------------------------------------------
 #
@@ -445,10 +448,11 @@ class LockedGame:
         """Run the collected writes, in one round trip where the database allows it, then what waited
         for them (``after_flush``, in order). ``commit``: the writes end the transaction, its COMMIT in
         their round trip where the database allows it (``committed``); what waited for them must then
-        write nothing."""
+        write nothing. A write after it (a bug) is logged and still made, in a transaction of its own
+        that Django's commit ends, rather than turning a committed move into an error."""
         if self.committed and (self.writes or self.game_fields):
-            raise RuntimeError(f"game {self.pk}: a write after the transaction was committed")
-        self.committed = run_writes(self.take_writes(), commit=commit)
+            log.error("game %s: a write after the move's commit, in a transaction of its own", self.pk)
+        self.committed = run_writes(self.take_writes(), commit=commit) or self.committed
         self.run_after_flush()
 
 

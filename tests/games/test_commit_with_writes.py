@@ -212,3 +212,27 @@ def test_moves_of_whole_games_write_nothing_after_their_commit(
     game.refresh_from_db()
     assert Move.objects.filter(game=game).count() == game.version
     assert made >= 10 and rode >= made // 3, (made, rode)
+
+
+def test_a_write_after_the_commit_is_logged_and_still_made_not_an_error(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A bug's write after a move's COMMIT must not turn the committed move into an error: it is logged
+    and made in a transaction of its own, which Django's commit ends."""
+    from django.db import transaction
+
+    from apps.games import store
+
+    game = GameFactory(engine="baobei", players=2)
+    with caplog.at_level(logging.ERROR), transaction.atomic():
+        locked = store.lock_game(game.pk)
+        locked.game.title = "first"
+        locked.write_game(["title"])
+        locked.flush(commit=True)
+        locked.game.title = "second"
+        locked.write_game(["title"])
+        locked.flush()
+
+    game.refresh_from_db()
+    assert game.title == "second" and locked.committed
+    assert [r.getMessage() for r in caplog.records if "after the move's commit" in r.getMessage()]
