@@ -44,7 +44,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
-from django.http import HttpRequest, HttpResponseBase
+from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.utils.cache import patch_vary_headers
 from rest_framework.compat import split_header_value  # type: ignore[attr-defined]  # not in the stubs
 from rest_framework.permissions import IsAuthenticated
@@ -171,6 +171,17 @@ class _PlainPath:
         response.exception = True  # as APIView.handle_exception marks it
         return self._finished(response, kwargs)
 
+    def _replied(self, reply: Any, status: int = 200) -> HttpResponse:
+        """The answer ``_finished(Response(reply, status=status))`` gives, bytes and headers, made
+        without DRF's ``Response`` (a template response rendered in the handler): the same JSON
+        renderer's bytes in a plain ``HttpResponse`` with the view's default headers."""
+        assert self._parts is not None  # ready
+        _, renderer, headers, _ = self._parts
+        response = HttpResponse(renderer.render(reply, JSON, {}), status=status, content_type=JSON)
+        for name, value in headers.items():
+            response[name] = value
+        return response
+
     def _finished(self, response: Response, kwargs: dict[str, Any]) -> Response:
         """``APIView.finalize_response`` for the negotiated JSON renderer."""
         assert self._parts is not None  # ready
@@ -234,7 +245,7 @@ class _PlainMoves(_PlainPath):
                     return None
                 raise
             return self._refusal(exc, request, ahead.admitted, kwargs)
-        return self._finished(Response(reply, status=code), kwargs)
+        return self._replied(reply, code)
 
 
 class _PlainLegal(_PlainPath):
@@ -267,7 +278,7 @@ class _PlainLegal(_PlainPath):
             )
         except Exception as exc:  # noqa: BLE001 - the handler answers what it knows, raises the rest
             return self._refusal(exc, request, token.user, kwargs)
-        return self._finished(Response(reply), kwargs)
+        return self._replied(reply)
 
 
 #: What ``_body`` answers for a body that DRF's view must read.
