@@ -18,9 +18,10 @@ request itself:
   with the game (``token_and_game``, the statement DRF's view sends) and checked by
   ``ApiTokenAuthentication``'s own check (``token_admitted``), before anything of the game is used (a
   read is not limited);
-* the answer is DRF's ``Response``, finished as ``APIView.finalize_response`` finishes it (the JSON
-  renderer, ``Vary: Accept``, ``Allow``), and a refusal is made into one by the API's own exception
-  handler.
+* the answer is what DRF's ``Response`` would be once ``APIView.finalize_response`` finished it (the
+  view's JSON renderer's bytes, ``Vary: Accept``, ``Allow``), made as a plain ``HttpResponse`` without
+  the template response's machinery; a refusal is DRF's ``Response`` from the API's own exception
+  handler, finished as DRF finishes it.
 
 Anything else goes to DRF's view, untouched, before anything was done: another method, content type,
 ``Accept`` header or ``?format=``, a cookie, no well-formed token, a body that does not parse, a query
