@@ -6,10 +6,11 @@ from typing import Any, cast
 
 from django import forms
 from django.conf import settings
-from django.utils.translation import gettext_lazy
+from django.utils.translation import get_language, gettext_lazy
 
-from .models import Profile
+from .models import Profile, time_zone_keys
 from .names import bot_name_problem, display_name_problem, one_line
+from .zone_names import zone_option
 
 
 class ProfileForm(forms.ModelForm):
@@ -23,6 +24,10 @@ class ProfileForm(forms.ModelForm):
         language = cast(forms.ChoiceField, self.fields["language"])
         # The empty choice is a real setting, not a missing answer: say what it does.
         language.choices = [("", gettext_lazy("My browser's language")), *settings.LANGUAGES]
+        # The model's keys in key order, each named in the language of the page being built.
+        zone = cast(forms.ChoiceField, self.fields["time_zone"])
+        reader = get_language()
+        zone.choices = [(key, zone_option(key, reader)) for key in time_zone_keys()]
 
     def clean_display_name(self) -> str:
         """Unique without regard to case, not another user's username (``display_name_taken``), and not

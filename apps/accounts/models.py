@@ -11,8 +11,13 @@ from django.db.models.functions import Lower
 from django.utils.translation import gettext_lazy as _
 
 
+def time_zone_keys() -> list[str]:
+    """The zones a profile may have: every IANA key Python knows, in key order."""
+    return sorted(zoneinfo.available_timezones())
+
+
 def _time_zone_choices() -> list[tuple[str, str]]:
-    return [(name, name) for name in sorted(zoneinfo.available_timezones())]
+    return [(name, name) for name in time_zone_keys()]
 
 
 class Profile(models.Model):

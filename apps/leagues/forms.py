@@ -11,6 +11,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext_lazy
 
+from apps.accounts.zone_names import active_zone_label
 from apps.games import lengths as game_lengths
 from apps.games.clock.controls import DEFAULT_CONTROL, NAMED_CONTROLS
 from apps.games.form_fitting import FittedForm, clean_length, length_choice_field, seat_limits
@@ -237,7 +238,7 @@ class SeasonCreateForm(FittedForm):
         self.fields["starts_at"].help_text = _(
             "In your time zone (%(zone)s). Empty: now (the schedule starts round 1 within 5 minutes, "
             "unless you start it by hand first)."
-        ) % {"zone": timezone.get_current_timezone_name()}
+        ) % {"zone": active_zone_label(timezone.get_current_timezone_name())}
         self.field_games, self.field_when = {}, {}
         keys = game_lengths.length_keys(league.game)
         if not keys:

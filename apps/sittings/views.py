@@ -21,6 +21,7 @@ from django.utils.translation import pgettext_lazy
 from django.views.decorators.http import require_POST
 
 from apps.accounts.http import AuthenticatedHttpRequest
+from apps.accounts.zone_names import active_zone_label
 from apps.games.errors import ServiceError
 from apps.games.errortext import refusal
 from apps.games.models import Game
@@ -51,12 +52,11 @@ def panel_context(request: HttpRequest, game: Game, error: str = "") -> dict[str
     """The panel's context; no panel at a table of one person against bots (``table_of_one``: nobody
     to agree a time with), where the game page shows none."""
     panel = None if selectors.table_of_one(game) else selectors.panel(game=game, user=request.user)
-    zone = timezone.get_current_timezone()
     return {
         "game": game,
         "panel": panel,
         "error": error,
-        "zone": str(zone),
+        "zone": active_zone_label(timezone.get_current_timezone_name()),
         "weekdays": list(enumerate(WEEKDAYS)),
         "poll_seconds": LIVE_POLL_SECONDS if panel and panel.current else POLL_SECONDS,
         "today": timezone.localdate().isoformat(),

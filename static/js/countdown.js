@@ -34,6 +34,15 @@
   try { browserZone = Intl.DateTimeFormat().resolvedOptions().timeZone || ""; } catch (e) { browserZone = ""; }
   var UTC_NAMES = {"UTC": 1, "Etc/UTC": 1, "Etc/GMT": 1, "GMT": 1};
 
+  /* The zone as the page's language names it ("China Standard Time", "中国标准时间"), else its key. */
+  function zoneName(zone, lang) {
+    try {
+      var parts = new Intl.DateTimeFormat(lang, {timeZone: zone, timeZoneName: "longGeneric"}).formatToParts(new Date());
+      for (var i = 0; i < parts.length; i++) if (parts[i].type === "timeZoneName") return parts[i].value;
+    } catch (e) { /* an older browser: the key */ }
+    return zone;
+  }
+
   function localise(el, at) {
     if (el.getAttribute("data-local") || !UTC_NAMES[el.getAttribute("data-zone")]) return;
     el.setAttribute("data-local", "1");
@@ -55,7 +64,7 @@
         hourCycle: "h23", timeZoneName: "short"
       }).format(new Date(at));
     }
-    time.setAttribute("title", say("zone_title", {zone: browserZone}, "your browser's time zone: %(zone)s"));
+    time.setAttribute("title", say("zone_title", {zone: zoneName(browserZone, lang)}, "your browser's time zone: %(zone)s"));
   }
 
   function tick() {

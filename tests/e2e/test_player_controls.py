@@ -233,6 +233,8 @@ def test_a_deadline_written_in_utc_is_shown_in_the_browsers_time_zone(live_serve
     tokyo.wait_for_function("() => document.querySelector('#decision .countdown[data-local]')")
     local = deadline.astimezone(zoneinfo.ZoneInfo("Asia/Tokyo"))
     text = at.inner_text()
+    title = at.get_attribute("title")
     context.close()
 
     assert text == f"{local:%a} {local.day} {local:%b}, {local:%H:%M} GMT+9"
+    assert title == "your browser's time zone: Japan Standard Time"  # named, not "Asia/Tokyo"

@@ -29,6 +29,6 @@ def test_a_season_start_picked_on_the_page_is_read_in_the_organisers_time_zone(
     )
 
     assert 'type="datetime-local" name="starts_at"' in page
-    assert "In your time zone (Asia/Shanghai)." in page
+    assert "In your time zone (China (Shanghai) Time)." in page
     season = Season.objects.get(league=toy_league)
     assert season.starts_at == datetime(2030, 1, 5, 19, 30, tzinfo=ZoneInfo("Asia/Shanghai"))

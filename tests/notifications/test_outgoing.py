@@ -97,7 +97,7 @@ def test_deadline_is_shown_in_the_users_time_zone(
     deadline = timezone.localtime(
         Decision.objects.get(game=game).deadline, timezone.get_fixed_timezone(9 * 60)
     )
-    assert f"{deadline:%H:%M} (Asia/Tokyo)" in mail.outbox[0].body
+    assert f"{deadline:%H:%M} (Japan Time)" in mail.outbox[0].body
 
 
 def test_live_games_send_nothing_by_default(

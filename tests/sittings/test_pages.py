@@ -177,3 +177,25 @@ def test_a_player_not_at_the_table_now_is_not_here_not_away(table: tuple[Game, l
 
     presence = html[html.index("seat-presence") : html.index("</p>", html.index("seat-presence"))]
     assert f"{people[1].username} (not here)" in presence and "(away)" not in presence
+
+
+def test_a_weekly_series_names_the_proposers_zone_in_the_readers_language(
+    table: tuple[Game, list[Any]],
+) -> None:
+    """The series is kept in the proposer's zone (Berlin); each reader reads that zone's name."""
+    game, people = table
+    people[0].profile.time_zone = "Europe/Berlin"
+    people[0].profile.save()
+    first_day = (timezone.now() + timedelta(days=2)).date().isoformat()
+    signed_in(people[0]).post(
+        f"/games/{game.public_id}/sittings/propose/",
+        {"repeat": "1", "weekday": ["1", "3"], "at": "20:00", "weeks": "4", "first_day": first_day},
+    )
+    people[1].profile.language = "zh-hans"
+    people[1].profile.save()
+
+    english = signed_in(people[2]).get(game.get_absolute_url()).content.decode()
+    chinese = signed_in(people[1]).get(game.get_absolute_url()).content.decode()
+
+    assert "(20:00 Germany (Berlin) Time)" in english
+    assert "（德国（柏林）时间 20:00）" in chinese
