@@ -11,6 +11,7 @@ from datetime import datetime, timedelta
 
 from django.contrib.auth.models import AnonymousUser, User
 from django.utils import timezone
+from django.utils.translation import pgettext_lazy
 
 from apps.accounts.models import display_name
 from apps.games import people as game_people
@@ -147,8 +148,13 @@ class TimeRow:
     status: str
     answers: dict[int, bool]
     mine: bool | None
-    #: (seat name, "yes" | "no" | "?") for every human seat, for the page.
+    #: (seat name, "yes" | "no" | "?" in the reader's language) for every human seat, for the page.
     words: list[tuple[str, str]] = field(default_factory=list)
+
+    @property
+    def status_text(self) -> str:
+        """The time's state as the panel says it, in the reader's language."""
+        return str(STATUS_TEXT.get(self.status, self.status))  # type: ignore[call-overload]
 
 
 @dataclass
@@ -161,9 +167,22 @@ class ProposalRow:
     times: list[TimeRow] = field(default_factory=list)
 
 
+#: What the panel says of a proposed time's state, in the reader's language.
+STATUS_TEXT = {
+    ProposedTime.Status.OPEN: pgettext_lazy("a proposed sitting time", "waiting for answers"),
+    ProposedTime.Status.ACCEPTED: pgettext_lazy("a proposed sitting time", "everyone said yes"),
+    ProposedTime.Status.DECLINED: pgettext_lazy("a proposed sitting time", "someone said no"),
+    ProposedTime.Status.EXPIRED: pgettext_lazy("a proposed sitting time", "its time passed first"),
+}
+_YES = pgettext_lazy("a player's answer to a proposed sitting time", "yes")
+_NO = pgettext_lazy("a player's answer to a proposed sitting time", "no")
+
+
 def _words(rows: list[Seat], answers: dict[int, bool]) -> list[tuple[str, str]]:
+    """Each human seat's answer, in the reader's language ("?" while it has not answered)."""
     return [
-        (s.label, "?" if s.position not in answers else "yes" if answers[s.position] else "no") for s in rows
+        (s.label, "?" if s.position not in answers else str(_YES if answers[s.position] else _NO))
+        for s in rows
     ]
 
 

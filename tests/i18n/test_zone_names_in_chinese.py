@@ -37,7 +37,7 @@ def test_the_profile_page_in_chinese_names_each_zone_in_chinese_beside_its_key(u
 
     assert '<option value="Asia/Shanghai" selected>中国（上海）时间 — Asia/Shanghai</option>' in page
     assert '<option value="Etc/UTC">协调世界时（UTC） — Etc/UTC</option>' in page
-    assert "截止时间按你的时区（中国（上海）时间）显示" in page
+    assert "截止时间都按你的时区显示：中国（上海）时间。" in page
 
 
 def test_the_profile_page_in_chinese_still_saves_the_key(users: list[Any]) -> None:

@@ -199,3 +199,28 @@ def test_a_weekly_series_names_the_proposers_zone_in_the_readers_language(
 
     assert "(20:00 Germany (Berlin) Time)" in english
     assert "（德国（柏林）时间 20:00）" in chinese
+
+
+def _proposal_line(page: str) -> str:
+    """The panel's line of the first proposed time."""
+    part = page[page.index('class="sitting-proposal"') :]
+    return part[part.index("<li>") : part.index("</li>")]
+
+
+def test_a_proposed_times_state_and_answers_are_words_of_the_readers_language(
+    table: tuple[Game, list[Any]],
+) -> None:
+    """The panel says "waiting for answers" and each player's "yes" or "?" in English, and in Chinese
+    to a reader who chose Chinese: neither the state's code nor English words."""
+    game, people = table
+    day = (timezone.now() + timedelta(days=3)).date().isoformat()
+    signed_in(people[0]).post(f"/games/{game.public_id}/sittings/propose/", {"day1": day, "at1": "19:30"})
+    people[2].profile.language = "zh-hans"
+    people[2].profile.save()
+
+    english = _proposal_line(signed_in(people[1]).get(game.get_absolute_url()).content.decode())
+    chinese = _proposal_line(signed_in(people[2]).get(game.get_absolute_url()).content.decode())
+
+    assert "waiting for answers" in english and "yes" in english and "— open" not in english
+    assert "等待答复" in chinese and "同意" in chinese
+    assert "waiting for answers" not in chinese and " yes" not in chinese and "— open" not in chinese
