@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from apps.games import autoplay, clock, lifecycle, pipeline, selectors
+from apps.games import autoplay, clock, lifecycle, pipeline, records, replay, selectors
 from apps.games.models import Decision, Game, Move, Seat
 from baogame.rules.core import visible
 from baogame.rules.registry import get_engine
@@ -202,6 +202,14 @@ def test_a_whole_bao_bei_game_numbers_every_line_alike_during_play_and_after_the
     for snapshot in snapshots:
         for viewer, seen in snapshot.items():
             assert final[viewer][: len(seen)] == seen, viewer
+    # the face-up replay and the record number the public moves as the history did; hidden ones not
+    numbers = [h["number"] for h in selectors.game_history(game=game, seat=None)]
+    face_up = [m.number for m in replay.replay_step(game=game, step=0, seat=None).moves]
+    recorded = [m["number"] for m in records.game_record(game)["moves"]]
+    assert face_up == recorded
+    assert [n for n in face_up if n is not None] == list(range(1, game.public_version + 1))
+    assert sorted(set(numbers)) == [n for n in face_up if n is not None]
+    assert face_up.count(None) == Move.objects.filter(game=game, hidden=True).count()
 
 
 def test_a_bao_huang_deal_is_one_line_for_everyone_each_seeing_its_own_hand_under_it_bh_25(
