@@ -122,7 +122,18 @@ class GameSummarySerializer(serializers.Serializer):
 class EventSerializer(serializers.Serializer):
     seq = serializers.IntegerField(
         help_text="The move that produced the event, numbered among the moves you may know of (as "
-        "the game's version counts them)."
+        "the game's version counts them): the cursor for ?after=, not a number to cite."
+    )
+    number = serializers.IntegerField(
+        allow_null=True,
+        help_text="The event's history line number, the same for every player and spectator: the "
+        "public moves only, as the game pages and table talk's #N number them. Null for your own "
+        "answer that the others do not see (it has no number of its own).",
+    )
+    follows = serializers.IntegerField(
+        allow_null=True,
+        help_text="For a line without a number: the number of the public line it follows (0: none "
+        "yet). Null for a numbered line.",
     )
     at = serializers.DateTimeField()
     seat = serializers.IntegerField(help_text="The seat that moved.")

@@ -431,11 +431,16 @@ def _legal_page(game: Game, seat: int, offset: int, limit: int) -> dict[str, Any
 
 
 #: The keys of a move's reply, in their order; ``?fields=`` picks some of them.
-MOVE_REPLY_FIELDS = ("version", "seq", "replayed", "status", "events", "decisions", "legal")
+MOVE_REPLY_FIELDS = ("version", "seq", "number", "replayed", "status", "events", "decisions", "legal")
 
 
 def _seat_seq(move: Move | None) -> int | None:
     return game_selectors.seat_seq(move) if move is not None else None
+
+
+def _number(move: Move | None) -> int | None:
+    """The move's line number, the same for every viewer (``apps.games.numbering``)."""
+    return None if move is None else game_selectors.move_number(move)
 
 
 class MoveSubmitApi(LeanApiView):
@@ -465,6 +470,11 @@ class MoveSubmitApi(LeanApiView):
         version = serializers.IntegerField(help_text="The game version after the move, as you know it.")
         seq = serializers.IntegerField(
             allow_null=True, help_text="The move's place in the game's history, as you know it."
+        )
+        number = serializers.IntegerField(
+            allow_null=True,
+            help_text="The move's history line number, the same for everyone (history/'s number); null "
+            "when the move is your answer that the others do not see (yet), or no move was made.",
         )
         replayed = serializers.BooleanField(
             help_text="True when the key had been used: nothing new was applied."
@@ -596,6 +606,7 @@ def _move_reply(
     parts: dict[str, Any] = {
         "version": lambda: game_selectors.viewer_version(result.game, seat, seats=result.seats),
         "seq": lambda: result.seq if result.seq is not None else _seat_seq(result.move),
+        "number": lambda: _number(result.move),
         "replayed": lambda: result.replayed,
         "status": lambda: result.game.status,
         "events": lambda: result.events,

@@ -22,6 +22,11 @@ class TableMessageSerializer(serializers.Serializer):
     seat = serializers.IntegerField()
     name = serializers.CharField(source="writer", help_text="The writer, as the game names its player.")
     text = serializers.CharField()
+    references = serializers.ListField(
+        child=serializers.IntegerField(),
+        help_text="The history line numbers the text names as #N: the history's number, the same line "
+        "for every reader.",
+    )
     created_at = serializers.DateTimeField()
 
 

@@ -21,7 +21,7 @@ from apps.accounts.models import display_name
 from apps.accounts.names import BOT_SEAT_NAME
 from baogame.rules import registry
 
-from . import leagues_link, lengths
+from . import leagues_link, lengths, numbering
 
 if TYPE_CHECKING:
     from .clock.controls import Control
@@ -556,6 +556,11 @@ class TableMessage(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game} seat {self.seat}: {self.text[:40]}"
+
+    @property
+    def references(self) -> list[int]:
+        """The history line numbers it names as ``#N``: lines every reader numbers alike (``numbering``)."""
+        return numbering.references(self.text)
 
     @property
     def writer(self) -> str:

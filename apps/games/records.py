@@ -3,7 +3,9 @@
 The record holds what a replay needs and what a reader wants to check: the engine, the number of
 players, the options, the seed (public once the game is over, BB-25.10, BH-25.9) and its published
 SHA-256, every move in ``seq`` order (seat, action, events, timeout and bot marks), the status, the
-result and the players' names. Nothing in it is secret: it exists only for a game that is over, when the
+result and the players' names. A move's ``number`` is its history line number, as the game's pages
+and table talk gave it during play (``numbering``: the public moves only); a hidden answer has none
+(null), though the record holds it. Nothing in it is secret: it exists only for a game that is over, when the
 face-up replay shows the same moves (``apps.games.replay``).
 
 ``verify_record`` rebuilds the game from the record alone, with no database: the seed matches its hash,
@@ -23,6 +25,7 @@ from baogame.rules.core import RuleError
 from baogame.rules.registry import get_engine
 
 from .models import Game, Move
+from .numbering import line_number
 from .replay import Problem
 
 #: The record's format tag; a reader refuses other formats.
@@ -66,6 +69,7 @@ def game_record(game: Game) -> dict[str, Any]:
         "moves": [
             {
                 "seq": m.seq,
+                "number": line_number(public_seq=m.public_seq, hidden=m.hidden),
                 "seat": m.seat,
                 "action": m.action,
                 "events": m.events,

@@ -26,13 +26,14 @@ from baogame.rules.core import RuleError, visible
 from baogame.rules.registry import get_engine
 
 from .models import Game, Move
+from .numbering import line_number
 from .store import lock_game
 
 State = dict[str, Any]
 Event = dict[str, Any]
 
 #: The fields of a Move that a replay reads.
-MOVE_FIELDS = ("seq", "seat", "action", "events", "by_timeout", "by_bot", "hidden")
+MOVE_FIELDS = ("seq", "public_seq", "seat", "action", "events", "by_timeout", "by_bot", "hidden")
 
 
 class ReplayRefused(Exception):
@@ -123,7 +124,9 @@ class StepMove:
 
     ``seat`` is None and ``events`` empty for a move the viewing seat was not told of (another seat's
     hidden answer to a simultaneous decision, BB-30.6). ``action`` only face up or for the seat's own
-    moves: another seat's action may name what only that seat knew.
+    moves: another seat's action may name what only that seat knew. ``number``: the move's history
+    line number, the same for every viewer (``numbering``); None for a hidden answer, which the game's
+    history never numbered (the replay's ``step`` counts every move of the log).
     """
 
     step: int
@@ -132,6 +135,7 @@ class StepMove:
     by_bot: bool
     events: list[Event]
     action: dict[str, Any] | None = None
+    number: int | None = None
 
 
 @dataclass(frozen=True)
@@ -172,6 +176,7 @@ def _as_known(move: Move, seat: int | None) -> StepMove:
         return StepMove(step=move.seq, seat=None, by_timeout=False, by_bot=False, events=[])
     events = move.events if seat is None else [e for e in move.events if visible(e, seat)]
     return StepMove(
+        number=line_number(public_seq=move.public_seq, hidden=move.hidden),
         step=move.seq,
         seat=move.seat,
         by_timeout=move.by_timeout,

@@ -15,7 +15,7 @@ from django.utils import timezone
 from baogame.rules.core import visible
 from baogame.rules.registry import get_engine
 
-from . import clock, leagues_link, sql, store
+from . import clock, leagues_link, numbering, sql, store
 from .clock import banks
 from .clock.deadlines import SIMULTANEOUS_TIMINGS, decision_length
 from .models import Decision, Game, Invitation, Move, Seat
@@ -429,32 +429,44 @@ def move_events(move_id: int | None) -> list[dict[str, Any]] | None:
     return None if move is None else list(move.events)
 
 
+def move_number(move: Move) -> int | None:
+    """The move's history line number, the same for every viewer; None for a hidden answer
+    (``numbering``)."""
+    return numbering.line_number(public_seq=move.public_seq, hidden=move.hidden)
+
+
 def seat_seq(move: Move) -> int:
     """The move's number as its own seat knows it: ``seq`` in that seat's history (BB-30.6)."""
     return seat_version_after(move, move.seat)
 
 
 def game_history(*, game: Game, seat: int | None) -> list[dict[str, Any]]:
-    """Every move's events that ``seat`` may see, oldest first, each with seq, time and actor.
+    """Every move's events that ``seat`` may see, oldest first, each with its numbers, time and actor.
 
-    ``seq`` numbers the moves ``seat`` may know of: the public ones and its own hidden answers
-    (``viewer_version`` is the last). ``move_seq`` is the internal ``Move.seq``, for the server only.
+    ``number`` is the line's number, the same for every viewer (``numbering``: the public moves
+    only); None for the seat's own hidden answer, which ``follows`` the public line of that number (0:
+    before the first). ``seq`` counts the moves ``seat`` may know of: the public ones and its own
+    hidden answers (``viewer_version`` is the last), the API's paging cursor, not a number to cite.
+    ``move_seq`` is the internal ``Move.seq``, for the server only.
     """
     out: list[dict[str, Any]] = []
     known = 0
     for move in (
         Move.objects.filter(game=game)
         .order_by("seq")
-        .only("seq", "seat", "events", "created_at", "by_timeout", "by_bot", "hidden")
+        .only("seq", "public_seq", "seat", "events", "created_at", "by_timeout", "by_bot", "hidden")
     ):
         if move.hidden and move.seat != seat:
             continue  # another seat's answer nobody else was told of; its events are that seat's alone
         known += 1
+        number = numbering.line_number(public_seq=move.public_seq, hidden=move.hidden)
         for event in move.events:
             if visible(event, seat):
                 out.append(
                     {
                         "seq": known,
+                        "number": number,
+                        "follows": move.public_seq if number is None else None,
                         "move_seq": move.seq,
                         "at": move.created_at,
                         "seat": move.seat,

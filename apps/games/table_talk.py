@@ -4,7 +4,9 @@ Only a seated person writes (a bot seat has nothing to say; a spectator only rea
 and after play ("good game"). Whoever may see the game reads it: on a public game that is anyone,
 which the panel says. A message is what its writer typed and nothing else, so the server adds no
 hidden information to it; what a player chooses to say about their own cards is table talk, as at a
-real table. Talk is not mailed: it waits on the game page (and in the API) for the next look.
+real table. Talk is not mailed: it waits on the game page (and in the API) for the next look. A
+``#12`` in a message names line 12 of the game's history, the same line for every reader: history
+numbers count the public moves only (``numbering``); the page links it to that line.
 
 Whoever may read a message, other than its writer, may report it to the site's staff as abusive
 (``message_report``), once; the staff read the reports in the admin, where they remove a message. A
@@ -28,11 +30,13 @@ from functools import partial
 from django.contrib.auth.models import AnonymousUser, User
 from django.contrib.sessions.backends.base import SessionBase
 from django.db import transaction
+from django.urls import reverse
 from django.utils import timezone
+from django.utils.safestring import SafeString
 
 from baogame.errors import ServiceError
 
-from . import selectors, signals
+from . import numbering, selectors, signals
 from .models import Game, TableMessage, TalkReport
 
 #: The longest message, in characters.
@@ -147,9 +151,20 @@ def reported_by(user: User | AnonymousUser | None, messages: list[TableMessage])
 
 
 def lines_context(game: Game, user: User | AnonymousUser | None) -> dict[str, object]:
-    """The talk's lines as a viewer sees them: the messages shown, and those the viewer reported."""
+    """The talk's lines as a viewer sees them: the messages shown (each with ``html``, its text with
+    every ``#N`` linked to line N of the full history), and those the viewer reported."""
     talk = messages_shown(game)
+    for message in talk:
+        message.html = linked_text(game, message.text)  # type: ignore[attr-defined]
     return {"talk": talk, "reported": reported_by(user, talk)}
+
+
+def linked_text(game: Game, text: str) -> SafeString:
+    """A message's text for the page: ``#N`` links to line N of the game's full history, a number
+    every viewer gives the same line (``numbering``); only the public moves so far are linked, which
+    everyone may count, so a link tells nobody anything that is hidden."""
+    history = reverse("games:history", args=[game.public_id])
+    return numbering.linked_references(text, last=game.public_version, href=lambda n: f"{history}#line-{n}")
 
 
 def panel_context(

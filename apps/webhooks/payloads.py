@@ -51,6 +51,8 @@ def webhook_body(
     """The event ``seat`` is sent about ``move`` (None: the game started), or None when it is told nothing.
 
     Another seat's hidden answer (``move.hidden``) tells this seat nothing, not even that it happened.
+    ``number`` is the move's history line number, the same for every seat (``apps.games.numbering``);
+    None for the seat's own hidden answer.
     ``by_bot`` says the server's bot made the move (a bot seat's, or an absent player's seat played by
     the bot); ``bot_takeover`` that the server's bot plays this seat now (after missed deadlines, a hand
     over or an organiser's hand-over), so a program learns from the next event that it was replaced,
@@ -64,6 +66,7 @@ def webhook_body(
         "game": _game_ref(game),
         "seat": seat,
         "version": game_selectors.seat_version_after(move, seat) if move is not None else 0,
+        "number": game_selectors.move_number(move) if move is not None else None,
         "by_timeout": bool(move.by_timeout) if move is not None else False,
         "by_bot": bool(move.by_bot) if move is not None else False,
         "bot_takeover": bot_takeover,
@@ -81,6 +84,7 @@ def webhook_end_body(*, game: Game, seat: int, bot_takeover: bool = False) -> di
         "game": _game_ref(game),
         "seat": seat,
         "version": game_selectors.viewer_version(game, seat),
+        "number": None,
         "by_timeout": False,
         "by_bot": False,
         "bot_takeover": bot_takeover,

@@ -182,17 +182,29 @@ def name_seats(text: str, names: Sequence[str]) -> SafeString:
 
 
 def history_rows(*, engine: str, history: list[dict[str, Any]], names: Sequence[str]) -> list[dict[str, Any]]:
-    """History entries (``selectors.game_history``) as page rows, their sentences naming the players."""
-    return [
+    """History entries (``selectors.game_history``) as page rows, their sentences naming the players.
+
+    ``anchor``: the first row of its number, which the full history page makes the target of table
+    talk's ``#N`` (``numbering.linked_references``)."""
+    first: set[int] = set()
+    rows = [
         {
             "seq": h["seq"],
+            "number": h.get("number"),  # the same for every viewer; None: the viewer's own hidden answer
+            "follows": h.get("follows"),
             "at": h["at"],
             "text": name_seats(describe_event(engine, h["event"]), names),
             "by_timeout": h["by_timeout"],
             "new": h.get("new", False),  # since the viewer's last look (``game_looks``)
+            "anchor": False,
         }
         for h in history
     ]
+    for row in rows:
+        if row["number"] is not None and row["number"] not in first:
+            first.add(row["number"])
+            row["anchor"] = True
+    return rows
 
 
 def score_rows(view: dict[str, Any], seat: int | None, names: Sequence[str], n: int) -> list[dict[str, Any]]:

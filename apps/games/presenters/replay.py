@@ -85,6 +85,7 @@ def step_rows(*, engine: str, at: ReplayStep, seat: int | None, names: list[str]
     return [
         {
             "step": move.step,
+            "number": move.number,  # the history's line number, the same for everyone; None: hidden
             "current": move.step == at.step,
             "who": None if move.seat is None else names[move.seat],
             "by_timeout": move.by_timeout,
