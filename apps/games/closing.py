@@ -22,6 +22,7 @@ task or a seat the account came to hold by a request already under way leaves a 
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from django.contrib.auth.models import User
@@ -38,6 +39,8 @@ from .clock.pause import restart_clocks
 from .clock.vacation import vacation_end_in_profile
 from .models import Game, Seat, TableMessage
 from .store import LockedGame, lock_game
+
+logger = logging.getLogger(__name__)
 
 #: Games that are over: nothing is let go of in them (their seats are the record of who played).
 OVER = (Game.Status.FINISHED, Game.Status.ABORTED)
@@ -75,9 +78,16 @@ def closed_account_let_go(*, user_id: int) -> int:
 def closed_accounts_sweep() -> int:
     """The beat's look for closed accounts' seats still to let go of (``LEFT_TO_LET_GO``): a closing
     whose task crashed half way or was lost, a seat taken by a request already under way when the
-    account closed. Lets go of each game as the closing's task does; returns how many changed."""
+    account closed. Lets go of each game as the closing's task does; returns how many changed. An
+    account whose games fail is logged and left to the next sweep: the others are not held up by it."""
     left = Seat.objects.filter(LEFT_TO_LET_GO).values_list("user_id", flat=True).distinct()
-    return sum(closed_account_let_go(user_id=user_id) for user_id in sorted({u for u in left if u}))
+    changed = 0
+    for user_id in sorted({u for u in left if u}):
+        try:
+            changed += closed_account_let_go(user_id=user_id)
+        except Exception:
+            logger.exception("could not let go of the games of closed account %s", user_id)
+    return changed
 
 
 def game_let_go(*, game_id: int, user: User) -> bool:

@@ -210,3 +210,26 @@ def test_a_seat_the_bot_played_already_is_left_as_it_is(
     assert _seat(game, ann).bot_takeover
     assert not handed
     assert closing.closed_account_let_go(user_id=ann.pk) == 0
+
+
+def test_the_sweep_goes_on_with_the_other_accounts_when_one_accounts_games_fail(
+    users: list[Any], monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The failing account is logged and left to the next sweep; the other account's game is let go of."""
+    ann, bob = UserFactory(), UserFactory()
+    games = [GameFactory(engine="baobei", players=2, seated=[who, users[0]]) for who in (ann, bob)]
+    _closed_without_its_task(ann, monkeypatch)
+    _closed_without_its_task(bob, monkeypatch)
+    real_to_bot = lifecycle.seat_to_bot
+
+    def failing_for_ann(locked: Any, seat: Any) -> bool:
+        if seat.user_id == ann.pk:
+            raise RuntimeError("a bug in one game")
+        return real_to_bot(locked, seat)
+
+    monkeypatch.setattr(lifecycle, "seat_to_bot", failing_for_ann)
+
+    assert closing.closed_accounts_sweep() == 1
+
+    assert [_seat(g, who).bot_takeover for g, who in zip(games, (ann, bob), strict=True)] == [False, True]
+    assert f"closed account {ann.pk}" in caplog.text
