@@ -109,6 +109,7 @@ TASK_QUEUES = {
     "apps.notifications.tasks.reclaim_stale_notifications": DEADLINES,
     "apps.push.tasks.send_due_bursts": DEADLINES,
     "apps.games.tasks.play_bots": PEOPLE,
+    "apps.games.tasks.let_go_of_closed_account": PEOPLE,
     "apps.notifications.tasks.notify_move_applied": PEOPLE,
     "apps.notifications.tasks.drain_outbox": PEOPLE,
     "apps.notifications.tasks.notify_game_ended": PEOPLE,
@@ -125,6 +126,7 @@ TASK_QUEUES = {
     "apps.sittings.tasks.send_reminders": PEOPLE,
     "apps.sittings.tasks.advance_sittings": DEADLINES,
     "apps.sittings.tasks.send_starting": PEOPLE,
+    "apps.games.tasks.sweep_closed_accounts": BACKGROUND,
     "apps.notifications.tasks.send_digests": BACKGROUND,
     "apps.notifications.tasks.expire_reply_addresses": BACKGROUND,
 }

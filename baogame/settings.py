@@ -459,6 +459,8 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
         }
         for _queue in ("deadlines", "people", "background")
     },
+    # Closed accounts: let go of any game a closing left half done (a crash, a lost task).
+    "games-sweep-closed-accounts": {"task": "apps.games.tasks.sweep_closed_accounts", "schedule": 300.0},
     "notifications-reminders": {"task": "apps.notifications.tasks.send_reminders", "schedule": 300.0},
     # Sittings: the reminder mail and push 15 minutes before each agreed sitting (sent once each).
     "sittings-reminders": {"task": "apps.sittings.tasks.send_reminders", "schedule": 60.0},

@@ -37,10 +37,14 @@ def ann() -> Any:
     return UserFactory(username="ann", email="ann@example.org")
 
 
-def test_the_bot_plays_a_closed_accounts_seats_in_games_in_play_for_good(ann: Any, users: list[Any]) -> None:
+def test_the_bot_plays_a_closed_accounts_seats_in_games_in_play_for_good(
+    ann: Any, users: list[Any], django_capture_on_commit_callbacks: Any
+) -> None:
+    """The games are let go of once the closing commits (its task, run here when it commits)."""
     game = GameFactory(engine="baobei", players=2, seated=[ann, users[0]])
 
-    account_close(user=ann, password=PASSWORD)
+    with django_capture_on_commit_callbacks(execute=True):
+        account_close(user=ann, password=PASSWORD)
 
     seat = Seat.objects.get(game=game, position=0)
     assert seat.bot_takeover and seat.user_id == ann.pk
@@ -48,13 +52,14 @@ def test_the_bot_plays_a_closed_accounts_seats_in_games_in_play_for_good(ann: An
 
 
 def test_a_seat_of_a_game_not_started_is_free_again_and_a_game_left_empty_is_aborted(
-    ann: Any, users: list[Any]
+    ann: Any, users: list[Any], django_capture_on_commit_callbacks: Any
 ) -> None:
     shared = lifecycle.game_create(creator=ann, engine="baobei", players=3)
     lifecycle.game_join(game_id=shared.pk, user=users[0])
     alone = lifecycle.game_create(creator=ann, engine="baobei", players=3)
 
-    account_close(user=ann, password=PASSWORD)
+    with django_capture_on_commit_callbacks(execute=True):
+        account_close(user=ann, password=PASSWORD)
 
     assert Game.objects.get(pk=shared.pk).status == Game.Status.OPEN
     assert not Seat.objects.filter(game=shared, user=ann).exists()
@@ -181,6 +186,7 @@ def test_the_profile_page_closes_the_account_after_the_password_and_the_tick(ann
     ann.refresh_from_db()
     assert not ann.is_active
     assert "Your account is closed." in closed.content.decode()
+    assert "within a few minutes the bot takes over your seats" in closed.content.decode()
     assert client.get("/accounts/profile/").status_code == 302  # signed out
 
 

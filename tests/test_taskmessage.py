@@ -31,6 +31,8 @@ SENT: list[tuple[str, tuple[Any, ...], dict[str, Any]]] = [
     ("apps.notifications.tasks.reclaim_stale_notifications", (), {}),
     ("apps.push.tasks.send_due_bursts", (), {}),
     ("apps.games.tasks.play_bots", (7, 12), {}),
+    ("apps.games.tasks.let_go_of_closed_account", (7,), {}),
+    ("apps.games.tasks.sweep_closed_accounts", (), {}),
     ("apps.notifications.tasks.notify_game_ended", (7,), {}),
     ("apps.notifications.tasks.send_notification", (7,), {}),
     ("apps.notifications.tasks.send_answer", (7,), {}),

@@ -2,16 +2,21 @@
 
 The account is not deleted but emptied, because other people's records hold it: every finished game
 keeps its seats and its moves, every league its standings, and a row deleted under them would turn a
-seat into an open one or take a line out of a table. So closing, in one transaction:
+seat into an open one or take a line out of a table. So closing, in one short transaction that locks
+no game:
 
-* each higher app lets go of the person (``account_closing``, sent first, inside the transaction): the
-  bot plays their seats in games in play until each game ends, a seat of a game not yet started is
-  free again, league memberships end and organiser roles with them, and their API tokens, webhooks,
-  browsers for Web Push, unsent mails and calendar feed are deleted;
+* each higher app lets go of the person (``account_closing``, sent first, inside the transaction):
+  league memberships end and organiser roles with them, their API tokens, webhooks, browsers for Web
+  Push, unsent mails, calendar feed and table talk are deleted, a vacation ends;
 * their own bot accounts are closed the same way;
 * what is personal goes: the e-mail addresses (so no mail is ever sent), the display name, the
   password (no one can sign in), and the username becomes ``closed-<id>``, the name the games show
   from then on; the account is inactive.
+
+The account is unusable as soon as that commits. Their games are let go of afterwards, each in a
+transaction of its own that locks that game only, by a task queued on commit and, should it stop half
+way, by a periodic sweep (``apps.games.closing``): the bot plays their seats in games in play until each
+game ends, a seat of a game not yet started is free again.
 
 What stays is what the others saw during play and still need: the moves, the results, the standings'
 figures, the organiser log's entries (under the new name).
@@ -31,7 +36,8 @@ from .models import Profile
 from .names import CLOSED_PREFIX
 
 #: Sent inside the closing transaction, before the account is emptied, with ``user``: each app lets go
-#: of that person's rows (an exception rolls the whole closing back).
+#: of that person's rows (an exception rolls the whole closing back). A receiver locks no game: the
+#: games app queues, for when it commits, the work of one transaction per game.
 account_closing = Signal()
 
 #: The username a closed account takes: what its past games and league tables show. Nobody else's

@@ -49,5 +49,12 @@ def close(request: AuthenticatedHttpRequest) -> HttpResponse:
         messages.error(request, gettext("That is not your password: your account stays open."))
         return redirect("accounts:profile")
     logout(request)
-    messages.success(request, gettext("Your account is closed. Thank you for playing."))
+    messages.success(
+        request,
+        gettext(
+            "Your account is closed. Thank you for playing. Your games go on without you: within a few "
+            "minutes the bot takes over your seats in games in play, and your seats in games not started "
+            "yet are free again."
+        ),
+    )
     return redirect("/")

@@ -24,8 +24,10 @@ from .rendering import rendered
 
 
 class MeCloseApi(APIView):
-    """Close my account for good (``accounts.closing``): my seats in games in play go to the bot, I leave
-    my leagues, my addresses, name, tokens, webhooks and browsers are deleted. 204 when done."""
+    """Close my account for good (``accounts.closing``): I leave my leagues, my addresses, name, tokens,
+    webhooks and browsers are deleted; 204 once that is done, and the account (this token too) is
+    unusable. My games are let go of right after, one at a time, within a few minutes: my seats in games
+    in play go to the bot, those of games not started are free again."""
 
     class InputSerializer(JsonInput):
         password = serializers.CharField(

@@ -100,6 +100,7 @@ MESSAGES: dict[str, Promise] = {
     "no_such_seat": _("There is no player seat at that position."),
     "no_such_user": _("There is no user with that username."),
     "already_seated": _("That player already has a seat in this game."),
+    "account_closed": _("This account is closed: it cannot take a seat."),
     "invitation_invalid": _("This invitation link is no longer valid."),
     "invalid_length": _("That game length is not valid."),
     "length_conflict": _("These length settings contradict each other."),

@@ -180,11 +180,15 @@ def game_join(*, game_id: int, user: User, position: int | None = None) -> Game:
 
     Refused (``same_person``) when another account of the same person (a bot account and its owner)
     already holds a seat, unless the game is a bot-test game; ``game_cancelled`` (409) once the game was
-    cancelled before it started, ``game_not_open`` once it started.
+    cancelled before it started, ``game_not_open`` once it started, ``account_closed`` (403) for an
+    account closed meanwhile (a request authenticated just before its closing committed: the closing's
+    sweep would free the seat again, ``closing``).
     """
     with transaction.atomic():
         locked = lock_game(game_id)  # the seats come with the lock
         game, seats = locked.game, locked.seats
+        if not User.objects.filter(pk=user.pk, is_active=True).exists():  # read after the lock
+            raise ServiceError("account_closed", "this account is closed: it takes no seat", status=403)
         if game.cancelled:
             raise ServiceError("game_cancelled", CANCELLED_TEXT, status=409)
         if game.status != Game.Status.OPEN:
@@ -388,16 +392,24 @@ def seat_hand_to_bot(*, game_id: int, user: User) -> Seat:
             raise ServiceError("not_seated", "you have no seat in this game", status=403)
         if locked.game.status != Game.Status.ACTIVE:
             raise ServiceError("game_not_active", "the game is not in play", status=409)
-        if seat.bot_takeover:
-            return seat
-        pipeline.settle(locked, timezone.now())  # what was due is the player's timeout, not the bot's
-        if locked.game.status != Game.Status.ACTIVE or seat.bot_takeover:
-            return seat  # the settling ended the game, or handed the seat over itself
-        seat.bot_takeover = True
-        seat.save(update_fields=["bot_takeover"])
-        reliability.handed_to_bot(seat)
-        scheduling.queue_after_handover(locked)
+        seat_to_bot(locked, seat)
     return seat
+
+
+def seat_to_bot(locked: LockedGame, seat: Seat) -> bool:
+    """Hand ``seat`` of the locked game in play to the bot (``seat_hand_to_bot``, and a closed account's
+    seat, ``closing``); True if this did it, False if it was the bot's already or the settling of what
+    was due ended the game or handed the seat over itself."""
+    if seat.bot_takeover:
+        return False
+    pipeline.settle(locked, timezone.now())  # what was due is the player's timeout, not the bot's
+    if locked.game.status != Game.Status.ACTIVE or seat.bot_takeover:
+        return False
+    seat.bot_takeover = True
+    seat.save(update_fields=["bot_takeover"])
+    reliability.handed_to_bot(seat)
+    scheduling.queue_after_handover(locked)
+    return True
 
 
 def seat_stand_in(*, game_id: int, position: int, on: bool) -> bool:

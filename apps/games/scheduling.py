@@ -42,6 +42,7 @@ SCHEDULE_AHEAD = timedelta(minutes=2)
 
 PLAY_BOTS = "apps.games.tasks.play_bots"
 SETTLE_GAME = "apps.games.tasks.settle_game"
+CLOSED_ACCOUNT = "apps.games.tasks.let_go_of_closed_account"
 
 #: Server-played seats: a bot's, or an absent player's handed to the bot.
 BOT_PLAYED = Q(bot__gt="") | Q(bot_takeover=True)
@@ -229,3 +230,9 @@ def _schedule_tasks(game_id: int) -> None:
     )
     if deadline is not None and deadline <= timezone.now() + SCHEDULE_AHEAD:
         queue_settle(game_id=game_id, deadline=deadline)
+
+
+def queue_closed_account(user_id: int) -> None:
+    """After the closing of an account commits: the task that lets go of its games, one transaction
+    each (``closing.closed_account_let_go``). A lost task is recovered by the closed accounts' sweep."""
+    transaction.on_commit(lambda: publish(CLOSED_ACCOUNT, (user_id,)))

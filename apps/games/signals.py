@@ -111,6 +111,12 @@ game_started = Signal()
 #: league game's organisers' (``apps.notifications``, ``apps.leagues``), each in a savepoint of its own.
 seat_handed_to_bot = Signal()
 
+#: A closed account's seat of a game in play or paused is now the bot's, until the game ends
+#: (``closing.game_let_go``). kwargs: ``game_id``, ``seat`` (position), ``version`` (the game's). Sent
+#: inside that game's transaction, once per seat handed over, so that the mails it calls for are recorded
+#: with it: a league game's organisers' (``apps.leagues``), who may offer the seat to a substitute.
+closed_seat_to_bot = Signal()
+
 #: Somebody took a free seat of a game waiting for players, at an open table (``lobby.open_table_join``)
 #: or by an invitation link (``invitations.invitation_accept``); sent by ``seating.seat_taken_tell``.
 #: kwargs: ``game_id``, ``position`` (the seat taken), ``user_id`` (who took it), ``seats_free`` (the

@@ -12,7 +12,7 @@ from typing import Any
 
 from celery import shared_task
 
-from . import autoplay, clock, heartbeats
+from . import autoplay, clock, closing, heartbeats
 
 RETRYING: dict[str, Any] = {
     "acks_late": True,
@@ -47,3 +47,15 @@ def sweep_due() -> int:
 def heartbeat(queue: str) -> None:
     """Beat, every ``GAMES_SWEEP_INTERVAL``, to each queue: its worker is alive (/healthz)."""
     heartbeats.record(name=f"worker:{queue}")
+
+
+@shared_task(**RETRYING)
+def let_go_of_closed_account(user_id: int) -> int:
+    """Let go of a closed account's games, one transaction each (queued when the closing commits)."""
+    return closing.closed_account_let_go(user_id=user_id)
+
+
+@shared_task(acks_late=True)
+def sweep_closed_accounts() -> int:
+    """Beat: let go of any game a closed account still holds a seat in (a crashed or lost closing task)."""
+    return closing.closed_accounts_sweep()

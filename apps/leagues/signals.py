@@ -17,7 +17,7 @@ from apps.accounts.closing import CLOSED_NAME, account_closing
 from apps.accounts.models import display_name
 from apps.games import selectors as game_selectors
 from apps.games import sql
-from apps.games.signals import game_ended, seat_handed_to_bot
+from apps.games.signals import closed_seat_to_bot, game_ended, seat_handed_to_bot
 from apps.notifications.notify import notify_seat_to_bot
 
 from . import results
@@ -58,6 +58,16 @@ def tell_organisers(sender: Any, *, game_id: int, seat: int, version: int, **kwa
         )
 
 
+@receiver(closed_seat_to_bot, dispatch_uid="leagues.closed_seat_to_bot")
+def tell_organisers_of_closed_seat(
+    sender: Any, *, game_id: int, seat: int, version: int, **kwargs: Any
+) -> None:
+    """In the transaction that lets the bot play a closed account's seat of a league game to its end
+    (``apps.games.closing``): the league's organisers are told as after an absence, and may offer the
+    seat to a substitute (the closed account, inactive, is none of them)."""
+    tell_organisers(sender, game_id=game_id, seat=seat, version=version)
+
+
 @receiver(account_closing, dispatch_uid="leagues.account_closing")
 def on_account_closing(sender: Any, *, user: Any, **kwargs: Any) -> None:
     """A closed account leaves every league: its memberships end (no table from the next round on; its
@@ -65,7 +75,8 @@ def on_account_closing(sender: Any, *, user: Any, **kwargs: Any) -> None:
     logs name it as its games do from now on (``closed-<id>``), not by its old name; its declined requests
     go with their mails. A league it alone organised passes to its longest-standing member
     (``organisers.organiser_succeed``). The organisers of each league game it sat in are mailed (league
-    news): the bot plays that seat now, and they may offer it to a substitute."""
+    news): the bot plays that seat now, and they may offer it to a substitute; here for a seat the bot
+    played already, for the others when the closing hands each to the bot (``closed_seat_to_bot``)."""
     _rename_in_audit_logs(user)
     _tell_organisers_of_seats(user)
     Membership.objects.filter(user=user, status=Membership.Status.PENDING).delete()
@@ -82,9 +93,11 @@ def on_account_closing(sender: Any, *, user: Any, **kwargs: Any) -> None:
 
 
 def _tell_organisers_of_seats(user: Any) -> None:
-    """Record the league news of every league game in play where ``user`` holds a seat, for its other
-    organisers: the mail is written when it is sent, once the account is closed and the bot plays."""
-    seats = game_selectors.seats_in_play_held_by(user)
+    """Record the league news of every league game in play where the bot plays ``user``'s seat already,
+    for its other organisers: the mail is written when it is sent, once the account is closed. (A seat
+    the bot does not play yet is told when the closing hands it over, game by game: a mail sent before
+    would find no bot in the seat and say nothing.)"""
+    seats = [s for s in game_selectors.seats_in_play_held_by(user) if s.bot_takeover]
     league_games = set(
         Fixture.objects.filter(game_id__in=[s.game_id for s in seats]).values_list("game_id", flat=True)
     )

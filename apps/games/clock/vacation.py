@@ -63,23 +63,41 @@ def vacation_end(*, user: User) -> Profile:
     with transaction.atomic():
         profile = Profile.objects.select_for_update().get(user=user)
         now = timezone.now()
-        started = profile.vacation_started_at
-        if started is None:
+        if profile.vacation_started_at is None:
             raise ServiceError("not_on_vacation", "you are not on vacation", status=409)
-        if profile.vacation_year == now.year:
-            profile.vacation_seconds_used += int((now - started).total_seconds())
-        else:  # a vacation across New Year: only this year's part counts against this year's budget
-            year_start = now.replace(month=1, day=1, hour=0, minute=0, second=0, microsecond=0)
-            profile.vacation_year = now.year
-            profile.vacation_seconds_used = int((now - max(started, year_start)).total_seconds())
-        profile.vacation_started_at = None
-        profile.save(update_fields=["vacation_started_at", "vacation_year", "vacation_seconds_used"])
-        VacationSpell.objects.filter(user=user, ended_at=None).update(ended_at=now)
+        _vacation_over(profile, now)
         for game_id in _seated_games(user):
             locked = lock_game(game_id)
             restart_clocks(locked, now)
             scheduling.queue_game_tasks(locked)
     return profile
+
+
+def vacation_end_in_profile(*, user: User) -> bool:
+    """End the user's vacation in their profile only, as ``vacation_end`` does (its days are charged, its
+    spell closed), without locking their games: for a closing account, whose games are let go of one
+    transaction each (``closing.game_let_go`` restarts the clocks the vacation stopped). False if they
+    were not on vacation."""
+    profile = Profile.objects.select_for_update().filter(user=user).first()
+    if profile is None or profile.vacation_started_at is None:
+        return False
+    _vacation_over(profile, timezone.now())
+    return True
+
+
+def _vacation_over(profile: Profile, now: datetime) -> None:
+    """Charge the days away to the yearly budget and close the vacation (the profile locked)."""
+    started = profile.vacation_started_at
+    assert started is not None
+    if profile.vacation_year == now.year:
+        profile.vacation_seconds_used += int((now - started).total_seconds())
+    else:  # a vacation across New Year: only this year's part counts against this year's budget
+        year_start = now.replace(month=1, day=1, hour=0, minute=0, second=0, microsecond=0)
+        profile.vacation_year = now.year
+        profile.vacation_seconds_used = int((now - max(started, year_start)).total_seconds())
+    profile.vacation_started_at = None
+    profile.save(update_fields=["vacation_started_at", "vacation_year", "vacation_seconds_used"])
+    VacationSpell.objects.filter(user_id=profile.user_id, ended_at=None).update(ended_at=now)
 
 
 def vacation_end_exhausted(*, now: datetime | None = None) -> int:
