@@ -418,7 +418,8 @@ def seat_stand_in(*, game_id: int, position: int, on: bool) -> bool:
 
     The table sees the seat as bot-played, exactly like a take-over after absence. Starting needs the
     order and a seat its player plays now; stopping is for a seat started this way (the caller, the
-    sittings, knows which) and leaves an organiser's hold alone. The absence count is not touched: a
+    sittings, knows which) and leaves an organiser's hold alone, and the seat of an account closed (or
+    switched off) meanwhile, which the bot keeps playing (``closing``). The absence count is not touched: a
     missed sitting is no timeout. True if the seat changed.
     """
     with transaction.atomic():
@@ -429,7 +430,11 @@ def seat_stand_in(*, game_id: int, position: int, on: bool) -> bool:
         if on:
             if seat.bot_takeover or not seat.sitting_bot or locked.game.status != Game.Status.ACTIVE:
                 return False
-        elif not seat.bot_takeover or seat.bot_hold:
+        elif (
+            not seat.bot_takeover
+            or seat.bot_hold
+            or not User.objects.filter(pk=seat.user_id, is_active=True).exists()  # a closed account's seat
+        ):
             return False
         seat.bot_takeover = on
         seat.save(update_fields=["bot_takeover"])

@@ -243,3 +243,23 @@ def test_the_absent_players_page_says_why_the_bot_plays_and_opening_it_hands_the
     assert "it plays your seat until you are here" in page
     assert not seat(game, 1).bot_takeover
     assert poll.status_code == 200
+
+
+def test_a_seat_whose_player_closed_their_account_stays_with_the_bot_when_the_sitting_ends() -> None:
+    """The bot stood in for an absent seat, then its player closed their account: the sitting's end
+    does not hand the seat back to an account that can never play it (the closing lets the bot play it
+    to the game's end)."""
+    game, people = bh_game()
+    orders.arm(game_id=game.pk, user=people[1], kind="sitting_bot")
+    present = [0, 2, 3, 4]
+    now = timezone.now()
+    start(game, people, present, now)
+    after_grace(game, people, present, now)
+    people[1].is_active = False
+    people[1].save(update_fields=["is_active"])
+
+    for position in present:
+        lifecycle.end_vote(game=game, user=people[position], now=now + lifecycle.ABSENCE_GRACE)
+
+    assert Sitting.objects.get(game=game).status == Sitting.Status.ENDED
+    assert seat(game, 1).bot_takeover
