@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+from django.utils import translation
+
 from apps.games.presenters import present
 from apps.games.presenters.baohuang import play_label
 from apps.games.presenters.common import describe_decision
@@ -163,3 +165,43 @@ def test_a_giver_sees_the_cards_he_gave_not_still_owed_and_a_receiver_his_own_bh
     assert (giver["owed_cards"], giver["given_cards"], giver["received_cards"]) == (None, owed, None)
     assert (receiver["owed_cards"], receiver["given_cards"]) == (None, None)
     assert receiver["received_cards"] == get_engine("baohuang").view(state, 2)["tribute"]["received_cards"]
+
+
+def _board_after(last_deal: dict) -> dict:
+    engine = get_engine("baohuang")
+    view = engine.view(engine.setup(5, {}, "last-deal"), 0) | {"last_deal": last_deal}
+    return present(engine="baohuang", view=view, seat=0, names=[*NAMES, "dan", "eve"])
+
+
+def _last_deal(result: str, partner: int | None) -> dict:
+    return {
+        "deal": 4,
+        "emperor": 0,
+        "partner": partner,
+        "alone": partner is None,
+        "result": result,
+        "multiplier": 2,
+        "hands": [[], [], [], [], ["6"]],
+    }
+
+
+def test_the_last_deal_says_won_lost_or_drew_in_words_not_the_result_code_bh_16_6():
+    """A draw with a partner is S = 0, not a second place (a lone emperor's draw is)."""
+    words = {
+        (result, partner): _board_after(_last_deal(result, partner))["last_deal"]["result"]
+        for result, partner in [("won", 1), ("lost", None), ("draw", 1), ("draw", None)]
+    }
+
+    assert words == {
+        ("won", 1): "won",
+        ("lost", None): "lost",
+        ("draw", 1): "drew",
+        ("draw", None): "drew (second place)",
+    }
+
+
+def test_the_last_deal_result_is_in_the_readers_language():
+    with translation.override("zh-hans"):
+        won = _board_after(_last_deal("won", 1))["last_deal"]["result"]
+
+    assert won and won != "won"

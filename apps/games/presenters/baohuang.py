@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy, gettext_noop, pgettext, pgett
 
 from baogame.rules.baohuang.cards import CODES, NAMES, STRENGTH
 from baogame.rules.baohuang.text import deal_progress_text
+from baogame.rules.baohuang.viewtext import outcome_text
 from baogame.rules.text import COMMA, join, text
 
 from .. import rulebook
@@ -286,7 +287,7 @@ def present(board: BoardInput) -> dict[str, Any]:
         if last is None
         else {
             "deal": last["deal"],
-            "result": last["result"],
+            "result": outcome_text(str(last["result"]), bool(last["alone"])),
             "multiplier": last["multiplier"],
             "emperor": names[last["emperor"]],
             "partner": pgettext("the emperor's partner", "alone")

@@ -64,6 +64,14 @@ OUTCOME = {
 PARTNERED_DRAW = gettext_noop("drew")
 
 
+def outcome_text(result: str, alone: bool) -> str:
+    """A deal's result (BH-16.6) as the words after "the emperor … (and)": won, lost, drew; only a lone
+    emperor draws by coming second."""
+    if result == "draw" and not alone:
+        return _(PARTNERED_DRAW)
+    return _(OUTCOME[result]) if result in OUTCOME else result
+
+
 def deal_result_lines(event: dict[str, Any], seat: int | None, names: Sequence[str]) -> list[str]:
     """A deal's result (BH-15 to BH-17) from its public ``deal_ended`` event, as the page shows it:
     the emperor, the partner or playing alone, the outcome, the finishing order, scores and totals."""
@@ -74,11 +82,7 @@ def deal_result_lines(event: dict[str, Any], seat: int | None, names: Sequence[s
         "deal": event["deal"],
         "emperor": seat_name(names, emperor),
         "partner": _("you") if partner == seat else seat_name(names, partner) if partner is not None else "",
-        "outcome": _(PARTNERED_DRAW)
-        if outcome == "draw" and not alone
-        else _(OUTCOME[outcome])
-        if outcome in OUTCOME
-        else outcome,
+        "outcome": outcome_text(outcome, alone),
         "multiplier": event.get("multiplier", 1),
     }
     if emperor == seat:
