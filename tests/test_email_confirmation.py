@@ -10,6 +10,8 @@ from django.core import mail
 from django.core.cache import cache
 from django.test import Client
 
+from tests.factories import UserFactory
+
 pytestmark = pytest.mark.django_db
 
 SIGN_UP = {
@@ -49,6 +51,24 @@ def test_the_link_opened_elsewhere_confirms_and_says_to_sign_in() -> None:
     assert not answer.wsgi_request.user.is_authenticated
     signed_in = Client().post("/accounts/login/", {"login": "wren", "password": SIGN_UP["password1"]})
     assert signed_in.status_code == 302
+
+
+def test_the_link_opened_elsewhere_says_the_address_is_confirmed_once() -> None:
+    """allauth's "You have confirmed …" and the site's "… is confirmed. To play, sign in below" say the
+    same: the page shows the site's notice alone, and the notices queued before it still."""
+    link = _sign_up(Client())
+    elsewhere = Client()
+    elsewhere.force_login(UserFactory())
+    elsewhere.post("/accounts/logout/")  # its notice not read yet
+
+    answer = elsewhere.get(link, follow=True)
+
+    assert [str(notice) for notice in answer.context["messages"]] == [
+        "You have signed out.",
+        "wren@example.com is confirmed. To play, sign in below with your username or this address and "
+        "your password. (Confirming signs you in only in the browser you signed up with, within a few "
+        "hours of signing up.)",
+    ]
 
 
 def test_the_link_opened_too_late_in_the_same_session_says_to_sign_in(settings) -> None:

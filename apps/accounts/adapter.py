@@ -4,6 +4,7 @@ password reset) speak their recipient's language."""
 
 from __future__ import annotations
 
+import html
 from typing import Any
 
 from allauth.account.adapter import DefaultAccountAdapter
@@ -11,11 +12,16 @@ from django import forms
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import get_user_model
+from django.http import HttpRequest
+from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext as _
 
 from .language import LANGUAGE_CODES
 from .names import username_problem
+
+#: allauth's notice after a confirmation ("You have confirmed …").
+CONFIRMED_NOTICE = "account/messages/email_confirmed.txt"
 
 
 class AccountAdapter(DefaultAccountAdapter):
@@ -48,6 +54,10 @@ class AccountAdapter(DefaultAccountAdapter):
         usual page; otherwise the login page, with a message that says why and what to do."""
         url = str(super().get_email_verification_redirect_url(email_address))
         if not self.request.user.is_authenticated:
+            # This notice says what allauth's "You have confirmed …" says, and what to do next:
+            # it replaces that one rather than repeating it.
+            confirmed = render_to_string(CONFIRMED_NOTICE, {"email": email_address.email}, self.request)
+            _drop_notice(self.request, html.unescape(confirmed.strip()))
             messages.info(
                 self.request,
                 _(
@@ -58,3 +68,11 @@ class AccountAdapter(DefaultAccountAdapter):
                 % {"email": email_address.email},
             )
         return url
+
+
+def _drop_notice(request: HttpRequest, text: str) -> None:
+    """Take the notice ``text`` out of those queued for ``request``'s next page, keeping every other
+    (reading the queue consumes it, so the others are queued again in their order)."""
+    kept = [notice for notice in messages.get_messages(request) if notice.message != text]
+    for notice in kept:
+        messages.add_message(request, notice.level, notice.message, extra_tags=notice.extra_tags)

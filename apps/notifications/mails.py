@@ -241,7 +241,7 @@ def _build_message(note: Notification, group: list[int] | None) -> EmailMultiAlt
             # The decision open now, which may not be the one that was opened (a burst, or answered
             # meanwhile): its category is what the mail is about, and what its unsubscribe link names.
             category = KIND_CATEGORY.get(decision_row.kind, note.category)
-    elif note.kind == Notification.Kind.ROUND_RESULT:
+    elif round_ended:  # a round result, or a burst that took one along and whose decisions closed since
         context["heading"] = _("A round has ended")
         subject = _("%(prefix)s: round result") % {"prefix": subject_prefix}
         reply_to = reply_address_for(user=user, game=game)

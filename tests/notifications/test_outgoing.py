@@ -212,6 +212,29 @@ def test_round_end_event_mails_the_round_result(
     ]
 
 
+def test_a_burst_of_closed_turns_and_a_round_end_is_mailed_as_the_round_result_not_the_final_one(
+    started: Any, users: list, django_capture_on_commit_callbacks: Any
+) -> None:
+    """Turn mails of one burst wait together with the round result of the move that ended the round;
+    when none of those turns is open any more at sending time, the mail is the round's result. The
+    game goes on: it is not "the game is over" (a Bao Huang deal ended mid-game did that)."""
+    with django_capture_on_commit_callbacks(execute=True):
+        game = started(2)  # seat 0 owes the first turn; seat 1 owes nothing now
+    turn = Notification.objects.create(
+        user=users[1], game=game, version=7, kind="decision", category=Category.TURN, seat=1
+    )
+    ended = Notification.objects.create(
+        user=users[1], game=game, version=8, kind="round_result", category=Category.RESULTS, seat=1
+    )
+
+    message = mails.build_message(turn, [turn.pk, ended.pk])
+
+    assert message is not None and not game.is_over
+    assert message.subject.endswith(": round result")
+    assert "A round has ended" in message.body
+    assert "final result" not in message.subject and "The game is over" not in message.body
+
+
 def test_invitation_is_sent_once(
     toy_engine: str, users: list, django_capture_on_commit_callbacks: Any
 ) -> None:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+from django.utils import translation
+
 from apps.games.presenters import present
 from apps.games.presenters.baohuang import play_label
 from apps.games.presenters.common import describe_decision
@@ -117,3 +119,89 @@ def test_a_bao_huang_prompt_starts_with_a_capital_letter():
         sentence = describe_decision("baohuang", decision)
 
         assert sentence[0].isupper(), sentence
+
+
+def _after_a_lost_deal():
+    """Deal 2 after a lost deal of emperor ann (seat 0) and partner ben (seat 1): they give 2 and 1
+    cards, the three commoners receive 1 each (BH-5.3)."""
+    start = {"deal": 2, "previous": {"emperor": 0, "partner": 1, "result": "lost"}}
+    return get_engine("baohuang").setup(5, {"start": start}, "tribute")
+
+
+def _give(state, seat: int):
+    engine = get_engine("baohuang")
+    owed = engine.view(state, seat)["tribute"]["owed_cards"]
+    return engine.apply(state, seat, {"type": "give_tribute", "cards": owed})[0]
+
+
+def _tribute_board(state, seat: int) -> dict:
+    view = get_engine("baohuang").view(state, seat)
+    return present(engine="baohuang", view=view, seat=seat, names=[*NAMES, "dan", "eve"])["tribute"]
+
+
+def test_the_tribute_line_names_the_players_and_says_who_has_given_and_received_bh_23_3():
+    state = _after_a_lost_deal()
+    assert _tribute_board(state, 2)["text"] == (
+        "Tribute: ann gives 2, ben gives 1, cy receives 1, dan receives 1, eve receives 1."
+    )
+
+    state = _give(state, 0)
+    assert _tribute_board(state, 2)["text"].startswith("Tribute: ann has given 2, ben gives 1, cy receives 1")
+
+    state = _give(state, 1)
+    assert _tribute_board(state, 2)["text"] == (
+        "Tribute: ann has given 2, ben has given 1, "
+        "cy has received 1, dan has received 1, eve has received 1."
+    )
+
+
+def test_a_giver_sees_the_cards_he_gave_not_still_owed_and_a_receiver_his_own_bh_23_3():
+    state = _after_a_lost_deal()
+    owed = _tribute_board(state, 0)["owed_cards"]
+    state = _give(_give(state, 0), 1)
+
+    giver, receiver = _tribute_board(state, 0), _tribute_board(state, 2)
+
+    assert (giver["owed_cards"], giver["given_cards"], giver["received_cards"]) == (None, owed, None)
+    assert (receiver["owed_cards"], receiver["given_cards"]) == (None, None)
+    assert receiver["received_cards"] == get_engine("baohuang").view(state, 2)["tribute"]["received_cards"]
+
+
+def _board_after(last_deal: dict) -> dict:
+    engine = get_engine("baohuang")
+    view = engine.view(engine.setup(5, {}, "last-deal"), 0) | {"last_deal": last_deal}
+    return present(engine="baohuang", view=view, seat=0, names=[*NAMES, "dan", "eve"])
+
+
+def _last_deal(result: str, partner: int | None) -> dict:
+    return {
+        "deal": 4,
+        "emperor": 0,
+        "partner": partner,
+        "alone": partner is None,
+        "result": result,
+        "multiplier": 2,
+        "hands": [[], [], [], [], ["6"]],
+    }
+
+
+def test_the_last_deal_says_won_lost_or_drew_in_words_not_the_result_code_bh_16_6():
+    """A draw with a partner is S = 0, not a second place (a lone emperor's draw is)."""
+    words = {
+        (result, partner): _board_after(_last_deal(result, partner))["last_deal"]["result"]
+        for result, partner in [("won", 1), ("lost", None), ("draw", 1), ("draw", None)]
+    }
+
+    assert words == {
+        ("won", 1): "won",
+        ("lost", None): "lost",
+        ("draw", 1): "drew",
+        ("draw", None): "drew (second place)",
+    }
+
+
+def test_the_last_deal_result_is_in_the_readers_language():
+    with translation.override("zh-hans"):
+        won = _board_after(_last_deal("won", 1))["last_deal"]["result"]
+
+    assert won and won != "won"

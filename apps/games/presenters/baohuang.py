@@ -8,10 +8,12 @@ from typing import TYPE_CHECKING, Any
 from django import forms
 from django.http import QueryDict
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, pgettext, pgettext_lazy
+from django.utils.translation import gettext_lazy, gettext_noop, pgettext, pgettext_lazy
 
 from baogame.rules.baohuang.cards import CODES, NAMES, STRENGTH
 from baogame.rules.baohuang.text import deal_progress_text
+from baogame.rules.baohuang.viewtext import outcome_text
+from baogame.rules.text import COMMA, join, text
 
 from .. import rulebook
 from ..sentences import localize
@@ -277,7 +279,7 @@ def present(board: BoardInput) -> dict[str, Any]:
         "partner": _partner_text(view, names),
         "multiplier": view["multiplier"],
         "target_score": view.get("target_score"),
-        "tribute": view.get("tribute"),
+        "tribute": _tribute(view.get("tribute"), names),
         "finished": [names[s] for s in finished],
         "scores": scores,
         "has_round_scores": view.get("round_scores") is not None,
@@ -285,7 +287,7 @@ def present(board: BoardInput) -> dict[str, Any]:
         if last is None
         else {
             "deal": last["deal"],
-            "result": last["result"],
+            "result": outcome_text(str(last["result"]), bool(last["alone"])),
             "multiplier": last["multiplier"],
             "emperor": names[last["emperor"]],
             "partner": pgettext("the emperor's partner", "alone")
@@ -315,6 +317,41 @@ def _hand_picks(hand: list[str] | None, posted: dict[str, list[str]] | None) -> 
         picks.append({"code": code, "checked": left[code] > 0})
         left[code] -= 1
     return picks
+
+
+def _tribute(tribute: dict[str, Any] | None, names: list[str]) -> dict[str, Any] | None:
+    """BH-23.3: who gives and who receives how many cards, by name, and who has given or received
+    (public); the seat's own cards as its view has them: owed until given, then given; received."""
+    if tribute is None:
+        return None
+    moves = [
+        text(
+            gettext_noop("%(seat)s has given %(count)s")
+            if tribute["given"][s] is not None
+            else gettext_noop("%(seat)s gives %(count)s"),
+            seat=names[s],
+            count=n,
+        )
+        for s, n in enumerate(tribute["owed"])
+        if n
+    ]
+    moves += [
+        text(
+            gettext_noop("%(seat)s has received %(count)s")
+            if tribute["received"][s] is not None
+            else gettext_noop("%(seat)s receives %(count)s"),
+            seat=names[s],
+            count=n,
+        )
+        for s, n in enumerate(tribute["allot"])
+        if n
+    ]
+    return {
+        "text": localize(text(gettext_noop("Tribute: %(moves)s."), moves=join(moves, COMMA))),
+        "owed_cards": None if tribute["given_cards"] else tribute["owed_cards"],
+        "given_cards": tribute["given_cards"],
+        "received_cards": tribute["received_cards"],
+    }
 
 
 def _partner_text(view: dict[str, Any], names: list[str]) -> str | None:

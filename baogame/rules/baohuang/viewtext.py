@@ -60,6 +60,16 @@ OUTCOME = {
     "lost": gettext_noop("lost"),
     "draw": gettext_noop("drew (second place)"),
 }
+#: A draw with a partner: the imperial place points sum to 0 (BH-16.6), nobody came "second".
+PARTNERED_DRAW = gettext_noop("drew")
+
+
+def outcome_text(result: str, alone: bool) -> str:
+    """A deal's result (BH-16.6) as the words after "the emperor … (and)": won, lost, drew; only a lone
+    emperor draws by coming second."""
+    if result == "draw" and not alone:
+        return _(PARTNERED_DRAW)
+    return _(OUTCOME[result]) if result in OUTCOME else result
 
 
 def deal_result_lines(event: dict[str, Any], seat: int | None, names: Sequence[str]) -> list[str]:
@@ -67,14 +77,14 @@ def deal_result_lines(event: dict[str, Any], seat: int | None, names: Sequence[s
     the emperor, the partner or playing alone, the outcome, the finishing order, scores and totals."""
     emperor, partner = event["emperor"], event.get("partner")
     outcome = str(event.get("result"))
+    alone = bool(event.get("alone")) or partner is None
     fields = {
         "deal": event["deal"],
         "emperor": seat_name(names, emperor),
         "partner": _("you") if partner == seat else seat_name(names, partner) if partner is not None else "",
-        "outcome": _(OUTCOME[outcome]) if outcome in OUTCOME else outcome,
+        "outcome": outcome_text(outcome, alone),
         "multiplier": event.get("multiplier", 1),
     }
-    alone = bool(event.get("alone")) or partner is None
     if emperor == seat:
         sentence = (
             _("Deal %(deal)s: you, the emperor, played alone and %(outcome)s (multiplier x%(multiplier)s).")

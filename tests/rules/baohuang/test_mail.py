@@ -63,3 +63,33 @@ def test_view_lines_show_the_own_hand_and_only_counts_of_the_others_bh_22() -> N
     assert f"Your hand ({len(view['hand'])}): {' '.join(view['hand'])}" in lines
     held = ", ".join(f"{names[s]} (seat {s}): {n}" for s, n in enumerate(view["counts"]))
     assert f"Cards held: {held}." in lines
+
+
+def _deal_ended(partner: int | None, places: list[int]) -> dict[str, Any]:
+    return {
+        "type": "deal_ended",
+        "deal": 4,
+        "emperor": 0,
+        "partner": partner,
+        "alone": partner is None,
+        "result": "draw",
+        "multiplier": 1,
+        "finished": sorted(range(5), key=lambda s: places[s]),
+        "scores": [0] * 5,
+        "totals": [0] * 5,
+    }
+
+
+def test_a_partnered_draw_is_told_as_a_draw_not_as_a_second_place_bh_16_6() -> None:
+    """BH-16.6: with a partner a draw is S = 0 (here 1st and 5th); only a lone emperor draws by
+    finishing second."""
+    names = ["ann", "bob", "cy", "di", "ed"]
+
+    partnered = viewtext.deal_result_lines(_deal_ended(1, [1, 5, 2, 3, 4]), 2, names)[0]
+    alone = viewtext.deal_result_lines(_deal_ended(None, [2, 1, 3, 4, 5]), 2, names)[0]
+
+    assert (
+        partnered
+        == "Deal 4: the emperor ann (seat 0) played with bob (seat 1) as partner and drew (multiplier x1)."
+    )
+    assert alone == "Deal 4: the emperor ann (seat 0) played alone and drew (second place) (multiplier x1)."
