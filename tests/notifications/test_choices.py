@@ -263,17 +263,33 @@ def test_no_decision_of_either_game_is_mailed_as_a_sample_bb_22_bh_22(
     assert len(kinds) >= 3 and (engine != "baohuang" or "tribute" in kinds), kinds
 
 
-def test_the_html_mail_sets_only_the_command_in_code_its_meaning_in_plain_text(users: list[Any]) -> None:
-    """The HTML body: ``<code>`` holds what a person types; the pattern's meaning and the note
-    ("… and N more, written as:") are plain text beside it."""
-    game = _leading(users)
+@pytest.mark.parametrize(
+    ("position", "command", "meaning", "example"),
+    [
+        (_leading, "play C C …", "the cards of your hand to play", "play 6 RJ"),
+        (
+            _pluck_window_for_seat_0,
+            "pluck S.K gift G",
+            "pluck the card at seat S, slot K",
+            "pluck 1.0 gift 0",
+        ),
+    ],
+)
+def test_the_html_mail_sets_only_the_command_in_code_its_meaning_in_plain_text(
+    users: list[Any], position: Any, command: str, meaning: str, example: str
+) -> None:
+    """The HTML body (Bao Huang's plays, Bao Bei's plucks): ``<code>`` holds what a person types; the
+    pattern's meaning and the note ("… and N more, written as:") are plain text beside it. The text
+    body keeps "command  -  meaning" on one line."""
+    game = position(users)
     context = {"heading": "Your move", "game_name": "g", "choices": choices(game, 0), "link": "https://x/"}
 
     message = render_mail(to="a@example.com", subject="s", template="notification", context=context)
 
     html_body = message.alternatives[0][0]
-    assert "<li><code>play C C …</code> – the cards of your hand to play" in html_body
-    assert "<li><code>play 6 RJ</code></li>" in html_body
+    assert f"<li><code>{command}</code> – {meaning}" in html_body
+    assert f"<li><code>{example}</code></li>" in html_body
+    assert "<li><code>pass</code></li>" in html_body or position is _leading
     assert "<code>… and" not in html_body
     assert "<li>… and " in html_body
-    assert "play C C …  -  the cards of your hand to play" in message.body
+    assert f"{command}  -  {meaning}" in message.body

@@ -177,20 +177,23 @@ def play_pattern(actions: Sequence[Action]) -> list[tuple[str, str]]:
 
 def play_examples(plays: Sequence[Action]) -> list[Action]:
     """A few of ``plays`` (legal plays of the seat's own hand, each once) that show what a play may be:
-    the fewest cards, the most cards of one rank, one rank with a joker (an unmarked one if it can),
-    and the last (the highest); at most ``PLAY_EXAMPLES``."""
+    the fewest cards, the most cards of one rank, one rank with an unmarked joker, and the last (the
+    highest); each without a marked joker where one can; at most ``PLAY_EXAMPLES``."""
     if not plays:
         return []
 
     def jokers(action: Action) -> int:
         return sum(card in JOKERS for card in action["cards"])
 
-    mixed = [a for a in plays if 0 < jokers(a) < len(a["cards"])]
+    def marked(action: Action) -> int:  # BJ* reveals the partner (BH-14): shown only when it must be
+        return sum(card.endswith("*") for card in action["cards"])
+
+    mixed = [a for a in plays if 0 < jokers(a) < len(a["cards"]) and not marked(a)]
     picks = [
-        min(plays, key=lambda a: len(a["cards"])),
-        max(plays, key=lambda a: (len(a["cards"]) - jokers(a), -jokers(a))),
-        min(mixed, key=lambda a: (len(a["cards"]), sum(c.endswith("*") for c in a["cards"])), default=None),
-        plays[-1],
+        min(plays, key=lambda a: (len(a["cards"]), marked(a))),
+        max(plays, key=lambda a: (len(a["cards"]) - jokers(a), -jokers(a), -marked(a))),
+        min(mixed, key=lambda a: len(a["cards"]), default=None),
+        next((a for a in reversed(plays) if not marked(a)), plays[-1]),
     ]
     out: list[Action] = []
     for pick in picks:

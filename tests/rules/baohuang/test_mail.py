@@ -63,3 +63,16 @@ def test_view_lines_show_the_own_hand_and_only_counts_of_the_others_bh_22() -> N
     assert f"Your hand ({len(view['hand'])}): {' '.join(view['hand'])}" in lines
     held = ", ".join(f"{names[s]} (seat {s}): {n}" for s, n in enumerate(view["counts"]))
     assert f"Cards held: {held}." in lines
+
+
+def test_the_play_examples_leave_out_the_marked_jokers_where_they_can_bh_14_1() -> None:
+    """BH-14.1: a play with BJ* reveals the partner; a mail's examples of plays (BH-10) use unmarked
+    jokers when the same play exists without the marked one."""
+    hands = (["A", "A", "BJ*"], ["A", "A", "BJ"], ["2", "2", "RJ*"], ["2", "2", "RJ"], ["A", "RJ", "RJ*"])
+    plays = [{"type": "play", "cards": cards} for cards in hands]
+    only_marked = [{"type": "play", "cards": cards} for cards in (["8"], ["8", "8"], ["8", "BJ*"])]
+
+    examples = mail.play_examples(plays)
+
+    assert examples == [plays[1], plays[3]]
+    assert mail.play_examples(only_marked) == only_marked[:2]
