@@ -13,15 +13,16 @@ import html
 import json
 import logging
 import zoneinfo
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.utils import formats, timezone
 from django.utils.html import strip_tags
+from django.utils.translation import get_language, gettext_lazy, ngettext
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext
 
 from apps.accounts.zone_names import active_zone_label
 from apps.games import selectors as game_selectors
@@ -30,7 +31,7 @@ from apps.games.presenters.common import engine_sentence, name_seats
 from apps.games.presenters.timeleft import time_left_words
 from apps.games.selectors import game_view
 from baogame.rules.core import visible
-from baogame.rules.mail import help_lines, plain
+from baogame.rules.mail import MailLanguage, pattern_lines, plain
 from baogame.rules.registry import get_engine
 
 from . import commands
@@ -39,6 +40,8 @@ log = logging.getLogger(__name__)
 
 MAX_EVENTS = 40
 MAX_CHOICES = 12
+#: A kind of choice with more lines than this (among more than ``MAX_CHOICES``) is written as a pattern.
+MAX_EXAMPLES = 3
 
 #: What the recipient must decide, by decision kind (a whole sentence).
 DECISION_TEXT = {
@@ -124,9 +127,26 @@ def _same_choice(engine: str, action: dict[str, Any]) -> str:
     return json.dumps(action, sort_keys=True, default=str)
 
 
-def choices(game: Game, seat: int) -> list[str]:
-    """The recipient's legal choices as command lines. A kind of choice too many to list is shown by a
-    sample, or, where the game writes its pattern (Bao Bei's plucks), by examples and the pattern."""
+@dataclass(frozen=True)
+class Choice:
+    """One line of a mail's choices: a ``command`` the reader may type and its ``meaning``, either
+    alone; a line without a command is a note (``… and 910 more, written as:``). The HTML mail sets
+    only the command as code; ``str`` is the text mail's line."""
+
+    command: str = ""
+    meaning: str = ""
+
+    def __str__(self) -> str:
+        if self.command and self.meaning:
+            return f"{self.command}  -  {self.meaning}"
+        return self.command or self.meaning
+
+
+def choices(game: Game, seat: int) -> list[Choice]:
+    """The recipient's legal choices as command lines, each choice once: all of them when they are few
+    (``MAX_CHOICES``); else a kind of choice too many to list is shown, where the game writes its
+    pattern (Bao Bei's plucks and abilities, Bao Huang's plays), by a few legal examples and the
+    pattern with what each part means, and otherwise (an engine without patterns) by a sample."""
     if game.state is None or game.is_over:
         return []
     engine = get_engine(game.engine)
@@ -144,35 +164,58 @@ def choices(game: Game, seat: int) -> list[str]:
         seen.add(key)
         line = commands.format_command(engine=game.engine, action=action)
         by_type.setdefault(str(action.get("type")), {}).setdefault(line, action)
-    patterns = commands.language(game.engine).patterns
-    out: list[str] = []
+    if sum(len(lines) for lines in by_type.values()) <= MAX_CHOICES:
+        return [Choice(line) for lines in by_type.values() for line in lines]
+    language = commands.language(game.engine)
+    distinct = [action for lines in by_type.values() for action in lines.values()]
+    out: list[Choice] = []
     per_type = max(2, MAX_CHOICES // max(1, len(by_type)))
     for action_type, lines in by_type.items():
-        if len(lines) <= per_type:
-            out += lines
-        elif action_type in patterns:
-            out += _patterned(lines, patterns[action_type])
-        else:
-            out += list(lines)[:per_type]
-            out.append(_("… and %(count)s more like these") % {"count": len(lines) - per_type})
+        pattern = language.patterns.get(action_type)
+        if pattern is not None and len(lines) > MAX_EXAMPLES:
+            out += _patterned(language, lines, pattern_lines(pattern, distinct), action_type)
+        elif len(lines) <= MAX_CHOICES:
+            out += [Choice(line) for line in lines]
+        else:  # an engine without patterns
+            more = _("… and %(count)s more like these") % {"count": len(lines) - per_type}
+            out += [*(Choice(line) for line in list(lines)[:per_type]), Choice(meaning=more)]
     return out
 
 
-def _patterned(lines: dict[str, dict[str, Any]], pattern: Sequence[tuple[str, str]]) -> list[str]:
-    """Choices too many to list, as examples and their pattern: of each variant of the action (a single
-    and a double pluck) the first that spells out every part (the longest line), then the pattern's
-    lines. The examples are legal choices, so they name only positions the recipient can see."""
+def _patterned(
+    language: MailLanguage, lines: dict[str, dict[str, Any]], pairs: list[tuple[str, str]], action_type: str
+) -> list[Choice]:
+    """A kind of choice too many to list: its examples, how many more there are, then its pattern's
+    commands (in the reader's command words) with what each part means."""
+    examples = _examples(lines, language.examples.get(action_type))
+    more = _("… and %(count)s more, written as:") % {"count": len(lines) - len(examples)}
+    return [
+        *(Choice(line) for line in examples),
+        Choice(meaning=more),
+        *(Choice(language.say(pattern, get_language()), meaning) for pattern, meaning in pairs),
+    ]
+
+
+def _examples(
+    lines: dict[str, dict[str, Any]], pick: Callable[[Sequence[dict[str, Any]]], list[dict[str, Any]]] | None
+) -> list[str]:
+    """The example lines of a kind of choice written as a pattern: the game's ``pick`` of its actions,
+    else, of each variant of the action (a single and a double pluck), the first that spells out every
+    part (the longest line), and a second when there is one variant. The examples are legal choices,
+    so they name only what the recipient may know (positions they can see, cards of their own hand)."""
+    if pick is not None:
+        chosen = pick(list(lines.values()))
+        return [line for action in chosen for line, a in lines.items() if a is action]
     examples: dict[str, str] = {}
     for line, action in lines.items():
         variant = str(action.get("kind", ""))
         if len(line.split()) > len(examples.get(variant, "").split()):
             examples[variant] = line
-    more = len(lines) - len(examples)
-    return [
-        *examples.values(),
-        _("… and %(count)s more, written as:") % {"count": more},
-        *(f"{example}  -  {meaning}" for example, meaning in help_lines(pattern)),
-    ]
+    out = list(examples.values())
+    last = list(lines)[-1]
+    if len(out) == 1 and last not in out:
+        out.append(last)
+    return out
 
 
 def _earlier(count: int) -> str:

@@ -3,10 +3,10 @@
 Each game writes its own in ``<game>/mail.py`` as a ``MailLanguage``: ``parse`` turns a command line
 into an action of the rules files' wire format (BB-22, BH-20) without ``decision_id``, ``format`` is
 its inverse (the recipient's legal choices are printed with it), ``summary`` and ``notation`` are the
-mail footer's help, ``patterns`` write a kind of choice too many to list, ``view_lines`` describes a
-seat's ``view()`` as text, and ``unordered`` says which lists of an action are sets (the recipient's
-choices are listed once). Pure Python: the notifications app does the rest (JSON lines, the
-decision, sending).
+mail footer's help, ``patterns`` and ``examples`` write a kind of choice too many to list,
+``view_lines`` describes a seat's ``view()`` as text, and ``unordered`` says which lists of an action
+are sets (the recipient's choices are listed once). Pure Python: the notifications app does the rest
+(JSON lines, the decision, sending).
 """
 
 from __future__ import annotations
@@ -20,6 +20,9 @@ from .core import RuleError
 from .i18n import gettext as _
 
 Action = dict[str, Any]
+#: A kind of choice's pattern: (pattern, meaning) pairs marked with ``gettext_noop``, or a function of
+#: that kind's legal actions giving the pairs in the active language.
+Patterns = Sequence[tuple[str, str]] | Callable[[Sequence[Action]], Sequence[tuple[str, str]]]
 
 
 class CommandError(RuleError):
@@ -50,8 +53,13 @@ class MailLanguage:
     #: totals); None: the event's one sentence says it all.
     result_lines: Callable[[dict[str, Any], int | None, Sequence[str]], list[str]] | None = None
     #: Action type -> its commands' pattern as (pattern, meaning) pairs, for a kind of choice too many
-    #: to list (Bao Bei's plucks): a mail shows two of them as examples, then the pattern.
-    patterns: Mapping[str, Sequence[tuple[str, str]]] = field(default_factory=dict)
+    #: to list (Bao Bei's plucks, Bao Huang's plays): a mail shows a few of them as examples, then the
+    #: pattern. A callable builds the pairs from that type's legal actions (a Bao Huang play that must
+    #: beat the top says how many cards); its meanings are translated already, a tuple's are not.
+    patterns: Mapping[str, Patterns] = field(default_factory=dict)
+    #: Action type -> the examples a mail shows of that type's legal actions (each choice once), when
+    #: they are written as a pattern; without one, the longest action of each variant (``kind``).
+    examples: Mapping[str, Callable[[Sequence[Action]], list[Action]]] = field(default_factory=dict)
     #: The other language's words for the commands' words (``过`` -> ``pass``): ``words`` reads them.
     aliases: Mapping[str, str] = field(default_factory=dict)
     #: Language code -> (English words, their words) pairs: a command line as that language writes it
@@ -129,6 +137,14 @@ def words(line: str, aliases: Mapping[str, str] = COMMON_ALIASES) -> list[str]:
 def help_lines(summary: Sequence[tuple[str, str]]) -> list[tuple[str, str]]:
     """``summary``'s (example, meaning) pairs in the active language (examples are commands too)."""
     return [(_(example), _(meaning)) for example, meaning in summary]
+
+
+def pattern_lines(pattern: Patterns, actions: Sequence[Action]) -> list[tuple[str, str]]:
+    """A kind of choice's pattern as (pattern, meaning) pairs in the active language, for a seat whose
+    legal actions are ``actions`` (each choice once)."""
+    if callable(pattern):
+        return list(pattern(actions))
+    return help_lines(pattern)
 
 
 # ASCII digits only, and few of them: "²" passes str.isdigit but not int(), and int() refuses

@@ -120,7 +120,7 @@ def test_bao_bei_the_answer_to_a_reply_tells_my_move_then_the_bots_moves_by_name
         if not Decision.objects.filter(game=game, seat=0).exists():
             transcript.append("(wren has no open decision)")
             break
-        command = choices(game, 0)[0]
+        command = choices(game, 0)[0].command
         answer = reply_in_mailbox(page, live_server.url, wren.email, command, game)
         transcript += [f"> {command}", answer]
         story = section(answer, "What happened from your move on")

@@ -131,7 +131,7 @@ def test_a_bao_bei_answer_tells_my_move_then_the_bots_moves_by_name_bb_21(
         game.refresh_from_db()
         if not Decision.objects.filter(game=game, seat=0).exists():
             break
-        command = choices(game, 0)[0]
+        command = choices(game, 0)[0].command
         _reply(game, wren, command, capture)
         answer = next(m for m in mails_to(wren) if "done:" in m.subject)
         story = _section(answer.body, "What happened from your move on")

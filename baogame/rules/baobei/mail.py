@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 
 from ..i18n import gettext as _
 from ..i18n import gettext_noop
-from ..mail import Action, CommandError, MailLanguage, aliases_for, count, number, words
+from ..mail import Action, CommandError, MailLanguage, Patterns, aliases_for, count, number, words
 from .viewtext import view_lines
 
 SUMMARY: tuple[tuple[str, str], ...] = (
@@ -40,7 +41,7 @@ SUMMARY: tuple[tuple[str, str], ...] = (
     (gettext_noop("… commit"), gettext_noop("add 'commit' to end your turn automatically afterwards")),
 )
 #: A plucking window (or a drawn card) allows hundreds of plucks: a mail writes them as patterns.
-PATTERNS: dict[str, tuple[tuple[str, str], ...]] = {
+PATTERNS: dict[str, Patterns] = {
     "pluck": (
         (
             gettext_noop("pluck S.K gift G"),
@@ -54,7 +55,37 @@ PATTERNS: dict[str, tuple[tuple[str, str], ...]] = {
             gettext_noop("pluck two cards at once, a gift for each ('-' for a card of your own display)"),
         ),
     ),
+    "shoebill_place": (
+        (
+            "place mine C K theirs C S.K",  # its words are said in the reader's language
+            gettext_noop(
+                "drawn card C (0 or 1) replaces your card in slot K, the other replaces the card at "
+                "seat S, slot K; leave out a part that is not possible"
+            ),
+        ),
+    ),
 }
+#: The abilities whose targets a mail may have to write as a pattern (BB-9.7 to BB-9.10).
+ABILITY_PATTERNS: dict[str, tuple[str, str]] = {
+    "peek": ("peek S.K", gettext_noop("look at the face-down card at seat S, slot K; only you see it")),
+    "reveal": ("reveal S.K", gettext_noop("show the face-down card at seat S, slot K to everyone")),
+    "blind_swap": (
+        "swap S.K S.K",
+        gettext_noop("swap two face-down cards of two different seats without looking at them"),
+    ),
+    "macaw": (
+        "macaw S.K S.K",
+        gettext_noop("look at two face-down cards of two different seats, then decide whether to swap them"),
+    ),
+}
+
+
+def ability_pattern(actions: Sequence[Action]) -> list[tuple[str, str]]:
+    """The pattern of the ability the seat may use (its legal ``actions``), in the active language."""
+    abilities = {a.get("ability") for a in actions if a.get("type") == "use_ability"}
+    return [(cmd, _(meaning)) for ability, (cmd, meaning) in ABILITY_PATTERNS.items() if ability in abilities]
+
+
 NOTATION = gettext_noop(
     "Positions are seat.slot (1.2 is seat 1, slot 2); seats and slots count from 0. "
     "Cards are named as on the page, with their value: Magpie (4)."
@@ -270,7 +301,7 @@ MAIL = MailLanguage(
     unordered={"choose_peek": "slots"},  # the two slots of a setup peek are one choice
     view_lines=view_lines,
     summary=SUMMARY,
-    patterns=PATTERNS,
+    patterns={**PATTERNS, "use_ability": ability_pattern},
     notation=NOTATION,
     aliases=ALIASES,
     spoken={"zh-hans": SPOKEN_ZH},

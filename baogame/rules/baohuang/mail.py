@@ -7,10 +7,12 @@ inverse. ``MAIL`` adds the text lines of a seat's view and of a deal's result (`
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 
 from ..i18n import gettext as _
-from ..i18n import gettext_noop
+from ..i18n import gettext_noop, ngettext
 from ..mail import Action, CommandError, MailLanguage, aliases_for, count, number, words
+from .cards import CODES
 from .viewtext import deal_result_lines, view_lines
 
 SUMMARY: tuple[tuple[str, str], ...] = (
@@ -140,6 +142,66 @@ def format_command(action: Action) -> str:
     return json.dumps(action)
 
 
+# --- a turn's plays, too many to list (BH-10, BH-11, BH-22) -----------------------------------------
+
+JOKERS = frozenset(CODES[10:])
+#: How many examples of a play a mail shows at most.
+PLAY_EXAMPLES = 3
+#: A play of more cards than this is written ``play C … C`` in its pattern.
+SPELLED_OUT = 6
+
+
+def play_pattern(actions: Sequence[Action]) -> list[tuple[str, str]]:
+    """The pattern of a play command, for the seat whose legal actions are ``actions`` (each choice
+    once), in the active language: at the lead any combination of the hand (BH-10, BH-12.3), else as
+    many cards as the top, each higher (BH-11; passing is legal exactly when there is a top)."""
+    sizes = {len(a["cards"]) for a in actions if a.get("type") == "play"}
+    nobeat = _("the same, asking the others not to beat it")
+    if any(a.get("type") == "pass" for a in actions) and len(sizes) == 1:
+        n = sizes.pop()
+        cards = " ".join(["C"] * n) if n <= SPELLED_OUT else "C … C"
+        meaning = ngettext(
+            "C: a card of your hand higher than the card to beat",
+            "%(count)s cards of your hand (C: a card): one rank with any jokers added, or jokers alone. "
+            "Sort them and the cards to beat from low to high: each of yours must be higher than the "
+            "one in the same place",
+            n,
+        ) % {"count": n}
+        return [(f"play {cards}", meaning), (f"play {cards} nobeat", nobeat)]
+    meaning = _(
+        "the cards of your hand to play (C: a card), in any order: one card, or several of one rank "
+        "(6 … 10, J, Q, K, A, 2) with any jokers added (BJ, RJ, BJ*, RJ*), or jokers alone"
+    )
+    return [("play C C …", meaning), ("play C C … nobeat", nobeat)]
+
+
+def play_examples(plays: Sequence[Action]) -> list[Action]:
+    """A few of ``plays`` (legal plays of the seat's own hand, each once) that show what a play may be:
+    the fewest cards, the most cards of one rank, one rank with an unmarked joker, and the last (the
+    highest); each without a marked joker where one can; at most ``PLAY_EXAMPLES``."""
+    if not plays:
+        return []
+
+    def jokers(action: Action) -> int:
+        return sum(card in JOKERS for card in action["cards"])
+
+    def marked(action: Action) -> int:  # BJ* reveals the partner (BH-14): shown only when it must be
+        return sum(card.endswith("*") for card in action["cards"])
+
+    mixed = [a for a in plays if 0 < jokers(a) < len(a["cards"]) and not marked(a)]
+    picks = [
+        min(plays, key=lambda a: (len(a["cards"]), marked(a))),
+        max(plays, key=lambda a: (len(a["cards"]) - jokers(a), -jokers(a), -marked(a))),
+        min(mixed, key=lambda a: len(a["cards"]), default=None),
+        next((a for a in reversed(plays) if not marked(a)), plays[-1]),
+    ]
+    out: list[Action] = []
+    for pick in picks:
+        if pick is not None and pick not in out:
+            out.append(pick)
+    return out[:PLAY_EXAMPLES]
+
+
 MAIL = MailLanguage(
     parse=parse_command,
     format=format_command,
@@ -147,6 +209,8 @@ MAIL = MailLanguage(
     view_lines=view_lines,
     result_lines=deal_result_lines,
     summary=SUMMARY,
+    patterns={"play": play_pattern},
+    examples={"play": play_examples},
     notation=NOTATION,
     aliases=ALIASES,
     spoken={"zh-hans": SPOKEN_ZH},

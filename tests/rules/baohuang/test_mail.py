@@ -93,3 +93,16 @@ def test_a_partnered_draw_is_told_as_a_draw_not_as_a_second_place_bh_16_6() -> N
         == "Deal 4: the emperor ann (seat 0) played with bob (seat 1) as partner and drew (multiplier x1)."
     )
     assert alone == "Deal 4: the emperor ann (seat 0) played alone and drew (second place) (multiplier x1)."
+
+
+def test_the_play_examples_leave_out_the_marked_jokers_where_they_can_bh_14_1() -> None:
+    """BH-14.1: a play with BJ* reveals the partner; a mail's examples of plays (BH-10) use unmarked
+    jokers when the same play exists without the marked one."""
+    hands = (["A", "A", "BJ*"], ["A", "A", "BJ"], ["2", "2", "RJ*"], ["2", "2", "RJ"], ["A", "RJ", "RJ*"])
+    plays = [{"type": "play", "cards": cards} for cards in hands]
+    only_marked = [{"type": "play", "cards": cards} for cards in (["8"], ["8", "8"], ["8", "BJ*"])]
+
+    examples = mail.play_examples(plays)
+
+    assert examples == [plays[1], plays[3]]
+    assert mail.play_examples(only_marked) == only_marked[:2]
