@@ -89,9 +89,17 @@ def describe_event_named(engine: str, event: dict[str, Any], names: Sequence[str
     return name_players(describe_event(engine, event), names)
 
 
+#: A Bao Huang turn at the lead, where passing is not allowed (BH-11.1): "Play or pass." would be wrong.
+LEAD_TEXT = gettext_lazy("Lead a combination.")
+
+
 def describe_decision(engine: str, decision: dict[str, Any]) -> str:
-    """What the recipient must decide, in one sentence."""
-    return str(DECISION_TEXT.get(decision.get("kind", ""), _("Make a decision.")))
+    """What the recipient must decide, in one sentence (with the decision's ``allowed`` actions, as its
+    own view shows them, a turn that must lead says so)."""
+    kind = decision.get("kind", "")
+    if kind == "turn" and decision.get("allowed") == ["play"]:
+        return str(LEAD_TEXT)
+    return str(DECISION_TEXT.get(kind, _("Make a decision.")))
 
 
 # --- the recipient's view ---------------------------------------------------------------------------

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from apps.notifications import commands
-from apps.notifications.compose import choices
+from apps.notifications.compose import choices, describe_decision, open_decision
 from apps.notifications.mails import render_mail
 from baogame.rules.baobei.cards import CARDS
 from baogame.rules.registry import get_engine
@@ -293,3 +293,13 @@ def test_the_html_mail_sets_only_the_command_in_code_its_meaning_in_plain_text(
     assert "<code>… and" not in html_body
     assert "<li>… and " in html_body
     assert f"{command}  -  {meaning}" in message.body
+
+
+def test_a_bao_huang_turn_at_the_lead_is_mailed_as_a_lead_not_as_play_or_pass_bh_11_1(
+    users: list[Any],
+) -> None:
+    """BH-11.1: the leader must play, so the mail asks for a lead; a follower may play or pass."""
+    leading, following = _leading(users), _following_a_pair(users)
+
+    assert describe_decision("baohuang", open_decision(leading, 0) or {}) == "Lead a combination."
+    assert describe_decision("baohuang", open_decision(following, 0) or {}) == "Play or pass."
