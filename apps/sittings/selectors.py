@@ -166,6 +166,13 @@ class ProposalRow:
     recurrence: dict[str, object] | None
     times: list[TimeRow] = field(default_factory=list)
 
+    @property
+    def offer_until(self) -> datetime | None:
+        """When an ad-hoc offer ("everyone is here: play now?") lapses unanswered; None for others."""
+        if self.kind != SittingProposal.Kind.AD_HOC or not self.times:
+            return None
+        return self.times[0].starts_at + AD_HOC_OFFER_LIFE
+
 
 #: What the panel says of a proposed time's state, in the reader's language.
 STATUS_TEXT = {

@@ -47,7 +47,7 @@ def test_three_players_sit_down_and_see_each_others_moves_within_the_poll(
 
     pages[0].get_by_role("button", name="Play now").click()
     for page in pages[1:]:
-        page.wait_for_selector("text=Everyone is here: play now?", timeout=15_000)
+        page.wait_for_selector("text=Everyone is here: play now, for up to", timeout=15_000)
         page.locator(".sitting-proposal").get_by_role("button", name="Yes").click()
     for page in pages:
         page.wait_for_selector(".sitting-current", timeout=15_000)

@@ -72,7 +72,7 @@ def test_one_player_proposes_the_other_accepts_and_both_play_now(live_server: An
     _screenshot(ben_page, "sittings-agreed")
     ben_page.reload()
     ben_page.get_by_role("button", name="Play now").click()
-    ann_page.wait_for_selector("text=Everyone is here: play now?", timeout=15_000)
+    ann_page.wait_for_selector("text=Everyone is here: play now, for up to", timeout=15_000)
     ann_page.locator(".sitting-proposal").get_by_role("button", name="Yes").click()
     ann_page.wait_for_selector(".sitting-current")
     ben_page.wait_for_selector(".sitting-current", timeout=15_000)

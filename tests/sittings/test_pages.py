@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from apps.games.models import Game
 from apps.sittings import selectors
-from apps.sittings.models import ProposedTime, SeatPresence, Sitting
+from apps.sittings.models import ProposedTime, SeatPresence, Sitting, SittingProposal
 from tests.factories import GameFactory, UserFactory, signed_in
 
 pytestmark = pytest.mark.django_db
@@ -224,3 +224,26 @@ def test_a_proposed_times_state_and_answers_are_words_of_the_readers_language(
     assert "waiting for answers" in english and "yes" in english and "— open" not in english
     assert "等待答复" in chinese and "同意" in chinese
     assert "waiting for answers" not in chinese and " yes" not in chinese and "— open" not in chinese
+
+
+def test_an_ad_hoc_offer_says_how_long_it_plays_and_when_it_lapses(table: tuple[Game, list[Any]]) -> None:
+    """ "Play now" offers a sitting of up to an hour, open for the others to answer for five minutes
+    (``selectors.AD_HOC_OFFER_LIFE``): the panel says both, in one sentence each (times in UTC here,
+    the players' zone)."""
+    game, people = table
+    offered = timezone.now()
+    proposal = SittingProposal.objects.create(
+        game=game,
+        proposer=people[0],
+        kind=SittingProposal.Kind.AD_HOC,
+        length=timedelta(hours=1),
+        time_zone="UTC",
+        created_at=offered,
+    )
+    ProposedTime.objects.create(proposal=proposal, index=1, starts_at=offered)
+    lapses = (offered + selectors.AD_HOC_OFFER_LIFE).astimezone(UTC).strftime("%H:%M")
+
+    page = signed_in(people[1]).get(game.get_absolute_url()).content.decode()
+
+    assert "Everyone is here: play now, for up to 60 minutes?" in page
+    assert f"The offer lapses at {lapses} unless everyone says yes first." in page
