@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 from typing import Any
 
@@ -112,6 +113,28 @@ def test_an_ability_with_many_targets_is_mailed_as_examples_and_its_pattern_bb_9
     assert [line.command for line in lines if line.meaning and line.command] == [pattern]
     assert len(typed) >= 2 and all(_same(action) in legal for action in typed)
     assert not [line for line in lines if "more like these" in str(line)]
+
+
+@pytest.mark.parametrize("card", [bb.CUCKOO, bb.MACAW])
+def test_a_pair_of_cards_in_either_order_is_counted_as_one_choice_bb_9_9_bb_9_10(
+    users: list[Any], card: str
+) -> None:
+    """BB-9.9, BB-9.10: swapping (or looking at) A and B is swapping B and A: the mail's "… and N more"
+    counts each pair of cards once, although the engine lists both orders."""
+    game = _ability_for_seat_0(users, card, [bb.GOLDEN, bb.PEACOCK])
+    pairs = {
+        frozenset(json.dumps(t, sort_keys=True) for t in a["targets"])
+        for a in get_engine("baobei").legal_actions(game.state, 0)
+        if a["type"] == "use_ability"
+    }
+
+    lines = choices(game, 0)
+
+    examples = [
+        line for line in lines if line.command and not line.meaning and line.command.split()[0] != "decline"
+    ]
+    more = next(line.meaning for line in lines if line.meaning.startswith("… and "))
+    assert more == f"… and {len(pairs) - len(examples)} more, written as:"
 
 
 # --- Bao Huang's turns (BH-10 to BH-12, BH-22) ------------------------------------------------------

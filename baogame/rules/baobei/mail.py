@@ -298,7 +298,8 @@ def format_command(action: Action) -> str:  # noqa: C901 - one branch per type
 MAIL = MailLanguage(
     parse=parse_command,
     format=format_command,
-    unordered={"choose_peek": "slots"},  # the two slots of a setup peek are one choice
+    # the two slots of a setup peek, the two cards a Cuckoo swaps or a Macaw looks at: one choice either way
+    unordered={"choose_peek": "slots", "use_ability": "targets"},
     view_lines=view_lines,
     summary=SUMMARY,
     patterns={**PATTERNS, "use_ability": ability_pattern},
