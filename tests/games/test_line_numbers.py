@@ -18,7 +18,7 @@ from apps.games.models import Decision, Game, Move, Seat
 from baogame.rules.core import visible
 from baogame.rules.registry import get_engine
 from tests.deadlines.helpers import LONG, pending
-from tests.support.played import MAX_ROUNDS, a_seeded_game
+from tests.support.played import MAX_ROUNDS, a_seeded_game, play_to_the_end
 
 pytestmark = pytest.mark.django_db
 
@@ -166,18 +166,12 @@ def test_a_window_closed_by_passes_is_one_public_line_with_the_next_number_bb_6_
 
 
 def play_with_snapshots(game: Game) -> list[dict[int | None, list[tuple[int, dict[str, Any]]]]]:
-    """``play_to_the_end``, keeping every viewer's numbered lines after each round of play."""
-    snapshots = []
-    for _ in range(MAX_ROUNDS):
-        game.refresh_from_db()
-        snapshots.append({viewer: numbered(game, viewer) for viewer in viewers(game)})
-        if game.status != Game.Status.ACTIVE:
-            return snapshots
-        if autoplay.play_bots(game.pk):
-            continue
-        Decision.objects.filter(game=game).update(deadline=game.started_at)
-        clock.settle_game(game.pk)
-    raise AssertionError(f"game {game.pk} did not end")
+    """``play_to_the_end``, keeping every viewer's numbered lines before each round of play and at the end."""
+    snapshots: list[dict[int | None, list[tuple[int, dict[str, Any]]]]] = []
+    play_to_the_end(
+        game, lambda now: snapshots.append({viewer: numbered(now, viewer) for viewer in viewers(now)})
+    )
+    return snapshots
 
 
 def test_a_whole_bao_bei_game_numbers_every_line_alike_during_play_and_after_the_end_bb_30_5(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib.auth.models import User
@@ -27,15 +28,17 @@ def a_seeded_game(
     return game
 
 
-def play_to_the_end(game: Game) -> Game:
+def play_to_the_end(game: Game, each_round: Callable[[Game], None] | None = None) -> Game:
     """Let the bots play and time out every other seat's decisions until the game is over.
 
     Everything goes through the service: ``play_bots`` for bot seats (and a seat the bot took over
     after repeated timeouts), ``settle_due`` for the deadlines, automatic passes for seats that do not
-    wait for plucking windows.
+    wait for plucking windows. ``each_round`` sees the game before each round of play and at the end.
     """
     for _ in range(MAX_ROUNDS):
         game.refresh_from_db()
+        if each_round is not None:
+            each_round(game)
         if game.status != Game.Status.ACTIVE:
             return game
         if autoplay.play_bots(game.pk):

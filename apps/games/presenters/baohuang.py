@@ -324,28 +324,26 @@ def _tribute(tribute: dict[str, Any] | None, names: list[str]) -> dict[str, Any]
     (public); the seat's own cards as its view has them: owed until given, then given; received."""
     if tribute is None:
         return None
-    moves = [
-        text(
-            gettext_noop("%(seat)s has given %(count)s")
-            if tribute["given"][s] is not None
-            else gettext_noop("%(seat)s gives %(count)s"),
-            seat=names[s],
-            count=n,
-        )
-        for s, n in enumerate(tribute["owed"])
-        if n
-    ]
-    moves += [
-        text(
-            gettext_noop("%(seat)s has received %(count)s")
-            if tribute["received"][s] is not None
-            else gettext_noop("%(seat)s receives %(count)s"),
-            seat=names[s],
-            count=n,
-        )
-        for s, n in enumerate(tribute["allot"])
-        if n
-    ]
+
+    def side(counts: list[int], done: list[Any], did: str, does: str) -> list[Any]:
+        """Each seat of one side with its count of cards: what it did, or does still."""
+        return [
+            text(did if done[s] is not None else does, seat=names[s], count=n)
+            for s, n in enumerate(counts)
+            if n
+        ]
+
+    moves = side(
+        tribute["owed"],
+        tribute["given"],
+        gettext_noop("%(seat)s has given %(count)s"),
+        gettext_noop("%(seat)s gives %(count)s"),
+    ) + side(
+        tribute["allot"],
+        tribute["received"],
+        gettext_noop("%(seat)s has received %(count)s"),
+        gettext_noop("%(seat)s receives %(count)s"),
+    )
     return {
         "text": localize(text(gettext_noop("Tribute: %(moves)s."), moves=join(moves, COMMA))),
         "owed_cards": None if tribute["given_cards"] else tribute["owed_cards"],
