@@ -135,6 +135,11 @@ class Game(Timestamped):
         help_text="The moves everyone may know of: all but a hidden answer to an open simultaneous decision "
         "(BB-30.6). Clients see this plus their own seat's hidden answers (selectors.viewer_version).",
     )
+    hidden_answers_waiting = models.BooleanField(
+        default=False,
+        help_text="A player answered an open simultaneous decision in person, hidden from the others: its "
+        "count in the reliability record waits for the move that closes it (reliability.hidden_told).",
+    )
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.OPEN, db_index=True)
     control = models.CharField(
         max_length=16,
@@ -489,6 +494,11 @@ class SeatTenure(models.Model):
     started_at = models.DateTimeField()
     ended_at = models.DateTimeField(null=True, blank=True)
     answered = models.PositiveIntegerField(default=0, help_text="Decisions the player answered in time.")
+    answered_hidden = models.PositiveIntegerField(
+        default=0,
+        help_text="Answers to a simultaneous decision still open, which nobody else may know of yet "
+        "(BB-30.6); added to answered when it closes.",
+    )
     timeouts = models.PositiveIntegerField(default=0, help_text="Decisions left to their deadline.")
     handed_to_bot = models.BooleanField(
         default=False, help_text="The seat was handed to the bot (repeated timeouts, or an organiser)."

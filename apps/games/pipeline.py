@@ -319,14 +319,24 @@ def apply(
         game.finished_at = now
         game.result = _final_result(engine, new_state, events)
         update_fields += ["status", "finished_at", "result"]
+    in_person_seat = seat.position if user is not None and not (by_timeout or by_bot or automatic) else None
+    # The reliability record counts an answer made in person; a hidden one (BB-30.6) waits until a
+    # public move, the one that closes its decision, tells everyone who answered (``hidden_told``).
+    told = not hidden and game.hidden_answers_waiting
+    if told or (hidden and in_person_seat is not None and not game.hidden_answers_waiting):
+        game.hidden_answers_waiting = hidden
+        update_fields.append("hidden_answers_waiting")
     locked.write_game(update_fields)
     opened, new_rows = rewrite_decisions(locked, decisions, now, flush=False, hidden=hidden)
     game_id, version, people, persons = game.pk, game.version, locked.people(), locked.persons()
-    in_person_seat = seat.position if user is not None and not (by_timeout or by_bot or automatic) else None
     answer = None
     if user is not None and in_person_seat is not None:  # the reliability record, with the move's writes
-        answer = reliability.answer_counted(game_id=game_id, position=in_person_seat, user_id=user.pk)
+        answer = reliability.answer_counted(
+            game_id=game_id, position=in_person_seat, user_id=user.pk, hidden=hidden
+        )
         locked.writes.append(answer.write)
+    if told:  # the hidden answers of the simultaneous decision this move closed count now (BB-30.6)
+        locked.writes.append(reliability.hidden_told(game_id=game_id))
     move_signal: dict[str, Any] = {
         "game_id": game_id,
         "version": version,

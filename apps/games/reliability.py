@@ -188,42 +188,73 @@ class AnswerCount:
         return bool(self.updated) and self.updated[0] > 0
 
 
-def answer_counted(*, game_id: int, position: int, user_id: int) -> AnswerCount:
+def answer_counted(*, game_id: int, position: int, user_id: int, hidden: bool = False) -> AnswerCount:
     """The write that counts a move made in person by ``user_id`` in seat ``position``. The pipeline
-    sends it with the move's other writes, so the record costs no round trip and no commit of its own."""
+    sends it with the move's other writes, so the record costs no round trip and no commit of its own.
+
+    ``hidden``: the move answered a simultaneous decision that stays open, which nobody else may know of
+    yet (BB-30.6); its count waits in ``answered_hidden`` until the decision closes (``hidden_told``),
+    so that no public record moves the moment a player passes a window or peeks at the setup."""
+    column = _HIDDEN if hidden else _ANSWERED
     if sql.hand_sql():
-        statement = _answered_by_user(connection.vendor)
+        statement = _answered_by_user(connection.vendor, column)
         return AnswerCount(statement.statement(game_id=game_id, position=position, user_id=user_id), [])
 
     updated: list[int] = []
     tenure = SeatTenure.objects.filter(
         game_id=game_id, position=position, ended_at__isnull=True, user_id=user_id
     )
-    return AnswerCount(OrmWrite(lambda: updated.append(tenure.update(answered=F("answered") + 1))), updated)
+    return AnswerCount(OrmWrite(lambda: updated.append(tenure.update(**{column: F(column) + 1}))), updated)
+
+
+#: The tenure's count of answers, and of answers still hidden (``answer_counted``).
+_ANSWERED, _HIDDEN = "answered", "answered_hidden"
 
 
 @cache
-def _answered_by_user(vendor: str) -> sql.Select:
-    """``answered + 1`` on the seat's open tenure of this user, compiled once from the queryset."""
+def _answered_by_user(vendor: str, column: str = _ANSWERED) -> sql.Select:
+    """``column + 1`` on the seat's open tenure of this user, compiled once from the queryset."""
     marker_game, marker_position, marker_user = 987654301, 32701, 987654303
     tenures = SeatTenure.objects.filter(
         game_id=marker_game, position=marker_position, ended_at__isnull=True, user_id=marker_user
     )
     return sql.compile_update(
         tenures,
-        {"answered": F("answered") + 1},
+        {column: F(column) + 1},
         game_id=marker_game,
         position=marker_position,
         user_id=marker_user,
     )
 
 
+def hidden_told(*, game_id: int) -> Write:
+    """The write that makes the game's hidden answers count (``answer_counted``): a move that closes a
+    simultaneous decision tells everyone who answered it (BB-30.6), so their answers join ``answered``
+    in its own writes. A tenure with none waiting is not touched."""
+    if sql.hand_sql():
+        return _hidden_told(connection.vendor).statement(game_id=game_id)
+    waiting = SeatTenure.objects.filter(game_id=game_id, answered_hidden__gt=0)
+    return OrmWrite(lambda: waiting.update(answered=F(_ANSWERED) + F(_HIDDEN), answered_hidden=0))
+
+
+@cache
+def _hidden_told(vendor: str) -> sql.Select:
+    """``hidden_told``'s UPDATE, compiled once from the queryset."""
+    marker_game = 987654305
+    return sql.compile_update(
+        SeatTenure.objects.filter(game_id=marker_game, answered_hidden__gt=0),
+        {_ANSWERED: F(_ANSWERED) + F(_HIDDEN), _HIDDEN: 0},
+        game_id=marker_game,
+    )
+
+
 def _answered(move_id: int) -> None:
-    move = Move.objects.filter(pk=move_id).values("game_id", "seat", "user_id").first()
+    move = Move.objects.filter(pk=move_id).values("game_id", "seat", "user_id", "hidden").first()
     if move is None or move["user_id"] is None:
         return
     tenure = tenure_open(game_id=move["game_id"], position=move["seat"], user_id=move["user_id"])
-    SeatTenure.objects.filter(pk=tenure.pk).update(answered=F("answered") + 1)
+    column = _HIDDEN if move["hidden"] else _ANSWERED
+    SeatTenure.objects.filter(pk=tenure.pk).update(**{column: F(column) + 1})
 
 
 def timed_out(seat: Seat, *, handed: bool) -> None:
@@ -257,8 +288,9 @@ def seat_changed(*, seat: Seat, previous_id: int | None, newcomer_id: int) -> No
 
 
 def game_ended(*, game_id: int) -> None:
-    """Close the game's open tenures; a seat handed to the bot and still in its hands is abandoned. One
-    UPDATE, so that it needs no transaction of its own."""
+    """Close the game's open tenures; a seat handed to the bot and still in its hands is abandoned, and
+    an answer whose count still waits (``hidden_told``) counts. One UPDATE, so that it needs no
+    transaction of its own."""
     now = timezone.now()
     if sql.hand_sql():  # every game's end runs it: compiled once, as the move's own writes are
         sql.batch([_ended_update(connection.vendor).statement(game_id=game_id, now=now)])
@@ -273,7 +305,13 @@ def _open_tenures_ended(game_id: int) -> QuerySet[SeatTenure]:
 def _ended_values(game_id: int, now: datetime) -> dict[str, Any]:
     in_bot_hands = Seat.objects.filter(game_id=game_id, bot_takeover=True).values("position")
     abandoned = Q(handed_to_bot=True, position__in=in_bot_hands)
-    return {"ended_at": now, "abandoned": Case(When(abandoned, then=Value(True)), default=F("abandoned"))}
+    return {
+        "ended_at": now,
+        "abandoned": Case(When(abandoned, then=Value(True)), default=F("abandoned")),
+        # nothing is hidden once the game is over: an answer still waiting (``hidden_told``) counts
+        _ANSWERED: F(_ANSWERED) + F(_HIDDEN),
+        _HIDDEN: 0,
+    }
 
 
 #: Stand-ins for ``_ended_update``'s values, found in the compiled statement and replaced when it runs.
