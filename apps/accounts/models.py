@@ -10,10 +10,19 @@ from django.db import models
 from django.db.models.functions import Lower
 from django.utils.translation import gettext_lazy as _
 
+#: Names Python finds among the system's zone files that are no IANA zone: ``localtime`` is this
+#: machine's own zone (a link to ``/etc/localtime``), so it would mean another zone on another server.
+NOT_ZONES = frozenset({"localtime", "posixrules"})
+
 
 def time_zone_keys() -> list[str]:
     """The zones a profile may have: every IANA key Python knows, in key order."""
-    return sorted(zoneinfo.available_timezones())
+    return sorted(zoneinfo.available_timezones() - NOT_ZONES)
+
+
+def is_time_zone_key(key: str) -> bool:
+    """Whether a profile may have ``key`` as its zone (one of ``time_zone_keys``)."""
+    return key not in NOT_ZONES and key in zoneinfo.available_timezones()
 
 
 def _time_zone_choices() -> list[tuple[str, str]]:

@@ -8,14 +8,12 @@ profile page is never replaced. ``UserTimezoneMiddleware`` then shows every date
 
 from __future__ import annotations
 
-import zoneinfo
-
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
 from django.views.decorators.http import require_POST
 
 from .http import AuthenticatedHttpRequest
-from .models import Profile
+from .models import Profile, is_time_zone_key
 
 #: The zone a new profile has: "not chosen yet".
 UNSET = "UTC"
@@ -23,7 +21,7 @@ UNSET = "UTC"
 
 def zone_from_browser(*, profile: Profile, zone: str) -> bool:
     """Take the browser's ``zone`` for ``profile`` when it has none of its own yet; whether it did."""
-    if profile.time_zone != UNSET or zone == UNSET or zone not in zoneinfo.available_timezones():
+    if profile.time_zone != UNSET or zone == UNSET or not is_time_zone_key(zone):
         return False
     updated = Profile.objects.filter(pk=profile.pk, time_zone=UNSET).update(time_zone=zone)
     return updated == 1
@@ -35,7 +33,7 @@ def browser_time_zone(request: AuthenticatedHttpRequest) -> HttpResponse:
     """POST ``zone``: the browser's IANA time zone. 204 when taken, 409 when the profile has its own
     zone already, 400 for a name that is not a zone."""
     zone = request.POST.get("zone", "")
-    if zone not in zoneinfo.available_timezones():
+    if not is_time_zone_key(zone):
         return HttpResponse(status=400)
     profile, _ = Profile.objects.get_or_create(user=request.user)
     return HttpResponse(status=204 if zone_from_browser(profile=profile, zone=zone) else 409)

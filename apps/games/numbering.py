@@ -12,9 +12,10 @@ replay's move list, the game's record, the API's history and move replies, webho
 * **A hidden answer has no number.** An answer to a simultaneous decision that stays open and shows
   nothing to anybody else (``Move.hidden``: a pass or a pluck-less answer in a Bao Bei plucking window,
   a setup peek that is not the last) is shown to its own seat alone, as "your answer", beside the
-  public line it follows (``follows``: that line's number, 0 before the first). It never takes a
-  number, not even when the decision closes: what becomes public then (who passed, the peeked slots)
-  is told by the closing move, a public move with its own next number, so no earlier number changes.
+  public line it follows (``follows``: that line's number, 0 before the first); a pass has no event,
+  so it has no line at all, not even for its own seat. It never takes a number, not even when the
+  decision closes: what becomes public then (who passed, the peeked slots) is told by the closing
+  move, a public move with its own next number, so no earlier number changes.
 * Hence no viewer can infer another seat's hidden answer from the numbers: they are 1, 2, 3, …
   whatever anybody answered in secret; a viewer's own answers add no number and leave no gap. (A
   number could be missing from a viewer's list only for a public move with no event that viewer may

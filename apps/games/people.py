@@ -67,7 +67,8 @@ def is_bot_account(user: Any) -> bool:
 
 def held_by_person(seat: Seat) -> bool:
     """Whether a person holds ``seat`` with their own account: a user's seat that is neither a bot seat
-    nor a bot account's.
+    nor a bot account's, nor a closed account's (``accounts.closing``: the bot plays it to the end,
+    and nobody may take it back, answer for it or be told anything as it).
 
     This is what the sittings call a *person* (their "human seats"). A bot account's seat is a bot's,
     whoever plays it: a program by API token answers at machine speed, the server's bot (the demo
@@ -76,7 +77,8 @@ def held_by_person(seat: Seat) -> bool:
     or standing in during a sitting they miss): they may take it back at any moment. Whether an
     organiser's hold (``bot_hold``) keeps them from answering is the sittings' business.
     """
-    return seat.user_id is not None and not seat.bot and not is_bot_account(seat.user)
+    user = seat.user if seat.user_id is not None else None
+    return user is not None and not seat.bot and user.is_active and not is_bot_account(user)
 
 
 def table_of_one(seats: Iterable[Seat]) -> bool:

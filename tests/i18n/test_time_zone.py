@@ -40,6 +40,20 @@ def test_a_name_that_is_not_a_zone_is_refused(users: list[Any]) -> None:
     assert Profile.objects.get(user=users[0]).time_zone == "UTC"
 
 
+def test_the_servers_own_localtime_is_no_zone_a_profile_may_have(users: list[Any]) -> None:
+    """``localtime`` names whatever zone the server's machine is set to, not a zone of the player's."""
+    client = signed_in(users[0])
+
+    from_browser = client.post("/accounts/time-zone/", {"zone": "localtime"})
+    page = client.get("/accounts/profile/").content.decode()
+    chosen = client.post("/accounts/profile/", {"display_name": "", "time_zone": "localtime", "language": ""})
+
+    assert from_browser.status_code == 400
+    assert 'value="localtime"' not in page
+    assert chosen.status_code == 200  # the form again, with its error
+    assert Profile.objects.get(user=users[0]).time_zone == "UTC"
+
+
 def test_only_a_profile_without_a_zone_of_its_own_carries_the_script(users: list[Any]) -> None:
     client = signed_in(users[0])
     assert "js/zone.js" in client.get("/rules/").content.decode()

@@ -14,10 +14,11 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.test import Client
 
+from apps.accounts.closing import account_close
 from apps.accounts.models import Profile
 from apps.api import services as api_services
+from apps.games import closing, orders, people
 from apps.games import lifecycle as game_lifecycle
-from apps.games import orders, people
 from apps.games.errors import ServiceError
 from apps.games.models import Game
 from apps.leagues.models import Fixture
@@ -28,6 +29,7 @@ from tests.factories import GameFactory, UserFactory
 pytestmark = pytest.mark.django_db
 
 NOW = datetime(2026, 3, 20, 12, 0, tzinfo=UTC)
+PASSWORD = "pw-for-tests-123"  # tests.factories.UserFactory's
 
 
 def bot_account(name: str) -> Any:
@@ -134,6 +136,22 @@ def test_a_person_who_handed_their_seat_to_the_bot_is_still_waited_for() -> None
 
     assert game.seats.get(user=trio[2]).bot_takeover
     assert after_two == [] and len(after_three) == 1
+
+
+def test_a_closed_accounts_seat_is_not_waited_for_by_the_others_times() -> None:
+    """The bot plays it to the end and nobody can answer for it: the two people left agree a time alone,
+    and may still be offered "play now"."""
+    trio = [UserFactory() for _ in range(3)]
+    game = GameFactory(engine="baobei", players=3, seated=trio)
+    proposal = _propose(game, trio[0])
+    account_close(user=trio[2], password=PASSWORD)
+    closing.closed_account_let_go(user_id=trio[2].pk)
+
+    agreed = services.answer(game=game, user=trio[1], proposal_id=proposal.pk, accept=True, now=NOW)
+
+    assert game.seats.get(position=2).bot_takeover
+    assert selectors.human_seats(game) == {0: trio[0].pk, 1: trio[1].pk}
+    assert [s.starts_at for s in agreed] == [NOW + timedelta(hours=30)]
 
 
 def test_the_demo_leagues_table_of_demo_and_house_bots_has_no_sittings() -> None:

@@ -226,6 +226,24 @@ def test_a_proposed_times_state_and_answers_are_words_of_the_readers_language(
     assert "waiting for answers" not in chinese and " yes" not in chinese and "— open" not in chinese
 
 
+def test_a_proposals_heading_in_chinese_joins_its_proposer_and_length_with_no_list_comma(
+    table: tuple[Game, list[Any]],
+) -> None:
+    """ "由ann提议、60分钟" read as a list of two things: the heading is who proposed, then how long."""
+    game, people = table
+    day = (timezone.now() + timedelta(days=3)).date().isoformat()
+    signed_in(people[0]).post(f"/games/{game.public_id}/sittings/propose/", {"day1": day, "at1": "19:30"})
+    people[1].profile.language = "zh-hans"
+    people[1].profile.save()
+
+    chinese = signed_in(people[1]).get(game.get_absolute_url()).content.decode()
+    heading = chinese[chinese.index('class="sitting-proposal"') :]
+    heading = heading[heading.index("<h3>") : heading.index("</h3>")]
+
+    assert "提议" in heading and "60" in heading
+    assert "提议、" not in heading
+
+
 def test_an_ad_hoc_offer_says_how_long_it_plays_and_when_it_lapses(table: tuple[Game, list[Any]]) -> None:
     """ "Play now" offers a sitting of up to an hour, open for the others to answer for five minutes
     (``selectors.AD_HOC_OFFER_LIFE``): the panel says both, in one sentence each (times in UTC here,
