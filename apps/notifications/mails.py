@@ -566,6 +566,16 @@ def _answer_message(record: InboundMessage, user: User, game: Game) -> EmailMult
             context["decision_text"] = compose.describe_decision(game.engine, decision)
             context["deadline"] = compose.deadline_text(row.deadline if row else None, user)
             context["choices"] = compose.choices(game, position)
+        if not context["applied"] and decision is None:
+            # A refusal with nothing to correct: say so, rather than ask for a corrected command.
+            context["nothing_open"] = (
+                _("The bot plays your seat: reply “take back” to play it yourself again.")
+                if seat is not None and seat.bot_takeover
+                else _(
+                    "Nothing is waiting for your move in this game now: a mail will tell you when "
+                    "something is."
+                )
+            )
     bound = _answer_binding(record, game, position, shown)
     reply_to = reply_address_for(user=user, game=game, decision_id=bound) if not game.is_over else None
     fields = {"game": game, "command": record.command or _("(no command)"), "code": record.code}
