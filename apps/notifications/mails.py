@@ -541,7 +541,7 @@ def _answer_message(record: InboundMessage, user: User, game: Game) -> EmailMult
     position = seat.position if seat is not None else None
     context: dict[str, Any] = {
         "game": game,
-        "game_name": str(game),
+        "game_name": game_label(game),
         "link": game_link(game, user),
         "command": record.command,
         "applied": record.status == InboundMessage.Status.APPLIED,
@@ -578,7 +578,7 @@ def _answer_message(record: InboundMessage, user: User, game: Game) -> EmailMult
             )
     bound = _answer_binding(record, game, position, shown)
     reply_to = reply_address_for(user=user, game=game, decision_id=bound) if not game.is_over else None
-    fields = {"game": game, "command": record.command or _("(no command)"), "code": record.code}
+    fields = {"game": game_label(game), "command": record.command or _("(no command)"), "code": record.code}
     subject = (
         _("[baogame] %(game)s: done: %(command)s")
         if context["applied"]

@@ -216,3 +216,17 @@ def test_a_refused_move_of_a_seat_the_bot_plays_says_how_to_take_it_back(
     assert late.status == "refused"
     assert "corrected command" not in answer.body
     assert "reply “take back”" in answer.body
+
+
+@pytest.mark.parametrize("line", ["pass", "no such command"])
+def test_the_answer_names_a_titled_game_with_its_number_as_its_other_mails_do(
+    line: str, started: Any, users: list, django_capture_on_commit_callbacks: Any
+) -> None:
+    """Two games may share a title ("Friday game"): the answer says which one, as the turn mail did."""
+    game = _start(started, django_capture_on_commit_callbacks)
+    Game.objects.filter(pk=game.pk).update(title="Friday game")
+    process_reply(reply_to(mail.outbox[0], line), django_capture_on_commit_callbacks)
+    answer = mails_to(users[0])[-1]
+
+    assert answer.subject.startswith(f"[baogame] Friday game (#{game.pk}): ")
+    assert answer.body.splitlines()[0].endswith(f" — Friday game (#{game.pk})")
