@@ -162,6 +162,8 @@ def _build_message(note: Notification, group: list[int] | None) -> EmailMultiAlt
         note.kind == Notification.Kind.DECISION
         and Notification.objects.filter(pk__in=group or [], kind=Notification.Kind.ROUND_RESULT).exists()
     )
+    if round_ended and game.is_over:
+        return None  # the game ended while it waited: the game result says it all, as in notify_move_applied
     open_rows: list[Decision] = []
     if note.kind in timing.BURST_KINDS and seat is not None:  # what is open for them now, not when it opened
         open_rows = list(game_selectors.seat_decisions(game=game, seat=seat).order_by("deadline", "pk"))
