@@ -448,6 +448,7 @@ def _summary_message(
                 "reply": reply_address_for(
                     user=user, game=game, decision_id=row.decision_id if row else ReplyAddress.NO_DECISION
                 ),
+                "engine": game.engine,
             }
         )
     news = [
@@ -481,12 +482,16 @@ def _summary_message(
             len(waiting),
         )
     ) % fields
+    # With one game waiting, answering the mail plays it, as for any mail about one decision.
+    only = waiting[0] if len(waiting) == 1 else None
     return compose_mail(
         user=user,
         subject=subject,
         template="digest",
         context={"waiting": waiting, "news": news, "heading": heading},
         category=category,
+        reply_to=only["reply"] if only else None,
+        engine=only["engine"] if only else None,
     )
 
 
