@@ -162,6 +162,8 @@ def _build_message(note: Notification, group: list[int] | None) -> EmailMultiAlt
         note.kind == Notification.Kind.DECISION
         and Notification.objects.filter(pk__in=group or [], kind=Notification.Kind.ROUND_RESULT).exists()
     )
+    if round_ended and game.is_over:
+        return None  # the game ended while it waited: the game result says it all, as in notify_move_applied
     open_rows: list[Decision] = []
     if note.kind in timing.BURST_KINDS and seat is not None:  # what is open for them now, not when it opened
         open_rows = list(game_selectors.seat_decisions(game=game, seat=seat).order_by("deadline", "pk"))
@@ -446,6 +448,7 @@ def _summary_message(
                 "reply": reply_address_for(
                     user=user, game=game, decision_id=row.decision_id if row else ReplyAddress.NO_DECISION
                 ),
+                "engine": game.engine,
             }
         )
     news = [
@@ -479,12 +482,16 @@ def _summary_message(
             len(waiting),
         )
     ) % fields
+    # With one game waiting, answering the mail plays it, as for any mail about one decision.
+    only = waiting[0] if len(waiting) == 1 else None
     return compose_mail(
         user=user,
         subject=subject,
         template="digest",
         context={"waiting": waiting, "news": news, "heading": heading},
         category=category,
+        reply_to=only["reply"] if only else None,
+        engine=only["engine"] if only else None,
     )
 
 
@@ -541,7 +548,7 @@ def _answer_message(record: InboundMessage, user: User, game: Game) -> EmailMult
     position = seat.position if seat is not None else None
     context: dict[str, Any] = {
         "game": game,
-        "game_name": str(game),
+        "game_name": game_label(game),
         "link": game_link(game, user),
         "command": record.command,
         "applied": record.status == InboundMessage.Status.APPLIED,
@@ -566,9 +573,19 @@ def _answer_message(record: InboundMessage, user: User, game: Game) -> EmailMult
             context["decision_text"] = compose.describe_decision(game.engine, decision)
             context["deadline"] = compose.deadline_text(row.deadline if row else None, user)
             context["choices"] = compose.choices(game, position)
+        if not context["applied"] and decision is None:
+            # A refusal with nothing to correct: say so, rather than ask for a corrected command.
+            context["nothing_open"] = (
+                _("The bot plays your seat: reply “take back” to play it yourself again.")
+                if seat is not None and seat.bot_takeover
+                else _(
+                    "Nothing is waiting for your move in this game now: a mail will tell you when "
+                    "something is."
+                )
+            )
     bound = _answer_binding(record, game, position, shown)
     reply_to = reply_address_for(user=user, game=game, decision_id=bound) if not game.is_over else None
-    fields = {"game": game, "command": record.command or _("(no command)"), "code": record.code}
+    fields = {"game": game_label(game), "command": record.command or _("(no command)"), "code": record.code}
     subject = (
         _("[baogame] %(game)s: done: %(command)s")
         if context["applied"]

@@ -181,3 +181,52 @@ def test_a_finished_games_seat_is_not_taken_back(started: Any, users: list) -> N
 
     assert refused.value.code == "game_not_active"
     assert Seat.objects.get(game=game, position=0).bot_takeover
+
+
+def test_a_stale_reply_with_nothing_open_is_told_so_not_asked_for_a_correction(
+    started: Any, users: list, django_capture_on_commit_callbacks: Any
+) -> None:
+    game = _start(started, django_capture_on_commit_callbacks)
+    turn_mail = mail.outbox[0]
+    process_reply(
+        reply_to(turn_mail, f"play card={game.state['hands'][0][0]}"), django_capture_on_commit_callbacks
+    )
+
+    late = process_reply(reply_to(turn_mail, "pass"), django_capture_on_commit_callbacks)  # seat 1 is to act
+    answer = mails_to(users[0])[-1]
+    html = str(answer.alternatives[0][0])
+
+    assert (late.status, late.code) == ("refused", "stale_decision")
+    assert not Decision.objects.filter(game=game, seat=0).exists()
+    assert "corrected command" not in answer.body and "corrected command" not in html
+    assert "Nothing is waiting for your move in this game now" in answer.body
+    assert "Nothing is waiting for your move in this game now" in html
+
+
+def test_a_refused_move_of_a_seat_the_bot_plays_says_how_to_take_it_back(
+    started: Any, users: list, django_capture_on_commit_callbacks: Any
+) -> None:
+    _start(started, django_capture_on_commit_callbacks)
+    turn_mail = mail.outbox[0]
+    process_reply(reply_to(turn_mail, "hand over"), django_capture_on_commit_callbacks)
+
+    late = process_reply(reply_to(turn_mail, "pass"), django_capture_on_commit_callbacks)
+    answer = mails_to(users[0])[-1]
+
+    assert late.status == "refused"
+    assert "corrected command" not in answer.body
+    assert "reply “take back”" in answer.body
+
+
+@pytest.mark.parametrize("line", ["pass", "no such command"])
+def test_the_answer_names_a_titled_game_with_its_number_as_its_other_mails_do(
+    line: str, started: Any, users: list, django_capture_on_commit_callbacks: Any
+) -> None:
+    """Two games may share a title ("Friday game"): the answer says which one, as the turn mail did."""
+    game = _start(started, django_capture_on_commit_callbacks)
+    Game.objects.filter(pk=game.pk).update(title="Friday game")
+    process_reply(reply_to(mail.outbox[0], line), django_capture_on_commit_callbacks)
+    answer = mails_to(users[0])[-1]
+
+    assert answer.subject.startswith(f"[baogame] Friday game (#{game.pk}): ")
+    assert answer.body.splitlines()[0].endswith(f" — Friday game (#{game.pk})")

@@ -235,6 +235,31 @@ def test_a_burst_of_closed_turns_and_a_round_end_is_mailed_as_the_round_result_n
     assert "final result" not in message.subject and "The game is over" not in message.body
 
 
+@pytest.mark.parametrize("with_a_turn", [False, True])
+def test_a_round_result_still_waiting_when_the_game_ends_is_not_sent_the_game_result_says_it_all(
+    with_a_turn: bool, started: Any, users: list, django_capture_on_commit_callbacks: Any
+) -> None:
+    """A round result waits the settle time; if the game ends meanwhile (the bots or timeouts play the
+    next round out), its mail would come after the final result and show the last round's result under
+    the earlier round's name. The final result already tells it: nothing is sent, as when the game ends
+    in the move that ends the round."""
+    with django_capture_on_commit_callbacks(execute=True):
+        game = started(2)
+    turn = Notification.objects.create(
+        user=users[1], game=game, version=7, kind="decision", category=Category.TURN, seat=1
+    )
+    ended = Notification.objects.create(
+        user=users[1], game=game, version=8, kind="round_result", category=Category.RESULTS, seat=1
+    )
+    Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED)
+    ended.refresh_from_db()
+    turn.refresh_from_db()
+
+    message = mails.build_message(turn, [turn.pk, ended.pk]) if with_a_turn else mails.build_message(ended)
+
+    assert message is None
+
+
 def test_invitation_is_sent_once(
     toy_engine: str, users: list, django_capture_on_commit_callbacks: Any
 ) -> None:

@@ -11,11 +11,11 @@ from django.core import mail
 from django.utils import timezone
 
 from apps.accounts.models import Profile
-from apps.games.models import Decision
+from apps.games.models import Decision, Move
 from apps.notifications import clock as notification_clock
 from apps.notifications import notify, quiet, send
 from apps.notifications.models import MailSettings, Notification
-from tests.notifications.conftest import mails_to
+from tests.notifications.conftest import mails_to, process_reply, reply_to
 
 BERLIN = zoneinfo.ZoneInfo("Europe/Berlin")
 NIGHT = {"start": time(22, 0), "end": time(7, 0)}
@@ -211,3 +211,28 @@ def test_a_mail_falling_due_after_quiet_hours_began_waits_for_their_end(
         moved["now"] = note.due_at
         send.notifications_requeue_pending(now=note.due_at)
     assert len(mails_to(users[0])) == 1
+
+
+@pytest.mark.django_db
+def test_the_mail_after_quiet_hours_with_one_game_waiting_can_be_answered_with_a_move(
+    started: Any, users: list, moved: dict, django_capture_on_commit_callbacks: Any
+) -> None:
+    """Answering the mail is how one plays by mail: with one game waiting, its reply address is the
+    mail's own (the reply acts on that game's decision), not only written in its body."""
+    capture = django_capture_on_commit_callbacks
+    _quiet(users[0], "Europe/Berlin", time(22, 0), time(7, 0))
+    moved["now"] = _utc(2026, 6, 10, 23, 15)
+    with capture(execute=True):
+        game = started(2)
+    with capture(execute=True):
+        moved["now"] = _utc(2026, 6, 11, 7, 1)
+        send.notifications_requeue_pending(now=moved["now"])
+    (message,) = mails_to(users[0])
+    game.refresh_from_db()
+
+    result = process_reply(reply_to(message, f"play card={game.state['hands'][0][0]}"), capture)
+
+    assert "after your quiet hours" in message.subject and message.reply_to
+    assert message.reply_to[0] in message.body
+    assert (result.status, result.code) == ("applied", "")
+    assert Move.objects.filter(game=game, seat=0).exists()

@@ -45,8 +45,12 @@ def view_lines(view: dict[str, Any], seat: int | None, names: Sequence[str]) -> 
         _("Discard top: %(card)s; draw pile: %(count)s cards.") % {"card": top, "count": view.get("draw")}
     )
     drawn = [_card(c) for c in view.get("drawn") or [] if c != "?"]
-    if drawn:
-        lines.append(_("You drew: %(cards)s.") % {"cards": ", ".join(drawn)})
+    if len(drawn) > 1:  # the Shoebill's two cards, numbered as its placement names them (BB-9.12)
+        lines.append(
+            _("You drew: %(cards)s.") % {"cards": "  ".join(f"{k}: {c}" for k, c in enumerate(drawn))}
+        )
+    elif drawn:
+        lines.append(_("You drew: %(cards)s.") % {"cards": drawn[0]})
     if view.get("bao_caller") is not None:
         caller = seat_name(names, view["bao_caller"])
         if view.get("shield_active"):

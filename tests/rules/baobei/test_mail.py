@@ -129,3 +129,18 @@ def test_view_lines_show_the_seats_own_view_and_name_the_others_bb_20_9() -> Non
     assert lines[3].startswith("cy (seat 2): ")
     top = view["discard"][-1]
     assert f"Discard top: {viewtext.card_label(top)}; draw pile: {view['draw']} cards." in lines
+
+
+def test_the_shoebills_two_drawn_cards_are_numbered_as_the_placement_names_them_bb_9_12() -> None:
+    """``place mine C K theirs C S.K`` names a drawn card by its number (0 or 1), as the page numbers
+    them: the view line numbers the two cards, in that order."""
+    eng = get_engine("baobei")
+    view = eng.view(eng.setup(3, eng.default_options(3), "view-lines-seed"), 1)
+
+    lines = viewtext.view_lines(
+        {**view, "drawn": ["brown_pelican", "white_pelican"]}, 1, ["ann", "bob", "cy"]
+    )
+    one = viewtext.view_lines({**view, "drawn": ["magpie"]}, 1, ["ann", "bob", "cy"])
+
+    assert "You drew: 0: Brown Pelican (8)  1: White Pelican (7)." in lines
+    assert "You drew: Magpie (4)." in one
