@@ -9,6 +9,7 @@ choices) comes from ``compose``.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from email.utils import make_msgid
 from typing import Any
@@ -46,6 +47,36 @@ def game_link(game: Game, user: User) -> str:
     """A signed link that opens ``game`` for ``user``."""
     return absolute(
         reverse("notifications:go", args=[tokens.game_link_token(game_id=game.pk, user_id=user.pk)])
+    )
+
+
+@dataclass(frozen=True)
+class ResultWords:
+    """How a mail names the end of a part of a game: Bao Bei plays rounds (BB-25.7), Bao Huang deals
+    (BH-16): whole sentences, so that each language words them its own way."""
+
+    ended: str
+    ended_your_move: str
+    subject: str
+    decision_subject: str
+    reminder_subject: str
+
+
+def _result_words(engine: str) -> ResultWords:
+    if engine == "baohuang":
+        return ResultWords(
+            _("A deal has ended"),
+            _("A deal has ended; your move"),
+            _("%(prefix)s: deal result"),
+            _("%(prefix)s: deal result, %(decision)s"),
+            _("%(prefix)s: reminder, deal result, %(decision)s"),
+        )
+    return ResultWords(
+        _("A round has ended"),
+        _("A round has ended; your move"),
+        _("%(prefix)s: round result"),
+        _("%(prefix)s: round result, %(decision)s"),
+        _("%(prefix)s: reminder, round result, %(decision)s"),
     )
 
 
@@ -224,18 +255,19 @@ def _build_message(note: Notification, group: list[int] | None) -> EmailMultiAlt
                 for row in open_rows[1:]
             ]
         reminder = note.kind == Notification.Kind.REMINDER
+        words = _result_words(game.engine)
         context["heading"] = (
             _("Reminder: the deadline is near")
             if reminder
-            else (_("A round has ended; your move") if round_ended else _("Your move"))
+            else (words.ended_your_move if round_ended else _("Your move"))
         )
         subject_fields = {"prefix": subject_prefix, "decision": context["decision_text"].rstrip(".。")}
         if reminder and round_ended:
-            subject = _("%(prefix)s: reminder, round result, %(decision)s") % subject_fields
+            subject = words.reminder_subject % subject_fields
         elif reminder:
             subject = _("%(prefix)s: reminder, %(decision)s") % subject_fields
         elif round_ended:
-            subject = _("%(prefix)s: round result, %(decision)s") % subject_fields
+            subject = words.decision_subject % subject_fields
         else:
             subject = _("%(prefix)s: %(decision)s") % subject_fields
         reply_to = reply_address_for(user=user, game=game, decision_id=decision_row.decision_id)
@@ -244,8 +276,9 @@ def _build_message(note: Notification, group: list[int] | None) -> EmailMultiAlt
             # meanwhile): its category is what the mail is about, and what its unsubscribe link names.
             category = KIND_CATEGORY.get(decision_row.kind, note.category)
     elif round_ended:  # a round result, or a burst that took one along and whose decisions closed since
-        context["heading"] = _("A round has ended")
-        subject = _("%(prefix)s: round result") % {"prefix": subject_prefix}
+        words = _result_words(game.engine)
+        context["heading"] = words.ended
+        subject = words.subject % {"prefix": subject_prefix}
         reply_to = reply_address_for(user=user, game=game)
     else:  # game result
         context["heading"] = _("The game is over")

@@ -107,7 +107,8 @@ def test_the_deal_result_mail_gives_outcome_partner_scores_and_totals_bh_15_bh_1
     _reply(game, wren, "play K", capture)
 
     _, one, two, three, puffin = seat_names(game)
-    result = next(m for m in mails_to(wren) if "round result" in m.subject)
+    result = next(m for m in mails_to(wren) if "deal result" in m.subject)
+    assert "A deal has ended" in result.body and "round" not in result.subject  # BH-16: deals, not rounds
     assert _section(result.body, "Result:") == [
         f"Deal 1: you, the emperor, played with {puffin} (seat 4) as partner and won (multiplier x1).",
         f"Finishing order: 1. wren, 2. {puffin}, 3. {one}, 4. {two}, 5. {three}.",
