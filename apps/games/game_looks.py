@@ -4,7 +4,8 @@ Each time the board of a game is made for a signed-in person (the whole page, th
 while they watch, the board after their own move), ``looked`` records how far the game had gone as
 they may know it (``selectors.viewer_version``: the public moves and their own seat's hidden answers,
 BB-30.6) and answers how far it had gone at their look before; the page marks the moves since
-(``new_history``). One row per person and game (``GameLook``), written only when it changes.
+(``new_history``; the person's own moves count as looks too). One row per person and game
+(``GameLook``), written only when it changes.
 
 The marks are counted in the viewer's own numbering of the moves, so they tell a seat nothing its
 page does not already show: another seat's hidden answer is never counted as new.
@@ -61,11 +62,23 @@ class NewHistory:
 
 
 def new_history(
-    history: list[dict[str, Any]], *, last: LastLook | None, version: int, recent: int
+    history: list[dict[str, Any]],
+    *,
+    last: LastLook | None,
+    version: int,
+    recent: int,
+    seat: int | None = None,
 ) -> NewHistory:
     """The last ``recent`` rows of ``history`` (``selectors.game_history``'s, oldest first), or more to
-    show every row new since ``last`` (at most ``NEW_HISTORY_MAX``), each marked ``new`` or not."""
+    show every row new since ``last`` (at most ``NEW_HISTORY_MAX``), each marked ``new`` or not.
+
+    The viewer's own moves from ``seat`` (made by the player: not by a timeout or the bot) count as
+    looks, wherever they were made (a page, the API, a mail): their own latest move and what came
+    before it is not new to them."""
     seen = last.seen if last is not None else version
+    own = [h["seq"] for h in history if h["seat"] == seat and not h["by_timeout"] and not h.get("by_bot")]
+    if seat is not None and own:
+        seen = max(seen, own[-1])
     fresh = sum(1 for h in history if h["seq"] > seen)
     shown = history[-max(recent, min(fresh, NEW_HISTORY_MAX)) :] if history else []
     rows = [{**h, "new": h["seq"] > seen} for h in shown]

@@ -471,6 +471,7 @@ def game_history(*, game: Game, seat: int | None) -> list[dict[str, Any]]:
                         "at": move.created_at,
                         "seat": move.seat,
                         "by_timeout": move.by_timeout,
+                        "by_bot": move.by_bot,
                         "event": event,
                     }
                 )

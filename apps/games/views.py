@@ -270,7 +270,9 @@ def board_context(
     # What is new since this person's last look is marked; this look is recorded for the next one.
     user = request.user if request.user.is_authenticated else None
     last_look = game_looks.looked(game=game, user=user, seat=position, version=version) if user else None
-    recent = game_looks.new_history(visible_history, last=last_look, version=version, recent=RECENT_HISTORY)
+    recent = game_looks.new_history(
+        visible_history, last=last_look, version=version, recent=RECENT_HISTORY, seat=position
+    )
     history = history_rows(engine=game.engine, history=recent.rows, names=names)
     history.reverse()
     clocks = table_clocks(

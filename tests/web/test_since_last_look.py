@@ -128,3 +128,36 @@ def test_anonymous_visitors_leave_no_look(client_for):
     client_for(None).get(f"/games/{game.public_id}/")
 
     assert not GameLook.objects.exists()
+
+
+def test_the_players_own_move_is_a_look_not_a_new_move(client_for):
+    """The docs: "your look is … your own moves". A player who moves (here by the API's service, as
+    from a mail) and opens the page is not told of their own move, nor of those before it, as new."""
+    players = [UserFactory() for _ in range(2)]
+    game = GameFactory(engine="baobei", players=2, seated=players)
+    _play(game, players, 4)
+    game.refresh_from_db()
+    mover = min(get_engine(game.engine).pending(game.state)[0]["seats"])
+    page = client_for(players[mover])
+    url = f"/games/{game.public_id}/"
+    page.get(url)
+    other = 1 - mover
+    for _ in range(10):  # the other seat moves until it is the mover's turn again, then the mover moves
+        game.refresh_from_db()
+        if mover in get_engine(game.engine).pending(game.state)[0]["seats"]:
+            break
+        _play_seat(game, players, other)
+    _play_seat(game, players, mover)
+
+    after = page.get(url).content.decode()
+
+    assert _new_seqs(after) == [] and _since_line(after) == ""
+
+
+def _play_seat(game: Game, users: list[Any], seat: int) -> None:
+    """One move of the engine's default bot for ``seat``, which owes one."""
+    engine, rng = get_engine(game.engine), random.Random(7)
+    bots, default = get_bots(game.engine)
+    game.refresh_from_db()
+    action = bots[default](engine.view(game.state, seat), rng)
+    pipeline.submit_action(game_id=game.pk, user=users[seat], action=action)
