@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..lengths import GameLengths, Length
-from ..text import COMMA, Text, gettext_noop, join, text
+from ..text import COMMA, Text, gettext_noop, join, n_, text
 from .setup import default_options, default_threshold
 
 
@@ -16,7 +16,8 @@ def _scaled(numerator: int, denominator: int) -> Any:
 
 def describe(values: dict[str, Any], players: int) -> Text:
     """``ends at 80 points``."""
-    return text(gettext_noop("ends at %(points)s points"), points=values["threshold"])
+    points = int(values["threshold"])
+    return text(n_("ends at %(points)s point", "ends at %(points)s points", points), points=points)
 
 
 def describe_groups(values: list[tuple[dict[str, Any], Any]]) -> Text | str:
