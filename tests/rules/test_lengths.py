@@ -89,7 +89,8 @@ def test_lengths_in_words_say_only_what_can_happen() -> None:
         "Long: ends at 150 points with 2 players, 120 with 3–4, 90 with 5–6"
     )
     assert lengths.choice_label(BAOBEI, "long", 5) == "Long: ends at 90 points with 5 players"
-    assert lengths.length_label(BAOBEI, players=3, options={"threshold": 1}) == "Custom: ends at 1 point with 3 players"
+    one = lengths.length_label(BAOBEI, players=3, options={"threshold": 1})
+    assert one == "Custom: ends at 1 point with 3 players"
 
 
 def test_a_game_without_lengths_has_none() -> None:
