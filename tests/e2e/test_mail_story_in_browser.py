@@ -91,7 +91,7 @@ def test_bao_huang_the_answer_to_a_reply_tells_the_bots_plays_and_the_deal_end_m
     page.goto(f"{live_server.url}/dev/mail/")
     about_game = re.compile(rf"{re.escape(str(game))}\b")
     rows = page.locator("main tr", has_text=wren.email).filter(has_text=about_game)
-    rows.get_by_role("link", name="round result").first.click()
+    rows.get_by_role("link", name="deal result").first.click()
     result = section(str(page.locator("pre.mail-text").inner_text()), "Result:")
     keep_screenshot(page, "mail-deal-result-bao-huang")
 
