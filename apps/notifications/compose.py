@@ -300,21 +300,21 @@ def user_zone(user: AbstractBaseUser) -> zoneinfo.ZoneInfo:
 
 
 def local_time(moment: datetime | None, user: AbstractBaseUser) -> str:
-    """A moment in the user's time zone and the active language's date format, e.g. ``Mon 02 Jun
+    """A moment in the user's time zone and the active language's date format, e.g. ``Mon 2 Jun
     2025, 18:00 (France Time)`` in English, ``2025年6月2日 周一 18:00（法国时间）`` in Chinese."""
     if moment is None:
         return _("no deadline")
     zone = user_zone(user)
     local = timezone.localtime(moment, zone)
     # Translators: a date in a mail, in Django's date format (docs: "date" template filter).
-    when = formats.date_format(local, _("D d M Y, H:i"))
+    when = formats.date_format(local, _("D j M Y, H:i"))
     # The zone's name in the mail's language (the recipient's, active while the mail is composed).
     return _("%(when)s (%(zone)s)") % {"when": when, "zone": active_zone_label(zone.key)}
 
 
 def deadline_text(moment: datetime | None, user: AbstractBaseUser, now: datetime | None = None) -> str:
     """A deadline in a mail: the time in the user's zone and how long was left when the mail was
-    written, e.g. ``Mon 02 Jun 2025, 18:00 (France Time), 2 days 3 h after this mail was sent``."""
+    written, e.g. ``Mon 2 Jun 2025, 18:00 (France Time), 2 days 3 h after this mail was sent``."""
     if moment is None:
         return _("no deadline (the clock is stopped)")
     seconds = (moment - (now or timezone.now())).total_seconds()

@@ -25,7 +25,7 @@ def test_a_deadline_says_the_local_time_and_the_time_left_when_sent() -> None:
 
     text = deadline_text(NOW + timedelta(days=2, hours=3, minutes=10), user, now=NOW)
 
-    assert text == "Thu 04 Jun 2026, 13:10 (France Time), 2 days 3 h after this mail was sent"
+    assert text == "Thu 4 Jun 2026, 13:10 (France Time), 2 days 3 h after this mail was sent"
 
 
 def test_a_stopped_clock_is_said_to_be_stopped() -> None:
