@@ -244,24 +244,55 @@ def test_a_proposals_heading_in_chinese_joins_its_proposer_and_length_with_no_li
     assert "提议、" not in heading
 
 
-def test_an_ad_hoc_offer_says_how_long_it_plays_and_when_it_lapses(table: tuple[Game, list[Any]]) -> None:
-    """ "Play now" offers a sitting of up to an hour, open for the others to answer for five minutes
-    (``selectors.AD_HOC_OFFER_LIFE``): the panel says both, in one sentence each (times in UTC here,
-    the players' zone)."""
-    game, people = table
+def _offer_play_now(game: Game, proposer: Any) -> datetime:
+    """An open ad-hoc offer ("play now") made just now by ``proposer``; returns when it was made."""
     offered = timezone.now()
     proposal = SittingProposal.objects.create(
         game=game,
-        proposer=people[0],
+        proposer=proposer,
         kind=SittingProposal.Kind.AD_HOC,
         length=timedelta(hours=1),
         time_zone="UTC",
         created_at=offered,
     )
     ProposedTime.objects.create(proposal=proposal, index=1, starts_at=offered)
+    return offered
+
+
+def _present(game: Game, people: list[Any]) -> None:
+    for position, person in enumerate(people):
+        SeatPresence.objects.update_or_create(
+            game=game, position=position, defaults={"user": person, "seen_at": timezone.now()}
+        )
+
+
+def test_an_ad_hoc_offer_says_how_long_it_plays_and_when_it_lapses(table: tuple[Game, list[Any]]) -> None:
+    """ "Play now" offers a sitting of up to an hour, open for the others to answer for five minutes
+    (``selectors.AD_HOC_OFFER_LIFE``): the panel says both, in one sentence each (times in UTC here,
+    the players' zone), and the offer's time is when it was made, not a start time."""
+    game, people = table
+    offered = _offer_play_now(game, people[0])
+    _present(game, people)
     lapses = (offered + selectors.AD_HOC_OFFER_LIFE).astimezone(UTC).strftime("%H:%M")
 
     page = signed_in(people[1]).get(game.get_absolute_url()).content.decode()
 
     assert "Everyone is here: play now, for up to 60 minutes?" in page
     assert f"The offer lapses at {lapses} unless everyone says yes first." in page
+    line = _proposal_line(page)
+    assert f"offered at {offered.astimezone(UTC):%H:%M}" in line
+    assert f"{offered.year}," not in line  # no date: it does not start then
+
+
+def test_an_ad_hoc_offer_no_longer_says_everyone_is_here_once_someone_left(
+    table: tuple[Game, list[Any]],
+) -> None:
+    """The presence line above says who is not here: the offer's heading must not contradict it."""
+    game, people = table
+    _offer_play_now(game, people[0])
+    _present(game, people[:2])  # the third player's page is closed
+
+    page = signed_in(people[1]).get(game.get_absolute_url()).content.decode()
+
+    assert "Play now, for up to 60 minutes?" in page
+    assert "Everyone is here" not in page
