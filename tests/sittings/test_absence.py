@@ -9,7 +9,7 @@ sitting ends. Nobody is punished for missing a sitting except through their own 
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 import pytest
@@ -72,6 +72,19 @@ def seat(game: Game, position: int) -> Seat:
     return Seat.objects.get(game=game, position=position)
 
 
+def seat_one_stood_in_by_the_bot() -> tuple[Game, list[Any], list[int], datetime]:
+    """A Bao Huang sitting under way whose seat 1 missed it with the order "the bot plays my seat until
+    I arrive": past the grace period, the bot stands in for it. Returns the game, its people, the seats
+    present and when the sitting started."""
+    game, people = bh_game()
+    orders.arm(game_id=game.pk, user=people[1], kind="sitting_bot")
+    present = [0, 2, 3, 4]
+    now = timezone.now()
+    start(game, people, present, now)
+    after_grace(game, people, present, now)
+    return game, people, present, now
+
+
 def test_a_no_show_seat_is_played_by_its_orders_then_its_own_bank() -> None:
     """Point 5: absent seat 1 passes by its standing order ("pass when I cannot beat", BH-12.5) without
     holding the table; when its orders cannot answer, it owes on its own correspondence bank (days, not
@@ -124,12 +137,7 @@ def test_the_bot_takes_an_absent_seat_that_asked_for_it_after_the_grace_period()
 def test_the_seat_is_handed_back_the_moment_its_player_arrives() -> None:
     """Point 5: the player's page asks the server (presence): the bot stops and the seat joins the live
     play on a live bank."""
-    game, people = bh_game()
-    orders.arm(game_id=game.pk, user=people[1], kind="sitting_bot")
-    present = [0, 2, 3, 4]
-    now = timezone.now()
-    start(game, people, present, now)
-    after_grace(game, people, present, now)
+    game, people, present, now = seat_one_stood_in_by_the_bot()
     arrival = now + timedelta(minutes=10)
 
     services.presence_seen(game=game, user=people[1], now=arrival)
@@ -147,12 +155,7 @@ def test_the_seat_is_handed_back_the_moment_its_player_arrives() -> None:
 def test_the_seat_is_handed_back_when_the_sitting_ends() -> None:
     """Point 5: the order is about sittings: once the sitting is over, the player plays their seat again
     by correspondence."""
-    game, people = bh_game()
-    orders.arm(game_id=game.pk, user=people[1], kind="sitting_bot")
-    present = [0, 2, 3, 4]
-    now = timezone.now()
-    start(game, people, present, now)
-    after_grace(game, people, present, now)
+    game, people, present, now = seat_one_stood_in_by_the_bot()
 
     for position in present:
         lifecycle.end_vote(game=game, user=people[position], now=now + lifecycle.ABSENCE_GRACE)
@@ -249,12 +252,7 @@ def test_a_seat_whose_player_closed_their_account_stays_with_the_bot_when_the_si
     """The bot stood in for an absent seat, then its player closed their account: the sitting's end
     does not hand the seat back to an account that can never play it (the closing lets the bot play it
     to the game's end)."""
-    game, people = bh_game()
-    orders.arm(game_id=game.pk, user=people[1], kind="sitting_bot")
-    present = [0, 2, 3, 4]
-    now = timezone.now()
-    start(game, people, present, now)
-    after_grace(game, people, present, now)
+    game, people, present, now = seat_one_stood_in_by_the_bot()
     people[1].is_active = False
     people[1].save(update_fields=["is_active"])
 
