@@ -4,12 +4,16 @@
 nodes, workers, beat, killed processes) both start gunicorn with ``start_site`` on the database this
 process is connected to, create players with ``make_users`` and play through ``Client``; ``clean_up``
 deletes what a run created.
+
+``Client`` speaks HTTP/1.1 over a plain socket (``Connection``) and JSON through ``msgspec``: the
+clients run on the machine they measure, so each CPU millisecond they spend on a move is taken from
+gunicorn and PostgreSQL; ``http.client`` (headers parsed by the ``email`` package) and ``json`` cost
+several times as much.
 """
 
 from __future__ import annotations
 
 import http.client
-import json
 import os
 import random
 import resource
@@ -21,9 +25,10 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 from urllib.parse import quote
 
+import msgspec
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import connection
@@ -154,6 +159,147 @@ class Balancer:
                 self.live.append(port)
 
 
+class BadReply(RuntimeError):
+    """A reply ``Connection`` does not read (a chunked body, a malformed status line or header block):
+    not a connection error, so it is not retried but ends the client's run with what was met."""
+
+
+#: The reply statuses that never have a body (RFC 9110 §6.4.1).
+NO_BODY = frozenset({204, 304})
+
+
+class Transport(Protocol):
+    """What ``Client`` sends its requests through: ``Connection`` (a socket), or in
+    ``bench.profile_moves`` the WSGI application called directly."""
+
+    def exchange(self, method: str, path: str, head: bytes, body: bytes | None) -> tuple[int, bytes, str]:
+        """Send one request and read its reply: status, body and ``Content-Type``. ``head``: the
+        request's header lines but ``Host`` and ``Content-Length``, each ending in CRLF."""
+        ...
+
+    def close(self) -> None: ...
+
+
+class Connection:
+    """A minimal HTTP/1.1 client connection to ``HOST:port``: opened on the first request (and again
+    after the server closed it), with ``TCP_NODELAY``; each request written with one ``sendall``; the
+    reply's status line and headers split with bytes operations, its body read by ``Content-Length``
+    or, without one, until the server closes. The socket is kept for the next request unless the reply
+    says ``Connection: close`` (or is an HTTP/1.0 reply without ``keep-alive``). A chunked body raises
+    ``BadReply``: this site's replies always have a length. Connection errors (a refused or reset
+    connection, the server closing before the reply is complete, a timeout) raise ``OSError`` after
+    closing the socket, as ``http.client`` does."""
+
+    def __init__(self, port: int, timeout: float = 30.0) -> None:
+        self.port = port
+        self.timeout = timeout
+        self.sock: socket.socket | None = None
+        self.host = f"Host: {HOST}:{port}\r\n".encode()
+        self.connects = 0  # sockets opened, for the tests of keep-alive
+
+    def close(self) -> None:
+        if self.sock is not None:
+            self.sock.close()
+            self.sock = None
+
+    def exchange(self, method: str, path: str, head: bytes, body: bytes | None) -> tuple[int, bytes, str]:
+        try:
+            return self._exchange(method, path, head, body)
+        except BaseException:
+            self.close()
+            raise
+
+    def _exchange(self, method: str, path: str, head: bytes, body: bytes | None) -> tuple[int, bytes, str]:
+        sock = self.sock
+        if sock is None:
+            sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)  # HOST is an IPv4 address: no lookup
+            self.sock = sock
+            sock.settimeout(self.timeout)
+            sock.connect((HOST, self.port))
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            self.connects += 1
+        line = f"{method} {path} HTTP/1.1\r\n".encode()
+        if body is None:
+            tail = b"Content-Length: 0\r\n\r\n" if method in ("POST", "PUT", "PATCH") else b"\r\n"
+            sock.sendall(line + self.host + head + tail)
+        else:
+            sock.sendall(b"%s%s%sContent-Length: %d\r\n\r\n%s" % (line, self.host, head, len(body), body))
+        received = sock.recv(65536)
+        if not received:
+            raise ConnectionResetError(f"{method} {path}: the server closed the connection without a reply")
+        end = received.find(b"\r\n\r\n")
+        while end < 0:
+            more = sock.recv(65536)
+            if not more:
+                raise ConnectionResetError(f"{method} {path}: the server closed the connection mid-headers")
+            received += more
+            end = received.find(b"\r\n\r\n", max(0, len(received) - len(more) - 3))
+        block = received[:end]  # the status line and the header lines, without the empty line
+        low = block.lower()  # header names are case-insensitive: found in this, read from ``block``
+        version, _, rest = block.partition(b" ")
+        try:
+            status = int(rest[:3])
+        except ValueError:
+            raise BadReply(f"{method} {path}: not an HTTP status line: {block[:80]!r}") from None
+        if not version.startswith(b"HTTP/1.") or status < 200:
+            raise BadReply(f"{method} {path}: a reply this client does not read: {block[:80]!r}")
+        if b"\r\ntransfer-encoding:" in low:
+            raise BadReply(
+                f"{method} {path} answered {status} with Transfer-Encoding "
+                f"{_header(block, low, b'transfer-encoding')!r}, which this client does not read"
+            )
+        said = _header(low, low, b"connection") or b""
+        keep = b"close" not in said and (version != b"HTTP/1.0" or b"keep-alive" in said)
+        payload = received[end + 4 :]
+        length = _header(block, low, b"content-length")
+        if method == "HEAD" or status in NO_BODY:
+            payload = b""
+        elif length is not None:
+            try:
+                size = int(length)
+            except ValueError:
+                raise BadReply(f"{method} {path}: Content-Length {length!r}") from None
+            if len(payload) < size:
+                chunks = [payload]
+                missing = size - len(payload)
+                while missing > 0:
+                    more = sock.recv(max(missing, 65536))
+                    if not more:
+                        raise ConnectionResetError(
+                            f"{method} {path}: the server closed the connection after "
+                            f"{size - missing} of {size} bytes of the body"
+                        )
+                    chunks.append(more)
+                    missing -= len(more)
+                payload = b"".join(chunks)
+            if len(payload) != size:
+                raise BadReply(f"{method} {path}: {len(payload)} bytes after a body of {size}")
+        else:  # no length: the body ends when the server closes the connection
+            chunks = [payload]
+            while more := sock.recv(65536):
+                chunks.append(more)
+            payload = b"".join(chunks)
+            keep = False
+        if not keep:
+            self.close()
+        return status, payload, (_header(block, low, b"content-type") or b"").decode("latin-1")
+
+
+def _header(block: bytes, low: bytes, name: bytes) -> bytes | None:
+    """The value of the first header ``name`` (lower case) in a reply's header ``block``, whose lower
+    case is ``low``; None when it has none."""
+    start = low.find(b"\r\n" + name + b":")
+    if start < 0:
+        return None
+    start += len(name) + 3
+    stop = low.find(b"\r\n", start)
+    return block[start : stop if stop >= 0 else len(block)].strip()
+
+
+_encode = msgspec.json.Encoder().encode
+_decode = msgspec.json.Decoder().decode
+
+
 class Client:
     """One simulated player program: an HTTP connection per web node (kept alive when the server allows
     it; reopened after a ``Connection: close``) and the tokens of both seats.
@@ -175,45 +321,43 @@ class Client:
         retry_for: float = 0.0,
     ) -> None:
         self.balancer = balancer or Balancer([port])
-        self.conns = {p: http.client.HTTPConnection(HOST, p, timeout=30) for p in self.balancer.ports}
+        self.conns: dict[int, Transport] = {p: Connection(p) for p in self.balancer.ports}
         self.tokens = tokens
         self.rng = rng
         self.stats = stats
         self.rate = rate  # this client's moves per second; 0: as fast as the server answers
         self.retry_for = retry_for
+        self.heads: dict[str, bytes] = {}  # a token's header lines, encoded once
 
-    def _send(
-        self, method: str, path: str, headers: dict[str, str], data: bytes | None
-    ) -> tuple[int, bytes, str]:
+    def _send(self, method: str, path: str, head: bytes, data: bytes | None) -> tuple[int, bytes, str]:
         port = self.balancer.next_port()
-        conn = self.conns[port]
         try:
-            conn.request(method, path, body=data, headers=headers)
-            response = conn.getresponse()
-            payload = response.read()
-        except (OSError, http.client.HTTPException):
-            conn.close()  # reconnect on the next request
+            return self.conns[port].exchange(method, path, head, data)
+        except OSError:
             if self.retry_for:
                 self.balancer.down(port)
-            raise
-        return response.status, payload, response.getheader("Content-Type") or ""
+            raise  # the connection closed itself: the next request reconnects
 
     def call(
         self, method: str, path: str, token: str, body: Any = None, key: str | None = None
     ) -> tuple[int, Any]:
-        headers = {"Authorization": f"Bearer {token}", "Accept": "application/json"}
+        head = self.heads.get(token)
+        if head is None:
+            head = self.heads[token] = (
+                f"Authorization: Bearer {token}\r\nAccept: application/json\r\n".encode()
+            )
         data = None
         if body is not None:
-            data = json.dumps(body).encode()
-            headers["Content-Type"] = "application/json"
+            data = _encode(body)
+            head += b"Content-Type: application/json\r\n"
         if key:
-            headers["Idempotency-Key"] = key
+            head += f"Idempotency-Key: {key}\r\n".encode()
         give_up = time.monotonic() + self.retry_for
         while True:
             try:
-                status, payload, content_type = self._send(method, path, headers, data)
+                status, payload, content_type = self._send(method, path, head, data)
                 break
-            except (OSError, http.client.HTTPException):
+            except OSError:
                 if time.monotonic() >= give_up:
                     raise
                 self.stats.retries += 1
@@ -221,8 +365,8 @@ class Client:
         if not payload:
             return status, None
         try:
-            return status, json.loads(payload)
-        except ValueError:
+            return status, _decode(payload)
+        except msgspec.DecodeError:
             raise NotJSON(method, path, status, content_type, payload) from None
 
     def new_game(self) -> tuple[int, list[dict[str, Any]]]:

@@ -55,31 +55,15 @@ def _configure(var_dir: str) -> None:
     os.environ["CELERY_BROKER_URL"] = "filesystem://"  # as the load test: tasks are written, then dropped
 
 
-class _Response:
-    def __init__(self, status: int, body: bytes, headers: list[tuple[str, str]]) -> None:
-        self.status = status
-        self._body = body
-        self._headers = {name.lower(): value for name, value in headers}
-
-    def read(self) -> bytes:
-        return self._body
-
-    def getheader(self, name: str, default: str | None = None) -> str | None:
-        return self._headers.get(name.lower(), default)
-
-
 class WsgiConnection:
-    """Just enough of ``http.client.HTTPConnection`` for ``bench.apiclient.Client``: each request is a
-    call of the WSGI application, as gunicorn would make it."""
+    """A ``bench.apiclient.Transport`` for ``bench.apiclient.Client``: each request is a call of the
+    WSGI application, as gunicorn would make it."""
 
     def __init__(self, app: Any, on_request: Any = None) -> None:
         self.app = app
         self.on_request = on_request
-        self._response: _Response | None = None
 
-    def request(
-        self, method: str, path: str, body: bytes | None = None, headers: dict[str, str] | None = None
-    ) -> None:
+    def exchange(self, method: str, path: str, head: bytes, body: bytes | None) -> tuple[int, bytes, str]:
         url = urlsplit(path)
         data = body or b""
         environ: dict[str, Any] = {
@@ -101,12 +85,13 @@ class WsgiConnection:
             "wsgi.multiprocess": True,
             "wsgi.run_once": False,
         }
-        for name, value in (headers or {}).items():
-            key = name.upper().replace("-", "_")
+        for line in head.decode("latin-1").splitlines():
+            name, _, value = line.partition(":")
+            key = name.strip().upper().replace("-", "_")
             if key == "CONTENT_TYPE":
-                environ["CONTENT_TYPE"] = value
+                environ["CONTENT_TYPE"] = value.strip()
             else:
-                environ[f"HTTP_{key}"] = value
+                environ[f"HTTP_{key}"] = value.strip()
         status: list[str] = []
         answered: list[tuple[str, str]] = []
 
@@ -123,11 +108,8 @@ class WsgiConnection:
                     chunks.close()
 
         payload = self.on_request(method, url.path, call) if self.on_request else call()
-        self._response = _Response(int(status[0].split()[0]), payload, answered)
-
-    def getresponse(self) -> _Response:
-        assert self._response is not None
-        return self._response
+        content_type = next((v for n, v in answered if n.lower() == "content-type"), "")
+        return int(status[0].split()[0]), payload, content_type
 
     def close(self) -> None:
         pass
@@ -250,13 +232,13 @@ def main(argv: list[str] | None = None) -> None:
     profiler = cProfile.Profile(time.process_time)
     try:
         warm = Client(0, tokens, random.Random(f"{args.seed}:warm"), Stats())
-        warm.conns[0] = WsgiConnection(application)  # type: ignore[assignment]
+        warm.conns[0] = WsgiConnection(application)
         warm.run(time.monotonic() + args.warmup)
         for counts in timers.values():  # the measured seconds only
             counts[0], counts[1] = 0, 0.0
         stats = Stats()
         client = Client(0, tokens, random.Random(f"{args.seed}:run"), stats)
-        client.conns[0] = WsgiConnection(application, on_request)  # type: ignore[assignment]
+        client.conns[0] = WsgiConnection(application, on_request)
         cpu_started = time.process_time()
         if not args.plain and not args.kind:
             profiler.enable()
