@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import os
+import threading
 from datetime import datetime
 from functools import partial
 from typing import Any
@@ -148,6 +149,22 @@ def route_task(name: str, args: Any, kwargs: Any, options: Any, task: Any = None
     return {"queue": queue_name(kind)} if kind else None
 
 
+#: Held while the apps' task modules are imported on a first ``publish`` (``import_task_modules``).
+_task_modules_lock = threading.Lock()
+
+
+def import_task_modules() -> None:
+    """Import the apps' task modules, once, whatever the number of threads asking.
+
+    Celery's discovery of the task modules runs once (a promise on its ``import_modules`` signal): a
+    second thread asking while the first is still importing returned at once, before the task it wanted
+    was registered, and its request failed with ``NotRegistered`` (seen under gunicorn's threaded
+    workers). The lock makes the second thread wait for the first's imports.
+    """
+    with _task_modules_lock:
+        app.loader.import_default_modules()
+
+
 def publish(
     name: str, args: tuple[Any, ...] = (), *, queue: str | None = None, eta: datetime | None = None
 ) -> bool:
@@ -165,7 +182,7 @@ def publish(
     from . import taskmessage
 
     if name not in app.tasks:  # the web process has not imported the apps' task modules yet
-        app.loader.import_default_modules()
+        import_task_modules()
     task = app.tasks[name]
     options: dict[str, Any] = {"eta": eta} if eta is not None else {}
     if queue is not None:

@@ -52,7 +52,7 @@ from django.utils import timezone
 
 from apps.games import sql
 from apps.games.models import Move
-from baogame.celery import app, publish
+from baogame.celery import app, import_task_modules, publish
 
 from .models import MoveMailOutbox
 
@@ -306,7 +306,7 @@ def drain(*, now: datetime | None = None, limit: int = DRAIN_BATCH) -> int:
 def _run(name: str, args: tuple[Any, ...]) -> None:
     """Run the task ``name`` here, in this process (found by name, as ``publish`` finds it)."""
     if name not in app.tasks:
-        app.loader.import_default_modules()
+        import_task_modules()
     app.tasks[name](*args)
 
 
