@@ -18,7 +18,7 @@ from django.core import mail
 from apps.games import pipeline as game_pipeline
 from apps.games import scheduling
 from apps.games.models import Decision, Game
-from apps.notifications import tasks, tokens
+from apps.notifications import notify, tasks, tokens
 from apps.notifications.models import Notification, ReplyAddress
 from tests.notifications.conftest import mails_to, play_game, process_reply, reply_to
 from tests.support.notify_clock import MovableClock  # its fixture `clock` is a plugin (conftest.py)
@@ -74,6 +74,25 @@ def test_a_decision_listed_in_the_answer_is_not_mailed_again(
     assert "done" in sent[1].subject and _bound_decision(sent[1]) == again.decision_id
     note = Notification.objects.get(user=player, decision_id=again.decision_id)
     assert note.status == Notification.Status.SKIPPED
+
+
+def test_a_decision_listed_in_the_answer_is_still_reminded_near_its_deadline(
+    settings: Any, toy_engine: str, users: list, clock: MovableClock, django_capture_on_commit_callbacks: Any
+) -> None:
+    settings.NOTIFY_SETTLE_SECONDS = 90
+    capture, player = django_capture_on_commit_callbacks, users[0]
+    game, turn_mail = _against_a_bot(toy_engine, player, clock, capture)
+    process_reply(reply_to(turn_mail, f"play card={game.state['hands'][0][0]}"), capture)
+    told = _open_decision(game)
+    assert told.deadline is not None
+    clock.now = told.opened_at + (told.deadline - told.opened_at) * 0.8
+
+    with capture(execute=True):
+        notify.reminders_send_due()
+    _deliver_due(clock, capture)
+
+    [_, _, reminder] = mails_to(player)
+    assert "reminder" in reminder.subject and _bound_decision(reminder) == told.decision_id
 
 
 def test_a_decision_opened_after_the_answer_is_mailed(
