@@ -345,7 +345,13 @@ def _answer_on_commit(inbound_id: int) -> None:
 
 
 def answer_send(*, inbound_id: int) -> bool:
-    """Send the answer to one processed inbound mail, at most once."""
+    """Send the answer to one processed inbound mail, at most once.
+
+    Once it is sent, the decision whose choices it lists is recorded, so that the mail about that
+    decision, still waiting its settle time (the bots played at once), is not sent as well. Recorded
+    after sending, not before: an answer that failed to go out leaves that mail to tell the player
+    (a rare duplicate, when that mail is sent during the answer's own sending, rather than no mail).
+    """
     if InboundMessage.objects.filter(pk=inbound_id, answered_at=None).update(answered_at=timezone.now()) != 1:
         return False
     record = InboundMessage.objects.select_related("user__profile", "game", "reply_address").get(
@@ -355,4 +361,6 @@ def answer_send(*, inbound_id: int) -> bool:
     if message is None:
         return False
     message.send()
+    if record.shown_decision_id:
+        InboundMessage.objects.filter(pk=record.pk).update(shown_decision_id=record.shown_decision_id)
     return True

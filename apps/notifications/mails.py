@@ -201,6 +201,12 @@ def _build_message(note: Notification, group: list[int] | None) -> EmailMultiAlt
         decision_row = open_rows[0] if open_rows else None
         if decision_row is None and not round_ended:
             return None  # they acted (or it closed) meanwhile and nothing is left for them
+        if (
+            note.kind == Notification.Kind.DECISION
+            and not round_ended
+            and _told_in_answers(user, game, open_rows)
+        ):
+            return None  # the answer to their mail command listed it already (the bots played at once)
     elif note.kind == Notification.Kind.REMINDER:
         if seat is not None:
             mine = game_selectors.seat_decision(game=game, seat=seat, decision_id=note.decision_id)
@@ -295,6 +301,16 @@ def _build_message(note: Notification, group: list[int] | None) -> EmailMultiAlt
         engine=game.engine,
         sittings=reply_to is None or not sitting_selectors.table_of_one(game),
     )
+
+
+def _told_in_answers(user: User, game: Game, open_rows: list[Decision]) -> bool:
+    """Whether every one of these open decisions was listed, with its choices, in an answer to one of
+    ``user``'s mail commands in ``game`` (``InboundMessage.shown_decision_id``): a decision the bots
+    opened before the answer was written. Decision ids are never reused within a game."""
+    told = InboundMessage.objects.filter(
+        user=user, game=game, shown_decision_id__in={row.decision_id for row in open_rows}
+    )
+    return set(told.values_list("shown_decision_id", flat=True)) == {row.decision_id for row in open_rows}
 
 
 def _seat_to_bot_message(note: Notification, game: Game, user: User) -> EmailMultiAlternatives | None:
@@ -568,7 +584,8 @@ def _answer_binding(record: InboundMessage, game: Game, position: int | None, sh
 def answer_message(record: InboundMessage) -> EmailMultiAlternatives | None:
     """The answer to a processed inbound mail: what its command did, or why it was refused, with the
     sender's view now and a fresh reply address; None when there is nobody to answer. Written in the
-    sender's language (``mail_language``), whichever language their command was in."""
+    sender's language (``mail_language``), whichever language their command was in. The decision whose
+    choices it lists is noted on ``record`` (``shown_decision_id``, not saved: the sender saves it)."""
     user, game = record.user, record.game
     if user is None or game is None or not user.email:
         return None
@@ -616,6 +633,7 @@ def _answer_message(record: InboundMessage, user: User, game: Game) -> EmailMult
                     "something is."
                 )
             )
+    record.shown_decision_id = shown or ""
     bound = _answer_binding(record, game, position, shown)
     reply_to = reply_address_for(user=user, game=game, decision_id=bound) if not game.is_over else None
     fields = {"game": game_label(game), "command": record.command or _("(no command)"), "code": record.code}

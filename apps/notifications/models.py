@@ -176,6 +176,12 @@ class InboundMessage(models.Model):
     code = models.CharField(max_length=64, blank=True)
     detail = models.TextField(blank=True)
     move_seq = models.PositiveIntegerField(null=True, blank=True)
+    shown_decision_id = models.CharField(
+        max_length=64,
+        blank=True,
+        help_text="The decision whose choices the answer listed (empty: none): it is not mailed again as "
+        "'Your move'.",
+    )
     received_at = models.DateTimeField(auto_now_add=True)
     answered_at = models.DateTimeField(null=True, blank=True)
 

@@ -1,13 +1,16 @@
 """Sending notifications: claim a due row, build its mail, send it once; take back lost work.
 
 ``notification_send`` claims a row with a conditional update before sending, so a retried or
-duplicated task never sends twice. A claim whose worker died is taken back by
-``notifications_reclaim_stale`` (which makes that one narrow case at-least-once, see there); a send
-task that was lost is queued again by ``notifications_requeue_pending``.
+duplicated task never sends twice; the rows that go out in one mail are claimed under one lock per
+recipient and game (``_lock_recipient``), so two workers never split them into two mails. A claim
+whose worker died is taken back by ``notifications_reclaim_stale`` (which makes that one narrow case
+at-least-once, see there); a send task that was lost is queued again by
+``notifications_requeue_pending``.
 """
 
 from __future__ import annotations
 
+import hashlib
 import logging
 from datetime import datetime, timedelta
 from functools import partial
@@ -68,16 +71,20 @@ def notification_send(*, notification_id: int, now: datetime | None = None) -> b
                 due_at=held_until, held=True, status=Notification.Status.PENDING
             )
             return False
-    claimed = Notification.objects.filter(  # a row that used up its attempts is never claimed again
-        pk=notification_id,
-        status__in=[Notification.Status.PENDING, Notification.Status.FAILED],
-        attempts__lt=SEND_MAX_ATTEMPTS,
-        due_at__lte=now,
-    ).update(status=Notification.Status.SENDING, claimed_at=now, attempts=F("attempts") + 1)
-    if claimed != 1:
-        return False
-    note.refresh_from_db()
-    group = _claim_group(note, now=now)
+    with transaction.atomic():
+        # One claim at a time per mail that rows could share: a second worker, sent another row of the
+        # same burst, waits here and then finds its row claimed into this mail (one mail, not two).
+        _lock_recipient(note)
+        claimed = Notification.objects.filter(  # a row that used up its attempts is never claimed again
+            pk=notification_id,
+            status__in=[Notification.Status.PENDING, Notification.Status.FAILED],
+            attempts__lt=SEND_MAX_ATTEMPTS,
+            due_at__lte=now,
+        ).update(status=Notification.Status.SENDING, claimed_at=now, attempts=F("attempts") + 1)
+        if claimed != 1:
+            return False
+        note.refresh_from_db()
+        group = _claim_group(note, now=now)
     suppressed = bounces.address_suppressed(note.user.email)
     if suppressed is not None:
         Notification.objects.filter(pk__in=[note.pk, *group]).update(
@@ -122,6 +129,27 @@ _RECLAIM_KEPT = Case(
     default=Value(""),
     output_field=TextField(),
 )
+
+
+def _lock_recipient(note: Notification) -> None:
+    """Lock, until the transaction ends, the claims of the mail ``note`` may go out in: its recipient's
+    in its game (a burst), or its recipient's held mail (quiet hours, every game).
+
+    Each row is claimed with a conditional update, but the claim of a burst is two steps: the row the
+    task was sent for, then the others of its recipient and game (``_claim_group``). Two workers sent
+    two rows of one burst at once would each claim its own first and send a mail each. Under this lock
+    the second waits for the first's claim to commit and then finds its row taken into that mail. On
+    PostgreSQL a transaction-level advisory lock on a key of (recipient, game), which touches no row (a
+    collision of two keys' hashes only makes one claim wait for another); on SQLite the transaction
+    itself is the lock (``BEGIN IMMEDIATE`` takes the database's one write lock).
+    """
+    connection = transaction.get_connection()
+    if connection.vendor != "postgresql":
+        return
+    game = "held" if note.held else note.game_id
+    digest = hashlib.blake2b(f"notifications:{note.user_id}:{game}".encode(), digest_size=8).digest()
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_xact_lock(%s)", [int.from_bytes(digest, "big", signed=True)])
 
 
 def _claim_group(note: Notification, *, now: datetime) -> list[int]:

@@ -11,6 +11,8 @@ import pytest
 from django.core import mail
 
 from apps.games.models import Decision
+from apps.games.pipeline import submit_action
+from apps.notifications.commands import parse_command
 from apps.notifications.compose import choices, seat_names
 from apps.notifications.inbound import inbound_process
 from baogame.rules.baohuang.cards import CODES
@@ -37,6 +39,12 @@ def _reply(game: Any, user: Any, command: str, capture: Any) -> None:
     with capture(execute=True):
         record = inbound_process(message=reply_to(last, command))
     assert record.status == "applied", (record.code, record.detail)
+
+
+def _play_on_the_page(game: Any, user: Any, command: str, capture: Any) -> None:
+    mail.outbox.clear()
+    with capture(execute=True):
+        submit_action(game_id=game.pk, user=user, action=parse_command(engine=game.engine, text=command))
 
 
 def _baohuang_against_bots(capture: Any) -> tuple[Any, Any]:
@@ -77,7 +85,8 @@ def test_a_turn_mail_shows_the_trick_so_far_my_hand_and_my_bank_and_no_other_han
     capture = django_capture_on_commit_callbacks
     game, wren = _baohuang_against_bots(capture)
 
-    _reply(game, wren, "play 6", capture)
+    # On the page: a move made by mail is answered with this turn in the answer, and no turn mail.
+    _play_on_the_page(game, wren, "play 6", capture)
 
     turn = next(m for m in mails_to(wren) if m.subject.endswith("Play or pass"))
     view = _section(turn.body, "Your view:")
