@@ -206,6 +206,19 @@ def test_reopening_after_the_period_is_refused(
     assert exc.value.code == "period_over"
 
 
+def test_reopening_a_result_an_organiser_confirmed_within_the_period_says_it_is_confirmed(
+    period_league: League, organiser: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    """Confirmed at once, the result stands: the refusal says so, not that a period still running is over."""
+    fixture = _play_round(period_league, organiser, django_capture_on_commit_callbacks)[0]
+    confirmation.result_confirm(league=period_league, game_id=fixture.game_id, by=organiser)
+
+    with pytest.raises(ServiceError) as exc:
+        confirmation.result_reopen(league=period_league, game_id=fixture.game_id, by=organiser, reason="x")
+
+    assert exc.value.code == "already_confirmed"
+
+
 def test_an_organiser_who_plays_has_no_power_over_their_own_result(
     period_league: League, organiser: Any, django_capture_on_commit_callbacks: Any
 ) -> None:
