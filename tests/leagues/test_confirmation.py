@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 from django.test import Client
-from django.utils import timezone
+from django.utils import dateformat, timezone
 
 from apps.games import autoplay as game_autoplay
 from apps.games.errors import ServiceError
@@ -109,6 +109,20 @@ def test_the_organiser_tools_say_each_results_state_in_the_readers_language(
 
     assert len(heads) == 2  # the round's two tables, both finished and provisional
     assert all("暂定结果" in head and "provisional" not in head for head in heads), heads
+
+
+def test_the_organiser_tools_give_a_provisional_results_deadline_as_the_league_page_does(
+    period_league: League, organiser: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    """"until Tue 8 Dec, 14:17 UTC", with its time zone, as on the league page: not "2026-12-08 14:17"."""
+    fixture = _play_round(period_league, organiser, django_capture_on_commit_callbacks)[0]
+    assert fixture.confirm_by is not None
+
+    page = signed_in(organiser).get(f"/leagues/{period_league.slug}/manage/").content.decode()
+
+    until = dateformat.format(timezone.localtime(fixture.confirm_by), "D j M, H:i T")
+    heads = [part.split("</h3>")[0] for part in page.split('class="fixture result-to-confirm"><h3>')[1:]]
+    assert any(f"until {until}" in head for head in heads), heads
 
 
 def _offered_actions(page: str, game_id: int) -> list[str]:
