@@ -114,7 +114,7 @@ def test_the_organiser_tools_say_each_results_state_in_the_readers_language(
 def test_the_organiser_tools_give_a_provisional_results_deadline_as_the_league_page_does(
     period_league: League, organiser: Any, django_capture_on_commit_callbacks: Any
 ) -> None:
-    """"until Tue 8 Dec, 14:17 UTC", with its time zone, as on the league page: not "2026-12-08 14:17"."""
+    """It reads "until Tue 8 Dec, 14:17 UTC", with its zone, as on the league page: not "2026-12-08 14:17"."""
     fixture = _play_round(period_league, organiser, django_capture_on_commit_callbacks)[0]
     assert fixture.confirm_by is not None
 
