@@ -264,3 +264,23 @@ def test_league_mail_skips_members_who_switched_league_news_off(
     sent = services.league_email_members(league=toy_league, subject="News", body="Hi", by=organiser)
 
     assert sent == 5 and members[1].email not in [m.to[0] for m in mail.outbox]
+
+
+@pytest.mark.parametrize("action", ["extend", "substitute", "bot_on", "bot_off"])
+def test_a_seat_tool_posted_without_a_seat_is_refused_not_applied_to_seat_0(
+    toy_league: League, running: Game, organiser: Any, action: str
+) -> None:
+    """The manage page's one form serves every tool: an empty Seat field is an error, not seat 0."""
+    client = Client()
+    client.force_login(organiser)
+    before = _actions(toy_league)
+
+    page = client.post(
+        f"/leagues/{toy_league.slug}/manage/game/",
+        {"game": running.pk, "action": action, "username": "reserve", "hours": 5, "reason": "r"},
+        follow=True,
+    ).content.decode()
+
+    assert "This field is required." in page
+    assert _actions(toy_league) == before
+    assert not running.seats.get(position=0).bot_takeover
