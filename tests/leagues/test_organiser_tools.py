@@ -284,3 +284,16 @@ def test_a_seat_tool_posted_without_a_seat_is_refused_not_applied_to_seat_0(
     assert "This field is required." in page
     assert _actions(toy_league) == before
     assert not running.seats.get(position=0).bot_takeover
+
+
+def test_the_seats_of_a_game_in_play_are_listed_with_the_readers_separator(
+    toy_league: League, running: Game, organiser: Any
+) -> None:
+    """In Chinese the tools list "0号座位：…；1号座位：…", with the full-width semicolon, not "; "."""
+    client = Client(headers={"accept-language": "zh-CN,zh;q=0.9"})
+    client.force_login(organiser)
+
+    page = client.get(f"/leagues/{toy_league.slug}/manage/").content.decode()
+
+    seats = page.split(f'name="game" value="{running.pk}"')[0].rsplit("<p>", 1)[1].split("</p>")[0]
+    assert "号座位" in seats and "；" in seats and "; " not in seats, seats
