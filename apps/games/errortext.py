@@ -98,6 +98,7 @@ MESSAGES: dict[str, Promise] = {
     "league_game": _("A league's game cannot be cancelled: the league's organisers may abort it."),
     "no_open_decision": _("There is no open decision for that seat."),
     "no_such_seat": _("There is no player seat at that position."),
+    "seat_not_with_bot": _("The bot is not playing this seat: there is nothing to give back."),
     "no_such_user": _("There is no user with that username."),
     "already_seated": _("That player already has a seat in this game."),
     "account_closed": _("This account is closed: it cannot take a seat."),

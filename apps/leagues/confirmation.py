@@ -136,10 +136,12 @@ def result_reopen(*, league: League, game_id: int, by: User, reason: str) -> Fix
     with transaction.atomic():
         game, fixture = _locked_result(league, game_id, by)
         now = timezone.now()
-        if fixture.confirmed_at is not None or fixture.confirm_by is None or now >= fixture.confirm_by:
+        if fixture.confirm_by is None or now >= fixture.confirm_by:
             raise ServiceError(
                 "period_over", "the confirmation period of this result is over: it stands", status=409
             )
+        if fixture.confirmed_at is not None:  # an organiser confirmed it early: the period is not over
+            raise ServiceError("already_confirmed", "this result is already confirmed", status=409)
         if fixture.reopened_at is not None:
             raise ServiceError("reopened", "this result is already reopened", status=409)
         fixture.reopened_at = now

@@ -356,6 +356,14 @@ class GameToolForm(forms.Form):
     def clean_places(self) -> list[int]:
         return _int_list(self.cleaned_data["places"])
 
+    def clean(self) -> dict[str, Any]:
+        """An action on one seat names it: an empty field must not act on seat 0 unasked."""
+        cleaned = super().clean() or {}
+        names_a_seat = "seat" in self.FIELDS.get(cleaned.get("action", ""), ())
+        if names_a_seat and cleaned.get("seat") is None and "seat" not in self.errors:
+            self.add_error("seat", self.fields["seat"].error_messages["required"])
+        return cleaned
+
 
 class DivisionMoveForm(forms.Form):
     """The organiser moves one member to another division of a proposed season."""

@@ -251,12 +251,19 @@ def seat_bot_takeover(
     """Hand a seat to the server's bot (``on``) or give it back to its player.
 
     Handing it over sets the organiser's hold: the player cannot take the seat back themselves until
-    an organiser who does not play in the game (or a site admin) gives it back.
+    an organiser who does not play in the game (or a site admin) gives it back. Giving back a seat the
+    bot does not play is refused (``seat_not_with_bot``).
     """
     require_organiser(league, by)
     with transaction.atomic():
         locked, seat = _league_seat(league, game_id, by, position)
         game = locked.game
+        if not on and not seat.bot_takeover:  # nothing to give back: the log must not say it was
+            raise ServiceError(
+                "seat_not_with_bot",
+                "the bot is not playing this seat: there is nothing to give back",
+                status=409,
+            )
         people.seat_to_server_bot(seat, on=on)
         if on:
             reliability.handed_to_bot(seat)

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 from django.test import Client
-from django.utils import timezone
+from django.utils import dateformat, timezone
 
 from apps.games import autoplay as game_autoplay
 from apps.games.errors import ServiceError
@@ -111,6 +111,20 @@ def test_the_organiser_tools_say_each_results_state_in_the_readers_language(
     assert all("暂定结果" in head and "provisional" not in head for head in heads), heads
 
 
+def test_the_organiser_tools_give_a_provisional_results_deadline_as_the_league_page_does(
+    period_league: League, organiser: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    """It reads "until Tue 8 Dec, 14:17 UTC", with its zone, as on the league page: not "2026-12-08 14:17"."""
+    fixture = _play_round(period_league, organiser, django_capture_on_commit_callbacks)[0]
+    assert fixture.confirm_by is not None
+
+    page = signed_in(organiser).get(f"/leagues/{period_league.slug}/manage/").content.decode()
+
+    until = dateformat.format(timezone.localtime(fixture.confirm_by), "D j M, H:i T")
+    heads = [part.split("</h3>")[0] for part in page.split('class="fixture result-to-confirm"><h3>')[1:]]
+    assert any(f"until {until}" in head for head in heads), heads
+
+
 def _offered_actions(page: str, game_id: int) -> list[str]:
     """The actions the manage page offers for the finished game ``game_id`` under "Results to confirm"."""
     results = page.split('class="fixture result-to-confirm"')[1:]
@@ -204,6 +218,19 @@ def test_reopening_after_the_period_is_refused(
         confirmation.result_reopen(league=period_league, game_id=fixture.game_id, by=organiser, reason="late")
 
     assert exc.value.code == "period_over"
+
+
+def test_reopening_a_result_an_organiser_confirmed_within_the_period_says_it_is_confirmed(
+    period_league: League, organiser: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    """Confirmed at once, the result stands: the refusal says so, not that a period still running is over."""
+    fixture = _play_round(period_league, organiser, django_capture_on_commit_callbacks)[0]
+    confirmation.result_confirm(league=period_league, game_id=fixture.game_id, by=organiser)
+
+    with pytest.raises(ServiceError) as exc:
+        confirmation.result_reopen(league=period_league, game_id=fixture.game_id, by=organiser, reason="x")
+
+    assert exc.value.code == "already_confirmed"
 
 
 def test_an_organiser_who_plays_has_no_power_over_their_own_result(

@@ -199,6 +199,26 @@ def test_a_finished_season_names_its_winner_and_gives_no_estimate(
     assert '<p class="estimate' in running and '<p class="estimate' not in page
 
 
+def test_the_tools_offer_to_start_a_round_only_while_the_season_has_one_left(
+    toy_league: League, organiser: Any, members: list[Any], django_capture_on_commit_callbacks: Any
+) -> None:
+    """Once every round of the season has started (or it finished), the button would only be refused."""
+    season = seasons.season_create(league=toy_league, by=organiser, rounds=1)
+    tools = signed_in(organiser)
+    button = "Start the next round now"
+    scheduled = tools.get(f"/leagues/{toy_league.slug}/manage/").content.decode()
+    with django_capture_on_commit_callbacks(execute=True):
+        seasons.round_start(season_id=season.pk, by=organiser)
+
+    all_started = tools.get(f"/leagues/{toy_league.slug}/manage/").content.decode()
+    Season.objects.filter(pk=season.pk).update(status=Season.Status.FINISHED)
+    finished = tools.get(f"/leagues/{toy_league.slug}/manage/").content.decode()
+
+    assert button in scheduled
+    assert button not in all_started and "1 of 1 rounds started" in all_started
+    assert button not in finished
+
+
 def test_one_season_at_a_time_even_without_divisions(toy_league: League, organiser: Any) -> None:
     """A second season while the first is scheduled or running would start rounds of both; the tools
     say when the next one may be scheduled instead of offering the form, and the service refuses."""

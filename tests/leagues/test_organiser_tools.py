@@ -65,17 +65,19 @@ def test_each_organiser_action_is_audited(
         league=toy_league, game_id=running.pk, position=1, user=newcomer, by=organiser
     )
     game_tools.substitute_answer(offer_id=offer.pk, user=newcomer, accept=True)
+    game_tools.seat_bot_takeover(league=toy_league, game_id=running.pk, position=2, on=True, by=organiser)
     game_tools.seat_bot_takeover(league=toy_league, game_id=running.pk, position=2, on=False, by=organiser)
     services.league_email_members(league=toy_league, subject="Hello", body="Round 1 is on.", by=organiser)
     with django_capture_on_commit_callbacks(execute=True):
         game_tools.game_abort(league=toy_league, game_id=running.pk, by=organiser, reason="server trouble")
 
-    assert _actions(toy_league)[-8:] == [
+    assert _actions(toy_league)[-9:] == [
         "deadline_extended",
         "game_paused",
         "game_resumed",
         "substitute_offered",
         "player_substituted",
+        "seat_to_bot",
         "seat_from_bot",
         "members_emailed",
         "game_aborted",
@@ -264,3 +266,51 @@ def test_league_mail_skips_members_who_switched_league_news_off(
     sent = services.league_email_members(league=toy_league, subject="News", body="Hi", by=organiser)
 
     assert sent == 5 and members[1].email not in [m.to[0] for m in mail.outbox]
+
+
+@pytest.mark.parametrize("action", ["extend", "substitute", "bot_on", "bot_off"])
+def test_a_seat_tool_posted_without_a_seat_is_refused_not_applied_to_seat_0(
+    toy_league: League, running: Game, organiser: Any, action: str
+) -> None:
+    """The manage page's one form serves every tool: an empty Seat field is an error, not seat 0."""
+    client = Client()
+    client.force_login(organiser)
+    before = _actions(toy_league)
+
+    page = client.post(
+        f"/leagues/{toy_league.slug}/manage/game/",
+        {"game": running.pk, "action": action, "username": "reserve", "hours": 5, "reason": "r"},
+        follow=True,
+    ).content.decode()
+
+    assert "This field is required." in page
+    assert _actions(toy_league) == before
+    assert not running.seats.get(position=0).bot_takeover
+
+
+def test_the_seats_of_a_game_in_play_are_listed_with_the_readers_separator(
+    toy_league: League, running: Game, organiser: Any
+) -> None:
+    """In Chinese the tools list "0号座位：…；1号座位：…", with the full-width semicolon, not "; "."""
+    client = Client(headers={"accept-language": "zh-CN,zh;q=0.9"})
+    client.force_login(organiser)
+
+    page = client.get(f"/leagues/{toy_league.slug}/manage/").content.decode()
+
+    seats = page.split(f'name="game" value="{running.pk}"')[0].rsplit("<p>", 1)[1].split("</p>")[0]
+    assert "号座位" in seats and "；" in seats and "; " not in seats, seats
+
+
+def test_giving_back_a_seat_the_bot_does_not_play_is_refused_and_not_logged(
+    toy_league: League, running: Game, organiser: Any
+) -> None:
+    """The organiser log said "gave seat 1 back to its player" of a seat never handed to the bot."""
+    before = _actions(toy_league)
+
+    with pytest.raises(ServiceError) as exc:
+        game_tools.seat_bot_takeover(
+            league=toy_league, game_id=running.pk, position=1, on=False, by=organiser
+        )
+
+    assert (exc.value.code, exc.value.status) == ("seat_not_with_bot", 409)
+    assert _actions(toy_league) == before

@@ -176,3 +176,48 @@ def test_name_seats_tells_apart_seats_of_the_same_name_and_lists_seats() -> None
         '<span class="seat-name" data-seat="2" title="seat 2">Sam (seat 2)</span> may pluck.'
     )
     assert name_seats("The window closed; seats [] passed.", names) == "The window closed; nobody passed."
+
+
+def _full_deal(hands: list[list[str]], draw: list[str], top: str) -> dict[str, Any]:
+    """A stacked deal naming all 66 cards (BB-25.2 5), so the draw pile is exactly ``draw`` and the
+    rest lies face up on the discard pile, ``top`` on top: a recycling is one draw away."""
+    copies = {"golden_toucan": 1, "toco_toucan": 3, "shoebill": 2}
+    for bird in ("hummingbird", "sparrow", "kingfisher", "magpie", "mandarin_duck", "crested_ibis"):
+        copies[bird] = 5
+    for bird in ("white_pelican", "brown_pelican", "cuckoo", "macaw", "crowned_crane", "peacock"):
+        copies[bird] = 5
+    for card in [*(c for hand in hands for c in hand), *draw, top]:
+        copies[card] -= 1
+    rest = [card for card, n in sorted(copies.items()) for _ in range(n)]
+    return {"hands": hands, "discard": [*rest, top], "draw": draw, "under": []}
+
+
+def test_a_bao_annulled_by_the_automatic_final_phase_is_said_so_not_as_no_bao_bb_12_6(
+    client_for: Any,
+) -> None:
+    """BB-12.6: a second recycling after BAO ends the call's effect on the scores; the round's end then
+    gives no BAO outcome, and the page said "No BAO this round." of a round where BAO was called."""
+    users = [UserFactory(username=name) for name in ("ann", "bob")]
+    deal = _full_deal([[MAGPIE, SPARROW, "kingfisher"], [MAGPIE, "peacock", HUM]], [HUM], DUCK)
+    options = {"deal": deal, "start": {"active": 0, "recycles": 1}, "threshold": 500}
+    game = GameFactory(engine="baobei", players=2, options=options, seated=users)
+    _act(game, users, 0, "draw")
+    _act(game, users, 0, "discard")
+    _act(game, users, 1, "pass")
+    game.refresh_from_db()
+    decision = get_engine("baobei").pending(game.state)[0]
+    bao = {"type": "end_turn", "decision_id": decision["decision_id"], "bao": True}
+    pipeline.submit_action(game_id=game.pk, user=users[0], action=bao)
+    game.refresh_from_db()
+    while game.state["round"] == 1:  # bob's final turn: the draw recycles a second time (BB-12.5)
+        decision = get_engine("baobei").pending(game.state)[0]
+        seat, allowed = decision["seats"][0], decision["allowed"]
+        kind = next(k for k in ("decline_ability", "pass", "discard", "draw") if k in allowed)
+        _act(game, users, seat, kind)
+        game.refresh_from_db()
+
+    html = client_for(None).get(f"/games/{game.public_id}/").content.decode()
+
+    outcome = _text(_section(html, "last-round"))
+    assert "then annulled by the automatic final phase" in outcome, outcome
+    assert "No BAO this round." not in outcome

@@ -190,6 +190,17 @@ def test_the_bao_bei_board_shows_a_visible_legend_of_every_ability_icon(baobei_g
     assert 'href="/rules/baobei/#abilities"' in legend
 
 
+def test_the_ability_legend_reads_in_chinese_with_its_own_colon(baobei_game, client_for):
+    """It reads "能力：", with the full-width colon of every label of the Chinese pages, not "能力:"."""
+    game, players = baobei_game
+    client = client_for(players[0])
+
+    html = client.get(f"/games/{game.public_id}/", headers={"accept-language": "zh-hans"}).content.decode()
+
+    legend = html.split('class="ability-legend-line"')[1].split("</p>")[0]
+    assert "能力</a>：" in legend, legend
+
+
 def test_an_empty_history_says_so_in_words(baobei_game, client_for):
     game, players = baobei_game
 

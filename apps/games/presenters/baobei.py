@@ -86,9 +86,10 @@ def last_round(*, events: list[dict[str, Any]], seat: int | None, names: list[st
     That event is visible to all and carries every display revealed, the card totals, the scores, the
     BAO outcome and the running totals: public once the round is over, whoever is looking.
     """
-    ended = next((e for e in reversed(events) if e.get("type") == "round_ended"), None)
-    if ended is None:
+    at = next((i for i in range(len(events) - 1, -1, -1) if events[i].get("type") == "round_ended"), None)
+    if at is None:
         return None
+    ended = events[at]
     displays = ended["displays"]
     bao = ended.get("bao")
     rows = []
@@ -115,8 +116,24 @@ def last_round(*, events: list[dict[str, Any]], seat: int | None, names: list[st
         "round": ended["round"],
         "deciding": ended.get("deciding", False),
         "bao": None if bao is None else {"caller": names[bao["caller"]], "success": bao["success"]},
+        "annulled_bao": _annulled_bao(events[:at], names) if bao is None else None,
         "rows": rows,
     }
+
+
+def _annulled_bao(round_events: list[dict[str, Any]], names: list[str]) -> str | None:
+    """The name of the round's BAO caller when the automatic final phase annulled the call (BB-12.6):
+    the round's end then gives no BAO outcome, though BAO was called. None otherwise."""
+    caller, annulled = None, False
+    for event in reversed(round_events):
+        kind = event.get("type")
+        if kind in ("round_started", "round_ended"):
+            break
+        if kind == "automatic_final_phase":
+            annulled = True
+        elif kind == "bao_called":
+            caller = event["seat"]
+    return names[caller] if annulled and caller is not None else None
 
 
 def face_up_view(*, spectator: dict[str, Any], referee: dict[str, Any]) -> dict[str, Any]:
