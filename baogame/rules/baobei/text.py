@@ -201,13 +201,38 @@ def _pluck(e: dict[str, Any]) -> Text:
         "where": join([_pos(p, s) for p in e["targets"]], COMMA),
         "cards": _cards(e["cards"]),
     }
+    gifts = _gifts(e) if e["success"] else None  # a failed pluck moves no gift (BB-7.5, BB-8.4)
     if e["kind"] == "double":
+        if gifts is not None:
+            return text(
+                _("Seat %(seat)s double-plucked %(where)s: success, removed %(cards)s; gave %(gifts)s."),
+                gifts=gifts,
+                **fields,
+            )
         if e["success"]:
             return text(_("Seat %(seat)s double-plucked %(where)s: success, removed %(cards)s."), **fields)
         return text(_("Seat %(seat)s double-plucked %(where)s: failure, showing %(cards)s."), **fields)
+    if gifts is not None:
+        return text(
+            _("Seat %(seat)s plucked %(where)s: success, removed %(cards)s; gave %(gifts)s."),
+            gifts=gifts,
+            **fields,
+        )
     if e["success"]:
         return text(_("Seat %(seat)s plucked %(where)s: success, removed %(cards)s."), **fields)
     return text(_("Seat %(seat)s plucked %(where)s: failure, showing %(cards)s."), **fields)
+
+
+def _gifts(e: dict[str, Any]) -> Text | None:
+    """Where a successful pluck's gifts went, e.g. ``their own slot 3 face down into seat 0 slot 1``:
+    the slots are public, the cards never (BB-31, ``pluck_resolved``); None when no gift was given."""
+    s = e.get("seat")
+    given = [
+        text(_("%(gift)s face down into %(where)s"), gift=_pos({"seat": s, "slot": g}, s), where=_pos(t, s))
+        for t, g in zip(e["targets"], e.get("gifts") or [], strict=False)
+        if g is not None
+    ]
+    return join(given, COMMA) if given else None
 
 
 def _told_face_up(e: dict[str, Any]) -> Text | None:

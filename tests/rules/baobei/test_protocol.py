@@ -312,6 +312,14 @@ def test_text_describes_events_and_decisions():
     }
 
     assert text.describe_event(e) == "Seat 2 plucked seat 0 slot 1: success, removed a Magpie."
+    gave = {**e, "gifts": [3]}
+    assert text.describe_event(gave) == (
+        "Seat 2 plucked seat 0 slot 1: success, removed a Magpie; gave their own slot 3 face down into "
+        "seat 0 slot 1."
+    )
+    assert text.describe_event({**gave, "success": False}) == (
+        "Seat 2 plucked seat 0 slot 1: failure, showing a Magpie."  # no gift moves (BB-7.5)
+    )
     assert (
         text.describe_decision(
             {"kind": "turn_action", "context": {"discard_top": MAGPIE, "can_draw": True, "can_take": True}}
@@ -337,7 +345,8 @@ def test_a_slot_of_the_acting_seats_own_display_is_their_own_not_their_name_twic
     }
 
     assert text.describe_event(pluck) == (
-        "Seat 2 double-plucked their own slot 0, seat 1 slot 3: success, removed a Magpie and a Magpie."
+        "Seat 2 double-plucked their own slot 0, seat 1 slot 3: success, removed a Magpie and a Magpie; "
+        "gave their own slot 4 face down into seat 1 slot 3."
     )
     assert text.describe_event(looked) == "Seat 0 looked at their own slot 1 and seat 2 slot 2."
     assert text.describe_event({**looked, "cards": [MAGPIE, MAGPIE]}) == (
