@@ -221,3 +221,18 @@ def test_a_bao_annulled_by_the_automatic_final_phase_is_said_so_not_as_no_bao_bb
     outcome = _text(_section(html, "last-round"))
     assert "then annulled by the automatic final phase" in outcome, outcome
     assert "No BAO this round." not in outcome
+
+
+def test_the_drawer_reads_their_own_draw_once_and_the_others_read_that_a_card_was_drawn(
+    ended_round, client_for
+):
+    """BB-31: a draw is public (who drew) and private (the card, to the drawer). The drawer's history
+    says "You drew …" on that line and not also "cy drew a card."; the others read the public line."""
+    game, users = ended_round
+
+    drawer = client_for(users[2]).get(f"/games/{game.public_id}/history/").content.decode()
+    other = client_for(users[0]).get(f"/games/{game.public_id}/history/").content.decode()
+
+    assert "You drew" in _text(drawer)
+    assert "drew a card." not in _text(drawer)
+    assert "cy drew a card." in _text(other) and "You drew" not in _text(other)

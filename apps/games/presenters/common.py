@@ -187,6 +187,7 @@ def history_rows(*, engine: str, history: list[dict[str, Any]], names: Sequence[
     ``anchor``: the first row of its number, which the full history page makes the target of table
     talk's ``#N`` (``numbering.linked_references``)."""
     first: set[int] = set()
+    told = _told_privately(history)
     rows = [
         {
             "seq": h["seq"],
@@ -199,12 +200,28 @@ def history_rows(*, engine: str, history: list[dict[str, Any]], names: Sequence[
             "anchor": False,
         }
         for h in history
+        if not _public_twin(h, told)
     ]
     for row in rows:
         if row["number"] is not None and row["number"] not in first:
             first.add(row["number"])
             row["anchor"] = True
     return rows
+
+
+def _event_key(h: dict[str, Any]) -> tuple[Any, Any, Any]:
+    return h.get("number"), h["event"].get("type"), h["event"].get("seat")
+
+
+def _told_privately(history: list[dict[str, Any]]) -> set[tuple[Any, Any, Any]]:
+    """(line number, type, seat) of each private event the viewer was shown ("You drew a Magpie.")."""
+    return {_event_key(h) for h in history if h["event"].get("private") and h.get("number") is not None}
+
+
+def _public_twin(h: dict[str, Any], told: set[tuple[Any, Any, Any]]) -> bool:
+    """Whether ``h`` is the public side of an event its viewer was also told privately on the same line
+    ("demo drew a card." beside "You drew a Magpie."): the page shows the viewer's own sentence only."""
+    return not h["event"].get("private") and _event_key(h) in told
 
 
 def score_rows(view: dict[str, Any], seat: int | None, names: Sequence[str], n: int) -> list[dict[str, Any]]:
