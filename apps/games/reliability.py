@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable
+from contextlib import nullcontext
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from functools import cache
@@ -111,7 +112,16 @@ def game_started(*, game_id: int) -> None:
 
     Every game's start runs it (the last join's request, after commit): on the hand path its two reads
     are compiled once and go in one round trip, and on PostgreSQL its INSERTs are made without the ORM
-    and fused into one statement (``sql.batch``)."""
+    and fused into one statement (``sql.batch``), which needs no transaction of its own when it is the
+    only write (nothing replaced: a game's start, as a rule); elsewhere the whole runs in one."""
+    if sql.hand_sql() and connection.vendor == "postgresql":
+        _tenures_opened(game_id)
+    else:
+        with transaction.atomic():
+            _tenures_opened(game_id)
+
+
+def _tenures_opened(game_id: int) -> None:
     now = timezone.now()
     if sql.hand_sql():
         reads = [select.statement(game_id=game_id) for select in _start_selects(connection.vendor)]
@@ -120,17 +130,20 @@ def game_started(*, game_id: int) -> None:
     else:
         players, current = dict(_seated(game_id)), dict(_open_tenures(game_id))
     replaced = [p for p, user_id in players.items() if p in current and current[p] != user_id]
-    if replaced:
-        SeatTenure.objects.filter(game_id=game_id, ended_at=None, position__in=replaced).update(ended_at=now)
     opened = [
         SeatTenure(game_id=game_id, position=p, user_id=user_id, started_at=now)
         for p, user_id in sorted(players.items())
         if current.get(p) != user_id
     ]
-    if sql.hand_sql() and connection.vendor == "postgresql":  # the INSERTs fused into one statement
-        sql.batch([sql.insert_statement(tenure) for tenure in opened])
-    else:
-        SeatTenure.objects.bulk_create(opened)
+    with transaction.atomic(savepoint=False) if replaced else nullcontext():  # two statements: both or none
+        if replaced:
+            SeatTenure.objects.filter(game_id=game_id, ended_at=None, position__in=replaced).update(
+                ended_at=now
+            )
+        if sql.hand_sql() and connection.vendor == "postgresql":  # the INSERTs fused into one statement
+            sql.batch([sql.insert_statement(tenure) for tenure in opened])
+        else:
+            SeatTenure.objects.bulk_create(opened)
 
 
 def _seated(game_id: int) -> QuerySet[Seat, tuple[int, int]]:
