@@ -218,7 +218,9 @@ class GameListApi(LeanApiView):
         # The answer is made from what the creation has in hand (its seats, its invitation), and a game
         # created just now has no sittings (they are agreed later, apps.sittings): no query reads them.
         created = game_lifecycle.game_create_with_table(creator=request.user, **d)
+        # A league's games are made by its seasons, with their fixtures: this one is in no league.
         game = game_selectors.game_with_seats(created.game, seats=created.seats)
+        game_selectors.game_in_no_league(game)
         my_seat = 0 if d["creator_seat"] else None
         invitation = created.invitation
         body = {

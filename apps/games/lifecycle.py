@@ -17,7 +17,7 @@ from django.utils import timezone
 
 from baogame.rules.registry import get_bots, get_engine
 
-from . import lengths, people, pipeline, reliability, scheduling, signals
+from . import lengths, people, pipeline, reliability, scheduling, signals, store
 from .clock.controls import DEFAULT_CONTROL, ControlError, control_from, fixed_per_decision
 from .errors import ServiceError
 from .models import Decision, Game, Invitation, Seat
@@ -125,7 +125,7 @@ def game_create_with_table(
     if bot_name not in bot_names:
         raise ServiceError("invalid_options", f"unknown bot {bot_name!r}")
     with transaction.atomic():
-        game = Game.objects.create(
+        game = Game(
             engine=engine,
             players=players,
             options=merged,
@@ -141,20 +141,24 @@ def game_create_with_table(
             open_table=open_table,
             min_reliability=min_reliability,
         )
+        game.fill_seed_hash()  # what ``save`` would do: the INSERT is made without it
+        store.insert_rows([game])  # its own round trip: the seats' rows need its id
         now = timezone.now()
+        seats = []
         for pos in range(players):
             seat = Seat(game=game, position=pos)
             if pos == 0 and creator_seat and creator is not None:
                 seat.user, seat.joined_at = creator, now
             elif pos >= players - bots:
                 seat.bot, seat.joined_at = bot_name, now
-            seat.save()
+            seats.append(seat)
+        invitation = None
+        if creator is not None and any(s.is_empty for s in seats):  # the game waits for players
+            invitation = Invitation(game=game, created_by=creator)
+        store.insert_rows([*seats, *([invitation] if invitation else [])])
         locked = lock_game(game.pk)  # the seats as stored, with their people
         _start_if_full(locked)
         game = locked.game
-        invitation = None
-        if creator is not None and game.status == Game.Status.OPEN:
-            invitation = Invitation.objects.create(game=game, created_by=creator)
     seats = [locked.seats[position] for position in sorted(locked.seats)]
     return CreatedGame(game=game, seats=seats, invitation=invitation)
 

@@ -75,6 +75,14 @@ def game_league_known(game: Game, *, league_id: int, is_public: bool) -> Game:
     return game
 
 
+def game_in_no_league(game: Game) -> Game:
+    """``game``, told that it is in no league (one its caller has just created outside the leagues,
+    which make their games with their fixtures), so that ``game_league_id`` and ``game_visibility`` ask
+    no query for it."""
+    game.__dict__["league_of_game"] = None
+    return game
+
+
 def with_league(games: QuerySet[_G]) -> QuerySet[_G]:
     """``games`` with their league annotated (``league_pk``, ``league_public``), which
     ``Game.league_of_game`` reads instead of asking a query per game of a list."""
