@@ -212,6 +212,47 @@ def attach_seats(game: Game, *, seats: list[Seat] | None = None, people: bool = 
     vars(game).setdefault("_prefetched_objects_cache", {})["seats"] = queryset
 
 
+def _profiles(user_id: int) -> QuerySet[Profile]:
+    return Profile.objects.filter(user_id=user_id)
+
+
+@cache
+def _profile_select(vendor: str) -> sql.Select:
+    return sql.compile_select(_profiles(_USER), user_id=_USER)
+
+
+def with_profile(user: User) -> User:
+    """``user`` with its profile read, as ``user.profile`` reads it, but on the hand path by SQL built
+    once (a join reads the joining player's: who they are, what their seat is called); nothing when the
+    profile is read already, or on the ORM path (``user.profile`` reads it when asked)."""
+    if not hand_sql() or "profile" in user._state.fields_cache:
+        return user
+    select = _profile_select(connection.vendor)
+    rows = sql.fetch(select.sql, select.statement(user_id=user.pk).params)
+    if rows:
+        sql.relate(user, "profile", select.load(rows[0]))
+    return user
+
+
+def _active_users(user_id: int) -> QuerySet[User]:
+    return User.objects.filter(pk=user_id, is_active=True)
+
+
+@cache
+def _active_user_select(vendor: str) -> sql.Select:
+    return sql.compile_select(_active_users(_USER).values("pk")[:1], user_id=_USER)
+
+
+def account_open(user_id: int) -> bool:
+    """Whether the account ``user_id`` is still open (active), as the database has it now (a join reads
+    it after the game's lock: a closing commits before it or sees its seat); on the hand path by SQL
+    built once."""
+    if not hand_sql():
+        return _active_users(user_id).exists()
+    select = _active_user_select(connection.vendor)
+    return bool(sql.fetch(select.sql, select.statement(user_id=user_id).params))
+
+
 def _decisions(game_id: int) -> QuerySet[Decision]:
     return Decision.objects.filter(game_id=game_id).order_by("deadline", "id")
 
