@@ -112,16 +112,9 @@ def game_started(*, game_id: int) -> None:
 
     Every game's start runs it (the last join's request, after commit): on the hand path its two reads
     are compiled once and go in one round trip, and on PostgreSQL its INSERTs are made without the ORM
-    and fused into one statement (``sql.batch``), which needs no transaction of its own when it is the
-    only write (nothing replaced: a game's start, as a rule); elsewhere the whole runs in one."""
-    if sql.hand_sql() and connection.vendor == "postgresql":
-        _tenures_opened(game_id)
-    else:
-        with transaction.atomic():
-            _tenures_opened(game_id)
-
-
-def _tenures_opened(game_id: int) -> None:
+    and fused into one statement (``sql.batch``). Ending someone else's tenure as well makes two
+    writes, in one transaction; otherwise the caller gives it a transaction of its own unless its
+    writes are one statement (``start_writes_one_statement``)."""
     now = timezone.now()
     if sql.hand_sql():
         reads = [select.statement(game_id=game_id) for select in _start_selects(connection.vendor)]
@@ -135,15 +128,20 @@ def _tenures_opened(game_id: int) -> None:
         for p, user_id in sorted(players.items())
         if current.get(p) != user_id
     ]
-    with transaction.atomic(savepoint=False) if replaced else nullcontext():  # two statements: both or none
+    with transaction.atomic(savepoint=False) if replaced else nullcontext():  # both writes or neither
         if replaced:
-            SeatTenure.objects.filter(game_id=game_id, ended_at=None, position__in=replaced).update(
-                ended_at=now
-            )
-        if sql.hand_sql() and connection.vendor == "postgresql":  # the INSERTs fused into one statement
+            ended = SeatTenure.objects.filter(game_id=game_id, ended_at=None, position__in=replaced)
+            ended.update(ended_at=now)
+        if start_writes_one_statement():  # the INSERTs fused into one statement
             sql.batch([sql.insert_statement(tenure) for tenure in opened])
         else:
             SeatTenure.objects.bulk_create(opened)
+
+
+def start_writes_one_statement() -> bool:
+    """Whether ``game_started`` writes a start's new tenures in one statement (PostgreSQL's hand path):
+    such a start needs no transaction of its own."""
+    return sql.hand_sql() and connection.vendor == "postgresql"
 
 
 def _seated(game_id: int) -> QuerySet[Seat, tuple[int, int]]:
