@@ -218,7 +218,9 @@ class GameListApi(LeanApiView):
         # The answer is made from what the creation has in hand (its seats, its invitation), and a game
         # created just now has no sittings (they are agreed later, apps.sittings): no query reads them.
         created = game_lifecycle.game_create_with_table(creator=request.user, **d)
+        # A league's games are made by its seasons, with their fixtures: this one is in no league.
         game = game_selectors.game_with_seats(created.game, seats=created.seats)
+        game_selectors.game_in_no_league(game)
         my_seat = 0 if d["creator_seat"] else None
         invitation = created.invitation
         body = {
@@ -241,18 +243,17 @@ class GameJoinApi(LeanApiView):
     @extend_schema(operation_id="games_join", request=InputSerializer, responses=GameSummarySerializer)
     def post(self, request: AuthenticatedRequest) -> Response:
         values = parsed(self.InputSerializer, request.data)
-        game = invitations.invitation_accept(
+        # The answer is made from what the join has in hand (the game as its start left it, its seats
+        # with their people, its open decisions): the player now seated may see it, and nothing of a
+        # game that has just started is due yet, so reading it again would find the same.
+        joined = invitations.invitation_accept_with_table(
             token=values["invite_token"],
             user=request.user,
             position=values["position"],
         )
-        game = selectors.game_get(game_id=game.pk, user=request.user)
-        return Response(
-            rendered(
-                GameSummarySerializer,
-                game_summary(game, selectors.seat_position(game=game, user=request.user)),
-            )
-        )
+        game = game_selectors.game_with_seats(joined.game, seats=joined.seats)
+        body = game_summary(game, joined.position, joined.decisions)
+        return Response(rendered(GameSummarySerializer, body))
 
 
 def _rounded(days: float | None) -> float | None:

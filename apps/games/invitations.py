@@ -7,6 +7,7 @@ person. Who sees the link and who manages it is ``selectors.game_may_invite`` / 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import cache
 from typing import cast
 
@@ -15,9 +16,9 @@ from django.db import connection, transaction
 from django.db.models import QuerySet
 from django.utils import timezone
 
-from . import lifecycle, seating, selectors, sql
+from . import lifecycle, seating, selectors, sql, store
 from .errors import ServiceError
-from .models import Game, Invitation
+from .models import Decision, Game, Invitation, Seat
 
 
 def _game_for_manager(game_id: int, user: User) -> Game:
@@ -82,22 +83,45 @@ class GameCancelled(ServiceError):
         self.game = game
 
 
-def invitation_accept(*, token: str, user: User, position: int | None = None) -> Game:
+@dataclass(frozen=True)
+class JoinedGame:
+    """A game as a join by invitation left it, for a caller that answers with it at once (the API)."""
+
+    game: Game
+    #: The seats by position, with their people (as ``store.lock_game`` read them, the new one's too).
+    seats: list[Seat]
+    #: The game's open decision rows (none until the join starts it).
+    decisions: list[Decision]
+    #: The seat taken.
+    position: int
+
+
+def invitation_accept_with_table(*, token: str, user: User, position: int | None = None) -> JoinedGame:
     """Take an open seat with an invitation; a single-use invitation is used up by it. The seat is told
     as an open table's is (``seating.seat_taken_tell``), in this transaction: the creator is mailed who
-    came, unless it was the creator or the seat that fills the table."""
+    came, unless it was the creator or the seat that fills the table.
+
+    Returned with the seats and the decisions the join left, so that an answer about the game need not
+    read them again."""
     with transaction.atomic():
         found = _invitation_locked(token)
         if found is None or not found.is_active:
             raise ServiceError(
                 "invitation_invalid", "this invitation link is not valid (any more)", status=404
             )
-        game = lifecycle.game_join(game_id=found.game_id, user=user, position=position)
-        seating.seat_taken_tell(game_id=found.game_id, user=user, via="invitation")
+        locked = store.lock_game(found.game_id)
+        seat = lifecycle.seat_join(locked, user=user, position=position)
+        seats = [locked.seats[p] for p in sorted(locked.seats)]
+        seating.seat_taken_tell(game_id=found.game_id, user=user, via="invitation", seats=seats)
         if found.single_use:
             found.used_by, found.used_at = user, timezone.now()
             found.save(update_fields=["used_by", "used_at"])
-    return game
+    return JoinedGame(game=locked.game, seats=seats, decisions=locked.decisions, position=seat.position)
+
+
+def invitation_accept(*, token: str, user: User, position: int | None = None) -> Game:
+    """``invitation_accept_with_table``, answering with the game alone."""
+    return invitation_accept_with_table(token=token, user=user, position=position).game
 
 
 def _invitations_by_token(token: str) -> QuerySet[Invitation]:

@@ -17,7 +17,7 @@ from django.utils import timezone
 
 from baogame.rules.registry import get_bots, get_engine
 
-from . import lengths, people, pipeline, reliability, scheduling, signals
+from . import lengths, people, pipeline, reliability, scheduling, signals, store
 from .clock.controls import DEFAULT_CONTROL, ControlError, control_from, fixed_per_decision
 from .errors import ServiceError
 from .models import Decision, Game, Invitation, Seat
@@ -125,7 +125,7 @@ def game_create_with_table(
     if bot_name not in bot_names:
         raise ServiceError("invalid_options", f"unknown bot {bot_name!r}")
     with transaction.atomic():
-        game = Game.objects.create(
+        game = Game(
             engine=engine,
             players=players,
             options=merged,
@@ -141,20 +141,24 @@ def game_create_with_table(
             open_table=open_table,
             min_reliability=min_reliability,
         )
+        game.fill_seed_hash()  # what ``save`` would do: the INSERT is made without it
+        store.insert_rows([game])  # its own round trip: the seats' rows need its id
         now = timezone.now()
+        seats = []
         for pos in range(players):
             seat = Seat(game=game, position=pos)
             if pos == 0 and creator_seat and creator is not None:
                 seat.user, seat.joined_at = creator, now
             elif pos >= players - bots:
                 seat.bot, seat.joined_at = bot_name, now
-            seat.save()
+            seats.append(seat)
+        invitation = None
+        if creator is not None and any(s.is_empty for s in seats):  # the game waits for players
+            invitation = Invitation(game=game, created_by=creator)
+        store.insert_rows([*seats, *([invitation] if invitation else [])])
         locked = lock_game(game.pk)  # the seats as stored, with their people
         _start_if_full(locked)
         game = locked.game
-        invitation = None
-        if creator is not None and game.status == Game.Status.OPEN:
-            invitation = Invitation.objects.create(game=game, created_by=creator)
     seats = [locked.seats[position] for position in sorted(locked.seats)]
     return CreatedGame(game=game, seats=seats, invitation=invitation)
 
@@ -176,7 +180,18 @@ CANCELLED_TEXT = "this game was cancelled before it started"
 
 
 def game_join(*, game_id: int, user: User, position: int | None = None) -> Game:
-    """Take an open seat (the lowest, or ``position``); the game starts when the table is full.
+    """Take an open seat (the lowest, or ``position``); the game starts when the table is full
+    (``seat_join``'s refusals)."""
+    with transaction.atomic():
+        locked = lock_game(game_id)  # the seats come with the lock
+        seat_join(locked, user=user, position=position)
+    return locked.game
+
+
+def seat_join(locked: LockedGame, *, user: User, position: int | None = None) -> Seat:
+    """Seat ``user`` in an open seat of the locked game (the lowest, or ``position``), inside the
+    caller's transaction; the game starts when the table is full. The seat, with its player and their
+    profile, is the one in ``locked.seats``.
 
     Refused (``same_person``) when another account of the same person (a bot account and its owner)
     already holds a seat, unless the game is a bot-test game; ``game_cancelled`` (409) once the game was
@@ -184,34 +199,33 @@ def game_join(*, game_id: int, user: User, position: int | None = None) -> Game:
     account closed meanwhile (a request authenticated just before its closing committed: the closing's
     sweep would free the seat again, ``closing``).
     """
-    with transaction.atomic():
-        locked = lock_game(game_id)  # the seats come with the lock
-        game, seats = locked.game, locked.seats
-        if not User.objects.filter(pk=user.pk, is_active=True).exists():  # read after the lock
-            raise ServiceError("account_closed", "this account is closed: it takes no seat", status=403)
-        if game.cancelled:
-            raise ServiceError("game_cancelled", CANCELLED_TEXT, status=409)
-        if game.status != Game.Status.OPEN:
-            raise ServiceError("game_not_open", "this game is not waiting for players")
-        if any(s.user_id == user.pk for s in seats.values()):
-            raise ServiceError("already_seated", "you already have a seat in this game")
-        if not game.bot_test and people.seat_held_by(seats=seats.values(), user=user) is not None:
-            raise ServiceError(
-                "same_person",
-                "one person cannot hold two seats of a game (their bot accounts included) unless its "
-                "creator made it a bot-test game",
-                status=409,
-            )
-        open_seats = [
-            s for p, s in sorted(seats.items()) if s.is_empty and (position is None or p == position)
-        ]
-        if not open_seats:
-            raise ServiceError("no_open_seat", "no open seat")
-        seat = open_seats[0]
-        seat.user, seat.joined_at = user, timezone.now()
-        seat.save(update_fields=["user", "joined_at"])
-        _start_if_full(locked)
-    return game
+    game, seats = locked.game, locked.seats
+    if not store.account_open(user.pk):  # read after the lock
+        raise ServiceError("account_closed", "this account is closed: it takes no seat", status=403)
+    if game.cancelled:
+        raise ServiceError("game_cancelled", CANCELLED_TEXT, status=409)
+    if game.status != Game.Status.OPEN:
+        raise ServiceError("game_not_open", "this game is not waiting for players")
+    if any(s.user_id == user.pk for s in seats.values()):
+        raise ServiceError("already_seated", "you already have a seat in this game")
+    store.with_profile(user)  # who the person is (a bot account's owner), and how the seat is named
+    if not game.bot_test and people.seat_held_by(seats=seats.values(), user=user) is not None:
+        raise ServiceError(
+            "same_person",
+            "one person cannot hold two seats of a game (their bot accounts included) unless its "
+            "creator made it a bot-test game",
+            status=409,
+        )
+    open_seats = [s for p, s in sorted(seats.items()) if s.is_empty and (position is None or p == position)]
+    if not open_seats:
+        raise ServiceError("no_open_seat", "no open seat")
+    seat = open_seats[0]
+    seat.user, seat.joined_at = user, timezone.now()
+    # The seat's UPDATE goes with the start's writes when it fills the table (one round trip), else alone.
+    locked.writes.append(store.update_seat(seat, ["user_id", "joined_at"]))
+    _start_if_full(locked)
+    locked.flush()
+    return seat
 
 
 def seat_fill_bot(*, game_id: int, user: User, position: int, bot_name: str | None = None) -> Game:

@@ -223,12 +223,17 @@ class Game(Timestamped):
         )
 
     def save(self, *args: object, **kwargs: object) -> None:
-        if not self.seed_hash:
-            self.seed_hash = hashlib.sha256(self.seed.encode("utf-8")).hexdigest()
+        self.fill_seed_hash()
         super().save(*args, **kwargs)  # type: ignore[arg-type]
 
     def get_absolute_url(self) -> str:
         return reverse("games:detail", args=[self.public_id])
+
+    def fill_seed_hash(self) -> None:
+        """Set the seed's SHA-256, published from the start, unless set already (``save`` does it; an
+        INSERT made without ``save``, a game's creation, calls it first)."""
+        if not self.seed_hash:
+            self.seed_hash = hashlib.sha256(self.seed.encode("utf-8")).hexdigest()
 
     @property
     def length_text(self) -> str:

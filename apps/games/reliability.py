@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable
+from contextlib import nullcontext
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from functools import cache
@@ -111,7 +112,9 @@ def game_started(*, game_id: int) -> None:
 
     Every game's start runs it (the last join's request, after commit): on the hand path its two reads
     are compiled once and go in one round trip, and on PostgreSQL its INSERTs are made without the ORM
-    and fused into one statement (``sql.batch``)."""
+    and fused into one statement (``sql.batch``). Ending someone else's tenure as well makes two
+    writes, in one transaction; otherwise the caller gives it a transaction of its own unless its
+    writes are one statement (``start_writes_one_statement``)."""
     now = timezone.now()
     if sql.hand_sql():
         reads = [select.statement(game_id=game_id) for select in _start_selects(connection.vendor)]
@@ -120,17 +123,25 @@ def game_started(*, game_id: int) -> None:
     else:
         players, current = dict(_seated(game_id)), dict(_open_tenures(game_id))
     replaced = [p for p, user_id in players.items() if p in current and current[p] != user_id]
-    if replaced:
-        SeatTenure.objects.filter(game_id=game_id, ended_at=None, position__in=replaced).update(ended_at=now)
     opened = [
         SeatTenure(game_id=game_id, position=p, user_id=user_id, started_at=now)
         for p, user_id in sorted(players.items())
         if current.get(p) != user_id
     ]
-    if sql.hand_sql() and connection.vendor == "postgresql":  # the INSERTs fused into one statement
-        sql.batch([sql.insert_statement(tenure) for tenure in opened])
-    else:
-        SeatTenure.objects.bulk_create(opened)
+    with transaction.atomic(savepoint=False) if replaced else nullcontext():  # both writes or neither
+        if replaced:
+            ended = SeatTenure.objects.filter(game_id=game_id, ended_at=None, position__in=replaced)
+            ended.update(ended_at=now)
+        if start_writes_one_statement():  # the INSERTs fused into one statement
+            sql.batch([sql.insert_statement(tenure) for tenure in opened])
+        else:
+            SeatTenure.objects.bulk_create(opened)
+
+
+def start_writes_one_statement() -> bool:
+    """Whether ``game_started`` writes a start's new tenures in one statement (PostgreSQL's hand path):
+    such a start needs no transaction of its own."""
+    return sql.hand_sql() and connection.vendor == "postgresql"
 
 
 def _seated(game_id: int) -> QuerySet[Seat, tuple[int, int]]:

@@ -34,7 +34,8 @@ def _safely(what: str, game_id: int, record: Callable[[], None], *, atomic: bool
 
 @receiver(game_started, dispatch_uid="games.reliability.started")
 def _started(sender: Any, game_id: int, **kwargs: Any) -> None:
-    _safely("the start", game_id, lambda: reliability.game_started(game_id=game_id))
+    own_transaction = not reliability.start_writes_one_statement()  # one statement is atomic by itself
+    _safely("the start", game_id, lambda: reliability.game_started(game_id=game_id), atomic=own_transaction)
 
 
 @receiver(game_ended, dispatch_uid="games.reliability.ended")

@@ -75,6 +75,14 @@ def game_league_known(game: Game, *, league_id: int, is_public: bool) -> Game:
     return game
 
 
+def game_in_no_league(game: Game) -> Game:
+    """``game``, told that it is in no league (one its caller has just created outside the leagues,
+    which make their games with their fixtures), so that ``game_league_id`` and ``game_visibility`` ask
+    no query for it."""
+    game.__dict__["league_of_game"] = None
+    return game
+
+
 def with_league(games: QuerySet[_G]) -> QuerySet[_G]:
     """``games`` with their league annotated (``league_pk``, ``league_public``), which
     ``Game.league_of_game`` reads instead of asking a query per game of a list."""
@@ -155,12 +163,13 @@ def game_get(game_id: int) -> Game | None:
 
 def game_read(game_id: int, *, seats: str = "people") -> Game | None:
     """A game as it stands, for a page or an API read: settled first when a deadline has passed (the
-    game query itself says whether anything is due, so this is cheap when nothing is).
+    game query itself says whether anything is due, so this is cheap when nothing is). The same query
+    reads the game's league, which says who may see it (``game_visibility``).
 
     ``seats``: "people" loads the seats with their users and profiles, "plain" the seats only, "none"
     nothing (``game.seats`` then queries). None when there is no such game.
     """
-    found = _read_settled(game_id)
+    found = _read_settled(game_id, league=True)
     if found is None:
         return None
     if seats != "none":
@@ -193,12 +202,16 @@ def game_read_for_user(
 
 
 def _read_settled(
-    game_id: int, *, seat_of_user: int | None = None, read: list[store.GameRow | None] | None = None
+    game_id: int,
+    *,
+    seat_of_user: int | None = None,
+    read: list[store.GameRow | None] | None = None,
+    league: bool = False,
 ) -> store.GameRow | None:
     if read is not None:
         [found] = read
     else:
-        found = store.game_row(game_id, overdue_at=timezone.now(), seat_of_user=seat_of_user)
+        found = store.game_row(game_id, overdue_at=timezone.now(), seat_of_user=seat_of_user, league=league)
     due = found is not None and found.game.status == Game.Status.ACTIVE and found.overdue
     if found is not None and due and clock.settle_game(game_id):
         found.game.refresh_from_db()

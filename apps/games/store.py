@@ -19,11 +19,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import cache
+from itertools import groupby
 from typing import Any, Protocol, cast
 
 from django.contrib.auth.models import AnonymousUser, User
 from django.db import connection
-from django.db.models import Exists, F, OuterRef, QuerySet, Subquery
+from django.db.models import Exists, F, Model, OuterRef, QuerySet, Subquery
 
 from apps.accounts.models import Profile
 
@@ -51,8 +52,10 @@ def _games(
     overdue_at: datetime | None = None,
     seat_of_user: Any = None,
     move_key: str | None = None,
+    league: bool = False,
 ) -> QuerySet[Game]:
-    """The game row, with the extra answers asked for as annotations ``found_*``."""
+    """The game row, with the extra answers asked for as annotations ``found_*`` (``league``: the
+    game's league and whether it is public, both NULL outside any league)."""
     games = Game.objects.filter(pk=game_id)
     if for_update:
         games = games.select_for_update()
@@ -67,17 +70,25 @@ def _games(
     if move_key is not None:
         keyed = Move.objects.filter(game=OuterRef("pk"), idempotency_key=move_key)
         games = games.annotate(found_key_move=Subquery(keyed.values("id")))
+    if league:  # the leagues' fixture of the game, by name: the games app does not import the leagues
+        games = games.annotate(
+            found_league=F("league_fixture__round__season__league_id"),
+            found_league_public=F("league_fixture__round__season__league__is_public"),
+        )
     return games
 
 
 @cache
-def _game_select(vendor: str, for_update: bool, overdue: bool, seat_of: bool, key: bool) -> sql.Select:
+def _game_select(
+    vendor: str, for_update: bool, overdue: bool, seat_of: bool, key: bool, league: bool = False
+) -> sql.Select:
     games = _games(
         _GAME,
         for_update=for_update,
         overdue_at=_NOW if overdue else None,
         seat_of_user=_USER if seat_of else None,
         move_key=_KEY if key else None,
+        league=league,
     )
     markers: dict[str, Any] = {"game_id": _GAME}
     if overdue:
@@ -100,21 +111,22 @@ class GameRow:
 
 
 def game_row(
-    game_id: int, *, overdue_at: datetime | None = None, seat_of_user: int | None = None
+    game_id: int, *, overdue_at: datetime | None = None, seat_of_user: int | None = None, league: bool = False
 ) -> GameRow | None:
-    """The game as it is stored, unlocked (``lock_game`` locks), and the extra answers asked for."""
+    """The game as it is stored, unlocked (``lock_game`` locks), and the extra answers asked for;
+    ``league``: the game's league too, kept on it (``Game.league_of_game``) so that nothing asks again."""
     overdue, seat_of = overdue_at is not None, seat_of_user is not None
     if hand_sql():
-        select = _game_select(connection.vendor, False, overdue, seat_of, False)
+        select = _game_select(connection.vendor, False, overdue, seat_of, False, league)
         statement = select.statement(game_id=game_id, overdue_at=overdue_at, seat_of_user=seat_of_user)
         sql.batch([statement])
-        return game_row_loaded(select, statement.rows, overdue=overdue, seat_of=seat_of)
-    found = _games(game_id, overdue_at=overdue_at, seat_of_user=seat_of_user).first()
+        return game_row_loaded(select, statement.rows, overdue=overdue, seat_of=seat_of, league=league)
+    found = _games(game_id, overdue_at=overdue_at, seat_of_user=seat_of_user, league=league).first()
     if found is None:
         return None
-    names = ("found_overdue", "found_seat", "found_hidden")
+    names = ("found_overdue", "found_seat", "found_hidden", "found_league", "found_league_public")
     extra: dict[str, Any] = {name: vars(found).pop(name) for name in names if name in vars(found)}
-    return _game_row(found, extra, overdue=overdue, seat_of=seat_of)
+    return _game_row(found, extra, overdue=overdue, seat_of=seat_of, league=league)
 
 
 def game_row_select(seat_of_user: Any, **markers: Any) -> sql.Select:
@@ -130,17 +142,20 @@ def game_row_select(seat_of_user: Any, **markers: Any) -> sql.Select:
 
 
 def game_row_loaded(
-    select: sql.Select, rows: list[Any], *, overdue: bool = True, seat_of: bool = True
+    select: sql.Select, rows: list[Any], *, overdue: bool = True, seat_of: bool = True, league: bool = False
 ) -> GameRow | None:
     """The ``GameRow`` in the rows of a statement of ``select`` (``game_row``'s or ``game_row_select``'s)."""
     if not rows:
         return None
     row = rows[0]
     extra = {name: select.value(row, name) for name in select.annotations}
-    return _game_row(cast(Game, select.load(row)), extra, overdue=overdue, seat_of=seat_of)
+    return _game_row(cast(Game, select.load(row)), extra, overdue=overdue, seat_of=seat_of, league=league)
 
 
-def _game_row(game: Game, extra: dict[str, Any], *, overdue: bool, seat_of: bool) -> GameRow:
+def _game_row(game: Game, extra: dict[str, Any], *, overdue: bool, seat_of: bool, league: bool) -> GameRow:
+    if league:  # what ``Game.league_of_game`` would ask the leagues for
+        league_id, public = extra["found_league"], extra["found_league_public"]
+        vars(game)["league_of_game"] = None if league_id is None else (int(league_id), bool(public))
     result = GameRow(game)
     if overdue:
         result.overdue = bool(extra["found_overdue"])
@@ -195,6 +210,47 @@ def attach_seats(game: Game, *, seats: list[Seat] | None = None, people: bool = 
     queryset._result_cache = found
     queryset._prefetch_done = True  # type: ignore[attr-defined]  # not in django-stubs
     vars(game).setdefault("_prefetched_objects_cache", {})["seats"] = queryset
+
+
+def _profiles(user_id: int) -> QuerySet[Profile]:
+    return Profile.objects.filter(user_id=user_id)
+
+
+@cache
+def _profile_select(vendor: str) -> sql.Select:
+    return sql.compile_select(_profiles(_USER), user_id=_USER)
+
+
+def with_profile(user: User) -> User:
+    """``user`` with its profile read, as ``user.profile`` reads it, but on the hand path by SQL built
+    once (a join reads the joining player's: who they are, what their seat is called); nothing when the
+    profile is read already, or on the ORM path (``user.profile`` reads it when asked)."""
+    if not hand_sql() or "profile" in user._state.fields_cache:
+        return user
+    select = _profile_select(connection.vendor)
+    rows = sql.fetch(select.sql, select.statement(user_id=user.pk).params)
+    if rows:
+        sql.relate(user, "profile", select.load(rows[0]))
+    return user
+
+
+def _active_users(user_id: int) -> QuerySet[User]:
+    return User.objects.filter(pk=user_id, is_active=True)
+
+
+@cache
+def _active_user_select(vendor: str) -> sql.Select:
+    return sql.compile_select(_active_users(_USER).values("pk")[:1], user_id=_USER)
+
+
+def account_open(user_id: int) -> bool:
+    """Whether the account ``user_id`` is still open (active), as the database has it now (a join reads
+    it after the game's lock: a closing commits before it or sees its seat); on the hand path by SQL
+    built once."""
+    if not hand_sql():
+        return _active_users(user_id).exists()
+    select = _active_user_select(connection.vendor)
+    return bool(sql.fetch(select.sql, select.statement(user_id=user_id).params))
 
 
 def _decisions(game_id: int) -> QuerySet[Decision]:
@@ -273,6 +329,19 @@ def run_writes(writes: Sequence[Write], *, commit: bool = False) -> bool:
         statements = []
         write.run()
     return sql.batch(statements, commit=commit)
+
+
+def insert_rows(rows: Sequence[Model]) -> None:
+    """INSERT new rows now, giving each its id, without ``save()`` and its signals (none of the models
+    written this way has receivers: a game, whose ``save`` only fills the seed's hash, which its caller
+    does, its seats, an invitation): on the hand path in one round trip (on PostgreSQL one statement),
+    else one ``bulk_create`` per model, in order."""
+    if hand_sql():
+        sql.batch([sql.insert_statement(row) for row in rows])
+        return
+    for _, group in groupby(rows, key=type):
+        same = list(group)
+        type(same[0])._default_manager.bulk_create(same)
 
 
 def insert_move(move: Move) -> Write:

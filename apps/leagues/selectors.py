@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser, User
+from django.db import connection
 from django.db.models import Count, Q, QuerySet
 from django.http import Http404
 
 from apps.accounts.models import display_name
+from apps.games import sql
 from apps.games.models import Game
 from apps.games.players import player_linked
 
@@ -80,11 +83,31 @@ def league_rows(*, user: User | AnonymousUser | None) -> list[LeagueRow]:
 
 
 def league_of_game(game: Game) -> tuple[int, bool] | None:
-    """The game's league as ``(league_id, is_public)``, or None outside any league (``apps.games`` asks)."""
-    found: tuple[int, bool] | None = (
-        League.objects.filter(seasons__round_set__fixtures__game=game).values_list("pk", "is_public").first()
-    )
-    return found
+    """The game's league as ``(league_id, is_public)``, or None outside any league (``apps.games`` asks).
+
+    On the hand path by SQL built once: every answer about a single game (its page, the API's create,
+    join and detail) asks it, and the ORM took longer to build the query than the database to run it."""
+    if not sql.hand_sql():
+        found: tuple[int, bool] | None = _league_of(game.pk).first()
+        return found
+    select = _league_of_select(connection.vendor)
+    rows = sql.fetch(select.sql, select.statement(game_id=game.pk).params)
+    return (int(rows[0][0]), bool(rows[0][1])) if rows else None
+
+
+def _league_of(game_id: int) -> QuerySet[League, tuple[int, bool]]:
+    """The league of the game ``game_id`` as ``(id, is_public)`` rows (one at most: a game has one
+    fixture), in the leagues' own order."""
+    return League.objects.filter(seasons__round_set__fixtures__game_id=game_id).values_list("pk", "is_public")
+
+
+#: A stand-in for the game's id in ``_league_of_select``, replaced when it runs.
+_GAME_OF_LEAGUE = -740_101
+
+
+@cache
+def _league_of_select(vendor: str) -> sql.Select:
+    return sql.compile_select(_league_of(_GAME_OF_LEAGUE)[:1], game_id=_GAME_OF_LEAGUE)
 
 
 def league_may_see(user: User, league_id: int) -> bool:
