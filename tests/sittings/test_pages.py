@@ -280,7 +280,7 @@ def test_an_ad_hoc_offer_says_how_long_it_plays_and_when_it_lapses(table: tuple[
     assert "Everyone is here: play now, for up to 60 minutes?" in page
     assert f"The offer lapses at {lapses} unless everyone says yes first." in page
     line = _proposal_line(page)
-    assert f"offered at {offered.astimezone(UTC):%H:%M}" in line
+    assert f"Offered at {offered.astimezone(UTC):%H:%M}" in line
     assert f"{offered.year}," not in line  # no date: it does not start then
 
 

@@ -223,10 +223,10 @@ def _pluck(e: dict[str, Any]) -> Text:
     return text(_("Seat %(seat)s plucked %(where)s: failure, showing %(cards)s."), **fields)
 
 
-def _gifts(e: dict[str, Any]) -> Text | None:
+def _gifts(e: dict[str, Any]) -> Text | str | None:
     """Where a successful pluck's gifts went, e.g. ``their own slot 3 face down into seat 0 slot 1``:
     the slots are public, the cards never (BB-31, ``pluck_resolved``); None when no gift was given."""
-    s = e.get("seat")
+    s: int = e["seat"]
     given = [
         text(_("%(gift)s face down into %(where)s"), gift=_pos({"seat": s, "slot": g}, s), where=_pos(t, s))
         for t, g in zip(e["targets"], e.get("gifts") or [], strict=False)
