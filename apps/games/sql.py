@@ -24,12 +24,14 @@ from typing import Any, TypeVar
 
 import msgspec
 from django.conf import settings
+from django.core.signals import setting_changed
 from django.db import connections, models
 from django.db.models import Model, QuerySet
 from django.db.models.base import ModelState
 from django.db.models.query_utils import DeferredAttribute
 from django.db.models.signals import post_init, pre_init
 from django.db.models.sql import UpdateQuery
+from django.dispatch import receiver
 from psycopg import pq
 from psycopg.types.json import Jsonb
 
@@ -40,9 +42,32 @@ M = TypeVar("M", bound=Model)
 Converter = Callable[[Any, Any, Any], Any]
 
 
+#: ``settings.GAMES_HAND_SQL`` and each database alias's vendor, read once (``_forget`` clears them when
+#: a test changes the settings): a move asks a dozen times, and a lazy setting or ``connections[alias]``
+#: costs several calls each time.
+_settings_read: dict[str, Any] = {}
+
+
 def hand_sql() -> bool:
     """Whether the hot reads and writes take the hand path (``settings.GAMES_HAND_SQL``)."""
-    return bool(settings.GAMES_HAND_SQL)
+    found = _settings_read.get("hand_sql")
+    if found is None:
+        found = _settings_read["hand_sql"] = bool(settings.GAMES_HAND_SQL)
+    return bool(found)
+
+
+def vendor(using: str = "default") -> str:
+    """``connections[using].vendor``, asked once per alias."""
+    found = _settings_read.get(using)
+    if found is None:
+        found = _settings_read[using] = connections[using].vendor
+    return str(found)
+
+
+@receiver(setting_changed)
+def _forget(*, setting: str, **kwargs: Any) -> None:
+    if setting in {"GAMES_HAND_SQL", "DATABASES"}:
+        _settings_read.clear()
 
 
 def _column_name(field: Any) -> str:
@@ -106,7 +131,7 @@ def _json_from_db(value: Any, expression: Any, connection: Any) -> Any:
             return value
 
 
-def _json_to_db(field: Any, value: Any, connection: Any) -> Any:
+def _json_to_db(field: Any, value: Any, using: str) -> Any:
     """``JSONField.get_db_prep_save`` for an object or array, encoded with msgspec; anything else
     (None, a scalar, an expression) and anything msgspec refuses is the ORM's to encode."""
     if type(value) is dict or type(value) is list:
@@ -115,10 +140,10 @@ def _json_to_db(field: Any, value: Any, connection: Any) -> Any:
         except (TypeError, ValueError, msgspec.EncodeError):
             pass
         else:
-            if connection.vendor == "postgresql":
+            if vendor(using) == "postgresql":
                 return Jsonb(value, dumps=lambda _: encoded)
             return encoded.decode()
-    return field.get_db_prep_save(value, connection)
+    return field.get_db_prep_save(value, connections[using])
 
 
 def width(model: type[Model], using: str = "default") -> int:
@@ -502,7 +527,7 @@ def when_any(
         if rows_of(game_id).exists():
             then()
         return
-    statement = _any_select(rows_of, connections["default"].vendor).statement(game_id=game_id)
+    statement = _any_select(rows_of, vendor()).statement(game_id=game_id)
 
     def found(rows: list[tuple[Any, ...]]) -> None:
         if rows:
@@ -520,7 +545,7 @@ def insert_when_any(insert: Statement, rows_of: Callable[[int], QuerySet[Any]], 
     ``rows_of(game_id)`` has a row, in the same statement: ``when_any`` with the write as its answer, so
     that nothing waits for the look-up's answer to write (a move's writes may then carry its COMMIT,
     ``pipeline.apply``). Its ``rowcount`` says whether it inserted; ``on_rows`` is ``insert``'s."""
-    question = _any_select(rows_of, connections["default"].vendor).statement(game_id=game_id)
+    question = _any_select(rows_of, vendor()).statement(game_id=game_id)
     text = _insert_select(insert.sql, question.sql)
     return Statement(text, [*insert.params, *question.params], insert.on_rows)
 
@@ -547,11 +572,10 @@ def insert_statement(instance: Model, using: str = "default") -> Statement:
     """The INSERT of ``instance`` as ``save()`` would make it (``auto_now_add`` and defaults applied),
     without model signals (none of the models written this way has receivers). Run in a ``batch``, it
     sets the instance's primary key."""
-    connection = connections[using]
     sql, fields, returning = _insert_sql(type(instance), using)
     if not returning:  # pragma: no cover - PostgreSQL and SQLite >= 3.35 both return the key
         raise NotImplementedError("the database cannot return the key of an INSERT")
-    params = save_values(instance, fields, True, connection)
+    params = save_values(instance, fields, True, using)
 
     def saved(rows: list[tuple[Any, ...]]) -> None:
         instance.pk = rows[0][0]
@@ -659,13 +683,13 @@ def _save_plan(fields: Sequence[Any], using: str) -> list[tuple[Any, ...]]:
     return plan
 
 
-def save_values(instance: Model, fields: Sequence[Any], add: bool, connection: Any) -> list[Any]:
-    """``[f.get_db_prep_save(f.pre_save(instance, add), connection) for f in fields]``, without the
-    calls where they would give the attribute back unchanged (``_PLAIN_FIELDS``): a move writes every
-    column of a move row, and these calls were a tenth of settling a deadline."""
+def save_values(instance: Model, fields: Sequence[Any], add: bool, using: str = "default") -> list[Any]:
+    """``[f.get_db_prep_save(f.pre_save(instance, add), connections[using]) for f in fields]``, without
+    the calls where they would give the attribute back unchanged (``_PLAIN_FIELDS``): a move writes
+    every column of a move row, and these calls were a tenth of settling a deadline."""
     values: list[Any] = []
     state = instance.__dict__
-    for way, field, *plain in _save_plan(fields, connection.alias):
+    for way, field, *plain in _save_plan(fields, using):
         if way == _SAVE_PLAIN:
             attname, kind, wrapper, aware = plain
             value = state.get(attname, _MISSING)
@@ -676,9 +700,9 @@ def save_values(instance: Model, fields: Sequence[Any], add: bool, connection: A
                 values.append(value if wrapper is None else wrapper(value))
                 continue
         elif way == _SAVE_JSON:
-            values.append(_json_to_db(field, field.pre_save(instance, add), connection))
+            values.append(_json_to_db(field, field.pre_save(instance, add), using))
             continue
-        values.append(field.get_db_prep_save(field.pre_save(instance, add), connection))
+        values.append(field.get_db_prep_save(field.pre_save(instance, add), connections[using]))
     return values
 
 
@@ -702,9 +726,8 @@ def _update_sql(
 
 def update_statement(instance: Model, attnames: Sequence[str], using: str = "default") -> Statement:
     """The UPDATE of the named fields of ``instance``, by primary key."""
-    connection = connections[using]
     sql, fields, shape = _update_sql(type(instance), tuple(attnames), using)
-    params = save_values(instance, fields, False, connection)
+    params = save_values(instance, fields, False, using)
     return Statement(sql, [*params, instance.pk], shape=shape)
 
 

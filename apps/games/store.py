@@ -23,7 +23,6 @@ from itertools import groupby
 from typing import Any, Protocol, cast
 
 from django.contrib.auth.models import AnonymousUser, User
-from django.db import connection
 from django.db.models import Exists, F, Model, OuterRef, QuerySet, Subquery
 
 from apps.accounts.models import Profile
@@ -117,7 +116,7 @@ def game_row(
     ``league``: the game's league too, kept on it (``Game.league_of_game``) so that nothing asks again."""
     overdue, seat_of = overdue_at is not None, seat_of_user is not None
     if hand_sql():
-        select = _game_select(connection.vendor, False, overdue, seat_of, False, league)
+        select = _game_select(sql.vendor(), False, overdue, seat_of, False, league)
         statement = select.statement(game_id=game_id, overdue_at=overdue_at, seat_of_user=seat_of_user)
         sql.batch([statement])
         return game_row_loaded(select, statement.rows, overdue=overdue, seat_of=seat_of, league=league)
@@ -178,7 +177,7 @@ def _seats_select(vendor: str, people: bool) -> sql.Select:
 def seat_rows(game: Game, *, people: bool = False) -> list[Seat]:
     """The game's seats by position; with ``people``, each seat's user and the user's profile too."""
     if hand_sql():
-        select = _seats_select(connection.vendor, people)
+        select = _seats_select(sql.vendor(), people)
         seats = [_seat_from_row(select, row) for row in sql.fetch(select.sql, [game.pk])]
     else:
         seats = list(_seats(game.pk, people=people))
@@ -227,7 +226,7 @@ def with_profile(user: User) -> User:
     profile is read already, or on the ORM path (``user.profile`` reads it when asked)."""
     if not hand_sql() or "profile" in user._state.fields_cache:
         return user
-    select = _profile_select(connection.vendor)
+    select = _profile_select(sql.vendor())
     rows = sql.fetch(select.sql, select.statement(user_id=user.pk).params)
     if rows:
         sql.relate(user, "profile", select.load(rows[0]))
@@ -249,7 +248,7 @@ def account_open(user_id: int) -> bool:
     built once."""
     if not hand_sql():
         return _active_users(user_id).exists()
-    select = _active_user_select(connection.vendor)
+    select = _active_user_select(sql.vendor())
     return bool(sql.fetch(select.sql, select.statement(user_id=user_id).params))
 
 
@@ -265,7 +264,7 @@ def _decisions_select(vendor: str) -> sql.Select:
 def decision_rows(game: Game) -> list[Decision]:
     """The game's open decision rows, by deadline (the model's ordering), then id."""
     if hand_sql():
-        select = _decisions_select(connection.vendor)
+        select = _decisions_select(sql.vendor())
         decisions = [cast(Decision, select.load(row)) for row in sql.fetch(select.sql, [game.pk])]
     else:
         decisions = list(_decisions(game.pk))
@@ -287,7 +286,7 @@ def move_by_id(move_id: int) -> Move | None:
     """One move row."""
     if not hand_sql():
         return Move.objects.filter(pk=move_id).first()
-    select = _move_select(connection.vendor, False)
+    select = _move_select(sql.vendor(), False)
     rows = sql.fetch(select.sql, select.statement(move_id=move_id).params)
     return cast("Move | None", select.load(rows[0])) if rows else None
 
@@ -296,7 +295,7 @@ def move_by_key(game_id: int, key: str) -> Move | None:
     """The game's move submitted with this ``Idempotency-Key``, if any."""
     if not hand_sql():
         return Move.objects.filter(game_id=game_id, idempotency_key=key).first()
-    select = _move_select(connection.vendor, True)
+    select = _move_select(sql.vendor(), True)
     rows = sql.fetch(select.sql, select.statement(game_id=game_id, move_key=key).params)
     return cast("Move | None", select.load(rows[0])) if rows else None
 
@@ -536,7 +535,7 @@ def flush_together(games: Sequence[LockedGame]) -> None:
     writes keep their order, and no two games write the same row), then each game's ``after_flush``."""
     queues = [locked.take_writes() for locked in games]
     statements = [[w for w in queue if isinstance(w, Statement)] for queue in queues]
-    if connection.vendor == "postgresql" and statements == queues:  # the hand path: only statements
+    if sql.vendor() == "postgresql" and statements == queues:  # the hand path: only statements
         sql.batch_merged(statements)
     else:
         for queue in queues:
@@ -601,7 +600,7 @@ def lock_game(game_id: int, *, move_key: str | None = None, ahead: Ahead | None 
             decisions=decision_rows(game),
             key_move_id=key_move_id,
         )
-    vendor = connection.vendor
+    vendor = sql.vendor()
     seats_select, decisions_select = _seats_select(vendor, True), _decisions_select(vendor)
     if ahead is None:
         lock_select = _game_select(vendor, True, False, False, move_key is not None)
@@ -657,7 +656,7 @@ def claim_due_games(*, now: datetime, after: int, limit: int) -> list[int]:
     """
     if not hand_sql():
         return list(_due_games(now=now, after=after, limit=limit))
-    statement = _claim_select(connection.vendor, limit).statement(now=now, after=after)
+    statement = _claim_select(sql.vendor(), limit).statement(now=now, after=after)
     sql.batch([statement])
     return [int(row[0]) for row in statement.rows]
 
@@ -696,7 +695,7 @@ def lock_games(game_ids: Sequence[int]) -> list[LockedGame]:
         seats: list[Seat] = list(seats_qs)
         decisions: list[Decision] = list(decisions_qs)
     else:
-        games_select, seats_select, decisions_select = _batch_selects(connection.vendor, len(ids))
+        games_select, seats_select, decisions_select = _batch_selects(sql.vendor(), len(ids))
         values: dict[str, Any] = {f"game_{i}": game_id for i, game_id in enumerate(ids)}
         lock, seat_rows_, decision_rows_ = (
             select.statement(**values) for select in (games_select, seats_select, decisions_select)

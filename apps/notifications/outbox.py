@@ -317,10 +317,9 @@ def _insert_ignoring_conflicts(row: MoveMailOutbox, *, move_by_number: bool = Fa
     (``GAMES_HAND_SQL``, as the rest of a move's writes): the ORM spent about 1 ms CPU a move building
     it again each time, several times what the database takes to run it. ``move_by_number``: the row's
     ``move_id`` is the id of the game's move numbered ``row.version``, found by the INSERT itself."""
-    connection = connections[DEFAULT_DB_ALIAS]
-    text, fields = _insert_sql(connection.vendor, move_by_number)
+    text, fields = _insert_sql(sql.vendor(), move_by_number)
     params: list[Any] = []
-    for f, value in zip(fields, sql.save_values(row, fields, True, connection), strict=True):
+    for f, value in zip(fields, sql.save_values(row, fields, True), strict=True):
         if move_by_number and f.attname == "move_id":
             params += [row.game_id, row.version]
         else:

@@ -264,7 +264,7 @@ def test_write_statements_carry_the_values_the_orm_would_save(game: Game, users:
     for instance, add in [(move, True), (game, False), (seat, False), (decision, False)]:
         fields = [f for f in type(instance)._meta.concrete_fields if not f.primary_key]
         expected = [f.get_db_prep_save(f.pre_save(instance, add), connection) for f in fields]
-        got = sql.save_values(instance, fields, add, connection)
+        got = sql.save_values(instance, fields, add)
         assert [type(v) for v in got] == [type(v) for v in expected]
         timed = [getattr(f, "auto_now", 0) or getattr(f, "auto_now_add", 0) for f in fields]
         clock = {i for i, is_timed in enumerate(timed) if is_timed}
