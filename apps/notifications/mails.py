@@ -204,7 +204,9 @@ def _build_message(note: Notification, group: list[int] | None) -> EmailMultiAlt
         if (
             note.kind == Notification.Kind.DECISION
             and not round_ended
-            and _told_in_answers(user, game, open_rows)
+            and selectors.decisions_told_in_answers(
+                user=user, game=game, decision_ids={row.decision_id for row in open_rows}
+            )
         ):
             return None  # the answer to their mail command listed it already (the bots played at once)
     elif note.kind == Notification.Kind.REMINDER:
@@ -301,16 +303,6 @@ def _build_message(note: Notification, group: list[int] | None) -> EmailMultiAlt
         engine=game.engine,
         sittings=reply_to is None or not sitting_selectors.table_of_one(game),
     )
-
-
-def _told_in_answers(user: User, game: Game, open_rows: list[Decision]) -> bool:
-    """Whether every one of these open decisions was listed, with its choices, in an answer to one of
-    ``user``'s mail commands in ``game`` (``InboundMessage.shown_decision_id``): a decision the bots
-    opened before the answer was written. Decision ids are never reused within a game."""
-    told = InboundMessage.objects.filter(
-        user=user, game=game, shown_decision_id__in={row.decision_id for row in open_rows}
-    )
-    return set(told.values_list("shown_decision_id", flat=True)) == {row.decision_id for row in open_rows}
 
 
 def _seat_to_bot_message(note: Notification, game: Game, user: User) -> EmailMultiAlternatives | None:
