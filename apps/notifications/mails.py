@@ -32,6 +32,7 @@ from apps.games.presenters.timeleft import clock_line
 from apps.games.selectors import seat_of
 from apps.sittings import selectors as sitting_selectors
 from baogame import wording
+from baogame.mailmessage import MailMessage
 from baogame.rules.mail import plain, seat_name
 
 from . import commands, compose, selectors, timing, tokens
@@ -149,8 +150,8 @@ def render_mail(
     """A text + HTML mail to ``to`` from the site's address, its bodies ``email/<template>.txt`` and
     ``.html`` rendered with ``context``, marked as sent by a machine (``Auto-Submitted``). The subject is
     one line: a name or title somebody chose with a line break in it would fail the header, and the mail
-    with it."""
-    message = EmailMultiAlternatives(
+    with it; a long non-ASCII one is folded counting ``Subject: `` (``baogame.mailmessage``)."""
+    message = MailMessage(
         subject=" ".join(subject.split()),
         body=render_to_string(f"email/{template}.txt", context),
         from_email=settings.DEFAULT_FROM_EMAIL,
