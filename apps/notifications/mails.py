@@ -35,7 +35,7 @@ from baogame import wording
 from baogame.mailmessage import MailMessage
 from baogame.rules.mail import plain, seat_name
 
-from . import commands, compose, selectors, timing, tokens
+from . import clock, commands, compose, selectors, timing, tokens
 from .models import KIND_CATEGORY, Category, InboundMessage, Notification, ReplyAddress
 
 
@@ -216,6 +216,8 @@ def _build_message(note: Notification, group: list[int] | None) -> EmailMultiAlt
             decision_row = mine.first()
         if decision_row is None:
             return None  # answered or closed before we got to send it
+        if decision_row.deadline is not None and decision_row.deadline <= clock.now():
+            return None  # its deadline passed (the clock settles it soon): a reminder never comes after it
     context: dict[str, Any] = {"game": game, "game_name": game_label(game), "link": game_link(game, user)}
     subject_prefix = f"[baogame] {game_label(game)}"
     category = note.category
