@@ -127,6 +127,7 @@ TASK_QUEUES = {
     "apps.sittings.tasks.send_reminders": PEOPLE,
     "apps.sittings.tasks.advance_sittings": DEADLINES,
     "apps.sittings.tasks.send_starting": PEOPLE,
+    "apps.sittings.tasks.send_calendar_updates": PEOPLE,
     "apps.games.tasks.sweep_closed_accounts": BACKGROUND,
     "apps.notifications.tasks.send_digests": BACKGROUND,
     "apps.notifications.tasks.expire_reply_addresses": BACKGROUND,

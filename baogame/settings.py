@@ -401,6 +401,9 @@ EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 60)
 #: Seconds a decision or round-result mail waits so that a burst becomes one mail (never more than a
 #: quarter of the time left to the decision's deadline). The tests set it where they measure it.
 NOTIFY_SETTLE_SECONDS = env_int("NOTIFY_SETTLE_SECONDS", 0 if TESTING else 90)
+#: Seconds between the beat's reminder sweeps: a reminder goes out at most this late (see
+#: ``apps.notifications.notify.reminders_send_due``, which also skips reminders too short to be of use).
+NOTIFY_REMINDER_SWEEP_SECONDS = env_int("NOTIFY_REMINDER_SWEEP_SECONDS", 60)
 #: Seconds after which a notification still ``pending`` (its send task lost) is queued again.
 NOTIFICATIONS_PENDING_RETRY = env_int("NOTIFICATIONS_PENDING_RETRY", 120)
 #: Seconds after which a move's mail fan-out still in the outbox (its notify_move_applied task lost) is
@@ -461,7 +464,11 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     },
     # Closed accounts: let go of any game a closing left half done (a crash, a lost task).
     "games-sweep-closed-accounts": {"task": "apps.games.tasks.sweep_closed_accounts", "schedule": 300.0},
-    "notifications-reminders": {"task": "apps.notifications.tasks.send_reminders", "schedule": 300.0},
+    # Reminders: at 75% of a decision's time, at most a sweep late (NOTIFY_REMINDER_SWEEP_SECONDS).
+    "notifications-reminders": {
+        "task": "apps.notifications.tasks.send_reminders",
+        "schedule": float(NOTIFY_REMINDER_SWEEP_SECONDS),
+    },
     # Sittings: the reminder mail and push 15 minutes before each agreed sitting (sent once each).
     "sittings-reminders": {"task": "apps.sittings.tasks.send_reminders", "schedule": 60.0},
     # Start and end sittings on time (the game page's panel also does it for its own game).

@@ -8,8 +8,9 @@ import factory
 from allauth.account.models import EmailAddress
 from django.contrib.auth import get_user_model
 from django.test import Client
+from django.utils import timezone
 
-from apps.games.models import Game, Seat
+from apps.games.models import Game, Seat, SeatTenure
 
 
 class UserFactory(factory.django.DjangoModelFactory):
@@ -99,3 +100,14 @@ def signed_in(user: Any | None) -> Client:
     if user is not None:
         client.force_login(user)
     return client
+
+
+def with_record(user: Any, *, answered: int, timeouts: int = 0) -> Any:
+    """Give ``user`` a reliability record: a finished game's seat tenure with ``answered`` decisions
+    answered and ``timeouts`` left to the deadline (an open table's minimum asks for some)."""
+    game = Game.objects.create(engine="toy", players=2, status=Game.Status.FINISHED)
+    now = timezone.now()
+    SeatTenure.objects.create(
+        game=game, position=0, user=user, started_at=now, ended_at=now, answered=answered, timeouts=timeouts
+    )
+    return user

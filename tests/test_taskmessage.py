@@ -59,6 +59,7 @@ SENT: list[tuple[str, tuple[Any, ...], dict[str, Any]]] = [
     ("apps.sittings.tasks.send_reminders", (), {}),
     ("apps.sittings.tasks.advance_sittings", (), {}),
     ("apps.sittings.tasks.send_starting", (7,), {}),
+    ("apps.sittings.tasks.send_calendar_updates", (7,), {}),
     (HEARTBEAT_TASK, ("deadlines",), {}),
 ]
 

@@ -12,10 +12,13 @@ from django import forms
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import get_user_model
+from django.core.mail import EmailMessage, EmailMultiAlternatives
 from django.http import HttpRequest
 from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext as _
+
+from baogame.mailmessage import MailMessage, PlainMailMessage
 
 from .language import LANGUAGE_CODES
 from .names import username_problem
@@ -38,6 +41,15 @@ class AccountAdapter(DefaultAccountAdapter):
         own request: signing up, adding an address, resetting a password), else English."""
         with translation.override(self._recipient_language(email, context.get("user"))):
             super().send_mail(template_prefix, email, context)
+
+    def render_mail(
+        self, template_prefix: str, email: str | list[str], context: dict[str, Any], headers: Any = None
+    ) -> EmailMessage:
+        """allauth's mail, as a ``baogame.mailmessage`` class so that a long non-ASCII (Chinese)
+        subject is folded properly: the classes add no state, only how the subject is written."""
+        message = super().render_mail(template_prefix, email, context, headers)
+        message.__class__ = MailMessage if isinstance(message, EmailMultiAlternatives) else PlainMailMessage
+        return message
 
     def _recipient_language(self, email: str, user: Any) -> str:
         if user is None:

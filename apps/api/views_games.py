@@ -184,8 +184,9 @@ class GameListApi(LeanApiView):
             min_value=0,
             max_value=100,
             help_text="An open table's minimum record for who takes a seat: percent of decisions answered "
-            "on time over the last 12 months (a player with no decisions yet may sit; reliability_too_low "
-            "otherwise). 0: anybody. With open_table only (invalid_options).",
+            "on time over the last 12 months, over at least 20 decisions (reliability.TABLE_MIN_DECISIONS; "
+            "reliability_too_low otherwise, for a new account with no record too). 0: anybody. With "
+            "open_table only (invalid_options).",
         )
 
     class CreatedSerializer(GameSummarySerializer):

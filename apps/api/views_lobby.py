@@ -24,7 +24,8 @@ from .throttling import AnonymousReadThrottle, WriteRateThrottle
 class OpenTableSerializer(GameSummarySerializer):
     min_reliability = serializers.IntegerField(
         help_text="Who may take a seat: a record of at least this percent of decisions answered on time "
-        "over the last 12 months (a player with no decisions yet may sit); 0: anybody."
+        "over the last 12 months, over at least 20 decisions (a new account with no record yet may not "
+        "sit: reliability_too_low); 0: anybody."
     )
 
 

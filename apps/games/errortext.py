@@ -173,7 +173,8 @@ MESSAGES: dict[str, Promise] = {
     "division_too_small": _("A division has too few members for one table."),
     "period_over": _("The confirmation period of this result is over: it stands."),
     "reliability_too_low": _(
-        "Your record of decisions answered on time is below what this league or table asks."
+        "Your record of decisions answered on time is below what this league or table asks, or too short "
+        "for this table (a new account has none yet)."
     ),
     "too_few_members": _("There are too few active members for a round."),
     "divisions_unconfirmed": _("Confirm the season's divisions before its first round."),

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from django import forms
 from django.contrib.auth import get_user_model
 from django.http import QueryDict
+from django.utils.functional import lazy
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 
@@ -16,7 +17,7 @@ from baogame.rules.core import RuleError
 from baogame.rules.gametype import GameType
 from baogame.rules.registry import game_types, get_game_type
 
-from . import lengths
+from . import lengths, reliability
 from .clock.controls import DEFAULT_CONTROL, NAMED_CONTROLS, ControlError, control_from
 from .clock.worst import worst_case_sentence
 from .form_fitting import FittedForm, clean_length, length_choice_field, seat_limits
@@ -73,6 +74,15 @@ def seats_words(game_type: GameType) -> str:
 def length_field_name(engine: str) -> str:
     """The create form's length field of a game (one per game: their names differ, ``short`` too)."""
     return f"length_{engine}"
+
+
+def _min_record_help() -> str:
+    """The minimum record's help, in the reader's language, naming the table's floor of decisions."""
+    return _(
+        "An open table only: who takes a seat must have answered at least this share of their decisions "
+        "on time over the last 12 months, over at least %(n)s decisions (a new account has none, so it "
+        "may not sit). Empty or 0: anybody."
+    ) % {"n": reliability.TABLE_MIN_DECISIONS}
 
 
 class GameCreateForm(FittedForm):
@@ -153,11 +163,7 @@ class GameCreateForm(FittedForm):
         min_value=0,
         max_value=100,
         label=gettext_lazy("Minimum record (percent on time)"),
-        help_text=gettext_lazy(
-            "An open table only: who takes a seat must have answered at least this share of their "
-            "decisions on time over the last 12 months (a player with no decisions yet may). Empty or 0: "
-            "anybody."
-        ),
+        help_text=lazy(_min_record_help, str)(),
     )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:

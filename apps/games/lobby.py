@@ -11,8 +11,8 @@ game off the open tables while it waits (``open_table_close``); it waits for inv
 Each seat taken here is told (``seating.seat_taken_tell``), as one taken by an invitation link: the
 notifications app mails the creator while seats remain free. A creator may ask for a minimum record of
 who sits (``Game.min_reliability``: percent of decisions answered on time over the last 12 months, as a
-league's minimum); a player below it is refused ``reliability_too_low``, and one with no decisions yet
-may sit.
+league's minimum) over at least ``reliability.TABLE_MIN_DECISIONS`` decisions; a player below it, or
+with fewer decisions (a new account has none), is refused ``reliability_too_low``.
 
 The creator may also cancel any game of theirs that still waits for players (``game_cancel``): it ends
 aborted, as an organiser's abort does, before a card is dealt. Nothing of it counts anywhere: nobody held
@@ -66,15 +66,38 @@ def open_table_join(*, game_id: int, user: User, position: int | None = None) ->
 
 def require_reliable(*, game: Game, user: User) -> None:
     """Refuse (``reliability_too_low``, 403) a player whose record is below the table's minimum
-    (``Game.min_reliability``); a player with no decisions yet may sit, as in a league."""
-    reliability.require_minimum(user, game.min_reliability, asked_by="this table")
+    (``Game.min_reliability``) or shorter than ``reliability.TABLE_MIN_DECISIONS`` decisions: unlike a
+    league, a table takes no one on an empty record."""
+    reliability.require_minimum(
+        user, game.min_reliability, asked_by="this table", min_decisions=reliability.TABLE_MIN_DECISIONS
+    )
+
+
+#: What a record says about taking a seat at an open table (``seat_check``).
+MAY_SIT, RECORD_TOO_SHORT, RECORD_TOO_LOW = "may_sit", "too_short", "too_low"
+
+
+def record_check(record: reliability.Record | None, game: Game) -> str:
+    """``MAY_SIT``, ``RECORD_TOO_SHORT`` (fewer decisions than the table's floor) or ``RECORD_TOO_LOW``
+    for ``record`` at ``game``'s table (None: nobody to check, as for a table with no minimum)."""
+    minimum, floor = game.min_reliability, reliability.TABLE_MIN_DECISIONS
+    if record is None or record.meets(minimum, min_decisions=floor):
+        return MAY_SIT
+    return RECORD_TOO_SHORT if record.too_short(minimum, min_decisions=floor) else RECORD_TOO_LOW
+
+
+def seat_check(game: Game, user: User | None) -> str:
+    """``record_check`` of ``user``'s record at the open table (the pages' button, or why not)."""
+    if game.min_reliability <= 0:
+        return MAY_SIT
+    if user is None:
+        return RECORD_TOO_LOW
+    return record_check(reliability.record_for(user), game)
 
 
 def may_sit(game: Game, user: User | None) -> bool:
     """Whether ``user``'s record lets them take a seat of the open table (the pages' button)."""
-    if game.min_reliability <= 0:
-        return True
-    return user is not None and reliability.record_for(user).meets(game.min_reliability)
+    return seat_check(game, user) == MAY_SIT
 
 
 def open_table_close(*, game_id: int, by: User) -> Game:

@@ -179,8 +179,8 @@ class Game(Timestamped):
         default=0,
         validators=[MaxValueValidator(100)],
         help_text="An open table's minimum record for who may take a seat: percent of decisions answered "
-        "on time over the last 12 months (apps.games.reliability); 0: none. Players with no decisions "
-        "yet may sit.",
+        "on time over the last 12 months (apps.games.reliability), over at least TABLE_MIN_DECISIONS "
+        "decisions; 0: none. A new account with no record yet may not sit.",
     )
     visibility = models.CharField(
         max_length=10,

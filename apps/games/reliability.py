@@ -46,6 +46,11 @@ log = logging.getLogger(__name__)
 
 #: The record's window.
 WINDOW = timedelta(days=365)
+#: An open table's minimum record is met only by a record of at least this many counted decisions
+#: (answered or timed out) over the window, about one game: a percentage of a handful of decisions says
+#: little, and an account with no record yet has shown nothing. A league's minimum has no such floor
+#: (its organisers see each applicant's record, and a new member is welcome until a season shows more).
+TABLE_MIN_DECISIONS = 20
 
 
 @dataclass(frozen=True)
@@ -68,10 +73,20 @@ class Record:
         """Decisions answered on time, in percent of all the player's decisions; None: no decisions yet."""
         return round(100 * self.answered / self.decisions) if self.decisions else None
 
-    def meets(self, minimum: int) -> bool:
-        """Whether the record meets a league's minimum (percent on time); no decisions yet passes."""
+    def meets(self, minimum: int, *, min_decisions: int = 0) -> bool:
+        """Whether the record meets a minimum (percent on time; 0: none). With ``min_decisions`` (an open
+        table's, ``TABLE_MIN_DECISIONS``) only a record of at least that many decisions does; without
+        (a league's), a record with no decisions yet passes."""
+        if minimum <= 0:
+            return True
+        if self.decisions < min_decisions:
+            return False
         percent = self.on_time_percent
-        return minimum <= 0 or percent is None or percent >= minimum
+        return percent is None or percent >= minimum
+
+    def too_short(self, minimum: int, *, min_decisions: int) -> bool:
+        """Whether the record fails a minimum only for having fewer than ``min_decisions`` decisions."""
+        return minimum > 0 and self.decisions < min_decisions
 
     @property
     def summary(self) -> str:
@@ -339,14 +354,23 @@ def _ended_update(vendor: str) -> sql.Select:
 # --- reading --------------------------------------------------------------------------------------------
 
 
-def require_minimum(user: Any, minimum: int, *, asked_by: str) -> None:
+def require_minimum(user: Any, minimum: int, *, asked_by: str, min_decisions: int = 0) -> None:
     """Refuse (``reliability_too_low``, 403) a player whose record is below ``minimum`` percent of
-    decisions on time (0: no minimum); a player with no decisions yet passes (``Record.meets``).
-    ``asked_by`` names who asks in the refusal's message ("this league", "this table")."""
+    decisions on time (0: no minimum), or has fewer than ``min_decisions`` decisions (an open table's
+    floor; without one, a player with no decisions yet passes: ``Record.meets``). ``asked_by`` names
+    who asks in the refusal's message ("this league", "this table"), which says which of the two it is."""
     if minimum <= 0:
         return
     record = record_for(user)
-    if not record.meets(minimum):
+    if record.too_short(minimum, min_decisions=min_decisions):
+        raise ServiceError(
+            "reliability_too_low",
+            f"{asked_by} asks for a record of at least {min_decisions} decisions over the last 12 months, "
+            f"{minimum}% of them answered on time; yours has {record.decisions} so far, too few to tell "
+            "(a new account has none): play some games first",
+            status=403,
+        )
+    if not record.meets(minimum, min_decisions=min_decisions):
         raise ServiceError(
             "reliability_too_low",
             f"{asked_by} asks for at least {minimum}% of decisions answered on time over the last 12 "

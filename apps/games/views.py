@@ -104,10 +104,11 @@ def games_watch(request: HttpRequest) -> HttpResponse:
                 "game": g,
                 "taken": sum(not s.is_empty for s in g.seats.all()),
                 "mine": viewer is not None and any(s.user_id == viewer.pk for s in g.seats.all()),
-                "may_sit": record is None or record.meets(g.min_reliability),
+                "seat_check": lobby.record_check(record, g),
             }
             for g in tables
         ],
+        "table_min_decisions": reliability.TABLE_MIN_DECISIONS,
         "in_play": in_play,
         "finished": finished[:WATCH_FINISHED],
     }
@@ -323,9 +324,10 @@ def board_context(
         "away_text": presenter_for(game.engine).AWAY_TEXT,
         "bot_hold_text": lifecycle.BOT_HOLD_TEXT,
         **_invitation_context(request, game, seated=seat is not None),
-        "may_sit": game.status == Game.Status.OPEN
-        and game.open_table
-        and lobby.may_sit(game, request.user if request.user.is_authenticated else None),
+        "seat_check": lobby.seat_check(game, request.user if request.user.is_authenticated else None)
+        if game.status == Game.Status.OPEN and game.open_table
+        else "",
+        "table_min_decisions": reliability.TABLE_MIN_DECISIONS,
     }
 
 

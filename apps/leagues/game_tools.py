@@ -14,7 +14,6 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import User
-from django.core.mail import send_mail
 from django.db import transaction
 from django.utils import timezone, translation
 from django.utils.translation import gettext
@@ -29,6 +28,7 @@ from apps.games.errors import ServiceError
 from apps.games.models import Game, Seat
 from apps.games.store import LockedGame, lock_game
 from apps.notifications.notify import notify_invitation
+from baogame.mailmessage import send_plain
 
 from .auditlog import audit
 from .models import Fixture, League, Membership, SubstituteOffer
@@ -175,7 +175,7 @@ def _mail_offer(*, offer_id: int) -> None:
             % fields
         )
     try:
-        send_mail(subject, body, settings.DEFAULT_FROM_EMAIL, [offer.newcomer.email])
+        send_plain(subject, body, [offer.newcomer.email])
     except OSError:
         log.warning("substitute offer %s: mail not sent", offer_id)
 

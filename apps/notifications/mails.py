@@ -32,9 +32,10 @@ from apps.games.presenters.timeleft import clock_line
 from apps.games.selectors import seat_of
 from apps.sittings import selectors as sitting_selectors
 from baogame import wording
+from baogame.mailmessage import MailMessage
 from baogame.rules.mail import plain, seat_name
 
-from . import commands, compose, selectors, timing, tokens
+from . import clock, commands, compose, selectors, timing, tokens
 from .models import KIND_CATEGORY, Category, InboundMessage, Notification, ReplyAddress
 
 
@@ -149,8 +150,8 @@ def render_mail(
     """A text + HTML mail to ``to`` from the site's address, its bodies ``email/<template>.txt`` and
     ``.html`` rendered with ``context``, marked as sent by a machine (``Auto-Submitted``). The subject is
     one line: a name or title somebody chose with a line break in it would fail the header, and the mail
-    with it."""
-    message = EmailMultiAlternatives(
+    with it; a long non-ASCII one is folded counting ``Subject: `` (``baogame.mailmessage``)."""
+    message = MailMessage(
         subject=" ".join(subject.split()),
         body=render_to_string(f"email/{template}.txt", context),
         from_email=settings.DEFAULT_FROM_EMAIL,
@@ -204,7 +205,9 @@ def _build_message(note: Notification, group: list[int] | None) -> EmailMultiAlt
         if (
             note.kind == Notification.Kind.DECISION
             and not round_ended
-            and _told_in_answers(user, game, open_rows)
+            and selectors.decisions_told_in_answers(
+                user=user, game=game, decision_ids={row.decision_id for row in open_rows}
+            )
         ):
             return None  # the answer to their mail command listed it already (the bots played at once)
     elif note.kind == Notification.Kind.REMINDER:
@@ -213,6 +216,8 @@ def _build_message(note: Notification, group: list[int] | None) -> EmailMultiAlt
             decision_row = mine.first()
         if decision_row is None:
             return None  # answered or closed before we got to send it
+        if decision_row.deadline is not None and decision_row.deadline <= clock.now():
+            return None  # its deadline passed (the clock settles it soon): a reminder never comes after it
     context: dict[str, Any] = {"game": game, "game_name": game_label(game), "link": game_link(game, user)}
     subject_prefix = f"[baogame] {game_label(game)}"
     category = note.category
@@ -301,16 +306,6 @@ def _build_message(note: Notification, group: list[int] | None) -> EmailMultiAlt
         engine=game.engine,
         sittings=reply_to is None or not sitting_selectors.table_of_one(game),
     )
-
-
-def _told_in_answers(user: User, game: Game, open_rows: list[Decision]) -> bool:
-    """Whether every one of these open decisions was listed, with its choices, in an answer to one of
-    ``user``'s mail commands in ``game`` (``InboundMessage.shown_decision_id``): a decision the bots
-    opened before the answer was written. Decision ids are never reused within a game."""
-    told = InboundMessage.objects.filter(
-        user=user, game=game, shown_decision_id__in={row.decision_id for row in open_rows}
-    )
-    return set(told.values_list("shown_decision_id", flat=True)) == {row.decision_id for row in open_rows}
 
 
 def _seat_to_bot_message(note: Notification, game: Game, user: User) -> EmailMultiAlternatives | None:

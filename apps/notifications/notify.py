@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from datetime import datetime, timedelta
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -225,16 +226,47 @@ def notify_seat_taken(*, game_id: int, position: int) -> Notification | None:
     )
 
 
+#: The least time a reminder must leave before the deadline to be of use: enough to read it and act.
+REMINDER_MIN_LEFT = timedelta(minutes=1)
+#: The share of a decision's time that is gone when its reminder is due.
+REMINDER_AT = 0.75
+
+
+def reminder_worth_sending(*, opened_at: datetime, deadline: datetime, now: datetime) -> bool:
+    """Whether a reminder recorded at ``now`` for a decision open from ``opened_at`` to ``deadline``
+    is of use (the rule of ``reminders_send_due``).
+
+    The sweep finds a due reminder up to ``NOTIFY_REMINDER_SWEEP_SECONDS`` after its time (75% of the
+    decision's time gone), and a reminder needs ``REMINDER_MIN_LEFT`` before the deadline to be read
+    and answered. A decision whose last quarter is shorter than the two together (a very short custom
+    clock: under 8 minutes with the defaults) so gets no reminder at all, rather than one whose timing
+    is down to the sweep's luck; nor does any decision when less than ``REMINDER_MIN_LEFT`` is left at
+    ``now`` (a beat that ran late)."""
+    sweep = timedelta(seconds=settings.NOTIFY_REMINDER_SWEEP_SECONDS)
+    last_quarter = (deadline - opened_at) * (1 - REMINDER_AT)
+    return last_quarter >= REMINDER_MIN_LEFT + sweep and deadline - now >= REMINDER_MIN_LEFT
+
+
 def reminders_send_due(*, now: datetime | None = None) -> int:
-    """Remind each human owner of a decision whose time is 75% gone; each decision once."""
+    """Remind each human owner of a decision whose time is 75% gone; each decision once.
+
+    The rule: a reminder is due when 75% of the decision's time (from its opening to its deadline) is
+    gone, and the beat runs this sweep every ``NOTIFY_REMINDER_SWEEP_SECONDS`` (a minute), so it is
+    recorded and queued at most that late. It is skipped, the decision marked reminded so that no
+    later sweep sends it, when it would be of no use (``reminder_worth_sending``): the decision's last
+    quarter is too short for the sweep's granularity and a minute to act (a very short custom clock),
+    or less than a minute is left now. It is never sent after its deadline: the send checks again
+    (``mails.build_message``), for a send task that runs late or a retry. Returns the reminders made."""
     now = now or clock.now()
     made = 0
     for decision in game_selectors.decisions_unreminded(now=now):
         assert decision.deadline is not None  # filtered on deadline__gt
-        if decision.opened_at + (decision.deadline - decision.opened_at) * 0.75 > now:
+        if decision.opened_at + (decision.deadline - decision.opened_at) * REMINDER_AT > now:
             continue
         if not store.decision_claim_reminder(decision, now=now):
             continue  # another sweep claimed it, or the row holds another decision now
+        if not reminder_worth_sending(opened_at=decision.opened_at, deadline=decision.deadline, now=now):
+            continue  # too short, or too late, to be of use: claimed, so skipped for good
         player = game_selectors.human_players(decision.game).get(decision.seat)
         profile = getattr(player, "profile", None)
         if player is None or (profile is not None and profile.on_vacation):

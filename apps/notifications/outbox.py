@@ -140,9 +140,10 @@ def wanted_mails(
     person is not mailed about the decisions their own move opened for them: the page, the API reply or
     the answer to their mail shows those already (a reminder still comes near the deadline). Decisions
     that others' moves (the bots') open for them right after a move made by mail are recorded here, as
-    the answer may be written before or after those moves; their mail is dropped when it is due if the
-    answer listed them (``mails._told_in_answers``). A round's result goes to every seat a person holds
-    (``persons``, the bot playing some of them for their player; ``people`` when not given).
+    the answer may be written before or after those moves; their mail (and push notice) is dropped
+    when it is due if the answer listed them (``selectors.decisions_told_in_answers``). A round's
+    result goes to every seat a person holds (``persons``, the bot playing some of them for their
+    player; ``people`` when not given).
     """
     wanted = [
         list(o)

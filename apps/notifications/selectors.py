@@ -1,4 +1,4 @@
-"""Reads: mail preferences, the games a digest lists, processed inbound mail."""
+"""Reads: mail preferences, the games a digest lists, processed inbound mail (what its answers told)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from apps.games.models import Game
 from apps.games.selectors import game_list_awaiting
 
 from . import preferences
-from .models import Category, MailSettings, Mode, Notification
+from .models import Category, InboundMessage, MailSettings, Mode, Notification
 
 
 def mail_settings_for(*, user: User) -> MailSettings:
@@ -50,3 +50,17 @@ def digest_games(*, user: User) -> list[Game]:
     prefs = mail_settings_for(user=user)
     games = game_list_awaiting(user=user).prefetch_related("seats")
     return [g for g in games if g.control != "live" or prefs.live_games]
+
+
+def decisions_told_in_answers(*, user: User, game: Game, decision_ids: set[str]) -> bool:
+    """Whether ``user`` was already told of every one of these open decisions: each was listed, with
+    its choices, in an answer to one of their mail commands in ``game``
+    (``InboundMessage.shown_decision_id``), a decision the bots opened before the answer was written.
+
+    The one rule for "already told", shared by the "Your move" mail and the Web Push notice: neither
+    repeats such decisions (a reminder near the deadline still comes). Nothing open (an empty set) is
+    not "told". Decision ids are never reused within a game."""
+    if not decision_ids:
+        return False
+    told = InboundMessage.objects.filter(user=user, game=game, shown_decision_id__in=decision_ids)
+    return set(told.values_list("shown_decision_id", flat=True)) == decision_ids

@@ -1,6 +1,8 @@
-"""Mails about sittings: the invitation (with an .ics of the agreed sittings) and the reminder 15
-minutes before. The sittings app claims each (sitting, person, kind) once and asks for delivery
-through ``sitting_message``; the person's mail preferences for invitations and reminders apply."""
+"""Mails about sittings: the invitation (with an .ics of the agreed sittings), the reminder 15 minutes
+before, and the calendar update of a sitting that ended early (its .ics entry again: the same UID, a
+higher SEQUENCE, the new end), sent like the invitation and under its preference. The sittings app
+claims each (sitting, person, kind) once and asks for delivery through ``sitting_message``; the person's
+mail preferences for invitations and reminders apply."""
 
 from __future__ import annotations
 
@@ -26,19 +28,45 @@ from .preferences import OFF, mode_for
 def on_sitting_message(
     sender: Any, *, sitting: Sitting, user_id: int, kind: str, series: list[Sitting], **kwargs: Any
 ) -> None:
-    if kind not in (SittingReminder.Kind.INVITATION, SittingReminder.Kind.MAIL):
+    if kind not in (SittingReminder.Kind.INVITATION, SittingReminder.Kind.MAIL, SittingReminder.Kind.UPDATE):
         return
     user = get_user_model().objects.filter(pk=user_id, is_active=True).select_related("profile").first()
     if user is None or not user.email:
         return
     invitation = kind == SittingReminder.Kind.INVITATION
-    category = Category.INVITATION if invitation else Category.REMINDER
+    update = kind == SittingReminder.Kind.UPDATE
+    category = Category.INVITATION if invitation or update else Category.REMINDER
     if mode_for(user, category, "mail") == OFF:
         return
     with translation.override(mail_language(user)):  # the recipient's language, not the request's
-        _send_sitting_mail(
-            sitting=sitting, user=user, series=series, invitation=invitation, category=category
-        )
+        if update:
+            _send_update_mail(sitting=sitting, user=user)
+        else:
+            _send_sitting_mail(
+                sitting=sitting, user=user, series=series, invitation=invitation, category=category
+            )
+
+
+def _send_update_mail(*, sitting: Sitting, user: Any) -> None:
+    """The sitting ended early: its calendar entry again, with its new end."""
+    game = sitting.game
+    message = compose_mail(
+        user=user,
+        subject=(_("[baogame] %(game)s: the sitting ended early") % {"game": game})[:200],
+        template="sitting",
+        context={
+            "game_name": str(game),
+            "update": True,
+            "started": local_time(sitting.starts_at, user),
+            "ended": f"{timezone.localtime(sitting.ends_at, user_zone(user)):%H:%M}",
+            "link": game_link(game, user),
+        },
+        category=Category.INVITATION,
+    )
+    message.attach(
+        "sitting.ics", ics.sittings_ics([sitting], now=timezone.now(), sequence=1), "text/calendar"
+    )
+    message.send()
 
 
 def _send_sitting_mail(

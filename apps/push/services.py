@@ -2,16 +2,17 @@
 
 A move's decisions reach ``push_decisions`` through a task queued after commit (``signals``). Notices
 come one per burst, like mail: the first new decision for a person in a game starts a ``PushBurst`` due
-after the settle time; later moves only add to it; when due (a task with an ETA, or the sweep for a
-lost one or one held by quiet hours) ``burst_send`` sends one notice per subscribed browser that has
-the category on, naming the person's decisions still open then: the game, the decision kinds and their
+after the settle time; later moves only add to it; when due (a task with an ETA, or the sweep for a lost
+one or one held by quiet hours) ``burst_send`` sends one notice per subscribed browser that has the
+category on, naming the person's decisions still open then: the game, the decision kinds and their
 deadlines (``payloads``), encrypted for the browser (RFC 8291, aes128gcm) and signed with the site's
-VAPID key (RFC 8292) by ``pywebpush``. Nothing goes out when the burst's decisions all closed
-meanwhile. A ``PushMessage`` row per (subscription, game, version) holds each notice, with a stable
-``id`` in its payload: a failed send is retried with backoff (``deliver_push``, and the sweep for a
-lost retry) and after ``WEBHOOKS_MAX_ATTEMPTS`` shown failed on the profile; at least once, a repeat
-carrying the same id. A 404 or 410 from the push service means the browser dropped the subscription,
-so it is deleted.
+VAPID key (RFC 8292) by ``pywebpush``. Nothing goes out when the burst's decisions all closed meanwhile,
+nor when every decision open then was listed in an answer to the person's mail command
+(``selectors.decisions_told_in_answers``, the rule the "Your move" mail follows). A ``PushMessage`` row
+per (subscription, game, version) holds each notice, with a stable ``id`` in its payload: a failed send
+is retried with backoff (``deliver_push``, and the sweep for a lost retry) and after
+``WEBHOOKS_MAX_ATTEMPTS`` shown failed on the profile; at least once, a repeat carrying the same id. A
+404 or 410 from the push service means the browser dropped the subscription, so it is deleted.
 """
 
 from __future__ import annotations
@@ -190,7 +191,9 @@ def burst_send(*, burst_id: int, now: datetime | None = None) -> int:
     game, user = burst.game, burst.user
     if game.status != Game.Status.ACTIVE or game_selectors.human_players(game).get(burst.seat) != user:
         return 0
-    notice = seat_notice(game=game, seat=burst.seat, decisions=[("", d) for d in burst.decision_ids])
+    notice = seat_notice(
+        game=game, seat=burst.seat, decisions=[("", d) for d in burst.decision_ids], told_to=user
+    )
     if notice is None:
         return 0
     body, categories, ttl = notice
@@ -218,13 +221,20 @@ def bursts_send_due(*, now: datetime | None = None) -> int:
 
 
 def seat_notice(
-    *, game: Game, seat: int, decisions: list[tuple[str, str]]
+    *, game: Game, seat: int, decisions: list[tuple[str, str]], told_to: User | None = None
 ) -> tuple[bytes, set[str], int] | None:
     """The notice (payload bytes before encryption, its categories, its TTL) naming every decision open
-    for ``seat`` now, or None when none of ``decisions`` (kind, decision id) is still open."""
+    for ``seat`` now, or None when none of ``decisions`` (kind, decision id) is still open, or when
+    ``told_to`` was already told of every decision open now by an answer to their mail command
+    (``selectors.decisions_told_in_answers``: the "Your move" mail is not sent then either)."""
     rows = list(game_selectors.seat_decisions(game=game, seat=seat).order_by("deadline", "decision_id"))
     wanted = {d for _, d in decisions}
     if not any(r.decision_id in wanted for r in rows):
+        return None
+    open_ids = {r.decision_id for r in rows}
+    if told_to is not None and selectors.decisions_told_in_answers(
+        user=told_to, game=game, decision_ids=open_ids
+    ):
         return None
     still_open = [(r.kind, r.deadline) for r in rows]
     categories = {str(KIND_CATEGORY.get(kind, Category.TURN)) for kind, _ in still_open}

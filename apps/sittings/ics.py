@@ -33,8 +33,13 @@ def url(sitting: Sitting) -> str:
     return settings.SITE_URL + sitting.game.get_absolute_url()
 
 
-def sittings_ics(sittings: list[Sitting], *, now: datetime) -> bytes:
-    """A calendar file with one event per sitting (times in UTC; calendar programs show them local)."""
+def sittings_ics(sittings: list[Sitting], *, now: datetime, sequence: int = 0) -> bytes:
+    """A calendar file with one event per sitting (times in UTC; calendar programs show them local).
+
+    The invitation's entries have ``SEQUENCE`` 0; the update mailed when a sitting ends early has the
+    same ``UID``, ``SEQUENCE`` 1 and its new end (``ends_at`` is set to the moment it ended), so a
+    calendar program that took in the invitation replaces the entry. A sitting changes at most once
+    (it ends early only once), so 1 is always the higher number."""
     cal = Calendar()
     cal.add("prodid", "-//baogame//sittings//EN")
     cal.add("version", "2.0")
@@ -43,6 +48,7 @@ def sittings_ics(sittings: list[Sitting], *, now: datetime) -> bytes:
         event = Event()
         event.add("uid", uid(sitting))
         event.add("dtstamp", now)
+        event.add("sequence", sequence)
         event.add("dtstart", sitting.starts_at)
         event.add("dtend", sitting.ends_at)
         event.add("summary", summary(sitting))

@@ -74,6 +74,8 @@ def _finish(sitting: Sitting, *, now: datetime, early: bool) -> None:
         sitting.ends_at = now
     sitting.save(update_fields=["status", "ended_at", "ends_at", "stand_ins"])
     transaction.on_commit(partial(sitting_ended.send, Sitting, sitting=sitting))
+    if early:  # the calendar entry the invitation added still shows the old end: send its update
+        transaction.on_commit(partial(publish, "apps.sittings.tasks.send_calendar_updates", (sitting.pk,)))
 
 
 @transaction.atomic

@@ -155,6 +155,7 @@ class SittingReminder(models.Model):
         MAIL = "mail", "Reminder mail"
         PUSH = "push", "Reminder push"
         STARTING = "starting", "'We are starting' push to a player not yet here"
+        UPDATE = "update", "Calendar update: the sitting ended early"
 
     sitting = models.ForeignKey(Sitting, on_delete=models.CASCADE, related_name="reminders")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")

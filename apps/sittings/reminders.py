@@ -1,4 +1,5 @@
-"""Invitations and reminders of agreed sittings, each sent at most once per (sitting, person, kind).
+"""Invitations and reminders of agreed sittings, each sent at most once per (sitting, person, kind);
+and the calendar update of a sitting that ended early, to those its invitation went to.
 
 A ``SittingReminder`` row is claimed first (its unique constraint decides who sends); then the
 ``sitting_message`` signal asks the higher apps to deliver: the notifications app mails the invitation
@@ -90,5 +91,33 @@ def starting_send(*, sitting_id: int, now: datetime | None = None) -> int:
             sitting=sitting, user_id=user_id, kind=SittingReminder.Kind.STARTING, now=now
         ):
             _deliver(sitting=sitting, user_id=user_id, kind=SittingReminder.Kind.STARTING, series=[sitting])
+            sent += 1
+    return sent
+
+
+def calendar_updates_send(*, sitting_id: int) -> int:
+    """A sitting ended early: send its updated calendar entry (same UID, a higher SEQUENCE, the new
+    end) to everyone the invitation's calendar file went to, once each, the way the invitation went.
+
+    An invitation covers the sittings agreed together and is claimed on the first of them, so the
+    people who got this sitting's entry are those with an invitation claimed on a sitting of the same
+    proposal starting no later than this one (or on this one, its proposal gone). Returns the updates
+    sent."""
+    sitting = (
+        Sitting.objects.select_related("game").filter(pk=sitting_id, status=Sitting.Status.ENDED).first()
+    )
+    if sitting is None:
+        return 0
+    invitations = SittingReminder.objects.filter(kind=SittingReminder.Kind.INVITATION)
+    if sitting.proposal_id is None:
+        invitations = invitations.filter(sitting=sitting)
+    else:
+        invitations = invitations.filter(
+            sitting__proposal_id=sitting.proposal_id, sitting__starts_at__lte=sitting.starts_at
+        )
+    sent = 0
+    for user_id in sorted(set(invitations.values_list("user_id", flat=True))):
+        if claim(sitting=sitting, user_id=user_id, kind=SittingReminder.Kind.UPDATE):
+            _deliver(sitting=sitting, user_id=user_id, kind=SittingReminder.Kind.UPDATE, series=[sitting])
             sent += 1
     return sent

@@ -18,6 +18,11 @@ def send_reminders() -> int:
 
 
 @shared_task
+def send_calendar_updates(sitting_id: int) -> int:
+    return reminders.calendar_updates_send(sitting_id=sitting_id)
+
+
+@shared_task
 def advance_sittings() -> int:
     return lifecycle.advance()
 

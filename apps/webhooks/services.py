@@ -23,7 +23,6 @@ from typing import Any
 import requests
 from django.conf import settings
 from django.contrib.auth.models import User
-from django.core.mail import send_mail
 from django.db import IntegrityError, transaction
 from django.db.models import F, Q
 from django.urls import reverse
@@ -37,6 +36,7 @@ from apps.notifications import outbox
 from apps.notifications.models import Category
 from apps.notifications.preferences import channel_enabled
 from baogame.celery import publish
+from baogame.mailmessage import send_plain
 
 from . import payloads, signing, urlguard
 from .models import WebhookDelivery, WebhookEndpoint, new_secret
@@ -295,4 +295,4 @@ def endpoint_disable(*, endpoint: WebhookEndpoint, reason: str) -> None:
                 "We stopped sending events to %(url)s: %(reason)s.\n\n"
                 "Fix the receiver, then switch it on again at %(page)s\n"
             ) % {"url": endpoint.url, "reason": reason, "page": page}
-        send_mail(subject, body, None, [user.email], fail_silently=True)
+        send_plain(subject, body, [user.email], fail_silently=True)

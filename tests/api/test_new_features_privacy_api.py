@@ -14,7 +14,7 @@ from apps.accounts.closing import account_close
 from apps.games import lifecycle, lobby
 from apps.games.models import Game, Invitation
 from apps.leagues.models import Membership
-from tests.factories import GameFactory, UserFactory
+from tests.factories import GameFactory, UserFactory, with_record
 from tests.support.leagues import game_in_league
 
 pytestmark = pytest.mark.django_db
@@ -64,7 +64,7 @@ def test_the_open_tables_list_holds_no_invitation_token_nor_address(client_for: 
     game = lifecycle.game_create(
         creator=creator, engine="baobei", players=4, open_table=True, min_reliability=95
     )
-    lobby.open_table_join(game_id=game.pk, user=sitting)
+    lobby.open_table_join(game_id=game.pk, user=with_record(sitting, answered=40))
     tokens = list(Invitation.objects.filter(game=game).values_list("token", flat=True))
 
     for viewer in (None, UserFactory()):
@@ -142,7 +142,7 @@ def test_a_stranger_seated_at_an_open_table_with_a_minimum_gets_no_invitation_li
     game = lifecycle.game_create(
         creator=creator, engine="baobei", players=4, open_table=True, min_reliability=90
     )
-    lobby.open_table_join(game_id=game.pk, user=sitting)
+    lobby.open_table_join(game_id=game.pk, user=with_record(sitting, answered=40))
     token = Invitation.objects.get(game=game, single_use=False).token
 
     refused = client_for(sitting).get(f"/api/v1/games/{game.pk}/invite/")

@@ -54,12 +54,12 @@ def test_taking_a_seat_of_an_unlisted_game_by_its_number_finds_no_game(client_fo
 
 def test_an_open_tables_minimum_record_is_set_listed_and_held_to(client_for: Any, users: list) -> None:
     """``min_reliability`` on creation, in the open tables' list, and ``reliability_too_low`` (403) for a
-    player below it."""
+    player below it, and for a new account with no record yet."""
     creator, shaky = users[0], users[1]
     finished = Game.objects.create(engine="toy", players=2, status=Game.Status.FINISHED)
     now = timezone.now()
     SeatTenure.objects.create(
-        game=finished, position=0, user=shaky, started_at=now, ended_at=now, answered=1, timeouts=1
+        game=finished, position=0, user=shaky, started_at=now, ended_at=now, answered=20, timeouts=20
     )
     body = {"engine": "baobei", "players": 3, "open_table": True, "min_reliability": 70}
 
@@ -73,4 +73,7 @@ def test_an_open_tables_minimum_record_is_set_listed_and_held_to(client_for: Any
     assert made.status_code == 201
     assert [(g["id"], g["min_reliability"]) for g in listed] == [(made.json()["id"], 70)]
     assert (refused.status_code, refused.json()["code"]) == (403, "reliability_too_low")
+    newcomer = client_for(users[2]).post(f"/api/v1/games/{made.json()['id']}/take-seat/", {}, format="json")
+    assert (newcomer.status_code, newcomer.json()["code"]) == (403, "reliability_too_low")
+    assert "yours has 0 so far" in newcomer.json()["detail"]
     assert (without_table.status_code, without_table.json()["code"]) == (400, "invalid_options")

@@ -16,7 +16,7 @@ from apps.accounts.models import Profile
 from apps.games import lifecycle, lobby
 from apps.games.models import Game, Invitation
 from apps.leagues.models import League, Membership
-from tests.factories import GameFactory, UserFactory
+from tests.factories import GameFactory, UserFactory, with_record
 from tests.support.leagues import game_in_league
 
 pytestmark = pytest.mark.django_db
@@ -80,7 +80,7 @@ def test_an_open_tables_invitation_link_stays_with_whom_the_minimum_allows(
     game = lifecycle.game_create(
         creator=creator, engine="baobei", players=4, open_table=True, min_reliability=minimum
     )
-    lobby.open_table_join(game_id=game.pk, user=sitting)
+    lobby.open_table_join(game_id=game.pk, user=with_record(sitting, answered=40))
     token = Invitation.objects.get(game=game, single_use=False).token
 
     pages = {
