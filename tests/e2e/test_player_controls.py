@@ -236,5 +236,5 @@ def test_a_deadline_written_in_utc_is_shown_in_the_browsers_time_zone(live_serve
     title = at.get_attribute("title")
     context.close()
 
-    assert text == f"{local:%a} {local.day} {local:%b}, {local:%H:%M} GMT+9"
+    assert text == f"{local:%a} {local.day} {local:%b}, {local:%H:%M} UTC+9"
     assert title == "your browser's time zone: Japan Standard Time"  # named, not "Asia/Tokyo"

@@ -88,7 +88,7 @@ def test_the_league_page_and_the_organiser_tools_say_when_the_next_round_is_due(
 def test_the_next_round_is_due_in_the_readers_own_time_zone_which_the_page_names(
     toy_league: League, organiser: Any, members: list[Any]
 ) -> None:
-    """As every deadline on the site: "Thu 10 Dec, 20:00 CET", never a bare time without its zone."""
+    """As every deadline on the site: "Thu 10 Dec, 20:00 UTC+1", never a bare time without its zone."""
     start = timezone.now().replace(year=timezone.now().year + 1, month=1, day=15, hour=19, minute=0)
     seasons.season_create(league=toy_league, by=organiser, rounds=2, starts_at=start)
     members[0].profile.time_zone = "Europe/Berlin"
@@ -97,13 +97,13 @@ def test_the_next_round_is_due_in_the_readers_own_time_zone_which_the_page_names
     page = signed_in(members[0]).get(toy_league.get_absolute_url()).content.decode()
 
     assert "Round 1 is scheduled for" in page
-    assert re.search(r"Round 1 is scheduled for \w+ 15 Jan, 20:00 CET\.", page)
+    assert re.search(r"Round 1 is scheduled for \w+ 15 Jan, 20:00 UTC\+1\.", page)
 
 
 def test_the_organiser_log_is_timed_in_the_readers_own_time_zone_which_it_names(
     toy_league: League, members: list[Any]
 ) -> None:
-    """The log's times read as the deadlines do: "Mon 7 Dec, 09:52 CET", never a bare "2026-12-07 08:52"."""
+    """The log's times read as the deadlines do: "Mon 7 Dec, 09:52 UTC+1", never a bare "2026-12-07 08:52"."""
     entry = AuditLog.objects.create(league=toy_league, actor=None, action="season_created", detail={})
     AuditLog.objects.filter(pk=entry.pk).update(
         created_at=timezone.now().replace(year=timezone.now().year + 1, month=1, day=15, hour=8, minute=52)
@@ -114,7 +114,7 @@ def test_the_organiser_log_is_timed_in_the_readers_own_time_zone_which_it_names(
     page = signed_in(members[0]).get(toy_league.get_absolute_url()).content.decode()
 
     assert re.search(
-        r'<li data-action="season_created"><time datetime="[^"]+">\w+ 15 Jan, 09:52 CET</time>', page
+        r'<li data-action="season_created"><time datetime="[^"]+">\w+ 15 Jan, 09:52 UTC\+1</time>', page
     )
 
 
