@@ -16,7 +16,7 @@ from apps.games.models import Game, SeatTenure
 from apps.leagues import confirmation, game_tools, season_length, seasons, selectors, services
 from apps.leagues.auditlog import audit_sentence
 from apps.leagues.models import AuditLog, League, Membership, Season
-from tests.factories import UserFactory, signed_in
+from tests.factories import GameFactory, UserFactory, signed_in
 from tests.leagues.conftest import NO_PASSWORD
 
 pytestmark = pytest.mark.django_db
@@ -116,6 +116,30 @@ def test_the_organiser_log_is_timed_in_the_readers_own_time_zone_which_it_names(
     assert re.search(
         r'<li data-action="season_created"><time datetime="[^"]+">\w+ 15 Jan, 09:52 UTC\+1</time>', page
     )
+
+
+def test_the_organiser_logs_game_and_its_brackets_are_one_sentence_the_translator_writes(
+    toy_league: League, members: list[Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Chinese brackets a game's name with full-width marks ("（…）" or "「…」"): the brackets belong
+    to the translated sentence, not to the page around it."""
+    from django.utils import translation
+
+    game = GameFactory(engine="toy", players=2)
+    AuditLog.objects.create(league=toy_league, actor=None, action="season_created", detail={}, game=game)
+    context = "organiser log: an entry and its game"
+    english = '%(sentence)s (<a href="%(url)s">%(game)s</a>)'
+    chinese = '%(sentence)s（<a href="%(url)s">%(game)s</a>）'
+    pgettext = translation.pgettext
+    monkeypatch.setattr(
+        translation, "pgettext", lambda c, m: chinese if (c, m) == (context, english) else pgettext(c, m)
+    )
+
+    page = signed_in(members[0]).get(toy_league.get_absolute_url()).content.decode()
+
+    entry = page.split('<li data-action="season_created">', 1)[1].split("</li>", 1)[0]
+    assert f'（<a href="{game.get_absolute_url()}">{game}</a>）' in entry, entry
+    assert " (<a" not in entry
 
 
 def test_a_round_of_one_table_and_a_season_of_one_round_are_logged_in_the_singular(
