@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from baogame.rules import registry
+from tests.support.live_server import live_server  # noqa: F401  (pytest-django's, taking turns on SQLite)
 
 
 @pytest.fixture(autouse=True, scope="session")

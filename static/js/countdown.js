@@ -43,6 +43,10 @@
     return zone;
   }
 
+  /* The zone as its offset, "UTC+8", as the server writes it (apps/accounts/local_times.py): an
+   * abbreviation such as "CST" names both China and US Central. Intl's shortOffset says "GMT+8". */
+  function utc(text) { return text.replace(/\bGMT(?=[+\u2212-]|\b)/, "UTC").replace("\u2212", "-"); }
+
   function localise(el, at) {
     if (el.getAttribute("data-local") || !UTC_NAMES[el.getAttribute("data-zone")]) return;
     el.setAttribute("data-local", "1");
@@ -53,16 +57,16 @@
     if (lang.indexOf("en") === 0) {
       var parts = new Intl.DateTimeFormat("en-GB", {
         weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit",
-        hourCycle: "h23", timeZoneName: "short"
+        hourCycle: "h23", timeZoneName: "shortOffset"
       }).formatToParts(new Date(at));
       var p = {};
       for (var i = 0; i < parts.length; i++) p[parts[i].type] = parts[i].value;
-      time.textContent = p.weekday + " " + p.day + " " + p.month + ", " + p.hour + ":" + p.minute + " " + p.timeZoneName;
+      time.textContent = p.weekday + " " + p.day + " " + p.month + ", " + p.hour + ":" + p.minute + " " + utc(p.timeZoneName);
     } else {
-      time.textContent = new Intl.DateTimeFormat(lang, {
+      time.textContent = utc(new Intl.DateTimeFormat(lang, {
         weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit",
-        hourCycle: "h23", timeZoneName: "short"
-      }).format(new Date(at));
+        hourCycle: "h23", timeZoneName: "shortOffset"
+      }).format(new Date(at)));
     }
     time.setAttribute("title", say("zone_title", {zone: zoneName(browserZone, lang)}, "your browser's time zone: %(zone)s"));
   }

@@ -218,7 +218,7 @@ def test_a_whole_bao_bei_turn_with_the_keyboard_alone(live_server, page, screens
 
 
 def test_a_deadline_written_in_utc_is_shown_in_the_browsers_time_zone(live_server, browser):
-    """wren has chosen no zone (UTC): in a browser in Tokyo the absolute time reads in JST, while the
+    """wren has chosen no zone (UTC): in a browser in Tokyo the absolute time reads in UTC+9, while the
     time left is the same; no JavaScript needed for the words, only for the zone."""
     wren = UserFactory(username="wren")
     game = _against_bots(wren)
@@ -236,5 +236,5 @@ def test_a_deadline_written_in_utc_is_shown_in_the_browsers_time_zone(live_serve
     title = at.get_attribute("title")
     context.close()
 
-    assert text == f"{local:%a} {local.day} {local:%b}, {local:%H:%M} GMT+9"
+    assert text == f"{local:%a} {local.day} {local:%b}, {local:%H:%M} UTC+9"
     assert title == "your browser's time zone: Japan Standard Time"  # named, not "Asia/Tokyo"

@@ -16,7 +16,7 @@ from apps.games.models import Game, SeatTenure
 from apps.leagues import confirmation, game_tools, season_length, seasons, selectors, services
 from apps.leagues.auditlog import audit_sentence
 from apps.leagues.models import AuditLog, League, Membership, Season
-from tests.factories import UserFactory, signed_in
+from tests.factories import GameFactory, UserFactory, signed_in
 from tests.leagues.conftest import NO_PASSWORD
 
 pytestmark = pytest.mark.django_db
@@ -88,7 +88,7 @@ def test_the_league_page_and_the_organiser_tools_say_when_the_next_round_is_due(
 def test_the_next_round_is_due_in_the_readers_own_time_zone_which_the_page_names(
     toy_league: League, organiser: Any, members: list[Any]
 ) -> None:
-    """As every deadline on the site: "Thu 10 Dec, 20:00 CET", never a bare time without its zone."""
+    """As every deadline on the site: "Thu 10 Dec, 20:00 UTC+1", never a bare time without its zone."""
     start = timezone.now().replace(year=timezone.now().year + 1, month=1, day=15, hour=19, minute=0)
     seasons.season_create(league=toy_league, by=organiser, rounds=2, starts_at=start)
     members[0].profile.time_zone = "Europe/Berlin"
@@ -97,13 +97,13 @@ def test_the_next_round_is_due_in_the_readers_own_time_zone_which_the_page_names
     page = signed_in(members[0]).get(toy_league.get_absolute_url()).content.decode()
 
     assert "Round 1 is scheduled for" in page
-    assert re.search(r"Round 1 is scheduled for \w+ 15 Jan, 20:00 CET\.", page)
+    assert re.search(r"Round 1 is scheduled for \w+ 15 Jan, 20:00 UTC\+1\.", page)
 
 
 def test_the_organiser_log_is_timed_in_the_readers_own_time_zone_which_it_names(
     toy_league: League, members: list[Any]
 ) -> None:
-    """The log's times read as the deadlines do: "Mon 7 Dec, 09:52 CET", never a bare "2026-12-07 08:52"."""
+    """The log's times read as the deadlines do: "Mon 7 Dec, 09:52 UTC+1", never a bare "2026-12-07 08:52"."""
     entry = AuditLog.objects.create(league=toy_league, actor=None, action="season_created", detail={})
     AuditLog.objects.filter(pk=entry.pk).update(
         created_at=timezone.now().replace(year=timezone.now().year + 1, month=1, day=15, hour=8, minute=52)
@@ -114,8 +114,32 @@ def test_the_organiser_log_is_timed_in_the_readers_own_time_zone_which_it_names(
     page = signed_in(members[0]).get(toy_league.get_absolute_url()).content.decode()
 
     assert re.search(
-        r'<li data-action="season_created"><time datetime="[^"]+">\w+ 15 Jan, 09:52 CET</time>', page
+        r'<li data-action="season_created"><time datetime="[^"]+">\w+ 15 Jan, 09:52 UTC\+1</time>', page
     )
+
+
+def test_the_organiser_logs_game_and_its_brackets_are_one_sentence_the_translator_writes(
+    toy_league: League, members: list[Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Chinese brackets a game's name with full-width marks ("（…）" or "「…」"): the brackets belong
+    to the translated sentence, not to the page around it."""
+    from django.utils import translation
+
+    game = GameFactory(engine="toy", players=2)
+    AuditLog.objects.create(league=toy_league, actor=None, action="season_created", detail={}, game=game)
+    context = "organiser log: an entry and its game"
+    english = '%(sentence)s (<a href="%(url)s">%(game)s</a>)'
+    chinese = '%(sentence)s（<a href="%(url)s">%(game)s</a>）'
+    pgettext = translation.pgettext
+    monkeypatch.setattr(
+        translation, "pgettext", lambda c, m: chinese if (c, m) == (context, english) else pgettext(c, m)
+    )
+
+    page = signed_in(members[0]).get(toy_league.get_absolute_url()).content.decode()
+
+    entry = page.split('<li data-action="season_created">', 1)[1].split("</li>", 1)[0]
+    assert f'（<a href="{game.get_absolute_url()}">{game}</a>）' in entry, entry
+    assert " (<a" not in entry
 
 
 def test_a_round_of_one_table_and_a_season_of_one_round_are_logged_in_the_singular(

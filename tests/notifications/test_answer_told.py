@@ -10,6 +10,7 @@ is moved instead of sleeping, as in ``test_settle.py``.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import pytest
@@ -54,20 +55,34 @@ def _open_decision(game: Game) -> Decision:
     return Decision.objects.get(game=game, seat=0)
 
 
+@dataclass(frozen=True)
+class Answered:
+    """A toy game against a bot whose first turn ``player`` played by replying to its mail."""
+
+    game: Game
+    result: Any  #: what processing the reply gave
+    told: Decision  #: the decision open after the bot's answer, which the answer mail lists
+
+
+def _answered_by_mail(toy_engine: str, player: Any, clock: MovableClock, capture: Any) -> Answered:
+    """The first turn's mail, answered "play" with the player's first card; the bot plays at once."""
+    game, turn_mail = _against_a_bot(toy_engine, player, clock, capture)
+    result = process_reply(reply_to(turn_mail, f"play card={game.state['hands'][0][0]}"), capture)
+    return Answered(game=game, result=result, told=_open_decision(game))
+
+
 def test_a_decision_listed_in_the_answer_is_not_mailed_again(
     settings: Any, toy_engine: str, users: list, clock: MovableClock, django_capture_on_commit_callbacks: Any
 ) -> None:
     settings.NOTIFY_SETTLE_SECONDS = 90
     capture, player = django_capture_on_commit_callbacks, users[0]
-    game, turn_mail = _against_a_bot(toy_engine, player, clock, capture)
-    card = game.state["hands"][0][0]
+    answered = _answered_by_mail(toy_engine, player, clock, capture)
 
-    result = process_reply(reply_to(turn_mail, f"play card={card}"), capture)
     clock.advance(120)
     _deliver_due(clock, capture)
 
-    assert result.status == "applied"
-    again = _open_decision(game)  # the bot played, and the player must act again
+    assert answered.result.status == "applied"
+    again = _open_decision(answered.game)  # the bot played, and the player must act again
     assert Notification.objects.filter(user=player, decision_id=again.decision_id).exists()
     sent = mails_to(player)
     assert len(sent) == 2, [m.subject for m in sent]  # the first turn's mail and the answer: no more
@@ -81,9 +96,7 @@ def test_a_decision_listed_in_the_answer_is_still_reminded_near_its_deadline(
 ) -> None:
     settings.NOTIFY_SETTLE_SECONDS = 90
     capture, player = django_capture_on_commit_callbacks, users[0]
-    game, turn_mail = _against_a_bot(toy_engine, player, clock, capture)
-    process_reply(reply_to(turn_mail, f"play card={game.state['hands'][0][0]}"), capture)
-    told = _open_decision(game)
+    told = _answered_by_mail(toy_engine, player, clock, capture).told
     assert told.deadline is not None
     clock.now = told.opened_at + (told.deadline - told.opened_at) * 0.8
 
@@ -102,9 +115,8 @@ def test_a_decision_opened_after_the_answer_is_mailed(
     and the bot's next card opens another window: that one is mailed (one mail for the burst)."""
     settings.NOTIFY_SETTLE_SECONDS = 90
     capture, player = django_capture_on_commit_callbacks, users[0]
-    game, turn_mail = _against_a_bot(toy_engine, player, clock, capture)
-    process_reply(reply_to(turn_mail, f"play card={game.state['hands'][0][0]}"), capture)
-    told = _open_decision(game)
+    answered = _answered_by_mail(toy_engine, player, clock, capture)
+    game, told = answered.game, answered.told
     with capture(execute=True):
         game_pipeline.submit_action(
             game_id=game.pk, user=player, action={"type": "pass", "decision_id": told.decision_id}

@@ -155,7 +155,8 @@ def test_deadline_is_shown_in_my_time_zone(baobei_game, client_for):
 
     html = client_for(players[0]).get(f"/games/{game.public_id}/").content.decode()
 
-    assert "CST" in html
+    assert "UTC+8" in html
+    assert "CST" not in html  # US Central is "CST" too
 
 
 def test_navigation_links_are_in_the_layout(client_for):

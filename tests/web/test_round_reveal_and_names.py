@@ -236,3 +236,27 @@ def test_the_drawer_reads_their_own_draw_once_and_the_others_read_that_a_card_wa
     assert "You drew" in _text(drawer)
     assert "drew a card." not in _text(drawer)
     assert "cy drew a card." in _text(other) and "You drew" not in _text(other)
+
+
+def test_a_bao_called_before_a_mid_round_start_and_annulled_is_said_so_bb_12_6_bb_25_3(
+    client_for: Any,
+) -> None:
+    """BB-25.3, BB-12.6: a game begun within a round where ann has already called BAO (no ``bao_called``
+    event in its log) whose automatic final phase then annuls the call says so, as a round where the
+    call was made in play does, and not "No BAO this round."."""
+    users = [UserFactory(username=name) for name in ("ann", "bob")]
+    deal = _full_deal([[MAGPIE, SPARROW, "kingfisher"], [MAGPIE, "peacock", HUM]], [], DUCK)
+    options = {"deal": deal, "start": {"active": 1, "bao_caller": 0, "recycles": 1}, "threshold": 500}
+    game = GameFactory(engine="baobei", players=2, options=options, seated=users)
+    while game.state["round"] == 1:  # bob's final turn: the draw recycles a second time (BB-12.5)
+        decision = get_engine("baobei").pending(game.state)[0]
+        seat, allowed = decision["seats"][0], decision["allowed"]
+        kind = next(k for k in ("decline_ability", "pass", "discard", "draw") if k in allowed)
+        _act(game, users, seat, kind)
+        game.refresh_from_db()
+
+    html = client_for(None).get(f"/games/{game.public_id}/").content.decode()
+
+    outcome = _text(_section(html, "last-round"))
+    assert "called by ann, then annulled by the automatic final phase" in outcome, outcome
+    assert "No BAO this round." not in outcome

@@ -97,7 +97,7 @@ def test_a_flood_is_refused_after_five_messages_a_minute(client_for, table) -> N
 
 
 def test_a_message_is_timed_in_the_readers_own_time_zone_which_it_names(client_for, table) -> None:
-    """As every time on the site: "Mon 7 Dec, 16:52 CST", never a bare "2026-12-07 08:52"."""
+    """As every time on the site: "Mon 7 Dec, 16:52 UTC+8", never a bare "2026-12-07 08:52"."""
     game, ann, bob = table
     TableMessage.objects.create(
         game=game, user=ann, seat=0, text="hello", created_at=datetime(2026, 12, 7, 8, 52, tzinfo=UTC)
@@ -109,7 +109,7 @@ def test_a_message_is_timed_in_the_readers_own_time_zone_which_it_names(client_f
     lines = client_for(bob).get(f"/games/{game.public_id}/talk/").content.decode()
 
     for text in (page, lines):
-        assert 'class="muted">Mon 7 Dec, 16:52 CST</time> <strong>ann</strong>' in text
+        assert 'class="muted">Mon 7 Dec, 16:52 UTC+8</time> <strong>ann</strong>' in text
 
 
 def test_what_a_player_writes_is_shown_as_text_not_markup(client_for, table) -> None:

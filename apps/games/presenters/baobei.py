@@ -116,14 +116,20 @@ def last_round(*, events: list[dict[str, Any]], seat: int | None, names: list[st
         "round": ended["round"],
         "deciding": ended.get("deciding", False),
         "bao": None if bao is None else {"caller": names[bao["caller"]], "success": bao["success"]},
-        "annulled_bao": _annulled_bao(events[:at], names) if bao is None else None,
+        "annulled_bao": _annulled_bao(ended, events[:at], names) if bao is None else None,
         "rows": rows,
     }
 
 
-def _annulled_bao(round_events: list[dict[str, Any]], names: list[str]) -> str | None:
+def _annulled_bao(ended: dict[str, Any], round_events: list[dict[str, Any]], names: list[str]) -> str | None:
     """The name of the round's BAO caller when the automatic final phase annulled the call (BB-12.6):
-    the round's end then gives no BAO outcome, though BAO was called. None otherwise."""
+    the round's end then gives no BAO outcome, though BAO was called. None otherwise.
+
+    The ``round_ended`` record names that caller (``bao_annulled``), also when the game began within
+    the round after the call (BB-25.3) and no ``bao_called`` is in its log; a record written before
+    it did so is read from the round's events."""
+    if ended.get("bao_annulled") is not None:
+        return names[ended["bao_annulled"]]
     caller, annulled = None, False
     for event in reversed(round_events):
         kind = event.get("type")

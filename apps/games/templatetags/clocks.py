@@ -28,7 +28,7 @@ register = template.Library()
 
 @register.inclusion_tag("games/_countdown.html")
 def countdown(deadline: datetime | None, length: timedelta | int | None = None) -> dict[str, object]:
-    """A countdown to ``deadline`` ("4 min 12 s left (Tue 2 Dec, 14:03 CET)"); ``length``: the decision's
+    """A countdown to ``deadline`` ("4 min 12 s left (Tue 2 Dec, 14:03 UTC+1)"); ``length``: the decision's
     whole time (seconds or a timedelta), which sets when it turns urgent."""
     if deadline is None:
         return {"deadline": None}

@@ -206,6 +206,13 @@ def end_round(st: State, ev: Events) -> None:
         scores=result["scores"],
         bao=result["bao"],
         totals=list(st["totals"]),
+        # BB-25.7 lets the record carry more: whose call the automatic final phase annulled (BB-12.6),
+        # which a log that began within the round after the call (BB-25.3) shows nowhere else.
+        **(
+            {"bao_annulled": st["bao_caller"]}
+            if result["bao"] is None and st["bao_caller"] is not None
+            else {}
+        ),
     )
     st["decision"] = None
     st["turn"] = None

@@ -19,6 +19,7 @@ from .helpers import (
     SHOEBILL,
     SPARROW,
     WPEL,
+    E,
     P,
     a_game,
     act,
@@ -173,3 +174,26 @@ def test_exhaustion_starts_the_final_phase_bb_12_8():
     st = play(st, 1, "take_discard", slot=0)
     st = pass_all(st)
     assert kind(st) == "turn_action" and ref(st)["active"] == 2
+
+
+def test_the_round_end_names_the_bao_the_final_phase_annulled_bb_12_6_bb_25_7():
+    """BB-12.6 / BB-25.7: BAO called before a start within the round (BB-25.3, so no ``bao_called`` in
+    the log), then S1's draw recycles a second time: the call no longer counts, the round's end gives no
+    BAO outcome and its record names the annulled caller (``bao_annulled``)."""
+    hands = [
+        [HUM, SPARROW, KINGF, MAGPIE],
+        [DUCK, IBIS, CRANE, PEACOCK],
+        rest_of_deck(HUM, SPARROW, KINGF, MAGPIE, DUCK, IBIS, CRANE, PEACOCK, WPEL, MACAW),
+    ]
+    st = a_game(hands, discard=[WPEL, MACAW], draw=[], active=1, bao_caller=0, recycles=1)
+    ended = None
+    while ended is None:
+        open_ = E.pending(st)[0]
+        seat = open_["seats"][0]
+        choice = next(k for k in ("decline_ability", "pass", "discard", "draw") if k in open_["allowed"])
+        st, events = act(st, seat, choice)
+        assert "bao_called" not in types(events)
+        ended = next((e for e in events if e["type"] == "round_ended"), None)
+
+    assert ended["bao"] is None and ended["bao_annulled"] == 0
+    assert ended["scores"] == ended["round_totals"]
