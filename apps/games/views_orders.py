@@ -22,6 +22,9 @@ from . import orders
 from .errortext import refusal
 from .views import visible_game
 
+#: The tag of a refusal the "Standing orders" panel shows (``base.html`` leaves it to the panel).
+PANEL_TAG = "standing-orders"
+
 
 @login_required
 @require_POST
@@ -35,6 +38,8 @@ def orders_update(request: AuthenticatedHttpRequest, public_id: str) -> HttpResp
             params: dict[str, Any] = {}
             if kind == "play_if_beats":
                 params["cards"] = request.POST.getlist("cards")
+                if not params["cards"]:
+                    raise RuleError("invalid_order", gettext("Tick the cards the order is to play first."))
             elif kind in rules.ANSWERS:
                 params["answer"] = request.POST.get("answer", "")
             orders.arm(game_id=game.pk, user=request.user, kind=kind, params=params)
@@ -45,7 +50,9 @@ def orders_update(request: AuthenticatedHttpRequest, public_id: str) -> HttpResp
         else:
             raise RuleError("invalid_order", "choose an order to give or to withdraw")
     except RuleError as exc:
-        messages.error(request, refusal(exc))
+        # Shown in the panel itself (``_orders.html``), where the redirect below scrolls: at the top of
+        # the page, out of sight, the player would not see why nothing changed.
+        messages.error(request, refusal(exc), extra_tags=PANEL_TAG)
     else:
         messages.success(request, gettext("Your standing orders are saved."))
     return redirect(f"{game.get_absolute_url()}#standing-orders")

@@ -99,3 +99,30 @@ def test_a_bad_pick_is_refused_with_its_code(bh: tuple[Game, list[Any]]) -> None
 
     assert "(not_a_combination)" in me.get(page).content.decode()
     assert not StandingOrder.objects.exists()
+
+
+def _panel(html: str) -> str:
+    found = re.search(r'<section[^>]*id="standing-orders"[^>]*>.*?</section>', html, re.S)
+    assert found is not None
+    return found.group(0)
+
+
+def test_a_refused_order_is_told_in_the_panel_the_page_scrolls_to_bh_10_bh_20_7(
+    bh: tuple[Game, list[Any]],
+) -> None:
+    """The form redirects to ``#standing-orders``: a refusal shown only at the top of the page is out of
+    sight there, and the player cannot tell why nothing changed. An empty pick says what to do."""
+    game, people = bh
+    me = signed_in(people[1])
+    page = game.get_absolute_url()
+
+    pick = {"do": "arm", "kind": "play_if_beats", "cards": ["8", "K"]}
+    mixed = me.post(f"{page}orders/", pick, follow=True)
+    empty = me.post(f"{page}orders/", {"do": "arm", "kind": "play_if_beats"}, follow=True)
+    mixed_html, empty_html = mixed.content.decode(), empty.content.decode()
+
+    assert mixed.redirect_chain[-1][0].endswith("#standing-orders")
+    assert "(not_a_combination)" in _panel(mixed_html)
+    assert mixed_html.count("(not_a_combination)") == 1  # not also in the list at the top
+    assert "Tick the cards the order is to play first." in _panel(empty_html)
+    assert "(invalid_order)" in _panel(empty_html)
