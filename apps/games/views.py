@@ -42,7 +42,7 @@ from . import (
 from .errors import ServiceError
 from .errortext import error_detail, refusal
 from .forms import GameCreateForm, action_from_post, control_custom
-from .models import Game, Move
+from .models import Game, Move, Seat
 from .order_panel import orders_panel
 from .presenters import present, presenter_for
 from .presenters.common import describe_decision, history_rows, posted_choices
@@ -224,6 +224,20 @@ def board_fragment(
     return render(request, "games/_board_fragment.html", {**context, **orders_panel(game, context["seat"])})
 
 
+def poll_key(game: Game, seat: Seat | None, version: int) -> str:
+    """What the board's poll sends as ``since``: a poll whose key still matches answers 204.
+
+    The viewer's version and the game's status; ``-bot`` while the bot plays the viewer's seat (handed
+    back: show the form again); ``-live<n>`` while a sitting runs the game on the live control for n
+    seats (``Game.live_clock``): a sitting's start, a late arrival joining it and its end change every
+    clock on the board without a move, so the page must be drawn again (docs/playing.md "Sittings").
+    """
+    taken = "-bot" if seat is not None and seat.bot_takeover else ""
+    live = game.live_clock
+    sitting = f"-live{len(live.get('banks') or {})}" if isinstance(live, dict) else ""
+    return f"{version}-{game.status}{taken}{sitting}"
+
+
 def board_context(
     request: HttpRequest,
     game: Game,
@@ -297,6 +311,7 @@ def board_context(
     return {
         "game": game,
         "version": version,
+        "poll_key": poll_key(game, seat, version),
         "seat": seat,
         "names": names,
         "board": board,
@@ -387,10 +402,8 @@ def game_detail(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
     """
     game, seat = visible_game(request, public_id)  # settled first when a deadline has passed
     if request.htmx:
-        since = request.GET.get("since", "")
         version = selectors.viewer_version(game, seat.position if seat else None)
-        taken = "-bot" if seat is not None and seat.bot_takeover else ""  # handed back: show the form
-        if since == f"{version}-{game.status}{taken}":
+        if request.GET.get("since", "") == poll_key(game, seat, version):
             return HttpResponse(status=204)
         return board_fragment(request, game)
     refused = request.session.pop(REFUSED_KEY, None) if hasattr(request, "session") else None

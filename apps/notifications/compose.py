@@ -27,6 +27,7 @@ from django.utils.translation import gettext as _
 from apps.accounts.zone_names import active_zone_label
 from apps.games import selectors as game_selectors
 from apps.games.models import Game, Move
+from apps.games.presenters.common import describe_decision as page_decision_text
 from apps.games.presenters.common import engine_sentence, name_seats
 from apps.games.presenters.timeleft import time_left_words
 from apps.games.selectors import game_view
@@ -99,6 +100,11 @@ def describe_decision(engine: str, decision: dict[str, Any]) -> str:
     kind = decision.get("kind", "")
     if kind == "turn" and decision.get("allowed") == ["play"]:
         return str(LEAD_TEXT)
+    if kind == "declare" and decision.get("allowed"):
+        # Bao Huang's emperor offer (BH-6.2) and declarations (BH-8) are both of kind ``declare``: told
+        # apart as the game page tells them, so that a mail for the declarations does not also ask to
+        # "answer the emperor offer", a question settled already.
+        return page_decision_text(engine, {**decision, "seats": None})
     return str(DECISION_TEXT.get(kind, _("Make a decision.")))
 
 

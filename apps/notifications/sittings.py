@@ -6,6 +6,7 @@ mail preferences for invitations and reminders apply."""
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -93,6 +94,8 @@ def _send_sitting_mail(
             "game_name": str(game),
             "invitation": invitation,
             "times": times,
+            # A sitting agreed less than 15 minutes ahead is reminded at once: say how soon it is.
+            "minutes": max(1, math.ceil((sitting.starts_at - timezone.now()).total_seconds() / 60)),
             "link": game_link(game, user),
         },
         category=category,

@@ -87,12 +87,17 @@ def sitting_panel(request: HttpRequest, public_id: str) -> HttpResponse:
     return response
 
 
+#: The tag of a refusal the "Sittings" panel shows itself (``base.html`` leaves it out on a game page).
+PANEL_TAG = "sittings"
+
+
 def _done(request: AuthenticatedHttpRequest, game: Game, error: ServiceError | None = None) -> HttpResponse:
     text = refusal(error) if error else ""
     if request.htmx:
         return render(request, "sittings/_live.html", panel_context(request, game, text))
     if error:
-        messages.error(request, text)
+        # Shown in the panel (``sittings_panel``), where the redirect scrolls, not out of sight at the top.
+        messages.error(request, text, extra_tags=PANEL_TAG)
     return redirect(game.get_absolute_url() + "#sittings")
 
 

@@ -326,3 +326,21 @@ def test_a_bao_huang_turn_at_the_lead_is_mailed_as_a_lead_not_as_play_or_pass_bh
 
     assert describe_decision("baohuang", open_decision(leading, 0) or {}) == "Lead a combination."
     assert describe_decision("baohuang", open_decision(following, 0) or {}) == "Play or pass."
+
+
+def test_the_emperor_offer_and_the_declarations_are_mailed_as_what_they_are_bh_6_2_bh_8(
+    users: list[Any],
+) -> None:
+    """Both are decisions of kind ``declare``: the offer's mail asks to keep or pass the marked red
+    joker, the declarations' to declare, never "the emperor offer or the declarations" once the offer
+    is settled."""
+    hands = [["RJ*", "6", "7"], ["BJ*", "8"], ["9"], ["10"], ["J"]]
+    offered = _bao_huang(users, bh.a_game(hands))
+    state, _ = bh.act(bh.a_game(hands), 0, {"type": "keep_emperor"})
+    declaring = _bao_huang(users, state)
+
+    offer = describe_decision("baohuang", open_decision(offered, 0) or {})
+    declare = describe_decision("baohuang", open_decision(declaring, 2) or {})
+
+    assert offer == "Keep the marked red joker (become emperor) or pass it on."
+    assert declare == "Declare (pledge, announce alone) or make no declaration."

@@ -50,7 +50,9 @@ def test_a_chinese_speaker_plays_bao_huang_by_mail_in_chinese_bh_20(
     with capture(execute=True):
         play_game("baohuang", [wren], 5, options={"deals": [DEAL, DEAL]})
     first = mails_to(wren)[-1]
-    assert "回应皇帝之位，或表态" in first.subject
+    assert (
+        "留下标记大王（当皇帝），或者让给下家" in first.subject
+    )  # the offer, not "or the declarations" (BH-6.2)
     assert "你的手牌（3 张）：6 K RJ*" in first.body
     assert "第1局；总分：你 0" in first.body  # the deal's words too (BH-17.6)
     assert "出 K K BJ  -  出这些牌" in first.body  # the help lines, in Chinese commands

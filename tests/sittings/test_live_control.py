@@ -4,6 +4,7 @@ correspondence bank and deadline: a sitting cannot rush them."""
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 from typing import Any
 
@@ -145,3 +146,36 @@ def test_an_ad_hoc_sitting_switches_the_game_to_live_as_soon_as_all_accept(
 
     assert Sitting.objects.get(game=game).status == Sitting.Status.LIVE
     assert Game.objects.get(pk=game.pk).control == "live"
+
+
+def _polled_key(page: Any) -> str:
+    """The ``since`` key the board's htmx poll sends, as the page wrote it."""
+    found = re.search(r'\?since=([^"&]+)"', page.content.decode())
+    assert found is not None
+    return found.group(1)
+
+
+def test_an_open_page_is_drawn_again_when_a_sitting_switches_the_clocks_to_live_and_back(
+    table: tuple[Game, list[Any]], client: Any
+) -> None:
+    """docs/playing.md "Sittings": at its start the game reads Live and the present seats play on live
+    banks; no move is made, so the board's poll key must change by itself, or a page left open shows the
+    correspondence clocks (days) for the whole sitting while its player's live bank runs out."""
+    game, people = table
+    client.force_login(people[0])
+    url = game.get_absolute_url()
+    before = _polled_key(client.get(url))
+    now = timezone.now()
+
+    sitting = _start(game, people, [0, 1], now)
+    during_poll = client.get(f"{url}?since={before}", HTTP_HX_REQUEST="true")
+    during = _polled_key(client.get(url))
+    lifecycle.arrive(game=game, position=2, now=now + timedelta(seconds=5))
+    joined_poll = client.get(f"{url}?since={during}", HTTP_HX_REQUEST="true")
+    joined = _polled_key(client.get(url))
+    lifecycle.advance(now=sitting.ends_at, game=game)
+    after_poll = client.get(f"{url}?since={joined}", HTTP_HX_REQUEST="true")
+
+    assert during_poll.status_code == 200 and "Live" in during_poll.content.decode()
+    assert joined_poll.status_code == 200
+    assert after_poll.status_code == 200 and "Daily" in after_poll.content.decode()

@@ -3,6 +3,7 @@ see nothing of it; the panel's own polls record presence."""
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -296,3 +297,21 @@ def test_an_ad_hoc_offer_no_longer_says_everyone_is_here_once_someone_left(
 
     assert "Play now, for up to 60 minutes?" in page
     assert "Everyone is here" not in page
+
+
+def test_a_refused_proposal_without_javascript_is_told_in_the_panel_the_page_scrolls_to(
+    table: tuple[Game, list[Any]],
+) -> None:
+    """The plain form redirects to ``#sittings``: the refusal is shown there, in the panel, and not only
+    at the top of the page, out of sight, where the player would not see why nothing was proposed."""
+    game, people = table
+
+    response = signed_in(people[0]).post(
+        f"/games/{game.public_id}/sittings/propose/", {"day1": "2001-01-01", "at1": "10:00"}, follow=True
+    )
+    html = response.content.decode()
+    panel = re.search(r'<section class="panel sittings" id="sittings">.*?</section>', html, re.S)
+
+    assert response.redirect_chain[-1][0].endswith("#sittings")
+    assert panel is not None and "(bad_times)" in panel.group(0)
+    assert html.count("(bad_times)") == 1

@@ -133,3 +133,20 @@ def test_a_reminder_respects_an_unsubscribed_reminder_category(
 
     assert people[2].email not in [m.to[0] for m in mail.outbox]
     assert len(mail.outbox) == 2
+
+
+def test_a_sitting_agreed_a_few_minutes_ahead_is_reminded_with_how_soon_it_starts(
+    table: tuple[Game, list[Any]],
+) -> None:
+    """Agreed 3 minutes before its start, the sitting is reminded at the next beat: the mail said it
+    "starts in 15 minutes", which was false; it says how many minutes are left."""
+    game, people = table
+    start = timezone.now() + timedelta(minutes=3)
+    Sitting.objects.create(game=game, starts_at=start, ends_at=start + timedelta(hours=1))
+    mail.outbox.clear()
+
+    reminders.reminders_send_due()
+
+    bodies = [m.body for m in mail.outbox]
+    assert len(bodies) == 3
+    assert all("starts in 3 minutes:" in b and "15 minutes" not in b for b in bodies)

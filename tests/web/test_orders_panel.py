@@ -99,3 +99,50 @@ def test_a_bad_pick_is_refused_with_its_code(bh: tuple[Game, list[Any]]) -> None
 
     assert "(not_a_combination)" in me.get(page).content.decode()
     assert not StandingOrder.objects.exists()
+
+
+def _panel(html: str) -> str:
+    found = re.search(r'<section[^>]*id="standing-orders"[^>]*>.*?</section>', html, re.S)
+    assert found is not None
+    return found.group(0)
+
+
+def test_a_refused_order_is_told_in_the_panel_the_page_scrolls_to_bh_10_bh_20_7(
+    bh: tuple[Game, list[Any]],
+) -> None:
+    """The form redirects to ``#standing-orders``: a refusal shown only at the top of the page is out of
+    sight there, and the player cannot tell why nothing changed. An empty pick says what to do."""
+    game, people = bh
+    me = signed_in(people[1])
+    page = game.get_absolute_url()
+
+    pick = {"do": "arm", "kind": "play_if_beats", "cards": ["8", "K"]}
+    mixed = me.post(f"{page}orders/", pick, follow=True)
+    empty = me.post(f"{page}orders/", {"do": "arm", "kind": "play_if_beats"}, follow=True)
+    mixed_html, empty_html = mixed.content.decode(), empty.content.decode()
+
+    assert mixed.redirect_chain[-1][0].endswith("#standing-orders")
+    assert "(not_a_combination)" in _panel(mixed_html)
+    assert mixed_html.count("(not_a_combination)") == 1  # not also in the list at the top
+    assert "Tick the cards the order is to play first." in _panel(empty_html)
+    assert "(invalid_order)" in _panel(empty_html)
+
+
+def test_an_order_given_when_its_turn_has_come_says_it_was_used_at_once_or_dropped_bh_20_7(
+    bh: tuple[Game, list[Any]],
+) -> None:
+    """ "When my turn comes in this trick, play these if they beat": given while the turn is already the
+    seat's, it is consulted at once. The page said "saved" and listed no order; it now says what became
+    of it. Seat 0 leads (nothing to beat: dropped); then seat 1's K beats the 6 (played at once)."""
+    game, people = bh
+    page = game.get_absolute_url()
+    lead = {"do": "arm", "kind": "play_if_beats", "cards": ["A", "A"]}
+
+    dropped = signed_in(people[0]).post(f"{page}orders/", lead, follow=True).content.decode()
+    pipeline.submit_action(game_id=game.pk, user=people[0], action={"type": "play", "cards": ["6"]})
+    beat = {"do": "arm", "kind": "play_if_beats", "cards": ["K"]}
+    played = signed_in(people[1]).post(f"{page}orders/", beat, follow=True).content.decode()
+
+    assert "it was dropped." in _panel(dropped) and "Your standing orders are saved." not in dropped
+    assert "the order answered it at once" in _panel(played)
+    assert {"type": "play", "cards": ["K"]} in [m.action for m in Move.objects.filter(game=game, seat=1)]

@@ -7,7 +7,7 @@ from typing import Any
 from django import template
 
 from .. import lifecycle, selectors, services
-from ..views import panel_context
+from ..views import PANEL_TAG, panel_context
 
 register = template.Library()
 
@@ -22,4 +22,6 @@ def sittings_panel(context: dict[str, Any]) -> dict[str, Any]:
     seat = selectors.human_seat_of(game=game, user=request.user)
     if seat is not None:
         lifecycle.arrive(game=game, position=seat)  # a sitting under way: the player joins it now
-    return {**panel_context(request, game), "csrf_token": context.get("csrf_token")}
+    # A refusal of the panel's own form (``views._done``): told here, where the redirect scrolls.
+    error = " ".join(str(m) for m in context.get("messages") or () if PANEL_TAG in m.extra_tags.split())
+    return {**panel_context(request, game, error), "csrf_token": context.get("csrf_token")}

@@ -113,6 +113,16 @@ def stop_all(procs: list[subprocess.Popen[bytes]]) -> None:
             p.wait()
 
 
+def child_env(addr: str, environ: dict[str, str] | None = None) -> dict[str, str]:
+    """The environment of the web server and the workers: the caller's, and unless it sets ``SITE_URL``
+    the address served (``--addr``), so that the links of the mails the workers write (the game, "Open
+    the game", unsubscribing) lead to this server rather than to the default 127.0.0.1:8000."""
+    env = dict(os.environ if environ is None else environ)
+    if not env.get("SITE_URL"):
+        env["SITE_URL"] = f"http://{addr}"
+    return env
+
+
 class Command(BaseCommand):
     help = "Serve the site on 127.0.0.1:8000 with Celery workers and beat (development)."
 
@@ -135,7 +145,7 @@ class Command(BaseCommand):
             for command in commands:
                 # Its own process group: the terminal's Ctrl-C reaches this command only, which stops
                 # the children in bounded steps (``stop_all``).
-                procs.append(subprocess.Popen(command, start_new_session=True))
+                procs.append(subprocess.Popen(command, start_new_session=True, env=child_env(addr)))
             self.stdout.write(
                 self.style.SUCCESS(f"\n  baogame is running at http://{addr}/  (Ctrl-C stops it)\n")
             )
