@@ -49,19 +49,3 @@ def test_overlapping_requests_that_write_all_succeed(live_server: Any) -> None:
 
     assert statuses == [200] * REQUESTS
     assert Group.objects.filter(name__endswith=" done").count() == REQUESTS
-
-
-def test_the_tests_own_transactions_take_turns_with_requests(live_server: Any) -> None:
-    """The test's thread writes through the connection it shares with the server while pages ask."""
-    with ThreadPoolExecutor(THREADS) as pool:
-        asked = pool.map(_get, [f"{live_server.url}/write/?n={n}" for n in range(REQUESTS)])
-        for n in range(REQUESTS):
-            with transaction.atomic():
-                group = Group.objects.create(name=f"test {n}")
-                time.sleep(0.002)
-                group.name += " done"
-                group.save(update_fields=["name"])
-        statuses = list(asked)
-
-    assert statuses == [200] * REQUESTS
-    assert Group.objects.filter(name__endswith=" done").count() == 2 * REQUESTS
