@@ -14,7 +14,7 @@ from apps.notifications.inbound import inbound_process
 from baogame.rules.registry import get_engine
 from tests.factories import GameFactory, UserFactory
 from tests.notifications.conftest import mails_to, reply_to
-from tests.web.test_round_reveal_and_names import EX_13
+from tests.web.boards import EX_13
 
 pytestmark = pytest.mark.django_db
 

@@ -14,12 +14,13 @@ from typing import Any
 import pytest
 
 from apps.games import pipeline as game_pipeline
-from apps.games.models import Decision, Game
+from apps.games.models import Decision
 from apps.notifications import compose, tasks
 from apps.notifications.models import Notification
 from baogame.rules.registry import get_bots, get_engine
 from tests.notifications.conftest import mails_to, play_game
 from tests.support.notify_clock import MovableClock  # its fixture `clock` is a plugin (conftest.py)
+from tests.support.played import play_on_the_page
 
 pytestmark = pytest.mark.django_db
 
@@ -32,17 +33,6 @@ def _deliver_due(clock: MovableClock, capture: Any) -> int:
         for pk in list(due.values_list("pk", flat=True)):
             sent += bool(tasks.send_notification.delay(pk).get())
     return sent
-
-
-def _play_on_the_page(game: Game, user: Any, capture: Any, rng: random.Random) -> None:
-    """``user`` makes their open decision on the page (the default bot's choice)."""
-    game.refresh_from_db()
-    engine = get_engine(game.engine)
-    seat = game.seats.get(user=user).position
-    bots, default = get_bots(game.engine)
-    action = bots[default](engine.view(game.state, seat), rng)
-    with capture(execute=True):
-        game_pipeline.submit_action(game_id=game.pk, user=user, action=action)
 
 
 def test_BH_daily_deal_played_on_the_page_sends_exactly_one_mail(
@@ -60,7 +50,7 @@ def test_BH_daily_deal_played_on_the_page_sends_exactly_one_mail(
         assert Decision.objects.filter(game=game, seat=seat).exists()
         clock.advance(5)
         _deliver_due(clock, capture)
-        _play_on_the_page(game, player, capture, rng)
+        play_on_the_page(game, player, capture, rng)
     assert clock.now - start <= timedelta(seconds=40)
     opened = decisions.count()
     assert mails_to(player) == []  # nothing before the settle time

@@ -8,61 +8,28 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from django.test import Client
 
-from apps.games import lifecycle as game_lifecycle
-from apps.games.models import Decision, Game
+from apps.games.models import Decision
 from apps.push import services
 from apps.push.models import PushMessage, PushSubscription
-from apps.push.vapid import generate
-from tests.support.receivers import PushService, push_service
+from tests.push.conftest import start_baobei, subscribe
+from tests.support.receivers import PushService
 
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture(autouse=True)
-def vapid(settings: Any) -> dict[str, str]:
-    keys = generate()
-    settings.VAPID_PUBLIC_KEY, settings.VAPID_PRIVATE_KEY = keys["public_key"], keys["private_key"]
-    settings.VAPID_SUBJECT = "mailto:ops@baogame.example"
-    settings.WEBHOOKS_ALLOW_PRIVATE, settings.WEBHOOKS_ALLOW_HTTP = True, True  # the local push service
-    return keys
-
-
-@pytest.fixture
-def service() -> Iterator[PushService]:
-    with push_service() as running:
-        yield running
-
-
-def _subscribe(user: Any, subscription: dict[str, Any]) -> Any:
-    client = Client()
-    client.force_login(user)
-    return client.post(
-        "/push/subscriptions/", json.dumps(subscription), "application/json", HTTP_USER_AGENT="Chromium test"
-    )
-
-
-def _start_baobei(users: list[Any], capture: Any) -> Game:
-    game = game_lifecycle.game_create(creator=users[0], engine="baobei", players=2)
-    with capture(execute=True):
-        game_lifecycle.game_join(game_id=game.pk, user=users[1])
-    game.refresh_from_db()
-    return game
-
-
 def test_a_decision_is_pushed_encrypted_and_vapid_signed(
-    users: list[Any], service: PushService, django_capture_on_commit_callbacks: Any
+    users: list[Any], subscribed_player: Any, service: PushService, django_capture_on_commit_callbacks: Any
 ) -> None:
     """The browser's push service gets the game, the decision kind and its deadline — nothing else but
     the notice's stable id (the same on every retry, for the service worker to drop repeats)."""
-    assert _subscribe(users[1], service.subscription()).status_code == 201
+    subscribed_player(users[1])
 
-    game = _start_baobei(users, django_capture_on_commit_callbacks)
+    game = start_baobei(users, django_capture_on_commit_callbacks)
 
     [got] = service.wait_for(1)
     deadline = Decision.objects.get(game=game, seat=1).deadline
@@ -82,10 +49,10 @@ def test_a_decision_is_pushed_encrypted_and_vapid_signed(
 
 
 def test_each_notice_goes_out_once(
-    users: list[Any], service: PushService, django_capture_on_commit_callbacks: Any
+    users: list[Any], subscribed_player: Any, service: PushService, django_capture_on_commit_callbacks: Any
 ) -> None:
-    _subscribe(users[1], service.subscription())
-    game = _start_baobei(users, django_capture_on_commit_callbacks)
+    subscribed_player(users[1])
+    game = start_baobei(users, django_capture_on_commit_callbacks)
     service.wait_for(1)
 
     decision_id = Decision.objects.get(game=game, seat=1).decision_id
@@ -97,46 +64,46 @@ def test_each_notice_goes_out_once(
 
 
 def test_a_gone_subscription_is_deleted(
-    users: list[Any], service: PushService, django_capture_on_commit_callbacks: Any
+    users: list[Any], subscribed_player: Any, service: PushService, django_capture_on_commit_callbacks: Any
 ) -> None:
     """A 410 (or 404) from the push service: the browser unsubscribed, the subscription is deleted."""
-    _subscribe(users[1], service.subscription())
+    subscribed_player(users[1])
     service.status = 410
 
-    _start_baobei(users, django_capture_on_commit_callbacks)
+    start_baobei(users, django_capture_on_commit_callbacks)
 
     service.wait_for(1)
     assert not PushSubscription.objects.filter(user=users[1]).exists()
 
 
 def test_a_category_switched_off_on_a_browser_sends_nothing_there(
-    users: list[Any], service: PushService, django_capture_on_commit_callbacks: Any
+    users: list[Any], subscribed_player: Any, service: PushService, django_capture_on_commit_callbacks: Any
 ) -> None:
-    _subscribe(users[1], service.subscription())
+    subscribed_player(users[1])
     sub = PushSubscription.objects.get(user=users[1])
     client = Client()
     client.force_login(users[1])
     client.post(f"/push/subscriptions/{sub.pk}/", {"cat_turn": "immediately"})  # setup peek unticked
 
-    _start_baobei(users, django_capture_on_commit_callbacks)
+    start_baobei(users, django_capture_on_commit_callbacks)
 
     assert PushSubscription.objects.get(pk=sub.pk).categories["setup"] == "off"
     assert service.received == []
 
 
 def test_the_mover_is_not_pushed_about_what_their_own_move_opened(
-    users: list[Any], service: PushService, django_capture_on_commit_callbacks: Any
+    users: list[Any], subscribed_player: Any, service: PushService, django_capture_on_commit_callbacks: Any
 ) -> None:
-    _subscribe(users[0], service.subscription())
+    subscribed_player(users[0])
 
-    _start_baobei(users, django_capture_on_commit_callbacks)  # users[1] joined: both peek
+    start_baobei(users, django_capture_on_commit_callbacks)  # users[1] joined: both peek
     service.wait_for(1)
 
     assert len(service.received) == 1  # the start is nobody's own move
 
 
-def test_a_browser_is_removed_from_the_profile(users: list[Any], service: PushService) -> None:
-    _subscribe(users[1], service.subscription())
+def test_a_browser_is_removed_from_the_profile(users: list[Any], subscribed_player: Any) -> None:
+    subscribed_player(users[1])
     sub = PushSubscription.objects.get(user=users[1])
     other = Client()
     other.force_login(users[2])
@@ -156,8 +123,8 @@ def test_bad_subscriptions_are_refused(users: list[Any], service: PushService, s
     bad_keys = {**good, "keys": {"p256dh": "AAAA", "auth": good["keys"]["auth"]}}
     settings.WEBHOOKS_ALLOW_PRIVATE = False
 
-    assert _subscribe(users[1], bad_keys).status_code == 400
-    private = _subscribe(users[1], good)
+    assert subscribe(users[1], bad_keys).status_code == 400
+    private = subscribe(users[1], good)
 
     assert private.status_code == 400 and private.json()["code"] in {"private_address", "insecure_url"}
     assert not PushSubscription.objects.exists()
@@ -196,14 +163,14 @@ def test_posting_an_endpoint_another_account_holds_makes_the_callers_own_row(
     """A subscription belongs to (user, endpoint). Posting a victim's endpoint with
     other keys adds the caller's row; the victim's row, keys and categories stay as they were."""
     victim_sub = service.subscription("shared")
-    assert _subscribe(users[1], victim_sub).status_code == 201
+    assert subscribe(users[1], victim_sub).status_code == 201
     victim = PushSubscription.objects.get(user=users[1])
     victim.categories = {"turn": "immediately", "pluck": "off"}
     victim.save()
     attacker_keys = service.subscription("attacker")["keys"]
 
-    answer = _subscribe(users[2], {"endpoint": victim_sub["endpoint"], "keys": attacker_keys})
-    again = _subscribe(users[2], {"endpoint": victim_sub["endpoint"], "keys": attacker_keys})
+    answer = subscribe(users[2], {"endpoint": victim_sub["endpoint"], "keys": attacker_keys})
+    again = subscribe(users[2], {"endpoint": victim_sub["endpoint"], "keys": attacker_keys})
 
     assert answer.status_code == 201 and again.status_code == 201
     assert answer.json()["id"] == again.json()["id"] != victim.pk
@@ -216,14 +183,18 @@ def test_posting_an_endpoint_another_account_holds_makes_the_callers_own_row(
 
 
 def test_a_refused_notice_is_retried_with_the_same_id_and_shown_failed_once_given_up(
-    users: list[Any], service: PushService, settings: Any, django_capture_on_commit_callbacks: Any
+    users: list[Any],
+    subscribed_player: Any,
+    service: PushService,
+    settings: Any,
+    django_capture_on_commit_callbacks: Any,
 ) -> None:
     """A push service answering 500 gets the notice again (same payload, same id) on
     each retry; after ``WEBHOOKS_MAX_ATTEMPTS`` the notice is given up and the profile says so."""
     settings.WEBHOOKS_MAX_ATTEMPTS = 3
-    _subscribe(users[1], service.subscription())
+    subscribed_player(users[1])
     service.status = 500
-    game = _start_baobei(users, django_capture_on_commit_callbacks)  # the first attempt
+    game = start_baobei(users, django_capture_on_commit_callbacks)  # the first attempt
     message = PushMessage.objects.get(game=game)
     for _ in range(2):  # the retries, as the task (or the sweep) runs them when due
         PushMessage.objects.filter(pk=message.pk).update(next_attempt_at=None)

@@ -11,12 +11,9 @@ decrypts every message; the notifications' clock is moved instead of sleeping.
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterator
-from typing import Any
+from typing import Any, NamedTuple
 
 import pytest
-from django.test import Client
 
 from apps.games import pipeline
 from apps.games.models import Decision, Game
@@ -24,34 +21,11 @@ from apps.notifications import tasks as mail_tasks
 from apps.notifications.models import Notification
 from apps.push import tasks
 from apps.push.models import PushBurst
-from apps.push.vapid import generate
 from tests.notifications.conftest import mails_to, play_game, process_reply, reply_to
 from tests.support.notify_clock import MovableClock  # its fixture `clock` is a plugin (conftest.py)
-from tests.support.receivers import PushService, push_service
+from tests.support.receivers import PushService
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def vapid(settings: Any) -> None:
-    keys = generate()
-    settings.VAPID_PUBLIC_KEY, settings.VAPID_PRIVATE_KEY = keys["public_key"], keys["private_key"]
-    settings.WEBHOOKS_ALLOW_PRIVATE, settings.WEBHOOKS_ALLOW_HTTP = True, True  # the local push service
-    settings.NOTIFY_SETTLE_SECONDS = 90
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
-@pytest.fixture
-def service() -> Iterator[PushService]:
-    with push_service() as running:
-        yield running
-
-
-def _subscribe(user: Any, subscription: dict[str, Any]) -> None:
-    client = Client()
-    client.force_login(user)
-    answer = client.post("/push/subscriptions/", json.dumps(subscription), "application/json")
-    assert answer.status_code == 201
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("settle_time")]
 
 
 def _deliver_due(clock: MovableClock, capture: Any) -> None:
@@ -65,32 +39,40 @@ def _deliver_due(clock: MovableClock, capture: Any) -> None:
             tasks.send_burst.delay(pk).get()
 
 
-def _against_a_bot(
-    toy_engine: str, player: Any, service: PushService, clock: MovableClock, capture: Any
-) -> tuple[Game, Any]:
-    """A toy game of ``player`` (seat 0, a subscribed browser) against one bot, once its first turn's
-    mail and push notice are sent."""
-    _subscribe(player, service.subscription())
+class Answered(NamedTuple):
+    game: Game
+    player: Any
+    result: Any
+
+
+@pytest.fixture
+def answered(
+    toy_engine: str,
+    users: list[Any],
+    subscribed_player: Any,
+    service: PushService,
+    clock: MovableClock,
+    django_capture_on_commit_callbacks: Any,
+) -> Answered:
+    """A toy game of a player (seat 0, a subscribed browser) against one bot: once its first turn's mail
+    and push notice are sent, the player answers the mail with a card; the bot answers at once."""
+    capture, player = django_capture_on_commit_callbacks, subscribed_player(users[0])
     with capture(execute=True):
         game = play_game(toy_engine, [player], 2, options={"hand": 5})
     clock.advance(120)
     _deliver_due(clock, capture)
     [turn_mail] = mails_to(player)
     assert len(service.received) == 1
-    return game, turn_mail
+
+    result = process_reply(reply_to(turn_mail, f"play card={game.state['hands'][0][0]}"), capture)
+    return Answered(game, player, result)
 
 
 def test_a_decision_listed_in_the_answer_is_not_pushed(
-    toy_engine: str,
-    users: list,
-    service: PushService,
-    clock: MovableClock,
-    django_capture_on_commit_callbacks: Any,
+    answered: Answered, service: PushService, clock: MovableClock, django_capture_on_commit_callbacks: Any
 ) -> None:
-    capture, player = django_capture_on_commit_callbacks, users[0]
-    game, turn_mail = _against_a_bot(toy_engine, player, service, clock, capture)
+    capture, (game, player, result) = django_capture_on_commit_callbacks, answered
 
-    result = process_reply(reply_to(turn_mail, f"play card={game.state['hands'][0][0]}"), capture)
     assert result.status == "applied"
     assert PushBurst.objects.filter(user=player, game=game).exists()  # the bot's card opened a decision
     clock.advance(120)
@@ -103,17 +85,11 @@ def test_a_decision_listed_in_the_answer_is_not_pushed(
 
 
 def test_a_decision_opened_after_the_answer_is_pushed(
-    toy_engine: str,
-    users: list,
-    service: PushService,
-    clock: MovableClock,
-    django_capture_on_commit_callbacks: Any,
+    answered: Answered, service: PushService, clock: MovableClock, django_capture_on_commit_callbacks: Any
 ) -> None:
     """The answer told the window the bot's card opened; the player passes it and plays on the page, and
     the bot's next card opens another window: the browser is told of that one."""
-    capture, player = django_capture_on_commit_callbacks, users[0]
-    game, turn_mail = _against_a_bot(toy_engine, player, service, clock, capture)
-    process_reply(reply_to(turn_mail, f"play card={game.state['hands'][0][0]}"), capture)
+    capture, (game, player, _) = django_capture_on_commit_callbacks, answered
     told = Decision.objects.get(game=game, seat=0)
     with capture(execute=True):
         pipeline.submit_action(

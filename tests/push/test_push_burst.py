@@ -10,45 +10,22 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Iterator
 from datetime import timedelta
 from typing import Any
 
 import pytest
-from django.test import Client
 
-from apps.games import lifecycle, pipeline
+from apps.games import lifecycle
 from apps.games.models import Decision, Game
 from apps.notifications import preferences as notification_preferences
 from apps.push import services, tasks
 from apps.push.models import PushBurst
-from apps.push.vapid import generate
-from baogame.rules.registry import get_bots, get_engine
+from tests.push.conftest import start_baobei
 from tests.support.notify_clock import MovableClock  # its fixture `clock` is a plugin (conftest.py)
-from tests.support.receivers import PushService, push_service
+from tests.support.played import play_on_the_page
+from tests.support.receivers import PushService
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def vapid(settings: Any) -> None:
-    keys = generate()
-    settings.VAPID_PUBLIC_KEY, settings.VAPID_PRIVATE_KEY = keys["public_key"], keys["private_key"]
-    settings.WEBHOOKS_ALLOW_PRIVATE, settings.WEBHOOKS_ALLOW_HTTP = True, True  # the local push service
-    settings.NOTIFY_SETTLE_SECONDS = 90
-
-
-@pytest.fixture
-def service() -> Iterator[PushService]:
-    with push_service() as running:
-        yield running
-
-
-def _subscribe(user: Any, subscription: dict[str, Any]) -> None:
-    client = Client()
-    client.force_login(user)
-    answer = client.post("/push/subscriptions/", json.dumps(subscription), "application/json")
-    assert answer.status_code == 201
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("settle_time")]
 
 
 def _deliver_due(clock: MovableClock, capture: Any) -> int:
@@ -56,17 +33,6 @@ def _deliver_due(clock: MovableClock, capture: Any) -> int:
     due = PushBurst.objects.filter(due_at__lte=clock.now).values_list("pk", flat=True)
     with capture(execute=True):
         return sum(tasks.send_burst.delay(pk).get() for pk in list(due))
-
-
-def _play_on_the_page(game: Game, user: Any, capture: Any, rng: random.Random) -> None:
-    """``user`` makes their open decision on the page (the default bot's choice)."""
-    game.refresh_from_db()
-    engine = get_engine(game.engine)
-    seat = game.seats.get(user=user).position
-    bots, default = get_bots(game.engine)
-    action = bots[default](engine.view(game.state, seat), rng)
-    with capture(execute=True):
-        pipeline.submit_action(game_id=game.pk, user=user, action=action)
 
 
 def _notice(received: Any) -> dict[str, Any]:
@@ -82,12 +48,16 @@ def _open_decisions(game: Game, seat: int) -> list[dict[str, Any]]:
 
 
 def test_BH_moves_in_quick_succession_give_one_push_naming_the_open_decisions(
-    users: list[Any], service: PushService, clock: MovableClock, django_capture_on_commit_callbacks: Any
+    users: list[Any],
+    subscribed_player: Any,
+    service: PushService,
+    clock: MovableClock,
+    django_capture_on_commit_callbacks: Any,
 ) -> None:
     """The issue's page scenario: three play-or-pass decisions within 40 s (the four bots answer at
     once) give ONE push message, sent after the settle time, naming what is open for the player then."""
     capture, rng, player = django_capture_on_commit_callbacks, random.Random("burst"), users[0]
-    _subscribe(player, service.subscription())
+    subscribed_player(player)
     with capture(execute=True):
         game = lifecycle.game_create(creator=player, engine="baohuang", players=5, bots=4)
     game.refresh_from_db()
@@ -99,7 +69,7 @@ def test_BH_moves_in_quick_succession_give_one_push_naming_the_open_decisions(
         opened += 1
         clock.advance(5)
         assert _deliver_due(clock, capture) == 0
-        _play_on_the_page(game, player, capture, rng)
+        play_on_the_page(game, player, capture, rng)
     assert clock.now - start <= timedelta(seconds=40)
     assert service.received == []  # nothing before the settle time
     assert PushBurst.objects.filter(user=player, game=game).count() == 1
@@ -120,20 +90,22 @@ def test_BH_moves_in_quick_succession_give_one_push_naming_the_open_decisions(
 
 
 def test_a_burst_whose_decisions_all_closed_sends_nothing(
-    users: list[Any], service: PushService, clock: MovableClock, django_capture_on_commit_callbacks: Any
+    users: list[Any],
+    subscribed_player: Any,
+    service: PushService,
+    clock: MovableClock,
+    django_capture_on_commit_callbacks: Any,
 ) -> None:
     """BB setup: the player peeks on the page within the settle time; nothing is left for them, so
     their browser gets nothing, while the other player (who did not act) gets one message."""
     capture = django_capture_on_commit_callbacks
-    _subscribe(users[0], service.subscription("first"))
-    _subscribe(users[1], service.subscription("second"))
-    game = lifecycle.game_create(creator=users[0], engine="baobei", players=2)
-    with capture(execute=True):
-        lifecycle.game_join(game_id=game.pk, user=users[1])
+    subscribed_player(users[0], "first")
+    subscribed_player(users[1], "second")
+    game = start_baobei(users, capture)
     assert PushBurst.objects.filter(game=game).count() == 2
 
     clock.advance(20)
-    _play_on_the_page(game, users[1], capture, random.Random("peek"))
+    play_on_the_page(game, users[1], capture, random.Random("peek"))
     assert not Decision.objects.filter(game=game, seat=1).exists()
 
     clock.advance(120)
@@ -148,6 +120,7 @@ def test_a_burst_whose_decisions_all_closed_sends_nothing(
 def test_the_settle_time_is_never_longer_than_a_quarter_of_the_time_left(
     settings: Any,
     users: list[Any],
+    subscribed_player: Any,
     service: PushService,
     clock: MovableClock,
     django_capture_on_commit_callbacks: Any,
@@ -155,10 +128,8 @@ def test_the_settle_time_is_never_longer_than_a_quarter_of_the_time_left(
     """A settle time of a day is cut to a quarter of the time left to the seat's deadline."""
     settings.NOTIFY_SETTLE_SECONDS = 24 * 3600
     capture = django_capture_on_commit_callbacks
-    _subscribe(users[1], service.subscription())
-    game = lifecycle.game_create(creator=users[0], engine="baobei", players=2)
-    with capture(execute=True):
-        lifecycle.game_join(game_id=game.pk, user=users[1])
+    subscribed_player(users[1])
+    game = start_baobei(users, capture)
     deadline = Decision.objects.get(game=game, seat=1).deadline
     assert deadline is not None
     quarter = (deadline - clock.now) / 4
@@ -176,6 +147,7 @@ def test_the_settle_time_is_never_longer_than_a_quarter_of_the_time_left(
 def test_a_lost_send_task_is_recovered_by_the_sweep(
     settings: Any,
     users: list[Any],
+    subscribed_player: Any,
     service: PushService,
     clock: MovableClock,
     django_capture_on_commit_callbacks: Any,
@@ -183,10 +155,8 @@ def test_a_lost_send_task_is_recovered_by_the_sweep(
     """The burst's ETA task never arrives (the broker lost it): the beat's sweep sends the burst once
     it is ``NOTIFICATIONS_PENDING_RETRY`` past due, and a second sweep sends nothing more."""
     capture = django_capture_on_commit_callbacks
-    _subscribe(users[1], service.subscription())
-    game = lifecycle.game_create(creator=users[0], engine="baobei", players=2)
-    with capture(execute=True):
-        lifecycle.game_join(game_id=game.pk, user=users[1])
+    subscribed_player(users[1])
+    start_baobei(users, capture)
 
     with capture(execute=True):
         assert tasks.send_due_bursts.delay().get() == 0
@@ -203,7 +173,11 @@ def test_a_lost_send_task_is_recovered_by_the_sweep(
 
 
 def test_quiet_hours_hold_the_burst_until_they_end(
-    users: list[Any], service: PushService, clock: MovableClock, django_capture_on_commit_callbacks: Any
+    users: list[Any],
+    subscribed_player: Any,
+    service: PushService,
+    clock: MovableClock,
+    django_capture_on_commit_callbacks: Any,
 ) -> None:
     """A burst falling due inside the person's quiet hours waits for their end, then goes out."""
     capture = django_capture_on_commit_callbacks
@@ -212,10 +186,8 @@ def test_quiet_hours_hold_the_burst_until_they_end(
     end = (now + timedelta(minutes=30)).time().replace(second=0, microsecond=0)
     assert start != end
     notification_preferences.quiet_hours_set(user=users[1], start=start, end=end)  # the profile's zone: UTC
-    _subscribe(users[1], service.subscription())
-    game = lifecycle.game_create(creator=users[0], engine="baobei", players=2)
-    with capture(execute=True):
-        lifecycle.game_join(game_id=game.pk, user=users[1])
+    subscribed_player(users[1])
+    start_baobei(users, capture)
 
     clock.advance(91)
     assert _deliver_due(clock, capture) == 0

@@ -3,43 +3,26 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from datetime import timedelta
 from typing import Any
 
 import pytest
-from django.test import Client
 from django.utils import timezone
 
-from apps.push.vapid import generate
 from apps.sittings import reminders
 from apps.sittings.models import Sitting
 from tests.factories import GameFactory, UserFactory
-from tests.support.receivers import PushService, push_service
+from tests.support.receivers import PushService
 
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture(autouse=True)
-def vapid(settings: Any) -> None:
-    keys = generate()
-    settings.VAPID_PUBLIC_KEY, settings.VAPID_PRIVATE_KEY = keys["public_key"], keys["private_key"]
-    settings.VAPID_SUBJECT = "mailto:ops@baogame.example"
-    settings.WEBHOOKS_ALLOW_PRIVATE, settings.WEBHOOKS_ALLOW_HTTP = True, True  # the local push service
-
-
-@pytest.fixture
-def service() -> Iterator[PushService]:
-    with push_service() as running:
-        yield running
-
-
-def test_the_sitting_reminder_is_pushed_once_with_the_game_and_its_start(service: PushService) -> None:
+def test_the_sitting_reminder_is_pushed_once_with_the_game_and_its_start(
+    service: PushService, subscribed_player: Any
+) -> None:
     people = [UserFactory() for _ in range(2)]
     game = GameFactory(engine="baobei", players=2, seated=people)
-    client = Client()
-    client.force_login(people[1])
-    client.post("/push/subscriptions/", json.dumps(service.subscription()), "application/json")
+    subscribed_player(people[1])
     start = (timezone.now() + timedelta(minutes=10)).replace(microsecond=0)
     Sitting.objects.create(game=game, starts_at=start, ends_at=start + timedelta(hours=1))
 
@@ -54,15 +37,13 @@ def test_the_sitting_reminder_is_pushed_once_with_the_game_and_its_start(service
 
 
 def test_a_player_not_yet_here_gets_we_are_starting_once_when_the_sitting_starts(
-    service: PushService, django_capture_on_commit_callbacks: Any
+    service: PushService, subscribed_player: Any, django_capture_on_commit_callbacks: Any
 ) -> None:
     from apps.sittings import lifecycle, services
 
     people = [UserFactory() for _ in range(2)]
     game = GameFactory(engine="baobei", players=2, seated=people)
-    client = Client()
-    client.force_login(people[1])
-    client.post("/push/subscriptions/", json.dumps(service.subscription()), "application/json")
+    subscribed_player(people[1])
     now = timezone.now()
     services.presence_seen(game=game, user=people[0], now=now)
     Sitting.objects.create(game=game, starts_at=now, ends_at=now + timedelta(hours=1))

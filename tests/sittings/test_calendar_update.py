@@ -12,31 +12,24 @@ from typing import Any
 
 import pytest
 from django.core import mail
-from django.utils import timezone
 from icalendar import Calendar
 
 from apps.games.models import Game
 from apps.sittings import lifecycle, reminders, services
 from apps.sittings.models import Sitting, SittingReminder
-from tests.factories import GameFactory, UserFactory
+from tests.sittings.setup_helpers import agree, three_at_a_table
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
 def table() -> tuple[Game, list[Any]]:
-    people = [UserFactory() for _ in range(3)]
-    return GameFactory(engine="baobei", players=3, seated=people), people
+    return three_at_a_table()
 
 
 def _agree(game: Game, people: list[Any], capture: Any) -> Sitting:
-    with capture(execute=True):
-        proposal = services.proposal_create(
-            game=game, user=people[0], times=[timezone.now() + timedelta(minutes=30)]
-        )
-        for user in people[1:]:
-            services.answer(game=game, user=user, proposal_id=proposal.pk, accept=True)
-    return Sitting.objects.get(game=game)
+    """The table agrees a sitting in 30 minutes."""
+    return agree(game, people, capture, hours=0.5)
 
 
 def _event(message: Any) -> tuple[Any, Any]:

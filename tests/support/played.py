@@ -1,18 +1,33 @@
-"""Games played to their end through the real pipeline: bots, deadlines and automatic passes."""
+"""Games played through the real pipeline: a move made on the page, and games played to their end
+(bots, deadlines and automatic passes)."""
 
 from __future__ import annotations
 
 import hashlib
+import random
 from collections.abc import Callable
 from typing import Any
 
 from django.contrib.auth.models import User
 
-from apps.games import autoplay, clock, lifecycle
+from apps.games import autoplay, clock, lifecycle, pipeline
 from apps.games.models import Decision, Game, Seat
+from baogame.rules.registry import get_bots, get_engine
 
 #: Deadlines passed in a test's loop before it gives up (a game that never ends is a bug to report).
 MAX_ROUNDS = 2000
+
+
+def play_on_the_page(game: Game, user: Any, capture: Any, rng: random.Random) -> None:
+    """``user`` makes their open decision on the page (the default bot's choice); the move's tasks run
+    (``capture`` is pytest-django's ``django_capture_on_commit_callbacks``)."""
+    game.refresh_from_db()
+    engine = get_engine(game.engine)
+    seat = game.seats.get(user=user).position
+    bots, default = get_bots(game.engine)
+    action = bots[default](engine.view(game.state, seat), rng)
+    with capture(execute=True):
+        pipeline.submit_action(game_id=game.pk, user=user, action=action)
 
 
 def a_seeded_game(

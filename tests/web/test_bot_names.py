@@ -51,7 +51,7 @@ def test_the_new_game_form_counts_seats_from_zero_like_the_game_page(client_for)
 
 def test_while_a_bot_is_to_act_the_page_says_it_is_thinking_and_polls_faster(client_for):
     """EX-13 starts at seat 2's turn; seat 2 is a bot that has not moved yet (no worker here)."""
-    from .test_round_reveal_and_names import EX_13
+    from .boards import EX_13
 
     ann, bob = UserFactory(username="ann"), UserFactory(username="bob")
     game = GameFactory(engine="baobei", players=3, bots=1, options=EX_13, seated=[ann, bob])
@@ -64,7 +64,7 @@ def test_while_a_bot_is_to_act_the_page_says_it_is_thinking_and_polls_faster(cli
 
 
 def test_nobody_is_said_to_think_while_a_person_is_to_act(client_for):
-    from .test_round_reveal_and_names import EX_13
+    from .boards import EX_13
 
     ann, bob, cy = (UserFactory(username=n) for n in ("ann", "bob", "cy"))
     game = GameFactory(engine="baobei", players=3, options=EX_13, seated=[ann, bob, cy])
@@ -77,7 +77,7 @@ def test_nobody_is_said_to_think_while_a_person_is_to_act(client_for):
 def test_a_bot_playing_an_absent_players_seat_is_named_as_such_while_it_thinks(client_for):
     from apps.games.models import Seat
 
-    from .test_round_reveal_and_names import EX_13
+    from .boards import EX_13
 
     ann, bob, cy = (UserFactory(username=n) for n in ("ann", "bob", "cy"))
     game = GameFactory(engine="baobei", players=3, options=EX_13, seated=[ann, bob, cy])
@@ -93,7 +93,7 @@ def test_the_pluck_target_list_names_a_bot_seat_by_its_bird_name(client_for, set
     list names the bot's cards by the bot's name, like the board."""
     from baogame.rules.registry import get_engine
 
-    from .test_round_reveal_and_names import EX_13
+    from .boards import EX_13
 
     settings.GAMES_SCHEDULE_TASKS = False  # the bot plays below, when told to
     ann, bob = UserFactory(username="ann"), UserFactory(username="bob")

@@ -18,7 +18,8 @@ from apps.games.presenters.timeleft import time_left_words
 from baogame.rules.registry import get_engine
 from tests.factories import GameFactory, UserFactory
 
-from .test_round_reveal_and_names import EX_13, _act
+from .boards import EX_13
+from .test_round_reveal_and_names import _act
 
 pytestmark = pytest.mark.django_db
 

@@ -13,23 +13,10 @@ from apps.games.presenters.common import name_seats
 from baogame.rules.registry import get_bots, get_engine
 from tests.factories import GameFactory, UserFactory
 
+from .boards import DUCK, EX_13, HUM, MAGPIE, SPARROW, ann_bob_and_cy
 from .leaks import check_baobei_page, drawn_cards
 
 pytestmark = pytest.mark.django_db
-
-HUM, SPARROW, MAGPIE, DUCK = "hummingbird", "sparrow", "magpie", "mandarin_duck"
-
-#: EX-13 of the rules: round 4 begun at seat 2's turn, seat 0 has called BAO; one turn ends it.
-#: Seat 0 shows 6, seat 1 6, seat 2 10: the caller fails and scores 12 (BB-14.3 c).
-EX_13 = {
-    "deal": {
-        "hands": [[HUM, MAGPIE, HUM], [SPARROW, MAGPIE], [DUCK, DUCK]],
-        "discard": SPARROW,
-        "draw": [HUM],
-    },
-    "start": {"active": 2, "bao_caller": 0, "round": 4},
-    "first_player": 1,
-}
 
 
 def _act(game: Any, users: list[Any], seat: int, kind: str) -> None:
@@ -43,8 +30,7 @@ def _act(game: Any, users: list[Any], seat: int, kind: str) -> None:
 @pytest.fixture
 def ended_round() -> tuple[Any, list[Any]]:
     """A 3-seat Bao Bei game of ann, bob and cy whose round 4 has just ended (EX-13)."""
-    users = [UserFactory(username=name) for name in ("ann", "bob", "cy")]
-    game = GameFactory(engine="baobei", players=3, options=EX_13, seated=users)
+    game, users = ann_bob_and_cy(EX_13)
     for seat, kind in ((2, "draw"), (2, "discard"), (0, "pass"), (1, "pass")):
         _act(game, users, seat, kind)
     game.refresh_from_db()
@@ -192,15 +178,38 @@ def _full_deal(hands: list[list[str]], draw: list[str], top: str) -> dict[str, A
     return {"hands": hands, "discard": [*rest, top], "draw": draw, "under": []}
 
 
+def _started_mid_round(*, active: int, draw: list[str], **start: int) -> tuple[Any, list[Any]]:
+    """A Bao Bei game of ann and bob begun within round 1 at seat ``active``'s turn, the draw pile once
+    recycled already and now ``draw`` (``start`` may add, e.g., ``bao_caller``), their hands stacked, a
+    duck on the discard pile: the game and them."""
+    users = [UserFactory(username=name) for name in ("ann", "bob")]
+    deal = _full_deal([[MAGPIE, SPARROW, "kingfisher"], [MAGPIE, "peacock", HUM]], draw, DUCK)
+    options = {"deal": deal, "start": {"active": active, **start, "recycles": 1}, "threshold": 500}
+    return GameFactory(engine="baobei", players=2, options=options, seated=users), users
+
+
+def _play_bobs_final_turn(game: Any, users: list[Any]) -> None:
+    """Round 1 played to its end: bob's final turn, whose draw recycles a second time (BB-12.5)."""
+    while game.state["round"] == 1:
+        decision = get_engine("baobei").pending(game.state)[0]
+        seat, allowed = decision["seats"][0], decision["allowed"]
+        kind = next(k for k in ("decline_ability", "pass", "discard", "draw") if k in allowed)
+        _act(game, users, seat, kind)
+        game.refresh_from_db()
+
+
+def _last_round_outcome(client_for: Any, game: Any) -> str:
+    """The words of the game page's last-round panel, as a spectator reads them."""
+    html = client_for(None).get(f"/games/{game.public_id}/").content.decode()
+    return _text(_section(html, "last-round"))
+
+
 def test_a_bao_annulled_by_the_automatic_final_phase_is_said_so_not_as_no_bao_bb_12_6(
     client_for: Any,
 ) -> None:
     """BB-12.6: a second recycling after BAO ends the call's effect on the scores; the round's end then
     gives no BAO outcome, and the page said "No BAO this round." of a round where BAO was called."""
-    users = [UserFactory(username=name) for name in ("ann", "bob")]
-    deal = _full_deal([[MAGPIE, SPARROW, "kingfisher"], [MAGPIE, "peacock", HUM]], [HUM], DUCK)
-    options = {"deal": deal, "start": {"active": 0, "recycles": 1}, "threshold": 500}
-    game = GameFactory(engine="baobei", players=2, options=options, seated=users)
+    game, users = _started_mid_round(active=0, draw=[HUM])
     _act(game, users, 0, "draw")
     _act(game, users, 0, "discard")
     _act(game, users, 1, "pass")
@@ -209,16 +218,9 @@ def test_a_bao_annulled_by_the_automatic_final_phase_is_said_so_not_as_no_bao_bb
     bao = {"type": "end_turn", "decision_id": decision["decision_id"], "bao": True}
     pipeline.submit_action(game_id=game.pk, user=users[0], action=bao)
     game.refresh_from_db()
-    while game.state["round"] == 1:  # bob's final turn: the draw recycles a second time (BB-12.5)
-        decision = get_engine("baobei").pending(game.state)[0]
-        seat, allowed = decision["seats"][0], decision["allowed"]
-        kind = next(k for k in ("decline_ability", "pass", "discard", "draw") if k in allowed)
-        _act(game, users, seat, kind)
-        game.refresh_from_db()
+    _play_bobs_final_turn(game, users)
 
-    html = client_for(None).get(f"/games/{game.public_id}/").content.decode()
-
-    outcome = _text(_section(html, "last-round"))
+    outcome = _last_round_outcome(client_for, game)
     assert "then annulled by the automatic final phase" in outcome, outcome
     assert "No BAO this round." not in outcome
 
@@ -244,19 +246,9 @@ def test_a_bao_called_before_a_mid_round_start_and_annulled_is_said_so_bb_12_6_b
     """BB-25.3, BB-12.6: a game begun within a round where ann has already called BAO (no ``bao_called``
     event in its log) whose automatic final phase then annuls the call says so, as a round where the
     call was made in play does, and not "No BAO this round."."""
-    users = [UserFactory(username=name) for name in ("ann", "bob")]
-    deal = _full_deal([[MAGPIE, SPARROW, "kingfisher"], [MAGPIE, "peacock", HUM]], [], DUCK)
-    options = {"deal": deal, "start": {"active": 1, "bao_caller": 0, "recycles": 1}, "threshold": 500}
-    game = GameFactory(engine="baobei", players=2, options=options, seated=users)
-    while game.state["round"] == 1:  # bob's final turn: the draw recycles a second time (BB-12.5)
-        decision = get_engine("baobei").pending(game.state)[0]
-        seat, allowed = decision["seats"][0], decision["allowed"]
-        kind = next(k for k in ("decline_ability", "pass", "discard", "draw") if k in allowed)
-        _act(game, users, seat, kind)
-        game.refresh_from_db()
+    game, users = _started_mid_round(active=1, draw=[], bao_caller=0)
+    _play_bobs_final_turn(game, users)
 
-    html = client_for(None).get(f"/games/{game.public_id}/").content.decode()
-
-    outcome = _text(_section(html, "last-round"))
+    outcome = _last_round_outcome(client_for, game)
     assert "called by ann, then annulled by the automatic final phase" in outcome, outcome
     assert "No BAO this round." not in outcome

@@ -8,25 +8,20 @@ from typing import Any
 
 import pytest
 
-from tests.factories import GameFactory, UserFactory
+from .boards import DUCK, EX_13, HUM, ann_bob_and_cy
 
 pytestmark = pytest.mark.django_db
 
-HUM, SPARROW, MAGPIE, DUCK = "hummingbird", "sparrow", "magpie", "mandarin_duck"
-#: Round begun at seat 2's turn (BB-25.3), seat 1 has called BAO and its Shield is active.
+#: EX-13's hands, a duck more to draw; round begun at seat 2's turn (BB-25.3), seat 1 has called BAO
+#: and its Shield is active.
 SHIELDED = {
-    "deal": {
-        "hands": [[HUM, MAGPIE, HUM], [SPARROW, MAGPIE], [DUCK, DUCK]],
-        "discard": SPARROW,
-        "draw": [HUM, DUCK],
-    },
+    "deal": {**EX_13["deal"], "draw": [HUM, DUCK]},
     "start": {"active": 2, "bao_caller": 1, "shield_active": True},
 }
 
 
 def test_the_active_shield_is_a_drawn_mark_named_shield_active_bb_11_3(client_for: Any) -> None:
-    users = [UserFactory(username=name) for name in ("ann", "bob", "cy")]
-    game = GameFactory(engine="baobei", players=3, options=SHIELDED, seated=users)
+    game, users = ann_bob_and_cy(SHIELDED)
 
     html = client_for(users[0]).get(f"/games/{game.public_id}/").content.decode()
 
