@@ -99,8 +99,8 @@ def test_bao_huang_the_answer_to_a_reply_tells_the_bots_plays_and_the_deal_end_m
     assert result == [
         f"Deal 1: you, the emperor, played with {puffin} (seat 4) as partner and won (multiplier x1).",
         f"Finishing order: 1. wren, 2. {puffin}, 3. {one}, 4. {two}, 5. {three}.",
-        f"Scores this deal: You +6, {one} -3, {two} -3, {three} -3, {puffin} +3.",
-        f"Totals: You 6, {one} -3, {two} -3, {three} -3, {puffin} 3.",
+        f"Scores this deal: you +6, {one} -3, {two} -3, {three} -3, {puffin} +3.",
+        f"Totals: you 6, {one} -3, {two} -3, {three} -3, {puffin} 3.",
     ]
 
 
