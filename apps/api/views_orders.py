@@ -55,9 +55,10 @@ class MyOrdersApi(APIView):
 
     PUT replaces every order at once (all or nothing): an unknown kind is ``unknown_order``, bad
     parameters ``invalid_order``, cards not held ``card_not_in_hand``, a trick order outside play
-    ``no_trick`` (all 400); ``game_not_active`` (409) once the game is over; ``table_of_one`` (409) for
-    ``sitting_bot`` in a game of one person against bots, which has no sittings. An order that already
-    answers my open decision answers it at once.
+    ``no_trick``, an answer ahead for a next deal that is not due ``no_next_deal`` (all 400);
+    ``game_not_active`` (409) once the game is over; ``table_of_one`` (409) for ``sitting_bot`` in a
+    game of one person against bots, which has no sittings. An order that already answers my open
+    decision answers it at once.
     """
 
     class InputSerializer(JsonInput):

@@ -82,6 +82,10 @@ MESSAGES: dict[str, Promise] = {
     "unknown_order": _("There is no such standing order."),
     "invalid_order": _("Choose an order to give or to withdraw."),
     "no_trick": _("A trick order can be given only while a trick is played."),
+    "no_next_deal": _(
+        "This is the game's last deal (another is played only if the lead is shared at its end): there is "
+        "no next deal to answer ahead for."
+    ),
     # Games, seats and people
     "same_person": _("One person cannot hold two seats of a game (bot accounts included)."),
     "invalid_idempotency_key": _("An Idempotency-Key is 1-128 characters, none a control character."),

@@ -46,7 +46,10 @@ def orders_panel(game: Game, seat: Seat | None) -> dict[str, Any]:
             ],
             "hand": sorted(hand or [], key=_strength),
             "in_trick": game.engine == "baohuang" and rules.trick_key(game.state) is not None,
-            "ahead": game.engine == "baohuang",
+            # the answers ahead that have a deal to be for (none for a next deal that is not due)
+            "ahead": [k for k in rules.ANSWERS if rules.answer_ahead_deal(game.state, k) is not None]
+            if game.engine == "baohuang"
+            else [],
         }
     }
 

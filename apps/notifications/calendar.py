@@ -3,8 +3,10 @@
 The feed lists the deadlines of the person's own open decisions and the start of their leagues' next
 rounds, and is built on every request, so it follows the games as they move. It names the game, the
 kind of decision and its deadline — what the person's own page shows of it — and never a card: it
-reads only ``Decision`` rows (seat, kind, deadline) and league schedules (``register_entries``: the
-leagues add theirs), never a game's state or view.
+reads ``Decision`` rows (seat, kind, deadline), league schedules (``register_entries``: the leagues
+add theirs) and, to say which question a decision is as the mails do (``compose.describe_row``: Bao
+Huang's emperor offer or its declarations), the person's own view of their own decision; nothing of
+anyone else's.
 Calendar programs cannot log in, so the address itself is the credential; regenerating it voids the
 old one.
 """
@@ -29,7 +31,7 @@ from apps.games import selectors as game_selectors
 from apps.sittings import ics as sitting_ics
 from apps.sittings.selectors import sittings_for_user
 
-from .compose import describe_decision
+from .compose import describe_row
 from .models import CalendarFeed
 
 #: A decision's entry ends at its deadline and starts this long before it (a zero-length entry is
@@ -98,7 +100,7 @@ def decision_entries(*, user: User) -> list[Entry]:
     for row in rows:
         assert row.deadline is not None  # filtered above
         game = row.game
-        what = describe_decision(game.engine, {"kind": row.kind})
+        what = describe_row(game, row)
         entries.append(
             Entry(
                 uid=f"decision-{game.pk}-{row.seat}-{row.decision_id}@{site}",

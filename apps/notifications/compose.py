@@ -26,7 +26,7 @@ from django.utils.translation import gettext as _
 
 from apps.accounts.zone_names import active_zone_label
 from apps.games import selectors as game_selectors
-from apps.games.models import Game, Move
+from apps.games.models import Decision, Game, Move
 from apps.games.presenters.common import describe_decision as page_decision_text
 from apps.games.presenters.common import engine_sentence, name_seats
 from apps.games.presenters.timeleft import time_left_words
@@ -131,6 +131,27 @@ def open_decision(game: Game, seat: int) -> dict[str, Any] | None:
     if not any(seat in d["seats"] for d in engine.pending(game.state)):
         return None
     return engine.view(game.state, seat).get("decision")
+
+
+def row_decision(game: Game, row: Decision) -> dict[str, Any]:
+    """The decision of ``row``, one of the recipient's own open decisions, as their own ``view()``
+    shows it (``open_decision``); only its kind when the view shows another one, or none.
+
+    The one rule by which every text about an open decision (the "Your move" mail and its reminder,
+    the list of the others still open, a digest's line, the calendar of deadlines) tells apart two
+    questions of one kind, Bao Huang's emperor offer (BH-6.2) and its declarations (BH-8), both
+    ``declare``: by what the decision allows (``describe_decision``), which is read from the row's own
+    seat's view of its own decision and from nothing else, so nothing private to another seat is used.
+    """
+    own = open_decision(game, row.seat)
+    if own is not None and str(own.get("decision_id")) == str(row.decision_id):
+        return own
+    return {"kind": row.kind}
+
+
+def describe_row(game: Game, row: Decision) -> str:
+    """What the open decision of ``row`` asks of its seat, in one sentence (``row_decision``)."""
+    return describe_decision(game.engine, row_decision(game, row))
 
 
 def _same_choice(engine: str, action: dict[str, Any]) -> str:

@@ -3,7 +3,18 @@ from this machine).
 
 Lists the mails Django's file backend wrote under ``EMAIL_FILE_PATH`` (one ``.log`` file per
 connection, messages separated by a line of 79 dashes), shows each, and answers one as if by email
-reply: the reply goes through ``inbound_process``, exactly like a real one.
+reply: the reply goes through ``inbound_process``, exactly like a real one. The reply form suggests
+commands of the mail's own game (``reply_suggestions``).
+
+Who reads what: a signed-in staff user reads every mail; any other signed-in user only the mails
+addressed to one of their own addresses; a signed-out visitor is sent to sign in. A mail is its
+reader's keys, not only their news: its hand and choices, a link that signs them in, a reply address
+that plays their seat, a password-reset or confirmation link. "Requests from this machine" does not
+make its readers the developer: a tunnel or a proxy on the machine makes every visitor local, and
+several people may try one development site together. Each user's own mails keep play by e-mail
+working for everyone (``make run``'s ``demo`` reads and answers its own), and staff (``manage.py
+createsuperuser``) see everything a developer needs: every player's mail, and the mails to addresses
+nobody is signed in with yet (a sign-up's confirmation, a password reset), which are also in the files.
 """
 
 from __future__ import annotations
@@ -13,20 +24,23 @@ from dataclasses import dataclass
 from email import policy
 from email.message import EmailMessage
 from email.parser import BytesParser
-from email.utils import make_msgid, parseaddr
+from email.utils import getaddresses, make_msgid, parseaddr
 from pathlib import Path
 
 from csp.decorators import csp_update
 from django.conf import settings
 from django.contrib import messages
+from django.contrib.auth.models import User
+from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import path
 
+from apps.games import selectors as game_selectors
 from baogame import converters  # noqa: F401 - registers <id:…>
 
-from . import bounces
-from .inbound import inbound_process
+from . import bounces, commands, compose, tokens
+from .inbound import inbound_process, own_addresses
 from .models import InboundMessage
 
 SEPARATOR = re.compile(rb"\n-{79}\n")
@@ -146,21 +160,71 @@ def _guard(request: HttpRequest) -> None:
         raise Http404("the development mailbox answers only on this machine")
 
 
-def mailbox(request: HttpRequest) -> HttpResponse:
-    """All mails, newest first."""
+class Reader:
+    """Who reads the mailbox, and which mails they may read (the module's docstring says why)."""
+
+    def __init__(self, user: User) -> None:
+        self.everything = user.is_staff
+        self.addresses = set() if self.everything else own_addresses(user)
+
+    def may_read(self, mail: StoredMail) -> bool:
+        """Staff: every mail; anybody else: a mail addressed to one of their own addresses."""
+        if self.everything:
+            return True
+        to = {address.lower() for _, address in getaddresses(mail.message.get_all("To") or [])}
+        return bool((to - {""}) & self.addresses)
+
+
+def _reader(request: HttpRequest) -> Reader | None:
+    """The signed-in reader (None: sign in first)."""
     _guard(request)
-    return render(
-        request, "notifications/devmail_list.html", {"mails": mails_list(), "folder": mail_folder()}
-    )
+    user = request.user
+    return Reader(user) if isinstance(user, User) and user.is_authenticated else None
+
+
+def mailbox(request: HttpRequest) -> HttpResponse:
+    """The mails the reader may read, newest first."""
+    reader = _reader(request)
+    if reader is None:
+        return redirect_to_login(request.get_full_path())
+    mails = [m for m in mails_list() if reader.may_read(m)]
+    context = {"mails": mails, "folder": mail_folder(), "everything": reader.everything}
+    return render(request, "notifications/devmail_list.html", context)
+
+
+#: How many commands the reply form suggests.
+SUGGESTIONS = 6
+
+
+def reply_suggestions(mail: StoredMail) -> list[str]:
+    """Commands that fit a reply to ``mail``: the choices its recipient has in its game now (those the
+    mail lists while its decision is open), else the example commands of that game (Bao Bei's
+    ``peek 2 3``, Bao Huang's ``play K K BJ`` …); none for a mail that is about no game."""
+    target = tokens.reply_address_target(parseaddr(mail.reply_to)[1])
+    game = game_selectors.game_get(target.game_id) if target is not None else None
+    if target is None or game is None:
+        return []
+    seats = game_selectors.seats_with_people(game)
+    seat = next((s.position for s in seats if s.user_id == target.user_id), None)
+    if seat is not None and not game.is_over:
+        # commands as they are typed: a pattern's line ("pluck S.K gift G") has a meaning beside it
+        choices = [c.command for c in compose.choices(game, seat) if c.command and not c.meaning]
+        if choices:
+            return choices[:SUGGESTIONS]
+    return [example for example, _meaning in commands.summary(game.engine)][:SUGGESTIONS]
 
 
 # The mail's own HTML (inline styles) is shown in a sandboxed frame; django-csp types its decorator
 # for views of the request alone.
 @csp_update({"style-src": ["'unsafe-inline'"]})  # type: ignore[arg-type]
 def mail_detail(request: HttpRequest, file: str, index: int) -> HttpResponse:
-    """One mail, and a form to answer it by email."""
-    _guard(request)
+    """One mail the reader may read, and a form to answer it by email."""
+    reader = _reader(request)
+    if reader is None:
+        return redirect_to_login(request.get_full_path())
     mail = mail_get(file, index)
+    if not reader.may_read(mail):
+        raise Http404("no such mail")
     if request.method == "POST" and request.POST.get("simulate") in SIMULATED_EVENTS:
         event_type = SIMULATED_EVENTS[request.POST["simulate"]]
         recipient = parseaddr(str(mail.message["To"]))[1]
@@ -176,9 +240,8 @@ def mail_detail(request: HttpRequest, file: str, index: int) -> HttpResponse:
         if result.inbound_id is None:  # a duplicate or an ignored mail gets no answer
             return redirect("devmail_list")
         return redirect("devmail_answer", inbound_id=result.inbound_id)
-    return render(
-        request, "notifications/devmail_detail.html", {"mail": mail, "simulated_events": SIMULATED_EVENTS}
-    )
+    context = {"mail": mail, "simulated_events": SIMULATED_EVENTS, "suggestions": reply_suggestions(mail)}
+    return render(request, "notifications/devmail_detail.html", context)
 
 
 def answer_find(message_id: str) -> StoredMail | None:
@@ -187,10 +250,13 @@ def answer_find(message_id: str) -> StoredMail | None:
 
 
 def mail_answer(request: HttpRequest, inbound_id: int) -> HttpResponse:
-    """After a reply: the answer it produced, once the worker has sent it (the page reloads till then)."""
-    _guard(request)
+    """After a reply: the answer it produced, once the worker has sent it (the page reloads till then);
+    only for the reply's sender, or staff."""
+    reader = _reader(request)
+    if reader is None:
+        return redirect_to_login(request.get_full_path())
     record = InboundMessage.objects.filter(pk=inbound_id).first()
-    if record is None:
+    if record is None or not (reader.everything or record.user_id == request.user.pk):
         raise Http404("no such reply")
     found = answer_find(record.message_id)
     if found is not None:

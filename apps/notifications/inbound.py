@@ -116,10 +116,14 @@ def _sender_matches(message: Message, user: User) -> bool:
     sender = sender_address(message)
     if sender is None:
         return False
-    known = {user.email.lower()} | {
+    return sender.lower() in own_addresses(user)
+
+
+def own_addresses(user: User) -> set[str]:
+    """The user's addresses (the account's and every one allauth holds for it), lowercased."""
+    return {user.email.lower()} | {
         e.lower() for e in EmailAddress.objects.filter(user=user).values_list("email", flat=True)
     }
-    return sender.lower() in known
 
 
 def _resolve(message: Message) -> tuple[tokens.ReplyTarget | None, RuleError | None]:

@@ -249,7 +249,7 @@ def _build_message(note: Notification, group: list[int] | None) -> EmailMultiAlt
         if round_ended:
             context["round_result"] = compose.round_result(game, seat)
     if decision_row is not None and seat is not None:
-        decision = compose.open_decision(game, seat) or {"kind": note.decision_kind}
+        decision = compose.row_decision(game, decision_row)
         context["decision_text"] = compose.describe_decision(game.engine, decision)
         context["deadline"] = compose.deadline_text(decision_row.deadline, user)
         own = game.seats.filter(position=seat).select_related("user__profile").first()
@@ -260,7 +260,7 @@ def _build_message(note: Notification, group: list[int] | None) -> EmailMultiAlt
             context["also_open"] = [
                 _("%(decision)s Deadline: %(deadline)s")
                 % {
-                    "decision": compose.describe_decision(game.engine, {"kind": row.kind}),
+                    "decision": compose.describe_row(game, row),
                     "deadline": compose.deadline_text(row.deadline, user),
                 }
                 for row in open_rows[1:]
@@ -482,7 +482,10 @@ def _summary_message(
     for game in selectors.digest_games(user=user):
         seat = next(s.position for s in game.seats.all() if s.user_id == user.pk)
         row = game_selectors.seat_decisions(game=game, seat=seat).order_by("deadline").first()
-        decision = compose.open_decision(game, seat) or {"kind": row.kind if row else ""}
+        if row is not None:
+            decision = compose.row_decision(game, row)
+        else:
+            decision = compose.open_decision(game, seat) or {"kind": ""}
         waiting.append(
             {
                 "name": game_label(game),

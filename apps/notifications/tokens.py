@@ -76,6 +76,15 @@ def reply_address_parse(address: str, *, now: float | None = None) -> ReplyTarge
     return target
 
 
+def reply_address_target(address: str) -> ReplyTarget | None:
+    """What a reply address of this server names, whatever its age (None when it is not one, or its
+    signature does not hold): for showing a mail, never for acting on a reply (``reply_address_parse``)."""
+    try:
+        return reply_address_parse(address, now=0)  # now=0: no address is too old
+    except RuleError:
+        return None
+
+
 def is_reply_address(address: str) -> bool:
     """Whether ``address`` is at the reply domain (signed or not)."""
     return address.strip().strip("<>").lower().endswith("@" + settings.REPLY_DOMAIN.lower())

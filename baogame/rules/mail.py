@@ -178,18 +178,20 @@ def plain(value: Any) -> str:
 
 
 def totals_text(totals: Any, seat: int | None, names: Sequence[str]) -> str:
-    """The running totals by player, as the scores table shows them: ``You 12, Kestrel (bot) 30``
-    (``You`` for the mail's reader; ``Seat 2`` past the names given). Anything but a list of totals is
-    shown as ``plain`` shows it."""
+    """The running totals by player, as the scores table shows them: ``you 12, Kestrel (bot) 30``
+    (``you`` for the mail's reader, within the sentence that holds the list; ``Seat 2`` past the names
+    given). Anything but a list of totals is shown as ``plain`` shows it."""
     if not isinstance(totals, list):
         return plain(totals)
     return ", ".join(f"{player_name(names, s, seat)} {plain(total)}" for s, total in enumerate(totals))
 
 
-def player_name(names: Sequence[str], seat: int, reader: int | None = None) -> str:
-    """A player as a mail names them: ``You`` for the mail's reader, their label, else ``Seat 2``."""
+def player_name(names: Sequence[str], seat: int, reader: int | None = None, *, starts: bool = False) -> str:
+    """A player as a mail names them: the mail's reader ``you`` (``You`` where the name ``starts`` a
+    sentence or line: in a list, as in "Totals: ann 3, you 5", it does not), the others their label,
+    else ``Seat 2``."""
     if seat == reader:
-        return _("You")
+        return _("You") if starts else _("you")
     return names[seat] if 0 <= seat < len(names) else _("Seat %(seat)s") % {"seat": seat}
 
 

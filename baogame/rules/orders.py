@@ -22,6 +22,10 @@ Kinds (Bao Huang, ``baohuang.md``):
 - ``declare`` (``answer``: ``none`` | ``pledge`` | ``alone``) — the declaration answered ahead (BH-8.2,
   BH-8.3; ``pledge`` pledges the seat's true side), for one deal.
 
+An ``offer`` / ``declare`` order given once this deal's question is past is for the next deal; on the
+game's last deal (``last_deal``: a next one comes only to break a shared lead) it is refused
+(``no_next_deal``) rather than kept for a deal that may never come.
+
 Kinds (Bao Bei, ``baobei.md``):
 
 - ``end_turn_when_done`` — "end my turn when nothing is left to do": the ``end_turn`` decision
@@ -47,6 +51,7 @@ from .baobei.defaults import owns_open
 from .baohuang.cards import sort_cards, to_counts
 from .baohuang.combos import beats, is_combination, plays
 from .baohuang.legal import decision_actions
+from .baohuang.state import deal_limit, deals_played
 from .core import RuleError
 from .text import Text, gettext_noop, render, text
 from .text import gettext_noop as _
@@ -96,12 +101,34 @@ def trick_key(state: State) -> str | None:
     return f"{state['deal']}.{state['decision_seq'] - len(state['trick'])}"
 
 
-def _deal_bound(state: State, kind: str) -> str:
+def last_deal(state: State) -> bool:
+    """BH-17.6: whether the current deal is the game's last but for a tie: the deal limit is reached
+    with it, so the game ends after it unless the highest total is then shared (BH-17.3), which nobody
+    can know ahead (a one-deal game's first deal, a tie-breaking deal)."""
+    limit = deal_limit(state)
+    return limit is not None and deals_played(state) >= limit
+
+
+def answer_ahead_deal(state: State, kind: str) -> int | None:
     """The deal an ``offer`` / ``declare`` order armed now is for: this one while its question is still
-    to come or open (BH-6, BH-8), else the next."""
+    to come or open (BH-6, BH-8), else the next; None when that next deal is not due (``last_deal``)."""
     phases = ("tribute", "offer") if kind == "offer" else ("tribute", "offer", "declare")
     deal: int = state["deal"]
-    return str(deal if state.get("phase") in phases else deal + 1)
+    if state.get("phase") in phases:
+        return deal
+    return None if last_deal(state) else deal + 1
+
+
+def _deal_bound(state: State, kind: str) -> str:
+    """``answer_ahead_deal`` as an order's ``bound``; ``RuleError`` ``no_next_deal`` when there is none."""
+    deal = answer_ahead_deal(state, kind)
+    if deal is None:
+        raise RuleError(
+            "no_next_deal",
+            f"deal {state['deal']} is the game's last unless its end leaves the lead shared (BH-17.3, "
+            "BH-17.6): there is no next deal to answer ahead for",
+        )
+    return str(deal)
 
 
 def _bh_cards(params: Any) -> list[str]:
@@ -190,7 +217,8 @@ def make_order(game: str, state: State, seat: int, kind: Any, params: Any = None
 
     Codes: ``unknown_order`` (not a kind of this game), ``invalid_order`` (bad parameters),
     ``invalid_card`` / ``not_a_combination`` / ``card_not_in_hand`` (``play_if_beats``' cards, BH-10,
-    BH-20.7), ``no_trick`` (a trick order outside play, BH-12), ``game_over``.
+    BH-20.7), ``no_trick`` (a trick order outside play, BH-12), ``no_next_deal`` (an answer ahead for
+    a next deal that is not due, BH-17.6), ``game_over``.
     """
     if not isinstance(kind, str) or kind not in KINDS.get(game, ()):
         raise RuleError("unknown_order", f"{game} has no standing order {str(kind)[:40]!r}")

@@ -116,3 +116,32 @@ def test_another_users_orders_are_never_shown(client_for: Any, bh: tuple[Game, l
 def test_a_game_i_may_not_see_is_404(client_for: Any, bh: tuple[Game, list[Any]]) -> None:
     game, people = bh
     assert client_for(people[1]).get(f"/api/v1/games/{game.pk + 1000}/orders/").status_code == 404
+
+
+def test_no_answer_ahead_for_a_next_deal_of_a_one_deal_game_bh_17_6(client_for: Any) -> None:
+    """BH-17.6: in play, a one-deal game has no next deal due (one comes only after a shared lead,
+    BH-17.3): an offer or a declaration for it is refused with ``no_next_deal`` (400), all or nothing;
+    the same PUT in a two-deal game sets them for deal 2."""
+    people = [UserFactory() for _ in range(5)]
+    options = [{"deals": [{"hands": HANDS}], "deal_limit": limit} for limit in (1, 2)]
+    games = [GameFactory(engine="baohuang", players=5, seated=people, options=o) for o in options]
+    for game in games:
+        pipeline.submit_action(game_id=game.pk, user=people[0], action={"type": "keep_emperor"})
+        for seat in range(5):
+            pipeline.submit_action(game_id=game.pk, user=people[seat], action={"type": "no_declaration"})
+    me = client_for(people[1])
+    wanted = [{"kind": "pass_unbeatable"}, {"kind": "offer", "params": {"answer": "keep"}}]
+
+    refused = [
+        me.put(f"/api/v1/games/{games[0].pk}/orders/", {"orders": o}, format="json")
+        for o in (
+            wanted,
+            [{"kind": "declare", "params": {"answer": "none"}}],
+        )
+    ]
+    accepted = me.put(f"/api/v1/games/{games[1].pk}/orders/", {"orders": wanted}, format="json")
+
+    for answer in refused:
+        assert answer.status_code == 400 and answer.json()["code"] == "no_next_deal"
+    assert me.get(f"/api/v1/games/{games[0].pk}/orders/").json() == {"orders": []}
+    assert accepted.status_code == 200 and accepted.json()["orders"][1]["bound"] == "2"

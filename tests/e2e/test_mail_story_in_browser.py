@@ -12,6 +12,7 @@ import pytest
 
 from apps.games.models import Decision, Game
 from apps.notifications.compose import choices, seat_names
+from tests.e2e.axe import sign_in
 from tests.e2e.test_turn_box_in_browser import keep_screenshot
 from tests.factories import GameFactory, UserFactory
 
@@ -71,6 +72,7 @@ def test_bao_huang_the_answer_to_a_reply_tells_the_bots_plays_and_the_deal_end_m
     outcome, the partner, the finishing order, the deal's scores and the totals."""
     wren = UserFactory(username="wren")
     game = GameFactory(engine="baohuang", players=5, bots=4, seated=[wren], options={"deals": [DEAL, DEAL]})
+    sign_in(page, live_server, wren)  # the mailbox shows a signed-in player their own mail
     reply_in_mailbox(page, live_server.url, wren.email, "keep", game)
     reply_in_mailbox(page, live_server.url, wren.email, "nodeclare", game)
 
@@ -99,8 +101,8 @@ def test_bao_huang_the_answer_to_a_reply_tells_the_bots_plays_and_the_deal_end_m
     assert result == [
         f"Deal 1: you, the emperor, played with {puffin} (seat 4) as partner and won (multiplier x1).",
         f"Finishing order: 1. wren, 2. {puffin}, 3. {one}, 4. {two}, 5. {three}.",
-        f"Scores this deal: You +6, {one} -3, {two} -3, {three} -3, {puffin} +3.",
-        f"Totals: You 6, {one} -3, {two} -3, {three} -3, {puffin} 3.",
+        f"Scores this deal: you +6, {one} -3, {two} -3, {three} -3, {puffin} +3.",
+        f"Totals: you 6, {one} -3, {two} -3, {three} -3, {puffin} 3.",
     ]
 
 
@@ -111,6 +113,7 @@ def test_bao_bei_the_answer_to_a_reply_tells_my_move_then_the_bots_moves_by_name
     wren; the answer mail lists wren's move first, then the bots' moves by name, in order."""
     wren = UserFactory(username="wren")
     game = GameFactory(engine="baobei", players=3, bots=2, seated=[wren])
+    sign_in(page, live_server, wren)  # the mailbox shows a signed-in player their own mail
     bots = seat_names(game)[1:]
 
     story: list[str] = []

@@ -179,3 +179,29 @@ def test_a_decision_opened_after_the_answer_was_written_is_mailed(
     [_, _, your_move] = mails_to(player)
     assert _bound_decision(your_move) == opened.decision_id
     assert len(mail.outbox) == 3
+
+
+def test_the_answer_lists_the_decision_mailed_before_once_and_no_other_bh_6_2(
+    users: list, django_capture_on_commit_callbacks: Any
+) -> None:
+    """The answer to a command that leaves the decision open ("orders") lists that decision, which the
+    "Your move" mail told already: once, with its choices, because a reply to the answer acts on it
+    (its reply address is bound to it); it lists no other decision ("Also open for you"), as a seat owns
+    one decision at a time (BB-25.5, BH-25.2), and no second "Your move" mail comes for it."""
+    capture, player = django_capture_on_commit_callbacks, users[0]
+    deal = {"hands": [["6", "K", "RJ*"], ["7", "8"], ["9", "10"], ["J", "Q"], ["A", "BJ*"]]}
+    with capture(execute=True):
+        game = play_game("baohuang", [player], 5, options={"deals": [deal, deal]})
+    [your_move] = mails_to(player)
+    offer = _open_decision(game)
+
+    result = process_reply(reply_to(your_move, "orders"), capture)
+
+    [_, answer] = mails_to(player)
+    assert result.status == "applied" and "done: orders" in answer.subject
+    for body in (answer.body, answer.alternatives[0][0]):
+        assert body.count("Keep the marked red joker (become emperor) or pass it on.") == 1
+        assert "Also open for you" not in body
+    assert answer.body.count("\n  keep\n") == 1 and answer.body.count("\n  pass emperor\n") == 1
+    assert _bound_decision(answer) == offer.decision_id
+    assert Notification.objects.filter(user=player, decision_id=offer.decision_id).count() == 1

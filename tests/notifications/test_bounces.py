@@ -143,6 +143,7 @@ def test_the_development_mailbox_simulates_a_hard_bounce_and_a_complaint(
         outbox
     )
     (file,) = tmp_path.glob("*.log")
+    client.force_login(UserFactory(is_staff=True))  # the mailbox shows a staff user every mail
 
     client.post(f"/dev/mail/{file.name}/0/", {"simulate": "hard bounce"})
     client.post(f"/dev/mail/{file.name}/1/", {"simulate": "complaint"})

@@ -253,5 +253,6 @@ def test_the_deadline_calendar_speaks_its_owners_language(django_capture_on_comm
     chinese = feed_ics(user=wren).decode().replace("\r\n ", "")  # long lines are folded
     english = feed_ics(user=lark).decode().replace("\r\n ", "")
 
-    assert "baogame 期限" in chinese and "回应皇帝之位" in chinese
+    assert "baogame 期限" in chinese
+    assert "留下标记大王（当皇帝），或者让给下家" in chinese  # the emperor offer, as it is (BH-6.2)
     assert "baogame deadlines" in english and "Deadline of your decision" in english

@@ -121,8 +121,8 @@ def test_the_deal_result_mail_gives_outcome_partner_scores_and_totals_bh_15_bh_1
     assert _section(result.body, "Result:") == [
         f"Deal 1: you, the emperor, played with {puffin} (seat 4) as partner and won (multiplier x1).",
         f"Finishing order: 1. wren, 2. {puffin}, 3. {one}, 4. {two}, 5. {three}.",
-        f"Scores this deal: You +6, {one} -3, {two} -3, {three} -3, {puffin} +3.",
-        f"Totals: You 6, {one} -3, {two} -3, {three} -3, {puffin} 3.",
+        f"Scores this deal: you +6, {one} -3, {two} -3, {three} -3, {puffin} +3.",
+        f"Totals: you 6, {one} -3, {two} -3, {three} -3, {puffin} 3.",
     ]
     assert "<h3>Result</h3>" in result.alternatives[0][0]
 

@@ -95,3 +95,25 @@ def test_the_turn_mail_lists_the_order_commands(bh: tuple[Any, list[Any]]) -> No
     examples = ("autopass on / autopass off", "pass trick", "play 9 9 if it beats", "orders / orders clear")
     for example in examples:
         assert example in body
+
+
+def test_no_answer_ahead_by_mail_for_a_next_deal_of_a_one_deal_game_bh_17_6(
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    """BH-17.6: "offer keep" in play of a one-deal game would be for a deal 2 that comes only after a
+    shared lead (BH-17.3): refused with ``no_next_deal``, and the answer says why; nothing is stored."""
+    capture = django_capture_on_commit_callbacks
+    people = [UserFactory() for _ in range(5)]
+    options = {"deals": [{"hands": HANDS}], "deal_limit": 1}
+    with capture(execute=True):
+        game = GameFactory(engine="baohuang", players=5, seated=people, options=options)
+        pipeline.submit_action(game_id=game.pk, user=people[0], action={"type": "keep_emperor"})
+    for seat in range(5):
+        pipeline.submit_action(game_id=game.pk, user=people[seat], action={"type": "no_declaration"})
+
+    result = _reply(people[1], "offer keep", capture)
+
+    assert (result.status, result.code) == ("refused", "no_next_deal")
+    [answer] = [m for m in mails_to(people[1]) if "refused (no_next_deal)" in m.subject]
+    assert "no next deal to answer ahead for" in answer.body
+    assert not StandingOrder.objects.exists()

@@ -144,6 +144,39 @@ def test_answers_ahead_armed_after_the_question_are_for_the_next_deal_bh_6_bh_8(
     assert orders.standing_answer("baohuang", state, 2, mine) == (None, mine)
 
 
+def _refused(state: dict, seat: int, kind_: str, answer: str) -> str:
+    with pytest.raises(RuleError) as info:
+        orders.make_order("baohuang", state, seat, kind_, {"answer": answer})
+    return info.value.code
+
+
+def test_no_answer_ahead_for_a_next_deal_of_a_one_deal_game_bh_17_6():
+    """BH-17.6: with ``deal_limit`` 1 a next deal comes only if the lead is shared when the deal ends
+    (BH-17.3): once this deal's offer is past, an offer answered ahead has no deal to be for and is
+    refused (``no_next_deal``), as is a declaration once the declarations are past. This deal's own
+    questions are still answered ahead."""
+    offered = a_game(HANDS, deal_limit=1)
+    declaring, _ = act(offered, 0, {"type": "keep_emperor"})
+    playing, _ = keep_and_declare(offered)
+
+    assert arm(offered, 2, "offer", {"answer": "pass"})[0]["bound"] == "1"
+    assert arm(declaring, 2, "declare", {"answer": "none"})[0]["bound"] == "1"
+    assert _refused(declaring, 2, "offer", "keep") == "no_next_deal"
+    assert _refused(playing, 2, "offer", "keep") == "no_next_deal"
+    assert _refused(playing, 2, "declare", "pledge") == "no_next_deal"
+    assert orders.answer_ahead_deal(playing, "offer") is None
+
+
+def test_answers_ahead_for_the_next_deal_while_one_is_due_bh_17_6():
+    """BH-17.6: before the deal limit is reached (or with none) the next deal is due: answered ahead in
+    play, the offer and the declaration are for it."""
+    for limit in (2, None):
+        playing, _ = keep_and_declare(a_game(HANDS, deal_limit=limit))
+
+        assert arm(playing, 2, "offer", {"answer": "keep"})[0]["bound"] == "2"
+        assert arm(playing, 2, "declare", {"answer": "none"})[0]["bound"] == "2"
+
+
 def test_declaration_answered_ahead_pledges_the_true_side_bh_8_3():
     """BH-8.3: "pledge" pledges the seat's true side (seat 1 holds BJ*: support; seat 2: oppose)."""
     state, _ = act(a_game(HANDS), 0, {"type": "keep_emperor"})

@@ -146,3 +146,27 @@ def test_an_order_given_when_its_turn_has_come_says_it_was_used_at_once_or_dropp
     assert "it was dropped." in _panel(dropped) and "Your standing orders are saved." not in dropped
     assert "the order answered it at once" in _panel(played)
     assert {"type": "play", "cards": ["K"]} in [m.action for m in Move.objects.filter(game=game, seat=1)]
+
+
+def test_no_answer_ahead_for_a_next_deal_of_a_one_deal_game_bh_17_6() -> None:
+    """BH-17.6: a one-deal game's next deal comes only if the lead is shared at its end (BH-17.3). In
+    play, the panel offers no answer ahead for it, and a form sent from an older page is refused in the
+    panel with ``no_next_deal``; nothing is stored."""
+    people = [UserFactory() for _ in range(5)]
+    options = {"deals": [{"hands": HANDS}], "deal_limit": 1}
+    game = GameFactory(engine="baohuang", players=5, seated=people, options=options)
+    me = signed_in(people[1])
+    page = game.get_absolute_url()
+    offered = _panel(me.get(page).content.decode())
+    pipeline.submit_action(game_id=game.pk, user=people[0], action={"type": "keep_emperor"})
+    for seat in range(5):
+        pipeline.submit_action(game_id=game.pk, user=people[seat], action={"type": "no_declaration"})
+
+    playing = _panel(me.get(page).content.decode())
+    refused = me.post(f"{page}orders/", {"do": "arm", "kind": "offer", "answer": "keep"}, follow=True)
+
+    assert 'value="offer"' in offered and 'value="declare"' in offered
+    assert 'value="offer"' not in playing and 'value="declare"' not in playing
+    panel = _panel(refused.content.decode())
+    assert "(no_next_deal)" in panel and "no next deal to answer ahead for" in panel
+    assert not StandingOrder.objects.exists()

@@ -37,7 +37,7 @@ def view_lines(view: dict[str, Any], seat: int | None, names: Sequence[str]) -> 
         slots = "  ".join(f"{k}: {_card(c)}" for k, c in enumerate(display))
         lines.append(
             _("%(player)s (seat %(seat)s): %(slots)s")
-            % {"player": player_name(names, s, seat), "seat": s, "slots": slots or _("no cards")}
+            % {"player": player_name(names, s, seat, starts=True), "seat": s, "slots": slots or _("no cards")}
         )
     discard = view.get("discard") or []
     top = _card(discard[-1]) if discard else "—"

@@ -123,7 +123,7 @@ def test_view_lines_show_the_seats_own_view_and_name_the_others_bb_20_9() -> Non
 
     lines = viewtext.view_lines(view, 1, ["ann", "bob", "cy"])
 
-    assert lines[0] == f"Round {view['round']}; running totals: ann 0, You 0, cy 0."
+    assert lines[0] == f"Round {view['round']}; running totals: ann 0, you 0, cy 0."
     assert lines[1].startswith("ann (seat 0): 0: face down")
     assert lines[2].startswith("You (seat 1): ")
     assert lines[3].startswith("cy (seat 2): ")

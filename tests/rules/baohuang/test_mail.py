@@ -59,7 +59,7 @@ def test_view_lines_show_the_own_hand_and_only_counts_of_the_others_bh_22() -> N
 
     lines = viewtext.view_lines(view, 2, names)
 
-    assert lines[0] == f"Deal {view['deal']}; totals: ann 0, bob 0, You 0, di 0, ed 0."
+    assert lines[0] == f"Deal {view['deal']}; totals: ann 0, bob 0, you 0, di 0, ed 0."
     assert f"Your hand ({len(view['hand'])}): {' '.join(view['hand'])}" in lines
     held = ", ".join(f"{names[s]} (seat {s}): {n}" for s, n in enumerate(view["counts"]))
     assert f"Cards held: {held}." in lines
