@@ -32,6 +32,7 @@ from django.db.models.query_utils import DeferredAttribute
 from django.db.models.signals import post_init, pre_init
 from django.db.models.sql import UpdateQuery
 from django.dispatch import receiver
+from django.utils import timezone
 from psycopg import pq
 from psycopg.types.json import Jsonb
 
@@ -652,30 +653,39 @@ def _plain_saving(field: Any, using: str) -> tuple[type[Any], Callable[[Any], An
 
 
 #: What ``save_values`` does with each field of a tuple of fields: ``_SAVE_JSON`` (``_json_to_db``),
-#: ``_SAVE_PLAIN`` (the attribute as it is, when of the exact type ``_plain_saving`` says) or
+#: ``_SAVE_PLAIN`` (the attribute as it is, when of the type ``_plain_saving`` says), ``_SAVE_NOW`` (a
+#: date-time that sets itself, ``auto_now``/``auto_now_add``, where a date-time is plain) or
 #: ``_SAVE_ORM`` (the field's own calls).
-_SAVE_JSON, _SAVE_PLAIN, _SAVE_ORM = 0, 1, 2
+_SAVE_JSON, _SAVE_PLAIN, _SAVE_NOW, _SAVE_ORM = 0, 1, 2, 3
+#: One field's way of saving: (way, field, attname, the type saved as it is, the backend's wrapper,
+#: whether a value of a subclass of that type is saved as it is too, whether the value must be aware).
+SavePlan = tuple[int, Any, str, Any, Any, bool, bool]
 #: (id of a tuple of fields, database alias) -> (the tuple, each field's way of saving). The tuples come
 #: from cached functions (``_insert_sql``, ``_update_sql``) and so live as long as the process; the
 #: tuple is kept to check that an id was not reused by another.
-_save_plans: dict[tuple[int, str], tuple[Sequence[Any], list[tuple[Any, ...]]]] = {}
+_save_plans: dict[tuple[int, str], tuple[Sequence[Any], list[SavePlan]]] = {}
 _SAVE_PLANS_KEPT = 1024
 
 
-def _save_plan(fields: Sequence[Any], using: str) -> list[tuple[Any, ...]]:
+def _save_plan(fields: Sequence[Any], using: str) -> list[SavePlan]:
     """Each field's way of saving (``_SAVE_*``) with what it needs, worked out once per tuple of fields:
     hashing a Django field for ``_plain_saving``'s cache costs more than the saving itself."""
     found = _save_plans.get((id(fields), using))
     if found is not None and found[0] is fields:
         return found[1]
-    plan: list[tuple[Any, ...]] = []
+    plan: list[SavePlan] = []
     for field in fields:
+        attname = str(field.attname)
         if _plain_json(field):
-            plan.append((_SAVE_JSON, field))
+            plan.append((_SAVE_JSON, field, attname, None, None, False, False))
         elif (plain := _plain_saving(field, using)) is not None:
-            plan.append((_SAVE_PLAIN, field, field.attname, *plain))
+            kind, wrapper, aware = plain
+            # ``CharField.to_python`` gives a ``str`` of any class as it is (a ``TextChoices`` member)
+            plan.append((_SAVE_PLAIN, field, attname, kind, wrapper, kind is str, aware))
+        elif _sets_itself(field, using):
+            plan.append((_SAVE_NOW, field, attname, None, None, False, bool(field.auto_now)))
         else:
-            plan.append((_SAVE_ORM, field))
+            plan.append((_SAVE_ORM, field, attname, None, None, False, False))
     if isinstance(fields, tuple):  # a list may change after this: its plan is not kept
         if len(_save_plans) >= _SAVE_PLANS_KEPT:  # a caller making new tuples each time: start again
             _save_plans.clear()
@@ -683,24 +693,42 @@ def _save_plan(fields: Sequence[Any], using: str) -> list[tuple[Any, ...]]:
     return plan
 
 
+def _sets_itself(field: Any, using: str) -> bool:
+    """A ``DateTimeField`` with ``auto_now`` or ``auto_now_add`` on a database that takes an aware
+    date-time as it is (``_PLAIN_ON_POSTGRESQL``): its ``pre_save`` sets it to ``timezone.now()`` (always
+    with ``auto_now``, on an INSERT with ``auto_now_add``), which is then saved as it is."""
+    return (
+        type(field) is models.DateTimeField
+        and bool(field.auto_now or field.auto_now_add)
+        and connections[using].vendor == "postgresql"
+    )
+
+
 def save_values(instance: Model, fields: Sequence[Any], add: bool, using: str = "default") -> list[Any]:
     """``[f.get_db_prep_save(f.pre_save(instance, add), connections[using]) for f in fields]``, without
-    the calls where they would give the attribute back unchanged (``_PLAIN_FIELDS``): a move writes
-    every column of a move row, and these calls were a tenth of settling a deadline."""
+    the calls where they would give the attribute back unchanged (``_PLAIN_FIELDS``), or where they
+    would set it to the time and give that back (``_sets_itself``): a move writes every column of a move
+    row, and these calls were a tenth of settling a deadline."""
     values: list[Any] = []
     state = instance.__dict__
-    for way, field, *plain in _save_plan(fields, using):
+    for way, field, attname, kind, wrapper, loose, aware in _save_plan(fields, using):
         if way == _SAVE_PLAIN:
-            attname, kind, wrapper, aware = plain
             value = state.get(attname, _MISSING)
             if value is None:
                 values.append(None)
                 continue
-            if type(value) is kind and not (aware and value.tzinfo is None):
+            if (type(value) is kind or (loose and isinstance(value, kind))) and not (
+                aware and value.tzinfo is None
+            ):
                 values.append(value if wrapper is None else wrapper(value))
                 continue
         elif way == _SAVE_JSON:
             values.append(_json_to_db(field, field.pre_save(instance, add), using))
+            continue
+        elif way == _SAVE_NOW and (aware or add):  # ``auto_now``, or ``auto_now_add`` on an INSERT
+            now = timezone.now()
+            setattr(instance, attname, now)
+            values.append(now)
             continue
         values.append(field.get_db_prep_save(field.pre_save(instance, add), connections[using]))
     return values

@@ -249,9 +249,10 @@ def _json_value(field: Any, value: Any) -> Any:
 
 
 def test_write_statements_carry_the_values_the_orm_would_save(game: Game, users: list[Any]) -> None:
-    """The write statements skip the field calls that give a value back unchanged; what they carry is
-    still every field's ``get_db_prep_save(pre_save(...))``, for every column of every model written
-    (a JSON column: the same JSON, which msgspec writes without the standard library's spaces)."""
+    """The write statements skip the field calls that give a value back unchanged, or the time that a
+    field sets itself to; what they carry is still every field's ``get_db_prep_save(pre_save(...))``,
+    for every column of every model written (a JSON column: the same JSON, which msgspec writes without
+    the standard library's spaces; a ``TextChoices`` member: the member itself, as the ORM passes it)."""
     from django.db import connection
 
     seat = Seat.objects.filter(game=game).exclude(user=None).first()
@@ -261,6 +262,7 @@ def test_write_statements_carry_the_values_the_orm_would_save(game: Game, users:
     # every kind of value the plain paths take: a float, an aware date-time, a duration, and None
     seat.bank_seconds, seat.bank_since = 1234.5, timezone.now()
     decision.remaining, decision.deadline = timedelta(minutes=3), None
+    game.status = Game.Status.ACTIVE  # a str of another class
     for instance, add in [(move, True), (game, False), (seat, False), (decision, False)]:
         fields = [f for f in type(instance)._meta.concrete_fields if not f.primary_key]
         expected = [f.get_db_prep_save(f.pre_save(instance, add), connection) for f in fields]
@@ -270,6 +272,9 @@ def test_write_statements_carry_the_values_the_orm_would_save(game: Game, users:
         clock = {i for i, is_timed in enumerate(timed) if is_timed}
         same = [_json_value(fields[i], v) for i, v in enumerate(got) if i not in clock]  # the clock moved on
         assert same == [_json_value(fields[i], v) for i, v in enumerate(expected) if i not in clock]
+        adapt = connection.ops.adapt_datetimefield_value
+        set_to = [adapt(getattr(instance, fields[i].attname)) for i in clock]
+        assert set_to == [got[i] for i in clock]  # the time saved is the one the instance was given
 
 
 def test_a_json_column_keeps_integers_beyond_64_bits_on_the_hand_path(game: Game) -> None:
