@@ -34,8 +34,12 @@ def nesting_depth(value: Any) -> int:
     return deepest
 
 
-def check_depth(value: Any) -> Any:
-    """``value``, or ``JsonTooDeep`` if it nests deeper than ``MAX_DEPTH``."""
+def check_depth(value: Any, text: str | None = None) -> Any:
+    """``value``, or ``JsonTooDeep`` if it nests deeper than ``MAX_DEPTH``. ``text``: the JSON ``value``
+    was parsed from; each level of nesting opens with a ``[`` or ``{`` of it, so a text with no more
+    of them than ``MAX_DEPTH`` (a move's body has two) is not walked."""
+    if text is not None and text.count("[") + text.count("{") <= MAX_DEPTH:
+        return value
     if nesting_depth(value) > MAX_DEPTH:
         raise JsonTooDeep()
     return value

@@ -259,3 +259,47 @@ def test_a_body_is_read_here_only_in_the_charset_drf_would_read_it_in(
         assert answered.status_code == 201 and answer_of(answered) == answer_of(drf)
     else:
         assert_left_to_drf(MoveSubmitApi, move)
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "",
+        "legal=30",
+        "legal=3&legal=5",
+        "a&legal=&=7&&b=c=d",
+        "fields=version,status",
+        "q=%20x",
+        "q=a+b",
+        "é=1",
+    ],
+)
+def test_the_plain_path_reads_a_query_as_the_query_dict_does(query: str) -> None:
+    """``_query``: the pairs of a plain query as ``request.GET`` has them (each name's last value); any
+    other query is ``request.GET`` itself."""
+    from django.test import RequestFactory
+
+    from apps.api.plainmove import _query
+
+    request = RequestFactory().get("/api/v1/games/1/actions/", QUERY_STRING=query)
+    read = _query(request)
+
+    assert dict(read.items()) == {name: request.GET.get(name) for name in request.GET}
+
+
+@pytest.mark.parametrize("query", ["a=1&b=2&c=3", "a=1&b=2&c=3&d=4"])
+def test_the_plain_path_leaves_too_many_query_pairs_to_the_query_dict(query: str, settings: Any) -> None:
+    """More pairs than ``DATA_UPLOAD_MAX_NUMBER_FIELDS``: ``request.GET``, which refuses them."""
+    from django.core.exceptions import TooManyFieldsSent
+    from django.test import RequestFactory
+
+    from apps.api.plainmove import _query
+
+    settings.DATA_UPLOAD_MAX_NUMBER_FIELDS = 3
+    request = RequestFactory().get("/api/v1/games/1/actions/", QUERY_STRING=query)
+
+    if query.count("&") < 3:
+        assert _query(request) == {"a": "1", "b": "2", "c": "3"}
+    else:
+        with pytest.raises(TooManyFieldsSent):
+            _query(request)
