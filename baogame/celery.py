@@ -128,6 +128,8 @@ TASK_QUEUES = {
     "apps.sittings.tasks.advance_sittings": DEADLINES,
     "apps.sittings.tasks.send_starting": PEOPLE,
     "apps.sittings.tasks.send_calendar_updates": PEOPLE,
+    "apps.sittings.tasks.send_calendar_cancellations": PEOPLE,
+    "apps.sittings.tasks.close_sittings_of_game": PEOPLE,
     "apps.games.tasks.sweep_closed_accounts": BACKGROUND,
     "apps.notifications.tasks.send_digests": BACKGROUND,
     "apps.notifications.tasks.expire_reply_addresses": BACKGROUND,

@@ -469,9 +469,11 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
         "task": "apps.notifications.tasks.send_reminders",
         "schedule": float(NOTIFY_REMINDER_SWEEP_SECONDS),
     },
-    # Sittings: the reminder mail and push 15 minutes before each agreed sitting (sent once each).
+    # Sittings: the reminder mail and push 15 minutes before each agreed sitting (sent once each), and
+    # the calendar updates and cancellations whose own task was lost.
     "sittings-reminders": {"task": "apps.sittings.tasks.send_reminders", "schedule": 60.0},
-    # Start and end sittings on time (the game page's panel also does it for its own game).
+    # Start and end sittings on time, close those of ended games (the game page's panel also does it
+    # for its own game).
     "sittings-advance": {"task": "apps.sittings.tasks.advance_sittings", "schedule": 30.0},
     # Every 10 minutes; each user's digest goes out once per local day, in their chosen hour.
     "notifications-digests": {"task": "apps.notifications.tasks.send_digests", "schedule": 600.0},

@@ -60,6 +60,8 @@ SENT: list[tuple[str, tuple[Any, ...], dict[str, Any]]] = [
     ("apps.sittings.tasks.advance_sittings", (), {}),
     ("apps.sittings.tasks.send_starting", (7,), {}),
     ("apps.sittings.tasks.send_calendar_updates", (7,), {}),
+    ("apps.sittings.tasks.send_calendar_cancellations", ([7, 8],), {}),
+    ("apps.sittings.tasks.close_sittings_of_game", (7,), {}),
     (HEARTBEAT_TASK, ("deadlines",), {}),
 ]
 

@@ -33,7 +33,7 @@ from baogame.rules.core import RuleError, visible
 from baogame.rules.registry import get_engine
 
 from . import order_store, reliability, scheduling, signals, sql, store
-from .clock import banks, deadlines
+from .clock import banks, deadlines, leaving
 from .errors import ServiceError
 from .models import Decision, Game, Move, Seat
 from .sql import hand_sql
@@ -195,6 +195,9 @@ def _json_key(value: Any) -> Any:
 def settle(locked: LockedGame, now: datetime, *, flush: bool = True) -> int:
     """Apply, in deadline order, the timeout action of every decision of the locked game due by ``now``.
 
+    A seat playing live in a sitting whose player has left is not timed out: it goes back to its own
+    bank (``clock.leaving``), which may then run out in its turn.
+
     Returns the number of timeouts applied. Idempotent: a second call finds nothing due. The timeouts'
     writes go together at the end; with ``flush=False`` they are left in ``locked`` (``take_writes``,
     ``run_after_flush``) for the caller to write with other games' (``store.flush_together``).
@@ -232,6 +235,10 @@ def _settle(locked: LockedGame, now: datetime) -> int:
             locked.decisions = [r for r in locked.decisions if r is not due]
             continue
         seat = locked.seats[due.seat]
+        if leaving.leaves_live(locked, due, now):  # a player who left a sitting: back on their own bank
+            assert due.deadline is not None
+            leaving.leave_live(locked, seat, at=due.deadline, now=now)
+            continue
         apply(locked, seat, action, by_timeout=True)
         applied += 1
         if seat.played_by_bot:

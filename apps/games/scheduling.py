@@ -85,6 +85,14 @@ def queue_after_handover(locked: LockedGame) -> None:
         plan.version, plan.bots_handed_over = game.version, True
 
 
+def queue_moved_deadline(locked: LockedGame, *, deadline: datetime, now: datetime) -> None:
+    """After commit: the task of a deadline the locked game's settlement moved (a seat that left a
+    sitting, back on its own bank: ``clock.leaving``), when it is near; the sweep queues a later one."""
+    near = deadline <= now + SCHEDULE_AHEAD
+    if near and locked.game.status == Game.Status.ACTIVE and deadlines.scheduling_enabled():
+        _plan(locked).deadlines.add(deadline)
+
+
 def queue_after_bot_timeout(locked: LockedGame) -> None:
     """After commit: a fresh bot task, because a server-played seat's decision timed out.
 

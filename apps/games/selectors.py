@@ -409,6 +409,13 @@ def seats_asking_sitting_bot(game_id: int) -> list[int]:
     return sorted(asked.values_list("position", flat=True))
 
 
+def seats_playing_live(game_id: int) -> set[int]:
+    """The seats that play on the live control in the sitting under way, as stored now
+    (``Game.live_clock``: those at the table when it started or who arrived since, less any who left)."""
+    live = Game.objects.filter(pk=game_id).values_list("live_clock", flat=True).first()
+    return {int(p) for p in live["banks"]} if isinstance(live, dict) else set()
+
+
 def last_move_seq(game: Game, seat: int) -> int | None:
     """The number of the seat's last move in the game (None: it has not moved)."""
     return Move.objects.filter(game=game, seat=seat).order_by("-seq").values_list("seq", flat=True).first()

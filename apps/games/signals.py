@@ -111,6 +111,13 @@ game_started = Signal()
 #: league game's organisers' (``apps.notifications``, ``apps.leagues``), each in a savepoint of its own.
 seat_handed_to_bot = Signal()
 
+#: A seat that played live in a sitting ran out of its live bank while its player was away: it is back
+#: on the game's own control and its own bank, as if it had missed the sitting (``clock.leaving``).
+#: kwargs: ``game_id``, ``seat`` (position), ``version`` (the game's), ``opened`` (the seat's open
+#: decisions, as ``move_applied``'s: (seat, kind, decision_id) each). Sent inside the settlement's
+#: transaction, its writes made, so that the "your move" mail it calls for is recorded with it.
+seat_left_live = Signal()
+
 #: A closed account's seat of a game in play or paused is now the bot's, until the game ends
 #: (``closing.game_let_go``). kwargs: ``game_id``, ``seat`` (position), ``version`` (the game's). Sent
 #: inside that game's transaction, once per seat handed over, so that the mails it calls for are recorded

@@ -228,13 +228,15 @@ def poll_key(game: Game, seat: Seat | None, version: int) -> str:
     """What the board's poll sends as ``since``: a poll whose key still matches answers 204.
 
     The viewer's version and the game's status; ``-bot`` while the bot plays the viewer's seat (handed
-    back: show the form again); ``-live<n>`` while a sitting runs the game on the live control for n
-    seats (``Game.live_clock``): a sitting's start, a late arrival joining it and its end change every
-    clock on the board without a move, so the page must be drawn again (docs/playing.md "Sittings").
+    back: show the form again); ``-live<seats>`` while a sitting runs the game on the live control for
+    those seats (``Game.live_clock``): a sitting's start, a late arrival joining it, a player leaving it
+    and its end change every clock on the board without a move, so the page must be drawn again
+    (docs/playing.md "Sittings").
     """
     taken = "-bot" if seat is not None and seat.bot_takeover else ""
     live = game.live_clock
-    sitting = f"-live{len(live.get('banks') or {})}" if isinstance(live, dict) else ""
+    joined = sorted(live.get("banks") or {}, key=int) if isinstance(live, dict) else None
+    sitting = "" if joined is None else "-live" + ".".join(joined)
     return f"{version}-{game.status}{taken}{sitting}"
 
 

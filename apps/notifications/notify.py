@@ -119,6 +119,19 @@ def notify_move_applied(*, game_id: int, version: int, move_id: int | None, open
     game = game_selectors.game_get(game_id)
     if game is None:
         return 0
+    made = _decision_mails(game, version=version, opened=opened)
+    events = game_selectors.move_events(move_id) or []
+    ended_round = any(e.get("type") in outbox.ROUND_END_EVENTS for e in events)
+    if ended_round and not game.is_over:  # at the game's end the game result says it all
+        people = game_selectors.seated_people(game)
+        made += _results_to_each(game, people, version=version, kind=Notification.Kind.ROUND_RESULT)
+    outbox.consume(game_id=game_id, version=version)
+    return made
+
+
+def _decision_mails(game: Game, *, version: int, opened: list[list[Any]]) -> int:
+    """A "your move" notification to the player of each seat in ``opened`` (seat, kind, decision_id)
+    that a person plays; how many were new."""
     players = game_selectors.human_players(game)
     made = 0
     for position, kind, decision_id in opened:
@@ -138,13 +151,17 @@ def notify_move_applied(*, game_id: int, version: int, move_id: int | None, open
                 decision_kind=kind,
             )
         )
-    events = game_selectors.move_events(move_id) or []
-    ended_round = any(e.get("type") in outbox.ROUND_END_EVENTS for e in events)
-    if ended_round and not game.is_over:  # at the game's end the game result says it all
-        people = game_selectors.seated_people(game)
-        made += _results_to_each(game, people, version=version, kind=Notification.Kind.ROUND_RESULT)
-    outbox.consume(game_id=game_id, version=version)
     return made
+
+
+def notify_left_live(*, game_id: int, version: int, opened: list[list[Any]]) -> int:
+    """A seat that played live in a sitting is back on its own clock (its player left the table,
+    ``apps.games.clock.leaving``): mail its player the decisions they owe, as the move that opened them
+    would have had they not been playing live. How many were new."""
+    game = game_selectors.game_get(game_id)
+    if game is None:
+        return 0
+    return _decision_mails(game, version=version, opened=opened)
 
 
 def notify_game_ended(*, game_id: int) -> int:

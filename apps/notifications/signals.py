@@ -4,9 +4,10 @@ A notification problem must never break a move, so the game receivers only enque
 ``baogame.celery.publish``, which logs any failure to do so; the one receiver that runs inside the
 move's transaction (``move_recorded``) writes a single outbox row, so that a lost task is queued again.
 A seat handed to the bot is rare: its receiver records the player's mail row in the hand-over's own
-transaction (in a savepoint), and the sweep sends a row whose task was lost; a seat taken at an open
-table records its creator's mail the same way. A table-talk message's first report queues the staff's
-mail (``moderation``).
+transaction (in a savepoint), and the sweep sends a row whose task was lost; a seat that left a
+sitting's live play records its player's "your move" mail, and a seat taken at an open table its
+creator's mail, the same way. A table-talk message's first report queues the staff's mail
+(``moderation``).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from apps.games.signals import (
     game_ending,
     recorded_move_receiver,
     seat_handed_to_bot,
+    seat_left_live,
     seat_taken,
     talk_message_reported,
 )
@@ -31,7 +33,7 @@ from baogame.celery import publish
 
 from . import outbox
 from .moderation import MAIL_TALK_REPORT
-from .notify import notify_seat_taken, notify_seat_to_bot
+from .notify import notify_left_live, notify_seat_taken, notify_seat_to_bot
 
 logger = logging.getLogger(__name__)
 
@@ -72,6 +74,20 @@ def on_seat_handed_to_bot(sender: Any, *, game_id: int, seat: int, version: int,
             notify_seat_to_bot(game_id=game_id, seat=seat, version=version)
     except Exception:
         logger.exception("could not record the seat-to-bot mail of game %s seat %s", game_id, seat)
+
+
+@receiver(seat_left_live, dispatch_uid="notifications.seat_left_live")
+def on_seat_left_live(
+    sender: Any, *, game_id: int, seat: int, version: int, opened: list[list[Any]], **kwargs: Any
+) -> None:
+    """In the settlement that put a live seat whose player left a sitting back on its own clock: record
+    the player's "your move" mail, sent once it commits (the sweep sends it if its task is lost). A
+    failure is logged and rolls back only its savepoint: the seat's return to its own clock stands."""
+    try:
+        with transaction.atomic():
+            notify_left_live(game_id=game_id, version=version, opened=opened)
+    except Exception:
+        logger.exception("could not record the left-a-sitting mail of game %s seat %s", game_id, seat)
 
 
 @receiver(seat_taken, dispatch_uid="notifications.seat_taken")

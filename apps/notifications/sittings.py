@@ -1,8 +1,9 @@
 """Mails about sittings: the invitation (with an .ics of the agreed sittings), the reminder 15 minutes
-before, and the calendar update of a sitting that ended early (its .ics entry again: the same UID, a
-higher SEQUENCE, the new end), sent like the invitation and under its preference. The sittings app
-claims each (sitting, person, kind) once and asks for delivery through ``sitting_message``; the person's
-mail preferences for invitations and reminders apply."""
+before, the calendar update of a sitting that ended early (its .ics entry again: the same UID, a higher
+SEQUENCE, the new end) and the cancellation of sittings whose game ended before them (the same UIDs, a
+higher SEQUENCE, METHOD:CANCEL), the last two sent like the invitation and under its preference. The
+sittings app claims each (sitting, person, kind) once and asks for delivery through ``sitting_message``;
+the person's mail preferences for invitations and reminders apply."""
 
 from __future__ import annotations
 
@@ -24,24 +25,28 @@ from .mails import compose_mail, game_link
 from .models import Category
 from .preferences import OFF, mode_for
 
+#: The mails that carry a calendar file, sent under the "Invitations" preference.
+CALENDAR_KINDS = (SittingReminder.Kind.INVITATION, SittingReminder.Kind.UPDATE, SittingReminder.Kind.CANCEL)
+
 
 @receiver(sitting_message, dispatch_uid="notifications.sitting_message")
 def on_sitting_message(
     sender: Any, *, sitting: Sitting, user_id: int, kind: str, series: list[Sitting], **kwargs: Any
 ) -> None:
-    if kind not in (SittingReminder.Kind.INVITATION, SittingReminder.Kind.MAIL, SittingReminder.Kind.UPDATE):
+    if kind not in (*CALENDAR_KINDS, SittingReminder.Kind.MAIL):
         return
     user = get_user_model().objects.filter(pk=user_id, is_active=True).select_related("profile").first()
     if user is None or not user.email:
         return
     invitation = kind == SittingReminder.Kind.INVITATION
-    update = kind == SittingReminder.Kind.UPDATE
-    category = Category.INVITATION if invitation or update else Category.REMINDER
+    category = Category.INVITATION if kind in CALENDAR_KINDS else Category.REMINDER
     if mode_for(user, category, "mail") == OFF:
         return
     with translation.override(mail_language(user)):  # the recipient's language, not the request's
-        if update:
+        if kind == SittingReminder.Kind.UPDATE:
             _send_update_mail(sitting=sitting, user=user)
+        elif kind == SittingReminder.Kind.CANCEL:
+            _send_cancel_mail(series=series, user=user)
         else:
             _send_sitting_mail(
                 sitting=sitting, user=user, series=series, invitation=invitation, category=category
@@ -70,16 +75,42 @@ def _send_update_mail(*, sitting: Sitting, user: Any) -> None:
     message.send()
 
 
-def _send_sitting_mail(
-    *, sitting: Sitting, user: Any, series: list[Sitting], invitation: bool, category: str
-) -> None:
-    game = sitting.game
+def _send_cancel_mail(*, series: list[Sitting], user: Any) -> None:
+    """The game ended before these sittings: their calendar entries, cancelled."""
+    game = series[0].game
+    subject = _("[baogame] %(game)s: the game is over, its sittings are cancelled") % {"game": game}
+    message = compose_mail(
+        user=user,
+        subject=subject[:200],
+        template="sitting",
+        context={
+            "game_name": str(game),
+            "cancel": True,
+            "times": _times(series, user),
+            "link": game_link(game, user),
+        },
+        category=Category.INVITATION,
+    )
+    calendar = ics.sittings_ics(series, now=timezone.now(), sequence=1, cancel_for=user.email)
+    message.attach("sitting.ics", calendar, "text/calendar")
+    message.send()
+
+
+def _times(series: list[Sitting], user: Any) -> list[str]:
+    """Each sitting's time in the person's zone: its start, and its end's time of day."""
     zone = user_zone(user)
-    times = [
+    return [
         _("%(start)s to %(end)s")
         % {"start": local_time(s.starts_at, user), "end": f"{timezone.localtime(s.ends_at, zone):%H:%M}"}
         for s in series
     ]
+
+
+def _send_sitting_mail(
+    *, sitting: Sitting, user: Any, series: list[Sitting], invitation: bool, category: str
+) -> None:
+    game = sitting.game
+    times = _times(series, user)
     subject = (
         _("[baogame] %(game)s: sitting agreed") % {"game": game}
         if invitation

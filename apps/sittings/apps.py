@@ -8,7 +8,10 @@ class SittingsConfig(AppConfig):
 
     def ready(self) -> None:
         from apps.games import estimates
+        from apps.games.clock import leaving
 
-        from .selectors import has_weekly_sittings
+        from . import receivers  # noqa: F401 - connects the receivers
+        from .selectors import has_weekly_sittings, seat_here
 
         estimates.register_sittings_check(has_weekly_sittings)
+        leaving.register_presence_check(seat_here)

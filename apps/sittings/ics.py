@@ -4,6 +4,7 @@ entries. They name the game and its time only: nothing of the cards."""
 from __future__ import annotations
 
 from datetime import datetime
+from email.utils import parseaddr
 from urllib.parse import urlsplit
 
 from django.conf import settings
@@ -33,17 +34,22 @@ def url(sitting: Sitting) -> str:
     return settings.SITE_URL + sitting.game.get_absolute_url()
 
 
-def sittings_ics(sittings: list[Sitting], *, now: datetime, sequence: int = 0) -> bytes:
+def sittings_ics(
+    sittings: list[Sitting], *, now: datetime, sequence: int = 0, cancel_for: str | None = None
+) -> bytes:
     """A calendar file with one event per sitting (times in UTC; calendar programs show them local).
 
-    The invitation's entries have ``SEQUENCE`` 0; the update mailed when a sitting ends early has the
-    same ``UID``, ``SEQUENCE`` 1 and its new end (``ends_at`` is set to the moment it ended), so a
-    calendar program that took in the invitation replaces the entry. A sitting changes at most once
-    (it ends early only once), so 1 is always the higher number."""
+    The invitation's entries have ``SEQUENCE`` 0. A sitting changes at most once after it: it ends early
+    (once) or is cancelled (its game ended before it), never both, so its change has ``SEQUENCE`` 1 and
+    the same ``UID``, and a calendar program that took in the invitation replaces or removes the entry.
+    The update of an early end is published like the invitation, with its new end (``ends_at`` is set
+    to the moment it ended). ``cancel_for`` (the recipient's address) makes the file a cancellation
+    (``METHOD:CANCEL``, each event ``STATUS:CANCELLED``, with the organiser and that attendee that
+    RFC 5546 asks of a cancellation)."""
     cal = Calendar()
     cal.add("prodid", "-//baogame//sittings//EN")
     cal.add("version", "2.0")
-    cal.add("method", "PUBLISH")
+    cal.add("method", "CANCEL" if cancel_for else "PUBLISH")
     for sitting in sittings:
         event = Event()
         event.add("uid", uid(sitting))
@@ -54,5 +60,9 @@ def sittings_ics(sittings: list[Sitting], *, now: datetime, sequence: int = 0) -
         event.add("summary", summary(sitting))
         event.add("description", description(sitting))
         event.add("url", url(sitting))
+        if cancel_for:
+            event.add("status", "CANCELLED")
+            event.add("organizer", f"mailto:{parseaddr(settings.DEFAULT_FROM_EMAIL)[1]}")
+            event.add("attendee", f"mailto:{cancel_for}")
         cal.add_component(event)
     return cal.to_ical()

@@ -12,6 +12,18 @@ order "if I miss a sitting, the bot plays my seat until I arrive" (``Seat.sittin
 played by the bot from then on, shown to the table like any take-over, and handed back the moment they
 arrive or the sitting ends (``Sitting.stand_ins``). Missing a sitting costs nothing else: no timeout is
 counted, no other bank changes.
+
+Leaving: a player who was at the table and goes (closes the page) keeps their live bank while it lasts;
+if it runs out while their page is closed, their seat is not timed out but goes the absent player's way
+from that moment (``apps.games.clock.leaving``): it is back on its own bank from the live deadline (the
+bank it had when it joined), the live timeout counts towards nothing, they are mailed their turn as in
+correspondence, and the "bot plays my seat" order applies at the next ``advance``. Their page's next
+request (``arrive``) brings them back into the live play. A player still at the table whose live bank
+runs out times out as in any live game. Who plays live is the game's copy (``Game.live_clock``).
+
+A game that ends closes its sittings (``game_over``, queued when the end commits, and ``advance`` for
+any it missed): those still to come are cancelled, and the calendar entries their invitation made are
+cancelled too (``reminders``); the one under way ends.
 """
 
 from __future__ import annotations
@@ -46,11 +58,17 @@ def _hand_back(sitting: Sitting, positions: list[int]) -> None:
     sitting.stand_ins = [p for p in sitting.stand_ins if p not in positions]
 
 
+def _live_seats(game: Game) -> set[int]:
+    """The seats playing live, from the game row as read (``sitting.game``, read with the sitting)."""
+    return {int(p) for p in (game.live_clock or {}).get("banks", {})}
+
+
 def _stand_in_absent(sitting: Sitting, *, now: datetime) -> bool:
-    """After the grace period, the bot plays the absent seats whose player asked for it; True if any."""
+    """After the grace period, the bot plays the absent seats whose player asked for it (those who never
+    came, and those who left: ``apps.games.clock.leaving``); True if any."""
     if sitting.saved_clock is None or sitting.starts_at + ABSENCE_GRACE > now:
         return False
-    joined = {int(p) for p in sitting.saved_clock["banks"]} | set(sitting.stand_ins)
+    joined = _live_seats(sitting.game) | set(sitting.stand_ins)
     present = selectors.present_seats(game=sitting.game, now=now)
     humans = selectors.human_seats(sitting.game)
     added = [
@@ -71,26 +89,57 @@ def _finish(sitting: Sitting, *, now: datetime, early: bool) -> None:
     sitting.status = Sitting.Status.ENDED
     sitting.ended_at = now
     if early:
-        sitting.ends_at = now
-    sitting.save(update_fields=["status", "ended_at", "ends_at", "stand_ins"])
+        sitting.ends_at, sitting.ended_early = now, True
+    sitting.save(update_fields=["status", "ended_at", "ends_at", "ended_early", "stand_ins"])
     transaction.on_commit(partial(sitting_ended.send, Sitting, sitting=sitting))
     if early:  # the calendar entry the invitation added still shows the old end: send its update
+        # (the reminders' sweep sends it if this task is lost: ``reminders.calendar_changes_send_due``)
         transaction.on_commit(partial(publish, "apps.sittings.tasks.send_calendar_updates", (sitting.pk,)))
 
 
-@transaction.atomic
+def _cancel(sittings: list[Sitting], *, now: datetime) -> None:
+    """Sittings that will never take place (their game ended first): cancelled, and the calendar entries
+    their invitations made cancelled after commit (or by the reminders' sweep if that task is lost)."""
+    for sitting in sittings:
+        sitting.status, sitting.ended_at = Sitting.Status.CANCELLED, now
+        sitting.save(update_fields=["status", "ended_at"])
+    if sittings:
+        ids = [s.pk for s in sittings]
+        transaction.on_commit(partial(publish, "apps.sittings.tasks.send_calendar_cancellations", (ids,)))
+
+
+#: The games whose sittings are closed: over, finished or aborted.
+_OVER = [Game.Status.FINISHED, Game.Status.ABORTED]
+
+
 def advance(*, now: datetime | None = None, game: Game | None = None) -> int:
-    """Start the sittings whose time has come and end those whose time is up; the sittings changed."""
-    now = now or timezone.now()
+    """Start the sittings whose time has come, end those whose time is up, and close those of games that
+    ended (cancelled if still to come); the sittings changed."""
+    return _advance(now=now or timezone.now(), game_id=None if game is None else game.pk)
+
+
+def game_over(*, game_id: int, now: datetime | None = None) -> int:
+    """The game ended: its sittings still to come are cancelled and the one under way ends (``advance``
+    for one game, queued when the end commits); the sittings changed."""
+    return _advance(now=now or timezone.now(), game_id=game_id)
+
+
+@transaction.atomic
+def _advance(*, now: datetime, game_id: int | None) -> int:
     rows = Sitting.objects.select_for_update(skip_locked=True).filter(
         Q(status=Sitting.Status.SCHEDULED, starts_at__lte=now)
         | Q(status=Sitting.Status.LIVE, ends_at__lte=now)
+        | Q(status__in=[Sitting.Status.SCHEDULED, Sitting.Status.LIVE], game__status__in=_OVER)
     )
-    if game is not None:
-        rows = rows.filter(game=game)
+    if game_id is not None:
+        rows = rows.filter(game_id=game_id)
     changed = 0
+    cancelled = []
     for sitting in rows.select_related("game").order_by("starts_at"):
-        if sitting.ends_at <= now or sitting.game.is_over:
+        changed += 1
+        if sitting.status == Sitting.Status.SCHEDULED and sitting.game.is_over:
+            cancelled.append(sitting)
+        elif sitting.ends_at <= now or sitting.game.is_over:
             _finish(sitting, now=now, early=False)
         else:
             sitting.status = Sitting.Status.LIVE
@@ -99,17 +148,17 @@ def advance(*, now: datetime | None = None, game: Game | None = None) -> int:
             sitting.save(update_fields=["status", "saved_clock"])
             transaction.on_commit(partial(sitting_started.send, Sitting, sitting=sitting))
             transaction.on_commit(partial(publish, "apps.sittings.tasks.send_starting", (sitting.pk,)))
-        changed += 1
-    return changed + _absences(now=now, game=game)
+    _cancel(cancelled, now=now)
+    return changed + _absences(now=now, game_id=game_id)
 
 
-def _absences(*, now: datetime, game: Game | None) -> int:
+def _absences(*, now: datetime, game_id: int | None) -> int:
     """Sittings under way past their grace period in which the bot took an absent seat now."""
     rows = Sitting.objects.select_for_update(skip_locked=True).filter(
         status=Sitting.Status.LIVE, starts_at__lte=now - ABSENCE_GRACE, ends_at__gt=now
     )
-    if game is not None:
-        rows = rows.filter(game=game)
+    if game_id is not None:
+        rows = rows.filter(game_id=game_id)
     changed = 0
     for sitting in rows.select_related("game").order_by("starts_at"):
         if _stand_in_absent(sitting, now=now):
@@ -126,10 +175,12 @@ def arrive(*, game: Game, position: int, now: datetime | None = None) -> bool:
     current = selectors.current_sitting(game=game, now=now)
     if current is None or current.status != Sitting.Status.LIVE or current.saved_clock is None:
         return False
-    if str(position) in current.saved_clock["banks"]:
+    if position in game_selectors.seats_playing_live(game.pk):
         return False  # joined already (checked again under the lock below)
     sitting = Sitting.objects.select_for_update().get(pk=current.pk)
-    if sitting.saved_clock is None or str(position) in sitting.saved_clock["banks"]:
+    if sitting.status != Sitting.Status.LIVE or sitting.saved_clock is None:
+        return False
+    if position in game_selectors.seats_playing_live(game.pk):
         return False
     if position in sitting.stand_ins:  # the bot played the seat while its player was away: handed back
         _hand_back(sitting, [position])
@@ -137,7 +188,7 @@ def arrive(*, game: Game, position: int, now: datetime | None = None) -> bool:
         game_id=game.pk, present={position}, now=now, saved=sitting.saved_clock
     )
     sitting.save(update_fields=["saved_clock", "stand_ins"])
-    return True
+    return str(position) in (sitting.saved_clock or {}).get("banks", {})
 
 
 @transaction.atomic

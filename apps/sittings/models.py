@@ -107,7 +107,13 @@ class Sitting(models.Model):
     starts_at = models.DateTimeField()
     ends_at = models.DateTimeField()
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.SCHEDULED, db_index=True)
-    ended_at = models.DateTimeField(null=True, blank=True, help_text="When it really ended (early or late).")
+    ended_at = models.DateTimeField(
+        null=True, blank=True, help_text="When it really ended (early or late), or was cancelled."
+    )
+    ended_early = models.BooleanField(
+        default=False,
+        help_text="The table ended it before its agreed end: its calendar entry is sent again, updated.",
+    )
     end_votes = models.JSONField(default=list, blank=True, help_text="Seats that asked to end it early.")
     stand_ins = models.JSONField(
         default=list,
@@ -119,12 +125,16 @@ class Sitting(models.Model):
         null=True,
         blank=True,
         help_text="The game's own control and the banks of the seats that played live, as they were when "
-        "they started (apps.games.clock.live); restored when the sitting ends.",
+        "they started (apps.games.clock.live); restored when the sitting ends. Who plays live now is the "
+        "game's copy (Game.live_clock): a seat whose player left the sitting is gone from it.",
     )
 
     class Meta:
         ordering = ["game", "starts_at", "pk"]
-        indexes = [models.Index(fields=["status", "starts_at"], name="sitting_status_start")]
+        indexes = [
+            models.Index(fields=["status", "starts_at"], name="sitting_status_start"),
+            models.Index(fields=["status", "ended_at"], name="sitting_status_end"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.game} sitting {self.starts_at:%Y-%m-%d %H:%M}"
@@ -148,7 +158,12 @@ class SeatPresence(models.Model):
 
 
 class SittingReminder(models.Model):
-    """One message about one sitting to one person: its row makes sending at-most-once."""
+    """One message about one sitting to one person: its row makes sending at-most-once.
+
+    A mail about several sittings (the invitation of a weekly series, the cancellation of a game's
+    sittings still to come) has a row for each: the invitation's rows say whose calendar each sitting
+    went to, and so who is sent its update or cancellation.
+    """
 
     class Kind(models.TextChoices):
         INVITATION = "invitation", "Invitation mail with a calendar file"
@@ -156,6 +171,7 @@ class SittingReminder(models.Model):
         PUSH = "push", "Reminder push"
         STARTING = "starting", "'We are starting' push to a player not yet here"
         UPDATE = "update", "Calendar update: the sitting ended early"
+        CANCEL = "cancel", "Calendar cancellation: the game ended before the sitting"
 
     sitting = models.ForeignKey(Sitting, on_delete=models.CASCADE, related_name="reminders")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")

@@ -77,6 +77,15 @@ def present_seats(*, game: Game, now: datetime | None = None) -> set[int]:
     return {p for p, u in rows.values_list("position", "user_id") if humans.get(p) == u}
 
 
+def seat_here(game_id: int, position: int, user_id: int, now: datetime) -> bool:
+    """Whether the seat's player (``user_id``) has the game page open now (asked within
+    ``PRESENCE_WINDOW``): the games' clock asks when a live seat's bank runs out
+    (``apps.games.clock.leaving``)."""
+    return SeatPresence.objects.filter(
+        game_id=game_id, position=position, user_id=user_id, seen_at__gte=now - PRESENCE_WINDOW
+    ).exists()
+
+
 def everyone_here(*, game: Game, now: datetime | None = None) -> bool:
     """Whether every human seat is present (a table without people never is)."""
     humans = set(human_seats(game))

@@ -2,12 +2,14 @@
 
 The invitation's .ics put the sitting in their calendars with its agreed end; when the table ends it
 early, each gets the entry again (same UID, a higher SEQUENCE, the new end), once, by mail like the
-invitation. A sitting that ends at its time changes nothing, so sends nothing.
+invitation. A sitting that ends at its time changes nothing, so sends nothing. The update goes to those
+the invitation of that very sitting went to (a weekly series' one invitation covers each of its
+sittings), by a task queued when the end commits and by the minute sweep if that task is lost.
 """
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import date, time, timedelta
 from typing import Any
 
 import pytest
@@ -15,7 +17,8 @@ from django.core import mail
 from icalendar import Calendar
 
 from apps.games.models import Game
-from apps.sittings import lifecycle, reminders, services
+from apps.sittings import lifecycle, reminders, services, tasks
+from apps.sittings.acceptance import Recurrence
 from apps.sittings.models import Sitting, SittingReminder
 from tests.sittings.setup_helpers import agree, three_at_a_table
 
@@ -83,7 +86,7 @@ def test_the_update_is_sent_once(
     _end_early(game, people, sitting, django_capture_on_commit_callbacks)
     mail.outbox.clear()
 
-    again = reminders.calendar_updates_send(sitting_id=sitting.pk)
+    again = reminders.calendar_changes_send(sitting_ids=[sitting.pk])
 
     assert again == 0 and mail.outbox == []
     assert SittingReminder.objects.filter(sitting=sitting, kind=SittingReminder.Kind.UPDATE).count() == 3
@@ -117,3 +120,123 @@ def test_a_sitting_ending_at_its_time_sends_no_update(
 
     assert Sitting.objects.get(pk=sitting.pk).status == Sitting.Status.ENDED
     assert [m for m in mail.outbox if "ended early" in m.subject] == []
+
+
+def _updates() -> list[Any]:
+    return [m for m in mail.outbox if "ended early" in m.subject]
+
+
+def test_with_the_broker_down_at_the_early_end_the_minute_sweep_sends_the_update_once(
+    table: tuple[Game, list[Any]], django_capture_on_commit_callbacks: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The update's task is published once, on commit; the publish fails (logged, never an error for the
+    committed end): the sittings' minute sweep sends it, and a second sweep sends nothing."""
+    game, people = table
+    sitting = _agree(game, people, django_capture_on_commit_callbacks)
+    mail.outbox.clear()
+    monkeypatch.setattr(lifecycle, "publish", lambda *args, **kwargs: False)
+
+    _end_early(game, people, sitting, django_capture_on_commit_callbacks)
+    lost = _updates()
+    swept = tasks.send_reminders()
+    again = tasks.send_reminders()
+
+    assert lost == []
+    assert (swept, again) == (3, 0)
+    assert sorted(m.to[0] for m in _updates()) == sorted(u.email for u in people)
+
+
+def test_the_task_and_the_sweep_together_send_the_update_once(
+    table: tuple[Game, list[Any]], django_capture_on_commit_callbacks: Any
+) -> None:
+    game, people = table
+    sitting = _agree(game, people, django_capture_on_commit_callbacks)
+    mail.outbox.clear()
+
+    _end_early(game, people, sitting, django_capture_on_commit_callbacks)
+    swept = tasks.send_reminders()
+
+    assert swept == 0
+    assert sorted(m.to[0] for m in _updates()) == sorted(u.email for u in people)
+
+
+def test_the_sweep_leaves_changes_older_than_a_day_and_sittings_that_ended_at_their_time(
+    table: tuple[Game, list[Any]], django_capture_on_commit_callbacks: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game, people = table
+    sitting = _agree(game, people, django_capture_on_commit_callbacks)
+    monkeypatch.setattr(lifecycle, "publish", lambda *args, **kwargs: False)
+    ended = _end_early(game, people, sitting, django_capture_on_commit_callbacks)
+    on_time = Sitting.objects.create(
+        game=game, starts_at=ended, ends_at=ended, status=Sitting.Status.ENDED, ended_at=ended
+    )
+    SittingReminder.objects.bulk_create(
+        SittingReminder(sitting=on_time, user=u, kind=SittingReminder.Kind.INVITATION, sent_at=ended)
+        for u in people
+    )
+    mail.outbox.clear()
+
+    late = reminders.calendar_changes_send_due(now=ended + reminders.CHANGE_RECOVERY + timedelta(seconds=1))
+    in_time = reminders.calendar_changes_send_due(now=ended + timedelta(hours=1))
+
+    assert (late, in_time) == (0, 3)
+    assert {m.to[0] for m in _updates()} == {u.email for u in people}
+    assert not SittingReminder.objects.filter(sitting=on_time, kind=SittingReminder.Kind.UPDATE).exists()
+
+
+def test_an_update_goes_only_to_those_the_invitation_of_that_sitting_went_to(
+    table: tuple[Game, list[Any]], django_capture_on_commit_callbacks: Any
+) -> None:
+    """Two times of one proposal, agreed one after the other: the third player was at the table for the
+    first (invited to it) but not when the second was agreed (no invitation of the second: their row is
+    removed here). The second's early end is not theirs to hear of."""
+    game, people = table
+    start = timezone.now() + timedelta(minutes=30)
+    with django_capture_on_commit_callbacks(execute=True):
+        proposal = services.proposal_create(
+            game=game, user=people[0], times=[start, start + timedelta(hours=3)]
+        )
+        for index in (1, 2):
+            for user in people[1:]:
+                services.answer(game=game, user=user, proposal_id=proposal.pk, accept=True, index=index)
+    first, second = Sitting.objects.filter(game=game).order_by("starts_at")
+    SittingReminder.objects.filter(
+        sitting=second, user=people[2], kind=SittingReminder.Kind.INVITATION
+    ).delete()
+    mail.outbox.clear()
+
+    _end_early(game, people, second, django_capture_on_commit_callbacks)
+
+    assert SittingReminder.objects.filter(sitting=first, kind=SittingReminder.Kind.INVITATION).count() == 3
+    assert sorted(m.to[0] for m in _updates()) == sorted(u.email for u in people[:2])
+
+
+def test_each_sitting_of_a_weekly_series_has_its_invitation_and_its_update_goes_to_all_invited(
+    table: tuple[Game, list[Any]], django_capture_on_commit_callbacks: Any
+) -> None:
+    """One invitation mail for the series, recorded on each of its sittings: the second's early end is
+    sent to everyone it went to."""
+    game, people = table
+    series = Recurrence(
+        weekdays=tuple(range(7)),
+        at=time(20),
+        weeks=1,
+        first_day=date.today() + timedelta(days=1),
+        time_zone="UTC",
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        proposal = services.proposal_create(game=game, user=people[0], recurrence=series)
+        for user in people[1:]:
+            services.answer(game=game, user=user, proposal_id=proposal.pk, accept=True)
+    week = list(Sitting.objects.filter(game=game).order_by("starts_at"))
+    invitations = [m for m in mail.outbox if "sitting agreed" in m.subject]
+    mail.outbox.clear()
+
+    _end_early(game, people, week[1], django_capture_on_commit_callbacks)
+
+    assert len(invitations) == 3
+    assert all(
+        SittingReminder.objects.filter(sitting=s, kind=SittingReminder.Kind.INVITATION).count() == 3
+        for s in week
+    )
+    assert sorted(m.to[0] for m in _updates()) == sorted(u.email for u in people)

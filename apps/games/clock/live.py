@@ -9,6 +9,8 @@ for the whole sitting (``Game.seat_control``): its increment, cap and weekends o
 what it would have been without the sitting, and a sitting cannot be used to rush it. A plucking
 window stays the table's: it lasts the live control's ``reaction``. ``live_end`` restores the control
 and the saved banks; a saved seat that owes a decision then restarts its saved bank from that moment.
+A live seat whose player leaves during the sitting goes back to the game's own control before then
+(``clock.leaving``): it is no longer in ``Game.live_clock``, and joins again like a late arrival.
 """
 
 from __future__ import annotations
@@ -49,7 +51,9 @@ def live_begin(
     if game.status != Game.Status.ACTIVE or (game.control == LIVE) != (saved is not None):
         return saved
     live = NAMED_CONTROLS[LIVE]
-    if saved is None:
+    if saved is not None:  # the game's own copy says who plays live now: a seat that left is gone there
+        saved = {**saved, **(game.live_clock or {})}
+    else:
         saved = {
             "control": game.control,
             "control_values": game.control_values,
