@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 from django.core import mail
+from django.utils import timezone
 from icalendar import Calendar
 
 from apps.games.models import Game
