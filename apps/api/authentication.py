@@ -7,7 +7,6 @@ from functools import cache
 from typing import TYPE_CHECKING, Any, cast
 
 from django.contrib.auth.models import User
-from django.db import connection
 from django.db.models import Exists, QuerySet, Subquery
 from django.http import HttpRequest
 from django.utils import timezone
@@ -45,7 +44,7 @@ def token_by_digest(digest: str) -> ApiToken | None:
     """The token with this digest and its user, in one query (every API request runs it)."""
     if not sql.hand_sql():
         return _tokens(digest).first()
-    select = _token_select(connection.vendor)
+    select = _token_select(sql.vendor())
     return _token_loaded(select, sql.fetch(select.sql, [digest]))
 
 
@@ -87,9 +86,9 @@ def token_and_game(digest: str, *, game_id: int) -> tuple[ApiToken | None, list[
     (``read_with_token``'s read, on the hand path): the token (None: no such token) and the game's
     answer (``[row]``; ``[None]``: no such game), which is for the caller only once the token is
     admitted (``token_admitted``)."""
-    token_select, game_select = _token_select(connection.vendor), _game_by_token_select(connection.vendor)
+    token_select, game_select = _token_select(sql.vendor()), _game_by_token_select(sql.vendor())
     game_read = game_select.statement(game_id=game_id, overdue_at=timezone.now(), digest=digest)
-    both = sql.Statement(_token_and_game_sql(connection.vendor), [digest, *game_read.params])
+    both = sql.Statement(_token_and_game_sql(sql.vendor()), [digest, *game_read.params])
     sql.batch([both])
     [row] = both.rows
     token_row, game_row = row[: token_select.columns], row[token_select.columns :]
@@ -117,16 +116,16 @@ class _TokenRead:
 
     def __init__(self, digest: str) -> None:
         self.digest = digest
-        self.statement = _token_select(connection.vendor).statement(digest=digest)
+        self.statement = _token_select(sql.vendor()).statement(digest=digest)
         self.values = {"digest": digest}
         self.checks_ran = False
 
     def lock(self, key: bool) -> sql.Select:
-        return _token_guarded_lock(connection.vendor, key)
+        return _token_guarded_lock(sql.vendor(), key)
 
     def token(self) -> ApiToken | None:
         """The token as the round trip read it (None: no such token)."""
-        return _token_loaded(_token_select(connection.vendor), self.statement.rows)
+        return _token_loaded(_token_select(sql.vendor()), self.statement.rows)
 
 
 class TokenAhead(_TokenRead):

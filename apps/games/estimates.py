@@ -29,7 +29,6 @@ from pathlib import Path
 from typing import Any
 
 from django.core.cache import cache as default_cache
-from django.db import connection
 from django.db.models import QuerySet
 from django.dispatch import receiver
 from django.urls import reverse
@@ -317,8 +316,8 @@ def site_days(game: str, players: int, length: str, control: str) -> list[float]
     On PostgreSQL's hand path the query is compiled once (``sql.compile_select``): a record is read
     again after every game's end, and the ORM spent longer building the query than running it. (Its
     rows come without the ORM's converters, which SQLite's datetimes need: there the ORM runs it.)"""
-    if sql.hand_sql() and connection.vendor == "postgresql":
-        select = _site_select(connection.vendor)
+    if sql.hand_sql() and sql.vendor() == "postgresql":
+        select = _site_select(sql.vendor())
         values: dict[str, Any] = {"game": game, "players": players, "length": length, "control": control}
         rows: Iterable[tuple[datetime | None, datetime | None]] = sql.fetch(
             select.sql, select.statement(**values).params

@@ -12,7 +12,7 @@ from functools import cache
 from typing import cast
 
 from django.contrib.auth.models import User
-from django.db import connection, transaction
+from django.db import transaction
 from django.db.models import QuerySet
 from django.utils import timezone
 
@@ -142,6 +142,6 @@ def _invitation_locked(token: str) -> Invitation | None:
     built once, as the game's own lock is."""
     if not sql.hand_sql():
         return _invitations_by_token(token).first()
-    select = _invitation_lock_select(connection.vendor)
+    select = _invitation_lock_select(sql.vendor())
     rows = sql.fetch(select.sql, select.statement(token=token).params)
     return cast("Invitation | None", select.load(rows[0])) if rows else None

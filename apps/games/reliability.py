@@ -32,7 +32,7 @@ from datetime import UTC, datetime, timedelta
 from functools import cache
 from typing import Any
 
-from django.db import DatabaseError, connection, transaction
+from django.db import DatabaseError, transaction
 from django.db.models import Case, Count, F, Q, QuerySet, Sum, Value, When
 from django.utils import timezone
 from django.utils.translation import gettext, ngettext
@@ -132,7 +132,7 @@ def game_started(*, game_id: int) -> None:
     writes are one statement (``start_writes_one_statement``)."""
     now = timezone.now()
     if sql.hand_sql():
-        reads = [select.statement(game_id=game_id) for select in _start_selects(connection.vendor)]
+        reads = [select.statement(game_id=game_id) for select in _start_selects(sql.vendor())]
         sql.batch(reads)
         players, current = (dict(read.rows) for read in reads)
     else:
@@ -156,7 +156,7 @@ def game_started(*, game_id: int) -> None:
 def start_writes_one_statement() -> bool:
     """Whether ``game_started`` writes a start's new tenures in one statement (PostgreSQL's hand path):
     such a start needs no transaction of its own."""
-    return sql.hand_sql() and connection.vendor == "postgresql"
+    return sql.hand_sql() and sql.vendor() == "postgresql"
 
 
 def _seated(game_id: int) -> QuerySet[Seat, tuple[int, int]]:
@@ -223,7 +223,7 @@ def answer_counted(*, game_id: int, position: int, user_id: int, hidden: bool = 
     so that no public record moves the moment a player passes a window or peeks at the setup."""
     column = _HIDDEN if hidden else _ANSWERED
     if sql.hand_sql():
-        statement = _answered_by_user(connection.vendor, column)
+        statement = _answered_by_user(sql.vendor(), column)
         return AnswerCount(statement.statement(game_id=game_id, position=position, user_id=user_id), [])
 
     updated: list[int] = []
@@ -258,7 +258,7 @@ def hidden_told(*, game_id: int) -> Write:
     simultaneous decision tells everyone who answered it (BB-30.6), so their answers join ``answered``
     in its own writes. A tenure with none waiting is not touched."""
     if sql.hand_sql():
-        return _hidden_told(connection.vendor).statement(game_id=game_id)
+        return _hidden_told(sql.vendor()).statement(game_id=game_id)
     waiting = SeatTenure.objects.filter(game_id=game_id, answered_hidden__gt=0)
     return OrmWrite(lambda: waiting.update(answered=F(_ANSWERED) + F(_HIDDEN), answered_hidden=0))
 
@@ -319,7 +319,7 @@ def game_ended(*, game_id: int) -> None:
     transaction of its own."""
     now = timezone.now()
     if sql.hand_sql():  # every game's end runs it: compiled once, as the move's own writes are
-        sql.batch([_ended_update(connection.vendor).statement(game_id=game_id, now=now)])
+        sql.batch([_ended_update(sql.vendor()).statement(game_id=game_id, now=now)])
         return
     _open_tenures_ended(game_id).update(**_ended_values(game_id, now))
 

@@ -8,7 +8,6 @@ from functools import cache
 from typing import TYPE_CHECKING, Any, TypedDict, TypeVar, cast
 
 from django.contrib.auth.models import AnonymousUser, User
-from django.db import connection
 from django.db.models import Exists, F, OuterRef, Q, QuerySet
 from django.utils import timezone
 
@@ -503,7 +502,7 @@ def open_decisions(*, game: Game) -> list[Decision]:
     page and API read of a game asks)."""
     if not sql.hand_sql():
         return list(_open_decisions(game.pk))
-    select = _open_decisions_select(connection.vendor)
+    select = _open_decisions_select(sql.vendor())
     rows = sql.fetch(select.sql, select.statement(game_id=game.pk).params)
     return [cast(Decision, select.load(row)) for row in rows]
 
@@ -606,7 +605,7 @@ def seat_waits(*, game: Game, seat: int | None) -> bool:
         return False
     if not sql.hand_sql():
         return seat_decisions(game=game, seat=seat).exists()
-    select = _seat_waits_select(connection.vendor)
+    select = _seat_waits_select(sql.vendor())
     return bool(sql.fetch(select.sql, select.statement(game_id=game.pk, seat=seat).params))
 
 

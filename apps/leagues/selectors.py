@@ -7,7 +7,6 @@ from functools import cache
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser, User
-from django.db import connection
 from django.db.models import Count, Q, QuerySet
 from django.http import Http404
 
@@ -90,7 +89,7 @@ def league_of_game(game: Game) -> tuple[int, bool] | None:
     if not sql.hand_sql():
         found: tuple[int, bool] | None = _league_of(game.pk).first()
         return found
-    select = _league_of_select(connection.vendor)
+    select = _league_of_select(sql.vendor())
     rows = sql.fetch(select.sql, select.statement(game_id=game.pk).params)
     return (int(rows[0][0]), bool(rows[0][1])) if rows else None
 
