@@ -15,8 +15,10 @@ class GamesConfig(AppConfig):
         import baogame.celery  # noqa: F401
         from apps.accounts import panels
 
-        from . import closing, dbtime, estimates, reliability_signals  # noqa: F401
+        from . import closing, dbtime, estimates, reliability_signals, threadconnections  # noqa: F401
         from .profile_panel import profile_context
+
+        threadconnections.install()
 
         connection_created.connect(dbtime.use_c_loader, dispatch_uid="games.dbtime")
 
