@@ -25,7 +25,7 @@ from apps.notifications.preferences import preferences_set
 from apps.sittings import ics, lifecycle, receivers, reminders, services
 from apps.sittings.acceptance import Recurrence
 from apps.sittings.models import Sitting, SittingReminder
-from tests.factories import GameFactory, UserFactory
+from tests.sittings.setup_helpers import three_at_a_table
 
 pytestmark = pytest.mark.django_db
 
@@ -34,8 +34,7 @@ CANCELLED = "the game is over, its sittings are cancelled"
 
 @pytest.fixture
 def table() -> tuple[Game, list[Any]]:
-    people = [UserFactory() for _ in range(3)]
-    return GameFactory(engine="baobei", players=3, seated=people), people
+    return three_at_a_table()
 
 
 def _agree(game: Game, people: list[Any], capture: Any, *, series: bool = False) -> list[Sitting]:
