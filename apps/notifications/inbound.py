@@ -23,7 +23,7 @@ from allauth.account.models import EmailAddress
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
-from django.utils import timezone, translation
+from django.utils import translation
 from django.utils.translation import gettext as _
 
 from apps.accounts.language import mail_language
@@ -38,7 +38,7 @@ from apps.sittings.mail import parse_sitting_command
 from baogame.rules.core import RuleError
 from baogame.rules.registry import get_game_type
 
-from . import commands, compose, mails, mailtext, seat_commands, tokens
+from . import clock, commands, compose, mails, mailtext, seat_commands, tokens
 from .models import InboundMessage, ReplyAddress
 
 log = logging.getLogger(__name__)
@@ -356,7 +356,8 @@ def answer_send(*, inbound_id: int) -> bool:
     after sending, not before: an answer that failed to go out leaves that mail to tell the player
     (a rare duplicate, when that mail is sent during the answer's own sending, rather than no mail).
     """
-    if InboundMessage.objects.filter(pk=inbound_id, answered_at=None).update(answered_at=timezone.now()) != 1:
+    sent_at = clock.now()  # the notifications' clock: what an answer told is weighed against quiet hours
+    if InboundMessage.objects.filter(pk=inbound_id, answered_at=None).update(answered_at=sent_at) != 1:
         return False
     record = InboundMessage.objects.select_related("user__profile", "game", "reply_address").get(
         pk=inbound_id

@@ -9,6 +9,7 @@ choices) comes from ``compose``.
 
 from __future__ import annotations
 
+from collections.abc import Set
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from email.utils import make_msgid
@@ -37,6 +38,7 @@ from baogame.rules.mail import plain, seat_name
 
 from . import clock, commands, compose, selectors, timing, tokens
 from .models import KIND_CATEGORY, Category, InboundMessage, Notification, ReplyAddress
+from .quiet import quiet_began
 
 
 def absolute(path: str) -> str:
@@ -463,25 +465,47 @@ def _digest_message(note: Notification) -> EmailMultiAlternatives | None:
 
 
 def _held_message(note: Notification, group: list[int]) -> EmailMultiAlternatives | None:
-    """One mail for everything quiet hours held: the games waiting for them now, and the news."""
+    """One mail for everything quiet hours held: the games waiting for them now, and the news. A game
+    whose open decisions an answer to their mail command listed during those hours is left out: the
+    answer told them (the rule of the "Your move" mail, ``selectors.decisions_told_in_answers``)."""
+    user = note.user
     held = [note, *Notification.objects.filter(pk__in=group).select_related("game")]
+    began = quiet_began(selectors.mail_settings_for(user=user), compose.user_zone(user), note.due_at)
+    if began is None:  # the quiet hours were switched off since: from when the first of it was recorded
+        began = min(n.created_at for n in held)
     return _summary_message(
-        note.user,
+        user,
         held,
         heading=_("While your quiet hours lasted"),
         quiet=True,
         category=note.category,
+        told=selectors.decisions_told_since(user=user, since=began),
     )
 
 
 def _summary_message(
-    user: User, queued: list[Notification], *, heading: str, quiet: bool, category: str = Category.DIGEST
+    user: User,
+    queued: list[Notification],
+    *,
+    heading: str,
+    quiet: bool,
+    category: str = Category.DIGEST,
+    told: Set[tuple[int, str]] = frozenset(),
 ) -> EmailMultiAlternatives | None:
-    """A digest-like mail: every game waiting for ``user`` now, and the news among ``queued``."""
+    """A digest-like mail: every game waiting for ``user`` now but those whose open decisions are all
+    among ``told`` (game id, decision id), and the news among ``queued``."""
+    told_games = {game_id for game_id, _decision in told}
     waiting = []
     for game in selectors.digest_games(user=user):
         seat = next(s.position for s in game.seats.all() if s.user_id == user.pk)
-        row = game_selectors.seat_decisions(game=game, seat=seat).order_by("deadline").first()
+        open_rows = game_selectors.seat_decisions(game=game, seat=seat)
+        if game.pk in told_games:
+            open_ids = {
+                (game.pk, decision_id) for decision_id in open_rows.values_list("decision_id", flat=True)
+            }
+            if open_ids and open_ids <= told:
+                continue  # an answer to their mail command listed what is open there
+        row = open_rows.order_by("deadline").first()
         if row is not None:
             decision = compose.row_decision(game, row)
         else:

@@ -21,6 +21,17 @@ def _at(day: date, moment: time, zone: zoneinfo.ZoneInfo) -> datetime:
     return datetime.combine(day, moment, tzinfo=zone).astimezone(UTC)
 
 
+def _windows(
+    *, start: time, end: time, zone: zoneinfo.ZoneInfo, moment: datetime
+) -> list[tuple[datetime, datetime]]:
+    """The windows (begin, end in UTC) beginning on the local day before ``moment``'s and on its own."""
+    local_day = moment.astimezone(zone).date()
+    return [
+        (_at(first, start, zone), _at(first + timedelta(days=1) if end <= start else first, end, zone))
+        for first in (local_day - timedelta(days=1), local_day)
+    ]
+
+
 def window_end(
     *, start: time | None, end: time | None, zone: zoneinfo.ZoneInfo, moment: datetime
 ) -> datetime | None:
@@ -28,18 +39,33 @@ def window_end(
     if start is None or end is None or start == end:
         return None
     moment = moment.astimezone(UTC)
-    local_day = moment.astimezone(zone).date()
-    for first in (local_day - timedelta(days=1), local_day):
-        begins = _at(first, start, zone)
-        ends = _at(first + timedelta(days=1) if end <= start else first, end, zone)
+    for begins, ends in _windows(start=start, end=end, zone=zone, moment=moment):
         if begins <= moment < ends:
             return ends
     return None
 
 
+def window_began(
+    *, start: time | None, end: time | None, zone: zoneinfo.ZoneInfo, moment: datetime
+) -> datetime | None:
+    """When the last quiet window to begin at or before ``moment`` began (UTC): at a window's end, the
+    start of the window just over; None without quiet hours."""
+    if start is None or end is None or start == end:
+        return None
+    moment = moment.astimezone(UTC)
+    return max(
+        begins for begins, _ in _windows(start=start, end=end, zone=zone, moment=moment) if begins <= moment
+    )
+
+
 def quiet_until(prefs: MailSettings, zone: zoneinfo.ZoneInfo, moment: datetime) -> datetime | None:
     """The end of the person's quiet hours if ``moment`` falls inside them."""
     return window_end(start=prefs.quiet_start, end=prefs.quiet_end, zone=zone, moment=moment)
+
+
+def quiet_began(prefs: MailSettings, zone: zoneinfo.ZoneInfo, moment: datetime) -> datetime | None:
+    """When the person's last quiet hours to begin at or before ``moment`` began."""
+    return window_began(start=prefs.quiet_start, end=prefs.quiet_end, zone=zone, moment=moment)
 
 
 def reminder_may_break(deadline: datetime | None, quiet_end: datetime) -> bool:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from django.contrib.auth.models import User
@@ -64,3 +65,10 @@ def decisions_told_in_answers(*, user: User, game: Game, decision_ids: set[str])
         return False
     told = InboundMessage.objects.filter(user=user, game=game, shown_decision_id__in=decision_ids)
     return set(told.values_list("shown_decision_id", flat=True)) == decision_ids
+
+
+def decisions_told_since(*, user: User, since: datetime) -> set[tuple[int, str]]:
+    """The decisions (game id, decision id) that answers to ``user``'s mail commands sent since
+    ``since`` listed with their choices (what the mail after their quiet hours does not list again)."""
+    told = InboundMessage.objects.filter(user=user, answered_at__gte=since, game__isnull=False)
+    return set(told.exclude(shown_decision_id="").values_list("game_id", "shown_decision_id"))

@@ -56,10 +56,9 @@ def on_sitting_message(
 def _send_update_mail(*, sitting: Sitting, user: Any) -> None:
     """The sitting ended early: its calendar entry again, with its new end."""
     game = sitting.game
-    message = compose_mail(
+    _send(
         user=user,
-        subject=(_("[baogame] %(game)s: the sitting ended early") % {"game": game})[:200],
-        template="sitting",
+        subject=_("[baogame] %(game)s: the sitting ended early") % {"game": game},
         context={
             "game_name": str(game),
             "update": True,
@@ -68,21 +67,16 @@ def _send_update_mail(*, sitting: Sitting, user: Any) -> None:
             "link": game_link(game, user),
         },
         category=Category.INVITATION,
+        calendar=ics.sittings_ics([sitting], now=timezone.now(), sequence=1),
     )
-    message.attach(
-        "sitting.ics", ics.sittings_ics([sitting], now=timezone.now(), sequence=1), "text/calendar"
-    )
-    message.send()
 
 
 def _send_cancel_mail(*, series: list[Sitting], user: Any) -> None:
     """The game ended before these sittings: their calendar entries, cancelled."""
     game = series[0].game
-    subject = _("[baogame] %(game)s: the game is over, its sittings are cancelled") % {"game": game}
-    message = compose_mail(
+    _send(
         user=user,
-        subject=subject[:200],
-        template="sitting",
+        subject=_("[baogame] %(game)s: the game is over, its sittings are cancelled") % {"game": game},
         context={
             "game_name": str(game),
             "cancel": True,
@@ -90,10 +84,8 @@ def _send_cancel_mail(*, series: list[Sitting], user: Any) -> None:
             "link": game_link(game, user),
         },
         category=Category.INVITATION,
+        calendar=ics.sittings_ics(series, now=timezone.now(), sequence=1, cancel_for=user.email),
     )
-    calendar = ics.sittings_ics(series, now=timezone.now(), sequence=1, cancel_for=user.email)
-    message.attach("sitting.ics", calendar, "text/calendar")
-    message.send()
 
 
 def _times(series: list[Sitting], user: Any) -> list[str]:
@@ -117,10 +109,9 @@ def _send_sitting_mail(
         else _("[baogame] %(game)s: the sitting starts at %(when)s")
         % {"game": game, "when": local_time(sitting.starts_at, user)}
     )
-    message = compose_mail(
+    _send(
         user=user,
-        subject=subject[:200],
-        template="sitting",
+        subject=subject,
         context={
             "game_name": str(game),
             "invitation": invitation,
@@ -130,7 +121,16 @@ def _send_sitting_mail(
             "link": game_link(game, user),
         },
         category=category,
+        calendar=ics.sittings_ics(series, now=timezone.now()) if invitation else None,
     )
-    if invitation:
-        message.attach("sitting.ics", ics.sittings_ics(series, now=timezone.now()), "text/calendar")
+
+
+def _send(*, user: Any, subject: str, context: dict[str, Any], category: str, calendar: bytes | None) -> None:
+    """A sitting mail: its subject cut to 200 characters, the ``sitting`` template, and the calendar
+    file ``sitting.ics`` when there is one."""
+    message = compose_mail(
+        user=user, subject=subject[:200], template="sitting", context=context, category=category
+    )
+    if calendar is not None:
+        message.attach("sitting.ics", calendar, "text/calendar")
     message.send()

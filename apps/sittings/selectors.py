@@ -103,6 +103,13 @@ def current_sitting(*, game: Game, now: datetime | None = None) -> Sitting | Non
     )
 
 
+def has_open_sittings(*, game_id: int) -> bool:
+    """Whether the game has a sitting still to come or under way (what its end closes)."""
+    return Sitting.objects.filter(
+        game_id=game_id, status__in=[Sitting.Status.SCHEDULED, Sitting.Status.LIVE]
+    ).exists()
+
+
 def has_weekly_sittings(game: Game, now: datetime | None = None) -> bool:
     """Whether the table has agreed a weekly series of sittings with one still to come (the game's
     duration estimate counts on them)."""

@@ -46,6 +46,12 @@ DEAL = {"hands": [["6", "K", "RJ*"], ["7", "8"], ["9", "10"], ["J", "Q"], ["A", 
 GAMES = {"baobei": {"players": 3}, "baohuang": {"players": 5, "options": {"deals": [DEAL, DEAL]}}}
 PLACEHOLDER = re.compile(r"%\(\w+\)[sd]|%[sd]\b|\{\{|\}\}|\{%|%\}|\[\[|\]\]")
 HAN = re.compile(r"[\u4e00-\u9fff]")
+SITTING_KINDS = (
+    SittingReminder.Kind.INVITATION,
+    SittingReminder.Kind.MAIL,
+    SittingReminder.Kind.UPDATE,
+    SittingReminder.Kind.CANCEL,
+)
 
 
 def _unquote(parts: list[str]) -> str:
@@ -144,7 +150,9 @@ def every_mail(engine: str, user: Any, capture: Any) -> dict[str, Any]:
         out[name] = mails_to(user)[-1]
     starts = timezone.now() + timedelta(days=1)
     sitting = Sitting.objects.create(game=game, starts_at=starts, ends_at=starts + timedelta(hours=1))
-    for kind in (SittingReminder.Kind.INVITATION, SittingReminder.Kind.MAIL):
+    # The invitation, the reminder, the calendar update of a sitting that ended early and the
+    # cancellation of the sittings of a game that ended.
+    for kind in SITTING_KINDS:
         mail.outbox.clear()
         sitting_message.send(Sitting, sitting=sitting, user_id=user.pk, kind=kind, series=[sitting])
         out[f"sitting_{kind}"] = mails_to(user)[-1]
@@ -171,7 +179,8 @@ def test_every_mail_kind_reads_chinese_for_a_chinese_reader(
 
     found = every_mail(engine, reader, django_capture_on_commit_callbacks)
 
-    assert len(found) == 12
+    assert len(found) == 14
+    assert {f"sitting_{kind}" for kind in SITTING_KINDS} <= set(found)
     for kind, message in found.items():
         for part, text in _texts(message).items():
             english = sorted(s for s in sentences if s in text)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import zoneinfo
 from datetime import UTC, datetime, time, timedelta
 from typing import Any
@@ -15,7 +16,7 @@ from apps.games.models import Decision, Move
 from apps.notifications import clock as notification_clock
 from apps.notifications import notify, quiet, send
 from apps.notifications.models import MailSettings, Notification
-from tests.notifications.conftest import mails_to, process_reply, reply_to
+from tests.notifications.conftest import mails_to, play_game, process_reply, reply_to
 
 BERLIN = zoneinfo.ZoneInfo("Europe/Berlin")
 NIGHT = {"start": time(22, 0), "end": time(7, 0)}
@@ -41,6 +42,21 @@ def test_a_window_across_midnight_holds_both_sides_of_it(local: tuple, ends: tup
 @pytest.mark.parametrize("local", [(2026, 6, 11, 7, 0), (2026, 6, 11, 12, 0), (2026, 6, 10, 21, 59)])
 def test_outside_the_window_nothing_is_held(local: tuple) -> None:
     assert quiet.window_end(**NIGHT, zone=BERLIN, moment=_utc(*local)) is None
+
+
+@pytest.mark.parametrize(
+    ("local", "began"),
+    [
+        ((2026, 6, 11, 7, 0), (2026, 6, 10, 22, 0)),  # at its end: the window just over
+        ((2026, 6, 11, 7, 30), (2026, 6, 10, 22, 0)),
+        ((2026, 6, 10, 23, 30), (2026, 6, 10, 22, 0)),  # inside it
+        ((2026, 6, 11, 0, 5), (2026, 6, 10, 22, 0)),
+        ((2026, 6, 11, 22, 0), (2026, 6, 11, 22, 0)),  # the next one begins
+    ],
+)
+def test_the_start_of_the_last_window_to_begin(local: tuple, began: tuple) -> None:
+    assert quiet.window_began(**NIGHT, zone=BERLIN, moment=_utc(*local)) == _utc(*began)
+    assert quiet.window_began(start=None, end=None, zone=BERLIN, moment=_utc(*local)) is None
 
 
 def test_no_quiet_hours_by_default() -> None:
@@ -236,3 +252,55 @@ def test_the_mail_after_quiet_hours_with_one_game_waiting_can_be_answered_with_a
     assert message.reply_to[0] in message.body
     assert (result.status, result.code) == ("applied", "")
     assert Move.objects.filter(game=game, seat=0).exists()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("answered", "listed"), [((2026, 6, 10, 23, 15), False), ((2026, 6, 10, 21, 30), True)]
+)
+def test_the_mail_after_quiet_hours_leaves_out_a_decision_an_answer_told_of_during_them(
+    answered: tuple,
+    listed: bool,
+    toy_engine: str,
+    users: list,
+    moved: dict,
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    """A game against a bot, its turn mailed before the quiet hours; its player replies by mail with a
+    move, the bot plays at once, and the answer lists their next decision with its choices: its "Your
+    move" mail is not sent (docs/mail.md), nor does the mail after the quiet hours list it when the answer
+    came during them. An answer before they began told of it no more than the turn mail before them told
+    of another game's: both games are listed, as every game waiting is. Another game's turn opened
+    during the quiet hours is what that mail is for."""
+    capture = django_capture_on_commit_callbacks
+    player = users[0]
+    _quiet(player, "Europe/Berlin", time(22, 0), time(7, 0))
+    moved["now"] = _utc(2026, 6, 10, 21, 0)
+    with capture(execute=True):
+        told = play_game(toy_engine, [player], 2, options={"hand": 5})
+    moved["now"] = _utc(2026, 6, 10, 21, 5)
+    with capture(execute=True):
+        send.notifications_requeue_pending(now=moved["now"])
+    [turn_mail] = mails_to(player)
+    moved["now"] = _utc(*answered)
+    result = process_reply(reply_to(turn_mail, f"play card={told.state['hands'][0][0]}"), capture)
+    [answer] = mails_to(player)[1:]
+    assert result.status == "applied" and Decision.objects.filter(game=told, seat=0).exists()
+    with capture(execute=True):  # the turn the bot's move opened, mailed as usual: not at all
+        moved["now"] += timedelta(minutes=5)
+        send.notifications_requeue_pending(now=moved["now"])
+    moved["now"] = _utc(2026, 6, 10, 23, 30)
+    with capture(execute=True):
+        other = play_game(toy_engine, [player], 2, options={"hand": 5})
+    mail.outbox.clear()
+
+    with capture(execute=True):
+        moved["now"] = _utc(2026, 6, 11, 7, 1)
+        send.notifications_requeue_pending(now=moved["now"])
+
+    (message,) = mails_to(player)
+    assert "after your quiet hours" in message.subject
+    assert "your choices" in answer.body.lower()
+    assert re.search(rf"{re.escape(str(other))}\b", message.body)
+    assert bool(re.search(rf"{re.escape(str(told))}\b", message.body)) is listed
+    assert ("2 games waiting" if listed else "1 game waiting") in message.subject

@@ -36,6 +36,19 @@ def _agree(game: Game, people: list[Any], capture: Any) -> Sitting:
     return agree(game, people, capture, hours=0.5)
 
 
+def _agree_each(
+    game: Game, people: list[Any], capture: Any, *, indexes: tuple[int | None, ...] = (None,), **proposed: Any
+) -> list[Sitting]:
+    """``people[0]`` proposes ``proposed`` (times, or a weekly recurrence) and the others say yes to each
+    time of ``indexes`` in turn (``None``: every open time at once); the game's sittings by start."""
+    with capture(execute=True):
+        proposal = services.proposal_create(game=game, user=people[0], **proposed)
+        for index in indexes:
+            for user in people[1:]:
+                services.answer(game=game, user=user, proposal_id=proposal.pk, accept=True, index=index)
+    return list(Sitting.objects.filter(game=game).order_by("starts_at"))
+
+
 def _event(message: Any) -> tuple[Any, Any]:
     """The calendar and its one event attached to ``message``."""
     [(name, content, mimetype)] = message.attachments
@@ -193,14 +206,8 @@ def test_an_update_goes_only_to_those_the_invitation_of_that_sitting_went_to(
     removed here). The second's early end is not theirs to hear of."""
     game, people = table
     start = timezone.now() + timedelta(minutes=30)
-    with django_capture_on_commit_callbacks(execute=True):
-        proposal = services.proposal_create(
-            game=game, user=people[0], times=[start, start + timedelta(hours=3)]
-        )
-        for index in (1, 2):
-            for user in people[1:]:
-                services.answer(game=game, user=user, proposal_id=proposal.pk, accept=True, index=index)
-    first, second = Sitting.objects.filter(game=game).order_by("starts_at")
+    times = [start, start + timedelta(hours=3)]
+    first, second = _agree_each(game, people, django_capture_on_commit_callbacks, indexes=(1, 2), times=times)
     SittingReminder.objects.filter(
         sitting=second, user=people[2], kind=SittingReminder.Kind.INVITATION
     ).delete()
@@ -225,11 +232,7 @@ def test_each_sitting_of_a_weekly_series_has_its_invitation_and_its_update_goes_
         first_day=date.today() + timedelta(days=1),
         time_zone="UTC",
     )
-    with django_capture_on_commit_callbacks(execute=True):
-        proposal = services.proposal_create(game=game, user=people[0], recurrence=series)
-        for user in people[1:]:
-            services.answer(game=game, user=user, proposal_id=proposal.pk, accept=True)
-    week = list(Sitting.objects.filter(game=game).order_by("starts_at"))
+    week = _agree_each(game, people, django_capture_on_commit_callbacks, recurrence=series)
     invitations = [m for m in mail.outbox if "sitting agreed" in m.subject]
     mail.outbox.clear()
 

@@ -25,7 +25,7 @@ from apps.notifications.preferences import preferences_set
 from apps.sittings import ics, lifecycle, receivers, reminders, services
 from apps.sittings.acceptance import Recurrence
 from apps.sittings.models import Sitting, SittingReminder
-from tests.factories import GameFactory, UserFactory
+from tests.sittings.setup_helpers import three_at_a_table
 
 pytestmark = pytest.mark.django_db
 
@@ -34,8 +34,7 @@ CANCELLED = "the game is over, its sittings are cancelled"
 
 @pytest.fixture
 def table() -> tuple[Game, list[Any]]:
-    people = [UserFactory() for _ in range(3)]
-    return GameFactory(engine="baobei", players=3, seated=people), people
+    return three_at_a_table()
 
 
 def _agree(game: Game, people: list[Any], capture: Any, *, series: bool = False) -> list[Sitting]:
@@ -186,3 +185,29 @@ def test_with_the_broker_down_at_the_end_the_beat_and_the_sweep_cancel_once(
     assert Sitting.objects.get(pk=sitting.pk).status == Sitting.Status.CANCELLED
     assert (swept, again) == (3, 0)
     assert len(_cancellations()) == 3
+
+
+@pytest.mark.parametrize(
+    ("sitting", "queued"),
+    [("scheduled", True), ("live", True), (None, False), ("ended", False), ("cancelled", False)],
+)
+def test_the_end_queues_the_closing_task_only_for_a_game_with_a_sitting_to_close(
+    sitting: str | None,
+    queued: bool,
+    table: tuple[Game, list[Any]],
+    django_capture_on_commit_callbacks: Any,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A sitting still to come or under way: the end queues its task. None, or only sittings over: it
+    queues nothing (most games have no sitting: no task for each of their ends)."""
+    game, _people = table
+    now = timezone.now()
+    if sitting is not None:
+        Sitting.objects.create(game=game, starts_at=now, ends_at=now + timedelta(hours=1), status=sitting)
+    published: list[tuple[Any, ...]] = []
+    monkeypatch.setattr(receivers, "publish", lambda *args, **kwargs: published.append(args))
+
+    _abort(game, django_capture_on_commit_callbacks)
+
+    expected = [("apps.sittings.tasks.close_sittings_of_game", (game.pk,))]
+    assert published == (expected if queued else [])

@@ -15,15 +15,14 @@ from apps.games.models import Game
 from apps.sittings import lifecycle, services
 from apps.sittings.models import Sitting
 from apps.sittings.signals import sitting_ended, sitting_started
-from tests.factories import GameFactory, UserFactory
+from tests.sittings.setup_helpers import three_at_a_table
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
 def table() -> tuple[Game, list[Any]]:
-    people = [UserFactory() for _ in range(3)]
-    return GameFactory(engine="baobei", players=3, seated=people), people
+    return three_at_a_table()
 
 
 def _sitting(game: Game, *, in_minutes: float, hours: float = 1) -> Sitting:

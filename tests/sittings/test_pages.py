@@ -13,15 +13,15 @@ from django.utils import timezone
 from apps.games.models import Game
 from apps.sittings import selectors
 from apps.sittings.models import ProposedTime, SeatPresence, Sitting, SittingProposal
-from tests.factories import GameFactory, UserFactory, signed_in
+from tests.factories import UserFactory, signed_in
+from tests.sittings.setup_helpers import three_at_a_table
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
 def table() -> tuple[Game, list[Any]]:
-    people = [UserFactory() for _ in range(3)]
-    return GameFactory(engine="baobei", players=3, seated=people), people
+    return three_at_a_table()
 
 
 def test_a_player_sees_the_panel_and_a_watcher_does_not(table: tuple[Game, list[Any]]) -> None:

@@ -15,29 +15,18 @@ from icalendar import Calendar
 
 from apps.games.models import Game
 from apps.notifications import calendar
-from apps.sittings import reminders, services
+from apps.sittings import reminders
 from apps.sittings.models import Sitting, SittingReminder
 from tests.conftest import requires_postgres
-from tests.factories import GameFactory, UserFactory
+from tests.factories import UserFactory
+from tests.sittings.setup_helpers import agree, three_at_a_table
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
 def table() -> tuple[Game, list[Any]]:
-    people = [UserFactory() for _ in range(3)]
-    return GameFactory(engine="baobei", players=3, seated=people), people
-
-
-def _agree(game: Game, people: list[Any], capture: Any, *, hours: float = 30) -> Sitting:
-    mail.outbox.clear()
-    with capture(execute=True):
-        proposal = services.proposal_create(
-            game=game, user=people[0], times=[timezone.now() + timedelta(hours=hours)]
-        )
-        for user in people[1:]:
-            services.answer(game=game, user=user, proposal_id=proposal.pk, accept=True)
-    return Sitting.objects.get(game=game)
+    return three_at_a_table()
 
 
 def test_every_player_gets_one_invitation_with_a_calendar_file(
@@ -45,7 +34,7 @@ def test_every_player_gets_one_invitation_with_a_calendar_file(
 ) -> None:
     game, people = table
 
-    sitting = _agree(game, people, django_capture_on_commit_callbacks)
+    sitting = agree(game, people, django_capture_on_commit_callbacks)
     again = reminders.invitations_send(sitting_ids=[sitting.pk])
 
     invitations = [m for m in mail.outbox if "sitting agreed" in m.subject]
@@ -61,7 +50,7 @@ def test_the_reminders_go_out_15_minutes_before_once_each(
     table: tuple[Game, list[Any]], django_capture_on_commit_callbacks: Any
 ) -> None:
     game, people = table
-    sitting = _agree(game, people, django_capture_on_commit_callbacks)
+    sitting = agree(game, people, django_capture_on_commit_callbacks)
     mail.outbox.clear()
 
     early = reminders.reminders_send_due(now=sitting.starts_at - timedelta(minutes=20))
@@ -106,7 +95,7 @@ def test_an_agreed_sitting_is_in_the_players_calendar_feed_only(
     table: tuple[Game, list[Any]], django_capture_on_commit_callbacks: Any
 ) -> None:
     game, people = table
-    sitting = _agree(game, people, django_capture_on_commit_callbacks)
+    sitting = agree(game, people, django_capture_on_commit_callbacks)
     watcher = UserFactory()
 
     mine = Calendar.from_ical(calendar.feed_ics(user=people[1]))
@@ -125,7 +114,7 @@ def test_a_reminder_respects_an_unsubscribed_reminder_category(
     from apps.notifications import preferences
 
     game, people = table
-    sitting = _agree(game, people, django_capture_on_commit_callbacks)
+    sitting = agree(game, people, django_capture_on_commit_callbacks)
     preferences.cell_set(user=people[2], category="reminders", channel="mail", mode="off")
     mail.outbox.clear()
 

@@ -12,7 +12,8 @@ from apps.games.models import Game
 from apps.sittings import organisers, selectors, services
 from apps.sittings.acceptance import Recurrence
 from apps.sittings.models import ProposedTime, Sitting
-from tests.factories import GameFactory, UserFactory
+from tests.factories import UserFactory
+from tests.sittings.setup_helpers import three_at_a_table
 
 pytestmark = pytest.mark.django_db
 
@@ -21,9 +22,7 @@ NOW = datetime(2026, 3, 20, 12, 0, tzinfo=UTC)
 
 @pytest.fixture
 def table() -> tuple[Game, list[Any]]:
-    """A started 3-seat Bao Bei game of three people."""
-    people = [UserFactory() for _ in range(3)]
-    return GameFactory(engine="baobei", players=3, seated=people), people
+    return three_at_a_table()
 
 
 def _propose(game: Game, user: Any, *hours: int) -> Any:
