@@ -63,7 +63,7 @@ def install() -> None:
     thread already opened (other threads have none yet when the app loads)."""
     from django.db import connections
 
-    current = connections._connections
+    current = connections._connections  # type: ignore[attr-defined]  # not in the stubs
     if type(current) is ThreadConnections:
         return
     store = ThreadConnections()
@@ -71,4 +71,4 @@ def install() -> None:
         opened = getattr(current, alias, None)
         if opened is not None:
             setattr(store, alias, opened)
-    connections._connections = store
+    connections._connections = store  # type: ignore[attr-defined]
