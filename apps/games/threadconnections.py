@@ -7,11 +7,12 @@ That ``Local`` answers through ``__getattr__``, so every lookup first fails on t
 times (Django's transactions and request signals, the hand SQL): those exceptions were about a fiftieth
 of its instructions (``python -m bench.move_instructions --callgrind``).
 
-``ThreadConnections`` keeps the same storage the same way (asgiref 3's ``_ThreadCriticalLocal``): a
-``threading.local`` in a thread without a running event loop; with one, a context-local store kept on
-that thread (asgiref's ``_CVar``), so async code sees only its own context's connections and nothing
-leaks between threads. It answers through ``__getattribute__`` and asks
-``asyncio._get_running_loop()``, which answers None instead of raising. ``install`` puts one in
+``ThreadConnections`` keeps the same stores the same way as asgiref 3's thread-critical ``Local``: a
+``threading.local`` in a thread without a running event loop; with one, a store per context, in a
+context variable made for that thread (``ContextStore``), so async code sees only its own context's
+connections (a task sees those of the context it was made in, copied) and nothing leaks between
+threads. It answers through ``__getattribute__`` and asks ``asyncio._get_running_loop()`` (exported by
+``asyncio`` for event loops), which answers None instead of raising. ``install`` puts one in
 ``connections`` when the app loads (``GamesConfig.ready``), with this thread's connections already
 open. ``tests/games/test_thread_connections.py`` checks both kinds of thread.
 """
@@ -20,9 +21,8 @@ from __future__ import annotations
 
 import threading
 from asyncio import _get_running_loop
+from contextvars import ContextVar
 from typing import Any
-
-from asgiref.local import _CVar
 
 
 class ThreadConnections:
@@ -43,6 +43,34 @@ class ThreadConnections:
         delattr(_storage(self), key)
 
 
+class ContextStore:
+    """A thread's store per context: a context variable holding a dict, copied on each write, so that a
+    write is seen in its own context and in those copied from it afterwards (asgiref's ``_CVar``)."""
+
+    __slots__ = ("_values",)
+
+    def __init__(self) -> None:
+        object.__setattr__(self, "_values", ContextVar("baogame.connections"))
+
+    def __getattribute__(self, key: str) -> Any:
+        try:
+            return _values_of(self).get({})[key]
+        except KeyError:
+            raise AttributeError(key) from None
+
+    def __setattr__(self, key: str, value: Any) -> None:
+        values = _values_of(self)
+        values.set({**values.get({}), key: value})
+
+    def __delattr__(self, key: str) -> None:
+        values = _values_of(self)
+        found = dict(values.get({}))
+        if found.pop(key, values) is values:
+            raise AttributeError(key)
+        values.set(found)
+
+
+_values_of = ContextStore._values.__get__  # type: ignore[attr-defined]  # the slot's reader
 _thread_of = ThreadConnections._thread.__get__  # type: ignore[attr-defined]  # the slot's reader
 
 
@@ -51,11 +79,10 @@ def _storage(local: ThreadConnections) -> Any:
     thread = _thread_of(local)
     if _get_running_loop() is None:
         return thread
-    try:
-        return thread.cvar
-    except AttributeError:
-        thread.cvar = cvar = _CVar()
-        return cvar
+    contexts = getattr(thread, "_context_store", None)
+    if contexts is None:
+        thread._context_store = contexts = ContextStore()
+    return contexts
 
 
 def install() -> None:

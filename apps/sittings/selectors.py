@@ -8,14 +8,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from functools import cache
 
 from django.contrib.auth.models import AnonymousUser, User
+from django.db.models import QuerySet
 from django.utils import timezone
 from django.utils.translation import pgettext_lazy
 
 from apps.accounts.models import display_name
 from apps.games import people as game_people
 from apps.games import selectors as game_selectors
+from apps.games import sql
 from apps.games.models import Game, Seat
 
 from . import organisers
@@ -104,10 +107,28 @@ def current_sitting(*, game: Game, now: datetime | None = None) -> Sitting | Non
 
 
 def has_open_sittings(*, game_id: int) -> bool:
-    """Whether the game has a sitting still to come or under way (what its end closes)."""
+    """Whether the game has a sitting still to come or under way (what its end closes): asked at every
+    game's end, so its SELECT is compiled once (``apps.games.sql``)."""
+    if not sql.hand_sql():
+        return _open_sittings(game_id).exists()
+    select = _open_sittings_select(sql.vendor())
+    return bool(sql.fetch(select.sql, select.statement(game_id=game_id).params))
+
+
+def _open_sittings(game_id: int) -> QuerySet[Sitting, tuple[int]]:
+    """One of the game's sittings still to come or under way, as its id."""
     return Sitting.objects.filter(
         game_id=game_id, status__in=[Sitting.Status.SCHEDULED, Sitting.Status.LIVE]
-    ).exists()
+    ).values_list("pk")[:1]
+
+
+#: A stand-in for the game's id in ``_open_sittings_select``, replaced when it runs.
+_GAME_OF_SITTINGS = -740_301
+
+
+@cache
+def _open_sittings_select(vendor: str) -> sql.Select:
+    return sql.compile_select(_open_sittings(_GAME_OF_SITTINGS), game_id=_GAME_OF_SITTINGS)
 
 
 def has_weekly_sittings(game: Game, now: datetime | None = None) -> bool:
