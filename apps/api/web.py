@@ -9,10 +9,12 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from drf_spectacular.generators import SchemaGenerator
 
 from apps.accounts.http import AuthenticatedHttpRequest
+from apps.games.errortext import refusal
 from baogame.rules.core import RuleError
 
 from . import selectors, services
@@ -37,7 +39,7 @@ def tokens(request: AuthenticatedHttpRequest) -> HttpResponse:
         try:
             token, raw = services.token_create(user=request.user, name=request.POST.get("name", ""))
         except RuleError as exc:
-            messages.error(request, exc.message)
+            messages.error(request, refusal(exc))
             return redirect("api:tokens")
         return _page(request, new_token=raw, new_token_name=token.name)
     return _page(request)
@@ -49,9 +51,9 @@ def token_revoke(request: AuthenticatedHttpRequest, token_id: int) -> HttpRespon
     """Revoke one of my tokens or of my bots' tokens."""
     try:
         services.token_revoke(user=request.user, token_id=token_id)
-        messages.success(request, "Token revoked.")
+        messages.success(request, _("Token revoked."))
     except RuleError as exc:
-        messages.error(request, exc.message)
+        messages.error(request, refusal(exc))
     return redirect("api:tokens")
 
 
@@ -65,9 +67,12 @@ def bot_create(request: AuthenticatedHttpRequest) -> HttpResponse:
             username=request.POST.get("username", "").strip(),
             display_name=request.POST.get("display_name", "").strip(),
         )
-        messages.success(request, f"Bot account {bot.get_username()} created. Give it a token to play it.")
+        messages.success(
+            request,
+            _("Bot account %(name)s created. Give it a token to play it.") % {"name": bot.get_username()},
+        )
     except RuleError as exc:
-        messages.error(request, exc.message)
+        messages.error(request, refusal(exc))
     return redirect("api:tokens")
 
 
@@ -80,7 +85,7 @@ def bot_token_create(request: AuthenticatedHttpRequest, bot_id: int) -> HttpResp
             owner=request.user, bot_id=bot_id, name=request.POST.get("name", "") or "bot"
         )
     except RuleError as exc:
-        messages.error(request, exc.message)
+        messages.error(request, refusal(exc))
         return redirect("api:tokens")
     return _page(request, new_token=raw, new_token_name=f"{token.user.get_username()}: {token.name}")
 

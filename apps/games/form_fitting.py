@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext
 
 from baogame.rules.gametype import GameType
 
@@ -55,10 +56,12 @@ def clean_length(form: forms.Form, data: dict[str, Any], *, field: str, engine: 
     if chosen is None:  # a post without the choice (older clients): the values decide
         return lengths.CUSTOM if given else None
     if chosen != lengths.CUSTOM and given:
-        names = " and ".join(label(k) for k in given)
-        form.add_error(field, f"You gave a {names}: choose Custom to use it, or leave it empty.")
+        names = gettext(" and ").join(label(k) for k in given)
+        text = gettext("You gave a %(names)s: choose Custom to use it, or leave it empty.")
+        form.add_error(field, text % {"names": names})
     elif chosen == lengths.CUSTOM and not given:
-        form.add_error(field, f"A custom length needs a {' and/or '.join(label(k) for k in keys)}.")
+        names = gettext(" and/or ").join(label(k) for k in keys)
+        form.add_error(field, gettext("A custom length needs a %(names)s.") % {"names": names})
     return str(chosen)
 
 

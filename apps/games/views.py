@@ -306,7 +306,7 @@ def board_context(
     mine = [c for c in clocks if c["mine"]]
     taken_over = {s.position for s in seats if s.bot_takeover and not s.is_bot}
     thinking = [
-        f"The bot playing {c['who']}" if c["seat"] in taken_over else c["who"]
+        gettext("The bot playing %(name)s") % {"name": c["who"]} if c["seat"] in taken_over else c["who"]
         for c in clocks
         if c["thinking"]
     ]

@@ -8,6 +8,7 @@ from email.utils import parseaddr
 from urllib.parse import urlsplit
 
 from django.conf import settings
+from django.utils.translation import gettext as _
 from icalendar import Calendar, Event
 
 from .models import Sitting
@@ -20,14 +21,19 @@ def uid(sitting: Sitting) -> str:
 
 
 def summary(sitting: Sitting) -> str:
-    return f"{sitting.game}: sitting ({sitting.game.get_engine_display()})"
+    """The entry's title, in the active language (the recipient's, for a mail)."""
+    return _("%(game)s: sitting (%(engine)s)") % {
+        "game": sitting.game,
+        "engine": sitting.game.get_engine_display(),
+    }
 
 
 def description(sitting: Sitting) -> str:
-    return (
-        f"An agreed sitting of {sitting.game}: the table plays together at live speed. "
-        f"Open the game page to join: {url(sitting)}"
-    )
+    """The entry's text, in the active language (the recipient's, for a mail)."""
+    return _(
+        "An agreed sitting of %(game)s: the table plays together at live speed. "
+        "Open the game page to join: %(url)s"
+    ) % {"game": sitting.game, "url": url(sitting)}
 
 
 def url(sitting: Sitting) -> str:

@@ -90,6 +90,10 @@ def proposal_create(
             raise ServiceError("bad_times", "a time needs its time zone")
         if not now + MIN_LEAD <= at <= now + MAX_LEAD:
             raise ServiceError("bad_times", "a time must lie between a minute and a year ahead")
+    if len(set(times)) < len(times):
+        raise ServiceError("bad_times", "the same time is proposed twice")
+    if recurrence is None:
+        _refuse_overlap(game, times, length)
     with transaction.atomic():
         proposal = SittingProposal.objects.create(
             game=game,
@@ -167,6 +171,18 @@ def answer(
         transaction.on_commit(partial(publish, "apps.sittings.tasks.send_invitations", (ids,)))
         transaction.on_commit(partial(sittings_agreed.send, Sitting, sittings=agreed))
     return agreed
+
+
+def _refuse_overlap(game: Game, times: Sequence[datetime], length: timedelta) -> None:
+    """A time that overlaps a sitting already agreed could never become one (``_agree`` leaves it out):
+    refused at once rather than answered by everyone in vain."""
+    taken = [
+        (s.starts_at, s.ends_at)
+        for s in Sitting.objects.filter(game=game, status__in=[Sitting.Status.SCHEDULED, Sitting.Status.LIVE])
+    ]
+    for at in times:
+        if acceptance.overlaps(at, at + length, taken):
+            raise ServiceError("bad_times", "a time overlaps a sitting already agreed")
 
 
 def _starts_of(proposal: SittingProposal, row: ProposedTime, *, now: datetime) -> list[datetime]:

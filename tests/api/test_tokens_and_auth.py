@@ -155,3 +155,37 @@ def test_the_authorization_header_is_read_as_drf_reads_it(header: str | None) ->
     request = RequestFactory().post("/api/v1/games/1/actions/", **extra)
 
     assert authorization_header(request) == get_authorization_header(request)
+
+
+def test_token_page_notices_are_in_the_readers_language(client: Any, users: list, monkeypatch: Any) -> None:
+    """A Chinese reader's notices on the token page are Chinese: a refusal is the table's sentence with
+    its code, and "Token revoked." and "Bot account … created." are marked strings (stand-ins until the
+    catalogue has them), not English built in code."""
+    from django.utils import translation
+    from django.utils.translation import trans_real
+
+    from apps.api.services import token_create
+    from apps.games.errortext import MESSAGES
+
+    stand_ins = {
+        "Token revoked.": "令牌已作废。",
+        "Bot account %(name)s created. Give it a token to play it.": "机器人账户%(name)s已创建。",
+    }
+    catalog = trans_real.translation("zh-hans")._catalog
+    for msgid, text in stand_ins.items():
+        if msgid not in catalog:
+            monkeypatch.setitem(catalog._catalogs[0], msgid, text)
+    users[0].profile.language = "zh-hans"
+    users[0].profile.save()
+    token, _ = token_create(user=users[0], name="old")
+    client.force_login(users[0])
+
+    revoked = client.post(reverse("api:token-revoke-page", args=[token.pk]), follow=True).content.decode()
+    refused = client.post(reverse("api:bot-create-page"), {"username": "x"}, follow=True).content.decode()
+    made = client.post(reverse("api:bot-create-page"), {"username": "pagebot"}, follow=True).content.decode()
+
+    with translation.override("zh-hans"):
+        assert str(MESSAGES["invalid_username"]) in refused and "invalid_username" in refused
+    assert "3-40 letters" not in refused
+    assert "Token revoked" not in revoked
+    assert "pagebot" in made and "Give it a token" not in made

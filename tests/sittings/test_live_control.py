@@ -179,3 +179,27 @@ def test_an_open_page_is_drawn_again_when_a_sitting_switches_the_clocks_to_live_
     assert during_poll.status_code == 200 and "Live" in during_poll.content.decode()
     assert joined_poll.status_code == 200
     assert after_poll.status_code == 200 and "Daily" in after_poll.content.decode()
+
+
+def test_an_open_pages_head_says_live_during_the_sitting_and_daily_after(
+    table: tuple[Game, list[Any]], client: Any
+) -> None:
+    """The head's "3 seats · Daily time control" line is above the board: the poll that draws the board
+    again at a sitting's start and end brings it out of band, so a page left open does not say Daily
+    above a board that says Live."""
+    game, people = table
+    client.force_login(people[0])
+    url = game.get_absolute_url()
+    before = _polled_key(client.get(url))
+    now = timezone.now()
+
+    sitting = _start(game, people, [0, 1], now)
+    during_poll = client.get(f"{url}?since={before}", HTTP_HX_REQUEST="true").content.decode()
+    during = _polled_key(client.get(url))
+    lifecycle.advance(now=sitting.ends_at, game=game)
+    after_poll = client.get(f"{url}?since={during}", HTTP_HX_REQUEST="true").content.decode()
+
+    head = re.compile(r'<p class="muted game-summary" id="game-summary" hx-swap-oob="outerHTML">([^<]*)')
+    during_head, after_head = head.search(during_poll), head.search(after_poll)
+    assert during_head is not None and "Live time control" in during_head.group(1)
+    assert after_head is not None and "Daily time control" in after_head.group(1)

@@ -11,6 +11,7 @@ import pytest
 from django.core import mail
 from django.db import connection
 from django.utils import timezone
+from django.utils.translation import trans_real
 from icalendar import Calendar
 
 from apps.games.models import Game
@@ -22,6 +23,13 @@ from tests.factories import UserFactory
 from tests.sittings.setup_helpers import agree, three_at_a_table
 
 pytestmark = pytest.mark.django_db
+
+#: The calendar entry's words, with stand-ins for a catalogue that does not have them yet.
+CALENDAR_WORDS = {
+    "%(game)s: sitting (%(engine)s)": "%(game)s：约局（%(engine)s）",
+    "An agreed sitting of %(game)s: the table plays together at live speed. "
+    "Open the game page to join: %(url)s": "%(game)s 的约局：同桌以实时速度一起玩。打开对局页面加入：%(url)s",
+}
 
 
 @pytest.fixture
@@ -139,3 +147,27 @@ def test_a_sitting_agreed_a_few_minutes_ahead_is_reminded_with_how_soon_it_start
     bodies = [m.body for m in mail.outbox]
     assert len(bodies) == 3
     assert all("starts in 3 minutes:" in b and "15 minutes" not in b for b in bodies)
+
+
+def test_the_invitations_calendar_entry_is_in_the_readers_language(
+    table: tuple[Game, list[Any]],
+    django_capture_on_commit_callbacks: Any,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A Chinese reader's calendar file names the sitting in Chinese, as the mail around it does (the
+    entry's words are marked strings, not English built in code)."""
+    game, people = table
+    people[1].profile.language = "zh-hans"
+    people[1].profile.save()
+    catalog = trans_real.translation("zh-hans")._catalog  # type: ignore[attr-defined]
+    for msgid, stand_in in CALENDAR_WORDS.items():
+        if msgid not in catalog:  # not translated yet: a stand-in for the test
+            monkeypatch.setitem(catalog._catalogs[0], msgid, stand_in)
+
+    _agree(game, people, django_capture_on_commit_callbacks)
+
+    (invitation,) = [m for m in mail.outbox if m.to == [people[1].email]]
+    (event,) = Calendar.from_ical(invitation.attachments[0][1]).walk("VEVENT")
+    assert "宝贝" in str(event["summary"]) and "sitting" not in str(event["summary"])
+    assert "agreed sitting" not in str(event["description"])
+    assert game.get_absolute_url() in str(event["description"]).replace("\n ", "")

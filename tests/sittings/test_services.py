@@ -150,6 +150,30 @@ def test_bad_times_are_refused_with_a_stable_code(
     assert not game.sitting_proposals.exists()
 
 
+def test_a_time_overlapping_an_agreed_sitting_or_proposed_twice_is_refused(
+    table: tuple[Game, list[Any]],
+) -> None:
+    """docs/playing.md "Sittings": a time that overlaps a sitting already agreed would be left out when
+    everyone accepted it, so it is refused at once (``bad_times``), as is the same time twice; a time
+    that only touches the agreed sitting's end is fine."""
+    game, people = table
+    proposal = _propose(game, people[0], 30)
+    for user in people[1:]:
+        services.answer(game=game, user=user, proposal_id=proposal.pk, accept=True, now=NOW)
+
+    with pytest.raises(ServiceError) as overlapping:
+        services.proposal_create(
+            game=game, user=people[1], times=[NOW + timedelta(hours=30, minutes=30)], now=NOW
+        )
+    with pytest.raises(ServiceError) as twice:
+        _propose(game, people[1], 40, 40)
+    after = _propose(game, people[1], 31)
+
+    assert overlapping.value.code == twice.value.code == "bad_times"
+    assert [t.starts_at for t in after.times.all()] == [NOW + timedelta(hours=31)]
+    assert game.sitting_proposals.count() == 2
+
+
 def test_no_sitting_is_proposed_for_a_finished_game(table: tuple[Game, list[Any]]) -> None:
     game, people = table
     Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED)

@@ -88,6 +88,30 @@ def test_a_bot_playing_an_absent_players_seat_is_named_as_such_while_it_thinks(c
     assert "The bot playing cy is thinking…" in html
 
 
+def test_the_bot_playing_a_seat_is_named_in_the_readers_language(client_for, monkeypatch):
+    """A Chinese reader's page says who thinks in Chinese: "The bot playing cy" is a marked string (a
+    stand-in translation until the catalogue has it), not English built in code."""
+    from django.utils.translation import trans_real
+
+    from apps.games.models import Seat
+
+    from .boards import EX_13
+
+    ann, bob, cy = (UserFactory(username=n) for n in ("ann", "bob", "cy"))
+    ann.profile.language = "zh-hans"
+    ann.profile.save()
+    game = GameFactory(engine="baobei", players=3, options=EX_13, seated=[ann, bob, cy])
+    Seat.objects.filter(game=game, position=2).update(bot_takeover=True)  # EX-13: seat 2 is to act
+    catalog = trans_real.translation("zh-hans")._catalog
+    if "The bot playing %(name)s" not in catalog:
+        monkeypatch.setitem(catalog._catalogs[0], "The bot playing %(name)s", "替%(name)s出牌的机器人")
+
+    html = client_for(ann).get(f"/games/{game.public_id}/").content.decode()
+
+    assert "The bot playing" not in html
+    assert re.search(r'<span class="thinking" role="status">[^<]*cy[^<]*</span>', html)
+
+
 def test_the_pluck_target_list_names_a_bot_seat_by_its_bird_name(client_for, settings):
     """EX-13: seat 2 (a bot) takes its turn; in the plucking window its discard opens, ann's target
     list names the bot's cards by the bot's name, like the board."""

@@ -229,3 +229,30 @@ def test_the_form_states_each_named_controls_worst_case(client_for):
             f"{control}: a one-deal Bao Huang game can last at most {bao_huang}, "
             f"a normal Bao Bei game of 3 at most {bao_bei}."
         ) in html
+
+
+def test_a_length_that_does_not_fit_is_explained_in_the_readers_language(client_for, monkeypatch):
+    """Without JavaScript a Chinese reader is told in Chinese what does not fit (marked strings, with
+    stand-ins until the catalogue has them), not in English built in code."""
+    from django.utils.translation import trans_real
+
+    stand_ins = {
+        "You gave a %(names)s: choose Custom to use it, or leave it empty.": "你填了%(names)s：选自定义。",
+        "A custom length needs a %(names)s.": "自定义长度需要%(names)s。",
+        " and ": "和",
+        " and/or ": "和/或",
+    }
+    catalog = trans_real.translation("zh-hans")._catalog
+    for msgid, text in stand_ins.items():
+        if msgid not in catalog:
+            monkeypatch.setitem(catalog._catalogs[0], msgid, text)
+    me = UserFactory()
+    me.profile.language = "zh-hans"
+    me.profile.save()
+
+    named = post(client_for(me), engine="baohuang", length_baohuang="short", deal_limit=5).content.decode()
+    custom = post(client_for(me), engine="baohuang", length_baohuang="custom").content.decode()
+
+    assert "choose Custom" not in named and "You gave a" not in named
+    assert "A custom length needs" not in custom and " and/or " not in custom
+    assert not Game.objects.exists()
