@@ -164,7 +164,7 @@ def test_the_invitations_calendar_entry_is_in_the_readers_language(
         if msgid not in catalog:  # not translated yet: a stand-in for the test
             monkeypatch.setitem(catalog._catalogs[0], msgid, stand_in)
 
-    _agree(game, people, django_capture_on_commit_callbacks)
+    agree(game, people, django_capture_on_commit_callbacks)
 
     (invitation,) = [m for m in mail.outbox if m.to == [people[1].email]]
     (event,) = Calendar.from_ical(invitation.attachments[0][1]).walk("VEVENT")
