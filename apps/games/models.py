@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import secrets
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import TYPE_CHECKING
 
 from django.conf import settings
@@ -84,9 +84,16 @@ def game_name(engine: str, default: str = "") -> str:
 
 
 def stored_control(name: str, values: dict[str, int] | None, weekends_off: bool) -> Control:
-    """A time control as a game stores it (its name, its seconds, weekends off)."""
+    """A time control as a game stores it (its name, its seconds, weekends off). Made once for each
+    such triple (a ``Control`` is frozen): a move asks for its game's control a few times."""
+    return _stored_control(name, tuple(sorted(values.items())) if values else (), weekends_off)
+
+
+@lru_cache(maxsize=512)
+def _stored_control(name: str, items: tuple[tuple[str, int], ...], weekends_off: bool) -> Control:
     from .clock.controls import DEFAULT_CONTROL, NAMED_CONTROLS, control_of  # the clock imports models
 
+    values = dict(items)
     if not values:
         named = NAMED_CONTROLS.get(name, NAMED_CONTROLS[DEFAULT_CONTROL])
         return dataclasses.replace(named, weekends_off=weekends_off)
