@@ -42,6 +42,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Callable, Mapping
+from json import JSONDecoder
 from typing import TYPE_CHECKING, Any, cast
 
 import msgspec
@@ -354,6 +355,13 @@ def _query(request: HttpRequest) -> Mapping[str, str]:
 #: What ``_body`` answers for a body that DRF's view must read.
 _UNPARSED = object()
 
+#: ``json.loads(text, parse_constant=…)`` makes a decoder for each call given a keyword: made once here,
+#: for DRF's strict reading (``NaN``, ``Infinity`` refused) and for the lenient one.
+_DECODERS = {
+    True: JSONDecoder(parse_constant=json.strict_constant),
+    False: JSONDecoder(),
+}
+
 
 def _body(request: HttpRequest) -> Any:
     """The request's JSON body as ``BoundedJSONParser`` reads it; ``_UNPARSED`` where it would refuse
@@ -362,9 +370,8 @@ def _body(request: HttpRequest) -> Any:
         raw = request.body
         if not raw:
             return _UNPARSED
-        strict = json.strict_constant if BoundedJSONParser.strict else None
         text = raw.decode("utf-8")
-        return check_depth(json.loads(text, parse_constant=strict), text)
+        return check_depth(_DECODERS[bool(BoundedJSONParser.strict)].decode(text), text)
     except (ValueError, RecursionError, JsonTooDeep, RequestDataTooBig):
         return _UNPARSED
 
