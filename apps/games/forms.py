@@ -186,7 +186,7 @@ class GameCreateForm(FittedForm):
                     engine,
                     None,
                     label=_("Length of a %(game)s game") % {"game": game_name(engine)},
-                    initial=lengths.default_name(engine, game_type.min_players),
+                    initial=lengths.form_name(engine, game_type.min_players),
                 )
                 self.field_games[name] = engine
             for name, field in presenter_for(engine).CREATE_FIELDS.items():

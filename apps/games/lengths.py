@@ -118,6 +118,18 @@ def default_name(engine: str, players: int) -> str:
     return rule_lengths.classify(lengths, players=players, options={})
 
 
+#: The length the new-game form proposes where it is not the rules' default: a standard Bao Huang game
+#: (first to 30 points, about 30 deals) takes some two years at a correspondence pace, a short one
+#: (3 deals) under three months, or about a week with weekly sittings (docs/clocks.md, "How long a game
+#: takes"). The rules' default stays the API's and a league's.
+FORM_LENGTHS = {"baohuang": "short"}
+
+
+def form_name(engine: str, players: int) -> str:
+    """The length the new-game form proposes for ``engine`` (``FORM_LENGTHS``, else the rules' default)."""
+    return FORM_LENGTHS.get(engine) or default_name(engine, players)
+
+
 def names_text() -> str:
     """Every game's length names with their meaning, for the API's documentation."""
     parts = []
