@@ -120,7 +120,7 @@ def default_name(engine: str, players: int) -> str:
 
 #: The length the new-game form proposes where it is not the rules' default: a standard Bao Huang game
 #: (first to 30 points, about 30 deals) takes some two years at a correspondence pace, a short one
-#: (3 deals) under three months, or about a week with weekly sittings (docs/clocks.md, "How long a game
+#: (3 deals) under three months, or about a week with two sittings a week (docs/clocks.md, "How long a game
 #: takes"). The rules' default stays the API's and a league's.
 FORM_LENGTHS = {"baohuang": "short"}
 
