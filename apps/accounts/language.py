@@ -25,9 +25,22 @@ def switch_language(request: HttpRequest) -> HttpResponse:
     return response
 
 
+def profile_language(user: Any) -> str | None:
+    """The language ``user`` chose on their profile; None when they chose none (or have no profile)."""
+    profile = getattr(user, "profile", None) if user is not None else None
+    chosen = getattr(profile, "language", "") or ""
+    return chosen if chosen in LANGUAGE_CODES else None
+
+
+def names_language(request: Any) -> bool:
+    """Whether a request names its language itself: an ``Accept-Language`` header, or the language
+    switch's cookie. An API request that names none is answered in its token user's profile language
+    (``apps.api.language``)."""
+    cookie = request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME)
+    return bool(request.META.get("HTTP_ACCEPT_LANGUAGE") or cookie)
+
+
 def mail_language(user: Any) -> str:
     """The language of every mail to ``user``: the one on their profile, else the site's default
     (English). Chosen per recipient, never from the request that caused the mail."""
-    profile = getattr(user, "profile", None) if user is not None else None
-    chosen = getattr(profile, "language", "") or ""
-    return chosen if chosen in LANGUAGE_CODES else settings.LANGUAGE_CODE
+    return profile_language(user) or settings.LANGUAGE_CODE

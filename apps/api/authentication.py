@@ -16,6 +16,7 @@ from rest_framework.request import Request
 
 from apps.games import sql, store
 
+from .language import speak_profile_language, takes_profile_language
 from .models import ApiToken, token_digest
 
 if TYPE_CHECKING:  # DRF's views import the authentication classes named in the settings: this module
@@ -30,8 +31,8 @@ LAST_USED_RESOLUTION = timedelta(minutes=5)
 _DIGEST = "\x1ftoken-digest-marker"
 
 
-def _tokens(digest: str) -> QuerySet[ApiToken]:
-    return ApiToken.objects.select_related("user").filter(digest=digest)
+def _tokens(digest: str, *, with_profile: bool = False) -> QuerySet[ApiToken]:
+    return ApiToken.objects.select_related("user__profile" if with_profile else "user").filter(digest=digest)
 
 
 @cache
@@ -40,12 +41,26 @@ def _token_select(vendor: str) -> sql.Select:
     return sql.compile_select(_tokens(_DIGEST), digest=_DIGEST)
 
 
-def token_by_digest(digest: str) -> ApiToken | None:
-    """The token with this digest and its user, in one query (every API request runs it)."""
+@cache
+def _token_profile_select(vendor: str) -> sql.Select:
+    """``_token_select`` with the user's profile joined (a user without one: NULLs)."""
+    return sql.compile_select(_tokens(_DIGEST, with_profile=True), digest=_DIGEST)
+
+
+def token_by_digest(digest: str, *, with_profile: bool = False) -> ApiToken | None:
+    """The token with this digest and its user (and their profile: ``with_profile``), in one query
+    (every API request runs it)."""
     if not sql.hand_sql():
-        return _tokens(digest).first()
-    select = _token_select(sql.vendor())
-    return _token_loaded(select, sql.fetch(select.sql, [digest]))
+        return _tokens(digest, with_profile=with_profile).first()
+    if not with_profile:
+        select = _token_select(sql.vendor())
+        return _token_loaded(select, sql.fetch(select.sql, [digest]))
+    select = _token_profile_select(sql.vendor())
+    rows = sql.fetch(select.sql, select.statement(digest=digest).params)
+    token = _token_loaded(select, rows)
+    if token is not None:  # a missed join caches nothing: ``user.profile`` would then read again
+        sql.relate(token.user, "profile", select.load(rows[0], "user__profile"))
+    return token
 
 
 def _token_loaded(select: sql.Select, rows: list[Any]) -> ApiToken | None:
@@ -250,7 +265,9 @@ def token_admitted(token: ApiToken | None) -> bool:
 
 
 class ApiTokenAuthentication(authentication.BaseAuthentication):
-    """Authenticate with a personal API token sent as ``Bearer`` (or ``Token``) credentials."""
+    """Authenticate with a personal API token sent as ``Bearer`` (or ``Token``) credentials; a request
+    that names no language of its own is then answered in its user's profile language
+    (``apps.api.language``), read with the token."""
 
     keywords = ("bearer", "token")
 
@@ -266,10 +283,16 @@ class ApiTokenAuthentication(authentication.BaseAuthentication):
             raise exceptions.AuthenticationFailed("invalid token") from None
         digest = token_digest(raw)
         read = getattr(request._request, _TOKEN_READ, None)  # read with the game (``read_with_token``)
-        token = read[1] if read is not None and read[0] == digest else token_by_digest(digest)
+        if read is not None and read[0] == digest:  # a move's or a ``/legal`` read's: codes only
+            token, speaks = read[1], False
+        else:
+            speaks = takes_profile_language(request)
+            token = token_by_digest(digest, with_profile=speaks)
         if not token_admitted(token):
             raise exceptions.AuthenticationFailed("invalid or revoked token")
         assert token is not None  # admitted
+        if speaks:
+            speak_profile_language(request, token.user)
         return token.user, token
 
     def authenticate_header(self, request: Request) -> str:

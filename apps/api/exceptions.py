@@ -19,7 +19,7 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from apps.accounts.language import LANGUAGE_CODES
+from apps.accounts.language import names_language, profile_language
 from apps.games.errors import ServiceError
 from apps.games.errortext import code_detail, error_detail
 from baogame.rules.core import RuleError
@@ -54,20 +54,17 @@ def _flatten(errors: Any, path: str = "") -> list[str]:
 def _profile_language(context: dict[str, Any]) -> str | None:
     """The token user's profile language, when the request named no language of its own.
 
-    A browser session's language is already active (the page middleware put the profile's first); a
-    program's request with a token carries only what its ``Accept-Language`` asks for, if anything.
+    A browser session's language is already active (the page middleware put the profile's first), and
+    so is a token request's once its token let it in (``apps.api.language``), but for a move's and a
+    ``/legal`` read's, whose answers are codes: their refusals get it here.
     """
     request = context.get("request")
-    if request is None or request.META.get("HTTP_ACCEPT_LANGUAGE"):
-        return None
-    if request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME):
+    if request is None or names_language(request):
         return None
     user = getattr(request, "_user", None)  # as authenticated (never authenticates again)
     if user is None or not getattr(user, "is_authenticated", False):
         return None
-    profile = getattr(user, "profile", None)
-    chosen = getattr(profile, "language", "") or ""
-    return chosen if chosen in LANGUAGE_CODES else None
+    return profile_language(user)
 
 
 def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:

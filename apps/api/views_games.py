@@ -369,6 +369,9 @@ class LegalPageSerializer(serializers.Serializer):
 class GameLegalApi(LeanApiView):
     """My legal actions now (``engine.legal_actions(state, my_seat)``), a page at a time."""
 
+    #: Its answer is codes, no words: no profile language to look up (``apps.api.language``).
+    codes_only = True
+
     class FilterSerializer(QueryInput):
         offset = serializers.IntegerField(required=False, default=0, min_value=0, max_value=LEGAL_MAX_OFFSET)
         limit = serializers.IntegerField(
@@ -447,6 +450,9 @@ def _number(move: Move | None) -> int | None:
 
 class MoveSubmitApi(LeanApiView):
     """Submit one action; an ``Idempotency-Key`` header makes a retried request apply once."""
+
+    #: Its answer is codes, no words: no profile language to look up (``apps.api.language``).
+    codes_only = True
 
     class InputSerializer(JsonInput):
         action = serializers.DictField(help_text="One action in the rules file's wire format.")
