@@ -8,7 +8,6 @@ that do not wait for plucking windows pass them here too when nothing else is le
 from __future__ import annotations
 
 import logging
-import random
 import time
 from typing import Any
 
@@ -18,9 +17,9 @@ from django.utils import timezone
 
 from baogame.celery import BACKGROUND
 from baogame.rules.core import RuleError
-from baogame.rules.registry import get_bots, get_engine
+from baogame.rules.registry import get_engine
 
-from . import pipeline, scheduling
+from . import bot_moves, pipeline, scheduling
 from .models import Game, Seat
 from .store import LockedGame, lock_game
 
@@ -89,14 +88,11 @@ def _bot_choice(locked: LockedGame) -> tuple[Seat, dict[str, Any]] | None:
     """The first server-played seat's move, or a window pass for a seat that does not wait for it."""
     game = locked.game
     engine = get_engine(game.engine)
-    bots, default_bot = get_bots(game.engine)
     for decision in engine.pending(locked.state):
         for position in decision["seats"]:
             seat = locked.seats[position]
             if seat.played_by_bot:
-                rng = random.Random(f"bot:{game.seed}:{game.version}:{position}")
-                bot = bots.get(seat.bot or default_bot, bots[default_bot])
-                return seat, bot(engine.view(locked.state, position), rng)
+                return seat, bot_moves.bot_action(locked, seat)
             if pipeline.passes_windows(seat) and pipeline.passable_window(decision):
                 return seat, {"type": "pass", "decision_id": decision["decision_id"]}
     return None

@@ -5,7 +5,8 @@ bot or a deadline. One transaction per move, in this module from top to bottom:
 
 1. ``store.lock_game`` locks the game row (with its seats and open decisions), so moves of one game are
    serialised in lock order (``Move.seq``) while different games run in parallel;
-2. ``settle`` applies the timeout action of every decision already due (lazy settlement);
+2. ``settle`` applies the timeout action of every decision already due (lazy settlement; a
+   server-played seat's overdue decision gets the bot's choice);
 3. ``apply`` validates and applies the action with the engine (``RuleError``: nothing written);
 4. the move, the new state and the rewritten decision rows are written together (``LockedGame.flush``);
 5. ``scheduling`` queues, after commit, the bot task and near deadline tasks, and the signals tell the
@@ -32,7 +33,7 @@ from django.utils import timezone
 from baogame.rules.core import RuleError, visible
 from baogame.rules.registry import get_engine
 
-from . import order_store, reliability, scheduling, signals, sql, store
+from . import bot_moves, order_store, reliability, scheduling, signals, sql, store
 from .clock import banks, deadlines, leaving
 from .errors import ServiceError
 from .models import Decision, Game, Move, Seat
@@ -193,14 +194,17 @@ def _json_key(value: Any) -> Any:
 
 
 def settle(locked: LockedGame, now: datetime, *, flush: bool = True) -> int:
-    """Apply, in deadline order, the timeout action of every decision of the locked game due by ``now``.
+    """Apply, in deadline order, the timeout action of every decision of the locked game due by ``now``;
+    a server-played seat's decision on its bank is answered with the bot's choice instead
+    (``_bot_answers_overdue``).
 
     A seat playing live in a sitting whose player has left is not timed out: it goes back to its own
     bank (``clock.leaving``), which may then run out in its turn.
 
-    Returns the number of timeouts applied. Idempotent: a second call finds nothing due. The timeouts'
-    writes go together at the end; with ``flush=False`` they are left in ``locked`` (``take_writes``,
-    ``run_after_flush``) for the caller to write with other games' (``store.flush_together``).
+    Returns the number of overdue decisions answered. Idempotent: a second call finds nothing due.
+    The timeouts' writes go together at the end; with ``flush=False`` they are left in ``locked``
+    (``take_writes``, ``run_after_flush``) for the caller to write with other games'
+    (``store.flush_together``).
     """
     game = locked.game
     if game.status != Game.Status.ACTIVE:
@@ -239,7 +243,10 @@ def _settle(locked: LockedGame, now: datetime) -> int:
             assert due.deadline is not None
             leaving.leave_live(locked, seat, at=due.deadline, now=now)
             continue
-        apply(locked, seat, action, by_timeout=True)
+        if seat.played_by_bot and banks.runs_on_bank(due.timing):
+            _bot_answers_overdue(locked, seat, action)
+        else:
+            apply(locked, seat, action, by_timeout=True)
         applied += 1
         if seat.played_by_bot:
             scheduling.queue_after_bot_timeout(locked)
@@ -247,6 +254,21 @@ def _settle(locked: LockedGame, now: datetime) -> int:
             scheduling.queue_after_handover(locked)
         if game.status != Game.Status.ACTIVE:
             return applied
+
+
+def _bot_answers_overdue(locked: LockedGame, seat: Seat, default: dict[str, Any]) -> None:
+    """A server-played seat's overdue decision on its bank: the bot's choice answers it, not the
+    timeout default. Under a control without increment, a seat handed to the bot after its bank ran
+    out owes every later decision on an empty bank, due the moment it opens: were it timed out, the
+    bot would never play the seat it took over. A plucking window (the table's fixed length, not a
+    bank) still closes with the default pass at its deadline. A bot bug falls back to the default."""
+    try:
+        apply(locked, seat, bot_moves.bot_action(locked, seat), by_bot=True)
+    except RuleError as exc:
+        log.warning(
+            "bot in game %s seat %s refused (%s); applying the default", locked.pk, seat.position, exc.code
+        )
+        apply(locked, seat, default, by_timeout=True, by_bot=True)
 
 
 # --- applying one action --------------------------------------------------------------------------------

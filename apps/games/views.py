@@ -324,7 +324,7 @@ def board_context(
         "clocks": clocks,
         "thinking": sorted(set(thinking)),
         "table_seats": with_banks(
-            table_seats(seats=seats, viewer=position, now=timezone.now()),
+            table_seats(seats=seats, viewer=position, now=timezone.now(), over=game.is_over),
             selectors.game_clock(game=game, viewer=position),
         ),
         "control": game.time_control,

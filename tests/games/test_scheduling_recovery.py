@@ -72,10 +72,10 @@ def test_a_bot_seat_that_times_out_gets_a_fresh_task_although_the_marker_names_a
     Decision.objects.filter(game=game, seat=1).update(deadline=now - timedelta(seconds=1))
 
     with django_capture_on_commit_callbacks(execute=True):
-        clock.sweep()  # settles seat 1's setup peek by timeout; tasks run eagerly here
+        clock.sweep()  # settles seat 1's overdue setup peek (the bot's choice); tasks run eagerly here
 
     moves = Move.objects.filter(game=game)
-    assert moves.filter(seat=1, by_timeout=True).exists()
+    assert moves.filter(seat=1, by_bot=True, by_timeout=False).exists()
     assert moves.filter(seat=2, by_bot=True).exists()  # the other bot answered its peek at once
     assert not Decision.objects.filter(game=game, seat=2).exists()
 

@@ -80,6 +80,23 @@ def test_others_see_the_seat_played_by_the_bot_but_get_no_take_back_button(baobe
     assert re.search(r'<li data-seat="0">.*?the bot plays</span>', html)
 
 
+@pytest.mark.parametrize("status", [Game.Status.FINISHED, Game.Status.ABORTED])
+def test_a_game_that_is_over_does_not_say_the_bot_plays_a_handed_over_seat(baobei_game, client_for, status):
+    """DESIGN.md "Clocks, reaction windows, standing orders and sittings": repeated timeouts hand the seat
+    to a bot, which plays it while the game is played; once the game is over nothing is being played, so
+    neither the seat list nor the seat's own player is told that the bot plays it, nor offered it back."""
+    game, players = baobei_game
+    _taken_over(game, 0)
+    Game.objects.filter(pk=game.pk).update(status=status)
+
+    pages = [client_for(viewer).get(f"/games/{game.public_id}/").content.decode() for viewer in players[:2]]
+
+    for html in pages:
+        assert re.search(r'<li data-seat="0">', html)
+        assert "the bot plays" not in html and "bot-plays" not in html
+        assert 'id="takeover"' not in html and "A bot is playing your seat" not in html
+
+
 def test_my_games_shows_the_take_back_banner_and_its_button_returns_there(baobei_game, client_for):
     game, players = baobei_game
     _taken_over(game, 0)

@@ -281,19 +281,27 @@ def worst_case(control: Control, decisions_per_seat: int, seats: int) -> timedel
 
 
 def span_words(span: timedelta) -> str:
-    """``3 days``, ``1 day``, ``12 hours``, ``30 s`` …: a control's values in words."""
-    seconds = int(span.total_seconds())
-    for unit, name in ((86400, "day"), (3600, "hour"), (60, "minute")):
-        if seconds >= unit and seconds % unit == 0:
-            count = seconds // unit
-            return f"{count} {name}{'' if count == 1 else 's'}"
-    if seconds >= 86400:
-        return f"{seconds / 86400:.1f} days"
-    if seconds >= 3600:
-        return f"{seconds / 3600:.1f} hours"
+    """``3 days``, ``1 day``, ``12 hours``, ``90 minutes``, ``30 s`` …: a control's values in words.
+
+    A value that is not a whole number of days, hours or minutes is written as the clocks write time
+    (its two largest units: ``1 min 12 s``, ``1 day 1 h``), never rounded to a misleading whole unit.
+    """
+    seconds = max(0, int(span.total_seconds()))
     if seconds >= 60:
-        return f"{seconds // 60} minutes"
-    return f"{seconds} s"
+        for unit, name in ((86400, "day"), (3600, "hour"), (60, "minute")):
+            if seconds % unit == 0:
+                count = seconds // unit
+                return f"{count} {name}{'' if count == 1 else 's'}"
+    days, rest = divmod(seconds, 86400)
+    hours, rest = divmod(rest, 3600)
+    minutes, secs = divmod(rest, 60)
+    if days:
+        return f"{days} day{'' if days == 1 else 's'}" + (f" {hours} h" if hours else "")
+    if hours:
+        return f"{hours} h" + (f" {minutes} min" if minutes else "")
+    if minutes:
+        return f"{minutes} min" + (f" {secs} s" if secs else "")
+    return f"{secs} s"
 
 
 def bank_words(span: timedelta) -> str:

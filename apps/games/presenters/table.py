@@ -75,8 +75,14 @@ def seat_away(seat: Any) -> bool:
     return profile is not None and profile.on_vacation
 
 
-def table_seats(*, seats: Sequence[Any], viewer: int | None, now: datetime) -> list[dict[str, Any]]:
-    """Each seat as the page lists it: number (from 0, as everywhere), name, bot, bot takeover, away."""
+def table_seats(
+    *, seats: Sequence[Any], viewer: int | None, now: datetime, over: bool = False
+) -> list[dict[str, Any]]:
+    """Each seat as the page lists it: number (from 0, as everywhere), name, bot, bot takeover, away.
+
+    ``over``: the game is over, so the bot no longer plays a seat handed to it (nothing is played):
+    ``bot_takeover`` is False then.
+    """
     out = []
     for seat in sorted(seats, key=lambda s: s.position):
         profile = getattr(seat.user, "profile", None) if seat.user_id and not seat.bot else None
@@ -87,7 +93,7 @@ def table_seats(*, seats: Sequence[Any], viewer: int | None, now: datetime) -> l
                 "name": seat.label,
                 "is_me": seat.position == viewer,
                 "is_bot": seat.is_bot,
-                "bot_takeover": seat.bot_takeover,
+                "bot_takeover": seat.bot_takeover and not over,
                 "away": away,
             }
         )

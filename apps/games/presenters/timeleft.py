@@ -84,21 +84,21 @@ def bank_words(span: timedelta) -> str:
 
 
 def span_text(span: timedelta) -> str:
-    """``3 days``, ``1 day``, ``12 hours``, ``30 s`` …: a control's values in words."""
+    """``3 days``, ``1 day``, ``12 hours``, ``90 minutes``, ``30 s`` …: a control's values in words.
+
+    A value that is not a whole number of days, hours or minutes is written as the clocks write time
+    (``time_left_words``: ``1 min 12 s``, ``1 day 1 h``), never rounded to a misleading whole unit.
+    """
     seconds = int(span.total_seconds())
-    if seconds >= DAY and seconds % DAY == 0:
+    if seconds < MINUTE:
+        return _unit("s", max(0, seconds))
+    if seconds % DAY == 0:
         return _days(seconds // DAY)
-    if seconds >= HOUR and seconds % HOUR == 0:
+    if seconds % HOUR == 0:
         return ngettext("%(n)s hour", "%(n)s hours", seconds // HOUR) % {"n": seconds // HOUR}
-    if seconds >= MINUTE and seconds % MINUTE == 0:
+    if seconds % MINUTE == 0:
         return ngettext("%(n)s minute", "%(n)s minutes", seconds // MINUTE) % {"n": seconds // MINUTE}
-    if seconds >= DAY:
-        return _("%(n)s days") % {"n": f"{seconds / DAY:.1f}"}
-    if seconds >= HOUR:
-        return _("%(n)s hours") % {"n": f"{seconds / HOUR:.1f}"}
-    if seconds >= MINUTE:
-        return ngettext("%(n)s minute", "%(n)s minutes", seconds // MINUTE) % {"n": seconds // MINUTE}
-    return _unit("s", seconds)
+    return time_left_words(seconds)
 
 
 def per_move_text(control: Control) -> str:
