@@ -49,9 +49,13 @@ DEAL = {"hands": [["6", "K", "RJ*"], ["7", "8"], ["9", "10"], ["J", "Q"], ["A", 
 GAMES = {"baobei": {"players": 3}, "baohuang": {"players": 5, "options": {"deals": [DEAL, DEAL]}}}
 PLACEHOLDER = re.compile(r"%\(\w+\)[sd]|%[sd]\b|\{\{|\}\}|\{%|%\}|\[\[|\]\]")
 HAN = re.compile(r"[\u4e00-\u9fff]")
-#: The proposal mail's sentences, with stand-ins for a catalogue that does not have them yet (a plural
-#: by its singular and Chinese's one form, 0).
-PROPOSAL_WORDS: dict[str | tuple[str, int], str] = {
+#: New sentences of the mails (the proposal mail's, an early end's), with stand-ins for a catalogue that
+#: does not have them yet (a plural by its singular and Chinese's one form, 0).
+NEW_WORDS: dict[str | tuple[str, int], str] = {
+    "The sitting of %(game_name)s that started %(started)s ended early, at %(ended)s. The game goes on "
+    "at its own pace.": (
+        "%(game_name)s 于 %(started)s 开始的约局已提前于 %(ended)s 结束。对局按原来的节奏继续。"
+    ),
     "[baogame] %(game)s: %(name)s proposes a sitting": "[baogame] %(game)s：%(name)s 提议约局",
     "Sitting proposed — %(game_name)s": "约局提议 — %(game_name)s",
     ("%(name)s proposes to play %(game)s together at live speed at this time:", 0): (
@@ -69,7 +73,7 @@ PROPOSAL_WORDS: dict[str | tuple[str, int], str] = {
     ),
     "“sitting yes 2” or “sitting no 2” answers time 2 alone.": "“约局 是 2”或“约局 否 2”只回答第 2 个时间。",
 }
-#: Their plurals, English only (a stretch of them in a Chinese mail is English left in it).
+#: The proposal mail's plurals, English only (a stretch of them in a Chinese mail is English left in it).
 PROPOSAL_PLURALS = (
     "%(name)s proposes to play %(game)s together at live speed at these times, each answered on its own:",
     "%(name)s proposes to play %(game)s together at live speed every week for %(weeks)s weeks, "
@@ -225,10 +229,10 @@ def test_the_sentence_list_is_the_mails_own() -> None:
 def test_every_mail_kind_reads_chinese_for_a_chinese_reader(
     engine: str, django_capture_on_commit_callbacks: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    msgids = tuple(key if isinstance(key, str) else key[0] for key in PROPOSAL_WORDS)
+    msgids = tuple(key if isinstance(key, str) else key[0] for key in NEW_WORDS)
     sentences = english_sentences(extra=(*msgids, *PROPOSAL_PLURALS))
     catalog = trans_real.translation("zh-hans")._catalog  # type: ignore[attr-defined]
-    for msgid, stand_in in PROPOSAL_WORDS.items():
+    for msgid, stand_in in NEW_WORDS.items():
         if msgid not in catalog:  # not translated yet: a stand-in for the test
             monkeypatch.setitem(catalog._catalogs[0], msgid, stand_in)
     reader = _reader("wren", "zh-hans")
