@@ -461,7 +461,7 @@ def _sitting_proposal_message(note: Notification, game: Game, user: User) -> Ema
     ]
     if not rows or all(any(a.position == seat for a in t.answers.all()) for t in rows):
         return None
-    fields = {
+    fields: dict[str, str | int] = {
         "name": display_name(proposal.proposer) if proposal.proposer else _("Someone"),
         "game": game_label(game),
     }
