@@ -32,6 +32,8 @@ from apps.games.models import Decision, Game
 from apps.games.presenters.timeleft import clock_line
 from apps.games.selectors import seat_of
 from apps.sittings import selectors as sitting_selectors
+from apps.sittings.acceptance import Recurrence, series_starts
+from apps.sittings.models import ProposedTime
 from baogame import wording
 from baogame.mailmessage import MailMessage
 from baogame.rules.mail import plain, seat_name
@@ -189,6 +191,8 @@ def _build_message(note: Notification, group: list[int] | None) -> EmailMultiAlt
         return _seat_to_bot_message(note, game, user)
     if note.kind == Notification.Kind.SEAT_TAKEN:
         return _seat_taken_message(note, game, user)
+    if note.kind == Notification.Kind.SITTING_PROPOSAL:
+        return _sitting_proposal_message(note, game, user)
     if seat is not None and not game.seats.filter(position=seat, user=user).exists():
         return None  # the recipient no longer holds that seat (substituted): their view is not theirs
     decision_row = None
@@ -427,6 +431,81 @@ def _seat_taken_message(note: Notification, game: Game, user: User) -> EmailMult
     )
 
 
+def _span(start: datetime, end: datetime, user: User) -> str:
+    """A sitting's time in the person's zone: its start, and its end's time of day."""
+    return _("%(start)s to %(end)s") % {
+        "start": compose.local_time(start, user),
+        "end": f"{timezone.localtime(end, compose.user_zone(user)):%H:%M}",
+    }
+
+
+def _sitting_proposal_message(note: Notification, game: Game, user: User) -> EmailMultiAlternatives | None:
+    """Somebody proposed times for a sitting (``note.version`` is the proposal): who, the times still
+    open in the reader's zone (a weekly series: its first week), and how to answer, on the game page or
+    by replying ``sitting yes`` / ``sitting no``. None once there is nothing for the reader to answer:
+    the game is over, every time is decided or past, the reader has answered every open time, or left
+    the table. The reply is offered only while this is the game's latest open proposal, the one a reply
+    answers (``sittings.services.answer_latest``)."""
+    seat = sitting_selectors.human_seat_of(game=game, user=user)
+    if game.is_over or seat is None or sitting_selectors.table_of_one(game):
+        return None
+    now = timezone.now()
+    open_proposals = sitting_selectors.open_proposals(game=game, now=now)
+    proposal = next((p for p in open_proposals if p.pk == note.version), None)
+    if proposal is None:
+        return None
+    rows = [
+        t
+        for t in proposal.times.all()
+        if t.status == ProposedTime.Status.OPEN and (t.starts_at > now or proposal.recurrence is not None)
+    ]
+    if not rows or all(any(a.position == seat for a in t.answers.all()) for t in rows):
+        return None
+    fields: dict[str, str | int] = {
+        "name": display_name(proposal.proposer) if proposal.proposer else _("Someone"),
+        "game": game_label(game),
+    }
+    if proposal.recurrence is not None:
+        recurrence = Recurrence.from_json(proposal.recurrence)
+        first = rows[0].starts_at
+        starts = [s for s in series_starts(recurrence) if first <= s < first + timedelta(days=7)]
+        times = [_span(s, s + proposal.length, user) for s in starts]
+        fields["weeks"] = recurrence.weeks
+        intro = ngettext(
+            "%(name)s proposes to play %(game)s together at live speed every week for %(weeks)s week, "
+            "answered as a whole. Its first week:",
+            "%(name)s proposes to play %(game)s together at live speed every week for %(weeks)s weeks, "
+            "answered as a whole. Its first week:",
+            recurrence.weeks,
+        )
+    else:
+        times = [f"{t.index}. {_span(t.starts_at, t.starts_at + proposal.length, user)}" for t in rows]
+        intro = ngettext(
+            "%(name)s proposes to play %(game)s together at live speed at this time:",
+            "%(name)s proposes to play %(game)s together at live speed at these times, each answered on its "
+            "own:",
+            len(rows),
+        )
+    latest = open_proposals[0].pk == proposal.pk
+    return compose_mail(
+        user=user,
+        subject=(_("[baogame] %(game)s: %(name)s proposes a sitting") % fields)[:200],
+        template="sitting",
+        context={
+            "game_name": game_label(game),
+            "proposal": True,
+            "intro": intro % fields,
+            "times": times,
+            "several": proposal.recurrence is None and len(rows) > 1,
+            "latest": latest,
+            "link": game_link(game, user),
+        },
+        category=note.category,
+        reply_to=reply_address_for(user=user, game=game) if latest else None,
+        engine=game.engine,
+    )
+
+
 def _result_lines(game: Game, seat: int | None) -> list[str]:
     result = game.result or {}
     names = compose.seat_names(game)
@@ -534,6 +613,7 @@ def _summary_message(
                 Notification.Kind.INVITATION,
                 Notification.Kind.SEAT_TO_BOT,
                 Notification.Kind.SEAT_TAKEN,
+                Notification.Kind.SITTING_PROPOSAL,
             }
         )
     ]
@@ -573,6 +653,7 @@ NEWS_KINDS: dict[str, Promise] = {
     Notification.Kind.INVITATION: gettext_lazy("invitation"),
     Notification.Kind.SEAT_TO_BOT: gettext_lazy("a bot took over a seat"),
     Notification.Kind.SEAT_TAKEN: gettext_lazy("a player took a seat at your table"),
+    Notification.Kind.SITTING_PROPOSAL: gettext_lazy("a sitting proposed: answer on the game page"),
 }
 
 

@@ -87,6 +87,7 @@ class Notification(Timestamped):
         DIGEST = "digest", "Daily digest"
         SEAT_TO_BOT = "seat_to_bot", "Seat handed to the bot"
         SEAT_TAKEN = "seat_taken", "Seat taken"
+        SITTING_PROPOSAL = "sitting_proposal", "Sitting proposed"
 
     class Status(models.TextChoices):
         PENDING = "pending", "Pending"
@@ -105,7 +106,8 @@ class Notification(Timestamped):
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications")
     game = models.ForeignKey("games.Game", null=True, blank=True, on_delete=models.CASCADE)
     version = models.PositiveIntegerField(
-        help_text="Game version (digests: the local date as YYYYMMDD; a seat taken: the seat's position)."
+        help_text="Game version (digests: the local date as YYYYMMDD; a seat taken: the seat's position; "
+        "a sitting proposed: the proposal's id)."
     )
     kind = models.CharField(max_length=16, choices=Kind.choices)
     category = models.CharField(max_length=16, choices=Category.choices)

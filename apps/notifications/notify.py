@@ -12,6 +12,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -19,6 +20,8 @@ from django.utils import timezone
 from apps.games import people, store
 from apps.games import selectors as game_selectors
 from apps.games.models import Game
+from apps.sittings import selectors as sitting_selectors
+from apps.sittings.models import SittingProposal
 
 from . import clock, compose, outbox, selectors, send, timing
 from .models import KIND_CATEGORY, Category, MailSettings, Mode, Notification
@@ -240,6 +243,34 @@ def notify_seat_taken(*, game_id: int, position: int) -> Notification | None:
         kind=Notification.Kind.SEAT_TAKEN,
         category=Category.INVITATION,
         seat=position,
+    )
+
+
+def notify_sitting_proposed(*, proposal: SittingProposal) -> int:
+    """Times were proposed for a sitting: mail every other person at the table (not the proposer, no
+    bot, no bot account: ``sittings.selectors.human_seats``) who they are from and how to answer, under
+    "Invitations". At most once per proposal and person (its ``version`` is the proposal's id); written
+    when it is sent (``mails``), with the times still open then. How many were new."""
+    game = proposal.game
+    seats = {
+        position: user_id
+        for position, user_id in sitting_selectors.human_seats(game).items()
+        if user_id != proposal.proposer_id
+    }
+    users = get_user_model().objects.select_related("profile").in_bulk(list(seats.values()))
+    return sum(
+        bool(
+            notification_create(
+                user=users[user_id],
+                game=game,
+                version=proposal.pk,
+                kind=Notification.Kind.SITTING_PROPOSAL,
+                category=Category.INVITATION,
+                seat=position,
+            )
+        )
+        for position, user_id in seats.items()
+        if user_id in users
     )
 
 

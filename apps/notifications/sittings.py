@@ -1,4 +1,5 @@
-"""Mails about sittings: the invitation (with an .ics of the agreed sittings), the reminder 15 minutes
+"""Mails about sittings: the proposal of times (recorded as a notification of its own, built by
+``mails``), the invitation (with an .ics of the agreed sittings), the reminder 15 minutes
 before, the calendar update of a sitting that ended early (its .ics entry again: the same UID, a higher
 SEQUENCE, the new end) and the cancellation of sittings whose game ended before them (the same UIDs, a
 higher SEQUENCE, METHOD:CANCEL), the last two sent like the invitation and under its preference. The
@@ -7,26 +8,43 @@ the person's mail preferences for invitations and reminders apply."""
 
 from __future__ import annotations
 
+import logging
 import math
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.db import transaction
 from django.dispatch import receiver
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from apps.accounts.language import mail_language
 from apps.sittings import ics
-from apps.sittings.models import Sitting, SittingReminder
-from apps.sittings.signals import sitting_message
+from apps.sittings.models import Sitting, SittingProposal, SittingReminder
+from apps.sittings.signals import sitting_message, sitting_proposed
 
 from .compose import local_time, user_zone
 from .mails import compose_mail, game_link
 from .models import Category
+from .notify import notify_sitting_proposed
 from .preferences import OFF, mode_for
+
+log = logging.getLogger(__name__)
 
 #: The mails that carry a calendar file, sent under the "Invitations" preference.
 CALENDAR_KINDS = (SittingReminder.Kind.INVITATION, SittingReminder.Kind.UPDATE, SittingReminder.Kind.CANCEL)
+
+
+@receiver(sitting_proposed, dispatch_uid="notifications.sitting_proposed")
+def on_sitting_proposed(sender: Any, *, proposal: SittingProposal, **kwargs: Any) -> None:
+    """In the proposal's transaction: record the mail of every other person at the table, sent once it
+    commits (the sweep sends one whose task is lost; quiet hours and the digest hold it as any
+    invitation). A failure is logged and rolls back only its savepoint: the proposal stands."""
+    try:
+        with transaction.atomic():
+            notify_sitting_proposed(proposal=proposal)
+    except Exception:
+        log.exception("could not record the mails of sitting proposal %s", proposal.pk)
 
 
 @receiver(sitting_message, dispatch_uid="notifications.sitting_message")

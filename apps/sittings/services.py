@@ -23,7 +23,7 @@ from baogame.celery import publish
 from . import acceptance, lifecycle, organisers, selectors
 from .acceptance import Outcome, Recurrence
 from .models import ProposedTime, SeatPresence, Sitting, SittingAnswer, SittingProposal
-from .signals import sittings_agreed
+from .signals import sitting_proposed, sittings_agreed
 
 #: A proposal's time must be at least this far ahead (an answer takes a moment).
 MIN_LEAD = timedelta(minutes=1)
@@ -57,7 +57,8 @@ def proposal_create(
 ) -> SittingProposal:
     """Offer the table ``times`` (aware datetimes), or one weekly ``recurrence``, each ``length`` long.
 
-    The proposer's own answer is yes to every time they propose, when they hold a seat.
+    The proposer's own answer is yes to every time they propose, when they hold a seat; every other
+    person at the table is told (``sitting_proposed``: the notifications app records a mail each).
     """
     now = now or timezone.now()
     if not may_propose(game=game, user=user):
@@ -108,6 +109,7 @@ def proposal_create(
         )
         if selectors.human_seat_of(game=game, user=user) is not None:
             answer(game=game, user=user, proposal_id=proposal.pk, accept=True, now=now)
+        sitting_proposed.send(SittingProposal, proposal=proposal)  # the others are told: a mail each
     return proposal
 
 

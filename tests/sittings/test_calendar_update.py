@@ -244,3 +244,28 @@ def test_each_sitting_of_a_weekly_series_has_its_invitation_and_its_update_goes_
         for s in week
     )
     assert sorted(m.to[0] for m in _updates()) == sorted(u.email for u in people)
+
+
+def test_the_update_claims_no_agreement_of_a_player_who_was_away(
+    table: tuple[Game, list[Any]], django_capture_on_commit_callbacks: Any
+) -> None:
+    """Two players end the sitting while the third is away: the third's update says when it ended, not
+    that everyone agreed to end it (they never pressed "End it now"); its calendar file is the same."""
+    game, people = table
+    sitting = _agree(game, people, django_capture_on_commit_callbacks)
+    mail.outbox.clear()
+    now = sitting.starts_at + timedelta(minutes=20)
+    with django_capture_on_commit_callbacks(execute=True):
+        lifecycle.advance(now=sitting.starts_at, game=game)
+        for user in people[:2]:
+            services.presence_seen(game=game, user=user, now=now)
+        for user in people[:2]:
+            lifecycle.end_vote(game=game, user=user, now=now)
+
+    [away] = [m for m in mail.outbox if "ended early" in m.subject and m.to == [people[2].email]]
+    ended = f"{timezone.localtime(now, people[2].profile.zone):%H:%M}"
+    for text in (away.body, away.alternatives[0][0]):
+        assert "agreed" not in text
+        assert f"ended early, at {ended}" in " ".join(text.split())
+    _, event = _event(away)
+    assert event.decoded("dtend") == now

@@ -26,7 +26,9 @@ from typing import Any
 
 from django.conf import settings
 from django.core.management.base import BaseCommand
+from django.db import DatabaseError
 
+from apps.accounts.site import site_serve_at
 from apps.games.signals import dev_server_starting
 from baogame.celery import BACKGROUND, DEADLINES, PEOPLE, queue_name
 
@@ -123,6 +125,17 @@ def child_env(addr: str, environ: dict[str, str] | None = None) -> dict[str, str
     return env
 
 
+def serve_site_at(addr: str) -> bool:
+    """The ``Site`` row names the address served (``child_env``'s ``SITE_URL``) while it is still a
+    development one, so the sign-up confirmation mail (django-allauth reads the row) names this server,
+    not 127.0.0.1:8000; an operator's row is left alone. False when nothing changed, or the database is
+    not migrated yet (``migrate`` then syncs the row)."""
+    try:
+        return site_serve_at(child_env(addr)["SITE_URL"])
+    except DatabaseError:
+        return False
+
+
 class Command(BaseCommand):
     help = "Serve the site on 127.0.0.1:8000 with Celery workers and beat (development)."
 
@@ -133,6 +146,7 @@ class Command(BaseCommand):
         for _, said in dev_server_starting.send(sender=self.__class__, var_dir=settings.VAR_DIR):
             if said:
                 self.stdout.write(str(said))
+        serve_site_at(addr)
         (settings.VAR_DIR / "celery" / "queue").mkdir(parents=True, exist_ok=True)
         (settings.VAR_DIR / "celery" / "processed").mkdir(parents=True, exist_ok=True)
         py = sys.executable
