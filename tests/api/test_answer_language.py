@@ -16,14 +16,12 @@ from rest_framework.test import APIClient
 
 from apps.accounts.models import Profile
 from apps.api.models import ApiToken
-from apps.games import pipeline
 from apps.games.models import Game
 from baogame.rules.registry import get_engine
-from tests.factories import GameFactory, UserFactory
+from tests.support.bh_turns import five_at_play
 
 pytestmark = pytest.mark.django_db
 
-HANDS = [["RJ*", "A", "A", "6"], ["BJ*", "8", "K"], ["9", "9", "7"], ["2", "2", "J"], ["J", "Q", "Q"]]
 PASS_TRICK_EN = "pass to the end of this trick"
 PASS_TRICK_ZH = "这一墩一直过到底"
 
@@ -31,11 +29,7 @@ PASS_TRICK_ZH = "这一墩一直过到底"
 @pytest.fixture
 def bh() -> tuple[Game, list[Any]]:
     """A Bao Huang game of five people at the start of play (seat 0 leads); seat 1 speaks Chinese."""
-    people = [UserFactory() for _ in range(5)]
-    game = GameFactory(engine="baohuang", players=5, seated=people, options={"deals": [{"hands": HANDS}]})
-    pipeline.submit_action(game_id=game.pk, user=people[0], action={"type": "keep_emperor"})
-    for seat in range(5):
-        pipeline.submit_action(game_id=game.pk, user=people[seat], action={"type": "no_declaration"})
+    game, people = five_at_play()
     Profile.objects.filter(user=people[1]).update(language="zh-hans")
     return game, people
 

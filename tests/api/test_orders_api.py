@@ -9,20 +9,17 @@ import pytest
 from apps.games import pipeline
 from apps.games.models import Game, Move
 from tests.factories import GameFactory, UserFactory
+from tests.support.bh_turns import ORDERS_HANDS, five_at_play
 
 pytestmark = pytest.mark.django_db
 
-HANDS = [["RJ*", "A", "A", "6"], ["BJ*", "8", "K"], ["9", "9", "7"], ["2", "2", "J"], ["J", "Q", "Q"]]
+HANDS = ORDERS_HANDS
 
 
 @pytest.fixture
 def bh() -> tuple[Game, list[Any]]:
     """A Bao Huang game of five people at the start of play: seat 0 leads."""
-    people = [UserFactory() for _ in range(5)]
-    game = GameFactory(engine="baohuang", players=5, seated=people, options={"deals": [{"hands": HANDS}]})
-    pipeline.submit_action(game_id=game.pk, user=people[0], action={"type": "keep_emperor"})
-    for seat in range(5):
-        pipeline.submit_action(game_id=game.pk, user=people[seat], action={"type": "no_declaration"})
+    game, people = five_at_play()
     return game, people
 
 

@@ -5,7 +5,7 @@ correspondence bank and deadline: a sitting cannot rush them."""
 from __future__ import annotations
 
 import re
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 import pytest
@@ -155,17 +155,21 @@ def _polled_key(page: Any) -> str:
     return found.group(1)
 
 
+def _page_open(table: tuple[Game, list[Any]], client: Any) -> tuple[Game, list[Any], str, str, datetime]:
+    """The game page open for seat 0's player: the game, its people, the page, its poll key, now."""
+    game, people = table
+    client.force_login(people[0])
+    url = game.get_absolute_url()
+    return game, people, url, _polled_key(client.get(url)), timezone.now()
+
+
 def test_an_open_page_is_drawn_again_when_a_sitting_switches_the_clocks_to_live_and_back(
     table: tuple[Game, list[Any]], client: Any
 ) -> None:
     """docs/playing.md "Sittings": at its start the game reads Live and the present seats play on live
     banks; no move is made, so the board's poll key must change by itself, or a page left open shows the
     correspondence clocks (days) for the whole sitting while its player's live bank runs out."""
-    game, people = table
-    client.force_login(people[0])
-    url = game.get_absolute_url()
-    before = _polled_key(client.get(url))
-    now = timezone.now()
+    game, people, url, before, now = _page_open(table, client)
 
     sitting = _start(game, people, [0, 1], now)
     during_poll = client.get(f"{url}?since={before}", HTTP_HX_REQUEST="true")
@@ -187,11 +191,7 @@ def test_an_open_pages_head_says_live_during_the_sitting_and_daily_after(
     """The head's "3 seats · Daily time control" line is above the board: the poll that draws the board
     again at a sitting's start and end brings it out of band, so a page left open does not say Daily
     above a board that says Live."""
-    game, people = table
-    client.force_login(people[0])
-    url = game.get_absolute_url()
-    before = _polled_key(client.get(url))
-    now = timezone.now()
+    game, people, url, before, now = _page_open(table, client)
 
     sitting = _start(game, people, [0, 1], now)
     during_poll = client.get(f"{url}?since={before}", HTTP_HX_REQUEST="true").content.decode()

@@ -46,3 +46,20 @@ def to_the_first_lead(game: Game, users: list[Any]) -> Game:
             pipeline.submit_action(game_id=game.pk, user=users[seat], action=action)
             game.refresh_from_db()
     raise AssertionError("the game never reached a turn")
+
+
+#: Small hands for the standing orders' tests: seat 0 keeps the emperor card and leads.
+ORDERS_HANDS = [["RJ*", "A", "A", "6"], ["BJ*", "8", "K"], ["9", "9", "7"], ["2", "2", "J"], ["J", "Q", "Q"]]
+
+
+def five_at_play(hands: list[list[str]] = ORDERS_HANDS) -> tuple[Game, list[Any]]:
+    """A Bao Huang game of five people at the start of play (the emperor kept, nobody declaring):
+    seat 0 leads."""
+    from tests.factories import GameFactory, UserFactory
+
+    people = [UserFactory() for _ in range(5)]
+    game = GameFactory(engine="baohuang", players=5, seated=people, options={"deals": [{"hands": hands}]})
+    pipeline.submit_action(game_id=game.pk, user=people[0], action={"type": "keep_emperor"})
+    for seat in range(5):
+        pipeline.submit_action(game_id=game.pk, user=people[seat], action={"type": "no_declaration"})
+    return game, people
