@@ -19,6 +19,7 @@ from .clock import banks
 from .clock.deadlines import SIMULTANEOUS_TIMINGS, decision_length
 from .models import Decision, Game, Invitation, Move, Seat
 from .people import held_by_person
+from .presenters import timeleft
 
 if TYPE_CHECKING:
     from django_stubs_ext import WithAnnotations
@@ -363,7 +364,7 @@ def game_clock(*, game: Game, viewer: int | None) -> dict[str, Any]:
             }
         )
     return {
-        "control": {**control.seconds(), "summary": control.summary()},
+        "control": {**control.seconds(), "summary": timeleft.control_summary(control)},
         "seats": seats,
     }
 

@@ -17,6 +17,7 @@ from rest_framework.test import APIClient
 from apps.accounts.models import Profile
 from apps.api.models import ApiToken
 from apps.games.models import Game
+from apps.games.presenters import timeleft
 from baogame.rules.registry import get_engine
 from tests.support.bh_turns import five_at_play
 
@@ -97,6 +98,24 @@ def test_length_text_follows_the_profile_and_accept_language_wins_bh_17_6(
     assert asked.json()["length_text"] == english
     listed = me.get("/api/v1/games/watch/").json()["results"]
     assert [g["length_text"] for g in listed if g["id"] == game.pk] == [chinese]
+
+
+def test_the_time_controls_summary_follows_the_profile_and_accept_language_wins(
+    client_for: Any, bh: tuple[Game, list[Any]]
+) -> None:
+    """docs/api.md "Languages": the clock's summary ("3 days, +1 day per move, up to 5 days") is words
+    too, in the reader's language like the length."""
+    game, people = bh
+    game.refresh_from_db()
+    with translation.override("zh-hans"):
+        chinese = timeleft.control_summary(game.time_control)
+    me = client_for(people[1])
+
+    in_profile = me.get(f"/api/v1/games/{game.pk}/").json()["clock"]["control"]["summary"]
+    asked = me.get(f"/api/v1/games/{game.pk}/", headers={"accept_language": "en"}).json()
+
+    assert in_profile == chinese != game.time_control.summary()
+    assert asked["clock"]["control"]["summary"] == game.time_control.summary()
 
 
 def test_an_anonymous_public_read_stays_in_the_headers_language_bh_17_6(bh: tuple[Game, list[Any]]) -> None:
