@@ -173,9 +173,21 @@ class TokenLocaleMiddleware:
         translation.activate(_accepted_language(request.META.get("HTTP_ACCEPT_LANGUAGE", "")))
         request.LANGUAGE_CODE = translation.get_language()
         response = self.get_response(request)
-        patch_vary_headers(response, ("Accept-Language",))
-        response.headers.setdefault("Content-Language", translation.get_language())
+        headers = response.headers
+        headers["Vary"] = _vary_with_language(headers.get("Vary"))  # patch_vary_headers', once per value
+        headers.setdefault("Content-Language", translation.get_language())
         return response
+
+
+@lru_cache(maxsize=64)
+def _vary_with_language(vary: str | None) -> str:
+    """The ``Vary`` that ``patch_vary_headers(response, ("Accept-Language",))`` leaves on an answer whose
+    ``Vary`` is ``vary`` (None: none)."""
+    response = HttpResponse()
+    if vary is not None:
+        response.headers["Vary"] = vary
+    patch_vary_headers(response, ("Accept-Language",))
+    return str(response.headers["Vary"])
 
 
 @lru_cache(maxsize=256)
