@@ -37,6 +37,7 @@ from django.shortcuts import redirect, render
 from django.urls import path
 
 from apps.games import selectors as game_selectors
+from apps.sittings.mail import parse_sitting_command
 from baogame import converters  # noqa: F401 - registers <id:…>
 
 from . import bounces, commands, compose, tokens
@@ -197,9 +198,13 @@ SUGGESTIONS = 6
 
 
 def reply_suggestions(mail: StoredMail) -> list[str]:
-    """Commands that fit a reply to ``mail``: the choices its recipient has in its game now (those the
-    mail lists while its decision is open), else the example commands of that game (Bao Bei's
-    ``peek 2 3``, Bao Huang's ``play K K BJ`` …); none for a mail that is about no game."""
+    """Commands that fit a reply to ``mail``: the sitting answers it asks for (a proposal's "sitting
+    yes", in its reader's words), else the choices its recipient has in its game now (those the mail
+    lists while its decision is open), else the example commands of that game (Bao Bei's ``peek 2 3``,
+    Bao Huang's ``play K K BJ`` …); none for a mail that is about no game."""
+    asked = _sitting_answers(mail.text())
+    if asked:
+        return asked[:SUGGESTIONS]
     target = tokens.reply_address_target(parseaddr(mail.reply_to)[1])
     game = game_selectors.game_get(target.game_id) if target is not None else None
     if target is None or game is None:
@@ -212,6 +217,15 @@ def reply_suggestions(mail: StoredMail) -> list[str]:
         if choices:
             return choices[:SUGGESTIONS]
     return [example for example, _meaning in commands.summary(game.engine)][:SUGGESTIONS]
+
+
+def _sitting_answers(text: str) -> list[str]:
+    """The sitting answers a mail quotes for its reader to reply (“sitting yes”, “约局 是 2”)."""
+    return [quoted for quoted in _QUOTED.findall(text) if parse_sitting_command(quoted) is not None]
+
+
+#: A phrase in curly quotes, as mails quote the commands to reply with.
+_QUOTED = re.compile(r"“([^”\n]{1,30})”")
 
 
 # The mail's own HTML (inline styles) is shown in a sandboxed frame; django-csp types its decorator

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
 
@@ -300,3 +301,24 @@ def test_a_mail_whose_decision_has_passed_suggests_the_games_commands(
     form = _reply_form(client, stored)
 
     assert 'placeholder="play K K BJ"' in form and "<code>pass</code>" in form and "draw" not in form
+
+
+@pytest.mark.parametrize(
+    ("text", "suggested"),
+    [
+        (
+            "Or reply to this mail with “sitting yes” or “sitting no” on the first line.\n"
+            "“sitting yes 2” or “sitting no 2” answers time 2 alone.",
+            ["sitting yes", "sitting no", "sitting yes 2", "sitting no 2"],
+        ),
+        ("或者回复本邮件，在第一行写“约局 是”或“约局 否”。", ["约局 是", "约局 否"]),
+    ],
+)
+def test_a_sitting_proposals_form_suggests_the_answers_it_asks_for(text: str, suggested: list[str]) -> None:
+    """docs/playing.md "Sittings": a proposal's mail asks for "sitting yes" / "sitting no" (in its
+    reader's words); the development mailbox's reply form suggests those, not the game's moves."""
+    message = EmailMessage()
+    message.set_content(f"demo proposes to play together at live speed.\n\n{text}\n")
+    stored = devmail.StoredMail(file="m.log", index=0, message=message, mtime=0.0)
+
+    assert devmail.reply_suggestions(stored) == suggested
