@@ -123,3 +123,16 @@ def test_the_notifications_page_fits_a_390_px_phone_screen(live_server, browser)
     context.close()
 
     assert wider == 0
+
+
+def test_the_api_docs_fit_a_390_px_phone_screen(live_server, browser):
+    """The schemas' JSON (pre blocks with long lines) scrolls inside each block; the page does not
+    scroll sideways (it did, some 7,000 px, so that a phone showed the whole page shrunk)."""
+    context = browser.new_context(viewport=PHONE)
+    phone = context.new_page()
+
+    _visit(phone, live_server.url + "/api/docs/")
+    wider = overflow(phone)
+    context.close()
+
+    assert wider == 0
