@@ -189,3 +189,15 @@ def test_token_page_notices_are_in_the_readers_language(client: Any, users: list
     assert "3-40 letters" not in refused
     assert "Token revoked" not in revoked
     assert "pagebot" in made and "Give it a token" not in made
+
+
+def test_docs_page_shows_the_schemas_markdown_as_code_and_lines(client: Any) -> None:
+    """The schema's descriptions are Markdown: their code spans are code (not backticks) and an enum's
+    list keeps a line for each value (it ran together on one line); a response reads "401 Error —
+    Not signed in…", not "…a session cookie.: Error"."""
+    html = client.get("/api/docs/").content.decode()
+
+    assert "`" not in html.split("<h2>", 1)[1].split('<h3 id="schema-', 1)[0]
+    assert "<code>live</code> - live<br>* <code>daily</code> - daily" in html
+    assert "<strong>401</strong> <code>Error</code> — Not signed in" in html
+    assert ".: <code>" not in html
