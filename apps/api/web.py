@@ -12,6 +12,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from drf_spectacular.generators import SchemaGenerator
@@ -95,9 +96,10 @@ def bot_token_create(request: AuthenticatedHttpRequest, bot_id: int) -> HttpResp
 
 def docs(request: HttpRequest) -> HttpResponse:
     """The API documentation, rendered on the server from the OpenAPI schema (no CDN scripts)."""
-    if "schema" not in _schema_cache:
-        _schema_cache["schema"] = SchemaGenerator().get_schema(request=None, public=True)
-    schema = _schema_cache["schema"]
+    language = get_language() or ""  # the schema speaks its reader's language: one cached per language
+    if language not in _schema_cache:
+        _schema_cache[language] = SchemaGenerator().get_schema(request=None, public=True)
+    schema = _schema_cache[language]
     operations = []
     for path, item in schema.get("paths", {}).items():
         for method, op in item.items():

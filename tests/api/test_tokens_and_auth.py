@@ -201,3 +201,16 @@ def test_docs_page_shows_the_schemas_markdown_as_code_and_lines(client: Any) -> 
     assert "<code>live</code> - live<br>* <code>daily</code> - daily" in html
     assert "<strong>401</strong> <code>Error</code> — Not signed in" in html
     assert ".: <code>" not in html
+
+
+def test_docs_page_is_in_each_readers_language_whoever_read_it_first(client: Any) -> None:
+    """The page kept the schema of its first reader: after a reader of Chinese, an English reader saw
+    the games' names in Chinese ("`baobei` - 宝贝") in the parameters' descriptions."""
+    from apps.api import web
+
+    web._schema_cache.clear()
+    chinese = client.get("/api/docs/", HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
+    english = client.get("/api/docs/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+
+    assert "<code>baobei</code> - 宝贝" in chinese
+    assert "<code>baobei</code> - Bao Bei" in english and "宝贝" not in english
