@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.html import escape
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from drf_spectacular.generators import SchemaGenerator
@@ -92,9 +96,10 @@ def bot_token_create(request: AuthenticatedHttpRequest, bot_id: int) -> HttpResp
 
 def docs(request: HttpRequest) -> HttpResponse:
     """The API documentation, rendered on the server from the OpenAPI schema (no CDN scripts)."""
-    if "schema" not in _schema_cache:
-        _schema_cache["schema"] = SchemaGenerator().get_schema(request=None, public=True)
-    schema = _schema_cache["schema"]
+    language = get_language() or ""  # the schema speaks its reader's language: one cached per language
+    if language not in _schema_cache:
+        _schema_cache[language] = SchemaGenerator().get_schema(request=None, public=True)
+    schema = _schema_cache[language]
     operations = []
     for path, item in schema.get("paths", {}).items():
         for method, op in item.items():
@@ -103,15 +108,22 @@ def docs(request: HttpRequest) -> HttpResponse:
             for code, response in sorted(op.get("responses", {}).items()):
                 content = response.get("content", {}).get("application/json", {}).get("schema")
                 responses.append(
-                    {"code": code, "description": response.get("description", ""), "schema": _ref(content)}
+                    {
+                        "code": code,
+                        "description": _prose(response.get("description", "")),
+                        "schema": _ref(content),
+                    }
                 )
             operations.append(
                 {
                     "id": op.get("operationId", ""),
                     "method": method.upper(),
                     "path": path,
-                    "description": op.get("description", ""),
-                    "parameters": op.get("parameters", []),
+                    "description": _prose(op.get("description", "")),
+                    "parameters": [
+                        {**parameter, "description": _prose(parameter.get("description", ""))}
+                        for parameter in op.get("parameters", [])
+                    ],
                     "body": _ref(body),
                     "responses": responses,
                 }
@@ -125,6 +137,16 @@ def docs(request: HttpRequest) -> HttpResponse:
         "api/docs.html",
         {"info": schema.get("info", {}), "operations": operations, "components": components},
     )
+
+
+_CODE_SPAN = re.compile(r"``([^\n]+?)``|`([^`\n]+)`")
+
+
+def _prose(text: str) -> SafeString:
+    """A description of the schema as HTML: escaped, its code spans (`x`, ``x``) as code and its
+    line breaks kept (an enum's list, "* `live` - live" a line, ran together on one line)."""
+    html = _CODE_SPAN.sub(lambda m: f"<code>{m[1] or m[2]}</code>", escape(text.strip()))
+    return mark_safe(html.replace("\n", "<br>"))  # noqa: S308 - escaped above
 
 
 def _ref(schema: dict[str, Any] | None) -> str:

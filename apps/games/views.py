@@ -607,7 +607,10 @@ def game_replay(request: HttpRequest, public_id: str) -> HttpResponse:
 
 def _distinct_names(names: list[str]) -> list[str]:
     """Seat labels with the seat number added where two seats share a label (two bots)."""
-    return [f"{n} (seat {p})" if names.count(n) > 1 else n for p, n in enumerate(names)]
+    return [
+        gettext("%(name)s (seat %(seat)s)") % {"name": n, "seat": p} if names.count(n) > 1 else n
+        for p, n in enumerate(names)
+    ]
 
 
 #: A step or seat number of a replay URL (a longer one is no step of any game).

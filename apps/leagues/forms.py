@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from django import forms
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, pgettext_lazy
+from django.utils.translation import gettext_lazy, pgettext, pgettext_lazy
 
 from apps.accounts.zone_names import active_zone_label
 from apps.games import lengths as game_lengths
@@ -371,3 +371,16 @@ class DivisionMoveForm(forms.Form):
     user = forms.IntegerField(widget=forms.HiddenInput)
     division = forms.IntegerField(min_value=1, max_value=20)
     reason = forms.CharField(required=False, max_length=500)
+
+
+def errors_text(form: forms.Form) -> str:
+    """A form's errors as plain text for a page's notice, each under its field's label ("Points table:
+    whole numbers separated by commas"): not ``errors.as_text()``, which names the fields by their code
+    and escapes the messages, so that the notice, escaped again, showed ``&quot;``."""
+    colon = pgettext("label colon", ":")
+    parts = []
+    for name, errors in form.errors.items():
+        field = form.fields.get(name)
+        text = " ".join(str(error) for error in errors)
+        parts.append(f"{field.label}{colon} {text}" if field is not None and field.label else text)
+    return " ".join(parts)

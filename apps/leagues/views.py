@@ -36,7 +36,14 @@ from . import (
     services,
 )
 from .auditlog import audit_sentence
-from .forms import EmailForm, GameToolForm, LeagueCreateForm, LeagueSettingsForm, SeasonCreateForm
+from .forms import (
+    EmailForm,
+    GameToolForm,
+    LeagueCreateForm,
+    LeagueSettingsForm,
+    SeasonCreateForm,
+    errors_text,
+)
 from .models import League, Membership, Season
 
 #: ``?season=`` of a league's page: ASCII digits, a few of them (``int`` refuses ``²``, and reads
@@ -341,14 +348,13 @@ def _run_manage_action(request: AuthenticatedHttpRequest, league: League, action
     if action == "settings":
         settings_form = LeagueSettingsForm(request.POST)
         if not settings_form.is_valid():
-            errors = settings_form.errors.as_text()
-            raise _Invalid(gettext("Invalid settings: %(errors)s") % {"errors": errors})
+            raise _Invalid(gettext("Invalid settings: %(errors)s") % {"errors": errors_text(settings_form)})
         services.league_update(league=league, by=user, **settings_form.cleaned_data)
         return gettext("Settings saved; they apply to the games of the rounds started from now on.")
     if action == "season":
         season_form = SeasonCreateForm(request.POST, league=league)
         if not season_form.is_valid():
-            raise _Invalid(gettext("Invalid season: %(errors)s") % {"errors": season_form.errors.as_text()})
+            raise _Invalid(gettext("Invalid season: %(errors)s") % {"errors": errors_text(season_form)})
         if league.divisions > 1:
             season = divisions.season_propose(league=league, by=user, **season_form.season_kwargs())
             return gettext("Season %(n)s scheduled: review and confirm its divisions below.") % {
@@ -376,7 +382,7 @@ def _run_manage_action(request: AuthenticatedHttpRequest, league: League, action
 def _game_tool(request: AuthenticatedHttpRequest, league: League) -> str:
     form = GameToolForm(request.POST)
     if not form.is_valid():
-        raise _Invalid(gettext("Invalid: %(errors)s") % {"errors": form.errors.as_text()})
+        raise _Invalid(gettext("Invalid: %(errors)s") % {"errors": errors_text(form)})
     d = form.cleaned_data
     game_id, user, reason, seat = int(request.POST["game"]), request.user, d["reason"], d["seat"]
     common: dict[str, Any] = {"league": league, "game_id": game_id, "by": user}

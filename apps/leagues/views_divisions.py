@@ -15,7 +15,7 @@ from apps.games.errortext import refusal
 from baogame.rules.core import RuleError
 
 from . import divisions, selectors, services
-from .forms import DivisionMoveForm
+from .forms import DivisionMoveForm, errors_text
 from .models import League, Season
 
 
@@ -60,9 +60,7 @@ def season_divisions_action(
         if action == "move":
             form = DivisionMoveForm(request.POST)
             if not form.is_valid():
-                messages.error(
-                    request, gettext("Invalid move: %(errors)s") % {"errors": form.errors.as_text()}
-                )
+                messages.error(request, gettext("Invalid move: %(errors)s") % {"errors": errors_text(form)})
             else:
                 d = form.cleaned_data
                 divisions.placement_move(

@@ -189,3 +189,28 @@ def test_token_page_notices_are_in_the_readers_language(client: Any, users: list
     assert "3-40 letters" not in refused
     assert "Token revoked" not in revoked
     assert "pagebot" in made and "Give it a token" not in made
+
+
+def test_docs_page_shows_the_schemas_markdown_as_code_and_lines(client: Any) -> None:
+    """The schema's descriptions are Markdown: their code spans are code (not backticks) and an enum's
+    list keeps a line for each value (it ran together on one line); a response reads "401 Error —
+    Not signed in…", not "…a session cookie.: Error"."""
+    html = client.get("/api/docs/").content.decode()
+
+    assert "`" not in html.split("<h2>", 1)[1].split('<h3 id="schema-', 1)[0]
+    assert "<code>live</code> - live<br>* <code>daily</code> - daily" in html
+    assert "<strong>401</strong> <code>Error</code> — Not signed in" in html
+    assert ".: <code>" not in html
+
+
+def test_docs_page_is_in_each_readers_language_whoever_read_it_first(client: Any) -> None:
+    """The page kept the schema of its first reader: after a reader of Chinese, an English reader saw
+    the games' names in Chinese ("`baobei` - 宝贝") in the parameters' descriptions."""
+    from apps.api import web
+
+    web._schema_cache.clear()
+    chinese = client.get("/api/docs/", HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
+    english = client.get("/api/docs/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+
+    assert "<code>baobei</code> - 宝贝" in chinese
+    assert "<code>baobei</code> - Bao Bei" in english and "宝贝" not in english

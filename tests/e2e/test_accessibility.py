@@ -123,3 +123,37 @@ def test_the_notifications_page_fits_a_390_px_phone_screen(live_server, browser)
     context.close()
 
     assert wider == 0
+
+
+def test_the_api_docs_fit_a_390_px_phone_screen(live_server, browser):
+    """The schemas' JSON (pre blocks with long lines) scrolls inside each block; the page does not
+    scroll sideways (it did, some 7,000 px, so that a phone showed the whole page shrunk)."""
+    context = browser.new_context(viewport=PHONE)
+    phone = context.new_page()
+
+    _visit(phone, live_server.url + "/api/docs/")
+    wider = overflow(phone)
+    context.close()
+
+    assert wider == 0
+
+
+def test_a_bao_bei_display_of_four_cards_is_one_row_on_a_390_px_phone(live_server, browser):
+    """Four cards (the deal, BB-5, at 3 to 6 players) fit one row of a 390 px screen: 4 cards of 70 px
+    and three gaps of 8 px are 304 px, 3 px more than the display's 301, so the fourth card wrapped to
+    a row of its own in every display."""
+    player = UserFactory()
+    game = lifecycle.game_create(creator=player, engine="baobei", players=3, bots=2)
+    context = browser.new_context(viewport=PHONE)
+    phone = context.new_page()
+    sign_in(phone, live_server, player)
+
+    _visit(phone, live_server.url + f"/games/{game.public_id}/")
+    rows = phone.evaluate(
+        "() => Array.from(document.querySelectorAll('.display .slots')).map("
+        "s => new Set(Array.from(s.querySelectorAll('.slot'))"
+        ".map(e => Math.round(e.getBoundingClientRect().top))).size)"
+    )
+    context.close()
+
+    assert rows == [1, 1, 1]

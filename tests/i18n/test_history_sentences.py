@@ -199,7 +199,8 @@ def test_chinese_sentences_name_the_players_in_place_of_their_seats() -> None:
 
     assert plucked.startswith('<span class="seat-name" data-seat="2"')
     assert ">ann</span>的第1格：成功，拿走了喜鹊。" in plucked
-    assert "座位" not in plucked and "座位" not in closed
+    shown = re.sub(r"<[^>]+>", "", plucked + closed)  # the text; each name's title names its seat
+    assert "座位" not in shown
     assert closed.startswith("抓牌时机结束；") and closed.endswith("选择了过。")
     assert ">ann</span>、<span" in closed and ">bob</span>和<span" in closed
 
@@ -233,3 +234,18 @@ def test_card_and_bird_names_and_standing_orders_in_chinese() -> None:
         "表态：独保（第3局）",
         "抓牌时机不等我",
     ]
+
+
+def test_a_named_seats_tooltip_and_its_number_beside_a_repeated_name_are_in_chinese() -> None:
+    """The title of each name ("seat 2" on hover) and the number beside a name two seats share were
+    English on a Chinese page."""
+    draw = {"type": "drew", "seat": 2}
+    window = {"type": "window_closed", "how": "timeout", "passed": [1, 2]}
+    with translation.override("zh-hans"):
+        drew = str(name_seats(describe_event("baobei", draw), ["ann", "bob", "cy"]))
+        closed = str(name_seats(describe_event("baobei", window), ["ann", "Sam", "Sam"]))
+
+    assert '<span class="seat-name" data-seat="2" title="2号座位">cy</span>' in drew
+    assert 'title="1号座位">Sam（座位 1）</span>' in closed
+    assert "seat" not in drew.replace("seat-name", "").replace("data-seat", "")
+    assert "seat " not in closed

@@ -166,6 +166,27 @@ def test_the_organiser_page_saves_the_settings(toy_league: League, organiser: An
     assert AuditLog.objects.filter(league=toy_league, action="league_updated", actor=organiser).exists()
 
 
+def test_an_invalid_setting_is_explained_under_its_label_as_plain_text(
+    toy_league: League, organiser: Any
+) -> None:
+    """The page said "Invalid settings: * engine_options * a JSON object, e.g. {&quot;threshold&quot;: 30}":
+    the field's code name, and the error escaped twice (once by the form's text, once by the page)."""
+    client = Client()
+    client.force_login(organiser)
+    fields = {"name": "Toy League", "players_per_table": "4", "timing_preset": "daily"}
+
+    response = client.post(
+        f"/leagues/{toy_league.slug}/manage/settings/",
+        {**fields, "engine_options": "[1, 2]", "points_table": "a,b"},
+        follow=True,
+    )
+
+    html = response.content.decode()
+    assert "Engine options: a JSON object, e.g. {&quot;threshold&quot;: 30}" in html
+    assert "Points table: whole numbers separated by commas" in html
+    assert "&amp;quot;" not in html and "engine_options *" not in html
+
+
 def test_the_settings_form_refuses_a_member(toy_league: League, members: list[Any]) -> None:
     client = Client()
     client.force_login(members[0])

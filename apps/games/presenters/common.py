@@ -137,8 +137,10 @@ def describe_decision(engine: str, decision: dict[str, Any]) -> str:
 def _seat_html(seat: int, names: Sequence[str]) -> SafeString:
     """A player's name with the seat number in its title; in brackets too when names repeat (bots)."""
     name = names[seat]
-    shown = f"{name} (seat {seat})" if list(names).count(name) > 1 else name
-    return format_html('<span class="seat-name" data-seat="{}" title="seat {}">{}</span>', seat, seat, shown)
+    repeated = list(names).count(name) > 1
+    shown = gettext("%(name)s (seat %(seat)s)") % {"name": name, "seat": seat} if repeated else name
+    title = gettext("seat %(n)s") % {"n": seat}
+    return format_html('<span class="seat-name" data-seat="{}" title="{}">{}</span>', seat, title, shown)
 
 
 def _seat_list_html(seats: list[int], names: Sequence[str]) -> SafeString:
