@@ -36,16 +36,20 @@ def planned_return(profile: Profile, now: datetime | None = None) -> date | None
     return profile.vacation_returns_on if profile.vacation_returns_on >= today else None
 
 
+def day_words(day: date, today: date) -> str:
+    """``Tue 8 Dec``, with the year when it is not ``today``'s (a return planned for next June)."""
+    if day.year == today.year:
+        return dateformat.format(day, pgettext("weekday and date", "D j M"))
+    return dateformat.format(day, pgettext("weekday, date and year", "D j M Y"))
+
+
 def away_words(profile: Profile, now: datetime | None = None) -> str | None:
     """``away until Tue 8 Dec`` (the planned return), else ``away since Sat 5 Dec``; None when home."""
     if profile.vacation_started_at is None:
         return None
     back = planned_return(profile, now)
+    today = timezone.localtime(now or timezone.now(), profile.zone).date()
     if back is not None:
-        return _("away until %(date)s") % {
-            "date": dateformat.format(back, pgettext("weekday and date", "D j M"))
-        }
+        return _("away until %(date)s") % {"date": day_words(back, today)}
     since = timezone.localtime(profile.vacation_started_at, profile.zone)
-    return _("away since %(date)s") % {
-        "date": dateformat.format(since, pgettext("weekday and date", "D j M"))
-    }
+    return _("away since %(date)s") % {"date": day_words(since.date(), today)}

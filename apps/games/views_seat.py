@@ -13,13 +13,13 @@ from django.db import transaction
 from django.http import HttpResponse
 from django.shortcuts import redirect
 from django.urls import reverse
-from django.utils import dateformat
+from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
-from django.utils.translation import gettext, pgettext
+from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from apps.accounts.http import AuthenticatedHttpRequest
-from apps.accounts.vacation import planned_return_set
+from apps.accounts.vacation import day_words, planned_return_set
 from baogame.rules.core import RuleError
 
 from . import clock, lifecycle
@@ -145,7 +145,8 @@ def vacation(request: AuthenticatedHttpRequest) -> HttpResponse:
                 "You are on vacation: your clocks are stopped in every game (%(left)s left this year)."
             ) % {"left": left}
             if returns_on is not None:
-                day = dateformat.format(returns_on, pgettext("weekday and date", "D j M"))
+                today = timezone.localtime(timezone.now(), profile.zone).date()
+                day = day_words(returns_on, today)
                 said += " " + gettext("The others see you away until %(date)s.") % {"date": day}
             messages.success(request, said)
         elif action == "end":

@@ -311,8 +311,27 @@ def test_others_see_the_planned_return_never_the_end_of_the_budget(baobei_game, 
 
     html = client_for(players[1]).get(f"/games/{game.public_id}/").content.decode()
 
-    assert re.search(rf'<li data-seat="0">.*?away until {back:%a} {back.day} {back:%b}<', html)
+    year = f" {back.year}" if back.year != timezone.localdate().year else ""  # late December
+    assert re.search(rf'<li data-seat="0">.*?away until {back:%a} {back.day} {back:%b}{year}<', html)
     assert html.count("away until") == 1
+
+
+def test_a_return_planned_for_next_year_names_its_year(baobei_game, client_for):
+    """A return date in another year reads with its year ("Tue 1 Jun 2027"), on the table, in the
+    player's own notice and on their profile: without it, next June reads as this past June."""
+    game, players = baobei_game
+    back = timezone.localdate().replace(month=6, day=1, year=timezone.localdate().year + 1)
+    me = client_for(players[0])
+    said = me.post("/vacation/", {"action": "start", "returns_on": back.isoformat()}, follow=True)
+
+    html = client_for(players[1]).get(f"/games/{game.public_id}/").content.decode()
+    profile = me.get("/accounts/profile/").content.decode()
+
+    words = f"{back:%a} {back.day} {back:%b} {back.year}"
+    assert re.search(rf'<li data-seat="0">.*?away until {words}<', html)
+    assert f"away until {words}." in said.content.decode()
+    assert f"away until {words} (your planned return)" in profile
+    assert "Vacation days used</th><td>0</td>" in profile  # as the member lists write it, not "0.0"
 
 
 def test_a_return_date_already_past_is_refused_and_no_vacation_starts(baobei_game, client_for):
