@@ -10,6 +10,7 @@ from django.urls import reverse
 from rest_framework.test import APIClient
 
 from apps.api.models import ApiToken, token_digest
+from tests.support.catalogue import stand_in_chinese
 
 pytestmark = pytest.mark.django_db
 
@@ -162,7 +163,6 @@ def test_token_page_notices_are_in_the_readers_language(client: Any, users: list
     its code, and "Token revoked." and "Bot account … created." are marked strings (stand-ins until the
     catalogue has them), not English built in code."""
     from django.utils import translation
-    from django.utils.translation import trans_real
 
     from apps.api.services import token_create
     from apps.games.errortext import MESSAGES
@@ -171,10 +171,7 @@ def test_token_page_notices_are_in_the_readers_language(client: Any, users: list
         "Token revoked.": "令牌已作废。",
         "Bot account %(name)s created. Give it a token to play it.": "机器人账户%(name)s已创建。",
     }
-    catalog = trans_real.translation("zh-hans")._catalog
-    for msgid, text in stand_ins.items():
-        if msgid not in catalog:
-            monkeypatch.setitem(catalog._catalogs[0], msgid, text)
+    stand_in_chinese(monkeypatch, stand_ins)
     users[0].profile.language = "zh-hans"
     users[0].profile.save()
     token, _ = token_create(user=users[0], name="old")

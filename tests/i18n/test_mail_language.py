@@ -17,7 +17,6 @@ import pytest
 from django.conf import settings
 from django.core import mail
 from django.utils import timezone
-from django.utils.translation import trans_real
 
 from apps.accounts.models import Profile
 from apps.games import selectors as game_selectors
@@ -30,6 +29,7 @@ from apps.sittings.models import Sitting, SittingReminder
 from apps.sittings.signals import sitting_message
 from tests.factories import GameFactory, UserFactory
 from tests.notifications.conftest import mails_to, reply_to
+from tests.support.catalogue import stand_in_chinese
 
 pytestmark = pytest.mark.django_db
 
@@ -231,10 +231,7 @@ def test_every_mail_kind_reads_chinese_for_a_chinese_reader(
 ) -> None:
     msgids = tuple(key if isinstance(key, str) else key[0] for key in NEW_WORDS)
     sentences = english_sentences(extra=(*msgids, *PROPOSAL_PLURALS))
-    catalog = trans_real.translation("zh-hans")._catalog  # type: ignore[attr-defined]
-    for msgid, stand_in in NEW_WORDS.items():
-        if msgid not in catalog:  # not translated yet: a stand-in for the test
-            monkeypatch.setitem(catalog._catalogs[0], msgid, stand_in)
+    stand_in_chinese(monkeypatch, NEW_WORDS)
     reader = _reader("wren", "zh-hans")
 
     found = every_mail(engine, reader, django_capture_on_commit_callbacks)

@@ -11,7 +11,6 @@ import pytest
 from django.core import mail
 from django.db import connection
 from django.utils import timezone
-from django.utils.translation import trans_real
 from icalendar import Calendar
 
 from apps.games.models import Game
@@ -21,6 +20,7 @@ from apps.sittings.models import Sitting, SittingReminder
 from tests.conftest import requires_postgres
 from tests.factories import UserFactory
 from tests.sittings.setup_helpers import agree, three_at_a_table
+from tests.support.catalogue import stand_in_chinese
 
 pytestmark = pytest.mark.django_db
 
@@ -159,10 +159,7 @@ def test_the_invitations_calendar_entry_is_in_the_readers_language(
     game, people = table
     people[1].profile.language = "zh-hans"
     people[1].profile.save()
-    catalog = trans_real.translation("zh-hans")._catalog  # type: ignore[attr-defined]
-    for msgid, stand_in in CALENDAR_WORDS.items():
-        if msgid not in catalog:  # not translated yet: a stand-in for the test
-            monkeypatch.setitem(catalog._catalogs[0], msgid, stand_in)
+    stand_in_chinese(monkeypatch, CALENDAR_WORDS)
 
     agree(game, people, django_capture_on_commit_callbacks)
 

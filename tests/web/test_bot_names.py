@@ -8,6 +8,7 @@ import pytest
 
 from apps.games import autoplay, lifecycle
 from tests.factories import GameFactory, UserFactory
+from tests.support.catalogue import stand_in_chinese
 
 pytestmark = pytest.mark.django_db
 
@@ -91,7 +92,6 @@ def test_a_bot_playing_an_absent_players_seat_is_named_as_such_while_it_thinks(c
 def test_the_bot_playing_a_seat_is_named_in_the_readers_language(client_for, monkeypatch):
     """A Chinese reader's page says who thinks in Chinese: "The bot playing cy" is a marked string (a
     stand-in translation until the catalogue has it), not English built in code."""
-    from django.utils.translation import trans_real
 
     from apps.games.models import Seat
 
@@ -102,9 +102,7 @@ def test_the_bot_playing_a_seat_is_named_in_the_readers_language(client_for, mon
     ann.profile.save()
     game = GameFactory(engine="baobei", players=3, options=EX_13, seated=[ann, bob, cy])
     Seat.objects.filter(game=game, position=2).update(bot_takeover=True)  # EX-13: seat 2 is to act
-    catalog = trans_real.translation("zh-hans")._catalog
-    if "The bot playing %(name)s" not in catalog:
-        monkeypatch.setitem(catalog._catalogs[0], "The bot playing %(name)s", "替%(name)s出牌的机器人")
+    stand_in_chinese(monkeypatch, {"The bot playing %(name)s": "替%(name)s出牌的机器人"})
 
     html = client_for(ann).get(f"/games/{game.public_id}/").content.decode()
 

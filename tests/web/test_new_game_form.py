@@ -13,6 +13,7 @@ import pytest
 from apps.games.forms import GameCreateForm
 from apps.games.models import Game
 from tests.factories import UserFactory
+from tests.support.catalogue import stand_in_chinese
 
 pytestmark = pytest.mark.django_db
 
@@ -234,7 +235,6 @@ def test_the_form_states_each_named_controls_worst_case(client_for):
 def test_a_length_that_does_not_fit_is_explained_in_the_readers_language(client_for, monkeypatch):
     """Without JavaScript a Chinese reader is told in Chinese what does not fit (marked strings, with
     stand-ins until the catalogue has them), not in English built in code."""
-    from django.utils.translation import trans_real
 
     stand_ins = {
         "You gave a %(names)s: choose Custom to use it, or leave it empty.": "你填了%(names)s：选自定义。",
@@ -242,10 +242,7 @@ def test_a_length_that_does_not_fit_is_explained_in_the_readers_language(client_
         " and ": "和",
         " and/or ": "和/或",
     }
-    catalog = trans_real.translation("zh-hans")._catalog
-    for msgid, text in stand_ins.items():
-        if msgid not in catalog:
-            monkeypatch.setitem(catalog._catalogs[0], msgid, text)
+    stand_in_chinese(monkeypatch, stand_ins)
     me = UserFactory()
     me.profile.language = "zh-hans"
     me.profile.save()
