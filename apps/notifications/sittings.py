@@ -73,16 +73,14 @@ def on_sitting_message(
 
 def _send_update_mail(*, sitting: Sitting, user: Any) -> None:
     """The sitting ended early: its calendar entry again, with its new end."""
-    game = sitting.game
     _send(
         user=user,
-        subject=_("[baogame] %(game)s: the sitting ended early") % {"game": game},
+        game=sitting.game,
+        subject=_("[baogame] %(game)s: the sitting ended early") % {"game": sitting.game},
         context={
-            "game_name": str(game),
             "update": True,
             "started": local_time(sitting.starts_at, user),
             "ended": f"{timezone.localtime(sitting.ends_at, user_zone(user)):%H:%M}",
-            "link": game_link(game, user),
         },
         category=Category.INVITATION,
         calendar=ics.sittings_ics([sitting], now=timezone.now(), sequence=1),
@@ -91,16 +89,12 @@ def _send_update_mail(*, sitting: Sitting, user: Any) -> None:
 
 def _send_cancel_mail(*, series: list[Sitting], user: Any) -> None:
     """The game ended before these sittings: their calendar entries, cancelled."""
-    game = series[0].game
     _send(
         user=user,
-        subject=_("[baogame] %(game)s: the game is over, its sittings are cancelled") % {"game": game},
-        context={
-            "game_name": str(game),
-            "cancel": True,
-            "times": _times(series, user),
-            "link": game_link(game, user),
-        },
+        game=series[0].game,
+        subject=_("[baogame] %(game)s: the game is over, its sittings are cancelled")
+        % {"game": series[0].game},
+        context={"cancel": True, "times": _times(series, user)},
         category=Category.INVITATION,
         calendar=ics.sittings_ics(series, now=timezone.now(), sequence=1, cancel_for=user.email),
     )
@@ -119,35 +113,44 @@ def _times(series: list[Sitting], user: Any) -> list[str]:
 def _send_sitting_mail(
     *, sitting: Sitting, user: Any, series: list[Sitting], invitation: bool, category: str
 ) -> None:
-    game = sitting.game
-    times = _times(series, user)
     subject = (
-        _("[baogame] %(game)s: sitting agreed") % {"game": game}
+        _("[baogame] %(game)s: sitting agreed") % {"game": sitting.game}
         if invitation
         else _("[baogame] %(game)s: the sitting starts at %(when)s")
-        % {"game": game, "when": local_time(sitting.starts_at, user)}
+        % {"game": sitting.game, "when": local_time(sitting.starts_at, user)}
     )
     _send(
         user=user,
+        game=sitting.game,
         subject=subject,
         context={
-            "game_name": str(game),
             "invitation": invitation,
-            "times": times,
+            "times": _times(series, user),
             # A sitting agreed less than 15 minutes ahead is reminded at once: say how soon it is.
             "minutes": max(1, math.ceil((sitting.starts_at - timezone.now()).total_seconds() / 60)),
-            "link": game_link(game, user),
         },
         category=category,
         calendar=ics.sittings_ics(series, now=timezone.now()) if invitation else None,
     )
 
 
-def _send(*, user: Any, subject: str, context: dict[str, Any], category: str, calendar: bytes | None) -> None:
-    """A sitting mail: its subject cut to 200 characters, the ``sitting`` template, and the calendar
-    file ``sitting.ics`` when there is one."""
+def _send(
+    *,
+    user: Any,
+    game: Any,
+    subject: str,
+    context: dict[str, Any],
+    category: str,
+    calendar: bytes | None,
+) -> None:
+    """A sitting mail of ``game``: its subject cut to 200 characters, the ``sitting`` template with the
+    game's name and link beside ``context``, and the calendar file ``sitting.ics`` when there is one."""
     message = compose_mail(
-        user=user, subject=subject[:200], template="sitting", context=context, category=category
+        user=user,
+        subject=subject[:200],
+        template="sitting",
+        context={"game_name": str(game), "link": game_link(game, user), **context},
+        category=category,
     )
     if calendar is not None:
         message.attach("sitting.ics", calendar, "text/calendar")

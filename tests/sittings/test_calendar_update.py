@@ -9,7 +9,7 @@ sittings), by a task queued when the end commits and by the minute sweep if that
 
 from __future__ import annotations
 
-from datetime import date, time, timedelta
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -19,9 +19,8 @@ from icalendar import Calendar
 
 from apps.games.models import Game
 from apps.sittings import lifecycle, reminders, services, tasks
-from apps.sittings.acceptance import Recurrence
 from apps.sittings.models import Sitting, SittingReminder
-from tests.sittings.setup_helpers import agree, three_at_a_table
+from tests.sittings.setup_helpers import agree, three_at_a_table, week_of_evenings
 
 pytestmark = pytest.mark.django_db
 
@@ -31,9 +30,9 @@ def table() -> tuple[Game, list[Any]]:
     return three_at_a_table()
 
 
-def _agree(game: Game, people: list[Any], capture: Any) -> Sitting:
-    """The table agrees a sitting in 30 minutes."""
-    return agree(game, people, capture, hours=0.5)
+def _agree(game: Game, people: list[Any], capture: Any, *, quiet: bool = False) -> Sitting:
+    """The table agrees a sitting in 30 minutes (``quiet``: the outbox emptied after)."""
+    return agree(game, people, capture, hours=0.5, quiet=quiet)
 
 
 def _agree_each(
@@ -125,8 +124,7 @@ def test_a_sitting_ending_at_its_time_sends_no_update(
     table: tuple[Game, list[Any]], django_capture_on_commit_callbacks: Any
 ) -> None:
     game, people = table
-    sitting = _agree(game, people, django_capture_on_commit_callbacks)
-    mail.outbox.clear()
+    sitting = _agree(game, people, django_capture_on_commit_callbacks, quiet=True)
 
     with django_capture_on_commit_callbacks(execute=True):
         lifecycle.advance(now=sitting.starts_at, game=game)
@@ -146,8 +144,7 @@ def test_with_the_broker_down_at_the_early_end_the_minute_sweep_sends_the_update
     """The update's task is published once, on commit; the publish fails (logged, never an error for the
     committed end): the sittings' minute sweep sends it, and a second sweep sends nothing."""
     game, people = table
-    sitting = _agree(game, people, django_capture_on_commit_callbacks)
-    mail.outbox.clear()
+    sitting = _agree(game, people, django_capture_on_commit_callbacks, quiet=True)
     monkeypatch.setattr(lifecycle, "publish", lambda *args, **kwargs: False)
 
     _end_early(game, people, sitting, django_capture_on_commit_callbacks)
@@ -164,8 +161,7 @@ def test_the_task_and_the_sweep_together_send_the_update_once(
     table: tuple[Game, list[Any]], django_capture_on_commit_callbacks: Any
 ) -> None:
     game, people = table
-    sitting = _agree(game, people, django_capture_on_commit_callbacks)
-    mail.outbox.clear()
+    sitting = _agree(game, people, django_capture_on_commit_callbacks, quiet=True)
 
     _end_early(game, people, sitting, django_capture_on_commit_callbacks)
     swept = tasks.send_reminders()
@@ -225,13 +221,7 @@ def test_each_sitting_of_a_weekly_series_has_its_invitation_and_its_update_goes_
     """One invitation mail for the series, recorded on each of its sittings: the second's early end is
     sent to everyone it went to."""
     game, people = table
-    series = Recurrence(
-        weekdays=tuple(range(7)),
-        at=time(20),
-        weeks=1,
-        first_day=date.today() + timedelta(days=1),
-        time_zone="UTC",
-    )
+    series = week_of_evenings()
     week = _agree_each(game, people, django_capture_on_commit_callbacks, recurrence=series)
     invitations = [m for m in mail.outbox if "sitting agreed" in m.subject]
     mail.outbox.clear()
@@ -252,8 +242,7 @@ def test_the_update_claims_no_agreement_of_a_player_who_was_away(
     """Two players end the sitting while the third is away: the third's update says when it ended, not
     that everyone agreed to end it (they never pressed "End it now"); its calendar file is the same."""
     game, people = table
-    sitting = _agree(game, people, django_capture_on_commit_callbacks)
-    mail.outbox.clear()
+    sitting = _agree(game, people, django_capture_on_commit_callbacks, quiet=True)
     now = sitting.starts_at + timedelta(minutes=20)
     with django_capture_on_commit_callbacks(execute=True):
         lifecycle.advance(now=sitting.starts_at, game=game)

@@ -9,7 +9,7 @@ the end commits does it, and the sittings' beat and minute sweep do it if that t
 
 from __future__ import annotations
 
-from datetime import date, time, timedelta
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -23,9 +23,8 @@ from apps.games.models import Game
 from apps.games.store import lock_game
 from apps.notifications.preferences import preferences_set
 from apps.sittings import ics, lifecycle, receivers, reminders, services
-from apps.sittings.acceptance import Recurrence
 from apps.sittings.models import Sitting, SittingReminder
-from tests.sittings.setup_helpers import three_at_a_table
+from tests.sittings.setup_helpers import three_at_a_table, week_of_evenings
 
 pytestmark = pytest.mark.django_db
 
@@ -41,13 +40,7 @@ def _agree(game: Game, people: list[Any], capture: Any, *, series: bool = False)
     """Every player says yes to a time in 30 minutes, or to a week of evenings from tomorrow."""
     with capture(execute=True):
         if series:
-            week = Recurrence(
-                weekdays=tuple(range(7)),
-                at=time(20),
-                weeks=1,
-                first_day=date.today() + timedelta(days=1),
-                time_zone="UTC",
-            )
+            week = week_of_evenings()
             proposal = services.proposal_create(game=game, user=people[0], recurrence=week)
         else:
             soon = timezone.now() + timedelta(minutes=30)

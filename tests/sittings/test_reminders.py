@@ -58,8 +58,7 @@ def test_the_reminders_go_out_15_minutes_before_once_each(
     table: tuple[Game, list[Any]], django_capture_on_commit_callbacks: Any
 ) -> None:
     game, people = table
-    sitting = agree(game, people, django_capture_on_commit_callbacks)
-    mail.outbox.clear()
+    sitting = agree(game, people, django_capture_on_commit_callbacks, quiet=True)
 
     early = reminders.reminders_send_due(now=sitting.starts_at - timedelta(minutes=20))
     due = reminders.reminders_send_due(now=sitting.starts_at - timedelta(minutes=14))
