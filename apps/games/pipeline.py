@@ -261,14 +261,30 @@ def _bot_answers_overdue(locked: LockedGame, seat: Seat, default: dict[str, Any]
     timeout default. Under a control without increment, a seat handed to the bot after its bank ran
     out owes every later decision on an empty bank, due the moment it opens: were it timed out, the
     bot would never play the seat it took over. A plucking window (the table's fixed length, not a
-    bank) still closes with the default pass at its deadline. A bot bug falls back to the default."""
+    bank) still closes with the default pass at its deadline. A bot bug falls back to the default: a
+    bot that fails to choose (any exception) must not fail the settlement, which a sweep runs for many
+    games together; only the exception's class is logged (its text might name a card)."""
     try:
-        apply(locked, seat, bot_moves.bot_action(locked, seat), by_bot=True)
-    except RuleError as exc:
-        log.warning(
-            "bot in game %s seat %s refused (%s); applying the default", locked.pk, seat.position, exc.code
+        action = bot_moves.bot_action(locked, seat)
+    except Exception as exc:
+        log.error(
+            "bot in game %s seat %s failed to choose (%s); applying the default",
+            locked.pk,
+            seat.position,
+            type(exc).__name__,
         )
-        apply(locked, seat, default, by_timeout=True, by_bot=True)
+    else:
+        try:
+            apply(locked, seat, action, by_bot=True)
+            return
+        except RuleError as exc:
+            log.warning(
+                "bot in game %s seat %s refused (%s); applying the default",
+                locked.pk,
+                seat.position,
+                exc.code,
+            )
+    apply(locked, seat, default, by_timeout=True, by_bot=True)
 
 
 # --- applying one action --------------------------------------------------------------------------------

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from apps.games import clock, pipeline
+from apps.games import bot_moves, clock, pipeline
 from apps.games.models import Move, Seat
 
 from .helpers import a_game, overdue, pending
@@ -90,3 +90,35 @@ def test_settling_an_overdue_decision_of_a_bot_played_seat_plays_the_bot_choice(
     move = Move.objects.filter(game=game, seat=0).order_by("-seq").first()
     assert settled == 1
     assert (move.by_bot, move.by_timeout, move.action.get("card")) == (True, False, highest)
+
+
+def test_a_bot_that_fails_to_choose_gets_the_timeout_default_and_the_settlement_goes_on(
+    toy_engine: str, users: list, django_capture_on_commit_callbacks, monkeypatch, caplog
+) -> None:
+    """A bot's bug while the settlement answers its overdue decision: the decision takes the rules'
+    timeout action (as a refused bot action does), the settlement does not fail (a sweep settles
+    many games together), and the log names the exception's class, never its text."""
+    game = _handed_over_on_an_empty_bank(toy_engine, users, django_capture_on_commit_callbacks)
+    while 0 not in (d := pending(game)[0])["seats"] or d["kind"] != "turn":  # seat 1 plays on
+        if 1 not in d["seats"]:
+            overdue(game, seat=0)
+            clock.settle_game(game.pk)
+            continue
+        action = (
+            {"type": "play", "decision_id": d["decision_id"], "card": min(game.state["hands"][1])}
+            if d["kind"] == "turn"
+            else {"type": "pass", "decision_id": d["decision_id"]}
+        )
+        pipeline.submit_action(game_id=game.pk, user=users[1], action=action)
+
+    def broken(locked, seat):
+        raise KeyError("a card's name")
+
+    monkeypatch.setattr(bot_moves, "bot_action", broken)
+    overdue(game, seat=0)
+    settled = clock.settle_game(game.pk)
+
+    move = Move.objects.filter(game=game, seat=0).order_by("-seq").first()
+    assert settled == 1
+    assert (move.by_bot, move.by_timeout) == (True, True)
+    assert "KeyError" in caplog.text and "a card's name" not in caplog.text
