@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 from django.core import mail
-from django.db import transaction
+from django.db import OperationalError, transaction
 from django.utils import timezone
 from icalendar import Calendar
 
@@ -204,3 +204,24 @@ def test_the_end_queues_the_closing_task_only_for_a_game_with_a_sitting_to_close
 
     expected = [("apps.sittings.tasks.close_sittings_of_game", (game.pk,))]
     assert published == (expected if queued else [])
+
+
+def test_a_failed_look_up_at_the_end_queues_the_task_and_the_end_stands(
+    table: tuple[Game, list[Any]], django_capture_on_commit_callbacks: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The open-sittings look-up runs after the end committed: were it to fail, the end must not turn
+    into an error; the task is queued anyway (it looks for itself)."""
+    game, _people = table
+    published: list[tuple[Any, ...]] = []
+    monkeypatch.setattr(receivers, "publish", lambda *args, **kwargs: published.append(args))
+
+    def failing(**kwargs: Any) -> bool:
+        raise OperationalError("the database went away")
+
+    monkeypatch.setattr(receivers.selectors, "has_open_sittings", failing)
+
+    _abort(game, django_capture_on_commit_callbacks)
+
+    game.refresh_from_db()
+    assert game.status == Game.Status.ABORTED
+    assert published == [("apps.sittings.tasks.close_sittings_of_game", (game.pk,))]
