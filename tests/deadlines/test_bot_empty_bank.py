@@ -47,6 +47,22 @@ def _person_plays_on(game, user, capture) -> None:
             pipeline.submit_action(game_id=game.pk, user=user, action=action)
 
 
+def _on_to_seat_0s_turn(game, user) -> None:
+    """Seat 1 (``user``) plays on until seat 0 alone must play a card; seat 0's windows time out on
+    the way (no bot task runs here: a pass)."""
+    while (d := pending(game)[0]) != {**d, "kind": "turn", "seats": [0]}:
+        if 1 not in d["seats"]:
+            overdue(game, seat=0)
+            clock.settle_game(game.pk)
+            continue
+        action = (
+            {"type": "play", "decision_id": d["decision_id"], "card": min(game.state["hands"][1])}
+            if d["kind"] == "turn"
+            else {"type": "pass", "decision_id": d["decision_id"]}
+        )
+        pipeline.submit_action(game_id=game.pk, user=user, action=action)
+
+
 def test_the_bot_plays_a_taken_over_seat_whose_bank_is_empty_without_increment(
     toy_engine: str, users: list, django_capture_on_commit_callbacks
 ) -> None:
@@ -69,17 +85,7 @@ def test_settling_an_overdue_decision_of_a_bot_played_seat_plays_the_bot_choice(
     toy_engine: str, users: list, django_capture_on_commit_callbacks
 ) -> None:
     game = _handed_over_on_an_empty_bank(toy_engine, users, django_capture_on_commit_callbacks)
-    while (d := pending(game)[0]) != {**d, "kind": "turn", "seats": [0]}:  # seat 1 plays on
-        if 1 not in d["seats"]:  # seat 0's window: no bot task runs here, it times out (a pass)
-            overdue(game, seat=0)
-            clock.settle_game(game.pk)
-            continue
-        action = (
-            {"type": "play", "decision_id": d["decision_id"], "card": min(game.state["hands"][1])}
-            if d["kind"] == "turn"
-            else {"type": "pass", "decision_id": d["decision_id"]}
-        )
-        pipeline.submit_action(game_id=game.pk, user=users[1], action=action)
+    _on_to_seat_0s_turn(game, users[1])
     d = pending(game)[0]
     assert (d["kind"], d["seats"]) == ("turn", [0])
     highest = max(game.state["hands"][0])
@@ -99,17 +105,7 @@ def test_a_bot_that_fails_to_choose_gets_the_timeout_default_and_the_settlement_
     timeout action (as a refused bot action does), the settlement does not fail (a sweep settles
     many games together), and the log names the exception's class, never its text."""
     game = _handed_over_on_an_empty_bank(toy_engine, users, django_capture_on_commit_callbacks)
-    while 0 not in (d := pending(game)[0])["seats"] or d["kind"] != "turn":  # seat 1 plays on
-        if 1 not in d["seats"]:
-            overdue(game, seat=0)
-            clock.settle_game(game.pk)
-            continue
-        action = (
-            {"type": "play", "decision_id": d["decision_id"], "card": min(game.state["hands"][1])}
-            if d["kind"] == "turn"
-            else {"type": "pass", "decision_id": d["decision_id"]}
-        )
-        pipeline.submit_action(game_id=game.pk, user=users[1], action=action)
+    _on_to_seat_0s_turn(game, users[1])
 
     def broken(locked, seat):
         raise KeyError("a card's name")
